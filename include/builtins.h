@@ -1,0 +1,14 @@
+/*
+ * builtins.h - one function per subcommand, as git's builtin.h.
+ *
+ * Each takes the arguments after the subcommand name (argv[0] is the
+ * subcommand) and returns the process exit status (SPEC §1).  Subcommands
+ * are the only code that prints to the terminal.
+ */
+#ifndef UD_BUILTINS_H
+#define UD_BUILTINS_H
+
+int cmd_stat(int argc, char **argv);
+int cmd_host(int argc, char **argv);
+
+#endif

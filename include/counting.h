@@ -1,0 +1,99 @@
+/*
+ * counting.h - the counting engine: perf_event_open counter groups.
+ *
+ * A ud_counters set opens one counter per struct ud_event, grouping events
+ * that share ev->group under one leader so the kernel schedules them
+ * together (ratios inside a group are exact even when multiplexed).  Events
+ * with group -1 are opened on their own.
+ *
+ * Two ways to count:
+ *  - a command from its exec: open on the child's pid with
+ *    UD_COUNT_ENABLE_ON_EXEC | UD_COUNT_INHERIT before letting it exec (see
+ *    launch.h, which does all of this);
+ *  - a region inside this process: open on pid 0, then ud_counters_enable()
+ *    and ud_counters_disable() around the region.
+ *
+ * Groups are read in one read() (PERF_FORMAT_GROUP) where the kernel allows
+ * it; with inherit, kernels before 6.x refuse that read format, and each
+ * counter is then read on its own.  Every counter ends as a struct ud_count
+ * with a status and, for the ones not counted, the reason in words.
+ *
+ * Ownership: ud_counters_open() returns a set that the caller closes with
+ * ud_counters_close(); the events array must outlive the set.
+ */
+#ifndef UD_COUNTING_H
+#define UD_COUNTING_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "events.h"
+
+enum ud_count_status {
+	UD_NOT_SUPPORTED, /* the kernel or PMU refused it, or the name is unknown */
+	UD_NOT_COUNTED,   /* opened, but never scheduled or not trustworthy */
+	UD_COUNTED,
+};
+
+struct ud_count {
+	enum ud_count_status status;
+	char reason[200];    /* why not counted; "" when counted */
+	uint64_t raw;        /* what was read */
+	uint64_t enabled_ns; /* PERF_FORMAT_TOTAL_TIME_ENABLED */
+	uint64_t running_ns; /* PERF_FORMAT_TOTAL_TIME_RUNNING */
+	double value;        /* raw scaled by enabled/running */
+};
+
+enum {
+	UD_COUNT_INHERIT = 1 << 0,        /* count the processes it forks too */
+	UD_COUNT_ENABLE_ON_EXEC = 1 << 1, /* start counting at the target's exec */
+};
+
+enum ud_pmu_state { UD_PMU_AVAILABLE, UD_PMU_ABSENT, UD_PMU_RESTRICTED };
+
+struct ud_counters;
+
+/*
+ * Opens every event in ev[0..n) for pid (0 = this process), disabled until
+ * enabled or until exec.  Events that cannot be opened are remembered with
+ * their reason and read back as UD_NOT_SUPPORTED.  Returns NULL only when
+ * out of memory.
+ */
+struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags);
+/* How many counters the kernel accepted. */
+size_t ud_counters_opened(const struct ud_counters *set);
+int ud_counters_enable(struct ud_counters *set, struct ud_err *err);
+int ud_counters_disable(struct ud_counters *set, struct ud_err *err);
+int ud_counters_reset(struct ud_counters *set, struct ud_err *err);
+/* Fills out[0..n), one per event, in the order the events were given. */
+int ud_counters_read(struct ud_counters *set, struct ud_count *out, struct ud_err *err);
+void ud_counters_close(struct ud_counters *set);
+
+/* Sets c's times, raw value, scaled value and status from one reading. */
+void ud_count_scale(struct ud_count *c, uint64_t raw, uint64_t enabled_ns, uint64_t running_ns);
+
+/*
+ * Some hypervisors accept hardware events and never count them (rr#3510): a
+ * 0 over a millisecond or more of running, for an event that any work
+ * advances (cycles, instructions), gives it away.  Then every hardware
+ * counter of the set that read 0 becomes UD_NOT_COUNTED with that reason.
+ * ud_counters_read() applies it; exposed for tests.
+ */
+void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, size_t n);
+
+/* "counted", "not_supported", "not_counted": the profile's spelling. */
+const char *ud_count_status_name(enum ud_count_status s);
+int ud_count_status_parse(const char *name, enum ud_count_status *s);
+
+/*
+ * Whether this process can count hardware events: opens and closes one
+ * instructions counter.  Fills reason (may be NULL) with words for a user.
+ */
+enum ud_pmu_state ud_pmu_probe(char *reason, size_t len);
+const char *ud_pmu_state_name(enum ud_pmu_state s);
+
+/* /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unreadable. */
+int ud_perf_event_paranoid(void);
+
+#endif

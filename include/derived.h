@@ -1,0 +1,33 @@
+/*
+ * derived.h - the derived metrics of SPEC §4, computed from a workload's
+ * counters and times.  A metric whose input is missing (not counted,
+ * unknown, or a zero denominator) is NAN, written as JSON null.
+ */
+#ifndef UD_DERIVED_H
+#define UD_DERIVED_H
+
+#include <jansson.h>
+
+#include "profile.h"
+
+enum ud_metric {
+	UD_M_IPC,
+	UD_M_CPI,
+	UD_M_BRANCH_MISS_RATE,
+	UD_M_BRANCH_MPKI,
+	UD_M_L1D_MISS_RATE,
+	UD_M_L1D_MPKI,
+	UD_M_FRONTEND_STALL_RATE,
+	UD_M_BACKEND_STALL_RATE,
+	UD_M_GHZ,
+	UD_M_CPUS_UTILIZED,
+	UD_M_SYS_SHARE,
+	UD_METRIC_COUNT
+};
+
+const char *ud_metric_name(enum ud_metric m);
+double ud_metric(const struct ud_workload *w, enum ud_metric m);
+/* New reference: {"ipc": .., ...} with null for NAN. */
+json_t *ud_derived_json(const struct ud_workload *w);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * profile.h - the host profile (SPEC §3, schema "uarchdiff.profile/1"): the
+ * one currency between the stages.  The runner, `stat` and the importers
+ * produce it; the diff consumes it.
+ *
+ * Missing numbers are NAN in memory and null in JSON; missing strings NULL.
+ * A counter carries a value only when its status is UD_COUNTED.  Derived
+ * metrics are not stored in the model: they are computed from the counters
+ * (derived.h) whenever a profile is written.
+ *
+ * Ownership: the profile owns everything reachable from it, including the
+ * host object (a jansson reference it steals).  Pointers returned by the
+ * add functions stay valid until the next add on the same parent.
+ */
+#ifndef UD_PROFILE_H
+#define UD_PROFILE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "counting.h"
+#include "error.h"
+
+#define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
+
+struct ud_counter {
+	char *name;
+	enum ud_count_status status;
+	char *reason;          /* why not counted (NULL if none given) */
+	double value;          /* scaled; NAN unless counted */
+	double raw_value;      /* as read; NAN when unknown */
+	double enabled_ns;     /* NAN when unknown */
+	double running_ns;
+	double rel_stddev;     /* relative standard error over repeated runs; NAN for one run */
+	char *vendor_event;    /* what stands behind the generic name */
+	char *semantics;       /* "retired", "speculative" */
+	char *opened_as;       /* "libpfm4", "raw", "generic" */
+	int group;             /* counter group; -1 = none */
+};
+
+struct ud_score {
+	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score */
+	double *samples;
+	size_t nsamples;
+};
+
+struct ud_workload {
+	char *name;
+	char *units;
+	int higher_is_better;  /* 1, 0, or -1 unknown */
+	char *command;         /* the counted command line, for `stat` and imports */
+	int runs;              /* repetitions behind the counts; 0 unknown */
+	struct ud_score score;
+	double work_units, elapsed_ns, user_ns, sys_ns; /* NAN when unknown */
+	struct ud_counter *counters;
+	size_t ncounters;
+};
+
+struct ud_profile {
+	json_t *host;          /* an object; never NULL */
+	char *tool_version;    /* who wrote it */
+	struct ud_workload *workloads;
+	size_t nworkloads;
+};
+
+/* Steals the reference to host (NULL makes an empty object). */
+struct ud_profile *ud_profile_new(json_t *host);
+void ud_profile_free(struct ud_profile *p);
+
+struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
+struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
+const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);
+/* The counter's value when counted, else NAN. */
+double ud_workload_value(const struct ud_workload *w, const char *name);
+/* Copies samples and fills median, min, max and ci95_rel from them. */
+int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
+
+/* New reference to the JSON form. */
+json_t *ud_profile_to_json(const struct ud_profile *p);
+/* Reads the JSON form; name prefixes error messages. */
+struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, struct ud_err *err);
+
+/* Writes atomically (outfile.h); "-" is stdout. */
+int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
+int ud_profile_dump(const struct ud_profile *p, FILE *f);
+/* Errors read "path:line:column: reason" for malformed JSON. */
+struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
+
+#endif

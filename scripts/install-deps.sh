@@ -1,0 +1,8 @@
+#!/bin/sh
+# Installs what uarchdiff needs to build and test on Debian 12 (as root).
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+	build-essential cmake pkg-config \
+	libpfm4-dev libelf-dev libjansson-dev check >/dev/null

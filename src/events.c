@@ -1,0 +1,205 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The kernel's perf_event.h first: libpfm4's copy then steps aside. */
+#include "events.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+
+struct generic_event {
+	const char *name;
+	const char *alias;
+	__u32 type;
+	__u64 config;
+	bool ticks_with_work;
+};
+
+#define HW_CACHE(cache, op, result) \
+	((cache) | ((op) << 8) | ((result) << 16))
+
+/* perf's generic names and the kernel's generic encodings behind them. */
+static const struct generic_event generic_events[] = {
+	{ "cycles", "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true },
+	{ "instructions", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true },
+	{ "branches", "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true },
+	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, false },
+	{ "cache-references", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, false },
+	{ "cache-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, false },
+	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, false },
+	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, false },
+	{ "ref-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
+	{ "L1-dcache-loads", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), true },
+	{ "L1-dcache-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
+	{ "L1-icache-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_L1I, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
+	{ "LLC-loads", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), false },
+	{ "LLC-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
+	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true },
+	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true },
+	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false },
+	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
+	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, false },
+	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, false },
+	{ "major-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, false },
+};
+
+const char *const ud_default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles", "instructions", "branches", "branch-misses",
+	"L1-dcache-loads", "L1-dcache-load-misses",
+	"stalled-cycles-frontend", "stalled-cycles-backend",
+};
+const size_t ud_default_events_count = sizeof(ud_default_events) / sizeof(ud_default_events[0]);
+
+/* libpfm4 keeps its tables in library-global state; we only track init. */
+static bool pfm_ready;
+
+static void init_attr(struct ud_event *ev, __u32 type, __u64 config)
+{
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.type = type;
+	ev->attr.config = config;
+	ev->resolved = true;
+	ev->hardware = type != PERF_TYPE_SOFTWARE;
+}
+
+static bool resolve_generic(const char *name, struct ud_event *ev)
+{
+	for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]); i++) {
+		const struct generic_event *g = &generic_events[i];
+
+		if (strcmp(name, g->name) != 0 && !(g->alias && strcmp(name, g->alias) == 0))
+			continue;
+		/* Report under the canonical name so profiles compare across hosts. */
+		snprintf(ev->name, sizeof(ev->name), "%s", g->name);
+		init_attr(ev, g->type, g->config);
+		ev->ticks_with_work = g->ticks_with_work;
+		ev->opened_as = "generic";
+		return true;
+	}
+	return false;
+}
+
+static bool resolve_raw(const char *name, struct ud_event *ev)
+{
+	char *end;
+	unsigned long long code;
+
+	if (name[0] != 'r' || !isxdigit((unsigned char)name[1]))
+		return false;
+	code = strtoull(name + 1, &end, 16);
+	if (*end)
+		return false;
+	init_attr(ev, PERF_TYPE_RAW, code);
+	ev->opened_as = "raw";
+	return true;
+}
+
+static bool resolve_pfm(const char *name, struct ud_event *ev)
+{
+	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr attr;
+	char *fstr = NULL;
+	int ret;
+
+	if (!pfm_ready) {
+		if (pfm_initialize() != PFM_SUCCESS)
+			return false;
+		pfm_ready = true;
+	}
+	memset(&arg, 0, sizeof(arg));
+	memset(&attr, 0, sizeof(attr));
+	arg.attr = &attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	/* PLM3|PLM0: user and kernel, as perf counts by default. */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (ret != PFM_SUCCESS) {
+		free(fstr);
+		return false;
+	}
+	init_attr(ev, attr.type, attr.config);
+	ev->attr.config1 = attr.config1;
+	ev->attr.config2 = attr.config2;
+	ev->opened_as = "libpfm4";
+	snprintf(ev->vendor_event, sizeof(ev->vendor_event), "%s", fstr ? fstr : name);
+	free(fstr);
+	return true;
+}
+
+void ud_event_resolve(const char *name, struct ud_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	ev->group = -1;
+	if (resolve_generic(name, ev) || resolve_raw(name, ev) || resolve_pfm(name, ev))
+		return;
+	ev->resolved = false;
+	snprintf(ev->reason, sizeof(ev->reason),
+		 "unknown event: not a generic name, a raw code (rHEX) or an event libpfm4 knows for this CPU");
+}
+
+size_t ud_event_parse_list(const char *list, struct ud_event **out, struct ud_err *err)
+{
+	size_t n = 1, i = 0;
+	char *copy, *save = NULL, *tok;
+	struct ud_event *ev;
+
+	*out = NULL;
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	if (!*list) {
+		ud_fail(err, "empty event list");
+		return 0;
+	}
+	for (const char *p = list; *p; p++) {
+		if (*p == ',' && (p == list || p[1] == ',' || p[1] == '\0')) {
+			ud_fail(err, "empty event name in list '%s'", list);
+			return 0;
+		}
+	}
+	copy = strdup(list);
+	ev = calloc(n, sizeof(*ev));
+	if (!copy || !ev) {
+		free(copy);
+		free(ev);
+		ud_fail(err, "out of memory");
+		return 0;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		ud_event_resolve(tok, &ev[i++]);
+	free(copy);
+	*out = ev;
+	return i;
+}
+
+void ud_event_group(struct ud_event *ev, size_t n, int max_per_group)
+{
+	int group = 0, members = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		ev[i].group = -1;
+		if (!ev[i].resolved || !ev[i].hardware)
+			continue;
+		if (members == max_per_group) {
+			group++;
+			members = 0;
+		}
+		ev[i].group = group;
+		members++;
+	}
+}
+
+void ud_events_cleanup(void)
+{
+	if (pfm_ready)
+		pfm_terminate();
+	pfm_ready = false;
+}

@@ -1,0 +1,120 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launch.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
+}
+
+int ud_exit_status(int wait_status)
+{
+	if (WIFEXITED(wait_status))
+		return WEXITSTATUS(wait_status);
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return UD_EXIT_RUN_FAILED;
+}
+
+static void child(char *const argv[], int go_fd, int err_fd)
+{
+	char c;
+	int e;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	/* EOF instead of the byte: the parent gave up, do not run the command. */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(127);
+	close(go_fd);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+		_exit(126);
+	_exit(127);
+}
+
+int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
+		      struct ud_launch_result *res, struct ud_err *err)
+{
+	int go[2], ep[2], exec_errno = 0, ret = UD_LAUNCH_OK;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct ud_counters *set;
+	struct rusage ru;
+	uint64_t start;
+	ssize_t got;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe2(go, O_CLOEXEC) != 0)
+		return ud_fail(err, "pipe: %s", strerror(errno)), UD_LAUNCH_SYSTEM;
+	if (pipe2(ep, O_CLOEXEC) != 0) {
+		close(go[0]);
+		close(go[1]);
+		return ud_fail(err, "pipe: %s", strerror(errno)), UD_LAUNCH_SYSTEM;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ud_fail(err, "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		close(ep[0]);
+		close(ep[1]);
+		return UD_LAUNCH_SYSTEM;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		child(argv, go[0], ep[1]);
+	}
+	close(go[0]);
+	close(ep[1]);
+
+	set = ud_counters_open(ev, n, pid, UD_COUNT_INHERIT | UD_COUNT_ENABLE_ON_EXEC);
+	if (!set) {
+		close(go[1]); /* the child sees EOF and exits without running */
+		close(ep[0]);
+		waitpid(pid, NULL, 0);
+		return ud_fail(err, "out of memory"), UD_LAUNCH_SYSTEM;
+	}
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	start = now_ns();
+	if (write(go[1], "g", 1) != 1)
+		exec_errno = errno;
+	close(go[1]);
+	got = read(ep[0], &exec_errno, sizeof(exec_errno));
+	close(ep[0]);
+	while (wait4(pid, &res->wait_status, 0, &ru) < 0 && errno == EINTR)
+		;
+	res->elapsed_ns = now_ns() - start;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	res->user_ns = tv_ns(ru.ru_utime);
+	res->sys_ns = tv_ns(ru.ru_stime);
+
+	if (got == (ssize_t)sizeof(exec_errno)) {
+		ret = UD_LAUNCH_EXEC_FAILED;
+		ud_fail(err, "%s: %s", argv[0],
+			exec_errno == ENOENT ? "command not found" : strerror(exec_errno));
+	} else if (ud_counters_read(set, counts, err) != 0) {
+		ret = UD_LAUNCH_SYSTEM;
+	}
+	ud_counters_close(set);
+	return ret;
+}

@@ -1,0 +1,217 @@
+/*
+ * The counting engine with software events, which count for real on any
+ * Linux host: groups, group reads, region enable/disable, scaling math, and
+ * honest statuses for what cannot be counted.
+ */
+#include <math.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "counting.h"
+#include "testutil.h"
+
+static void resolve_all(struct ud_event *ev, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ud_event_resolve(names[i], &ev[i]);
+}
+
+static void touch_fresh_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert(p != MAP_FAILED);
+	for (long i = 0; i < n; i++)
+		p[i * page] = 1;
+	munmap((void *)p, (size_t)(n * page));
+}
+
+START_TEST(test_scale_math)
+{
+	struct ud_count c;
+
+	ud_count_scale(&c, 1000, 200, 100);
+	ck_assert_int_eq(c.status, UD_COUNTED);
+	ck_assert_double_eq_tol(c.value, 2000, 1e-9);
+	ck_assert_uint_eq(c.raw, 1000);
+	ck_assert_uint_eq(c.enabled_ns, 200);
+	ck_assert_uint_eq(c.running_ns, 100);
+
+	ud_count_scale(&c, 1000, 100, 100);
+	ck_assert_double_eq(c.value, 1000);
+
+	/* never on a counter: not counted, no invented value */
+	ud_count_scale(&c, 0, 500, 0);
+	ck_assert_int_eq(c.status, UD_NOT_COUNTED);
+	ck_assert_ptr_nonnull(strstr(c.reason, "never scheduled"));
+}
+END_TEST
+
+START_TEST(test_region_counts_only_the_region)
+{
+	const char *names[] = { "page-faults", "task-clock" };
+	struct ud_event ev[2];
+	struct ud_count out[2];
+	struct ud_err err;
+	struct ud_counters *set;
+
+	resolve_all(ev, names, 2);
+	set = ud_counters_open(ev, 2, 0, 0);
+	ck_assert_uint_eq(ud_counters_opened(set), 2);
+	touch_fresh_pages(300); /* disabled: must not count */
+	ck_assert_int_eq(ud_counters_enable(set, &err), 0);
+	touch_fresh_pages(200);
+	ck_assert_int_eq(ud_counters_disable(set, &err), 0);
+	touch_fresh_pages(300); /* disabled again */
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	ck_assert_int_eq(out[0].status, UD_COUNTED);
+	ck_assert_double_ge(out[0].value, 200);
+	ck_assert_double_lt(out[0].value, 500);
+	ck_assert_int_eq(out[1].status, UD_COUNTED);
+	ck_assert_double_gt(out[1].value, 0);
+	ud_counters_close(set);
+}
+END_TEST
+
+START_TEST(test_group_read_of_software_group)
+{
+	const char *names[] = { "task-clock", "page-faults", "context-switches" };
+	struct ud_event ev[3];
+	struct ud_count out[3];
+	struct ud_err err;
+	struct ud_counters *set;
+
+	resolve_all(ev, names, 3);
+	for (int i = 0; i < 3; i++)
+		ev[i].group = 0; /* one group: read with PERF_FORMAT_GROUP */
+	set = ud_counters_open(ev, 3, 0, 0);
+	ck_assert_uint_eq(ud_counters_opened(set), 3);
+	ud_counters_enable(set, &err);
+	touch_fresh_pages(100);
+	ud_counters_disable(set, &err);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(out[i].status, UD_COUNTED);
+	ck_assert_double_ge(out[1].value, 100);
+	/* one group, one schedule: the members share the leader's times */
+	ck_assert_uint_eq(out[0].enabled_ns, out[1].enabled_ns);
+	ck_assert_uint_eq(out[1].running_ns, out[2].running_ns);
+
+	/* reset zeroes the whole group */
+	ck_assert_int_eq(ud_counters_reset(set, &err), 0);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	ck_assert_double_eq(out[1].value, 0);
+	ud_counters_close(set);
+}
+END_TEST
+
+START_TEST(test_unknown_event_is_not_supported_with_reason)
+{
+	const char *names[] = { "task-clock", "definitely-not-an-event" };
+	struct ud_event ev[2];
+	struct ud_count out[2];
+	struct ud_err err;
+	struct ud_counters *set;
+
+	resolve_all(ev, names, 2);
+	set = ud_counters_open(ev, 2, 0, 0);
+	ud_counters_enable(set, &err);
+	ud_counters_disable(set, &err);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	ck_assert_int_eq(out[1].status, UD_NOT_SUPPORTED);
+	ck_assert_ptr_nonnull(strstr(out[1].reason, "unknown event"));
+	ck_assert_uint_eq(out[1].raw, 0);
+	ud_counters_close(set);
+	ud_events_cleanup();
+}
+END_TEST
+
+START_TEST(test_hardware_refusal_is_explained)
+{
+	const char *names[] = { "instructions" };
+	struct ud_event ev[1];
+	struct ud_count out[1];
+	struct ud_err err;
+	struct ud_counters *set;
+	char why[256];
+	enum ud_pmu_state pmu = ud_pmu_probe(why, sizeof(why));
+
+	resolve_all(ev, names, 1);
+	set = ud_counters_open(ev, 1, 0, 0);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	if (pmu == UD_PMU_AVAILABLE) {
+		ck_assert_int_ne(out[0].status, UD_NOT_SUPPORTED);
+	} else {
+		/* the same words the probe gives: no PMU, or the paranoid level */
+		ck_assert_int_eq(out[0].status, UD_NOT_SUPPORTED);
+		ck_assert_str_eq(out[0].reason, why);
+		ck_assert_ptr_nonnull(strstr(why, pmu == UD_PMU_ABSENT ? "no hardware PMU" : "perf_event_paranoid"));
+	}
+	ud_counters_close(set);
+}
+END_TEST
+
+START_TEST(test_zero_reads_over_real_work_are_not_trusted)
+{
+	const char *names[] = { "cycles", "instructions", "branch-misses", "task-clock" };
+	struct ud_event ev[4];
+	struct ud_count out[4];
+
+	resolve_all(ev, names, 4);
+	ud_count_scale(&out[0], 0, 5000000, 5000000);     /* cycles: 0 over 5 ms */
+	ud_count_scale(&out[1], 12345, 5000000, 5000000); /* instructions did count */
+	ud_count_scale(&out[2], 0, 5000000, 5000000);     /* misses: 0 too */
+	ud_count_scale(&out[3], 5000000, 5000000, 5000000);
+	ud_counts_flag_untrusted(ev, out, 4);
+	ck_assert_int_eq(out[0].status, UD_NOT_COUNTED);
+	ck_assert_ptr_nonnull(strstr(out[0].reason, "hypervisor"));
+	ck_assert_int_eq(out[1].status, UD_COUNTED);
+	ck_assert_int_eq(out[2].status, UD_NOT_COUNTED);
+	ck_assert_int_eq(out[3].status, UD_COUNTED); /* software: never flagged */
+
+	/* a 0 over a few microseconds may be honest */
+	ud_count_scale(&out[0], 0, 2000, 2000);
+	ud_count_scale(&out[2], 0, 2000, 2000);
+	ud_count_scale(&out[1], 5, 2000, 2000);
+	ud_counts_flag_untrusted(ev, out, 3);
+	ck_assert_int_eq(out[0].status, UD_COUNTED);
+	ck_assert_int_eq(out[2].status, UD_COUNTED);
+
+	/* branch-misses alone at 0 is plausible: no flag without cycles/instructions at 0 */
+	ud_count_scale(&out[0], 900000, 5000000, 5000000);
+	ud_count_scale(&out[1], 800000, 5000000, 5000000);
+	ud_count_scale(&out[2], 0, 5000000, 5000000);
+	ud_counts_flag_untrusted(ev, out, 3);
+	ck_assert_int_eq(out[2].status, UD_COUNTED);
+}
+END_TEST
+
+START_TEST(test_status_names_round_trip)
+{
+	enum ud_count_status s;
+
+	for (int i = UD_NOT_SUPPORTED; i <= UD_COUNTED; i++) {
+		ck_assert_int_eq(ud_count_status_parse(ud_count_status_name((enum ud_count_status)i), &s), 0);
+		ck_assert_int_eq(s, i);
+	}
+	ck_assert_int_eq(ud_count_status_parse("zero", &s), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("counting");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_scale_math);
+	tcase_add_test(tc, test_region_counts_only_the_region);
+	tcase_add_test(tc, test_group_read_of_software_group);
+	tcase_add_test(tc, test_unknown_event_is_not_supported_with_reason);
+	tcase_add_test(tc, test_hardware_refusal_is_explained);
+	tcase_add_test(tc, test_zero_reads_over_real_work_are_not_trusted);
+	tcase_add_test(tc, test_status_names_round_trip);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

@@ -1,0 +1,148 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "testutil.h"
+
+static struct ud_profile *sample_profile(void)
+{
+	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:i}}", "label", "a", "cpu", "family", 25));
+	struct ud_workload *w = ud_profile_add_workload(p, "pipe");
+	struct ud_counter *c;
+	const double samples[] = { 10, 12, 11 };
+
+	w->units = strdup("lps");
+	w->higher_is_better = 1;
+	w->runs = 3;
+	ud_score_set_samples(&w->score, samples, 3);
+	w->work_units = 1e6;
+	w->elapsed_ns = 2e9;
+	w->user_ns = 0.5e9;
+	w->sys_ns = 1.5e9;
+	c = ud_workload_add_counter(w, "cycles");
+	c->status = UD_COUNTED;
+	c->value = 123456789012.5; /* scaled values need not be integral */
+	c->raw_value = 98765432101;
+	c->enabled_ns = 2000000000;
+	c->running_ns = 1600000000;
+	c->vendor_event = strdup("ls_not_halted_cyc");
+	c->semantics = strdup("retired");
+	c->opened_as = strdup("libpfm4");
+	c->group = 0;
+	c = ud_workload_add_counter(w, "instructions");
+	c->status = UD_COUNTED;
+	c->value = 246913578025;
+	c->rel_stddev = 0.0012;
+	c = ud_workload_add_counter(w, "L1-dcache-load-misses");
+	c->status = UD_NOT_SUPPORTED;
+	c->reason = strdup("no hardware PMU on this host");
+	c = ud_workload_add_counter(w, "task-clock");
+	c->status = UD_COUNTED;
+	c->value = 1.8e9;
+	return p;
+}
+
+START_TEST(test_round_trip_is_lossless)
+{
+	char *dir = make_tempdir(), path[4200], *first, *second;
+	struct ud_profile *p = sample_profile(), *q;
+	struct ud_err err;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	ck_assert_int_eq(ud_profile_save(p, path, &err), 0);
+	first = read_text(path);
+	q = ud_profile_load(path, &err);
+	ck_assert_msg(q != NULL, "%s", err.msg);
+	ck_assert_uint_eq(q->nworkloads, 1);
+	ck_assert_double_eq(q->workloads[0].counters[0].value, 123456789012.5);
+	ck_assert_double_eq(q->workloads[0].counters[0].raw_value, 98765432101);
+	ck_assert_int_eq(q->workloads[0].counters[2].status, UD_NOT_SUPPORTED);
+	ck_assert(isnan(q->workloads[0].counters[2].value));
+	ck_assert_double_eq(q->workloads[0].score.median, 11);
+	ck_assert_int_eq(ud_profile_save(q, path, &err), 0);
+	second = read_text(path);
+	ck_assert_str_eq(first, second);
+	/* derived metrics are written, computed from the counters */
+	ck_assert_ptr_nonnull(strstr(first, "\"ipc\": 2.0"));
+	/* a missing counter is null, never 0 */
+	ck_assert_ptr_nonnull(strstr(first, "\"l1d_mpki\": null"));
+	ck_assert_ptr_nonnull(strstr(first, "\"running_pct\": 80.0"));
+	free(first);
+	free(second);
+	ud_profile_free(p);
+	ud_profile_free(q);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+static void expect_load_error(const char *text, const char *expect)
+{
+	char *dir = make_tempdir(), path[4200], want[4400];
+	struct ud_err err;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	write_text(path, text);
+	ck_assert_ptr_null(ud_profile_load(path, &err));
+	snprintf(want, sizeof(want), expect, path);
+	ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' does not contain '%s'", err.msg, want);
+	rm_tree(dir);
+	free(dir);
+}
+
+START_TEST(test_malformed_files)
+{
+	expect_load_error("{\n  \"schema\": \"uarchdiff.profile/1\",\n  \"host\": {,\n}", "%s:3:12:");
+	expect_load_error("", "%s:");
+	expect_load_error("[1, 2]", "%s: not a uarchdiff profile");
+	expect_load_error("{\"schema\": \"uarchdiff.diff/1\"}", "%s: schema uarchdiff.diff/1 is not a uarchdiff profile");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/2\", \"host\": {}, \"workloads\": []}",
+			  "%s: schema uarchdiff.profile/2 is not uarchdiff.profile/1");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}}", "%s: a profile needs");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
+			  "[{\"name\": \"x\", \"counters\": {\"cycles\": {\"status\": \"counted\"}}}]}",
+			  "%s: workloads[0].counters.cycles: a counted counter needs a value");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
+			  "[{\"name\": \"x\", \"elapsed_ns\": \"fast\"}]}",
+			  "%s: workloads[0].elapsed_ns: expected a number");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
+			  "[{\"name\": \"x\", \"counters\": {\"cycles\": {\"status\": \"zero\"}}}]}",
+			  "%s: workloads[0].counters.cycles: status must be");
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct ud_err err;
+
+	ck_assert_ptr_null(ud_profile_load("/nonexistent/p.json", &err));
+	ck_assert_str_eq(err.msg, "/nonexistent/p.json: No such file or directory");
+}
+END_TEST
+
+START_TEST(test_value_lookup)
+{
+	struct ud_profile *p = sample_profile();
+	const struct ud_workload *w = &p->workloads[0];
+
+	ck_assert_double_eq(ud_workload_value(w, "instructions"), 246913578025);
+	ck_assert(isnan(ud_workload_value(w, "L1-dcache-load-misses")));
+	ck_assert(isnan(ud_workload_value(w, "branches")));
+	ud_profile_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_round_trip_is_lossless);
+	tcase_add_test(tc, test_malformed_files);
+	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_value_lookup);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

@@ -1,0 +1,138 @@
+/* perf stat's layouts, from a workload built by hand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat_format.h"
+#include "testutil.h"
+
+static struct ud_profile *example(int runs)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "fstime");
+	struct ud_counter *c;
+	const double samples[] = { 45.5, 45.6, 45.7 };
+
+	w->command = strdup("fstime -c");
+	w->runs = runs;
+	ud_score_set_samples(&w->score, samples, (size_t)runs);
+	w->elapsed_ns = 45.6e9;
+	w->user_ns = 7.3e9;
+	w->sys_ns = 24.4e9;
+	c = ud_workload_add_counter(w, "task-clock");
+	c->status = UD_COUNTED;
+	c->value = 34021.81e6;
+	c->enabled_ns = c->running_ns = 34021.81e6;
+	c = ud_workload_add_counter(w, "cycles");
+	c->status = UD_COUNTED;
+	c->value = 97062243821;
+	c->enabled_ns = 1000;
+	c->running_ns = 857;
+	if (runs > 1)
+		c->rel_stddev = 0.0012;
+	c = ud_workload_add_counter(w, "instructions");
+	c->status = UD_COUNTED;
+	c->value = 68912885650;
+	c = ud_workload_add_counter(w, "branch-misses");
+	c->status = UD_NOT_SUPPORTED;
+	c->reason = strdup("no hardware PMU on this host");
+	c = ud_workload_add_counter(w, "branches");
+	c->status = UD_NOT_SUPPORTED;
+	c->reason = strdup("no hardware PMU on this host");
+	c = ud_workload_add_counter(w, "L1-dcache-loads");
+	c->status = UD_NOT_COUNTED;
+	c->reason = strdup("never scheduled");
+	return p;
+}
+
+static char *render(const struct ud_workload *w, const char *sep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (sep)
+		ud_stat_print_csv(f, w, sep);
+	else
+		ud_stat_print_text(f, w);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_text_layout)
+{
+	struct ud_profile *p = example(1);
+	char *s = render(&p->workloads[0], NULL);
+
+	ck_assert_ptr_nonnull(strstr(s, " Performance counter stats for 'fstime -c':\n"));
+	ck_assert_ptr_nonnull(strstr(s, "          34021.81 msec task-clock"));
+	ck_assert_ptr_nonnull(strstr(s, "#    0.746 CPUs utilized"));
+	ck_assert_ptr_nonnull(strstr(s, "       97062243821      cycles"));
+	ck_assert_ptr_nonnull(strstr(s, "#    2.853 GHz"));
+	ck_assert_ptr_nonnull(strstr(s, "(85.70%)"));
+	ck_assert_ptr_nonnull(strstr(s, "#     0.71 insn per cycle"));
+	ck_assert_ptr_nonnull(strstr(s, "   <not supported>      branch-misses\n"));
+	ck_assert_ptr_nonnull(strstr(s, "     <not counted>      L1-dcache-loads\n"));
+	/* one line per reason, naming every counter it stopped */
+	ck_assert_ptr_nonnull(strstr(s, "   branch-misses, branches: no hardware PMU on this host\n"));
+	ck_assert_ptr_nonnull(strstr(s, "   L1-dcache-loads: never scheduled\n"));
+	ck_assert_ptr_nonnull(strstr(s, "        45.600000000 seconds time elapsed\n"));
+	ck_assert_ptr_nonnull(strstr(s, "         7.300000000 seconds user\n"));
+	ck_assert_ptr_nonnull(strstr(s, "        24.400000000 seconds sys\n"));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_text_repeated)
+{
+	struct ud_profile *p = example(3);
+	char *s = render(&p->workloads[0], NULL);
+
+	ck_assert_ptr_nonnull(strstr(s, "for 'fstime -c' (3 runs):"));
+	ck_assert_ptr_nonnull(strstr(s, "( +-  0.12% )"));
+	/* stderr of the mean of 45.5, 45.6, 45.7: 0.1/sqrt(3) */
+	ck_assert_ptr_nonnull(strstr(s, "45.600000000 +- 0.057735027 seconds time elapsed  ( +-  0.13% )"));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_csv_layout)
+{
+	struct ud_profile *p = example(1);
+	char *s = render(&p->workloads[0], ",");
+
+	ck_assert_ptr_nonnull(strstr(s, "34021.81,msec,task-clock,34021810000,100.00,0.746,CPUs utilized\n"));
+	ck_assert_ptr_nonnull(strstr(s, "97062243821,,cycles,857,85.70,2.853,GHz\n"));
+	ck_assert_ptr_nonnull(strstr(s, "<not supported>,,branch-misses,0,0.00,,\n"));
+	ck_assert_ptr_nonnull(strstr(s, "<not counted>,,L1-dcache-loads,0,0.00,,\n"));
+	ck_assert_int_eq(count_lines(s), 6);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_csv_repeated_has_variance_column)
+{
+	struct ud_profile *p = example(3);
+	char *s = render(&p->workloads[0], ";");
+
+	ck_assert_ptr_nonnull(strstr(s, "97062243821;;cycles;0.12%;857;85.70;2.853;GHz\n"));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stat_format");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_text_layout);
+	tcase_add_test(tc, test_text_repeated);
+	tcase_add_test(tc, test_csv_layout);
+	tcase_add_test(tc, test_csv_repeated_has_variance_column);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

@@ -1,0 +1,126 @@
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char *slurp_fd(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+struct run_result run_capture(char *const argv[])
+{
+	struct run_result r = { 0 };
+	char outpath[] = "/tmp/udtest-out-XXXXXX", errpath[] = "/tmp/udtest-err-XXXXXX";
+	int outfd = mkstemp(outpath), errfd = mkstemp(errpath), st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(outfd, 1);
+		dup2(errfd, 2);
+		execv(argv[0], argv);
+		_exit(126);
+	}
+	waitpid(pid, &st, 0);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	lseek(outfd, 0, SEEK_SET);
+	lseek(errfd, 0, SEEK_SET);
+	r.out = slurp_fd(outfd);
+	r.err = slurp_fd(errfd);
+	close(outfd);
+	close(errfd);
+	unlink(outpath);
+	unlink(errpath);
+	return r;
+}
+
+void run_free(struct run_result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+char *make_tempdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = malloc(4096);
+
+	snprintf(path, 4096, "%s/udtest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *read_text(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	char *s;
+
+	if (fd < 0)
+		return NULL;
+	s = slurp_fd(fd);
+	close(fd);
+	return s;
+}
+
+void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

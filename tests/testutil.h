@@ -1,0 +1,27 @@
+/* Helpers shared by the tests: running the built binary, temporary dirs. */
+#ifndef UD_TESTUTIL_H
+#define UD_TESTUTIL_H
+
+#include <check.h>
+#include <stddef.h>
+
+struct run_result {
+	int status;   /* exit status, or 128+signal */
+	char *out;    /* stdout, NUL-terminated (owned) */
+	char *err;    /* stderr */
+};
+
+/* Runs argv (NULL-terminated) with stdin from /dev/null, capturing both outputs. */
+struct run_result run_capture(char *const argv[]);
+void run_free(struct run_result *r);
+/* Lines in s. */
+int count_lines(const char *s);
+/* A fresh directory under TMPDIR (malloc'ed path); rm_tree removes it. */
+char *make_tempdir(void);
+void rm_tree(const char *path);
+char *read_text(const char *path);
+void write_text(const char *path, const char *text);
+/* Runs a suite and returns the exit status for main(). */
+int run_suite(Suite *s);
+
+#endif
