@@ -63,6 +63,26 @@ START_TEST(test_work_in_forked_child_is_counted)
 }
 END_TEST
 
+START_TEST(test_group_read_includes_forked_children)
+{
+	/* One group, inherited: the group read must fold in the child's counts. */
+	char *argv[] = { UD_TESTCHILD, "forkpages", "3000", NULL };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err;
+
+	for (int i = 0; i < NSW; i++) {
+		ud_event_resolve(sw_names[NSW - 1 - i], &ev[i]); /* task-clock leads */
+		ev[i].group = 0;
+	}
+	ck_assert_int_eq(ud_launch_counted(argv, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	for (int i = 0; i < NSW; i++)
+		ck_assert_int_eq(out[i].status, UD_COUNTED);
+	ck_assert_double_ge(out[2].value, 3000); /* page-faults */
+}
+END_TEST
+
 START_TEST(test_counting_starts_at_exec)
 {
 	/* A tiny command: the fork-to-exec gap and our own set-up are not in its counts. */
@@ -111,6 +131,7 @@ int main(void)
 	tcase_add_test(tc, test_page_faults_of_touched_pages);
 	tcase_add_test(tc, test_context_switches_of_pingpong);
 	tcase_add_test(tc, test_work_in_forked_child_is_counted);
+	tcase_add_test(tc, test_group_read_includes_forked_children);
 	tcase_add_test(tc, test_counting_starts_at_exec);
 	tcase_add_test(tc, test_exit_status_and_signal);
 	tcase_add_test(tc, test_missing_command);
