@@ -38,7 +38,7 @@ enum ud_count_status {
 
 struct ud_count {
 	enum ud_count_status status;
-	char reason[200];    /* why not counted; "" when counted */
+	char reason[320];    /* why not counted; "" when counted */
 	uint64_t raw;        /* what was read */
 	uint64_t enabled_ns; /* PERF_FORMAT_TOTAL_TIME_ENABLED */
 	uint64_t running_ns; /* PERF_FORMAT_TOTAL_TIME_RUNNING */

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "uarch.h"
 
 #define UD_EVENT_NAME_MAX 96
 
@@ -33,8 +34,9 @@ struct ud_event {
 	 */
 	bool ticks_with_work;
 	const char *opened_as;                /* "generic", "raw", "libpfm4"; NULL if unresolved */
-	char vendor_event[UD_EVENT_NAME_MAX]; /* libpfm4's fully qualified name, or "" */
-	char reason[160];                     /* why it is unresolved */
+	char vendor_event[UD_EVENT_NAME_MAX]; /* the vendor event behind the name, or "" */
+	char semantics[16];                   /* "retired", "speculative", "cycles", or "" */
+	char reason[320];                     /* why it is unresolved */
 	int group;                            /* counter group; -1 = on its own */
 };
 
@@ -46,18 +48,42 @@ extern const size_t ud_default_events_count;
 void ud_event_resolve(const char *name, struct ud_event *ev);
 
 /*
- * Parses a comma-separated list ("cycles,instructions") into a new array
- * that the caller frees with free().  Returns the count, or 0 with err set
- * for an empty list or an empty name in it.
+ * Resolves a name on a host of microarchitecture u (NULL: as above).  For a
+ * generic name the table lists: libpfm4's encoding of the vendor event where
+ * libpfm4 knows and detected this PMU, else the table's raw code; a name
+ * the table marks unavailable is unresolved with the table's reason.  Names
+ * the table does not list resolve as above (the kernel's generic events).
  */
-size_t ud_event_parse_list(const char *list, struct ud_event **out, struct ud_err *err);
+void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_event *ev);
+
+/* Whether libpfm4 detected the named PMU on this host. */
+bool ud_libpfm4_pmu_present(const char *pmu);
 
 /*
- * Assigns hardware events to groups of at most max_per_group members in
- * order, so that events counted together are scheduled together; software
- * events stay on their own (they never multiplex).
+ * Parses a comma-separated list ("cycles,instructions") and resolves each
+ * name for u (may be NULL) into a new array that the caller frees with
+ * free().  Returns the count, or 0 with err set for an empty list or an
+ * empty name in it.
  */
-void ud_event_group(struct ud_event *ev, size_t n, int max_per_group);
+size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
+			   struct ud_err *err);
+
+/*
+ * Plans counter groups for ev[0..n): hardware events are split into groups
+ * that fit the core's counters (programmable general-purpose ones, and fixed
+ * ones that only cycles and instructions can use), so that a whole group can
+ * always be scheduled.  Where cycles and instructions are requested and
+ * more than one group is needed, every later group carries its own copies
+ * of them, named "cycles@gN" and "instructions@gN", so that ratios inside a
+ * group are exact and the drift between groups shows.  Software and
+ * unresolved events get group -1.  Returns a new array of *out_n events (the
+ * input in order, then the copies) that the caller frees, or NULL.
+ */
+struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int programmable, int fixed,
+				      size_t *out_n);
+
+/* The group count of a plan: 1 + the highest group number (0 when none). */
+int ud_event_group_count(const struct ud_event *ev, size_t n);
 
 /* Releases libpfm4's tables; resolving afterwards re-initialises them. */
 void ud_events_cleanup(void);

@@ -14,11 +14,13 @@
 
 #include "cpuinfo.h"
 #include "error.h"
+#include "uarch.h"
 
 struct ud_host_opts {
 	const char *cpuinfo_path; /* NULL: /proc/cpuinfo of this host */
 	const char *label;        /* NULL: the hostname */
 	const char *sysroot;      /* NULL or "": read /proc and /sys of this host; tests point it elsewhere */
+	const struct ud_uarch_db *db; /* detects cpu.uarch; NULL leaves it null */
 };
 
 /*

@@ -14,7 +14,8 @@ static const char usage_text[] =
 	"usage: uarchdiff host [--cpuinfo FILE] [--json]\n"
 	"\n"
 	"Shows the facts that explain differences between hosts: CPU identity,\n"
-	"caches, kernel, hypervisor, PMU access, perf_event_paranoid,\n"
+	"caches, the detected microarchitecture, kernel, hypervisor, PMU access,\n"
+	"perf_event_paranoid,\n"
 	"speculative-execution mitigations and the cpufreq policy.  A fact that\n"
 	"cannot be read is shown as null, never guessed.\n"
 	"\n"
@@ -58,6 +59,7 @@ int cmd_host(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ud_host_opts hopts = { 0 };
+	struct ud_uarch_db db;
 	struct ud_err err;
 	int json = 0, c;
 	json_t *host;
@@ -75,7 +77,13 @@ int cmd_host(int argc, char **argv)
 		fprintf(stderr, "uarchdiff host: unexpected argument '%s'\n", argv[optind]);
 		return UD_EXIT_USAGE;
 	}
+	if (ud_uarch_db_load(NULL, &db, &err) != 0) {
+		fprintf(stderr, "uarchdiff host: %s\n", err.msg);
+		return UD_EXIT_USAGE;
+	}
+	hopts.db = &db;
 	host = ud_host_collect(&hopts, &err);
+	ud_uarch_db_free(&db);
 	if (!host) {
 		fprintf(stderr, "uarchdiff host: %s\n", err.msg);
 		return UD_EXIT_USAGE;

@@ -20,9 +20,7 @@
 #include "profile.h"
 #include "stat_format.h"
 #include "stats.h"
-
-/* Until per-microarchitecture tables say more, 4 fit every x86 and Arm core. */
-#define DEFAULT_COUNTERS_PER_GROUP 4
+#include "uarch.h"
 
 static const char usage_text[] =
 	"usage: uarchdiff stat [-e EVENTS] [-r N] [-x SEP | --json] [-o FILE] -- CMD [ARGS...]\n"
@@ -39,11 +37,17 @@ static const char usage_text[] =
 	"                              page-faults, ...), raw codes rHEX, or vendor\n"
 	"                              events libpfm4 knows for this CPU\n"
 	"    -r, --repeat N            run N times; print means and +- relative stderr\n"
+	"        --exact               run the command once per counter group, so no\n"
+	"                              counter is multiplexed (N groups: N runs a repeat)\n"
 	"    -x, --field-separator SEP CSV output like perf stat -x\n"
 	"    -j, --json                one JSON document: a uarchdiff.profile/1 profile\n"
 	"                              with the command as its one workload\n"
 	"    -o, --output FILE         write the report (or, with --json, the profile)\n"
 	"                              to FILE, atomically; '-' is stdout\n"
+	"\n"
+	"Generic names open as the detected microarchitecture's vendor events (see\n"
+	"'uarchdiff events'); hardware events are split into groups that fit the\n"
+	"core's counters, each carrying cycles and instructions.\n"
 	"\n"
 	"Exit status: the command's; 2 for bad usage or a command that cannot run;\n"
 	"1 when no counter at all could be opened.\n";
@@ -54,6 +58,7 @@ struct stat_opts {
 	const char *sep;
 	int json;
 	const char *output;
+	int exact;
 };
 
 static int append_events(struct stat_opts *o, const char *arg)
@@ -78,6 +83,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "exact", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +110,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		case 'x': o->sep = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'o': o->output = optarg; break;
+		case 'E': o->exact = 1; break;
 		case 'h': fputs(usage_text, stdout); return 1;
 		default: fputs(usage_text, stderr); return -1;
 		}
@@ -135,9 +142,24 @@ static char *join_command(char **argv)
 	return s;
 }
 
-static struct ud_event *resolve_events(const struct stat_opts *o, size_t *n)
+/* Counters the group planner may use: the NMI watchdog holds one on x86. */
+static int programmable_counters(const struct ud_uarch *u)
 {
-	struct ud_event *ev;
+	int n = u->counters_programmable;
+	FILE *f = u->detect == UD_DETECT_X86 ? fopen("/proc/sys/kernel/nmi_watchdog", "r") : NULL;
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on && n > 1 ? n - 1 : n;
+}
+
+static struct ud_event *resolve_events(const struct stat_opts *o, const struct ud_uarch *u, size_t *n)
+{
+	struct ud_event *ev, *planned;
 	struct ud_err err;
 
 	if (!o->events) {
@@ -145,20 +167,62 @@ static struct ud_event *resolve_events(const struct stat_opts *o, size_t *n)
 		if (!ev)
 			return NULL;
 		for (size_t i = 0; i < ud_default_events_count; i++)
-			ud_event_resolve(ud_default_events[i], &ev[i]);
+			ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
 		*n = ud_default_events_count;
 	} else {
-		*n = ud_event_parse_list(o->events, &ev, &err);
+		*n = ud_event_parse_list(o->events, u, &ev, &err);
 		if (!*n) {
 			fprintf(stderr, "uarchdiff stat: %s\n", err.msg);
 			return NULL;
 		}
 	}
 	for (size_t i = 0; i < *n; i++)
-		if (!ev[i].resolved)
+		if (!ev[i].resolved && strncmp(ev[i].reason, "unknown event", 13) == 0)
 			fprintf(stderr, "uarchdiff stat: unknown event '%s': counted as not_supported\n", ev[i].name);
-	ud_event_group(ev, *n, DEFAULT_COUNTERS_PER_GROUP);
-	return ev;
+	planned = ud_event_plan_groups(ev, *n, programmable_counters(u), u->counters_fixed, n);
+	free(ev);
+	return planned;
+}
+
+/*
+ * --exact: one run per counter group, each group alone on the PMU; software
+ * counters ride with the first group's run, whose times stand for the run.
+ */
+static int launch_exact(char **cmd, const struct ud_event *ev, size_t n, struct ud_count *counts,
+			struct ud_launch_result *res, struct ud_err *err)
+{
+	int groups = ud_event_group_count(ev, n);
+	struct ud_event *sub = calloc(n, sizeof(*sub));
+	struct ud_count *part = calloc(n, sizeof(*part));
+	size_t *index = calloc(n, sizeof(*index));
+	struct ud_launch_result r;
+	int ret = UD_LAUNCH_OK;
+
+	if (!sub || !part || !index) {
+		free(sub);
+		free(part);
+		free(index);
+		return ud_fail(err, "out of memory"), UD_LAUNCH_SYSTEM;
+	}
+	for (int g = 0; g < (groups ? groups : 1) && ret == UD_LAUNCH_OK; g++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (ev[i].group == g || (g == 0 && ev[i].group < 0)) {
+				sub[k] = ev[i];
+				index[k++] = i;
+			}
+		}
+		ret = ud_launch_counted(cmd, sub, k, part, &r, err);
+		for (size_t j = 0; j < k && ret == UD_LAUNCH_OK; j++)
+			counts[index[j]] = part[j];
+		if (g == 0)
+			*res = r;
+	}
+	free(sub);
+	free(part);
+	free(index);
+	return ret;
 }
 
 /*
@@ -175,8 +239,9 @@ static void fold_counts(struct ud_workload *w, const struct ud_event *ev, const 
 		per_run[i * (size_t)runs + (size_t)run] = k->value;
 		if (run == 0) {
 			c->status = k->status;
-			c->opened_as = ev[i].opened_as ? strdup(ev[i].opened_as) : NULL;
+			c->opened_as = ev[i].opened_as && k->status != UD_NOT_SUPPORTED ? strdup(ev[i].opened_as) : NULL;
 			c->vendor_event = ev[i].vendor_event[0] ? strdup(ev[i].vendor_event) : NULL;
+			c->semantics = ev[i].semantics[0] ? strdup(ev[i].semantics) : NULL;
 			c->group = ev[i].group;
 			c->raw_value = c->enabled_ns = c->running_ns = 0;
 		}
@@ -260,6 +325,8 @@ int cmd_stat(int argc, char **argv)
 	struct ud_workload *w;
 	struct ud_launch_result res;
 	struct ud_host_opts hopts = { 0 };
+	struct ud_uarch_db db = { 0 };
+	const struct ud_uarch *u;
 	struct ud_err err;
 	double *per_run = NULL, *elapsed = NULL, user = 0, sys = 0;
 	char **cmd;
@@ -272,10 +339,15 @@ int cmd_stat(int argc, char **argv)
 		return ret > 0 ? UD_EXIT_OK : UD_EXIT_USAGE;
 	}
 	cmd = argv + optind;
-	ev = resolve_events(&o, &n);
+	if (ud_uarch_db_load(NULL, &db, &err) != 0 || !(u = ud_uarch_detect_file(&db, NULL, &err))) {
+		fprintf(stderr, "uarchdiff stat: %s\n", err.msg);
+		goto out;
+	}
+	ev = resolve_events(&o, u, &n);
 	if (!ev || check_output(o.output) != 0)
 		goto out;
 
+	hopts.db = &db;
 	p = ud_profile_new(o.json ? ud_host_collect(&hopts, &err) : NULL);
 	w = p ? ud_profile_add_workload(p, cmd[0]) : NULL;
 	counts = calloc(n, sizeof(*counts));
@@ -295,7 +367,8 @@ int cmd_stat(int argc, char **argv)
 		ud_workload_add_counter(w, ev[i].name);
 
 	for (long r = 0; r < o.repeat; r++) {
-		ret = ud_launch_counted(cmd, ev, n, counts, &res, &err);
+		ret = o.exact ? launch_exact(cmd, ev, n, counts, &res, &err)
+			      : ud_launch_counted(cmd, ev, n, counts, &res, &err);
 		if (ret != UD_LAUNCH_OK) {
 			fprintf(stderr, "uarchdiff stat: %s\n", err.msg);
 			status = ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;
@@ -330,6 +403,7 @@ out:
 	free(counts);
 	free(ev);
 	free(o.events);
+	ud_uarch_db_free(&db);
 	ud_events_cleanup();
 	return status;
 }

@@ -102,6 +102,30 @@ static bool resolve_raw(const char *name, struct ud_event *ev)
 	return true;
 }
 
+static bool pfm_init(void)
+{
+	if (!pfm_ready && pfm_initialize() == PFM_SUCCESS)
+		pfm_ready = true;
+	return pfm_ready;
+}
+
+bool ud_libpfm4_pmu_present(const char *pmu)
+{
+	pfm_pmu_t p;
+
+	if (!pmu[0] || !pfm_init())
+		return false;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.name && strcmp(info.name, pmu) == 0)
+			return info.is_present;
+	}
+	return false;
+}
+
 static bool resolve_pfm(const char *name, struct ud_event *ev)
 {
 	pfm_perf_encode_arg_t arg;
@@ -109,11 +133,8 @@ static bool resolve_pfm(const char *name, struct ud_event *ev)
 	char *fstr = NULL;
 	int ret;
 
-	if (!pfm_ready) {
-		if (pfm_initialize() != PFM_SUCCESS)
-			return false;
-		pfm_ready = true;
-	}
+	if (!pfm_init())
+		return false;
 	memset(&arg, 0, sizeof(arg));
 	memset(&attr, 0, sizeof(attr));
 	arg.attr = &attr;
@@ -146,7 +167,49 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 		 "unknown event: not a generic name, a raw code (rHEX) or an event libpfm4 knows for this CPU");
 }
 
-size_t ud_event_parse_list(const char *list, struct ud_event **out, struct ud_err *err)
+/* The raw PMU config of a table entry: AMD's PerfEvtSel layout, or Arm's event number. */
+static __u64 raw_config(const struct ud_uarch *u, const struct ud_uarch_event *e)
+{
+	__u64 code = e->code;
+
+	if (u->detect == UD_DETECT_X86)
+		return (code & 0xff) | ((__u64)(e->umask > 0 ? e->umask : 0) << 8) | ((code & 0xf00) << 24);
+	return code;
+}
+
+void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
+{
+	const struct ud_uarch_event *e;
+	char qualified[2 * UD_EVENT_NAME_MAX];
+	struct ud_event generic;
+
+	ud_event_resolve(name, ev);
+	if (!u || !ev->resolved || !ev->hardware || strcmp(ev->opened_as, "generic") != 0)
+		return;
+	e = ud_uarch_event(u, ev->name);
+	if (!e)
+		return;
+	generic = *ev;
+	if (e->unavailable) {
+		ev->resolved = false;
+		snprintf(ev->reason, sizeof(ev->reason), "not available on %s: %s", u->name, e->reason);
+		return;
+	}
+	snprintf(qualified, sizeof(qualified), "%s::%s", u->libpfm4_pmu, e->vendor);
+	if (!(e->libpfm4 && ud_libpfm4_pmu_present(u->libpfm4_pmu) && resolve_pfm(qualified, ev))) {
+		init_attr(ev, PERF_TYPE_RAW, raw_config(u, e));
+		ev->opened_as = "raw";
+	}
+	/* What the name means here comes from the table, whichever way it opens. */
+	snprintf(ev->name, sizeof(ev->name), "%s", generic.name);
+	ev->ticks_with_work = generic.ticks_with_work;
+	ev->group = -1;
+	snprintf(ev->vendor_event, sizeof(ev->vendor_event), "%s", e->vendor);
+	snprintf(ev->semantics, sizeof(ev->semantics), "%s", e->semantics);
+}
+
+size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
+			   struct ud_err *err)
 {
 	size_t n = 1, i = 0;
 	char *copy, *save = NULL, *tok;
@@ -174,27 +237,71 @@ size_t ud_event_parse_list(const char *list, struct ud_event **out, struct ud_er
 		return 0;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		ud_event_resolve(tok, &ev[i++]);
+		ud_event_resolve_for(u, tok, &ev[i++]);
 	free(copy);
 	*out = ev;
 	return i;
 }
 
-void ud_event_group(struct ud_event *ev, size_t n, int max_per_group)
+static bool is_anchor(const struct ud_event *ev)
 {
-	int group = 0, members = 0;
+	return ev->resolved && ev->hardware &&
+	       (strcmp(ev->name, "cycles") == 0 || strcmp(ev->name, "instructions") == 0);
+}
+
+struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int programmable, int fixed,
+				      size_t *out_n)
+{
+	size_t anchors = 0, others = 0, cap, groups, k;
+	struct ud_event *out;
+	int slots;
 
 	for (size_t i = 0; i < n; i++) {
-		ev[i].group = -1;
-		if (!ev[i].resolved || !ev[i].hardware)
-			continue;
-		if (members == max_per_group) {
-			group++;
-			members = 0;
-		}
-		ev[i].group = group;
-		members++;
+		if (is_anchor(&ev[i]))
+			anchors++;
+		else if (ev[i].resolved && ev[i].hardware)
+			others++;
 	}
+	/* Fixed counters host the anchors first; the rest share the general ones. */
+	slots = programmable - (anchors > (size_t)fixed ? (int)(anchors - (size_t)fixed) : 0);
+	if (slots < 1)
+		slots = 1;
+	groups = others ? (others + (size_t)slots - 1) / (size_t)slots : (anchors ? 1 : 0);
+	cap = n + (groups > 1 ? (groups - 1) * anchors : 0);
+	out = calloc(cap ? cap : 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	memcpy(out, ev, n * sizeof(*ev));
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i].group = -1;
+		if (is_anchor(&out[i]))
+			out[i].group = 0;
+		else if (out[i].resolved && out[i].hardware)
+			out[i].group = (int)(k++ / (size_t)slots);
+	}
+	k = n;
+	for (size_t g = 1; g < groups; g++) {
+		for (size_t i = 0; i < n; i++) {
+			if (!is_anchor(&ev[i]))
+				continue;
+			out[k] = ev[i];
+			snprintf(out[k].name, sizeof(out[k].name), "%s@g%zu", ev[i].name, g);
+			out[k++].group = (int)g;
+		}
+	}
+	*out_n = k;
+	return out;
+}
+
+int ud_event_group_count(const struct ud_event *ev, size_t n)
+{
+	int max = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].group > max)
+			max = ev[i].group;
+	return max + 1;
 }
 
 void ud_events_cleanup(void)

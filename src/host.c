@@ -258,7 +258,8 @@ json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err)
 		paranoid = (json_decref(paranoid), sys_integer(sysroot, "/proc/sys/kernel/perf_event_paranoid"));
 
 	cpuj = ud_host_cpu_json(&cpu);
-	json_object_set_new(cpuj, "uarch", json_null());
+	json_object_set_new(cpuj, "uarch",
+			    opts->db ? json_string(ud_uarch_detect(opts->db, &cpu)->name) : json_null());
 	json_object_set_new(cpuj, "online_cpus",
 			    own_cpu ? json_integer(sysconf(_SC_NPROCESSORS_ONLN)) : long_or_null(cpu.processors));
 	json_object_set_new(cpuj, "smt", smt_json(sysroot, &cpu, own_cpu));

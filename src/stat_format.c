@@ -95,7 +95,8 @@ static int multiplexed(const struct ud_counter *c)
 static void print_counter_line(FILE *f, const struct ud_workload *w, const struct ud_counter *c)
 {
 	struct comment cm = comment_for(w, c);
-	char comment[96] = "";
+	char comment[96] = "", line[256];
+	size_t len;
 
 	if (c->status != UD_COUNTED) {
 		fprintf(f, "%18s      %s\n", status_text(c), c->name);
@@ -108,14 +109,17 @@ static void print_counter_line(FILE *f, const struct ud_workload *w, const struc
 		snprintf(comment, sizeof(comment), "# %s %s", v, cm.unit);
 	}
 	if (is_clock(c->name))
-		fprintf(f, "%18.2f msec %-32s %-40s", c->value / 1e6, c->name, comment);
+		len = snprintf(line, sizeof(line), "%18.2f msec %-32s %-40s", c->value / 1e6, c->name, comment);
 	else
-		fprintf(f, "%18.0f      %-32s %-40s", c->value, c->name, comment);
-	if (!isnan(c->rel_stddev))
-		fprintf(f, "  ( +- %5.2f%% )", 100 * c->rel_stddev);
-	if (multiplexed(c))
-		fprintf(f, "  (%.2f%%)", 100 * c->running_ns / c->enabled_ns);
-	fputc('\n', f);
+		len = snprintf(line, sizeof(line), "%18.0f      %-32s %-40s", c->value, c->name, comment);
+	if (!isnan(c->rel_stddev) && len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - len, "  ( +- %5.2f%% )", 100 * c->rel_stddev);
+	if (multiplexed(c) && len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "  (%.2f%%)", 100 * c->running_ns / c->enabled_ns);
+	/* The padding lines up what follows; with nothing after it, drop it. */
+	for (len = strlen(line); len > 0 && line[len - 1] == ' '; len--)
+		line[len - 1] = '\0';
+	fprintf(f, "%s\n", line);
 }
 
 /* Reasons grouped, so twelve counters refused for one reason take one line. */

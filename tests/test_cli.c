@@ -50,7 +50,27 @@ START_TEST(test_stat_json_true)
 		ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(root, "workloads"), 0),
 								       "derived"), "ipc")));
 	}
-	ck_assert_uint_eq(json_object_size(counters), 12);
+	{
+		/* the 12 defaults, plus cycles@gN / instructions@gN where more than one group is needed */
+		static const char *const defaults[] = { "cycles", "instructions", "branches", "branch-misses",
+							"L1-dcache-loads", "L1-dcache-load-misses",
+							"stalled-cycles-frontend", "stalled-cycles-backend", "task-clock",
+							"context-switches", "cpu-migrations", "page-faults" };
+		const char *key;
+		json_t *v;
+
+		for (size_t i = 0; i < 12; i++)
+			ck_assert_msg(json_object_get(counters, defaults[i]) != NULL, "no %s", defaults[i]);
+		json_object_foreach(counters, key, v) {
+			int known = 0;
+
+			for (size_t i = 0; i < 12; i++)
+				known |= strcmp(key, defaults[i]) == 0;
+			ck_assert_msg(known || strncmp(key, "cycles@g", 8) == 0 || strncmp(key, "instructions@g", 14) == 0,
+				      "unexpected counter %s", key);
+		}
+	}
+	ck_assert(json_is_string(json_object_get(json_object_get(json_object_get(root, "host"), "cpu"), "uarch")));
 	json_decref(root);
 	run_free(&r);
 }
@@ -155,6 +175,40 @@ START_TEST(test_stat_unwritable_output_runs_nothing)
 }
 END_TEST
 
+START_TEST(test_stat_exact_runs_once_per_group)
+{
+	char *dir = make_tempdir(), out[4200], log[4200], script[4400], *text;
+	char *argv[] = { UD, "stat", "--exact", "-r", "2", "--json", "-o", out,
+			 "-e", "task-clock,cycles,instructions,branches,branch-misses,L1-dcache-loads,"
+			       "L1-dcache-load-misses,stalled-cycles-frontend",
+			 "--", "/bin/sh", "-c", script, NULL };
+	struct run_result r;
+	json_t *root, *counters, *v;
+	const char *key;
+	long groups = 0;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	snprintf(log, sizeof(log), "%s/runs", dir);
+	snprintf(script, sizeof(script), "echo run >> %s", log);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	root = json_load_file(out, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	counters = json_object_get(json_array_get(json_object_get(root, "workloads"), 0), "counters");
+	json_object_foreach(counters, key, v)
+		if (json_integer_value(json_object_get(v, "group")) + 1 > groups)
+			groups = (long)json_integer_value(json_object_get(v, "group")) + 1;
+	ck_assert_int_ge(groups, 2); /* 7 hardware events never fit one group */
+	text = read_text(log);
+	ck_assert_int_eq(count_lines(text), 2 * groups);
+	free(text);
+	json_decref(root);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_host)
 {
 	char *json[] = { UD, "host", "--json", NULL };
@@ -184,6 +238,97 @@ START_TEST(test_host)
 	run_free(&r);
 
 	expect_one_line_error(bad, 2, "/nonexistent/cpuinfo");
+}
+END_TEST
+
+static char *host_uarch(const char *cpuinfo)
+{
+	char *argv[] = { UD, "host", "--json", "--cpuinfo", (char *)cpuinfo, NULL };
+	struct run_result r = run_capture(argv);
+	json_t *root = json_loads(r.out, 0, NULL);
+	char *u;
+
+	ck_assert_msg(root != NULL, "%s", r.err);
+	u = strdup(json_string_value(json_object_get(json_object_get(root, "cpu"), "uarch")));
+	json_decref(root);
+	run_free(&r);
+	return u;
+}
+
+START_TEST(test_host_detects_uarch)
+{
+	static const struct {
+		const char *file, *uarch;
+	} cases[] = {
+		{ UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", "neoverse-n1" },
+		{ UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "neoverse-v1" },
+		{ UD_TEST_DATA "/cpuinfo/kvm-amd-epyc-family25-model17.txt", "zen4" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *u = host_uarch(cases[i].file);
+
+		ck_assert_str_eq(u, cases[i].uarch);
+		free(u);
+	}
+}
+END_TEST
+
+START_TEST(test_events_command)
+{
+	char *zen4[] = { UD, "events", "--uarch", "zen4", "--json", NULL };
+	char *n1[] = { UD, "events", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", NULL };
+	char *unknown[] = { UD, "events", "--uarch", "zen9", NULL };
+	char *both[] = { UD, "events", "--uarch", "zen4", "--cpuinfo", "x", NULL };
+	char *nocpu[] = { UD, "events", "--cpuinfo", "/dev/null", NULL };
+	struct run_result r = run_capture(zen4);
+	json_t *root, *e;
+	size_t i;
+
+	ck_assert_int_eq(r.status, 0);
+	root = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "uarch")), "zen4");
+	json_array_foreach(json_object_get(root, "events"), i, e) {
+		const char *g = json_string_value(json_object_get(e, "generic"));
+
+		if (strcmp(g, "branch-misses") == 0) {
+			ck_assert_str_eq(json_string_value(json_object_get(e, "vendor_event")),
+					 "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
+			ck_assert_int_eq(json_integer_value(json_object_get(e, "code")), 0xc3);
+			ck_assert_str_eq(json_string_value(json_object_get(e, "semantics")), "retired");
+			ck_assert(json_is_string(json_object_get(e, "source")));
+		}
+		if (strcmp(g, "stalled-cycles-backend") == 0)
+			ck_assert_str_eq(json_string_value(json_object_get(e, "opened_as")), "unavailable");
+	}
+	json_decref(root);
+	run_free(&r);
+
+	r = run_capture(n1);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "neoverse-n1"));
+	ck_assert_ptr_nonnull(strstr(r.out, "BR_MIS_PRED_RETIRED"));
+	run_free(&r);
+
+	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: generic, neoverse-n1");
+	expect_one_line_error(both, 2, "give one");
+	expect_one_line_error(nocpu, 2, "/dev/null: no CPU fields");
+}
+END_TEST
+
+START_TEST(test_malformed_table_is_reported)
+{
+	char *dir = make_tempdir(), path[4200];
+	char *argv[] = { UD, "events", NULL };
+
+	snprintf(path, sizeof(path), "%s/generic", dir);
+	write_text(path, "uarch generic\ndetect none\ncounters programmable=4\nevent cycles code=zz\n");
+	setenv("UARCHDIFF_EVENTS_DIR", dir, 1);
+	expect_one_line_error(argv, 2, "/generic:4: not a non-negative number: code");
+	unsetenv("UARCHDIFF_EVENTS_DIR");
+	rm_tree(dir);
+	free(dir);
 }
 END_TEST
 
@@ -222,7 +367,11 @@ int main(void)
 	tcase_add_test(tc, test_stat_unknown_event_goes_on);
 	tcase_add_test(tc, test_stat_bad_input);
 	tcase_add_test(tc, test_stat_unwritable_output_runs_nothing);
+	tcase_add_test(tc, test_stat_exact_runs_once_per_group);
 	tcase_add_test(tc, test_host);
+	tcase_add_test(tc, test_host_detects_uarch);
+	tcase_add_test(tc, test_events_command);
+	tcase_add_test(tc, test_malformed_table_is_reported);
 	tcase_add_test(tc, test_top_level);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

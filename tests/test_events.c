@@ -54,33 +54,84 @@ START_TEST(test_parse_list)
 {
 	struct ud_event *ev;
 	struct ud_err err;
-	size_t n = ud_event_parse_list("cycles,instructions,page-faults", &ev, &err);
+	size_t n = ud_event_parse_list("cycles,instructions,page-faults", NULL, &ev, &err);
 
 	ck_assert_uint_eq(n, 3);
 	ck_assert_str_eq(ev[2].name, "page-faults");
 	free(ev);
-	ck_assert_uint_eq(ud_event_parse_list("", &ev, &err), 0);
+	ck_assert_uint_eq(ud_event_parse_list("", NULL, &ev, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "empty event list"));
-	ck_assert_uint_eq(ud_event_parse_list("cycles,,instructions", &ev, &err), 0);
+	ck_assert_uint_eq(ud_event_parse_list("cycles,,instructions", NULL, &ev, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "empty event name"));
-	ck_assert_uint_eq(ud_event_parse_list("cycles,", &ev, &err), 0);
+	ck_assert_uint_eq(ud_event_parse_list("cycles,", NULL, &ev, &err), 0);
 }
 END_TEST
 
-START_TEST(test_grouping)
+static struct ud_event *plan(const char *const *names, size_t n, int programmable, int fixed, size_t *out_n)
 {
-	const char *names[] = { "task-clock", "cycles", "instructions", "branches", "page-faults", "branch-misses" };
-	struct ud_event ev[6];
+	struct ud_event ev[16];
 
-	for (int i = 0; i < 6; i++)
+	for (size_t i = 0; i < n; i++)
 		ud_event_resolve(names[i], &ev[i]);
-	ud_event_group(ev, 6, 2);
-	ck_assert_int_eq(ev[0].group, -1);
+	return ud_event_plan_groups(ev, n, programmable, fixed, out_n);
+}
+
+START_TEST(test_groups_carry_cycles_and_instructions)
+{
+	const char *names[] = { "task-clock", "cycles", "instructions", "branches", "branch-misses",
+				"L1-dcache-loads", "L1-dcache-load-misses", "stalled-cycles-frontend",
+				"stalled-cycles-backend", "page-faults" };
+	size_t n;
+	/* AMD Zen: 6 general counters, no fixed ones: 4 others fit beside the two anchors */
+	struct ud_event *ev = plan(names, 10, 6, 0, &n);
+
+	ck_assert_uint_eq(n, 12);
+	ck_assert_int_eq(ev[0].group, -1); /* software */
+	ck_assert_int_eq(ev[9].group, -1);
 	ck_assert_int_eq(ev[1].group, 0);
 	ck_assert_int_eq(ev[2].group, 0);
-	ck_assert_int_eq(ev[3].group, 1);
-	ck_assert_int_eq(ev[4].group, -1);
-	ck_assert_int_eq(ev[5].group, 1);
+	for (int i = 3; i <= 6; i++)
+		ck_assert_int_eq(ev[i].group, 0);
+	ck_assert_int_eq(ev[7].group, 1);
+	ck_assert_int_eq(ev[8].group, 1);
+	ck_assert_str_eq(ev[10].name, "cycles@g1");
+	ck_assert_int_eq(ev[10].group, 1);
+	ck_assert_str_eq(ev[11].name, "instructions@g1");
+	ck_assert_uint_eq(ev[11].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	ck_assert_int_eq(ud_event_group_count(ev, n), 2);
+	free(ev);
+
+	/* Arm: the cycle counter is fixed, so 5 others fit */
+	ev = plan(names, 10, 6, 1, &n);
+	ck_assert_uint_eq(n, 12);
+	ck_assert_int_eq(ev[7].group, 0);
+	ck_assert_int_eq(ev[8].group, 1);
+	free(ev);
+
+	/* Intel-like: both anchors on fixed counters, 4 general ones for the 6 others */
+	ev = plan(names, 10, 4, 3, &n);
+	ck_assert_int_eq(ud_event_group_count(ev, n), 2);
+	free(ev);
+}
+END_TEST
+
+START_TEST(test_one_group_needs_no_copies)
+{
+	const char *names[] = { "cycles", "instructions", "branches" };
+	const char *no_anchor[] = { "branches", "branch-misses", "L1-dcache-loads" };
+	size_t n;
+	struct ud_event *ev = plan(names, 3, 6, 0, &n);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(ud_event_group_count(ev, n), 1);
+	free(ev);
+	/* without cycles and instructions requested, none are added */
+	ev = plan(no_anchor, 3, 2, 0, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(ev[0].group, 0);
+	ck_assert_int_eq(ev[1].group, 0);
+	ck_assert_int_eq(ev[2].group, 1);
+	free(ev);
 }
 END_TEST
 
@@ -93,7 +144,8 @@ int main(void)
 	tcase_add_test(tc, test_raw_code);
 	tcase_add_test(tc, test_unknown_is_unresolved_with_reason);
 	tcase_add_test(tc, test_parse_list);
-	tcase_add_test(tc, test_grouping);
+	tcase_add_test(tc, test_groups_carry_cycles_and_instructions);
+	tcase_add_test(tc, test_one_group_needs_no_copies);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

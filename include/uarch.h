@@ -1,0 +1,88 @@
+/*
+ * uarch.h - microarchitecture tables (the files in events/) and detection.
+ *
+ * A table maps generic event names onto the vendor events of one core, says
+ * how the core is detected from /proc/cpuinfo, how many counters it has and
+ * the penalties the diff's CPI model uses (events/README.md has the format).
+ * The tables are data; this module only reads them.
+ *
+ * Ownership: a ud_uarch_db owns its tables; ud_uarch_db_free() releases
+ * them.  Pointers into it stay valid until then.
+ */
+#ifndef UD_UARCH_H
+#define UD_UARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpuinfo.h"
+#include "error.h"
+
+#define UD_UARCH_TEXT 256
+
+struct ud_uarch_event {
+	char generic[48];
+	bool unavailable;                  /* the core has no such event; see reason */
+	char reason[UD_UARCH_TEXT];
+	char vendor[96];
+	bool libpfm4;                      /* vendor is libpfm4's spelling */
+	unsigned code;                     /* event number (AMD: up to 12 bits) */
+	int umask;                         /* AMD unit mask; -1 none */
+	char semantics[16];                /* "retired", "speculative", "cycles" */
+	char includes[UD_UARCH_TEXT];
+	char source[UD_UARCH_TEXT];
+};
+
+struct ud_model_range {
+	long lo, hi;
+};
+
+struct ud_uarch {
+	char name[32];
+	char title[UD_UARCH_TEXT];
+	char path[512];
+	enum { UD_DETECT_NONE, UD_DETECT_X86, UD_DETECT_ARM } detect;
+	char vendor[32];                   /* x86 vendor_id */
+	long family;                       /* x86 decimal family */
+	struct ud_model_range models[8];
+	size_t nmodels;
+	long implementer;                  /* Arm MIDR */
+	long parts[8];
+	size_t nparts;
+	char libpfm4_pmu[48];              /* "" when libpfm4 does not know it */
+	int counters_programmable, counters_fixed;
+	double penalty_branch, penalty_l1d; /* cycles; NAN when unknown */
+	char penalty_branch_source[UD_UARCH_TEXT], penalty_l1d_source[UD_UARCH_TEXT];
+	struct ud_uarch_event *events;
+	size_t nevents;
+};
+
+struct ud_uarch_db {
+	struct ud_uarch *tables;
+	size_t n;
+};
+
+/* Parses one table; errors read "path:line: reason". */
+int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err);
+void ud_uarch_free(struct ud_uarch *u);
+
+/* Every table in dir (NULL: ud_uarch_default_dir()); needs a "generic" one. */
+int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err);
+void ud_uarch_db_free(struct ud_uarch_db *db);
+/* $UARCHDIFF_EVENTS_DIR, else the events/ folder this build was made from. */
+const char *ud_uarch_default_dir(void);
+
+const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name);
+/* The table whose detect rule matches, else "generic". */
+const struct ud_uarch *ud_uarch_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);
+const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char *generic);
+/*
+ * The table for a CPU description: cpuinfo_path (NULL: this host's
+ * /proc/cpuinfo) parsed and detected.  NULL with err when it cannot be read.
+ */
+const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					    struct ud_err *err);
+/* "zen1, zen2, ..." into buf, for messages listing the known tables. */
+void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
+
+#endif

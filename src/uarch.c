@@ -1,0 +1,494 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uarch.h"
+
+#define MAX_TOKENS 16
+
+struct token {
+	char key[32];
+	char value[UD_UARCH_TEXT];
+	bool has_value;
+};
+
+struct parser {
+	const char *path;
+	int line;
+	struct ud_err *err;
+};
+
+static int perr(struct parser *p, const char *what, const char *arg)
+{
+	return ud_fail(p->err, "%s:%d: %s%s%s", p->path, p->line, what, arg ? ": " : "", arg ? arg : "");
+}
+
+/* Splits "word key=value key=\"quoted value\"" into tokens. */
+static int tokenize(struct parser *p, char *s, struct token *tok, int *ntok)
+{
+	*ntok = 0;
+	for (;;) {
+		struct token *t;
+		size_t k = 0, v = 0;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s || *s == '#')
+			return 0;
+		if (*ntok == MAX_TOKENS)
+			return perr(p, "too many fields", NULL);
+		t = &tok[(*ntok)++];
+		memset(t, 0, sizeof(*t));
+		while (*s && !isspace((unsigned char)*s) && *s != '=') {
+			if (k + 1 >= sizeof(t->key))
+				return perr(p, "name too long", NULL);
+			t->key[k++] = *s++;
+		}
+		if (*s != '=')
+			continue;
+		s++;
+		t->has_value = true;
+		if (*s == '"') {
+			s++;
+			while (*s && *s != '"') {
+				if (v + 1 >= sizeof(t->value))
+					return perr(p, "value too long", t->key);
+				t->value[v++] = *s++;
+			}
+			if (*s != '"')
+				return perr(p, "unterminated quoted value", t->key);
+			s++;
+		} else {
+			while (*s && !isspace((unsigned char)*s)) {
+				if (v + 1 >= sizeof(t->value))
+					return perr(p, "value too long", t->key);
+				t->value[v++] = *s++;
+			}
+		}
+		if (v == 0)
+			return perr(p, "empty value", t->key);
+	}
+}
+
+static int parse_number(struct parser *p, const char *key, const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 0);
+	if (errno || end == s || *end || *out < 0)
+		return perr(p, "not a non-negative number", key);
+	return 0;
+}
+
+static int parse_double(struct parser *p, const char *key, const char *s, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	if (end == s || *end || !(*out > 0))
+		return perr(p, "not a positive number", key);
+	return 0;
+}
+
+static int parse_ranges(struct parser *p, char *s, struct ud_uarch *u)
+{
+	for (char *save = NULL, *r = strtok_r(s, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(r, '-');
+		long lo, hi;
+
+		if (u->nmodels == sizeof(u->models) / sizeof(u->models[0]))
+			return perr(p, "too many model ranges", NULL);
+		if (dash)
+			*dash = '\0';
+		if (parse_number(p, "models", r, &lo) || parse_number(p, "models", dash ? dash + 1 : r, &hi))
+			return -1;
+		if (hi < lo)
+			return perr(p, "model range ends before it starts", NULL);
+		u->models[u->nmodels].lo = lo;
+		u->models[u->nmodels++].hi = hi;
+	}
+	return 0;
+}
+
+static int parse_parts(struct parser *p, char *s, struct ud_uarch *u)
+{
+	for (char *save = NULL, *r = strtok_r(s, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		if (u->nparts == sizeof(u->parts) / sizeof(u->parts[0]))
+			return perr(p, "too many parts", NULL);
+		if (parse_number(p, "parts", r, &u->parts[u->nparts++]))
+			return -1;
+	}
+	return 0;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+static int directive_detect(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	if (n < 2)
+		return perr(p, "detect needs x86, arm or none", NULL);
+	if (strcmp(t[1].key, "none") == 0) {
+		u->detect = UD_DETECT_NONE;
+		return 0;
+	}
+	if (strcmp(t[1].key, "x86") != 0 && strcmp(t[1].key, "arm") != 0)
+		return perr(p, "detect needs x86, arm or none", t[1].key);
+	u->detect = strcmp(t[1].key, "x86") == 0 ? UD_DETECT_X86 : UD_DETECT_ARM;
+	u->family = u->implementer = -1;
+	for (int i = 2; i < n; i++) {
+		const char *k = t[i].key;
+		char *v = t[i].value;
+		int ret = 0;
+
+		if (!t[i].has_value)
+			return perr(p, "expected key=value", k);
+		if (strcmp(k, "vendor") == 0)
+			copy(u->vendor, sizeof(u->vendor), v);
+		else if (strcmp(k, "family") == 0)
+			ret = parse_number(p, k, v, &u->family);
+		else if (strcmp(k, "models") == 0)
+			ret = parse_ranges(p, v, u);
+		else if (strcmp(k, "implementer") == 0)
+			ret = parse_number(p, k, v, &u->implementer);
+		else if (strcmp(k, "parts") == 0)
+			ret = parse_parts(p, v, u);
+		else
+			ret = perr(p, "unknown detect field", k);
+		if (ret)
+			return -1;
+	}
+	if (u->detect == UD_DETECT_X86 && (!u->vendor[0] || u->family < 0 || !u->nmodels))
+		return perr(p, "detect x86 needs vendor, family and models", NULL);
+	if (u->detect == UD_DETECT_ARM && (u->implementer < 0 || !u->nparts))
+		return perr(p, "detect arm needs implementer and parts", NULL);
+	return 0;
+}
+
+static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	struct ud_uarch_event *grown, *e;
+	bool has_code = false;
+
+	if (n < 2 || t[1].has_value)
+		return perr(p, "event needs a generic name", NULL);
+	if (ud_uarch_event(u, t[1].key))
+		return perr(p, "event listed twice", t[1].key);
+	grown = realloc(u->events, (u->nevents + 1) * sizeof(*grown));
+	if (!grown)
+		return perr(p, "out of memory", NULL);
+	u->events = grown;
+	e = &u->events[u->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->umask = -1;
+	copy(e->generic, sizeof(e->generic), t[1].key);
+	for (int i = 2; i < n; i++) {
+		const char *k = t[i].key, *v = t[i].value;
+		long num;
+
+		if (strcmp(k, "unavailable") == 0 && !t[i].has_value) {
+			e->unavailable = true;
+			continue;
+		}
+		if (!t[i].has_value)
+			return perr(p, "expected key=value", k);
+		if (strcmp(k, "vendor") == 0) {
+			copy(e->vendor, sizeof(e->vendor), v);
+		} else if (strcmp(k, "code") == 0) {
+			if (parse_number(p, k, v, &num))
+				return -1;
+			if (num > 0xfff)
+				return perr(p, "event code above 0xfff", v);
+			e->code = (unsigned)num;
+			has_code = true;
+		} else if (strcmp(k, "umask") == 0) {
+			if (parse_number(p, k, v, &num))
+				return -1;
+			if (num > 0xff)
+				return perr(p, "unit mask above 0xff", v);
+			e->umask = (int)num;
+		} else if (strcmp(k, "semantics") == 0) {
+			if (strcmp(v, "retired") && strcmp(v, "speculative") && strcmp(v, "cycles"))
+				return perr(p, "semantics must be retired, speculative or cycles", v);
+			copy(e->semantics, sizeof(e->semantics), v);
+		} else if (strcmp(k, "includes") == 0) {
+			copy(e->includes, sizeof(e->includes), v);
+		} else if (strcmp(k, "source") == 0) {
+			copy(e->source, sizeof(e->source), v);
+		} else if (strcmp(k, "reason") == 0) {
+			copy(e->reason, sizeof(e->reason), v);
+		} else if (strcmp(k, "libpfm4") == 0) {
+			if (strcmp(v, "yes") && strcmp(v, "no"))
+				return perr(p, "libpfm4 must be yes or no", v);
+			e->libpfm4 = strcmp(v, "yes") == 0;
+		} else {
+			return perr(p, "unknown event field", k);
+		}
+	}
+	if (e->unavailable && !e->reason[0])
+		return perr(p, "an unavailable event needs a reason", e->generic);
+	if (!e->unavailable && (!e->vendor[0] || !has_code || !e->semantics[0] || !e->source[0]))
+		return perr(p, "event needs vendor, code, semantics and source", e->generic);
+	return 0;
+}
+
+static int directive_penalty(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	double *value = NULL;
+	char *source = NULL;
+
+	if (n != 3 || !t[1].has_value || !t[2].has_value || strcmp(t[2].key, "source") != 0)
+		return perr(p, "penalty needs NAME=CYCLES source=\"...\"", NULL);
+	if (strcmp(t[1].key, "branch_mispredict") == 0) {
+		value = &u->penalty_branch;
+		source = u->penalty_branch_source;
+	} else if (strcmp(t[1].key, "l1d_miss") == 0) {
+		value = &u->penalty_l1d;
+		source = u->penalty_l1d_source;
+	} else {
+		return perr(p, "unknown penalty", t[1].key);
+	}
+	if (parse_double(p, t[1].key, t[1].value, value))
+		return -1;
+	copy(source, UD_UARCH_TEXT, t[2].value);
+	return 0;
+}
+
+static int directive_counters(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	long v;
+
+	for (int i = 1; i < n; i++) {
+		if (!t[i].has_value || parse_number(p, t[i].key, t[i].value, &v))
+			return t[i].has_value ? -1 : perr(p, "expected key=value", t[i].key);
+		if (strcmp(t[i].key, "programmable") == 0)
+			u->counters_programmable = (int)v;
+		else if (strcmp(t[i].key, "fixed") == 0)
+			u->counters_fixed = (int)v;
+		else
+			return perr(p, "unknown counters field", t[i].key);
+	}
+	if (u->counters_programmable < 1)
+		return perr(p, "counters needs programmable=N with N >= 1", NULL);
+	return 0;
+}
+
+static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
+{
+	struct token t[MAX_TOKENS];
+	int n;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	if (strncmp(line, "title", 5) == 0 && isspace((unsigned char)line[5])) {
+		char *q = strchr(line, '"'), *e = q ? strrchr(line, '"') : NULL;
+
+		if (!q || e == q)
+			return perr(p, "title needs a quoted text", NULL);
+		snprintf(u->title, sizeof(u->title), "%.*s", (int)(e - q - 1), q + 1);
+		return 0;
+	}
+	if (tokenize(p, line, t, &n))
+		return -1;
+	if (n == 0)
+		return 0;
+	if (t[0].has_value)
+		return perr(p, "expected a directive", t[0].key);
+	if (strcmp(t[0].key, "uarch") == 0 && n == 2 && !t[1].has_value) {
+		copy(u->name, sizeof(u->name), t[1].key);
+		return 0;
+	}
+	if (strcmp(t[0].key, "libpfm4") == 0 && n == 2 && !t[1].has_value) {
+		copy(u->libpfm4_pmu, sizeof(u->libpfm4_pmu), t[1].key);
+		return 0;
+	}
+	if (strcmp(t[0].key, "detect") == 0)
+		return directive_detect(p, u, t, n);
+	if (strcmp(t[0].key, "counters") == 0)
+		return directive_counters(p, u, t, n);
+	if (strcmp(t[0].key, "penalty") == 0)
+		return directive_penalty(p, u, t, n);
+	if (strcmp(t[0].key, "event") == 0)
+		return directive_event(p, u, t, n);
+	return perr(p, "unknown directive", t[0].key);
+}
+
+int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
+{
+	struct parser p = { path, 0, err };
+	char *line = NULL;
+	size_t cap = 0;
+	bool has_detect = false;
+	FILE *f = fopen(path, "r");
+
+	memset(u, 0, sizeof(*u));
+	u->penalty_branch = u->penalty_l1d = NAN;
+	if (!f)
+		return ud_fail(err, "%s: %s", path, strerror(errno));
+	copy(u->path, sizeof(u->path), path);
+	while (getline(&line, &cap, f) > 0) {
+		char *tl;
+
+		p.line++;
+		for (tl = line; isspace((unsigned char)*tl); tl++)
+			;
+		has_detect |= strncmp(tl, "detect", 6) == 0;
+		if (parse_line(&p, u, line) != 0) {
+			free(line);
+			fclose(f);
+			ud_uarch_free(u);
+			return -1;
+		}
+	}
+	free(line);
+	fclose(f);
+	p.line = 0;
+	if (!u->name[0] || !has_detect || !u->counters_programmable) {
+		ud_uarch_free(u);
+		return ud_fail(err, "%s: a table needs uarch, detect and counters lines", path);
+	}
+	return 0;
+}
+
+void ud_uarch_free(struct ud_uarch *u)
+{
+	free(u->events);
+	u->events = NULL;
+	u->nevents = 0;
+}
+
+const char *ud_uarch_default_dir(void)
+{
+	const char *env = getenv("UARCHDIFF_EVENTS_DIR");
+
+	return env && *env ? env : UD_EVENTS_DIR;
+}
+
+static int cmp_uarch(const void *a, const void *b)
+{
+	return strcmp(((const struct ud_uarch *)a)->name, ((const struct ud_uarch *)b)->name);
+}
+
+int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err)
+{
+	struct dirent *de;
+	DIR *d;
+
+	memset(db, 0, sizeof(*db));
+	if (!dir)
+		dir = ud_uarch_default_dir();
+	d = opendir(dir);
+	if (!d)
+		return ud_fail(err, "%s: cannot read the event tables: %s", dir, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		char path[1024];
+		struct ud_uarch *grown;
+
+		/* Tables are the files without an extension (README.md is not one). */
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue;
+		grown = realloc(db->tables, (db->n + 1) * sizeof(*grown));
+		if (!grown) {
+			closedir(d);
+			ud_uarch_db_free(db);
+			return ud_fail(err, "out of memory");
+		}
+		db->tables = grown;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (ud_uarch_parse_file(path, &db->tables[db->n], err) != 0) {
+			closedir(d);
+			ud_uarch_db_free(db);
+			return -1;
+		}
+		db->n++;
+	}
+	closedir(d);
+	qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
+	if (!ud_uarch_find(db, "generic")) {
+		ud_uarch_db_free(db);
+		return ud_fail(err, "%s: no \"generic\" table", dir);
+	}
+	return 0;
+}
+
+void ud_uarch_db_free(struct ud_uarch_db *db)
+{
+	for (size_t i = 0; i < db->n; i++)
+		ud_uarch_free(&db->tables[i]);
+	free(db->tables);
+	db->tables = NULL;
+	db->n = 0;
+}
+
+const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name)
+{
+	for (size_t i = 0; i < db->n; i++)
+		if (strcmp(db->tables[i].name, name) == 0)
+			return &db->tables[i];
+	return NULL;
+}
+
+static bool matches(const struct ud_uarch *u, const struct ud_cpu *cpu)
+{
+	if (u->detect == UD_DETECT_ARM) {
+		if (!cpu->is_arm || cpu->midr_implementer != u->implementer)
+			return false;
+		for (size_t i = 0; i < u->nparts; i++)
+			if (u->parts[i] == cpu->midr_part)
+				return true;
+		return false;
+	}
+	if (u->detect == UD_DETECT_X86) {
+		if (cpu->is_arm || !cpu->vendor || strcmp(cpu->vendor, u->vendor) != 0 || cpu->family != u->family)
+			return false;
+		for (size_t i = 0; i < u->nmodels; i++)
+			if (cpu->model >= u->models[i].lo && cpu->model <= u->models[i].hi)
+				return true;
+	}
+	return false;
+}
+
+const struct ud_uarch *ud_uarch_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu)
+{
+	for (size_t i = 0; i < db->n; i++)
+		if (matches(&db->tables[i], cpu))
+			return &db->tables[i];
+	return ud_uarch_find(db, "generic");
+}
+
+const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char *generic)
+{
+	for (size_t i = 0; i < u->nevents; i++)
+		if (strcmp(u->events[i].generic, generic) == 0)
+			return &u->events[i];
+	return NULL;
+}
+
+void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < db->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", db->tables[i].name);
+}
+
+const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					    struct ud_err *err)
+{
+	const struct ud_uarch *u;
+	struct ud_cpu cpu;
+
+	if (ud_cpuinfo_load(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", &cpu, err) != 0)
+		return NULL;
+	u = ud_uarch_detect(db, &cpu);
+	ud_cpu_free(&cpu);
+	return u;
+}
