@@ -29,6 +29,13 @@ struct ud_host_opts {
  */
 json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
 
+/*
+ * The host object of an imported profile: every fact null, as the source did
+ * not give it, except the label and, where given, the CPU from another
+ * host's cpuinfo and its microarchitecture (both may be NULL).
+ */
+json_t *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch);
+
 /* The "cpu" object for a parsed cpuinfo (new reference). */
 json_t *ud_host_cpu_json(const struct ud_cpu *cpu);
 

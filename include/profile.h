@@ -33,6 +33,7 @@ struct ud_counter {
 	double raw_value;      /* as read; NAN when unknown */
 	double enabled_ns;     /* NAN when unknown */
 	double running_ns;
+	double running_pct;    /* 100 x running/enabled where only the share is known (imports); NAN otherwise */
 	double rel_stddev;     /* relative standard error over repeated runs; NAN for one run */
 	char *vendor_event;    /* what stands behind the generic name */
 	char *semantics;       /* "retired", "speculative" */
@@ -46,6 +47,12 @@ struct ud_score {
 	size_t nsamples;
 };
 
+struct ud_subscore {
+	char *name;
+	double value;
+	char *units;
+};
+
 struct ud_workload {
 	char *name;
 	char *units;
@@ -53,6 +60,8 @@ struct ud_workload {
 	char *command;         /* the counted command line, for `stat` and imports */
 	int runs;              /* repetitions behind the counts; 0 unknown */
 	struct ud_score score;
+	struct ud_subscore *subscores; /* named partial results beside the score */
+	size_t nsubscores;
 	double work_units, elapsed_ns, user_ns, sys_ns; /* NAN when unknown */
 	struct ud_counter *counters;
 	size_t ncounters;
@@ -71,7 +80,12 @@ void ud_profile_free(struct ud_profile *p);
 
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
+int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
+/* Removes and frees the last workload (an importer undoing a failed file). */
+void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);
+/* 100 x running/enabled from the times, or the stored share; NAN when unknown. */
+double ud_counter_running_pct(const struct ud_counter *c);
 /* The counter's value when counted, else NAN. */
 double ud_workload_value(const struct ud_workload *w, const char *name);
 /* Copies samples and fills median, min, max and ci95_rel from them. */

@@ -70,21 +70,36 @@ static void init_attr(struct ud_event *ev, __u32 type, __u64 config)
 	ev->hardware = type != PERF_TYPE_SOFTWARE;
 }
 
-static bool resolve_generic(const char *name, struct ud_event *ev)
+static const struct generic_event *find_generic(const char *name)
 {
 	for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]); i++) {
 		const struct generic_event *g = &generic_events[i];
 
-		if (strcmp(name, g->name) != 0 && !(g->alias && strcmp(name, g->alias) == 0))
-			continue;
-		/* Report under the canonical name so profiles compare across hosts. */
-		snprintf(ev->name, sizeof(ev->name), "%s", g->name);
-		init_attr(ev, g->type, g->config);
-		ev->ticks_with_work = g->ticks_with_work;
-		ev->opened_as = "generic";
-		return true;
+		if (strcmp(name, g->name) == 0 || (g->alias && strcmp(name, g->alias) == 0))
+			return g;
 	}
-	return false;
+	return NULL;
+}
+
+const char *ud_event_generic_name(const char *name)
+{
+	const struct generic_event *g = find_generic(name);
+
+	return g ? g->name : NULL;
+}
+
+static bool resolve_generic(const char *name, struct ud_event *ev)
+{
+	const struct generic_event *g = find_generic(name);
+
+	if (!g)
+		return false;
+	/* Report under the canonical name so profiles compare across hosts. */
+	snprintf(ev->name, sizeof(ev->name), "%s", g->name);
+	init_attr(ev, g->type, g->config);
+	ev->ticks_with_work = g->ticks_with_work;
+	ev->opened_as = "generic";
+	return true;
 }
 
 static bool resolve_raw(const char *name, struct ud_event *ev)

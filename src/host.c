@@ -286,3 +286,21 @@ json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err)
 	ud_cpu_free(&cpu);
 	return host;
 }
+
+json_t *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch)
+{
+	struct ud_cpu none;
+	json_t *cpuj;
+
+	memset(&none, 0, sizeof(none));
+	none.family = none.model = none.stepping = -1;
+	none.midr_implementer = none.midr_part = none.midr_variant = none.midr_revision = -1;
+	cpuj = ud_host_cpu_json(cpu ? cpu : &none);
+	json_object_set_new(cpuj, "uarch", uarch ? json_string(uarch->name) : json_null());
+	json_object_set_new(cpuj, "online_cpus", cpu ? long_or_null(cpu->processors) : json_null());
+	json_object_set_new(cpuj, "smt", json_null());
+	json_object_set_new(cpuj, "caches", json_pack("{s:n s:n s:n s:n}", "l1d_kb", "l1i_kb", "l2_kb", "l3_kb"));
+	return json_pack("{s:s s:n s:n s:o s:n s:n s:n s:n s:n s:{s:n s:n s:n}}", "label", label, "hostname",
+			 "collected_at", "cpu", cpuj, "kernel", "hypervisor", "pmu", "perf_event_paranoid",
+			 "vulnerabilities", "cpufreq", "governor", "min_khz", "max_khz");
+}

@@ -36,6 +36,11 @@ static void workload_free(struct ud_workload *w)
 	free(w->units);
 	free(w->command);
 	free(w->score.samples);
+	for (size_t i = 0; i < w->nsubscores; i++) {
+		free(w->subscores[i].name);
+		free(w->subscores[i].units);
+	}
+	free(w->subscores);
 	for (size_t i = 0; i < w->ncounters; i++)
 		counter_free(&w->counters[i]);
 	free(w->counters);
@@ -72,6 +77,26 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 	return w;
 }
 
+void ud_profile_drop_last_workload(struct ud_profile *p)
+{
+	if (p->nworkloads)
+		workload_free(&p->workloads[--p->nworkloads]);
+}
+
+int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units)
+{
+	struct ud_subscore *grown = realloc(w->subscores, (w->nsubscores + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	w->subscores = grown;
+	grown[w->nsubscores].name = strdup(name);
+	grown[w->nsubscores].value = value;
+	grown[w->nsubscores].units = units && *units ? strdup(units) : NULL;
+	w->nsubscores++;
+	return 0;
+}
+
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name)
 {
 	struct ud_counter *grown = realloc(w->counters, (w->ncounters + 1) * sizeof(*grown)), *c;
@@ -86,7 +111,7 @@ struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *na
 		return NULL;
 	w->ncounters++;
 	c->status = UD_NOT_SUPPORTED;
-	c->value = c->raw_value = c->enabled_ns = c->running_ns = c->rel_stddev = NAN;
+	c->value = c->raw_value = c->enabled_ns = c->running_ns = c->running_pct = c->rel_stddev = NAN;
 	c->group = -1;
 	return c;
 }
@@ -97,6 +122,13 @@ const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const 
 		if (strcmp(w->counters[i].name, name) == 0)
 			return &w->counters[i];
 	return NULL;
+}
+
+double ud_counter_running_pct(const struct ud_counter *c)
+{
+	if (!isnan(c->enabled_ns) && !isnan(c->running_ns) && c->enabled_ns > 0)
+		return 100.0 * c->running_ns / c->enabled_ns;
+	return c->running_pct;
 }
 
 double ud_workload_value(const struct ud_workload *w, const char *name)
@@ -151,8 +183,8 @@ static json_t *counter_json(const struct ud_counter *c)
 		json_object_set_new(j, "enabled_ns", num(c->enabled_ns));
 	if (!isnan(c->running_ns))
 		json_object_set_new(j, "running_ns", num(c->running_ns));
-	if (!isnan(c->enabled_ns) && !isnan(c->running_ns) && c->enabled_ns > 0)
-		json_object_set_new(j, "running_pct", json_real(100.0 * c->running_ns / c->enabled_ns));
+	if (!isnan(ud_counter_running_pct(c)))
+		json_object_set_new(j, "running_pct", json_real(ud_counter_running_pct(c)));
 	if (!isnan(c->rel_stddev))
 		json_object_set_new(j, "rel_stddev", json_real(c->rel_stddev));
 	if (c->reason)
@@ -193,6 +225,15 @@ static json_t *workload_json(const struct ud_workload *w)
 	if (w->runs > 0)
 		json_object_set_new(j, "runs", json_integer(w->runs));
 	json_object_set_new(j, "score", score_json(&w->score));
+	if (w->nsubscores) {
+		json_t *subs = json_array();
+
+		for (size_t i = 0; i < w->nsubscores; i++)
+			json_array_append_new(subs, json_pack("{s:s s:o s:o}", "name", w->subscores[i].name, "value",
+							      num(w->subscores[i].value), "units",
+							      str(w->subscores[i].units)));
+		json_object_set_new(j, "subscores", subs);
+	}
 	json_object_set_new(j, "work_units", num(w->work_units));
 	json_object_set_new(j, "elapsed_ns", num(w->elapsed_ns));
 	json_object_set_new(j, "user_ns", num(w->user_ns));
@@ -305,6 +346,8 @@ static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j
 	c->enabled_ns = get_num(r, j, "enabled_ns", where);
 	c->running_ns = get_num(r, j, "running_ns", where);
 	c->rel_stddev = get_num(r, j, "rel_stddev", where);
+	if (isnan(c->enabled_ns) || isnan(c->running_ns))
+		c->running_pct = get_num(r, j, "running_pct", where);
 	c->reason = get_str(r, j, "reason", where);
 	c->vendor_event = get_str(r, j, "vendor_event", where);
 	c->semantics = get_str(r, j, "semantics", where);
@@ -346,6 +389,32 @@ static void read_score(struct reader *r, struct ud_score *s, const json_t *j, co
 	}
 }
 
+static void read_subscores(struct reader *r, struct ud_workload *w, const json_t *subs, const char *where)
+{
+	const json_t *s;
+	size_t i;
+
+	if (!subs || json_is_null(subs))
+		return;
+	if (!json_is_array(subs)) {
+		bad(r, where, "subscores: expected an array");
+		return;
+	}
+	json_array_foreach(subs, i, s) {
+		const char *name = json_string_value(json_object_get(s, "name"));
+		double v = get_num(r, s, "value", where);
+		char *units = get_str(r, s, "units", where);
+
+		if (!name)
+			bad(r, where, "subscores: each needs a name");
+		else if (ud_workload_add_subscore(w, name, v, units) != 0)
+			bad(r, where, "out of memory");
+		free(units);
+		if (r->failed)
+			return;
+	}
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, const json_t *j, size_t idx)
 {
 	char where[128];
@@ -370,6 +439,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
 	w->runs = json_is_integer(runs) ? (int)json_integer_value(runs) : 0;
 	read_score(r, &w->score, json_object_get(j, "score"), where);
+	read_subscores(r, w, json_object_get(j, "subscores"), where);
 	w->work_units = get_num(r, j, "work_units", where);
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);

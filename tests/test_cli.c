@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "counting.h"
+#include "profile.h"
 #include "testutil.h"
 
 #define UD UD_BINARY
@@ -332,6 +333,69 @@ START_TEST(test_malformed_table_is_reported)
 }
 END_TEST
 
+START_TEST(test_import_command)
+{
+	char *dir = make_tempdir(), out[4200], bad[4200], *before;
+	char *argv[] = { UD, "import", "--label", "E5", "--cpuinfo",
+			 UD_TEST_DATA "/cpuinfo/kvm-amd-epyc-family25-model17.txt", "-o", out,
+			 UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt",
+			 NULL };
+	char *badrun[] = { UD, "import", "-o", out, UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", bad, NULL };
+	char *noout[] = { UD, "import", bad, NULL };
+	char *format[] = { UD, "import", "--format", "xml", "-o", out, bad, NULL };
+	char *score2[] = { UD, "import", "--score", "5", "-o", out, bad, bad, NULL };
+	struct run_result r;
+	struct ud_err err;
+	struct ud_profile *p;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	p = ud_profile_load(out, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ck_assert_uint_eq(p->nworkloads, 27);
+	ck_assert_str_eq(json_string_value(json_object_get(p->host, "label")), "E5");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(p->host, "cpu"), "uarch")), "zen4");
+	ck_assert(json_is_null(json_object_get(p->host, "hypervisor"))); /* not this host's: unknown */
+	ud_profile_free(p);
+
+	/* a bad second file: one line naming file and line, and the old profile stands */
+	write_text(bad, "Performance counter stats for 'x':\n12,345\n");
+	before = read_text(out);
+	expect_one_line_error(badrun, 2, "bad.txt:2: a counter value without an event name");
+	{
+		char *after = read_text(out);
+
+		ck_assert_str_eq(before, after);
+		free(after);
+	}
+	free(before);
+	expect_one_line_error(noout, 2, "give -o PROFILE");
+	expect_one_line_error(format, 2, "unknown format 'xml'");
+	expect_one_line_error(score2, 2, "give one file");
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_import_writes_nothing_on_error)
+{
+	char *dir = make_tempdir(), out[4200], bad[4200];
+	char *argv[] = { UD, "import", "-o", out, bad, NULL };
+	struct stat st;
+
+	snprintf(out, sizeof(out), "%s/new.json", dir);
+	snprintf(bad, sizeof(bad), "%s/empty.txt", dir);
+	write_text(bad, "");
+	expect_one_line_error(argv, 2, "empty.txt: empty file");
+	ck_assert_int_ne(stat(out, &st), 0);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_top_level)
 {
 	char *version[] = { UD, "--version", NULL };
@@ -372,6 +436,8 @@ int main(void)
 	tcase_add_test(tc, test_host_detects_uarch);
 	tcase_add_test(tc, test_events_command);
 	tcase_add_test(tc, test_malformed_table_is_reported);
+	tcase_add_test(tc, test_import_command);
+	tcase_add_test(tc, test_import_writes_nothing_on_error);
 	tcase_add_test(tc, test_top_level);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

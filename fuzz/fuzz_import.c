@@ -1,0 +1,31 @@
+/*
+ * libFuzzer target over every import parser: the first byte picks the format
+ * (auto-detection included), the rest is the file.  Built with
+ * -DUD_FUZZ=ON and clang; run by fuzz/run.sh.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum ud_import_format formats[] = {
+		UD_FMT_AUTO, UD_FMT_PERF_TEXT, UD_FMT_PERF_CSV, UD_FMT_PERF_JSON, UD_FMT_UNIXBENCH,
+	};
+	struct ud_import_opts o = { 0 };
+	struct ud_profile *p;
+	struct ud_err err;
+
+	if (size == 0)
+		return 0;
+	o.format = formats[data[0] % (sizeof(formats) / sizeof(formats[0]))];
+	p = ud_profile_new(NULL);
+	if (!p)
+		return 0;
+	ud_import_buffer(p, (const char *)data + 1, size - 1, "fuzz", &o, &err);
+	/* What was imported must also serialise. */
+	json_decref(ud_profile_to_json(p));
+	ud_profile_free(p);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * import.h - turning `perf stat` output (text, -x CSV, -j JSON) and
+ * UnixBench logs into profile workloads (SPEC §1 import, §3).
+ *
+ * Values are the numbers the source printed, exactly (parsed as decimals,
+ * not through a float round trip); what the source did not give stays null.
+ * A file that is not one of these formats, is empty, binary, truncated, or
+ * holds a number too large for a 64-bit counter fails with one message naming
+ * the file and line, and nothing is added to the profile.
+ */
+#ifndef UD_IMPORT_H
+#define UD_IMPORT_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "profile.h"
+
+enum ud_import_format {
+	UD_FMT_AUTO,
+	UD_FMT_PERF_TEXT,
+	UD_FMT_PERF_CSV,
+	UD_FMT_PERF_JSON,
+	UD_FMT_UNIXBENCH,
+};
+
+struct ud_import_opts {
+	enum ud_import_format format;
+	const char *workload;   /* name for the workload; NULL: the command perf names, else the file's */
+	int has_score;          /* --score given */
+	double score;
+	const char *score_units; /* may be NULL */
+};
+
+int ud_import_format_parse(const char *name, enum ud_import_format *out);
+const char *ud_import_format_name(enum ud_import_format f);
+/* What text looks like (never UD_FMT_AUTO; UD_FMT_PERF_TEXT when unsure). */
+enum ud_import_format ud_import_detect(const char *text, size_t len);
+
+/*
+ * Parses text (len bytes, need not be NUL-terminated) named name in error
+ * messages and appends its workloads to p.  On error p is left as it was.
+ */
+int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err);
+int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err);
+
+#endif

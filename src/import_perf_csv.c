@@ -1,0 +1,152 @@
+/*
+ * import_perf_csv.c - `perf stat -x SEP`: value,unit,event[,variance],
+ * run_time,pct_running,metric,metric_unit, with an interval timestamp or a
+ * CPU column first under -I or -A.  The separator is read from the first
+ * counter line.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "import_priv.h"
+
+#define MAX_FIELDS 16
+
+static int split(char *line, char sep, char **f)
+{
+	int n = 0;
+
+	f[n++] = line;
+	for (char *p = line; *p && n < MAX_FIELDS; p++) {
+		if (*p == sep) {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	}
+	return n;
+}
+
+static bool timestamp_field(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && s[n] == '.' && strspn(s + n + 1, "0123456789") == 9 && s[n + 10] == '\0';
+}
+
+static char guess_sep(const char *line)
+{
+	static const char seps[] = ",;|\t";
+	int best = 0;
+	char sep = ',';
+
+	for (const char *c = seps; *c; c++) {
+		int k = 0;
+
+		for (const char *p = line; *p; p++)
+			k += *p == *c;
+		if (k > best) {
+			best = k;
+			sep = *c;
+		}
+	}
+	return sep;
+}
+
+static int fail(struct ud_err *err, const char *name, int line, const char *what)
+{
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", what);
+	return ud_fail(err, "%s:%d: %s", name, line, msg);
+}
+
+/* 1 taken, 0 not a counter row, -1 error. */
+static int take_row(struct acc *a, char *line, char sep, const char *name, int lineno, struct ud_err *err)
+{
+	char *f[MAX_FIELDS], *value, *unit, *event;
+	enum ud_count_status status = UD_COUNTED;
+	double v = 0, pct = NAN, spread = NAN;
+	struct ud_err e;
+	int n = split(line, sep, f), i = 0;
+
+	if (n >= 1 && timestamp_field(f[0]))
+		i++;
+	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3]))
+		i++;
+	if (n - i < 3)
+		return 0;
+	value = f[i];
+	unit = f[i + 1];
+	event = f[i + 2];
+	if (!*event)
+		return fail(err, name, lineno, "a CSV counter row without an event name");
+	if (strcmp(value, "<not supported>") == 0) {
+		status = UD_NOT_SUPPORTED;
+	} else if (strcmp(value, "<not counted>") == 0) {
+		status = UD_NOT_COUNTED;
+	} else {
+		struct decimal d;
+		const char *end;
+		int r = scan_decimal(value, &end, &d, &e);
+
+		if (r < 0)
+			return fail(err, name, lineno, e.msg);
+		if (r == 0 || *end)
+			return 0;
+		v = decimal_value(d, strcmp(unit, "msec") == 0 ? 6 : 0);
+	}
+	i += 3;
+	/* -r inserts the variance ("0.12%") after the event */
+	if (n > i && *f[i] && f[i][strlen(f[i]) - 1] == '%') {
+		f[i][strlen(f[i]) - 1] = '\0';
+		if (parse_number_str(f[i], -2, &spread, &e) != 0)
+			spread = NAN;
+		i++;
+	}
+	if (n > i + 1 && *f[i + 1] && parse_number_str(f[i + 1], 0, &pct, &e) != 0)
+		return fail(err, name, lineno, e.msg);
+	if (status != UD_COUNTED)
+		pct = NAN;
+	if (acc_add(a, event, status, v, pct, spread) != 0)
+		return fail(err, name, lineno, "out of memory");
+	return 1;
+}
+
+int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
+		    const struct ud_import_opts *o, struct ud_err *err)
+{
+	const char *base = strrchr(name, '/');
+	struct lines l;
+	struct acc a;
+	char *line, sep = 0;
+	int ret = 0, rows = 0;
+
+	acc_init(&a);
+	lines_init(&l, text, len);
+	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+		int r;
+
+		if (!*line || *line == '#')
+			continue;
+		r = acc_take_count_line(&a, line, err);
+		if (r != 0) {
+			if (r < 0)
+				ret = fail(err, name, l.lineno, err->msg);
+			continue;
+		}
+		if (!sep)
+			sep = guess_sep(line);
+		r = take_row(&a, line, sep, name, l.lineno, err);
+		if (r < 0)
+			ret = -1;
+		rows += r > 0;
+	}
+	lines_free(&l);
+	if (ret == 0 && !rows)
+		ret = ud_fail(err, "%s: no perf stat -x counter rows found", name);
+	if (ret == 0)
+		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
+	acc_free(&a);
+	return ret;
+}

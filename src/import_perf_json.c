@@ -1,0 +1,93 @@
+/*
+ * import_perf_json.c - `perf stat -j`: JSON lines, one object per counter
+ * ("counter-value" a string that may be "<not supported>"), possibly after a
+ * "# started on" line and among the program's own output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "import_priv.h"
+
+static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
+{
+	const char *value = json_string_value(json_object_get(o, "counter-value"));
+	const char *event = json_string_value(json_object_get(o, "event"));
+	const char *unit = json_string_value(json_object_get(o, "unit"));
+	const json_t *pct = json_object_get(o, "pcnt-running"), *var = json_object_get(o, "variance");
+	enum ud_count_status status = UD_COUNTED;
+	double v = 0, p = NAN, spread = NAN;
+	struct ud_err e;
+
+	if (!event)
+		return 0; /* metric-only lines have no event */
+	if (!value)
+		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
+	if (strcmp(value, "<not supported>") == 0) {
+		status = UD_NOT_SUPPORTED;
+	} else if (strcmp(value, "<not counted>") == 0) {
+		status = UD_NOT_COUNTED;
+	} else {
+		struct decimal d;
+		const char *end;
+		int r = scan_decimal(value, &end, &d, &e);
+
+		if (r <= 0 || *end)
+			return ud_fail(err, "%s:%d: counter-value: %s", name, lineno, r < 0 ? e.msg : "not a number");
+		v = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
+	}
+	if (json_is_number(pct) && status == UD_COUNTED)
+		p = json_number_value(pct);
+	if (json_is_number(var))
+		spread = json_number_value(var) / 100;
+	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, &e) != 0)
+		spread = NAN;
+	if (acc_add(a, event, status, v, p, spread) != 0)
+		return ud_fail(err, "%s:%d: out of memory", name, lineno);
+	return 1;
+}
+
+int import_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err)
+{
+	const char *base = strrchr(name, '/');
+	struct lines l;
+	struct acc a;
+	char *line;
+	int ret = 0, rows = 0;
+
+	acc_init(&a);
+	lines_init(&l, text, len);
+	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+		json_error_t jerr;
+		json_t *obj;
+		int r;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		r = acc_take_count_line(&a, line, err);
+		if (r < 0)
+			ret = ud_fail(err, "%s:%d: malformed UnixBench COUNT line", name, l.lineno);
+		if (r != 0 || *line != '{')
+			continue; /* "# started on", blank lines, the program's output */
+		obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+		if (!obj) {
+			ret = ud_fail(err, "%s:%d:%d: %s", name, l.lineno, jerr.column, jerr.text);
+			break;
+		}
+		r = json_is_object(obj) ? take_object(&a, obj, name, l.lineno, err) : 0;
+		json_decref(obj);
+		if (r < 0)
+			ret = -1;
+		rows += r > 0;
+	}
+	lines_free(&l);
+	if (ret == 0 && !rows)
+		ret = ud_fail(err, "%s: no perf stat -j counter objects found", name);
+	if (ret == 0)
+		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
+	acc_free(&a);
+	return ret;
+}

@@ -1,0 +1,447 @@
+/*
+ * Importers: the real fixtures number for number, then every format feature
+ * on small inputs written here (real perf forms, reproduced by hand where no
+ * real output is at hand), then bad input.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derived.h"
+#include "import.h"
+#include "testutil.h"
+
+static struct ud_profile *p;
+static struct ud_err err;
+
+static void setup(void)
+{
+	p = ud_profile_new(NULL);
+}
+
+static void teardown(void)
+{
+	ud_profile_free(p);
+}
+
+static int import_text(const char *text, const struct ud_import_opts *o)
+{
+	struct ud_import_opts none = { 0 };
+
+	return ud_import_buffer(p, text, strlen(text), "t.txt", o ? o : &none, &err);
+}
+
+static const struct ud_workload *only(void)
+{
+	ck_assert_uint_eq(p->nworkloads, 1);
+	return &p->workloads[0];
+}
+
+static double v(const char *name)
+{
+	return ud_workload_value(only(), name);
+}
+
+static const struct ud_counter *ctr(const char *name)
+{
+	const struct ud_counter *c = ud_workload_counter(only(), name);
+
+	ck_assert_msg(c != NULL, "no counter %s", name);
+	return c;
+}
+
+#define OK(text) ck_assert_msg(import_text(text, NULL) == 0, "%s", err.msg)
+
+/* ---- the fixtures ---- */
+
+START_TEST(test_fixture_e5_genoa)
+{
+	struct ud_import_opts o = { 0 };
+	const struct ud_workload *w;
+
+	ck_assert_msg(ud_import_file(p, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", &o, &err) == 0, "%s",
+		      err.msg);
+	w = only();
+	ck_assert_str_eq(w->name, "/home/opc/UnixBench/pgms/fstime -c -t 30 -d /home/opc/UnixBench/tmp -b 1024 -m 2000");
+	ck_assert_double_eq(v("task-clock"), 34021810000.0); /* 34,021.81 msec, exactly */
+	ck_assert_double_eq(v("context-switches"), 591);
+	ck_assert_double_eq(v("cpu-migrations"), 47);
+	ck_assert_double_eq(v("page-faults"), 66);
+	ck_assert_double_eq(v("cycles"), 97062243821.0);
+	ck_assert_double_eq(v("stalled-cycles-frontend"), 56777056732.0);
+	ck_assert_double_eq(v("instructions"), 68912885650.0);
+	ck_assert_double_eq(v("branches"), 15035010502.0);
+	ck_assert_double_eq(v("branch-misses"), 1649850885.0);
+	ck_assert_double_eq(v("L1-dcache-loads"), 26596574472.0);
+	ck_assert_double_eq(v("L1-dcache-load-misses"), 3447196065.0);
+	ck_assert_int_eq(ctr("LLC-loads")->status, UD_NOT_SUPPORTED);
+	ck_assert(isnan(v("LLC-load-misses")));
+	ck_assert_double_eq(ctr("cycles")->running_pct, 85.70);
+	ck_assert_double_eq(ctr("instructions")->running_pct, 85.67); /* from the continuation line */
+	ck_assert_double_eq(ctr("L1-dcache-loads")->running_pct, 85.75);
+	ck_assert(isnan(ctr("task-clock")->running_pct));
+	ck_assert_double_eq(w->elapsed_ns, 45582058193.0);
+	ck_assert_double_eq(w->user_ns, 7321303000.0);
+	ck_assert_double_eq(w->sys_ns, 24381246000.0);
+	/* the last UnixBench COUNT line is the score; the others stay as sub-scores */
+	ck_assert_double_eq(w->score.median, 397163);
+	ck_assert_str_eq(w->units, "KBps");
+	ck_assert_int_eq(w->higher_is_better, 1);
+	ck_assert_uint_eq(w->nsubscores, 2);
+	ck_assert_double_eq(w->subscores[0].value, 667259);
+	ck_assert_double_eq(w->subscores[1].value, 1094631);
+	/* perf's own comments */
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_IPC), 0.71, 0.005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_BRANCH_MISS_RATE), 10.97, 0.005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_L1D_MISS_RATE), 12.96, 0.005);
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_GHZ), 2.853, 0.0005);
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_CPUS_UTILIZED), 0.746, 0.0005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_FRONTEND_STALL_RATE), 58.50, 0.005);
+}
+END_TEST
+
+START_TEST(test_fixture_e6_turin)
+{
+	struct ud_import_opts o = { 0 };
+	const struct ud_workload *w;
+
+	ck_assert_msg(ud_import_file(p, UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", &o, &err) == 0, "%s",
+		      err.msg);
+	w = only();
+	ck_assert_double_eq(v("task-clock"), 34068080000.0);
+	ck_assert_double_eq(v("context-switches"), 497);
+	ck_assert_double_eq(v("cpu-migrations"), 52);
+	ck_assert_double_eq(v("page-faults"), 65);
+	ck_assert_double_eq(v("cycles"), 111042895781.0);
+	ck_assert_double_eq(v("stalled-cycles-frontend"), 27956355726.0);
+	ck_assert_double_eq(v("instructions"), 299866801007.0);
+	ck_assert_double_eq(v("branches"), 55455789419.0);
+	ck_assert_double_eq(v("branch-misses"), 252884979.0);
+	ck_assert_double_eq(v("L1-dcache-loads"), 142101676726.0);
+	ck_assert_double_eq(v("L1-dcache-load-misses"), 1910846777.0);
+	ck_assert_double_eq(ctr("instructions")->running_pct, 85.75);
+	ck_assert_double_eq(w->elapsed_ns, 45112821074.0);
+	ck_assert_double_eq(w->user_ns, 3634252000.0);
+	ck_assert_double_eq(w->sys_ns, 28678496000.0);
+	ck_assert_double_eq(w->score.median, 1849374);
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_IPC), 2.70, 0.005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_BRANCH_MISS_RATE), 0.46, 0.005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_L1D_MISS_RATE), 1.34, 0.005);
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_GHZ), 3.259, 0.0005);
+	ck_assert_double_eq_tol(ud_metric(w, UD_M_CPUS_UTILIZED), 0.755, 0.0005);
+	ck_assert_double_eq_tol(100 * ud_metric(w, UD_M_FRONTEND_STALL_RATE), 25.18, 0.005);
+}
+END_TEST
+
+static const struct ud_workload *named(const char *name)
+{
+	for (size_t i = 0; i < p->nworkloads; i++)
+		if (strcmp(p->workloads[i].name, name) == 0)
+			return &p->workloads[i];
+	ck_abort_msg("no workload '%s'", name);
+	return NULL;
+}
+
+START_TEST(test_fixture_unixbench_logs)
+{
+	struct ud_import_opts o = { 0 };
+	const struct ud_workload *w;
+
+	ck_assert_msg(ud_import_file(p, UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", &o, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(p->nworkloads, 26); /* 12 tests and the index score, at 1 and 2 copies */
+	w = named("Dhrystone 2 using register variables (1 copy)");
+	ck_assert_double_eq(w->score.median, 4283.9);
+	ck_assert_str_eq(w->units, "index");
+	ck_assert_str_eq(w->subscores[0].name, "result");
+	ck_assert_double_eq(w->subscores[0].value, 49993610.6);
+	ck_assert_str_eq(w->subscores[0].units, "lps");
+	ck_assert_double_eq(w->subscores[1].value, 116700.0);
+	ck_assert_double_eq(named("Shell Scripts (8 concurrent) (2 copies)")->score.median, 2768.0);
+	ck_assert_str_eq(named("Shell Scripts (8 concurrent) (2 copies)")->subscores[0].units, "lpm");
+	ck_assert_double_eq(named("File Copy 256 bufsize 500 maxblocks (2 copies)")->subscores[0].value, 436658.6);
+	ck_assert_double_eq(named("System Benchmarks Index Score (1 copy)")->score.median, 1304.0);
+	ck_assert_double_eq(named("System Benchmarks Index Score (2 copies)")->score.median, 2289.0);
+	ck_assert_str_eq(json_string_value(json_object_get(p->host, "kernel")), "5.15.0-1028-aws");
+	ck_assert_str_eq(json_string_value(json_object_get(p->host, "hostname")), "ip-172-31-5-119");
+
+	teardown();
+	setup();
+	ck_assert_msg(ud_import_file(p, UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", &o, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(p->nworkloads, 26);
+}
+END_TEST
+
+/* ---- perf text forms ---- */
+
+START_TEST(test_as_perf_prints_it)
+{
+	OK("\n"
+	   " Performance counter stats for 'make -j8' (5 runs):\n"
+	   "\n"
+	   "          3,456.78 msec task-clock                #    1.234 CPUs utilized            ( +-  0.45% )\n"
+	   "             1,234      context-switches          #  357.000 /sec                     ( +-  1.20% )\n"
+	   "     9,876,543,210      cycles                    #    2.857 GHz                      ( +-  0.12% )  (83.33%)\n"
+	   "     7,654,321,098      instructions              #    0.77  insn per cycle         \n"
+	   "                                                  #    0.45  stalled cycles per insn  ( +-  0.10% )  (83.40%)\n"
+	   "   <not counted>      branches\n"
+	   "\n"
+	   "           2.8012 +- 0.0123 seconds time elapsed  ( +-  0.44% )\n");
+	ck_assert_str_eq(only()->name, "make -j8");
+	ck_assert_str_eq(only()->command, "make -j8");
+	ck_assert_int_eq(only()->runs, 5);
+	ck_assert_double_eq(v("task-clock"), 3456780000.0);
+	ck_assert_double_eq(v("cycles"), 9876543210.0);
+	ck_assert_double_eq(ctr("cycles")->rel_stddev, 0.0012);
+	ck_assert_double_eq(ctr("cycles")->running_pct, 83.33);
+	ck_assert_double_eq(ctr("instructions")->running_pct, 83.40);
+	ck_assert_double_eq(ctr("task-clock")->rel_stddev, 0.0045);
+	ck_assert_int_eq(ctr("branches")->status, UD_NOT_COUNTED);
+	ck_assert_double_eq(only()->elapsed_ns, 2801200000.0);
+	/* no UnixBench score: the time is the score, lower is better */
+	ck_assert_double_eq(only()->score.median, 2.8012);
+	ck_assert_int_eq(only()->higher_is_better, 0);
+}
+END_TEST
+
+START_TEST(test_mail_quoting_and_no_header)
+{
+	OK("> 1,000 cycles\n> 2,000 instructions # 2.00 insn per cycle\n");
+	ck_assert_double_eq(v("instructions"), 2000);
+	ck_assert_str_eq(only()->name, "t.txt"); /* no command: the file's name */
+	teardown();
+	setup();
+	OK("| 5 cycles\n|   6 instructions\n>> 7 branches\n");
+	ck_assert_double_eq(v("branches"), 7);
+}
+END_TEST
+
+START_TEST(test_locales)
+{
+	OK("1,234,567 cycles\n1.234.567 instructions\n1 234 567 branches\n1234567 branch-misses\n"
+	   "1\xc2\xa0" "234\xc2\xa0" "567 L1-dcache-loads\n1\xe2\x80\xaf" "234 L1-dcache-load-misses\n"
+	   "1.234,56 msec task-clock\n1'234 page-faults\n");
+	ck_assert_double_eq(v("cycles"), 1234567);
+	ck_assert_double_eq(v("instructions"), 1234567);
+	ck_assert_double_eq(v("branches"), 1234567);
+	ck_assert_double_eq(v("branch-misses"), 1234567);
+	ck_assert_double_eq(v("L1-dcache-loads"), 1234567);
+	ck_assert_double_eq(v("L1-dcache-load-misses"), 1234);
+	ck_assert_double_eq(v("task-clock"), 1234560000.0);
+	ck_assert_double_eq(v("page-faults"), 1234);
+	teardown();
+	setup();
+	OK("0,72 msec task-clock\n12,5 cycles\n");
+	ck_assert_double_eq(v("task-clock"), 720000);
+	ck_assert_double_eq(v("cycles"), 12.5);
+}
+END_TEST
+
+START_TEST(test_old_perf_forms)
+{
+	OK(" Performance counter stats for './a.out':\n"
+	   "       1234.567890 task-clock (msec)         #    0.998 CPUs utilized\n"
+	   "     3,000,000,000 cycles:HG                 #    2.430 GHz                     [40.00%]\n"
+	   "     6,000,000,000 instructions:HG           #    2.00  insns per cycle         [60.00%]\n"
+	   "     1,000 cycles:u\n");
+	ck_assert_double_eq(v("task-clock"), 1234567890.0);
+	ck_assert_double_eq(v("cycles"), 3e9);
+	ck_assert_double_eq(ctr("cycles")->running_pct, 40.0);
+	ck_assert_double_eq(ctr("instructions")->running_pct, 60.0);
+	/* :u counts user space only: not the same as cycles */
+	ck_assert_double_eq(v("cycles:u"), 1000);
+}
+END_TEST
+
+START_TEST(test_pmu_prefixes)
+{
+	OK("100 cpu_core/cycles/\n50 cpu_atom/cycles/\n7 armv8_pmuv3_0/br_mis_pred/\n9 armv8_pmuv3_0/cpu_cycles/:u\n"
+	   "3 cpu-cycles\n4 branch-instructions\n");
+	/* hybrid P and E cores add up; aliases are the generic names */
+	ck_assert_double_eq(v("cycles"), 153);
+	ck_assert_double_eq(v("branch-misses"), 7);
+	ck_assert_double_eq(v("cycles:u"), 9);
+	ck_assert_double_eq(v("branches"), 4);
+}
+END_TEST
+
+START_TEST(test_per_cpu_and_intervals)
+{
+	OK(" Performance counter stats for 'system wide':\n"
+	   "CPU0        1,000      cycles\nCPU1        2,000      cycles\nCPU0    <not supported>      instructions\n");
+	ck_assert_double_eq(v("cycles"), 3000);
+	ck_assert_int_eq(ctr("instructions")->status, UD_NOT_SUPPORTED);
+	teardown();
+	setup();
+	OK("#           time             counts unit events\n"
+	   "     1.001234567              1,000      cycles                    (50.00%)\n"
+	   "     1.001234567             10.50 msec task-clock\n"
+	   "     2.002345678              3,000      cycles                    (70.00%)\n"
+	   "     2.002345678             10.25 msec task-clock\n");
+	ck_assert_double_eq(v("cycles"), 4000);
+	ck_assert_double_eq(ctr("cycles")->running_pct, 60.0);
+	ck_assert_double_eq(v("task-clock"), 20750000.0);
+}
+END_TEST
+
+START_TEST(test_two_blocks_two_workloads)
+{
+	OK("Performance counter stats for 'a':\n1 cycles\n2 seconds time elapsed\n"
+	   "COUNT|42|0|lps\n"
+	   "Performance counter stats for 'b':\n3 cycles\n");
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ck_assert_str_eq(p->workloads[0].name, "a");
+	ck_assert_str_eq(p->workloads[1].name, "b");
+	ck_assert_double_eq(p->workloads[1].score.median, 42);
+	ck_assert_str_eq(p->workloads[1].units, "lps");
+}
+END_TEST
+
+START_TEST(test_score_and_name_options)
+{
+	struct ud_import_opts o = { .workload = "fstime", .has_score = 1, .score = 2.5, .score_units = "ms" };
+
+	ck_assert_int_eq(import_text("COUNT|99|0|KBps\n1 cycles\n", &o), 0);
+	ck_assert_str_eq(only()->name, "fstime");
+	ck_assert_double_eq(only()->score.median, 2.5);
+	ck_assert_int_eq(only()->higher_is_better, 0);
+}
+END_TEST
+
+START_TEST(test_program_output_is_not_counters)
+{
+	OK("Write done: 5344000 in 2.0022, score 667259\n3 files copied\nTIME|2.0\n10 cycles\n");
+	ck_assert_uint_eq(only()->ncounters, 1);
+}
+END_TEST
+
+/* ---- CSV and JSON ---- */
+
+START_TEST(test_csv)
+{
+	OK("# started on Mon Nov 30 00:00:00 2026\n\n"
+	   "34021.81,msec,task-clock,34021810000,100.00,0.746,CPUs utilized\n"
+	   "97062243821,,cycles,29000000000,85.70,2.853,GHz\n"
+	   "<not supported>,,LLC-loads,0,100.00,,\n");
+	ck_assert_double_eq(v("task-clock"), 34021810000.0);
+	ck_assert_double_eq(v("cycles"), 97062243821.0);
+	ck_assert_double_eq(ctr("cycles")->running_pct, 85.70);
+	ck_assert_int_eq(ctr("LLC-loads")->status, UD_NOT_SUPPORTED);
+	teardown();
+	setup();
+	/* -r: variance after the event; -I: time first; -A: CPU first; ';' as separator */
+	OK("1000;;cycles;0.12%;500;100.00;;\n");
+	ck_assert_double_eq(ctr("cycles")->rel_stddev, 0.0012);
+	teardown();
+	setup();
+	OK("1.001234567,100,,cycles,500,100.00,,\n2.002345678,200,,cycles,500,100.00,,\n");
+	ck_assert_double_eq(v("cycles"), 300);
+	teardown();
+	setup();
+	OK("CPU0,100,,cycles,500,100.00,,\nCPU1,50,,cycles,500,100.00,,\n");
+	ck_assert_double_eq(v("cycles"), 150);
+}
+END_TEST
+
+START_TEST(test_json_lines)
+{
+	OK("# started on Mon Nov 30 00:00:00 2026\n\n"
+	   "{\"counter-value\" : \"34021.810000\", \"unit\" : \"msec\", \"event\" : \"task-clock\", "
+	   "\"event-runtime\" : 34021810000, \"pcnt-running\" : 100.00, \"metric-value\" : \"0.746\", "
+	   "\"metric-unit\" : \"CPUs utilized\"}\n"
+	   "{\"counter-value\" : \"97062243821.000000\", \"unit\" : \"\", \"event\" : \"cycles\", "
+	   "\"event-runtime\" : 29000000000, \"pcnt-running\" : 85.70}\n"
+	   "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"LLC-loads\", "
+	   "\"event-runtime\" : 0, \"pcnt-running\" : 100.00}\n"
+	   "{\"metric-value\" : \"1.00\", \"metric-unit\" : \"insn per cycle\"}\n");
+	ck_assert_double_eq(v("task-clock"), 34021810000.0);
+	ck_assert_double_eq(v("cycles"), 97062243821.0);
+	ck_assert_double_eq(ctr("cycles")->running_pct, 85.70);
+	ck_assert_int_eq(ctr("LLC-loads")->status, UD_NOT_SUPPORTED);
+	ck_assert_uint_eq(only()->ncounters, 3);
+}
+END_TEST
+
+START_TEST(test_detection)
+{
+	const char *csv = "1,,cycles,5,100.00,,\n";
+	const char *json = "{\"counter-value\" : \"1\", \"event\" : \"cycles\"}\n";
+	const char *ub = "System Benchmarks Index Values BASELINE RESULT INDEX\n";
+	const char *text = "1,234 cycles\n";
+
+	ck_assert_int_eq(ud_import_detect(csv, strlen(csv)), UD_FMT_PERF_CSV);
+	ck_assert_int_eq(ud_import_detect(json, strlen(json)), UD_FMT_PERF_JSON);
+	ck_assert_int_eq(ud_import_detect(ub, strlen(ub)), UD_FMT_UNIXBENCH);
+	ck_assert_int_eq(ud_import_detect(text, strlen(text)), UD_FMT_PERF_TEXT);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+#define STRLEN ((size_t)-1)
+
+static void expect_error(const char *text, size_t len, const char *want)
+{
+	struct ud_import_opts none = { 0 };
+
+	if (len == STRLEN)
+		len = strlen(text);
+	ck_assert_int_eq(ud_import_buffer(p, text, len, "bad.txt", &none, &err), -1);
+	ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' lacks '%s'", err.msg, want);
+	ck_assert_uint_eq(p->nworkloads, 0);
+}
+
+START_TEST(test_bad_input)
+{
+	const char binary[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0";
+
+	expect_error("", 0, "bad.txt: empty file");
+	expect_error(binary, sizeof(binary), "bad.txt: a binary file");
+	expect_error("hello world\nthis is a poem\n", STRLEN, "bad.txt: no perf stat counter lines");
+	expect_error("Performance counter stats for 'x':\n\n", STRLEN, "bad.txt:1: a 'Performance counter stats' block with no counter lines");
+	expect_error("Performance counter stats for 'x':\n1,234\n", STRLEN, "bad.txt:2: a counter value without an event name");
+	expect_error("99,999,999,999,999,999,999 cycles\n", STRLEN, "bad.txt:1: number '99,999,999,999,999,999,999' is too large for a 64-bit counter");
+	expect_error("1,23,4 cycles\n", STRLEN, "bad.txt:1: malformed number");
+	expect_error("{\"counter-value\" : \"1\", \"event\" : \"cycles\"\n", STRLEN, "bad.txt:1:");
+	expect_error("System Benchmarks Index Values BASELINE RESULT INDEX\nDhrystone 2 using 116700.0\n", STRLEN,
+		     "bad.txt:2: an index line needs BASELINE RESULT INDEX");
+}
+END_TEST
+
+START_TEST(test_failed_file_leaves_profile_as_it_was)
+{
+	OK("1 cycles\n");
+	ck_assert_int_eq(import_text("Performance counter stats for 'a':\n1 cycles\n"
+				     "Performance counter stats for 'b':\n2 x\n1,23,4 cycles\n", NULL), -1);
+	ck_assert_uint_eq(p->nworkloads, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("import");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fixture_e5_genoa);
+	tcase_add_test(tc, test_fixture_e6_turin);
+	tcase_add_test(tc, test_fixture_unixbench_logs);
+	tcase_add_test(tc, test_as_perf_prints_it);
+	tcase_add_test(tc, test_mail_quoting_and_no_header);
+	tcase_add_test(tc, test_locales);
+	tcase_add_test(tc, test_old_perf_forms);
+	tcase_add_test(tc, test_pmu_prefixes);
+	tcase_add_test(tc, test_per_cpu_and_intervals);
+	tcase_add_test(tc, test_two_blocks_two_workloads);
+	tcase_add_test(tc, test_score_and_name_options);
+	tcase_add_test(tc, test_program_output_is_not_counters);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_json_lines);
+	tcase_add_test(tc, test_detection);
+	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_failed_file_leaves_profile_as_it_was);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
