@@ -62,13 +62,20 @@ static int fail(struct ud_err *err, const char *name, int line, const char *what
 }
 
 /* 1 taken, 0 not a counter row, -1 error. */
-static int take_row(struct acc *a, char *line, char sep, const char *name, int lineno, struct ud_err *err)
+static int take_row(struct acc *a, char *line, void *ctx, const char *name, int lineno, struct ud_err *err)
 {
+	char *sep_seen = ctx, sep;
 	char *f[MAX_FIELDS], *value, *unit, *event;
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, pct = NAN, spread = NAN;
 	struct ud_err e;
-	int n = split(line, sep, f), i = 0;
+	int n, i = 0;
+
+	/* The separator is the first row's most frequent candidate. */
+	if (!*sep_seen)
+		*sep_seen = guess_sep(line);
+	sep = *sep_seen;
+	n = split(line, sep, f);
 
 	if (n >= 1 && timestamp_field(f[0]))
 		i++;
@@ -116,37 +123,7 @@ static int take_row(struct acc *a, char *line, char sep, const char *name, int l
 int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
 		    const struct ud_import_opts *o, struct ud_err *err)
 {
-	const char *base = strrchr(name, '/');
-	struct lines l;
-	struct acc a;
-	char *line, sep = 0;
-	int ret = 0, rows = 0;
+	char sep = 0;
 
-	acc_init(&a);
-	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
-		int r;
-
-		if (!*line || *line == '#')
-			continue;
-		r = acc_take_count_line(&a, line, err);
-		if (r != 0) {
-			if (r < 0)
-				ret = fail(err, name, l.lineno, err->msg);
-			continue;
-		}
-		if (!sep)
-			sep = guess_sep(line);
-		r = take_row(&a, line, sep, name, l.lineno, err);
-		if (r < 0)
-			ret = -1;
-		rows += r > 0;
-	}
-	lines_free(&l);
-	if (ret == 0 && !rows)
-		ret = ud_fail(err, "%s: no perf stat -x counter rows found", name);
-	if (ret == 0)
-		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
-	acc_free(&a);
-	return ret;
+	return import_rows(p, text, len, name, o, take_row, &sep, "perf stat -x counter rows", err);
 }

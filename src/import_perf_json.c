@@ -49,45 +49,26 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	return 1;
 }
 
+/* One JSON object a line; other lines are the program's output. */
+static int take_line(struct acc *a, char *line, void *ctx, const char *name, int lineno, struct ud_err *err)
+{
+	json_error_t jerr;
+	json_t *obj;
+	int r;
+
+	(void)ctx;
+	if (*line != '{')
+		return 0;
+	obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj)
+		return ud_fail(err, "%s:%d:%d: %s", name, lineno, jerr.column, jerr.text);
+	r = json_is_object(obj) ? take_object(a, obj, name, lineno, err) : 0;
+	json_decref(obj);
+	return r;
+}
+
 int import_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
-	const char *base = strrchr(name, '/');
-	struct lines l;
-	struct acc a;
-	char *line;
-	int ret = 0, rows = 0;
-
-	acc_init(&a);
-	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
-		json_error_t jerr;
-		json_t *obj;
-		int r;
-
-		while (*line == ' ' || *line == '\t')
-			line++;
-		r = acc_take_count_line(&a, line, err);
-		if (r < 0)
-			ret = ud_fail(err, "%s:%d: malformed UnixBench COUNT line", name, l.lineno);
-		if (r != 0 || *line != '{')
-			continue; /* "# started on", blank lines, the program's output */
-		obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
-		if (!obj) {
-			ret = ud_fail(err, "%s:%d:%d: %s", name, l.lineno, jerr.column, jerr.text);
-			break;
-		}
-		r = json_is_object(obj) ? take_object(&a, obj, name, l.lineno, err) : 0;
-		json_decref(obj);
-		if (r < 0)
-			ret = -1;
-		rows += r > 0;
-	}
-	lines_free(&l);
-	if (ret == 0 && !rows)
-		ret = ud_fail(err, "%s: no perf stat -j counter objects found", name);
-	if (ret == 0)
-		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
-	acc_free(&a);
-	return ret;
+	return import_rows(p, text, len, name, o, take_line, NULL, "perf stat -j counter objects", err);
 }

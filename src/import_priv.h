@@ -102,6 +102,18 @@ int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    struct ud_err *err);
 
+/*
+ * The loop of a one-row-a-line format (CSV, JSON lines): blank and '#'
+ * lines skipped, UnixBench COUNT lines taken as scores, every other line
+ * given to row(), which returns 1 for a counter row, 0 for a line that is
+ * not one (program output), -1 with err set.  what names the rows in the
+ * "none found" message.  One workload results.
+ */
+typedef int (*import_row_fn)(struct acc *a, char *line, void *ctx, const char *name, int lineno,
+			     struct ud_err *err);
+int import_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
+		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err);
+
 /* ---- the parsers ---- */
 
 int import_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
