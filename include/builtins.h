@@ -12,5 +12,6 @@ int cmd_stat(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

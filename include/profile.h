@@ -58,6 +58,8 @@ struct ud_workload {
 	char *units;
 	int higher_is_better;  /* 1, 0, or -1 unknown */
 	char *command;         /* the counted command line, for `stat` and imports */
+	char *binary_path;     /* the external program run, where there is one */
+	char *build_id;        /* its ELF build-id (hex), to tell whether two hosts ran the same binary */
 	int runs;              /* repetitions behind the counts; 0 unknown */
 	struct ud_score score;
 	struct ud_subscore *subscores; /* named partial results beside the score */

@@ -23,4 +23,11 @@ double ud_max(const double *x, size_t n);
 /* Half-width of the 95% confidence interval of the mean (Student's t), relative to the mean. */
 double ud_ci95_rel(const double *x, size_t n);
 
+/*
+ * Two-sided p-value of the Mann-Whitney U test that x and y come from the
+ * same distribution: exact for small samples without ties, the normal
+ * approximation with tie correction otherwise.  NAN when either is empty.
+ */
+double ud_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny);
+
 #endif

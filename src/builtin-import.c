@@ -16,7 +16,7 @@
 
 static const char usage_text[] =
 	"usage: uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench] [--label L]\n"
-	"                        [--workload NAME] [--score VALUE[:UNITS]] [--cpuinfo FILE]\n"
+	"                        [--workload NAME] [--score VALUE[:UNITS]] [--cpuinfo FILE] [--uarch NAME]\n"
 	"                        -o PROFILE FILE...\n"
 	"\n"
 	"Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
@@ -31,11 +31,13 @@ static const char usage_text[] =
 	"    --score V[:UNITS]   the workload's score, overriding UnixBench COUNT lines\n"
 	"                        (one file); time units (s, ms, ...) are lower-is-better\n"
 	"    --cpuinfo FILE      that host's /proc/cpuinfo: its CPU and microarchitecture\n"
+	"    --uarch NAME        that host's microarchitecture, where no cpuinfo is at hand\n"
+	"                        (zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)\n"
 	"    -o, --output FILE   the profile to write (atomically; '-' is stdout)\n";
 
 struct import_args {
 	struct ud_import_opts o;
-	const char *label, *cpuinfo, *output;
+	const char *label, *cpuinfo, *uarch, *output;
 };
 
 static int parse_score(const char *arg, struct ud_import_opts *o)
@@ -62,6 +64,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "score", required_argument, NULL, 's' },
 		{ "cpuinfo", required_argument, NULL, 'c' },
+		{ "uarch", required_argument, NULL, 'u' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -85,6 +88,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 				return -1;
 			break;
 		case 'c': a->cpuinfo = optarg; break;
+		case 'u': a->uarch = optarg; break;
 		case 'o': a->output = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 1;
 		default: fputs(usage_text, stderr); return -1;
@@ -109,20 +113,33 @@ static json_t *imported_host(const struct import_args *a, const char *first, str
 {
 	const char *base = strrchr(first, '/');
 	const char *label = a->label ? a->label : base ? base + 1 : first;
+	const struct ud_uarch *u = NULL;
 	struct ud_uarch_db db;
 	struct ud_cpu cpu;
-	json_t *host;
+	json_t *host = NULL;
+	int has_cpu = 0;
 
-	if (!a->cpuinfo)
+	if (!a->cpuinfo && !a->uarch)
 		return ud_host_imported(label, NULL, NULL);
 	if (ud_uarch_db_load(NULL, &db, err) != 0)
 		return NULL;
-	if (ud_cpuinfo_load(a->cpuinfo, &cpu, err) != 0) {
-		ud_uarch_db_free(&db);
-		return NULL;
+	if (a->cpuinfo) {
+		if (ud_cpuinfo_load(a->cpuinfo, &cpu, err) != 0)
+			goto out;
+		has_cpu = 1;
+		u = ud_uarch_detect(&db, &cpu);
 	}
-	host = ud_host_imported(label, &cpu, ud_uarch_detect(&db, &cpu));
-	ud_cpu_free(&cpu);
+	if (a->uarch && !(u = ud_uarch_find(&db, a->uarch))) {
+		char names[512];
+
+		ud_uarch_names(&db, names, sizeof(names));
+		ud_fail(err, "unknown microarchitecture '%s'; known: %s", a->uarch, names);
+		goto out;
+	}
+	host = ud_host_imported(label, has_cpu ? &cpu : NULL, u);
+out:
+	if (has_cpu)
+		ud_cpu_free(&cpu);
 	ud_uarch_db_free(&db);
 	return host;
 }

@@ -16,6 +16,7 @@ static const struct {
 } commands[] = {
 	{ "stat", cmd_stat, "count a command's events, like perf stat" },
 	{ "host", cmd_host, "show host facts: CPU, caches, kernel, hypervisor, PMU, mitigations" },
+	{ "diff", cmd_diff, "explain why one profile scores differently from another" },
 	{ "import", cmd_import, "turn perf stat output or a UnixBench log into a profile" },
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },
 };

@@ -35,6 +35,8 @@ static void workload_free(struct ud_workload *w)
 	free(w->name);
 	free(w->units);
 	free(w->command);
+	free(w->binary_path);
+	free(w->build_id);
 	free(w->score.samples);
 	for (size_t i = 0; i < w->nsubscores; i++) {
 		free(w->subscores[i].name);
@@ -224,6 +226,9 @@ static json_t *workload_json(const struct ud_workload *w)
 		json_object_set_new(j, "command", json_string(w->command));
 	if (w->runs > 0)
 		json_object_set_new(j, "runs", json_integer(w->runs));
+	if (w->binary_path || w->build_id)
+		json_object_set_new(j, "binary", json_pack("{s:o s:o}", "path", str(w->binary_path), "build_id",
+							   str(w->build_id)));
 	json_object_set_new(j, "score", score_json(&w->score));
 	if (w->nsubscores) {
 		json_t *subs = json_array();
@@ -437,6 +442,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->units = get_str(r, j, "units", where);
 	w->command = get_str(r, j, "command", where);
 	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
+	if (json_is_object(json_object_get(j, "binary"))) {
+		w->binary_path = get_str(r, json_object_get(j, "binary"), "path", where);
+		w->build_id = get_str(r, json_object_get(j, "binary"), "build_id", where);
+	}
 	w->runs = json_is_integer(runs) ? (int)json_integer_value(runs) : 0;
 	read_score(r, &w->score, json_object_get(j, "score"), where);
 	read_subscores(r, w, json_object_get(j, "subscores"), where);

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +95,73 @@ double ud_ci95_rel(const double *x, size_t n)
 		return NAN;
 	t = df <= sizeof(t975) / sizeof(t975[0]) ? t975[df - 1] : 1.960;
 	return t * ud_stddev(x, n) / sqrt((double)n) / fabs(mean);
+}
+
+/* Ways to reach U = u with m x-values and n y-values: f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u). */
+static double exact_u_cdf(size_t m, size_t n, double u_obs)
+{
+	size_t umax = m * n, stride = umax + 1;
+	double *f = calloc((m + 1) * (n + 1) * stride, sizeof(*f)), total = 0, below = 0;
+
+	if (!f)
+		return NAN;
+#define F(i, j, u) f[((i) * (n + 1) + (j)) * stride + (u)]
+	for (size_t i = 0; i <= m; i++) {
+		for (size_t j = 0; j <= n; j++) {
+			if (i == 0 || j == 0) {
+				F(i, j, 0) = 1;
+				continue;
+			}
+			for (size_t u = 0; u <= i * j; u++)
+				F(i, j, u) = (u >= j ? F(i - 1, j, u - j) : 0) + F(i, j - 1, u);
+		}
+	}
+	for (size_t u = 0; u <= umax; u++) {
+		total += F(m, n, u);
+		if ((double)u <= u_obs)
+			below += F(m, n, u);
+	}
+#undef F
+	free(f);
+	return below / total;
+}
+
+double ud_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny)
+{
+	size_t n = nx + ny;
+	double u = 0, ties = 0, mean, var, z, p;
+	bool tied = false;
+
+	if (nx == 0 || ny == 0)
+		return NAN;
+	/* U counts the (x, y) pairs with x > y, a tie counting half. */
+	for (size_t i = 0; i < nx; i++) {
+		for (size_t j = 0; j < ny; j++) {
+			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
+			tied |= x[i] == y[j];
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const double v = i < nx ? x[i] : y[i - nx];
+		size_t t = 0;
+
+		for (size_t j = 0; j < n; j++)
+			t += (j < nx ? x[j] : y[j - nx]) == v;
+		ties += (double)(t * t - 1); /* each of a group of t adds t^2 - 1: t^3 - t a group */
+		tied |= t > 1;
+	}
+	mean = (double)(nx * ny) / 2;
+	if (!tied && nx <= 20 && ny <= 20) {
+		double lo = u < mean ? u : (double)(nx * ny) - u;
+
+		p = 2 * exact_u_cdf(nx, ny, lo);
+		return p > 1 ? 1 : p;
+	}
+	var = (double)(nx * ny) / 12 * ((double)(n + 1) - ties / (double)(n * (n - 1)));
+	if (var <= 0)
+		return 1;
+	z = (fabs(u - mean) - 0.5) / sqrt(var);
+	if (z < 0)
+		z = 0;
+	return erfc(z / sqrt(2));
 }

@@ -33,6 +33,22 @@ START_TEST(test_degenerate_inputs_are_nan)
 }
 END_TEST
 
+START_TEST(test_mann_whitney)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 }, c[] = { 1.5, 6.5, 2.5, 7.5, 3.5 };
+
+	/* complete separation of 5 and 5: the smallest two-sided p, 2 / C(10,5) */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(a, 5, b, 5), 2.0 / 252, 1e-12);
+	ck_assert_double_eq_tol(ud_mann_whitney_p(b, 5, a, 5), 2.0 / 252, 1e-12);
+	ck_assert_double_gt(ud_mann_whitney_p(a, 5, c, 5), 0.2);
+	/* identical samples: no evidence at all */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(a, 5, a, 5), 1, 1e-9);
+	/* one sample each cannot reject: p = 1 */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(a, 1, b, 1), 1, 1e-12);
+	ck_assert(isnan(ud_mann_whitney_p(a, 0, b, 5)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -40,6 +56,7 @@ int main(void)
 
 	tcase_add_test(tc, test_mean_median_spread);
 	tcase_add_test(tc, test_degenerate_inputs_are_nan);
+	tcase_add_test(tc, test_mann_whitney);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -1,0 +1,33 @@
+/*
+ * report.h - the diff as a report a person reads: text, Markdown or HTML,
+ * rendered from the templates in report-templates/ (template.h), or the
+ * diff document itself as JSON.
+ *
+ * Templates cannot format numbers, so the report first builds a view of the
+ * diff: every number already formatted, table rows aligned for text, and the
+ * HTML charts' geometry (a waterfall of the factors on a log scale, A-vs-B
+ * bars for IPC and miss rates) computed.  Strings from the profiles reach the
+ * output only through the format's escaping.
+ */
+#ifndef UD_REPORT_H
+#define UD_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "error.h"
+
+enum ud_report_format { UD_REPORT_TEXT, UD_REPORT_JSON, UD_REPORT_MD, UD_REPORT_HTML };
+
+int ud_report_format_parse(const char *name, enum ud_report_format *out);
+
+/* $UARCHDIFF_TEMPLATES_DIR, else the report-templates/ this build was made from. */
+const char *ud_report_default_dir(void);
+
+/* The view the templates see (new reference). */
+json_t *ud_report_view(const json_t *diff);
+
+/* Writes diff to out in format f, with templates from dir (NULL: the default). */
+int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
+
+#endif
