@@ -5,4 +5,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config \
-	libpfm4-dev libelf-dev libjansson-dev check >/dev/null
+	libpfm4-dev libelf-dev libjansson-dev check \
+	chromium python3 >/dev/null
+# chromium and python3: the HTML report test renders in a real browser and
+# reads the screenshot with Python's standard library.

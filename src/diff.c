@@ -34,12 +34,35 @@ static const char *host_label(const struct ud_profile *p, const char *fallback)
 	return l ? l : fallback;
 }
 
-static const struct ud_workload *find_workload(const struct ud_profile *p, const char *name)
+/* The workloads of one profile sorted by name, so pairing is n log n. */
+struct index {
+	const struct ud_workload **w;
+	size_t n;
+};
+
+static int cmp_workload(const void *x, const void *y)
 {
-	for (size_t i = 0; i < p->nworkloads; i++)
-		if (strcmp(p->workloads[i].name, name) == 0)
-			return &p->workloads[i];
-	return NULL;
+	return strcmp((*(const struct ud_workload *const *)x)->name, (*(const struct ud_workload *const *)y)->name);
+}
+
+static int index_build(struct index *ix, const struct ud_profile *p)
+{
+	ix->n = p->nworkloads;
+	ix->w = malloc((ix->n ? ix->n : 1) * sizeof(*ix->w));
+	if (!ix->w)
+		return -1;
+	for (size_t i = 0; i < ix->n; i++)
+		ix->w[i] = &p->workloads[i];
+	qsort(ix->w, ix->n, sizeof(*ix->w), cmp_workload);
+	return 0;
+}
+
+static const struct ud_workload *find_workload(const struct index *ix, const char *name)
+{
+	struct ud_workload key = { .name = (char *)name };
+	const struct ud_workload *k = &key, *const *hit = bsearch(&k, ix->w, ix->n, sizeof(*ix->w), cmp_workload);
+
+	return hit ? *hit : NULL;
 }
 
 /* ---- per workload ---- */
@@ -136,8 +159,9 @@ static json_t *penalties_json(const struct ud_uarch *u)
 
 /*
  * ΔCPI = cpi_A - cpi_B split into what branch and L1d misses cost on each
- * host, by its own penalties; "other" is the residual, which an out-of-order
- * core always leaves (Eyerman et al., ASPLOS 2006).
+ * host, by its own penalties (the document's "cpi_penalties"); "other" is
+ * the residual, which an out-of-order core always leaves (Eyerman et al.,
+ * ASPLOS 2006).
  */
 static json_t *cpi_stack_json(const struct pair *pr, const struct ud_uarch *ua, const struct ud_uarch *ub)
 {
@@ -148,9 +172,8 @@ static json_t *cpi_stack_json(const struct pair *pr, const struct ud_uarch *ua, 
 	double l1d = (ud_metric(pr->a, UD_M_L1D_MPKI) * pl_a - ud_metric(pr->b, UD_M_L1D_MPKI) * pl_b) / 1000;
 	double other = delta - (isfinite(branch) ? branch : 0) - (isfinite(l1d) ? l1d : 0);
 
-	return json_pack("{s:o s:o s:o s:o s:o s:o s:{s:o s:o}}", "cpi_a", num(cpi_a), "cpi_b", num(cpi_b),
-			 "delta_cpi", num(delta), "branch", num(branch), "l1d", num(l1d), "other", num(other),
-			 "penalties", "a", penalties_json(ua), "b", penalties_json(ub));
+	return json_pack("{s:o s:o s:o s:o s:o s:o}", "cpi_a", num(cpi_a), "cpi_b", num(cpi_b), "delta_cpi",
+			 num(delta), "branch", num(branch), "l1d", num(l1d), "other", num(other));
 }
 
 /* The smallest p the rank test can give for these sample sizes: complete separation. */
@@ -264,7 +287,8 @@ static int check_score(const struct ud_workload *w, const char *file, struct ud_
 	return 0;
 }
 
-static json_t *workload_json(struct pair *pr, const struct ud_diff_input *in, const char *la, const char *lb)
+static json_t *workload_json(struct pair *pr, const struct ud_uarch *ua, const struct ud_uarch *ub, const char *la,
+			     const char *lb)
 {
 	const struct ud_workload *a = pr->a, *b = pr->b;
 	json_t *j, *shares, *f, *sig;
@@ -276,7 +300,7 @@ static json_t *workload_json(struct pair *pr, const struct ud_diff_input *in, co
 		      a->units ? json_string(a->units) : json_null(), "higher_is_better", json_boolean(a->higher_is_better != 0),
 		      "score", "a", num(a->score.median), "b", num(b->score.median), "speedup", num(pr->speedup),
 		      "work_basis", pr->work_basis, "factors", f, "shares", shares, "metrics", metrics_json(a, b),
-		      "cpi_stack", cpi_stack_json(pr, host_uarch(in->a, in->db), host_uarch(in->b, in->db)),
+		      "cpi_stack", cpi_stack_json(pr, ua, ub),
 		      "significance", sig = significance_json(pr));
 	json_object_set(j, "significant", json_object_get(sig, "significant"));
 	json_object_set_new(j, "explanation", explanation(pr, la, lb));
@@ -388,7 +412,7 @@ static void finding_mitigations(json_t *findings, const json_t *env, const json_
 			"file copies, process creation) may move for that reason rather than the hardware's.", ev);
 }
 
-static void finding_per_workload(json_t *findings, const struct ud_diff_input *in, json_t *workloads)
+static void finding_per_workload(json_t *findings, const struct index *ia, const struct index *ib, json_t *workloads)
 {
 	json_t *w;
 	size_t i;
@@ -396,7 +420,7 @@ static void finding_per_workload(json_t *findings, const struct ud_diff_input *i
 
 	json_array_foreach(workloads, i, w) {
 		const char *name = json_string_value(json_object_get(w, "name"));
-		const struct ud_workload *a = find_workload(in->a, name), *b = find_workload(in->b, name);
+		const struct ud_workload *a = find_workload(ia, name), *b = find_workload(ib, name);
 		double fshare = json_number_value(json_object_get(json_object_get(w, "shares"), "frequency"));
 		const json_t *ghz = json_object_get(json_object_get(w, "metrics"), "ghz");
 
@@ -465,7 +489,7 @@ static void finding_no_counters(json_t *findings, const struct ud_diff_input *in
 
 /* ---- the document ---- */
 
-static json_t *names_json(const struct ud_profile *p, const struct ud_profile *other)
+static json_t *names_json(const struct ud_profile *p, const struct index *other)
 {
 	json_t *a = json_array();
 
@@ -489,19 +513,25 @@ static void list_names(const struct ud_profile *p, char *buf, size_t len)
 json_t *ud_diff(const struct ud_diff_input *in, struct ud_err *err)
 {
 	const char *la = host_label(in->a, "A"), *lb = host_label(in->b, "B");
-	json_t *workloads = json_array(), *env = json_array(), *findings = json_array(), *doc;
+	json_t *workloads = json_array(), *env = json_array(), *findings = json_array(), *doc = NULL;
+	const struct ud_uarch *ua = host_uarch(in->a, in->db), *ub = host_uarch(in->b, in->db);
+	struct index ia = { 0 }, ib = { 0 };
 
+	if (index_build(&ia, in->a) != 0 || index_build(&ib, in->b) != 0) {
+		ud_fail(err, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < in->a->nworkloads; i++) {
 		struct pair pr = { .a = &in->a->workloads[i] };
 
-		pr.b = find_workload(in->b, pr.a->name);
+		pr.b = find_workload(&ib, pr.a->name);
 		if (!pr.b)
 			continue;
 		if (check_score(pr.a, in->a_name, err) || check_score(pr.b, in->b_name, err))
-			goto fail;
+			goto out;
 		if (!isfinite(pr.a->score.median) || !isfinite(pr.b->score.median))
 			continue; /* nothing to explain without both scores */
-		json_array_append_new(workloads, workload_json(&pr, in, la, lb));
+		json_array_append_new(workloads, workload_json(&pr, ua, ub, la, lb));
 	}
 	if (json_array_size(workloads) == 0) {
 		char na[512], nb[512];
@@ -509,21 +539,23 @@ json_t *ud_diff(const struct ud_diff_input *in, struct ud_err *err)
 		list_names(in->a, na, sizeof(na));
 		list_names(in->b, nb, sizeof(nb));
 		ud_fail(err, "no scored workload in common: %s has %s; %s has %s", in->a_name, na, in->b_name, nb);
-		goto fail;
+		goto out;
 	}
 	env_walk(env, "", in->a->host, in->b->host);
 	finding_mitigations(findings, env, workloads);
-	finding_per_workload(findings, in, workloads);
+	finding_per_workload(findings, &ia, &ib, workloads);
 	finding_no_counters(findings, in, la, lb);
-	doc = json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:o s:o s:o s:o s:o}", "schema", UD_DIFF_SCHEMA,
-			"tool", "name", "uarchdiff", "version", UD_VERSION, "baseline", "label", la, "file", in->a_name,
-			"candidate", "label", lb, "file", in->b_name, "workloads", workloads, "only_in_baseline",
-			names_json(in->a, in->b), "only_in_candidate", names_json(in->b, in->a), "environment", env,
-			"findings", findings);
-	return doc;
-fail:
+	doc = json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:O s:{s:o s:o} s:o s:o s:O s:O}", "schema",
+			UD_DIFF_SCHEMA, "tool", "name", "uarchdiff", "version", UD_VERSION, "baseline", "label", la, "file",
+			in->a_name, "candidate", "label", lb, "file", in->b_name, "workloads", workloads, "cpi_penalties",
+			"a", penalties_json(ua), "b", penalties_json(ub),
+			"only_in_baseline", names_json(in->a, &ib), "only_in_candidate", names_json(in->b, &ia),
+			"environment", env, "findings", findings);
+out:
+	free(ia.w);
+	free(ib.w);
 	json_decref(workloads);
 	json_decref(env);
 	json_decref(findings);
-	return NULL;
+	return doc;
 }

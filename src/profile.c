@@ -526,14 +526,33 @@ struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 	json_error_t jerr;
 	json_t *root;
 	struct ud_profile *p;
+	char *text = NULL;
+	size_t len = 0, cap = 0, got;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
 		ud_fail(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	/* One buffer parsed in place: jansson's stream reader costs a call a byte. */
+	do {
+		if (cap - len < 65536) {
+			char *grown = realloc(text, cap = cap ? 2 * cap : 65536);
+
+			if (!grown) {
+				free(text);
+				fclose(f);
+				ud_fail(err, "%s: out of memory", path);
+				return NULL;
+			}
+			text = grown;
+		}
+		got = fread(text + len, 1, cap - len, f);
+		len += got;
+	} while (got > 0);
 	fclose(f);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
 	if (!root) {
 		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
 		return NULL;

@@ -200,13 +200,10 @@ static json_t *penalty_text(const json_t *p)
 
 static json_t *cpi_view(const json_t *c)
 {
-	const json_t *pen = json_object_get(c, "penalties");
-
-	return json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o}", "cpi_a", fmt("%.3f", get(c, "cpi_a")), "cpi_b",
+	return json_pack("{s:o s:o s:o s:o s:o s:o}", "cpi_a", fmt("%.3f", get(c, "cpi_a")), "cpi_b",
 			 fmt("%.3f", get(c, "cpi_b")), "delta", fmt("%+.3f", get(c, "delta_cpi")), "branch",
 			 fmt("%+.3f", get(c, "branch")), "l1d", fmt("%+.3f", get(c, "l1d")), "other",
-			 fmt("%+.3f", get(c, "other")), "pen_a", penalty_text(json_object_get(pen, "a")), "pen_b",
-			 penalty_text(json_object_get(pen, "b")));
+			 fmt("%+.3f", get(c, "other")));
 }
 
 static json_t *workload_view(const json_t *w)
@@ -256,11 +253,13 @@ json_t *ud_report_view(const json_t *diff)
 	json_array_foreach(json_object_get(diff, "environment"), i, w)
 		json_array_append_new(env, json_pack("{s:O s:o s:o}", "field", json_object_get(w, "field"), "a",
 						     as_text(json_object_get(w, "a")), "b", as_text(json_object_get(w, "b"))));
-	return json_pack("{s:O s:O s:O s:o s:o s:O s:O s:O}", "tool", json_object_get(diff, "tool"), "baseline",
+	return json_pack("{s:O s:O s:O s:o s:o s:O s:O s:O s:o s:o}", "tool", json_object_get(diff, "tool"), "baseline",
 			 json_object_get(diff, "baseline"), "candidate", json_object_get(diff, "candidate"), "workloads",
 			 workloads, "environment", env, "findings", json_object_get(diff, "findings"), "only_in_baseline",
 			 json_object_get(diff, "only_in_baseline"), "only_in_candidate",
-			 json_object_get(diff, "only_in_candidate"));
+			 json_object_get(diff, "only_in_candidate"), "pen_a",
+			 penalty_text(json_object_get(json_object_get(diff, "cpi_penalties"), "a")), "pen_b",
+			 penalty_text(json_object_get(json_object_get(diff, "cpi_penalties"), "b")));
 }
 
 int ud_report_format_parse(const char *name, enum ud_report_format *out)

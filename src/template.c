@@ -6,38 +6,71 @@
 
 #define MAX_DEPTH 32
 
+/*
+ * Writes s, replacing the bytes in special by what subst returns for them.
+ * Runs of ordinary bytes go out in one fwrite: reports can be megabytes.
+ */
+static void escape_with(FILE *f, const char *s, const char *special, const char *(*subst)(char c, char *buf))
+{
+	char buf[8];
+
+	while (*s) {
+		size_t n = strcspn(s, special);
+
+		fwrite(s, 1, n, f);
+		s += n;
+		if (*s)
+			fputs(subst(*s++, buf), f);
+	}
+}
+
+static const char *html_entity(char c, char *buf)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	default: (void)buf; return "&#39;";
+	}
+}
+
 void ud_escape_html(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	escape_with(f, s, "&<>\"'", html_entity);
+}
+
+static const char *markdown_escape(char c, char *buf)
+{
+	if (c == '<' || c == '>' || c == '&')
+		return c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;"; /* no raw HTML */
+	if (c == '\n' || c == '\r')
+		return " "; /* a line break would end a table row */
+	buf[0] = '\\';
+	buf[1] = c;
+	buf[2] = '\0';
+	return buf;
 }
 
 void ud_escape_markdown(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '<' || *s == '>' || *s == '&')
-			fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "&amp;", f); /* no raw HTML */
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f); /* a line break would end a table row */
-		else if (strchr("\\`*_{}[]#|~!", *s))
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s, f);
-	}
+	escape_with(f, s, "<>&\n\r\\`*_{}[]#|~!", markdown_escape);
+}
+
+static const char *text_control(char c, char *buf)
+{
+	(void)c;
+	(void)buf;
+	return "?"; /* a terminal escape sequence in a label must not reach the terminal */
 }
 
 void ud_escape_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc(iscntrl((unsigned char)*s) && *s != '\t' ? '?' : *s, f);
+	/* The C0 controls but tab, and DEL. */
+	static const char controls[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
+				       "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+
+	escape_with(f, s, controls, text_control);
 }
 
 struct render {

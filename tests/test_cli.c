@@ -396,6 +396,69 @@ START_TEST(test_import_writes_nothing_on_error)
 }
 END_TEST
 
+START_TEST(test_diff_command)
+{
+	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
+	char *imp5[] = { UD, "import", "--label", "E5", "--uarch", "zen4", "-o", e5,
+			 UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp6[] = { UD, "import", "--label", "E6", "--uarch", "zen5", "-o", e6,
+			 UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *impub[] = { UD, "import", "-o", other, UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", NULL };
+	char *text[] = { UD, "diff", e5, e6, NULL };
+	char *json[] = { UD, "diff", "-f", "json", "-o", out, e5, e6, NULL };
+	char *missing[] = { UD, "diff", e5, "/nonexistent/p.json", NULL };
+	char *malformed[] = { UD, "diff", "-o", out, e5, bad, NULL };
+	char *newer_schema[] = { UD, "diff", e5, newer, NULL };
+	char *nothing_common[] = { UD, "diff", e5, other, NULL };
+	char *one[] = { UD, "diff", e5, NULL };
+	char *format[] = { UD, "diff", "-f", "pdf", e5, e6, NULL };
+	struct run_result r;
+	json_t *doc;
+	char *before;
+
+	snprintf(e5, sizeof(e5), "%s/e5.json", dir);
+	snprintf(e6, sizeof(e6), "%s/e6.json", dir);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	snprintf(newer, sizeof(newer), "%s/newer.json", dir);
+	snprintf(other, sizeof(other), "%s/ub.json", dir);
+	for (char **argv[] = { imp5, imp6, impub, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	r = run_capture(text);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "E6 is 4.66x E5"));
+	run_free(&r);
+	r = run_capture(json);
+	ck_assert_int_eq(r.status, 0);
+	doc = json_load_file(out, 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "uarchdiff.diff/1");
+	json_decref(doc);
+	run_free(&r);
+
+	write_text(bad, "{\n  \"schema\": \"uarchdiff.profile/1\",\n  oops\n}\n");
+	write_text(newer, "{\"schema\": \"uarchdiff.profile/2\", \"host\": {}, \"workloads\": []}");
+	before = read_text(out);
+	expect_one_line_error(missing, 2, "/nonexistent/p.json: No such file or directory");
+	expect_one_line_error(malformed, 2, "bad.json:3:");
+	{
+		char *after = read_text(out); /* a failed diff leaves -o as it was */
+
+		ck_assert_str_eq(before, after);
+		free(after);
+	}
+	free(before);
+	expect_one_line_error(newer_schema, 2, "schema uarchdiff.profile/2 is not uarchdiff.profile/1");
+	expect_one_line_error(nothing_common, 2, "no scored workload in common");
+	expect_one_line_error(one, 2, "give two profiles");
+	expect_one_line_error(format, 2, "unknown format 'pdf'");
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_top_level)
 {
 	char *version[] = { UD, "--version", NULL };
@@ -438,6 +501,7 @@ int main(void)
 	tcase_add_test(tc, test_malformed_table_is_reported);
 	tcase_add_test(tc, test_import_command);
 	tcase_add_test(tc, test_import_writes_nothing_on_error);
+	tcase_add_test(tc, test_diff_command);
 	tcase_add_test(tc, test_top_level);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -1,0 +1,345 @@
+/*
+ * The diff engine on the worked example (the fixtures' E5 vs E6 fstime),
+ * checked against values computed here from the raw counts, then the rules,
+ * the statistics and bad input on profiles built in the test.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "import.h"
+#include "testutil.h"
+
+static struct ud_uarch_db db;
+
+static void load(void)
+{
+	struct ud_err err;
+
+	ck_assert_msg(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0, "%s", err.msg);
+}
+
+static void unload(void)
+{
+	ud_uarch_db_free(&db);
+}
+
+static struct ud_profile *imported(const char *file, const char *label, const char *uarch)
+{
+	struct ud_import_opts o = { 0 };
+	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:s}}", "label", label, "cpu", "uarch", uarch));
+	struct ud_err err;
+
+	ck_assert_msg(ud_import_file(p, file, &o, &err) == 0, "%s", err.msg);
+	return p;
+}
+
+static json_t *diff_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
+{
+	struct ud_diff_input in = { a, b, "a.json", "b.json", &db };
+
+	return ud_diff(&in, err);
+}
+
+static double at(const json_t *o, const char *path)
+{
+	char part[64];
+
+	while (*path) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, path);
+		o = json_object_get(o, part);
+		path += n + (path[n] == '.');
+	}
+	ck_assert_msg(json_is_number(o), "not a number");
+	return json_number_value(o);
+}
+
+#define REL(x, want) ck_assert_msg(fabs((x) / (want) - 1) < 1e-9, "%s = %.12g, want %.12g", #x, (double)(x), (double)(want))
+
+START_TEST(test_worked_example)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6", "zen5");
+	struct ud_err err;
+	json_t *d = diff_of(a, b, &err), *w;
+	/* the raw counts, as perf printed them */
+	const double iA = 68912885650.0, cA = 97062243821.0, tA = 34021.81e6, eA = 45.582058193e9, sA = 397163;
+	const double bA = 15035010502.0, bmA = 1649850885.0, lA = 26596574472.0, lmA = 3447196065.0;
+	const double iB = 299866801007.0, cB = 111042895781.0, tB = 34068.08e6, eB = 45.112821074e9, sB = 1849374;
+	const double bB = 55455789419.0, bmB = 252884979.0, lB = 142101676726.0, lmB = 1910846777.0;
+	const double uA = sA * eA / 1e9, uB = sB * eB / 1e9, speedup = sB / sA;
+	const double path = (iA / uA) / (iB / uB), ipc = (iB / cB) / (iA / cA), freq = (cB / tB) / (cA / tA);
+	const double util = (tB / eB) / (tA / eA), unexplained = speedup / (path * ipc * freq * util);
+	const double cpiA = cA / iA, cpiB = cB / iB;
+	const double branch = (1000 * bmA / iA * 13 - 1000 * bmB / iB * 13) / 1000;
+	const double l1d = (1000 * lmA / iA * 14 - 1000 * lmB / iB * 14) / 1000;
+	double sum = 0, product = 1;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_str_eq(json_string_value(json_object_get(d, "schema")), "uarchdiff.diff/1");
+	w = json_array_get(json_object_get(d, "workloads"), 0);
+	REL(at(w, "speedup"), speedup);
+	ck_assert_double_eq_tol(at(w, "speedup"), 4.66, 0.005);
+	REL(at(w, "factors.path_length"), path);
+	REL(at(w, "factors.ipc"), ipc);
+	REL(at(w, "factors.frequency"), freq);
+	REL(at(w, "factors.utilization"), util);
+	REL(at(w, "factors.unexplained"), unexplained);
+	ck_assert_double_eq_tol(at(w, "factors.unexplained"), 1, 1e-9); /* score x elapsed is the work: all explained */
+	product = at(w, "factors.path_length") * at(w, "factors.ipc") * at(w, "factors.frequency") *
+		  at(w, "factors.utilization") * at(w, "factors.unexplained");
+	REL(product, speedup);
+	REL(at(w, "shares.ipc"), log(ipc) / log(speedup));
+	REL(at(w, "shares.frequency"), log(freq) / log(speedup));
+	sum = at(w, "shares.path_length") + at(w, "shares.ipc") + at(w, "shares.frequency") + at(w, "shares.utilization") +
+	      at(w, "shares.unexplained");
+	ck_assert_double_eq_tol(sum, 1, 1e-9);
+	/* the metrics, side by side */
+	REL(at(w, "metrics.ipc.a"), iA / cA);
+	REL(at(w, "metrics.ipc.b"), iB / cB);
+	REL(at(w, "metrics.ipc.ratio"), ipc);
+	REL(at(w, "metrics.branch_miss_rate.a"), bmA / bA);
+	REL(at(w, "metrics.branch_miss_rate.b"), bmB / bB);
+	REL(at(w, "metrics.branch_mpki.a"), 1000 * bmA / iA);
+	REL(at(w, "metrics.l1d_miss_rate.b"), lmB / lB);
+	REL(at(w, "metrics.l1d_mpki.a"), 1000 * lmA / iA);
+	REL(at(w, "metrics.l1d_miss_rate.a"), lmA / lA);
+	REL(at(w, "metrics.ghz.b"), cB / tB);
+	REL(at(w, "metrics.cpus_utilized.a"), tA / eA);
+	REL(at(w, "metrics.sys_share.a"), 24.381246 / (24.381246 + 7.321303));
+	ck_assert(json_is_null(json_object_get(json_object_get(json_object_get(w, "metrics"), "backend_stall_rate"), "a")));
+	/* the figures */
+	ck_assert_double_eq_tol(at(w, "metrics.branch_mpki.a"), 23.9, 0.05);
+	ck_assert_double_eq_tol(at(w, "metrics.branch_mpki.b"), 0.84, 0.005);
+	ck_assert_double_eq_tol(at(w, "metrics.l1d_mpki.a"), 50.0, 0.05);
+	ck_assert_double_eq_tol(at(w, "metrics.l1d_mpki.b"), 6.4, 0.05);
+	/* the CPI stack: zen4 and zen5 penalties, parts summing to the change */
+	REL(at(w, "cpi_stack.delta_cpi"), cpiA - cpiB);
+	REL(at(w, "cpi_stack.branch"), branch);
+	REL(at(w, "cpi_stack.l1d"), l1d);
+	REL(at(w, "cpi_stack.other"), cpiA - cpiB - branch - l1d);
+	ck_assert_double_eq(at(d, "cpi_penalties.a.branch_mispredict.cycles"), 13);
+	ck_assert_double_eq(at(d, "cpi_penalties.a.l1d_miss.cycles"), 14);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(d, "cpi_penalties"), "b"), "uarch")),
+			 "zen5");
+	/* single imported runs: significance unknown, said so */
+	ck_assert(json_is_null(json_object_get(w, "significant")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(w, "significance"), "method")), "single-run");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(w, "explanation")), "IPC (0.71 -> 2.70)"));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(w, "explanation")), "branch MPKI 23.9 -> 0.843"));
+	json_decref(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+/* ---- profiles built here ---- */
+
+static struct ud_workload *add(struct ud_profile *p, const char *name, double score, int hib)
+{
+	struct ud_workload *w = ud_profile_add_workload(p, name);
+	const double one[] = { score };
+
+	w->higher_is_better = hib;
+	ud_score_set_samples(&w->score, one, 1);
+	w->elapsed_ns = 1e9;
+	return w;
+}
+
+static void put(struct ud_workload *w, const char *name, double v)
+{
+	struct ud_counter *c = ud_workload_add_counter(w, name);
+
+	c->status = UD_COUNTED;
+	c->value = v;
+}
+
+static void counts(struct ud_workload *w, double insns, double cycles, double task_ns, double sys_share)
+{
+	put(w, "instructions", insns);
+	put(w, "cycles", cycles);
+	put(w, "task-clock", task_ns);
+	w->user_ns = task_ns * (1 - sys_share);
+	w->sys_ns = task_ns * sys_share;
+}
+
+static const json_t *find(const json_t *findings, const char *id)
+{
+	const json_t *f;
+	size_t i;
+
+	json_array_foreach(findings, i, f)
+		if (strcmp(json_string_value(json_object_get(f, "id")), id) == 0)
+			return f;
+	return NULL;
+}
+
+START_TEST(test_missing_counters_go_to_unexplained)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_err err;
+	json_t *d, *w;
+
+	counts(add(a, "x", 100, 1), 1e9, 2e9, 1e9, 0.1);
+	/* B's VM has no PMU: task-clock only */
+	put(add(b, "x", 150, 1), "task-clock", 0.5e9);
+	d = diff_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	w = json_array_get(json_object_get(d, "workloads"), 0);
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "factors"), "ipc")));
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "factors"), "path_length")));
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "shares"), "frequency")));
+	/* utilization 0.5 / 1: unexplained carries 1.5 / 0.5 = 3 */
+	ck_assert_double_eq_tol(at(w, "factors.utilization"), 0.5, 1e-12);
+	ck_assert_double_eq_tol(at(w, "factors.unexplained"), 3, 1e-12);
+	ck_assert_double_eq_tol(at(w, "factors.utilization") * at(w, "factors.unexplained"), at(w, "speedup"), 1e-12);
+	ck_assert_ptr_nonnull(find(json_object_get(d, "findings"), "no-hardware-counters"));
+	json_decref(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_lower_is_better_and_zero_counters)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_workload *wb;
+	struct ud_err err;
+	json_t *d, *w;
+	char *text;
+
+	counts(add(a, "t", 2.0, 0), 1e9, 1e9, 1e9, 0);
+	wb = add(b, "t", 1.0, 0);
+	counts(wb, 1e9, 0, 1e9, 0); /* cycles read 0: no division by zero, no NaN */
+	put(wb, "branches", 0);
+	put(wb, "branch-misses", 0);
+	d = diff_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	w = json_array_get(json_object_get(d, "workloads"), 0);
+	ck_assert_double_eq(at(w, "speedup"), 2); /* seconds: lower is better */
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "factors"), "ipc")));
+	text = json_dumps(d, 0);
+	ck_assert_ptr_null(strstr(text, "nan"));
+	ck_assert_ptr_null(strstr(text, "inf"));
+	free(text);
+	json_decref(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_bad_inputs)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_err err;
+
+	add(a, "pipe", 10, 1);
+	add(b, "exec", 10, 1);
+	ck_assert_ptr_null(diff_of(a, b, &err));
+	ck_assert_str_eq(err.msg, "no scored workload in common: a.json has 'pipe'; b.json has 'exec'");
+	add(b, "pipe", 0, 1);
+	ck_assert_ptr_null(diff_of(a, b, &err));
+	ck_assert_str_eq(err.msg, "b.json: workload 'pipe': score 0: a score must be positive");
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_significance)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	const double sa[] = { 100, 101, 99, 100.5, 99.5 }, sb[] = { 110, 111, 109, 110.5, 109.5 };
+	const double na[] = { 100, 101, 99, 100.5, 99.5 }, nb[] = { 100.2, 100.9, 99.1, 100.4, 99.6 };
+	struct ud_err err;
+	json_t *d;
+
+	ud_score_set_samples(&add(a, "far", 1, 1)->score, sa, 5);
+	ud_score_set_samples(&add(b, "far", 1, 1)->score, sb, 5);
+	ud_score_set_samples(&add(a, "near", 1, 1)->score, na, 5);
+	ud_score_set_samples(&add(b, "near", 1, 1)->score, nb, 5);
+	d = diff_of(a, b, &err);
+	ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(d, "workloads"), 0), "significant")));
+	ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(d, "workloads"), 1), "significant")));
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_array_get(json_object_get(d, "workloads"), 0), "significance"), "method")),
+			 "mann-whitney");
+	json_decref(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_environment_and_findings)
+{
+	struct ud_profile *a = ud_profile_new(json_pack("{s:s s:s s:{s:s s:s}}", "label", "old", "kernel", "5.15",
+						      "vulnerabilities", "retbleed", "Mitigation: IBRS", "mds", "Not affected"));
+	struct ud_profile *b = ud_profile_new(json_pack("{s:s s:s s:{s:s s:s}}", "label", "new", "kernel", "6.8",
+						      "vulnerabilities", "retbleed", "Not affected", "mds", "Not affected"));
+	struct ud_workload *wa, *wb;
+	struct ud_counter *c;
+	struct ud_err err;
+	const json_t *f, *env;
+	json_t *d;
+
+	/* kernel-heavy workloads gain 3x, compute-bound ones 1.2x */
+	counts(add(a, "syscall", 100, 1), 1e9, 1e9, 1e9, 0.9);
+	counts(add(b, "syscall", 300, 1), 1e9 / 3 * 3, 1e9, 1e9, 0.9);
+	counts(add(a, "pipe", 100, 1), 1e9, 1e9, 1e9, 0.8);
+	counts(add(b, "pipe", 290, 1), 1e9, 1e9, 1e9, 0.8);
+	counts(add(a, "dhrystone", 100, 1), 1e9, 1e9, 1e9, 0.0);
+	counts(add(b, "dhrystone", 120, 1), 1e9, 1e9, 1e9, 0.0);
+	/* frequency carries this one: same instructions and IPC, more cycles per second */
+	wa = add(a, "whetstone", 100, 1);
+	counts(wa, 1e9, 1e9, 1e9, 0);
+	wb = add(b, "whetstone", 110, 1);
+	counts(wb, 1.1e9, 1.1e9, 1e9, 0);
+	/* different binaries, different semantics, multiplexed */
+	wa->build_id = strdup("aaaa");
+	wb->build_id = strdup("bbbb");
+	c = ud_workload_add_counter(wa, "branch-misses");
+	c->status = UD_COUNTED;
+	c->value = 5;
+	c->semantics = strdup("retired");
+	c = ud_workload_add_counter(wb, "branch-misses");
+	c->status = UD_COUNTED;
+	c->value = 5;
+	c->semantics = strdup("speculative");
+	c->running_pct = 30;
+	d = diff_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	env = json_object_get(d, "environment");
+	ck_assert_uint_eq(json_array_size(env), 2); /* kernel, retbleed; not the label, not mds */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(env, 0), "field")), "kernel");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(env, 1), "field")), "vulnerabilities.retbleed");
+	f = json_object_get(d, "findings");
+	ck_assert_ptr_nonnull(find(f, "kernel-heavy-gained-most"));
+	ck_assert_ptr_nonnull(find(f, "frequency-explains-most"));
+	ck_assert_ptr_nonnull(find(f, "different-binaries"));
+	ck_assert_ptr_nonnull(find(f, "semantics-differ"));
+	ck_assert_ptr_nonnull(find(f, "multiplexed"));
+	ck_assert_uint_gt(json_array_size(json_object_get(find(f, "kernel-heavy-gained-most"), "evidence")), 1);
+	json_decref(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("diff");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, load, unload);
+	tcase_add_test(tc, test_worked_example);
+	tcase_add_test(tc, test_missing_counters_go_to_unexplained);
+	tcase_add_test(tc, test_lower_is_better_and_zero_counters);
+	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_significance);
+	tcase_add_test(tc, test_environment_and_findings);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

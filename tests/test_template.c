@@ -1,0 +1,113 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "template.h"
+#include "testutil.h"
+
+static char *render(const char *tmpl, const json_t *ctx, ud_escape_fn esc, int *ret, struct ud_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*ret = ud_template_render(tmpl, "t.tmpl", ctx, esc, f, err);
+	fclose(f);
+	return buf;
+}
+
+static void expect(const char *tmpl, const json_t *ctx, const char *want)
+{
+	struct ud_err err;
+	int ret;
+	char *got = render(tmpl, ctx, ud_escape_html, &ret, &err);
+
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_variables_and_sections)
+{
+	json_t *ctx = json_pack("{s:s s:s s:i s:f s:b s:n s:{s:s} s:[{s:s},{s:s}] s:[] s:[s,s]}", "evil", "<i>", "name", "pipe", "n", 3,
+				"x", 1.5, "yes", 1, "none", "host", "kernel", "6.1", "rows", "k", "a", "k", "b", "empty",
+				"list", "p", "q");
+
+	expect("{{name}} {{n}} {{x}} {{yes}} [{{none}}] [{{missing}}]", ctx, "pipe 3 1.5 true [] []");
+	expect("{{host.kernel}}", ctx, "6.1");
+	expect("{{#rows}}<{{k}}>{{/rows}}", ctx, "<a><b>");
+	expect("{{evil}}", ctx, "&lt;i&gt;"); /* values are escaped, whoever wrote them */
+	expect("{{#rows}}{{name}}{{/rows}}", ctx, "pipepipe");         /* outer scope seen from inside */
+	expect("{{#empty}}x{{/empty}}{{^empty}}none{{/empty}}", ctx, "none");
+	expect("{{#yes}}Y{{/yes}}{{^yes}}N{{/yes}}{{#none}}Z{{/none}}", ctx, "Y");
+	expect("{{#list}}{{.}},{{/list}}", ctx, "p,q,");
+	expect("{{#host}}{{kernel}}{{/host}}", ctx, "6.1");
+	expect("a{{! a comment }}b", ctx, "ab");
+	/* a section tag on its own line leaves no blank line */
+	expect("x\n{{#list}}\n- {{.}}\n{{/list}}\ny\n", ctx, "x\n- p\n- q\ny\n");
+	expect("{{#rows}}{{#list}}{{k}}{{.}}{{/list}}{{/rows}}", ctx, "apaqbpbq");
+	json_decref(ctx);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	json_t *ctx = json_object();
+	struct ud_err err;
+	int ret;
+	char *out;
+
+	out = render("line1\n{{#a}}never closed", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_str_eq(err.msg, "t.tmpl:2: section 'a' is never closed");
+	free(out);
+	out = render("{{/a}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_str_eq(err.msg, "t.tmpl:1: a closing tag without its section");
+	free(out);
+	out = render("x {{ y", ctx, ud_escape_text, &ret, &err);
+	ck_assert_str_eq(err.msg, "t.tmpl:1: '{{' without '}}'");
+	free(out);
+	out = render("{{}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	free(out);
+	json_decref(ctx);
+}
+END_TEST
+
+static char *escaped(ud_escape_fn esc, const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	esc(f, s);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_escapes)
+{
+	char *h = escaped(ud_escape_html, "<script>alert('x') & \"y\"</script>");
+	char *m = escaped(ud_escape_markdown, "<b>*bold* | [link](x)\nnext");
+	char *t = escaped(ud_escape_text, "ok\x1b[31mred\a");
+
+	ck_assert_str_eq(h, "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
+	ck_assert_str_eq(m, "&lt;b&gt;\\*bold\\* \\| \\[link\\](x) next");
+	ck_assert_str_eq(t, "ok?[31mred?");
+	free(h);
+	free(m);
+	free(t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("template");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_variables_and_sections);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_escapes);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
