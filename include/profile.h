@@ -61,6 +61,7 @@ struct ud_workload {
 	char *binary_path;     /* the external program run, where there is one */
 	char *build_id;        /* its ELF build-id (hex), to tell whether two hosts ran the same binary */
 	int runs;              /* repetitions behind the counts; 0 unknown */
+	char *outcome;         /* "ok", or what stopped it ("crashed: signal 11 ..."); NULL unknown */
 	struct ud_score score;
 	struct ud_subscore *subscores; /* named partial results beside the score */
 	size_t nsubscores;
@@ -72,6 +73,7 @@ struct ud_workload {
 struct ud_profile {
 	json_t *host;          /* an object; never NULL */
 	char *tool_version;    /* who wrote it */
+	int incomplete;        /* the run was stopped before every workload ran */
 	struct ud_workload *workloads;
 	size_t nworkloads;
 };

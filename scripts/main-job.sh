@@ -2,7 +2,8 @@
 # The main job of the Quick start: profile this host and show a report.
 #
 #  1. this host's facts and detected microarchitecture (uarchdiff host);
-#  2. a command counted on this host (uarchdiff stat), written as a profile;
+#  2. this host profiled with the quick suite (uarchdiff run), written as a
+#     profile;
 #  3. the worked example explained: UnixBench fstime on an OCI E5 (AMD Genoa)
 #     and an E6 (AMD Turin) VM, imported from their perf stat output and
 #     diffed (uarchdiff import, uarchdiff diff).  The HTML report is written
@@ -19,9 +20,9 @@ mkdir -p "$out"
 echo "== This host"
 "$ud" host
 echo
-echo "== A command counted on this host: ls -R /usr/include"
-"$ud" stat --json -o "$out/this-host-ls.json" -- ls -R /usr/include >/dev/null
-"$ud" stat -- ls -R /usr/include >/dev/null
+echo "== This host profiled: the quick suite"
+"$ud" run --suite quick -o "$out/this-host.json"
+echo
 echo "== Why OCI E6 (Turin) runs UnixBench fstime 4.66x faster than E5 (Genoa)"
 "$ud" import --label "OCI E5 (Genoa)" --uarch zen4 -o "$out/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"
 "$ud" import --label "OCI E6 (Turin)" --uarch zen5 -o "$out/e6.json" "$data/perf-stat/oci-e6-turin-fstime.txt"

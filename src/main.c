@@ -14,10 +14,12 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *help;
 } commands[] = {
+	{ "run", cmd_run, "profile this host: run the workloads under counters, write a profile" },
 	{ "stat", cmd_stat, "count a command's events, like perf stat" },
 	{ "host", cmd_host, "show host facts: CPU, caches, kernel, hypervisor, PMU, mitigations" },
 	{ "diff", cmd_diff, "explain why one profile scores differently from another" },
 	{ "import", cmd_import, "turn perf stat output or a UnixBench log into a profile" },
+	{ "workloads", cmd_workloads, "list the built-in workloads and what each teaches" },
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },
 };
 

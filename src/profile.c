@@ -35,6 +35,7 @@ static void workload_free(struct ud_workload *w)
 	free(w->name);
 	free(w->units);
 	free(w->command);
+	free(w->outcome);
 	free(w->binary_path);
 	free(w->build_id);
 	free(w->score.samples);
@@ -226,6 +227,8 @@ static json_t *workload_json(const struct ud_workload *w)
 		json_object_set_new(j, "command", json_string(w->command));
 	if (w->runs > 0)
 		json_object_set_new(j, "runs", json_integer(w->runs));
+	if (w->outcome)
+		json_object_set_new(j, "outcome", json_string(w->outcome));
 	if (w->binary_path || w->build_id)
 		json_object_set_new(j, "binary", json_pack("{s:o s:o}", "path", str(w->binary_path), "build_id",
 							   str(w->build_id)));
@@ -254,9 +257,13 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 
 	for (size_t i = 0; i < p->nworkloads; i++)
 		json_array_append_new(workloads, workload_json(&p->workloads[i]));
-	return json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA,
-			 "tool", "name", "uarchdiff", "version", p->tool_version ? p->tool_version : UD_VERSION,
-			 "host", p->host, "workloads", workloads);
+	json_t *j = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA, "tool", "name", "uarchdiff",
+			      "version", p->tool_version ? p->tool_version : UD_VERSION, "host", p->host, "workloads",
+			      workloads);
+
+	if (p->incomplete)
+		json_object_set_new(j, "incomplete", json_true());
+	return j;
 }
 
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
@@ -441,6 +448,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	}
 	w->units = get_str(r, j, "units", where);
 	w->command = get_str(r, j, "command", where);
+	w->outcome = get_str(r, j, "outcome", where);
 	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
 	if (json_is_object(json_object_get(j, "binary"))) {
 		w->binary_path = get_str(r, json_object_get(j, "binary"), "path", where);
@@ -505,6 +513,7 @@ struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, st
 		ud_fail(err, "%s: out of memory", name);
 		return NULL;
 	}
+	p->incomplete = json_is_true(json_object_get(root, "incomplete"));
 	if (json_is_string(json_object_get(tool, "version"))) {
 		free(p->tool_version);
 		p->tool_version = strdup(json_string_value(json_object_get(tool, "version")));

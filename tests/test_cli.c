@@ -2,7 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -459,6 +463,90 @@ START_TEST(test_diff_command)
 }
 END_TEST
 
+START_TEST(test_run_command)
+{
+	char *dir = make_tempdir(), out[4200];
+	char *argv[] = { UD, "run", "-w", "syscall,int", "-r", "2", "--label", "here", "-o", out, NULL };
+	char *unknown[] = { UD, "run", "-w", "int,frobnicate", NULL };
+	char *zero[] = { UD, "run", "-r", "0", NULL };
+	char *suite[] = { UD, "run", "--suite", "huge", NULL };
+	char *unwritable[] = { UD, "run", "-w", "int", "-o", "/nonexistent-dir/p.json", NULL };
+	char *list[] = { UD, "workloads", NULL };
+	struct run_result r;
+	struct ud_profile *p;
+	struct ud_err err;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "syscall"));
+	ck_assert_ptr_nonnull(strstr(r.err, "[2/2] int"));
+	run_free(&r);
+	p = ud_profile_load(out, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ck_assert_str_eq(p->workloads[0].name, "syscall"); /* the order asked for */
+	for (size_t i = 0; i < 2; i++) {
+		const struct ud_workload *w = &p->workloads[i];
+
+		ck_assert_str_eq(w->outcome, "ok");
+		ck_assert_uint_eq(w->score.nsamples, 2);
+		ck_assert_double_gt(w->score.median, 0);
+		ck_assert_int_eq(ud_workload_counter(w, "task-clock")->status, UD_COUNTED);
+		ck_assert(json_is_string(json_object_get(json_object_get(p->host, "cpu"), "uarch")));
+	}
+	ck_assert_str_eq(json_string_value(json_object_get(p->host, "label")), "here");
+	ud_profile_free(p);
+
+	expect_one_line_error(unknown, 2, "unknown workload 'frobnicate'; known: int, fp, pipe");
+	expect_one_line_error(zero, 2, "-r needs a positive number of samples");
+	expect_one_line_error(suite, 2, "unknown suite 'huge'");
+	expect_one_line_error(unwritable, 2, "/nonexistent-dir/p.json: cannot write");
+	r = run_capture(list);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "pointer-chase"));
+	ck_assert_int_ge(count_lines(r.out), 21);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_run_interrupted_saves_incomplete)
+{
+	char *dir = make_tempdir(), out[4200];
+	struct ud_profile *p;
+	struct ud_err err;
+	int status;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(UD, UD, "run", "-o", out, (char *)NULL);
+		_exit(126);
+	}
+	usleep(1500000); /* into the default suite, which takes far longer */
+	kill(pid, SIGINT);
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	p = ud_profile_load(out, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ck_assert(p->incomplete);
+	/* what was measured is kept; the rest of the suite was not run */
+	ck_assert_uint_ge(p->nworkloads, 1);
+	ck_assert_uint_lt(p->nworkloads, 10);
+	ud_profile_free(p);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_top_level)
 {
 	char *version[] = { UD, "--version", NULL };
@@ -502,6 +590,8 @@ int main(void)
 	tcase_add_test(tc, test_import_command);
 	tcase_add_test(tc, test_import_writes_nothing_on_error);
 	tcase_add_test(tc, test_diff_command);
+	tcase_add_test(tc, test_run_command);
+	tcase_add_test(tc, test_run_interrupted_saves_incomplete);
 	tcase_add_test(tc, test_top_level);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

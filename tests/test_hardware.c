@@ -8,6 +8,7 @@
 
 #include "counting.h"
 #include "launch.h"
+#include "runner.h"
 #include "testutil.h"
 
 #define LOOP_ITERATIONS 10000000L
@@ -42,6 +43,46 @@ START_TEST(test_known_loop_counts_instructions)
 }
 END_TEST
 
+/* The teaching kernels show their effect in the counters where there are counters. */
+static double rate(const struct ud_workload_def *def, const char *num, const char *den)
+{
+	const char *names[] = { num, den };
+	struct ud_event ev[2];
+	struct ud_runner_opts o = { .target_s = 0.05, .samples = 1, .timeout_s = 30, .ev = ev, .nev = 2 };
+	struct ud_run_result r;
+	struct ud_err err;
+	double v;
+
+	for (int i = 0; i < 2; i++) {
+		ud_event_resolve(names[i], &ev[i]);
+		ev[i].group = 0;
+	}
+	ck_assert_int_eq(ud_run_workload(def, &o, &r, &err), 0);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_int_eq(r.samples[0].counts[0].status, UD_COUNTED);
+	v = r.samples[0].counts[0].value / r.samples[0].counts[1].value;
+	ud_run_result_free(&r, 2);
+	return v;
+}
+
+START_TEST(test_branch_kernels)
+{
+	double sorted = rate(&wl_branch_sorted, "branch-misses", "branches");
+	double random = rate(&wl_branch_random, "branch-misses", "branches");
+
+	ck_assert_msg(random > 10 * sorted && random > 0.05, "miss rate sorted %g, random %g", sorted, random);
+}
+END_TEST
+
+START_TEST(test_sweep_kernels)
+{
+	double l1 = rate(&wl_sweep_l1, "L1-dcache-load-misses", "L1-dcache-loads");
+	double l2 = rate(&wl_sweep_l2, "L1-dcache-load-misses", "L1-dcache-loads");
+
+	ck_assert_msg(l2 > 5 * l1, "L1d miss rate within L1 %g, past it %g", l1, l2);
+}
+END_TEST
+
 int main(void)
 {
 	char why[256];
@@ -59,6 +100,8 @@ int main(void)
 	s = suite_create("hardware");
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_known_loop_counts_instructions);
+	tcase_add_test(tc, test_branch_kernels);
+	tcase_add_test(tc, test_sweep_kernels);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

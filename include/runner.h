@@ -1,0 +1,68 @@
+/*
+ * runner.h - running a workload the way a measurement should be run.
+ *
+ * Every calibration and every sample runs in a forked child, in its own
+ * process group, so that a crash or a hang cannot take the run down: a child
+ * past its timeout is killed with everything it forked, and the outcome is
+ * recorded.  In the child, setup() runs first, then the counters are opened
+ * on the child itself (inherited by the helpers it forks), enabled around
+ * run() only, and read; teardown() follows.  Calibration doubles the
+ * iterations until run() takes long enough to scale to the target time.
+ * File workloads get a private directory (mkdtemp under TMPDIR) that the
+ * parent removes, whatever happened to the child.
+ */
+#ifndef UD_RUNNER_H
+#define UD_RUNNER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "counting.h"
+#include "profile.h"
+#include "workload.h"
+
+struct ud_runner_opts {
+	double target_s;             /* one sample's measured time */
+	int samples;                 /* -r */
+	double timeout_s;            /* a child's limit, calibration or sample */
+	const struct ud_event *ev;   /* the counters, planned into groups */
+	size_t nev;
+	int exact;                   /* one child a group per sample: no multiplexing */
+	size_t l1d, l2, l3;          /* this host's cache sizes; 0 unknown */
+	const char *tmp_root;        /* NULL: $TMPDIR, else /tmp */
+	volatile sig_atomic_t *stop; /* nonzero: stop at once (Ctrl-C) */
+};
+
+enum ud_outcome { UD_OUT_OK, UD_OUT_CRASHED, UD_OUT_TIMEOUT, UD_OUT_FAILED, UD_OUT_INTERRUPTED };
+
+struct ud_sample {
+	double work;                 /* iterations x work_per_iter */
+	uint64_t elapsed_ns, user_ns, sys_ns;
+	struct ud_count *counts;     /* nev of them */
+};
+
+struct ud_run_result {
+	enum ud_outcome outcome;
+	char detail[320];            /* what happened, for anything but OK */
+	uint64_t iters;              /* a sample's iterations, from calibration */
+	struct ud_sample *samples;   /* those completed, even on failure */
+	size_t nsamples;
+};
+
+/*
+ * Calibrates and samples def.  Returns 0 with the outcome in *res (a crashed
+ * or hung workload is an outcome, not an error), -1 with err when the run
+ * itself could not be made (no fork, no temporary directory).  Free with
+ * ud_run_result_free().
+ */
+int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
+		    struct ud_err *err);
+void ud_run_result_free(struct ud_run_result *res, size_t nev);
+
+/* Fills a profile workload from a result: scores, sums, counters, outcome. */
+int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
+		       size_t nev, struct ud_workload *w);
+
+const char *ud_outcome_name(enum ud_outcome o);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * workload.h - the built-in workloads (the files in workloads/) and their registry.
+ *
+ * A workload is a definition: setup() prepares everything that must not be
+ * measured (buffers, files, data), run() does `iters` iterations of the
+ * measured work and nothing else, teardown() releases what setup() made.
+ * The runner (runner.h) calls them in a forked child, with the counters
+ * enabled around run() only.  Each iteration is work_per_iter units of the
+ * score's units (a KB copied, a loop, a round trip), so the score is work per
+ * second and `work_units` in the profile is exact.
+ *
+ * State lives in the ctx the runner passes, never in globals, so a test can
+ * run the same workload twice in one process.
+ */
+#ifndef UD_WORKLOAD_H
+#define UD_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct wl_ctx {
+	const char *tmpdir;       /* a private directory, removed by the runner */
+	size_t l1d, l2, l3;       /* cache sizes in bytes; 0 when unknown */
+	double work_per_iter;     /* set by setup(); 1 if left alone */
+	void *state;              /* setup()'s, for run() and teardown() */
+};
+
+enum {
+	UD_SUITE_QUICK = 1 << 0,
+	UD_SUITE_DEFAULT = 1 << 1,
+	UD_SUITE_FULL = 1 << 2,
+};
+
+struct ud_workload_def {
+	const char *name;
+	const char *units;        /* of the score: work per second */
+	bool higher_is_better;
+	const char *teaches;      /* one sentence: what it exercises */
+	unsigned suites;          /* UD_SUITE_* it belongs to */
+	int (*setup)(struct wl_ctx *ctx, struct ud_err *err);       /* may be NULL */
+	int (*run)(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
+	void (*teardown)(struct wl_ctx *ctx);                       /* may be NULL */
+};
+
+/* Every built-in workload, in display order. */
+const struct ud_workload_def *const *ud_workloads_all(size_t *n);
+const struct ud_workload_def *ud_workload_find(const char *name);
+int ud_suite_parse(const char *name, unsigned *suite);
+
+/* The definitions, one file a family in workloads/. */
+extern const struct ud_workload_def wl_int, wl_fp, wl_ilp_dep, wl_ilp_indep, wl_frontend;
+extern const struct ud_workload_def wl_pipe, wl_ctxsw, wl_syscall, wl_spawn, wl_exec, wl_tcp;
+extern const struct ud_workload_def wl_fcopy256, wl_fcopy1k, wl_fcopy4k;
+extern const struct ud_workload_def wl_branch_sorted, wl_branch_random, wl_sweep_l1, wl_sweep_l2, wl_sweep_l3,
+	wl_sweep_mem, wl_chase;
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * The runner with workloads written for the test: setup is not counted,
+ * helpers are, a crash and a hang are outcomes while the rest completes,
+ * and no temporary file survives; then a built-in workload end to end.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "testutil.h"
+
+static const char *const sw[] = { "page-faults", "context-switches", "task-clock" };
+enum { PF, CS, TC, NSW };
+
+static struct ud_event ev[NSW];
+static char *tmproot;
+
+static void setup(void)
+{
+	for (int i = 0; i < NSW; i++)
+		ud_event_resolve(sw[i], &ev[i]);
+	tmproot = make_tempdir();
+}
+
+static void teardown(void)
+{
+	rm_tree(tmproot);
+	free(tmproot);
+}
+
+static struct ud_runner_opts opts(void)
+{
+	return (struct ud_runner_opts){ .target_s = 0.02, .samples = 3, .timeout_s = 2, .ev = ev, .nev = NSW,
+					.tmp_root = tmproot };
+}
+
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while ((de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* ---- workloads for the test ---- */
+
+static int heavy_setup(struct wl_ctx *ctx, struct ud_err *err)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 20000;
+	volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return ud_fail(err, "mmap");
+	for (long i = 0; i < n; i++)
+		p[i * page] = 1; /* 20000 page faults, none of them measured */
+	ctx->state = (void *)p;
+	return 0;
+}
+
+static int spin_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	volatile uint64_t x = 0;
+
+	(void)ctx;
+	(void)err;
+	for (uint64_t i = 0; i < iters * 100; i++)
+		x += i;
+	return 0;
+}
+
+static int crash_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	FILE *f;
+	char path[4200];
+
+	(void)iters;
+	(void)err;
+	snprintf(path, sizeof(path), "%s/left-behind", ctx->tmpdir);
+	f = fopen(path, "w"); /* a file the crash leaves: the runner must remove it */
+	if (f)
+		fclose(f);
+	signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn the crash into an exit */
+	raise(SIGSEGV);
+	return 0;
+}
+
+static char helper_pid_file[4200];
+
+static int hang_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	pid_t helper = fork();
+	char pid[32];
+
+	(void)ctx;
+	(void)iters;
+	(void)err;
+	if (helper == 0)
+		pause(); /* a helper that would outlive it, but for the process group */
+	snprintf(pid, sizeof(pid), "%d", (int)helper);
+	write_text(helper_pid_file, pid);
+	pause();
+	return 0;
+}
+
+/* Gone, or a zombie waiting for init: either way, not running. */
+static int process_running(pid_t pid)
+{
+	char path[64], *stat;
+	int running;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = read_text(path);
+	if (!stat)
+		return 0;
+	running = strstr(stat, ") Z ") == NULL && strstr(stat, ") X ") == NULL;
+	free(stat);
+	return running;
+}
+
+static int fail_setup(struct wl_ctx *ctx, struct ud_err *err)
+{
+	(void)ctx;
+	return ud_fail(err, "no such device");
+}
+
+static const struct ud_workload_def heavy = { .name = "heavy-setup", .units = "lps", .higher_is_better = true,
+					      .setup = heavy_setup, .run = spin_run };
+static const struct ud_workload_def crash = { .name = "crash", .units = "lps", .run = crash_run };
+static const struct ud_workload_def hang = { .name = "hang", .units = "lps", .run = hang_run };
+static const struct ud_workload_def failing = { .name = "fails", .units = "lps", .setup = fail_setup,
+						.run = spin_run };
+
+START_TEST(test_setup_is_not_counted)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err;
+
+	ck_assert_int_eq(ud_run_workload(&heavy, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_OK);
+	ck_assert_uint_eq(r.nsamples, 3);
+	for (size_t s = 0; s < r.nsamples; s++) {
+		ck_assert_int_eq(r.samples[s].counts[PF].status, UD_COUNTED);
+		ck_assert_double_lt(r.samples[s].counts[PF].value, 500);
+		ck_assert_double_gt(r.samples[s].counts[TC].value, 0);
+		ck_assert_double_eq(r.samples[s].work, (double)r.iters);
+	}
+	ud_run_result_free(&r, NSW);
+}
+END_TEST
+
+START_TEST(test_helpers_are_counted)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err;
+
+	ck_assert_int_eq(ud_run_workload(&wl_ctxsw, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_OK);
+	/* each round trip blocks this side and the forked helper once each */
+	ck_assert_double_ge(r.samples[0].counts[CS].value, 2.0 * (double)r.iters);
+	ud_run_result_free(&r, NSW);
+}
+END_TEST
+
+START_TEST(test_crash_hang_and_failure_are_outcomes)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err;
+
+	ck_assert_int_eq(ud_run_workload(&crash, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_CRASHED);
+	ck_assert_ptr_nonnull(strstr(r.detail, "signal 11"));
+	ud_run_result_free(&r, NSW);
+
+	o.timeout_s = 0.5;
+	snprintf(helper_pid_file, sizeof(helper_pid_file), "%s.helper", tmproot);
+	ck_assert_int_eq(ud_run_workload(&hang, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_TIMEOUT);
+	ck_assert_ptr_nonnull(strstr(r.detail, "timed out"));
+	ud_run_result_free(&r, NSW);
+	{
+		/* the hung workload's helper died with its process group */
+		char *pid = read_text(helper_pid_file);
+
+		ck_assert_ptr_nonnull(pid);
+		usleep(100000);
+		ck_assert(!process_running((pid_t)atoi(pid)));
+		free(pid);
+		unlink(helper_pid_file);
+	}
+
+	ck_assert_int_eq(ud_run_workload(&failing, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
+	ck_assert_str_eq(r.detail, "failed: no such device");
+	ud_run_result_free(&r, NSW);
+
+	/* and the next one still runs */
+	o.timeout_s = 5;
+	ck_assert_int_eq(ud_run_workload(&heavy, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_OK);
+	ud_run_result_free(&r, NSW);
+	ck_assert_int_eq(entries(tmproot), 0); /* no temporary file left, the crash's included */
+}
+END_TEST
+
+START_TEST(test_filecopy_end_to_end)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, wl_fcopy1k.name);
+	struct ud_err err;
+
+	ck_assert_int_eq(ud_run_workload(&wl_fcopy1k, &o, &r, &err), 0);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_int_eq(ud_run_to_workload(&wl_fcopy1k, &r, ev, NSW, w), 0);
+	ck_assert_str_eq(w->units, "KBps");
+	ck_assert_str_eq(w->outcome, "ok");
+	ck_assert_int_eq(w->runs, 3);
+	ck_assert_uint_eq(w->score.nsamples, 3);
+	ck_assert_double_gt(w->score.median, 0);
+	/* 1 KB an iteration: work is exact */
+	ck_assert_double_eq(w->work_units, 3.0 * (double)r.iters);
+	ck_assert_int_eq(ud_workload_counter(w, "task-clock")->status, UD_COUNTED);
+	ck_assert_int_eq(entries(tmproot), 0);
+	ud_run_result_free(&r, NSW);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_every_builtin_runs)
+{
+	size_t n;
+	const struct ud_workload_def *const *all = ud_workloads_all(&n);
+	struct ud_runner_opts o = opts();
+
+	o.samples = 1;
+	o.target_s = 0.005;
+	o.l1d = 32 << 10;
+	o.l2 = 256 << 10;
+	o.l3 = 2 << 20; /* small, so the memory sweeps stay quick here */
+	for (size_t i = 0; i < n; i++) {
+		struct ud_run_result r;
+		struct ud_err err;
+
+		ck_assert_int_eq(ud_run_workload(all[i], &o, &r, &err), 0);
+		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", all[i]->name, r.detail);
+		ck_assert_msg(r.samples[0].work > 0, "%s did no work", all[i]->name);
+		ud_run_result_free(&r, NSW);
+	}
+	ck_assert_int_eq(entries(tmproot), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("runner");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_setup_is_not_counted);
+	tcase_add_test(tc, test_helpers_are_counted);
+	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
+	tcase_add_test(tc, test_filecopy_end_to_end);
+	tcase_add_test(tc, test_every_builtin_runs);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
