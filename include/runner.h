@@ -37,6 +37,7 @@ enum ud_outcome { UD_OUT_OK, UD_OUT_CRASHED, UD_OUT_TIMEOUT, UD_OUT_FAILED, UD_O
 
 struct ud_sample {
 	double work;                 /* iterations x work_per_iter */
+	double score;                /* the program's own score (external workloads); NAN otherwise */
 	uint64_t elapsed_ns, user_ns, sys_ns;
 	struct ud_count *counts;     /* nev of them */
 };
@@ -45,6 +46,7 @@ struct ud_run_result {
 	enum ud_outcome outcome;
 	char detail[320];            /* what happened, for anything but OK */
 	uint64_t iters;              /* a sample's iterations, from calibration */
+	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */
 	size_t nsamples;
 };

@@ -26,6 +26,9 @@ struct wl_ctx {
 	size_t l1d, l2, l3;       /* cache sizes in bytes; 0 when unknown */
 	double work_per_iter;     /* set by setup(); 1 if left alone */
 	void *state;              /* setup()'s, for run() and teardown() */
+	const void *data;         /* the definition's data (an external workload's spec) */
+	double score;             /* set by run() when the program reports its own score; else NAN */
+	char score_units[32];
 };
 
 enum {
@@ -43,6 +46,8 @@ struct ud_workload_def {
 	int (*setup)(struct wl_ctx *ctx, struct ud_err *err);       /* may be NULL */
 	int (*run)(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 	void (*teardown)(struct wl_ctx *ctx);                       /* may be NULL */
+	const void *data;         /* passed as ctx->data */
+	bool once;                /* one run() a sample, not calibrated (external programs) */
 };
 
 /* Every built-in workload, in display order. */

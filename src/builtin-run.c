@@ -17,11 +17,13 @@
 
 #include "builtins.h"
 #include "derived.h"
+#include "elfinfo.h"
 #include "events.h"
 #include "host.h"
 #include "outfile.h"
 #include "profile.h"
 #include "runner.h"
+#include "spec.h"
 #include "uarch.h"
 
 static const char usage_text[] =
@@ -121,36 +123,81 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/* A workload by name: built-in first, then the external specs that can run here. */
+static const struct ud_workload_def *find_def(const char *name, const struct ud_spec *specs, size_t nspecs,
+					      int *unavailable)
+{
+	const struct ud_workload_def *d = ud_workload_find(name);
+	char why[512];
+
+	*unavailable = 0;
+	for (size_t i = 0; !d && i < nspecs; i++) {
+		if (strcmp(specs[i].name, name) != 0)
+			continue;
+		if (!ud_spec_available(&specs[i], why, sizeof(why), NULL, 0)) {
+			fprintf(stderr, "uarchdiff run: %s\n", why);
+			*unavailable = 1;
+			return NULL;
+		}
+		d = &specs[i].def;
+	}
+	return d;
+}
+
+static void list_known(const struct ud_spec *specs, size_t nspecs, char *buf, size_t len)
+{
+	size_t total, used = 0;
+	const struct ud_workload_def *const *all = ud_workloads_all(&total);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < total && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", all[i]->name);
+	for (size_t i = 0; i < nspecs && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, ", %s", specs[i].name);
+}
+
 /* The workloads to run, in registry order for a suite, in the user's order for -w. */
-static const struct ud_workload_def **select_workloads(const struct run_args *a, size_t *n)
+static const struct ud_workload_def **select_workloads(const struct run_args *a, const struct ud_spec *specs,
+						       size_t nspecs, size_t *n)
 {
 	size_t total;
-	const struct ud_workload_def *const *all = ud_workloads_all(&total), **out = calloc(total + 1, sizeof(*out));
-	char *copy, *save = NULL;
+	const struct ud_workload_def *const *all = ud_workloads_all(&total), **out;
+	char *copy, *save = NULL, why[512];
 
 	*n = 0;
+	out = calloc(total + nspecs + 1, sizeof(*out));
 	if (!out)
 		return NULL;
 	if (!a->names) {
 		for (size_t i = 0; i < total; i++)
 			if (all[i]->suites & a->suite)
 				out[(*n)++] = all[i];
+		for (size_t i = 0; i < nspecs; i++) {
+			if (!(specs[i].suites & a->suite))
+				continue;
+			if (ud_spec_available(&specs[i], why, sizeof(why), NULL, 0))
+				out[(*n)++] = &specs[i].def;
+			else
+				fprintf(stderr, "uarchdiff run: skipping %s\n", why);
+		}
 		return out;
 	}
 	copy = strdup(a->names);
 	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
-		const struct ud_workload_def *d = ud_workload_find(t);
-		char names[1024] = "";
+		int unavailable;
+		const struct ud_workload_def *d = find_def(t, specs, nspecs, &unavailable);
+		char names[2048];
 
 		if (!d) {
-			for (size_t i = 0, used = 0; i < total; i++)
-				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", all[i]->name);
-			fprintf(stderr, "uarchdiff run: unknown workload '%s'; known: %s\n", t, names);
+			if (!unavailable) {
+				list_known(specs, nspecs, names, sizeof(names));
+				fprintf(stderr, "uarchdiff run: unknown workload '%s'; known: %s\n", t, names);
+			}
 			free(copy);
 			free(out);
 			return NULL;
 		}
-		if (*n < total)
+		if (*n < total + nspecs)
 			out[(*n)++] = d;
 	}
 	free(copy);
@@ -160,6 +207,27 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 		return NULL;
 	}
 	return out;
+}
+
+/*
+ * Which binary did the work, so a diff can tell whether both hosts ran the
+ * same one: the program for an external workload, uarchdiff itself else.
+ */
+static void record_binary(const struct ud_workload_def *d, struct ud_workload *w)
+{
+	char path[4096], id[128];
+	struct ud_err err;
+	int found;
+
+	if (d->data)
+		found = ud_spec_available(d->data, NULL, 0, path, sizeof(path));
+	else
+		found = realpath("/proc/self/exe", path) != NULL;
+	if (!found)
+		return;
+	w->binary_path = strdup(path);
+	if (ud_elf_build_id(path, id, sizeof(id), &err) == 0)
+		w->build_id = strdup(id);
 }
 
 static size_t cache_bytes(const json_t *host, const char *key)
@@ -235,19 +303,28 @@ int cmd_run(int argc, char **argv)
 	struct ud_event *ev = NULL, *planned = NULL;
 	struct ud_outfile *out = NULL;
 	struct ud_profile *p = NULL;
+	struct ud_spec *specs = NULL;
+	size_t nspecs = 0;
 	struct sigaction sa = { .sa_handler = on_sigint }, old;
 	const struct ud_uarch *u;
 	struct ud_err err;
 	char *output = NULL;
 	size_t n = 0, nev = 0;
+	double suite_timeout = 20;
 	int status = UD_EXIT_USAGE, tty = isatty(STDERR_FILENO), ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret != 0)
 		return ret > 0 ? UD_EXIT_OK : UD_EXIT_USAGE;
-	defs = select_workloads(&a, &n);
-	if (!defs)
+	if (ud_specs_load(NULL, &specs, &nspecs, &err) != 0) {
+		fprintf(stderr, "uarchdiff run: %s\n", err.msg);
 		return UD_EXIT_USAGE;
+	}
+	defs = select_workloads(&a, specs, nspecs, &n);
+	if (!defs) {
+		ud_specs_free(specs, nspecs);
+		return UD_EXIT_USAGE;
+	}
 	if (ud_uarch_db_load(NULL, &db, &err) != 0 || !(u = ud_uarch_detect_file(&db, NULL, &err)))
 		goto fail;
 	hopts.db = &db;
@@ -271,7 +348,7 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(suite_timing) / sizeof(suite_timing[0]); i++) {
 		if (suite_timing[i].suite == a.suite) {
 			ro.target_s = suite_timing[i].target_s;
-			ro.timeout_s = suite_timing[i].timeout_s;
+			suite_timeout = suite_timing[i].timeout_s;
 		}
 	}
 	ro.samples = (int)a.repeat;
@@ -293,6 +370,7 @@ int cmd_run(int argc, char **argv)
 		if (stop_requested)
 			break;
 		progress(tty, i, n, defs[i]->name, NULL);
+		ro.timeout_s = defs[i]->data ? ((const struct ud_spec *)defs[i]->data)->timeout_s : suite_timeout;
 		if (ud_run_workload(defs[i], &ro, &res, &err) != 0) {
 			sigaction(SIGINT, &old, NULL);
 			goto fail;
@@ -304,6 +382,7 @@ int cmd_run(int argc, char **argv)
 			sigaction(SIGINT, &old, NULL);
 			goto fail;
 		}
+		record_binary(defs[i], w);
 		if (res.outcome != UD_OUT_OK)
 			status = UD_EXIT_RUN_FAILED;
 		ud_run_result_free(&res, nev);
@@ -337,6 +416,7 @@ done:
 	free(ev);
 	free(planned);
 	free(defs);
+	ud_specs_free(specs, nspecs);
 	ud_uarch_db_free(&db);
 	ud_events_cleanup();
 	return status;

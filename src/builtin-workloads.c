@@ -7,12 +7,15 @@
 
 #include "builtins.h"
 #include "error.h"
+#include "spec.h"
 #include "workload.h"
 
 int cmd_workloads(int argc, char **argv)
 {
 	const struct ud_workload_def *const *all;
-	size_t n;
+	struct ud_spec *specs;
+	size_t n, nspecs;
+	struct ud_err err;
 
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -23,15 +26,24 @@ int cmd_workloads(int argc, char **argv)
 		fprintf(stderr, "uarchdiff workloads: unexpected argument '%s'\n", argv[1]);
 		return UD_EXIT_USAGE;
 	}
+	if (ud_specs_load(NULL, &specs, &nspecs, &err) != 0) {
+		fprintf(stderr, "uarchdiff workloads: %s\n", err.msg);
+		return UD_EXIT_USAGE;
+	}
 	all = ud_workloads_all(&n);
-	printf("%-16s %-8s %-20s %s\n", "workload", "units", "suites", "what it exercises");
-	for (size_t i = 0; i < n; i++) {
-		const struct ud_workload_def *d = all[i];
-		char suites[32];
+	printf("%-20s %-8s %-20s %s\n", "workload", "units", "suites", "what it exercises");
+	for (size_t i = 0; i < n + nspecs; i++) {
+		const struct ud_workload_def *d = i < n ? all[i] : &specs[i - n].def;
+		char suites[32], why[512] = "";
 
 		snprintf(suites, sizeof(suites), "%s%s%s", d->suites & UD_SUITE_QUICK ? "quick " : "",
 			 d->suites & UD_SUITE_DEFAULT ? "default " : "", d->suites & UD_SUITE_FULL ? "full" : "");
-		printf("%-16s %-8s %-20s %s\n", d->name, d->units, suites, d->teaches);
+		if (i >= n && !ud_spec_available(&specs[i - n], why, sizeof(why), NULL, 0))
+			printf("%-20s %-8s %-20s %s [unavailable: %s]\n", d->name, d->units[0] ? d->units : "-", suites,
+			       d->teaches, strchr(why, ':') ? strchr(why, ':') + 2 : why);
+		else
+			printf("%-20s %-8s %-20s %s\n", d->name, d->units[0] ? d->units : "-", suites, d->teaches);
 	}
+	ud_specs_free(specs, nspecs);
 	return UD_EXIT_OK;
 }

@@ -23,7 +23,8 @@ struct message {
 	int ok;
 	char error[256];
 	uint64_t iters;
-	double work;
+	double work, score;
+	char units[32];
 	uint64_t elapsed_ns, user_ns, sys_ns;
 };
 
@@ -73,7 +74,8 @@ static void child_fail(int fd, struct message *m, const char *what)
 static void child(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
 		  size_t nev, const char *tmpdir, uint64_t iters, int fd)
 {
-	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1 };
+	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1,
+			      .data = def->data, .score = NAN };
 	struct message m = { .ok = 1 };
 	struct ud_count *counts = calloc(nev ? nev : 1, sizeof(*counts));
 	struct ud_counters *set = NULL;
@@ -101,7 +103,7 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		m.iters = m.iters ? m.iters : 1;
 	} else {
 		/* Unmeasured warm-up: caches, TLB, predictors and the clock settle first. */
-		if (def->run(&ctx, iters / 10 + 1, &err) != 0)
+		if (!def->once && def->run(&ctx, iters / 10 + 1, &err) != 0)
 			child_fail(fd, &m, err.msg);
 		set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT);
 		if (!set)
@@ -121,6 +123,8 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 			child_fail(fd, &m, err.msg);
 		m.iters = iters;
 		m.work = (double)iters * ctx.work_per_iter;
+		m.score = ctx.score;
+		snprintf(m.units, sizeof(m.units), "%s", ctx.score_units);
 	}
 	if (def->teardown)
 		def->teardown(&ctx);
@@ -291,9 +295,10 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 		rmdir(tmpdir);
 		return ud_fail(err, "out of memory");
 	}
-	res->outcome = run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, res->detail, sizeof(res->detail));
-	if (res->outcome == UD_OUT_OK)
-		res->iters = m.iters;
+	/* A program that sets its own duration runs once a sample, uncalibrated. */
+	res->outcome = def->once ? UD_OUT_OK
+				 : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, res->detail, sizeof(res->detail));
+	res->iters = def->once ? 1 : res->outcome == UD_OUT_OK ? m.iters : 0;
 	for (int s = 0; res->outcome == UD_OUT_OK && s < o->samples; s++) {
 		struct ud_sample *smp = &res->samples[res->nsamples];
 
@@ -313,6 +318,8 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 			break;
 		}
 		smp->work = m.work;
+		smp->score = m.score;
+		snprintf(res->units, sizeof(res->units), "%s", m.units);
 		smp->elapsed_ns = m.elapsed_ns;
 		smp->user_ns = m.user_ns;
 		smp->sys_ns = m.sys_ns;
@@ -353,14 +360,15 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 
 	if (!scores)
 		return -1;
-	w->units = strdup(def->units);
+	w->units = strdup(res->units[0] ? res->units : def->units);
 	w->higher_is_better = def->higher_is_better;
 	w->runs = (int)res->nsamples;
 	w->outcome = strdup(res->outcome == UD_OUT_OK ? "ok" : res->detail);
 	for (size_t s = 0; s < res->nsamples; s++) {
 		const struct ud_sample *smp = &res->samples[s];
 
-		scores[s] = smp->work / ((double)smp->elapsed_ns / 1e9);
+		/* The program's own score where it reports one, else work per second. */
+		scores[s] = isfinite(smp->score) ? smp->score : smp->work / ((double)smp->elapsed_ns / 1e9);
 		work += smp->work;
 		elapsed += (double)smp->elapsed_ns;
 		user += (double)smp->user_ns;
@@ -369,7 +377,8 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 	if (res->nsamples) {
 		/* Counts and times are the samples' totals, so ratios between them are exact. */
 		ud_score_set_samples(&w->score, scores, res->nsamples);
-		w->work_units = work;
+		/* An external program's work is only what its score implies: left unknown. */
+		w->work_units = def->once ? NAN : work;
 		w->elapsed_ns = elapsed;
 		w->user_ns = user;
 		w->sys_ns = sys;

@@ -499,6 +499,20 @@ START_TEST(test_run_command)
 	ud_profile_free(p);
 
 	expect_one_line_error(unknown, 2, "unknown workload 'frobnicate'; known: int, fp, pipe");
+	{
+		char *ub[] = { UD, "run", "-w", "unixbench-dhry2reg", NULL };
+		char *any[] = { UD, "run", "-w", "int", NULL };
+		char spec[4200];
+
+		unsetenv("UNIXBENCH_DIR");
+		expect_one_line_error(ub, 2, "unixbench-dhry2reg: needs UNIXBENCH_DIR to be set");
+		snprintf(spec, sizeof(spec), "%s/broken.spec", dir);
+		write_text(spec, "name = broken\ncommand = true\nscore\n");
+		setenv("UARCHDIFF_WORKLOADS_DIR", dir, 1);
+		expect_one_line_error(any, 2, "broken.spec:3: expected key = value");
+		unsetenv("UARCHDIFF_WORKLOADS_DIR");
+		unlink(spec);
+	}
 	expect_one_line_error(zero, 2, "-r needs a positive number of samples");
 	expect_one_line_error(suite, 2, "unknown suite 'huge'");
 	expect_one_line_error(unwritable, 2, "/nonexistent-dir/p.json: cannot write");

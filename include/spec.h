@@ -1,0 +1,57 @@
+/*
+ * spec.h - external workloads described by spec files (workloads/ *.spec):
+ * a program to run, counted from its exec like `stat`, and a pattern that
+ * extracts its score from what it prints.  Each spec becomes a workload
+ * definition the runner runs like a built-in one, once a sample (the
+ * program sets its own duration) instead of calibrated iterations.
+ *
+ * Format, one `key = value` a line, '#' comments:
+ *   name = openssl-sha256          what = "one sentence"
+ *   command = openssl speed -seconds 1 sha256     (${UNIXBENCH_DIR} and
+ *             ${TMPDIR}, the workload's private directory, are expanded)
+ *   score = POSIX extended regex; group 1 is the score; the last matching
+ *           line counts
+ *   units = KBps  or  units_group = 2 (the units from a group of the match)
+ *   higher_is_better = yes|no      timeout = seconds
+ *   suites = quick,default,full    requires = UNIXBENCH_DIR (an environment
+ *           variable that must be set, else the spec is unavailable)
+ *
+ * Ownership: ud_specs_load() allocates the array; ud_specs_free() releases
+ * it.  A spec's `def` points back into the spec, so the array must outlive
+ * any use of the definitions.
+ */
+#ifndef UD_SPEC_H
+#define UD_SPEC_H
+
+#include <regex.h>
+#include <stdbool.h>
+
+#include "error.h"
+#include "workload.h"
+
+struct ud_spec {
+	char name[64], what[256], units[32], command[1024], pattern[512], requires[64], path[512];
+	int units_group;
+	bool higher_is_better;
+	double timeout_s;
+	unsigned suites;
+	regex_t re;
+	struct ud_workload_def def;
+};
+
+int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err);
+/* Every *.spec in dir (NULL: $UARCHDIFF_WORKLOADS_DIR, else the build's workloads/). */
+int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_err *err);
+void ud_specs_free(struct ud_spec *specs, size_t n);
+
+/*
+ * Whether the spec can run here: its required variable is set and its
+ * command is found.  Fills why (may be NULL) with the reason when not, and
+ * binary with the command's resolved path when so.
+ */
+bool ud_spec_available(const struct ud_spec *s, char *why, size_t whylen, char *binary, size_t binlen);
+
+/* Extracts the score (and units) from a program's output; -1 when no line matches. */
+int ud_spec_score(const struct ud_spec *s, const char *output, double *score, char *units, size_t ulen);
+
+#endif

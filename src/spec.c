@@ -1,0 +1,335 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "elfinfo.h"
+#include "spec.h"
+
+#define MAX_ARGS 64
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	if (e - s >= 2 && *s == '"' && e[-1] == '"') {
+		e[-1] = '\0';
+		s++;
+	}
+	return s;
+}
+
+static int set_field(struct ud_spec *s, const char *key, const char *v, const char *path, int line,
+		     struct ud_err *err)
+{
+	char *end;
+
+#define COPY(field) snprintf(s->field, sizeof(s->field), "%s", v)
+	if (strcmp(key, "name") == 0)
+		COPY(name);
+	else if (strcmp(key, "what") == 0)
+		COPY(what);
+	else if (strcmp(key, "command") == 0)
+		COPY(command);
+	else if (strcmp(key, "score") == 0)
+		COPY(pattern);
+	else if (strcmp(key, "units") == 0)
+		COPY(units);
+	else if (strcmp(key, "requires") == 0)
+		COPY(requires);
+	else if (strcmp(key, "units_group") == 0) {
+		s->units_group = (int)strtol(v, &end, 10);
+		if (*end || s->units_group < 1 || s->units_group > 9)
+			return ud_fail(err, "%s:%d: units_group must be 1-9", path, line);
+	} else if (strcmp(key, "higher_is_better") == 0) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return ud_fail(err, "%s:%d: higher_is_better must be yes or no", path, line);
+		s->higher_is_better = strcmp(v, "yes") == 0;
+	} else if (strcmp(key, "timeout") == 0) {
+		s->timeout_s = strtod(v, &end);
+		if (*end || !(s->timeout_s > 0))
+			return ud_fail(err, "%s:%d: timeout must be a positive number of seconds", path, line);
+	} else if (strcmp(key, "suites") == 0) {
+		char copy[128], *save = NULL;
+
+		snprintf(copy, sizeof(copy), "%s", v);
+		s->suites = 0;
+		for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+			unsigned one;
+
+			if (ud_suite_parse(t, &one) != 0)
+				return ud_fail(err, "%s:%d: unknown suite '%s'", path, line, t);
+			s->suites |= one;
+		}
+	} else {
+		return ud_fail(err, "%s:%d: unknown key '%s'", path, line, key);
+	}
+#undef COPY
+	return 0;
+}
+
+static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
+
+int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->higher_is_better = true;
+	s->timeout_s = 60;
+	s->suites = UD_SUITE_FULL;
+	if (!f)
+		return ud_fail(err, "%s: %s", path, strerror(errno));
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	while (getline(&line, &cap, f) > 0) {
+		char *eq, *key;
+
+		lineno++;
+		key = trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			fclose(f);
+			free(line);
+			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
+		}
+		*eq = '\0';
+		if (set_field(s, trim(key), trim(eq + 1), path, lineno, err) != 0) {
+			fclose(f);
+			free(line);
+			return -1;
+		}
+	}
+	fclose(f);
+	free(line);
+	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
+		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
+	rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NEWLINE);
+	if (rc != 0) {
+		char msg[128];
+
+		regerror(rc, &s->re, msg, sizeof(msg));
+		return ud_fail(err, "%s: score pattern: %s", path, msg);
+	}
+	s->def = (struct ud_workload_def){
+		.name = s->name, .units = s->units[0] ? s->units : "", .higher_is_better = s->higher_is_better,
+		.teaches = s->what[0] ? s->what : s->command, .suites = s->suites, .run = spec_run,
+		.data = s, .once = true,
+	};
+	return 0;
+}
+
+static int cmp_spec(const void *a, const void *b)
+{
+	return strcmp(((const struct ud_spec *)a)->name, ((const struct ud_spec *)b)->name);
+}
+
+int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_err *err)
+{
+	const char *env = getenv("UARCHDIFF_WORKLOADS_DIR");
+	struct dirent **names;
+	struct ud_spec *specs;
+	int count;
+
+	*out = NULL;
+	*n = 0;
+	if (!dir)
+		dir = env && *env ? env : UD_WORKLOADS_DIR;
+	count = scandir(dir, &names, NULL, alphasort);
+	if (count < 0)
+		return ud_fail(err, "%s: %s", dir, strerror(errno));
+	specs = calloc((size_t)count + 1, sizeof(*specs));
+	for (int i = 0; i < count; i++) {
+		const char *d = names[i]->d_name;
+		size_t len = strlen(d);
+		char path[1024];
+
+		if (specs && len > 5 && strcmp(d + len - 5, ".spec") == 0) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d);
+			if (ud_spec_parse_file(path, &specs[*n], err) != 0) {
+				for (int j = i; j < count; j++)
+					free(names[j]);
+				free(names);
+				ud_specs_free(specs, *n);
+				*n = 0;
+				return -1;
+			}
+			(*n)++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!specs)
+		return ud_fail(err, "out of memory");
+	/* Definitions point into the array, which qsort moves: fix them after. */
+	qsort(specs, *n, sizeof(*specs), cmp_spec);
+	for (size_t i = 0; i < *n; i++) {
+		specs[i].def.name = specs[i].name;
+		specs[i].def.units = specs[i].units;
+		specs[i].def.teaches = specs[i].what[0] ? specs[i].what : specs[i].command;
+		specs[i].def.data = &specs[i];
+	}
+	*out = specs;
+	return 0;
+}
+
+void ud_specs_free(struct ud_spec *specs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		regfree(&specs[i].re);
+	free(specs);
+}
+
+/* ${NAME} expanded from the environment, ${TMPDIR} to the workload's directory. */
+static int expand(const char *in, const char *tmpdir, char *out, size_t len, struct ud_err *err)
+{
+	size_t o = 0;
+
+	while (*in && o + 1 < len) {
+		if (in[0] == '$' && in[1] == '{') {
+			const char *close = strchr(in, '}'), *v;
+			char name[64];
+
+			if (!close || close - in - 2 >= (long)sizeof(name))
+				return ud_fail(err, "bad ${...} in '%s'", in);
+			snprintf(name, sizeof(name), "%.*s", (int)(close - in - 2), in + 2);
+			v = strcmp(name, "TMPDIR") == 0 && tmpdir ? tmpdir : getenv(name);
+			if (!v)
+				return ud_fail(err, "${%s} is not set", name);
+			o += (size_t)snprintf(out + o, len - o, "%s", v);
+			in = close + 1;
+		} else {
+			out[o++] = *in++;
+		}
+	}
+	out[o < len ? o : len - 1] = '\0';
+	return 0;
+}
+
+bool ud_spec_available(const struct ud_spec *s, char *why, size_t whylen, char *binary, size_t binlen)
+{
+	char cmd[2048], first[1024];
+	struct ud_err err;
+
+	if (s->requires[0] && !getenv(s->requires)) {
+		if (why)
+			snprintf(why, whylen, "%s: needs %s to be set", s->name, s->requires);
+		return false;
+	}
+	if (expand(s->command, "/tmp", cmd, sizeof(cmd), &err) != 0) {
+		if (why)
+			snprintf(why, whylen, "%s: %s", s->name, err.msg);
+		return false;
+	}
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(cmd, " \t"), cmd);
+	if (ud_which(first, binary ? binary : cmd, binary ? binlen : sizeof(cmd), &err) != 0) {
+		if (why)
+			snprintf(why, whylen, "%s: %s", s->name, err.msg);
+		return false;
+	}
+	return true;
+}
+
+int ud_spec_score(const struct ud_spec *s, const char *output, double *score, char *units, size_t ulen)
+{
+	regmatch_t m[10];
+	int found = -1;
+
+	for (const char *p = output; regexec(&s->re, p, 10, m, p == output ? 0 : REG_NOTBOL) == 0;) {
+		char num[64];
+		char *end;
+		double v;
+
+		snprintf(num, sizeof(num), "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
+		v = strtod(num, &end);
+		if (m[1].rm_so >= 0 && end != num && isfinite(v)) {
+			*score = v;
+			if (s->units_group && m[s->units_group].rm_so >= 0)
+				snprintf(units, ulen, "%.*s", (int)(m[s->units_group].rm_eo - m[s->units_group].rm_so),
+					 p + m[s->units_group].rm_so);
+			else
+				snprintf(units, ulen, "%s", s->units);
+			found = 0;
+		}
+		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+		if (!*p)
+			break;
+	}
+	return found;
+}
+
+/* Runs the program once; the runner's counters, inherited, count it from its exec. */
+static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	const struct ud_spec *s = ctx->data;
+	char cmd[2048], outpath[4200], *argv[MAX_ARGS + 1], *save = NULL, *output;
+	int fd, status, argc = 0;
+	FILE *f;
+	long len;
+	pid_t pid;
+
+	(void)iters;
+	if (expand(s->command, ctx->tmpdir, cmd, sizeof(cmd), err) != 0)
+		return -1;
+	for (char *t = strtok_r(cmd, " \t", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " \t", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	snprintf(outpath, sizeof(outpath), "%s/output", ctx->tmpdir);
+	fd = open(outpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return ud_fail(err, "%s: %s", outpath, strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return ud_fail(err, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO); /* UnixBench programs print their COUNT lines on stderr */
+		if (chdir(ctx->tmpdir) != 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			close(fd);
+			return ud_fail(err, "waitpid: %s", strerror(errno));
+		}
+	f = fdopen(fd, "r");
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    !(output = calloc(1, (size_t)len + 1))) {
+		if (f)
+			fclose(f);
+		return ud_fail(err, "cannot read the output of %s", argv[0]);
+	}
+	if (fread(output, 1, (size_t)len, f) != (size_t)len)
+		len = 0;
+	fclose(f);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		ud_fail(err, "%s exited with status %d", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		free(output);
+		return -1;
+	}
+	if (ud_spec_score(s, output, &ctx->score, ctx->score_units, sizeof(ctx->score_units)) != 0) {
+		free(output);
+		return ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
+	}
+	free(output);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * External workloads from spec files: parsing, availability, score
+ * extraction, and a program written for the test run end to end under the
+ * runner, counted from its exec; ELF build-ids read with libelf.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "elfinfo.h"
+#include "runner.h"
+#include "spec.h"
+#include "testutil.h"
+
+static char *dir;
+
+static void setup(void)
+{
+	dir = make_tempdir();
+}
+
+static void teardown(void)
+{
+	rm_tree(dir);
+	free(dir);
+	unsetenv("UD_TEST_PROGRAM_DIR");
+}
+
+static int parse(const char *text, struct ud_spec *s, struct ud_err *err)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/t.spec", dir);
+	write_text(path, text);
+	return ud_spec_parse_file(path, s, err);
+}
+
+START_TEST(test_shipped_specs_load)
+{
+	struct ud_spec *specs;
+	size_t n;
+	struct ud_err err;
+	int unixbench = 0, openssl = 0;
+
+	ck_assert_msg(ud_specs_load(UD_WORKLOADS_DIR, &specs, &n, &err) == 0, "%s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		unixbench += strncmp(specs[i].name, "unixbench-", 10) == 0;
+		openssl += strncmp(specs[i].name, "openssl-", 8) == 0;
+		ck_assert_ptr_eq(specs[i].def.data, &specs[i]);
+		ck_assert_str_eq(specs[i].def.name, specs[i].name);
+	}
+	ck_assert_int_ge(unixbench, 6);
+	ck_assert_int_ge(openssl, 1);
+	ud_specs_free(specs, n);
+}
+END_TEST
+
+START_TEST(test_unixbench_count_lines)
+{
+	struct ud_spec s;
+	struct ud_err err;
+	double score = 0;
+	char units[32];
+
+	ck_assert_msg(parse("name = ub\ncommand = true\nscore = ^COUNT\\|([0-9.]+)\\|[0-9]+\\|([A-Za-z/]+)\n"
+			    "units_group = 2\n", &s, &err) == 0, "%s", err.msg);
+	/* fstime prints three; the last is the score */
+	ck_assert_int_eq(ud_spec_score(&s, "Write done: 1\nCOUNT|667259|0|KBps\nTIME|2.0\nCOUNT|1094631|0|KBps\n"
+					   "COUNT|397163|0|KBps\nTIME|30.0\n", &score, units, sizeof(units)), 0);
+	ck_assert_double_eq(score, 397163);
+	ck_assert_str_eq(units, "KBps");
+	ck_assert_int_eq(ud_spec_score(&s, "nothing here\n", &score, units, sizeof(units)), -1);
+	regfree(&s.re);
+}
+END_TEST
+
+START_TEST(test_malformed_specs)
+{
+	struct ud_spec s;
+	struct ud_err err;
+
+	ck_assert_int_eq(parse("name = x\njust words\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.spec:2: expected key = value"));
+	ck_assert_int_eq(parse("name = x\ncolour = blue\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.spec:2: unknown key 'colour'"));
+	ck_assert_int_eq(parse("name = x\nsuites = tiny\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.spec:2: unknown suite 'tiny'"));
+	ck_assert_int_eq(parse("name = x\ncommand = true\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "needs name, command, score and units"));
+	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = s\nscore = ([0-9\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "score pattern"));
+}
+END_TEST
+
+START_TEST(test_availability)
+{
+	struct ud_spec s;
+	struct ud_err err;
+	char why[512], bin[4096];
+
+	ck_assert_int_eq(parse("name = x\ncommand = no-such-program-xyz --fast\nscore = (1)\nunits = s\n", &s, &err), 0);
+	ck_assert(!ud_spec_available(&s, why, sizeof(why), bin, sizeof(bin)));
+	ck_assert_str_eq(why, "x: no-such-program-xyz: command not found");
+	regfree(&s.re);
+	ck_assert_int_eq(parse("name = y\ncommand = ${UD_TEST_PROGRAM_DIR}/p\nscore = (1)\nunits = s\n"
+			       "requires = UD_TEST_PROGRAM_DIR\n", &s, &err), 0);
+	ck_assert(!ud_spec_available(&s, why, sizeof(why), NULL, 0));
+	ck_assert_str_eq(why, "y: needs UD_TEST_PROGRAM_DIR to be set");
+	regfree(&s.re);
+}
+END_TEST
+
+START_TEST(test_program_end_to_end)
+{
+	const char *names[] = { "task-clock", "page-faults" };
+	struct ud_event ev[2];
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 10, .ev = ev, .nev = 2, .tmp_root = dir };
+	struct ud_run_result r;
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w;
+	struct ud_spec s;
+	struct ud_err err;
+	char prog[4200], path[4200];
+
+	/* a UnixBench-like program: it does known work and prints COUNT lines */
+	snprintf(prog, sizeof(prog), "%s/p", dir);
+	write_text(prog, "#!/bin/sh\n" UD_TESTCHILD " pages 3000\necho COUNT\\|41\\|0\\|lps\necho COUNT\\|42\\|0\\|lps\n");
+	chmod(prog, 0755);
+	setenv("UD_TEST_PROGRAM_DIR", dir, 1);
+	snprintf(path, sizeof(path), "%s/t.spec", dir);
+	ck_assert_int_eq(parse("name = fake\ncommand = ${UD_TEST_PROGRAM_DIR}/p\n"
+			       "score = ^COUNT\\|([0-9.]+)\\|[0-9]+\\|([A-Za-z/]+)\nunits_group = 2\n"
+			       "requires = UD_TEST_PROGRAM_DIR\n", &s, &err), 0);
+	for (int i = 0; i < 2; i++)
+		ud_event_resolve(names[i], &ev[i]);
+	ck_assert_int_eq(ud_run_workload(&s.def, &o, &r, &err), 0);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_uint_eq(r.nsamples, 2);
+	ck_assert_uint_eq(r.iters, 1); /* not calibrated: the program sets its own length */
+	/* counted from exec, the page faults of its own child included */
+	ck_assert_double_ge(r.samples[0].counts[1].value, 3000);
+	w = ud_profile_add_workload(p, "fake");
+	ck_assert_int_eq(ud_run_to_workload(&s.def, &r, ev, 2, w), 0);
+	ck_assert_double_eq(w->score.median, 42);
+	ck_assert_str_eq(w->units, "lps");
+	ck_assert(isnan(w->work_units));
+	ud_run_result_free(&r, 2);
+	ud_profile_free(p);
+	regfree(&s.re);
+}
+END_TEST
+
+START_TEST(test_build_id)
+{
+	char id[128], path[4096];
+	struct ud_err err;
+
+	/* the test binary itself: gcc on Debian links a SHA-1 build-id */
+	ck_assert_int_eq(ud_which("/proc/self/exe", path, sizeof(path), &err), 0);
+	ck_assert_msg(ud_elf_build_id(path, id, sizeof(id), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(strlen(id), 40);
+	ck_assert_uint_eq(strspn(id, "0123456789abcdef"), 40);
+	ck_assert_int_eq(ud_elf_build_id(UD_TEST_DATA "/README.md", id, sizeof(id), &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not an ELF file"));
+	ck_assert_int_eq(ud_which("sh", path, sizeof(path), &err), 0);
+	ck_assert_int_eq(path[0], '/');
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("spec");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_shipped_specs_load);
+	tcase_add_test(tc, test_unixbench_count_lines);
+	tcase_add_test(tc, test_malformed_specs);
+	tcase_add_test(tc, test_availability);
+	tcase_add_test(tc, test_program_end_to_end);
+	tcase_add_test(tc, test_build_id);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
