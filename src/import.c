@@ -177,6 +177,26 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 	return 0;
 }
 
+int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+			struct ud_err *err)
+{
+	struct decimal d;
+	const char *end;
+	int r;
+
+	*value = 0;
+	if (strcmp(field, "<not supported>") == 0 || strcmp(field, "<not counted>") == 0) {
+		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
+		return 1;
+	}
+	r = scan_decimal(field, &end, &d, err);
+	if (r <= 0 || *end)
+		return r < 0 ? -1 : 0;
+	*status = UD_COUNTED;
+	*value = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
+	return 1;
+}
+
 /* ---- event names ---- */
 
 static const struct {

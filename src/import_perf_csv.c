@@ -88,20 +88,10 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	event = f[i + 2];
 	if (!*event)
 		return fail(err, name, lineno, "a CSV counter row without an event name");
-	if (strcmp(value, "<not supported>") == 0) {
-		status = UD_NOT_SUPPORTED;
-	} else if (strcmp(value, "<not counted>") == 0) {
-		status = UD_NOT_COUNTED;
-	} else {
-		struct decimal d;
-		const char *end;
-		int r = scan_decimal(value, &end, &d, &e);
-
-		if (r < 0)
-			return fail(err, name, lineno, e.msg);
-		if (r == 0 || *end)
-			return 0;
-		v = decimal_value(d, strcmp(unit, "msec") == 0 ? 6 : 0);
+	switch (parse_counter_value(value, unit, &status, &v, &e)) {
+	case -1: return fail(err, name, lineno, e.msg);
+	case 0: return 0; /* the program's own output */
+	default: break;
 	}
 	i += 3;
 	/* -r inserts the variance ("0.12%") after the event */

@@ -19,25 +19,14 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	const json_t *pct = json_object_get(o, "pcnt-running"), *var = json_object_get(o, "variance");
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, p = NAN, spread = NAN;
-	struct ud_err e;
+	struct ud_err e = { "" };
 
 	if (!event)
 		return 0; /* metric-only lines have no event */
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
-	if (strcmp(value, "<not supported>") == 0) {
-		status = UD_NOT_SUPPORTED;
-	} else if (strcmp(value, "<not counted>") == 0) {
-		status = UD_NOT_COUNTED;
-	} else {
-		struct decimal d;
-		const char *end;
-		int r = scan_decimal(value, &end, &d, &e);
-
-		if (r <= 0 || *end)
-			return ud_fail(err, "%s:%d: counter-value: %s", name, lineno, r < 0 ? e.msg : "not a number");
-		v = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
-	}
+	if (parse_counter_value(value, unit, &status, &v, &e) <= 0)
+		return ud_fail(err, "%s:%d: counter-value: %s", name, lineno, e.msg[0] ? e.msg : "not a number");
 	if (json_is_number(pct) && status == UD_COUNTED)
 		p = json_number_value(pct);
 	if (json_is_number(var))

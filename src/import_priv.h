@@ -50,6 +50,15 @@ double decimal_value(struct decimal d, int pow10);
 /* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
 int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
 
+/*
+ * A counter value as perf writes it in CSV and JSON: "<not supported>",
+ * "<not counted>", or the whole field a number (msec scaled to nanoseconds).
+ * Returns 1 with *status and *value, 0 when the field is not a number, -1
+ * with err (no file prefix) when it is too large or malformed.
+ */
+int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+			struct ud_err *err);
+
 /* ---- event names ---- */
 
 /*

@@ -7,18 +7,6 @@
 #include "outfile.h"
 #include "testutil.h"
 
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while ((de = readdir(d)) != NULL)
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 START_TEST(test_commit_replaces_atomically)
 {
 	char *dir = make_tempdir(), path[4200], *text;
@@ -38,7 +26,7 @@ START_TEST(test_commit_replaces_atomically)
 	text = read_text(path);
 	ck_assert_str_eq(text, "new");
 	free(text);
-	ck_assert_int_eq(entries(dir), 1); /* no temporary left */
+	ck_assert_int_eq(count_entries(dir), 1); /* no temporary left */
 	rm_tree(dir);
 	free(dir);
 }
@@ -56,7 +44,7 @@ START_TEST(test_abort_leaves_nothing)
 	fputs("half", ud_outfile_stream(o));
 	ud_outfile_abort(o);
 	ck_assert_int_ne(stat(path, &st), 0);
-	ck_assert_int_eq(entries(dir), 0);
+	ck_assert_int_eq(count_entries(dir), 0);
 	rm_tree(dir);
 	free(dir);
 }

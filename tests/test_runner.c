@@ -40,18 +40,6 @@ static struct ud_runner_opts opts(void)
 					.tmp_root = tmproot };
 }
 
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while ((de = readdir(d)) != NULL)
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 /* ---- workloads for the test ---- */
 
 static int heavy_setup(struct wl_ctx *ctx, struct ud_err *err)
@@ -211,7 +199,7 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 	ck_assert_int_eq(ud_run_workload(&heavy, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_OK);
 	ud_run_result_free(&r, NSW);
-	ck_assert_int_eq(entries(tmproot), 0); /* no temporary file left, the crash's included */
+	ck_assert_int_eq(count_entries(tmproot), 0); /* no temporary file left, the crash's included */
 }
 END_TEST
 
@@ -234,7 +222,7 @@ START_TEST(test_filecopy_end_to_end)
 	/* 1 KB an iteration: work is exact */
 	ck_assert_double_eq(w->work_units, 3.0 * (double)r.iters);
 	ck_assert_int_eq(ud_workload_counter(w, "task-clock")->status, UD_COUNTED);
-	ck_assert_int_eq(entries(tmproot), 0);
+	ck_assert_int_eq(count_entries(tmproot), 0);
 	ud_run_result_free(&r, NSW);
 	ud_profile_free(p);
 }
@@ -260,7 +248,7 @@ START_TEST(test_every_builtin_runs)
 		ck_assert_msg(r.samples[0].work > 0, "%s did no work", all[i]->name);
 		ud_run_result_free(&r, NSW);
 	}
-	ck_assert_int_eq(entries(tmproot), 0);
+	ck_assert_int_eq(count_entries(tmproot), 0);
 }
 END_TEST
 

@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -64,6 +65,19 @@ int count_lines(const char *s)
 
 	for (; *s; s++)
 		n += *s == '\n';
+	return n;
+}
+
+int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)) != NULL)
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
 	return n;
 }
 

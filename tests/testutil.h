@@ -16,6 +16,8 @@ struct run_result run_capture(char *const argv[]);
 void run_free(struct run_result *r);
 /* Lines in s. */
 int count_lines(const char *s);
+/* Entries in dir, hidden ones included. */
+int count_entries(const char *dir);
 /* A fresh directory under TMPDIR (malloc'ed path); rm_tree removes it. */
 char *make_tempdir(void);
 void rm_tree(const char *path);
