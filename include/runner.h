@@ -59,7 +59,7 @@ struct ud_run_result {
  */
 int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
 		    struct ud_err *err);
-void ud_run_result_free(struct ud_run_result *res, size_t nev);
+void ud_run_result_free(struct ud_run_result *res);
 
 /* Fills a profile workload from a result: scores, sums, counters, outcome. */
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,

@@ -82,6 +82,11 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
  */
 const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
 					    struct ud_err *err);
+/*
+ * The general-purpose counters a group plan may use on this host: the
+ * table's count, less the one the NMI watchdog holds on x86 when it is on.
+ */
+int ud_uarch_usable_counters(const struct ud_uarch *u);
 /* "zen1, zen2, ..." into buf, for messages listing the known tables. */
 void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
 

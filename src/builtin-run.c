@@ -341,7 +341,8 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	for (size_t i = 0; i < ud_default_events_count; i++)
 		ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
-	planned = ud_event_plan_groups(ev, ud_default_events_count, u->counters_programmable, u->counters_fixed, &nev);
+	planned = ud_event_plan_groups(ev, ud_default_events_count, ud_uarch_usable_counters(u), u->counters_fixed,
+				       &nev);
 	if (!planned)
 		goto fail;
 
@@ -377,7 +378,7 @@ int cmd_run(int argc, char **argv)
 		}
 		w = ud_profile_add_workload(p, defs[i]->name);
 		if (!w || ud_run_to_workload(defs[i], &res, planned, nev, w) != 0) {
-			ud_run_result_free(&res, nev);
+			ud_run_result_free(&res);
 			snprintf(err.msg, sizeof(err.msg), "out of memory");
 			sigaction(SIGINT, &old, NULL);
 			goto fail;
@@ -385,7 +386,7 @@ int cmd_run(int argc, char **argv)
 		record_binary(defs[i], w);
 		if (res.outcome != UD_OUT_OK)
 			status = UD_EXIT_RUN_FAILED;
-		ud_run_result_free(&res, nev);
+		ud_run_result_free(&res);
 		progress(tty, i, n, defs[i]->name, w);
 	}
 	sigaction(SIGINT, &old, NULL);

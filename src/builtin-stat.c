@@ -142,21 +142,6 @@ static char *join_command(char **argv)
 	return s;
 }
 
-/* Counters the group planner may use: the NMI watchdog holds one on x86. */
-static int programmable_counters(const struct ud_uarch *u)
-{
-	int n = u->counters_programmable;
-	FILE *f = u->detect == UD_DETECT_X86 ? fopen("/proc/sys/kernel/nmi_watchdog", "r") : NULL;
-	int on = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on && n > 1 ? n - 1 : n;
-}
-
 static struct ud_event *resolve_events(const struct stat_opts *o, const struct ud_uarch *u, size_t *n)
 {
 	struct ud_event *ev, *planned;
@@ -179,7 +164,7 @@ static struct ud_event *resolve_events(const struct stat_opts *o, const struct u
 	for (size_t i = 0; i < *n; i++)
 		if (!ev[i].resolved && strncmp(ev[i].reason, "unknown event", 13) == 0)
 			fprintf(stderr, "uarchdiff stat: unknown event '%s': counted as not_supported\n", ev[i].name);
-	planned = ud_event_plan_groups(ev, *n, programmable_counters(u), u->counters_fixed, n);
+	planned = ud_event_plan_groups(ev, *n, ud_uarch_usable_counters(u), u->counters_fixed, n);
 	free(ev);
 	return planned;
 }

@@ -330,9 +330,8 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 	return 0;
 }
 
-void ud_run_result_free(struct ud_run_result *res, size_t nev)
+void ud_run_result_free(struct ud_run_result *res)
 {
-	(void)nev;
 	for (size_t i = 0; i < res->nsamples; i++)
 		free(res->samples[i].counts);
 	free(res->samples);

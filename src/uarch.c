@@ -492,3 +492,16 @@ const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const 
 	ud_cpu_free(&cpu);
 	return u;
 }
+
+int ud_uarch_usable_counters(const struct ud_uarch *u)
+{
+	FILE *f = u->detect == UD_DETECT_X86 ? fopen("/proc/sys/kernel/nmi_watchdog", "r") : NULL;
+	int on = 0, n = u->counters_programmable;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on && n > 1 ? n - 1 : n;
+}

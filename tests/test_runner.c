@@ -143,7 +143,7 @@ START_TEST(test_setup_is_not_counted)
 		ck_assert_double_gt(r.samples[s].counts[TC].value, 0);
 		ck_assert_double_eq(r.samples[s].work, (double)r.iters);
 	}
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 }
 END_TEST
 
@@ -157,7 +157,7 @@ START_TEST(test_helpers_are_counted)
 	ck_assert_int_eq(r.outcome, UD_OUT_OK);
 	/* each round trip blocks this side and the forked helper once each */
 	ck_assert_double_ge(r.samples[0].counts[CS].value, 2.0 * (double)r.iters);
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 }
 END_TEST
 
@@ -170,14 +170,14 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 	ck_assert_int_eq(ud_run_workload(&crash, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_CRASHED);
 	ck_assert_ptr_nonnull(strstr(r.detail, "signal 11"));
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 
 	o.timeout_s = 0.5;
 	snprintf(helper_pid_file, sizeof(helper_pid_file), "%s.helper", tmproot);
 	ck_assert_int_eq(ud_run_workload(&hang, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_TIMEOUT);
 	ck_assert_ptr_nonnull(strstr(r.detail, "timed out"));
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 	{
 		/* the hung workload's helper died with its process group */
 		char *pid = read_text(helper_pid_file);
@@ -192,13 +192,13 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 	ck_assert_int_eq(ud_run_workload(&failing, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
 	ck_assert_str_eq(r.detail, "failed: no such device");
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 
 	/* and the next one still runs */
 	o.timeout_s = 5;
 	ck_assert_int_eq(ud_run_workload(&heavy, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_OK);
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 	ck_assert_int_eq(count_entries(tmproot), 0); /* no temporary file left, the crash's included */
 }
 END_TEST
@@ -223,7 +223,7 @@ START_TEST(test_filecopy_end_to_end)
 	ck_assert_double_eq(w->work_units, 3.0 * (double)r.iters);
 	ck_assert_int_eq(ud_workload_counter(w, "task-clock")->status, UD_COUNTED);
 	ck_assert_int_eq(count_entries(tmproot), 0);
-	ud_run_result_free(&r, NSW);
+	ud_run_result_free(&r);
 	ud_profile_free(p);
 }
 END_TEST
@@ -246,7 +246,7 @@ START_TEST(test_every_builtin_runs)
 		ck_assert_int_eq(ud_run_workload(all[i], &o, &r, &err), 0);
 		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", all[i]->name, r.detail);
 		ck_assert_msg(r.samples[0].work > 0, "%s did no work", all[i]->name);
-		ud_run_result_free(&r, NSW);
+		ud_run_result_free(&r);
 	}
 	ck_assert_int_eq(count_entries(tmproot), 0);
 }

@@ -146,7 +146,7 @@ START_TEST(test_program_end_to_end)
 	ck_assert_double_eq(w->score.median, 42);
 	ck_assert_str_eq(w->units, "lps");
 	ck_assert(isnan(w->work_units));
-	ud_run_result_free(&r, 2);
+	ud_run_result_free(&r);
 	ud_profile_free(p);
 	regfree(&s.re);
 }
