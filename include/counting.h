@@ -27,14 +27,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "count_status.h"
 #include "error.h"
 #include "events.h"
-
-enum ud_count_status {
-	UD_NOT_SUPPORTED, /* the kernel or PMU refused it, or the name is unknown */
-	UD_NOT_COUNTED,   /* opened, but never scheduled or not trustworthy */
-	UD_COUNTED,
-};
 
 struct ud_count {
 	enum ud_count_status status;
@@ -81,10 +76,6 @@ void ud_count_scale(struct ud_count *c, uint64_t raw, uint64_t enabled_ns, uint6
  * ud_counters_read() applies it; exposed for tests.
  */
 void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, size_t n);
-
-/* "counted", "not_supported", "not_counted": the profile's spelling. */
-const char *ud_count_status_name(enum ud_count_status s);
-int ud_count_status_parse(const char *name, enum ud_count_status *s);
 
 /*
  * Whether this process can count hardware events: opens and closes one

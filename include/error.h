@@ -5,6 +5,11 @@
  * return -1 (or NULL).  The subcommand decides what the user sees and which
  * exit status follows.  The message is one line, already prefixed with the
  * file (and line:column) it concerns where there is one.
+ *
+ * The one convention: declare `struct ud_err err = UD_ERR_INIT;`, so a
+ * message printed on a path that never failed reads "" rather than stack
+ * garbage; a callee fills it with ud_fail(); a caller that knows more
+ * context (the file name) adds it in front with ud_err_prefix().
  */
 #ifndef UD_ERROR_H
 #define UD_ERROR_H
@@ -20,8 +25,17 @@ struct ud_err {
 	char msg[512];
 };
 
+#define UD_ERR_INIT { .msg = "" }
+
 /* printf-style; always returns -1 so callers can `return ud_fail(...)`. */
 int ud_fail(struct ud_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Puts "PREFIX: " in front of the message already in err (printf-style
+ * prefix), truncating at the end if it no longer fits.  Returns -1 too.
+ */
+int ud_err_prefix(struct ud_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 #endif

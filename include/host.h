@@ -11,6 +11,7 @@
 #define UD_HOST_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "cpuinfo.h"
 #include "error.h"
@@ -35,6 +36,12 @@ json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
  * host's cpuinfo and its microarchitecture (both may be NULL).
  */
 json_t *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch);
+
+/*
+ * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):
+ * on x86 it holds a programmable counter.  false when unreadable.
+ */
+bool ud_host_nmi_watchdog(void);
 
 /* The "cpu" object for a parsed cpuinfo (new reference). */
 json_t *ud_host_cpu_json(const struct ud_cpu *cpu);

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "counting.h"
+#include "count_status.h"
 #include "error.h"
 
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"

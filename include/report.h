@@ -21,13 +21,10 @@ enum ud_report_format { UD_REPORT_TEXT, UD_REPORT_JSON, UD_REPORT_MD, UD_REPORT_
 
 int ud_report_format_parse(const char *name, enum ud_report_format *out);
 
-/* $UARCHDIFF_TEMPLATES_DIR, else the report-templates/ this build was made from. */
-const char *ud_report_default_dir(void);
-
 /* The view the templates see (new reference). */
 json_t *ud_report_view(const json_t *diff);
 
-/* Writes diff to out in format f, with templates from dir (NULL: the default). */
+/* Writes diff to out in format f, with templates from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)). */
 int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
 
 #endif

@@ -66,11 +66,9 @@ struct ud_uarch_db {
 int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err);
 void ud_uarch_free(struct ud_uarch *u);
 
-/* Every table in dir (NULL: ud_uarch_default_dir()); needs a "generic" one. */
+/* Every table in dir (NULL: ud_data_dir(UD_DATA_EVENTS)); needs a "generic" one. */
 int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err);
 void ud_uarch_db_free(struct ud_uarch_db *db);
-/* $UARCHDIFF_EVENTS_DIR, else the events/ folder this build was made from. */
-const char *ud_uarch_default_dir(void);
 
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name);
 /* The table whose detect rule matches, else "generic". */
@@ -83,10 +81,11 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
 const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
 					    struct ud_err *err);
 /*
- * The general-purpose counters a group plan may use on this host: the
- * table's count, less the one the NMI watchdog holds on x86 when it is on.
+ * The general-purpose counters a group plan may use on a host: the table's
+ * count, less the one the NMI watchdog holds on x86 when it is on (the host
+ * module reads that: ud_host_nmi_watchdog()).
  */
-int ud_uarch_usable_counters(const struct ud_uarch *u);
+int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog);
 /* "zen1, zen2, ..." into buf, for messages listing the known tables. */
 void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
 

@@ -341,7 +341,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	for (size_t i = 0; i < ud_default_events_count; i++)
 		ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
-	planned = ud_event_plan_groups(ev, ud_default_events_count, ud_uarch_usable_counters(u), u->counters_fixed,
+	planned = ud_event_plan_groups(ev, ud_default_events_count, ud_uarch_usable_counters(u, ud_host_nmi_watchdog()), u->counters_fixed,
 				       &nev);
 	if (!planned)
 		goto fail;

@@ -164,7 +164,7 @@ static struct ud_event *resolve_events(const struct stat_opts *o, const struct u
 	for (size_t i = 0; i < *n; i++)
 		if (!ev[i].resolved && strncmp(ev[i].reason, "unknown event", 13) == 0)
 			fprintf(stderr, "uarchdiff stat: unknown event '%s': counted as not_supported\n", ev[i].name);
-	planned = ud_event_plan_groups(ev, *n, ud_uarch_usable_counters(u), u->counters_fixed, n);
+	planned = ud_event_plan_groups(ev, *n, ud_uarch_usable_counters(u, ud_host_nmi_watchdog()), u->counters_fixed, n);
 	free(ev);
 	return planned;
 }

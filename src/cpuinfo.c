@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cpuinfo.h"
+#include "text.h"
 
 /* MIDR_EL1 implementer codes, as the Arm Architecture Reference Manual assigns them. */
 static const struct {
@@ -14,18 +15,6 @@ static const struct {
 	{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" }, { 0x50, "APM" }, { 0x51, "Qualcomm" },
 	{ 0x61, "Apple" }, { 0x69, "Intel" }, { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
 };
-
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
 
 static long parse_long(const char *v)
 {
@@ -76,8 +65,8 @@ int ud_cpuinfo_parse(FILE *f, const char *name, struct ud_cpu *cpu, struct ud_er
 		if (!colon)
 			continue;
 		*colon = '\0';
-		key = trim(line);
-		val = trim(colon + 1);
+		key = ud_trim(line);
+		val = ud_trim(colon + 1);
 		if (strcmp(key, "processor") == 0) {
 			cpu->processors++;
 			blocks++;

@@ -304,3 +304,16 @@ json_t *ud_host_imported(const char *label, const struct ud_cpu *cpu, const stru
 			 "collected_at", "cpu", cpuj, "kernel", "hypervisor", "pmu", "perf_event_paranoid",
 			 "vulnerabilities", "cpufreq", "governor", "min_khz", "max_khz");
 }
+
+bool ud_host_nmi_watchdog(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on != 0;
+}

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "events.h"
+#include "fileio.h"
 #include "import_priv.h"
 
 /* ---- lines ---- */
@@ -602,35 +603,13 @@ int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const c
 
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
+	size_t len;
+	char *text = ud_read_file(path, &len, err);
 	int ret;
 
-	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 65536) {
-			char *grown = realloc(text, cap = cap ? 2 * cap : 65536);
-
-			if (!grown) {
-				free(text);
-				fclose(f);
-				return ud_fail(err, "%s: out of memory", path);
-			}
-			text = grown;
-		}
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	ret = ferror(f) ? ud_fail(err, "%s: %s", path, strerror(errno)) : 0;
-	fclose(f);
-	if (ret == 0)
-		ret = ud_import_buffer(p, text, len, path, o, err);
+	if (!text)
+		return -1;
+	ret = ud_import_buffer(p, text, len, path, o, err);
 	free(text);
 	return ret;
 }

@@ -7,15 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "launch.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t tv_ns(struct timeval tv)
 {
@@ -94,7 +87,7 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	}
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	start = now_ns();
+	start = ud_now_ns();
 	if (write(go[1], "g", 1) != 1)
 		exec_errno = errno;
 	close(go[1]);
@@ -102,7 +95,7 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	close(ep[0]);
 	while (wait4(pid, &res->wait_status, 0, &ru) < 0 && errno == EINTR)
 		;
-	res->elapsed_ns = now_ns() - start;
+	res->elapsed_ns = ud_now_ns() - start;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	res->user_ns = tv_ns(ru.ru_utime);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "derived.h"
+#include "fileio.h"
 #include "outfile.h"
 #include "profile.h"
 #include "stats.h"
@@ -535,31 +536,11 @@ struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 	json_error_t jerr;
 	json_t *root;
 	struct ud_profile *p;
-	char *text = NULL;
-	size_t len = 0, cap = 0, got;
-	FILE *f = fopen(path, "r");
+	size_t len;
+	char *text = ud_read_file(path, &len, err);
 
-	if (!f) {
-		ud_fail(err, "%s: %s", path, strerror(errno));
+	if (!text)
 		return NULL;
-	}
-	/* One buffer parsed in place: jansson's stream reader costs a call a byte. */
-	do {
-		if (cap - len < 65536) {
-			char *grown = realloc(text, cap = cap ? 2 * cap : 65536);
-
-			if (!grown) {
-				free(text);
-				fclose(f);
-				ud_fail(err, "%s: out of memory", path);
-				return NULL;
-			}
-			text = grown;
-		}
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
-	} while (got > 0);
-	fclose(f);
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
 	if (!root) {

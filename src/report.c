@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
+#include "fileio.h"
 #include "report.h"
 #include "template.h"
 
@@ -275,39 +277,6 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out)
 	return -1;
 }
 
-const char *ud_report_default_dir(void)
-{
-	const char *env = getenv("UARCHDIFF_TEMPLATES_DIR");
-
-	return env && *env ? env : UD_TEMPLATES_DIR;
-}
-
-static char *read_template(const char *path, struct ud_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	long len;
-
-	if (!f) {
-		ud_fail(err, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		ud_fail(err, "%s: cannot read", path);
-		return NULL;
-	}
-	text = malloc((size_t)len + 1);
-	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
-		free(text);
-		fclose(f);
-		ud_fail(err, "%s: cannot read", path);
-		return NULL;
-	}
-	text[len] = '\0';
-	fclose(f);
-	return text;
-}
 
 int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
 {
@@ -319,7 +288,7 @@ int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir
 		[UD_REPORT_MD] = { "report.md", ud_escape_markdown },
 		[UD_REPORT_HTML] = { "report.html", ud_escape_html },
 	};
-	char path[4096], *tmpl;
+	char path[4096], dirbuf[4096], *tmpl;
 	json_t *view;
 	int ret;
 
@@ -327,8 +296,9 @@ int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir
 		ret = json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 		return ret == 0 && fputc('\n', out) != EOF ? 0 : ud_fail(err, "cannot write the JSON report");
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ud_report_default_dir(), kinds[f].file);
-	tmpl = read_template(path, err);
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
+		 kinds[f].file);
+	tmpl = ud_read_file(path, NULL, err);
 	if (!tmpl)
 		return -1;
 	view = ud_report_view(diff);

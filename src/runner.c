@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -27,14 +28,6 @@ struct message {
 	char units[32];
 	uint64_t elapsed_ns, user_ns, sys_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t cpu_ns(int who, int user)
 {
@@ -92,10 +85,10 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		double target_ns = o->target_s * 1e9, t;
 
 		for (iters = 1;; iters *= 2) {
-			t0 = now_ns();
+			t0 = ud_now_ns();
 			if (def->run(&ctx, iters, &err) != 0)
 				child_fail(fd, &m, err.msg);
-			t = (double)(now_ns() - t0);
+			t = (double)(ud_now_ns() - t0);
 			if (t >= CALIBRATE_SHARE * target_ns || iters >= MAX_ITERS)
 				break;
 		}
@@ -110,13 +103,13 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 			child_fail(fd, &m, "out of memory");
 		u0 = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1);
 		s0 = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0);
-		t0 = now_ns();
+		t0 = ud_now_ns();
 		if (ud_counters_enable(set, &err) != 0)
 			child_fail(fd, &m, err.msg);
 		if (def->run(&ctx, iters, &err) != 0)
 			child_fail(fd, &m, err.msg);
 		ud_counters_disable(set, &err);
-		m.elapsed_ns = now_ns() - t0;
+		m.elapsed_ns = ud_now_ns() - t0;
 		m.user_ns = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1) - u0;
 		m.sys_ns = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0) - s0;
 		if (ud_counters_read(set, counts, &err) != 0)
@@ -165,7 +158,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 {
 	size_t want = sizeof(*m) + (iters ? nev * sizeof(*counts) : 0), got = 0;
 	char *buf = calloc(1, want);
-	uint64_t deadline = now_ns() + (uint64_t)(o->timeout_s * 1e9);
+	uint64_t deadline = ud_now_ns() + (uint64_t)(o->timeout_s * 1e9);
 	enum ud_outcome out = UD_OUT_OK;
 	int p[2], status = 0;
 	pid_t pid;
@@ -191,7 +184,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	close(p[1]);
 	for (;;) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		uint64_t now = now_ns();
+		uint64_t now = ud_now_ns();
 		int r;
 		ssize_t k;
 

@@ -9,26 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "elfinfo.h"
+#include "fileio.h"
+#include "text.h"
 #include "spec.h"
 
 #define MAX_ARGS 64
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	if (e - s >= 2 && *s == '"' && e[-1] == '"') {
-		e[-1] = '\0';
-		s++;
-	}
-	return s;
-}
 
 static int set_field(struct ud_spec *s, const char *key, const char *v, const char *path, int line,
 		     struct ud_err *err)
@@ -99,7 +86,7 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 		char *eq, *key;
 
 		lineno++;
-		key = trim(line);
+		key = ud_trim(line);
 		if (!*key || *key == '#')
 			continue;
 		eq = strchr(key, '=');
@@ -109,7 +96,7 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
 		}
 		*eq = '\0';
-		if (set_field(s, trim(key), trim(eq + 1), path, lineno, err) != 0) {
+		if (set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err) != 0) {
 			fclose(f);
 			free(line);
 			return -1;
@@ -141,7 +128,7 @@ static int cmp_spec(const void *a, const void *b)
 
 int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_err *err)
 {
-	const char *env = getenv("UARCHDIFF_WORKLOADS_DIR");
+	char dirbuf[4096];
 	struct dirent **names;
 	struct ud_spec *specs;
 	int count;
@@ -149,7 +136,7 @@ int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_er
 	*out = NULL;
 	*n = 0;
 	if (!dir)
-		dir = env && *env ? env : UD_WORKLOADS_DIR;
+		dir = ud_data_dir(UD_DATA_WORKLOADS, dirbuf, sizeof(dirbuf));
 	count = scandir(dir, &names, NULL, alphasort);
 	if (count < 0)
 		return ud_fail(err, "%s: %s", dir, strerror(errno));
@@ -279,8 +266,6 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 	const struct ud_spec *s = ctx->data;
 	char cmd[2048], outpath[4200], *argv[MAX_ARGS + 1], *save = NULL, *output;
 	int fd, status, argc = 0;
-	FILE *f;
-	long len;
 	pid_t pid;
 
 	(void)iters;
@@ -311,16 +296,10 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 			close(fd);
 			return ud_fail(err, "waitpid: %s", strerror(errno));
 		}
-	f = fdopen(fd, "r");
-	if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-	    !(output = calloc(1, (size_t)len + 1))) {
-		if (f)
-			fclose(f);
-		return ud_fail(err, "cannot read the output of %s", argv[0]);
-	}
-	if (fread(output, 1, (size_t)len, f) != (size_t)len)
-		len = 0;
-	fclose(f);
+	close(fd);
+	output = ud_read_file(outpath, NULL, err);
+	if (!output)
+		return ud_err_prefix(err, "cannot read the output of %s", argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		ud_fail(err, "%s exited with status %d", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		free(output);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
 #include "uarch.h"
 
 #define MAX_TOKENS 16
@@ -364,13 +365,6 @@ void ud_uarch_free(struct ud_uarch *u)
 	u->nevents = 0;
 }
 
-const char *ud_uarch_default_dir(void)
-{
-	const char *env = getenv("UARCHDIFF_EVENTS_DIR");
-
-	return env && *env ? env : UD_EVENTS_DIR;
-}
-
 static int cmp_uarch(const void *a, const void *b)
 {
 	return strcmp(((const struct ud_uarch *)a)->name, ((const struct ud_uarch *)b)->name);
@@ -378,12 +372,13 @@ static int cmp_uarch(const void *a, const void *b)
 
 int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err)
 {
+	char dirbuf[4096];
 	struct dirent *de;
 	DIR *d;
 
 	memset(db, 0, sizeof(*db));
 	if (!dir)
-		dir = ud_uarch_default_dir();
+		dir = ud_data_dir(UD_DATA_EVENTS, dirbuf, sizeof(dirbuf));
 	d = opendir(dir);
 	if (!d)
 		return ud_fail(err, "%s: cannot read the event tables: %s", dir, strerror(errno));
@@ -493,15 +488,10 @@ const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const 
 	return u;
 }
 
-int ud_uarch_usable_counters(const struct ud_uarch *u)
+int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
 {
-	FILE *f = u->detect == UD_DETECT_X86 ? fopen("/proc/sys/kernel/nmi_watchdog", "r") : NULL;
-	int on = 0, n = u->counters_programmable;
+	int n = u->counters_programmable;
 
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on && n > 1 ? n - 1 : n;
+	/* On x86 the kernel's NMI watchdog holds one programmable counter. */
+	return nmi_watchdog && u->detect == UD_DETECT_X86 && n > 1 ? n - 1 : n;
 }

@@ -1,0 +1,33 @@
+/*
+ * datadir.h - where uarchdiff finds its data: event tables, report
+ * templates and workload specs.
+ *
+ * In this order: the kind's environment variable (UARCHDIFF_EVENTS_DIR,
+ * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR) when set and not empty;
+ * then PREFIX/share/uarchdiff/<kind> where PREFIX is the folder above the
+ * one holding the running binary (an installed tree, wherever it was
+ * installed or moved); then the source tree the build came from, so that
+ * build/uarchdiff runs uninstalled.
+ */
+#ifndef UD_DATADIR_H
+#define UD_DATADIR_H
+
+#include <stddef.h>
+
+enum ud_data_kind {
+	UD_DATA_EVENTS,
+	UD_DATA_TEMPLATES,
+	UD_DATA_WORKLOADS,
+};
+
+/*
+ * Writes the folder for kind into buf (len bytes) and returns buf.  Looked
+ * up afresh on every call, so a test may change the environment between
+ * calls; nothing is cached.
+ */
+const char *ud_data_dir(enum ud_data_kind kind, char *buf, size_t len);
+
+/* "events", "report-templates", "workloads": the folder's name. */
+const char *ud_data_kind_folder(enum ud_data_kind kind);
+
+#endif
