@@ -192,7 +192,61 @@ static __u64 raw_config(const struct ud_uarch *u, const struct ud_uarch_event *e
 	return code;
 }
 
+/*
+ * perf's privilege-level modifiers, as in "cycles:u": the letters after the
+ * last ':' when all of them are u (user), k (kernel), h (hypervisor), or G
+ * and H (guest, host: what a counter in this process counts anyway).
+ * Returns the length of the name without them.
+ */
+static size_t modifier_start(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+
+	if (!colon || colon == name || !colon[1] || colon[-1] == ':' || strspn(colon + 1, "ukhGH") != strlen(colon + 1))
+		return strlen(name);
+	return (size_t)(colon - name);
+}
+
+/*
+ * Counts only the privilege levels named, perf's way: naming any of u, k, h
+ * excludes the others.  The counter keeps its modifier in its name
+ * ("cycles:u"), so user and kernel counts stand beside each other in a
+ * profile as perf prints them; G/H alone change nothing and are dropped.
+ */
+static void apply_modifiers(struct ud_event *ev, const char *mods)
+{
+	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+	size_t len = strlen(ev->name);
+
+	if (!u && !k && !h)
+		return;
+	ev->attr.exclude_user = !u;
+	ev->attr.exclude_kernel = !k;
+	ev->attr.exclude_hv = !h;
+	snprintf(ev->name + len, sizeof(ev->name) - len, ":%s%s%s", u ? "u" : "", k ? "k" : "", h ? "h" : "");
+}
+
+static void resolve_base_for(const struct ud_uarch *u, const char *name, struct ud_event *ev);
+
 void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
+{
+	size_t base_len = modifier_start(name);
+	char base[UD_EVENT_NAME_MAX];
+
+	if (name[base_len] == '\0' || base_len >= sizeof(base)) {
+		resolve_base_for(u, name, ev);
+		return;
+	}
+	memcpy(base, name, base_len);
+	base[base_len] = '\0';
+	resolve_base_for(u, base, ev);
+	if (ev->resolved)
+		apply_modifiers(ev, name + base_len + 1);
+	else
+		snprintf(ev->name, sizeof(ev->name), "%s", name);
+}
+
+static void resolve_base_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
 {
 	const struct ud_uarch_event *e;
 	char qualified[2 * UD_EVENT_NAME_MAX];

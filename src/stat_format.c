@@ -11,9 +11,13 @@ struct comment {
 	const char *format; /* printf format of value in the text form */
 };
 
+/* task-clock and cpu-clock count nanoseconds, with or without a ":u"-style modifier. */
 static int is_clock(const char *name)
 {
-	return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0;
+	size_t len = strcspn(name, ":");
+
+	return (len == 10 && strncmp(name, "task-clock", len) == 0) ||
+	       (len == 9 && strncmp(name, "cpu-clock", len) == 0);
 }
 
 /* An events-per-second rate over task-clock, as perf prints for counts. */

@@ -75,6 +75,29 @@ START_TEST(test_region_counts_only_the_region)
 }
 END_TEST
 
+/* Faults taken on user-space stores are user-mode events: ":u" counts them, ":k" does not. */
+START_TEST(test_modifiers_split_user_and_kernel)
+{
+	struct ud_event ev[2];
+	struct ud_count out[2];
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_counters *set;
+
+	ud_event_resolve_for(NULL, "page-faults:u", &ev[0]);
+	ud_event_resolve_for(NULL, "page-faults:k", &ev[1]);
+	set = ud_counters_open(ev, 2, 0, 0);
+	ck_assert_uint_eq(ud_counters_opened(set), 2);
+	ck_assert_int_eq(ud_counters_enable(set, &err), 0);
+	touch_fresh_pages(400);
+	ck_assert_int_eq(ud_counters_disable(set, &err), 0);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	ck_assert_int_eq(out[0].status, UD_COUNTED);
+	ck_assert_double_ge(out[0].value, 400);
+	ck_assert_double_lt(out[1].value, 400);
+	ud_counters_close(set);
+}
+END_TEST
+
 START_TEST(test_group_read_of_software_group)
 {
 	const char *names[] = { "task-clock", "page-faults", "context-switches" };
@@ -212,6 +235,7 @@ int main(void)
 	tcase_add_test(tc, test_hardware_refusal_is_explained);
 	tcase_add_test(tc, test_zero_reads_over_real_work_are_not_trusted);
 	tcase_add_test(tc, test_status_names_round_trip);
+	tcase_add_test(tc, test_modifiers_split_user_and_kernel);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -50,6 +50,41 @@ START_TEST(test_unknown_is_unresolved_with_reason)
 }
 END_TEST
 
+START_TEST(test_privilege_modifiers)
+{
+	struct ud_event ev;
+
+	ud_event_resolve_for(NULL, "cpu-cycles:u", &ev);
+	ck_assert(ev.resolved);
+	ck_assert_str_eq(ev.name, "cycles:u");
+	ck_assert_uint_eq(ev.attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	ck_assert(!ev.attr.exclude_user && ev.attr.exclude_kernel && ev.attr.exclude_hv);
+
+	ud_event_resolve_for(NULL, "page-faults:k", &ev);
+	ck_assert_str_eq(ev.name, "page-faults:k");
+	ck_assert(ev.attr.exclude_user && !ev.attr.exclude_kernel);
+
+	ud_event_resolve_for(NULL, "r5300c0:ku", &ev);
+	ck_assert_str_eq(ev.name, "r5300c0:uk");
+	ck_assert_uint_eq(ev.attr.config, 0x5300c0);
+	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel && ev.attr.exclude_hv);
+
+	/* :G/:H alone change nothing, as the importers read them. */
+	ud_event_resolve_for(NULL, "instructions:HG", &ev);
+	ck_assert_str_eq(ev.name, "instructions");
+	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel);
+
+	/* Not modifiers: a libpfm4-style qualifier stays part of the name. */
+	ud_event_resolve_for(NULL, "no-such:event", &ev);
+	ck_assert(!ev.resolved);
+	ck_assert_str_eq(ev.name, "no-such:event");
+	ud_event_resolve_for(NULL, "no-such:u", &ev);
+	ck_assert(!ev.resolved);
+	ck_assert_str_eq(ev.name, "no-such:u");
+	ud_events_cleanup();
+}
+END_TEST
+
 START_TEST(test_parse_list)
 {
 	struct ud_event *ev;
@@ -143,6 +178,7 @@ int main(void)
 	tcase_add_test(tc, test_generic_and_alias);
 	tcase_add_test(tc, test_raw_code);
 	tcase_add_test(tc, test_unknown_is_unresolved_with_reason);
+	tcase_add_test(tc, test_privilege_modifiers);
 	tcase_add_test(tc, test_parse_list);
 	tcase_add_test(tc, test_groups_carry_cycles_and_instructions);
 	tcase_add_test(tc, test_one_group_needs_no_copies);
