@@ -1,0 +1,27 @@
+/*
+ * host_file.h - a host's facts brought from where they were collected.
+ *
+ * `uarchdiff host --json` run on a machine prints its facts; `import --host
+ * FILE` attaches them to a profile imported from that machine's perf or
+ * UnixBench output, so that the diff can compare kernels, hypervisors and
+ * mitigations for data that did not come from `run`.  FILE holds either the
+ * host object itself or a document with a "host" object in it (a profile).
+ */
+#ifndef UD_HOST_FILE_H
+#define UD_HOST_FILE_H
+
+#include <jansson.h>
+
+#include "error.h"
+
+/*
+ * Reads and checks the host object in path.  Returns a new reference the
+ * caller owns, or NULL with err set to one line naming the file: missing,
+ * not JSON (with line:column), or not a host object.
+ */
+json_t *ud_host_file_load(const char *path, struct ud_err *err);
+
+/* The check alone: 0 when obj is a host object, else -1 with err saying why. */
+int ud_host_object_check(const json_t *obj, struct ud_err *err);
+
+#endif

@@ -1,0 +1,50 @@
+#include <stdlib.h>
+
+#include "fileio.h"
+#include "host_file.h"
+
+/*
+ * What makes an object a host object: the fields every `host --json` writes.
+ * Requiring a few of them keeps a stray JSON file (a profile's workload, a
+ * diff) from being taken for a host whose facts are all unknown.
+ */
+static const char *const required_fields[] = { "cpu", "kernel", "hypervisor", "vulnerabilities" };
+
+int ud_host_object_check(const json_t *obj, struct ud_err *err)
+{
+	if (!json_is_object(obj))
+		return ud_fail(err, "not a host object (expected the output of 'uarchdiff host --json')");
+	for (size_t i = 0; i < sizeof(required_fields) / sizeof(required_fields[0]); i++)
+		if (!json_object_get(obj, required_fields[i]))
+			return ud_fail(err, "not a host object: no \"%s\" (expected the output of 'uarchdiff host --json')",
+				       required_fields[i]);
+	if (!json_is_object(json_object_get(obj, "cpu")))
+		return ud_fail(err, "not a host object: \"cpu\" is not an object");
+	return 0;
+}
+
+json_t *ud_host_file_load(const char *path, struct ud_err *err)
+{
+	json_error_t jerr;
+	json_t *root, *host;
+	size_t len;
+	char *text = ud_read_file(path, &len, err);
+
+	if (!text)
+		return NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root) {
+		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	host = json_is_object(json_object_get(root, "host")) ? json_object_get(root, "host") : root;
+	if (ud_host_object_check(host, err) != 0) {
+		ud_err_prefix(err, "%s", path);
+		json_decref(root);
+		return NULL;
+	}
+	json_incref(host);
+	json_decref(root);
+	return host;
+}
