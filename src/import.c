@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "events.h"
+#include "event_names.h"
 #include "fileio.h"
 #include "import_priv.h"
 
@@ -243,7 +243,7 @@ void normalize_event(const char *in, char *out, size_t len)
 		if (strspn(mods, "HG") == strlen(mods))
 			mods = NULL;
 	}
-	generic = ud_event_generic_name(name);
+	generic = ud_generic_event_name(name);
 	snprintf(out, len, "%s%s%s", generic ? generic : name, mods ? ":" : "", mods ? mods : "");
 }
 
