@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_number.h"
+#include "import_parsers.h"
+#include "import_rows.h"
 
 #define MAX_FIELDS 16
 

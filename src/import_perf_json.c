@@ -9,7 +9,9 @@
 
 #include <jansson.h>
 
-#include "import_priv.h"
+#include "import_number.h"
+#include "import_parsers.h"
+#include "import_rows.h"
 
 static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
 {

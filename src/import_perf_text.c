@@ -10,9 +10,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_block.h"
+#include "import_lines.h"
+#include "import_number.h"
+#include "import_parsers.h"
 
 struct text_state {
 	struct acc acc;

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_lines.h"
+#include "import_number.h"
+#include "import_parsers.h"
 
 #define MAX_TESTS 64
 
