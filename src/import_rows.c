@@ -27,12 +27,8 @@ int import_rows(struct ud_profile *p, const char *text, size_t len, const char *
 		if (!*line || *line == '#')
 			continue;
 		r = acc_take_count_line(&a, line, err);
-		if (r < 0) {
-			char msg[sizeof(err->msg)];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			ret = ud_fail(err, "%s:%d: %s", name, l.lineno, msg);
-		}
+		if (r < 0)
+			ret = ud_err_prefix(err, "%s:%d", name, l.lineno);
 		if (r != 0)
 			continue;
 		r = row(&a, line, ctx, name, l.lineno, err);
