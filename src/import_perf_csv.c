@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_number.h"
+#include "import_parsers.h"
+#include "import_rows.h"
 
 #define MAX_FIELDS 16
 
@@ -53,14 +55,6 @@ static char guess_sep(const char *line)
 	return sep;
 }
 
-static int fail(struct ud_err *err, const char *name, int line, const char *what)
-{
-	char msg[sizeof(err->msg)];
-
-	snprintf(msg, sizeof(msg), "%s", what);
-	return ud_fail(err, "%s:%d: %s", name, line, msg);
-}
-
 /* 1 taken, 0 not a counter row, -1 error. */
 static int take_row(struct acc *a, char *line, void *ctx, const char *name, int lineno, struct ud_err *err)
 {
@@ -68,7 +62,6 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	char *f[MAX_FIELDS], *value, *unit, *event;
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, pct = NAN, spread = NAN;
-	struct ud_err e;
 	int n, i = 0;
 
 	/* The separator is the first row's most frequent candidate. */
@@ -87,9 +80,9 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	unit = f[i + 1];
 	event = f[i + 2];
 	if (!*event)
-		return fail(err, name, lineno, "a CSV counter row without an event name");
-	switch (parse_counter_value(value, unit, &status, &v, &e)) {
-	case -1: return fail(err, name, lineno, e.msg);
+		return ud_fail(err, "%s:%d: a CSV counter row without an event name", name, lineno);
+	switch (parse_counter_value(value, unit, &status, &v, err)) {
+	case -1: return ud_err_prefix(err, "%s:%d", name, lineno);
 	case 0: return 0; /* the program's own output */
 	default: break;
 	}
@@ -97,16 +90,16 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	/* -r inserts the variance ("0.12%") after the event */
 	if (n > i && *f[i] && f[i][strlen(f[i]) - 1] == '%') {
 		f[i][strlen(f[i]) - 1] = '\0';
-		if (parse_number_str(f[i], -2, &spread, &e) != 0)
-			spread = NAN;
+		if (parse_number_str(f[i], -2, &spread, NULL) != 0)
+			spread = NAN; /* a spread perf could not compute is no reason to reject the row */
 		i++;
 	}
-	if (n > i + 1 && *f[i + 1] && parse_number_str(f[i + 1], 0, &pct, &e) != 0)
-		return fail(err, name, lineno, e.msg);
+	if (n > i + 1 && *f[i + 1] && parse_number_str(f[i + 1], 0, &pct, err) != 0)
+		return ud_err_prefix(err, "%s:%d", name, lineno);
 	if (status != UD_COUNTED)
 		pct = NAN;
 	if (acc_add(a, event, status, v, pct, spread) != 0)
-		return fail(err, name, lineno, "out of memory");
+		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
 }
 

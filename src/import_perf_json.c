@@ -9,7 +9,9 @@
 
 #include <jansson.h>
 
-#include "import_priv.h"
+#include "import_number.h"
+#include "import_parsers.h"
+#include "import_rows.h"
 
 static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
 {
@@ -19,19 +21,22 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	const json_t *pct = json_object_get(o, "pcnt-running"), *var = json_object_get(o, "variance");
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, p = NAN, spread = NAN;
-	struct ud_err e = { "" };
+	int r;
 
 	if (!event)
 		return 0; /* metric-only lines have no event */
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
-	if (parse_counter_value(value, unit, &status, &v, &e) <= 0)
-		return ud_fail(err, "%s:%d: counter-value: %s", name, lineno, e.msg[0] ? e.msg : "not a number");
+	r = parse_counter_value(value, unit, &status, &v, err);
+	if (r < 0)
+		return ud_err_prefix(err, "%s:%d: counter-value", name, lineno);
+	if (r == 0)
+		return ud_fail(err, "%s:%d: counter-value: not a number", name, lineno);
 	if (json_is_number(pct) && status == UD_COUNTED)
 		p = json_number_value(pct);
 	if (json_is_number(var))
 		spread = json_number_value(var) / 100;
-	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, &e) != 0)
+	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, NULL) != 0)
 		spread = NAN;
 	if (acc_add(a, event, status, v, p, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);

@@ -10,9 +10,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_block.h"
+#include "import_lines.h"
+#include "import_number.h"
+#include "import_parsers.h"
 
 struct text_state {
 	struct acc acc;
@@ -45,10 +49,13 @@ static const char *unquote(const char *s)
 
 static int fail_line(struct text_state *t, const char *what)
 {
-	char msg[sizeof(t->err->msg)];
+	return ud_fail(t->err, "%s:%d: %s", t->name, t->lineno, what);
+}
 
-	snprintf(msg, sizeof(msg), "%s", what);
-	return ud_fail(t->err, "%s:%d: %s", t->name, t->lineno, msg);
+/* A shared piece failed into t->err: say where. */
+static int failed_at_line(struct text_state *t)
+{
+	return ud_err_prefix(t->err, "%s:%d", t->name, t->lineno);
 }
 
 static int flush(struct text_state *t)
@@ -93,11 +100,10 @@ static int take_header(struct text_state *t, const char *s)
 static int number_at(struct text_state *t, const char **s, int pow10, double *out)
 {
 	struct decimal d;
-	struct ud_err e;
-	int r = scan_decimal(*s, s, &d, &e);
+	int r = scan_decimal(*s, s, &d, t->err);
 
 	if (r < 0)
-		return fail_line(t, e.msg);
+		return failed_at_line(t);
 	if (r > 0)
 		*out = decimal_value(d, pow10);
 	return r;
@@ -128,14 +134,13 @@ static double running_pct(const char *s)
 {
 	const char *pct = strrchr(s, '%'), *open = pct, *end;
 	struct decimal d;
-	struct ud_err e;
 
 	/* The share ends the line; a "+-" spread before it is not one. */
 	while (open && open > s && open[-1] != '(' && open[-1] != '[' && open[-1] != '+')
 		open--;
 	if (!open || open == s || open[-1] == '+')
 		return NAN;
-	if (scan_decimal(skip_space(open), &end, &d, &e) <= 0 || *end != '%')
+	if (scan_decimal(skip_space(open), &end, &d, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, 0);
 }
@@ -145,12 +150,11 @@ static double rel_spread(const char *s)
 {
 	const char *pm = strstr(s, "+-"), *end;
 	struct decimal d;
-	struct ud_err e;
 
 	if (!pm)
 		return NAN;
 	pm = skip_space(pm + 2);
-	if (scan_decimal(pm, &end, &d, &e) <= 0 || *end != '%')
+	if (scan_decimal(pm, &end, &d, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, -2);
 }
@@ -204,11 +208,10 @@ static int take_counter(struct text_state *t, const char *s)
 		p = strchr(p, '>') + 1;
 	} else {
 		struct decimal d;
-		struct ud_err e;
 
-		r = scan_decimal(p, &p, &d, &e);
+		r = scan_decimal(p, &p, &d, t->err);
 		if (r <= 0)
-			return r < 0 ? fail_line(t, e.msg) : 0;
+			return r < 0 ? failed_at_line(t) : 0;
 		if (*p && !isspace((unsigned char)*p))
 			return 0; /* "2.0s", "10/20": not perf's */
 		p = skip_space(p);
@@ -251,7 +254,6 @@ static int take_counter(struct text_state *t, const char *s)
 static int take_line(struct text_state *t, const char *line)
 {
 	const char *s = unquote(line);
-	struct ud_err e;
 	int r;
 
 	if (!*s)
@@ -270,8 +272,8 @@ static int take_line(struct text_state *t, const char *line)
 		/* Program output after a finished block belongs to the next one. */
 		if (t->acc.n && flush(t) != 0)
 			return -1;
-		r = acc_take_count_line(&t->acc, s, &e);
-		return r < 0 ? fail_line(t, e.msg) : 0;
+		r = acc_take_count_line(&t->acc, s, t->err);
+		return r < 0 ? failed_at_line(t) : 0;
 	}
 	if (strstr(s, " seconds "))
 		return take_seconds(t, s) < 0 ? -1 : 0;

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_priv.h"
+#include "import_lines.h"
+#include "import_number.h"
+#include "import_parsers.h"
+#include "text.h"
 
 #define MAX_TESTS 64
 
@@ -28,20 +31,11 @@ struct run {
 	bool in_index;
 };
 
-static void trim_end(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
-
 /* The last whitespace-separated token of s[0..*len) as a number; shortens *len. */
 static bool last_number(const char *s, size_t *len, double *v)
 {
 	size_t end = *len, start;
 	char tok[64];
-	struct ud_err e;
 
 	while (end && isspace((unsigned char)s[end - 1]))
 		end--;
@@ -51,7 +45,7 @@ static bool last_number(const char *s, size_t *len, double *v)
 	if (start == end || end - start >= sizeof(tok))
 		return false;
 	snprintf(tok, sizeof(tok), "%.*s", (int)(end - start), s + start);
-	if (parse_number_str(tok, 0, v, &e) != 0)
+	if (parse_number_str(tok, 0, v, NULL) != 0)
 		return false;
 	*len = start;
 	return true;
@@ -127,14 +121,14 @@ static void take_host_line(struct ud_profile *p, const char *s)
 static void take_result(struct run *r, const char *s)
 {
 	const char *paren = strrchr(s, '(');
-	char head[256], *units;
+	char buf[256], *head, *units;
 	size_t len;
 	struct result *res;
 
 	if (!paren || !strstr(paren, "samples") || r->nresults == MAX_TESTS)
 		return;
-	snprintf(head, sizeof(head), "%.*s", (int)(paren - s), s);
-	trim_end(head);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(paren - s), s);
+	head = ud_trim(buf);
 	units = strrchr(head, ' ');
 	if (!units)
 		return;
@@ -144,7 +138,7 @@ static void take_result(struct run *r, const char *s)
 	if (!last_number(head, &len, &res->value))
 		return;
 	head[len] = '\0';
-	trim_end(head);
+	head = ud_trim(head);
 	snprintf(res->name, sizeof(res->name), "%s", head);
 	snprintf(res->units, sizeof(res->units), "%s", units);
 	r->nresults++;
@@ -165,12 +159,9 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 	r->copies = 1;
 	lines_init(&l, text, len);
 	while (ret == 0 && (line = lines_next(&l)) != NULL) {
-		char *s = line;
+		char *s = ud_trim(line);
 		const char *copy;
 
-		while (isspace((unsigned char)*s))
-			s++;
-		trim_end(s);
 		if (!*s)
 			continue;
 		take_host_line(p, s);
@@ -202,7 +193,7 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 				break;
 			}
 			s[n] = '\0';
-			trim_end(s);
+			s = ud_trim(s);
 			ret = add_workload(p, r, s, index, baseline, result, err, name, l.lineno);
 		} else if (!r->in_index) {
 			take_result(r, s);

@@ -1,0 +1,16 @@
+/*
+ * event_names.h - perf's generic event names and their aliases, without the
+ * kernel encodings behind them.
+ *
+ * Portable on purpose: the importers name the counters of a perf paste the
+ * way the counting engine names what it opened ("cpu-cycles" and "cycles" are
+ * one counter), on any system and without <linux/perf_event.h>.  The
+ * counting engine's encodings (src/events.c) are keyed by these names.
+ */
+#ifndef UD_EVENT_NAMES_H
+#define UD_EVENT_NAMES_H
+
+/* The canonical generic name for name or one of its aliases ("cpu-cycles" -> "cycles"), else NULL. */
+const char *ud_generic_event_name(const char *name);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * import_block.c - one block of counter rows summed into one profile
+ * workload (import_block.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_block.h"
+#include "import_event_name.h"
+#include "import_number.h"
+
+void acc_init(struct acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->elapsed_ns = a->user_ns = a->sys_ns = NAN;
+	a->last = -1;
+}
+
+void acc_free(struct acc *a)
+{
+	free(a->c);
+	free(a->command);
+	free(a->scores);
+	acc_init(a);
+}
+
+bool acc_empty(const struct acc *a)
+{
+	return a->n == 0 && a->nscores == 0;
+}
+
+int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
+	    double rel_stddev)
+{
+	char name[96];
+	struct acc_counter *c = NULL;
+
+	/* Interval and per-CPU files repeat each spelling thousands of times. */
+	for (size_t i = 0; i < a->n && !c; i++)
+		if (strcmp(a->c[i].printed, event) == 0)
+			c = &a->c[i];
+	if (!c)
+		normalize_event(event, name, sizeof(name));
+	for (size_t i = 0; i < a->n && !c; i++)
+		if (strcmp(a->c[i].name, name) == 0)
+			c = &a->c[i];
+	if (!c) {
+		if (a->n == a->cap) {
+			size_t cap = a->cap ? 2 * a->cap : 16;
+			struct acc_counter *grown = realloc(a->c, cap * sizeof(*grown));
+
+			if (!grown)
+				return -1;
+			a->c = grown;
+			a->cap = cap;
+		}
+		c = &a->c[a->n++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		snprintf(c->printed, sizeof(c->printed), "%s", event);
+		c->status = status;
+		c->rel_stddev = NAN;
+	}
+	/* Rows of one event (per CPU, per interval, per hybrid PMU) add up. */
+	if (status == UD_COUNTED) {
+		c->value += value;
+		if (c->status != UD_COUNTED && c->rows == 0)
+			c->status = UD_COUNTED;
+	} else if (c->status == UD_COUNTED && c->rows == 0) {
+		c->status = status;
+	}
+	if (!isnan(pct)) {
+		c->pct_sum += pct;
+		c->pct_rows++;
+	}
+	if (!isnan(rel_stddev))
+		c->rel_stddev = rel_stddev;
+	c->rows++;
+	a->last = (int)(c - a->c);
+	return 0;
+}
+
+int acc_add_score(struct acc *a, double value, const char *units)
+{
+	struct acc_score *grown = realloc(a->scores, (a->nscores + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	a->scores = grown;
+	a->scores[a->nscores].value = value;
+	snprintf(a->scores[a->nscores++].units, sizeof(grown->units), "%s", units ? units : "");
+	return 0;
+}
+
+int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
+{
+	const char *v, *units;
+	char field[64];
+	double value;
+	size_t n;
+
+	if (strncmp(line, "COUNT|", 6) != 0)
+		return 0;
+	v = line + 6;
+	n = strcspn(v, "|");
+	if (n == 0 || n >= sizeof(field) || v[n] != '|')
+		return ud_fail(err, "malformed UnixBench COUNT line");
+	snprintf(field, sizeof(field), "%.*s", (int)n, v);
+	if (parse_number_str(field, 0, &value, err) != 0)
+		return -1;
+	units = strrchr(line, '|') + 1;
+	if (acc_add_score(a, value, units) != 0)
+		return ud_fail(err, "out of memory");
+	return 1;
+}
+
+static bool lower_is_better(const char *units)
+{
+	static const char *const times[] = { "s", "sec", "secs", "seconds", "ms", "msec", "us", "usec", "ns" };
+
+	for (size_t i = 0; units && i < sizeof(times) / sizeof(times[0]); i++)
+		if (strcmp(units, times[i]) == 0)
+			return true;
+	return false;
+}
+
+static char *unique_name(const struct ud_profile *p, const char *base)
+{
+	char *name = malloc(strlen(base) + 16);
+
+	if (!name)
+		return NULL;
+	strcpy(name, base);
+	for (int k = 2;; k++) {
+		bool taken = false;
+
+		for (size_t i = 0; i < p->nworkloads && !taken; i++)
+			taken = strcmp(p->workloads[i].name, name) == 0;
+		if (!taken)
+			return name;
+		sprintf(name, "%s#%d", base, k);
+	}
+}
+
+int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
+		    struct ud_err *err)
+{
+	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
+	char *name = unique_name(p, base);
+	struct ud_workload *w = name ? ud_profile_add_workload(p, name) : NULL;
+	double samples[1];
+
+	free(name);
+	if (!w)
+		return ud_fail(err, "out of memory");
+	w->command = a->command ? strdup(a->command) : NULL;
+	w->runs = a->runs;
+	w->elapsed_ns = a->elapsed_ns;
+	w->user_ns = a->user_ns;
+	w->sys_ns = a->sys_ns;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct acc_counter *s = &a->c[i];
+		struct ud_counter *c = ud_workload_add_counter(w, s->name);
+
+		if (!c)
+			return ud_fail(err, "out of memory");
+		c->status = s->status;
+		c->value = s->status == UD_COUNTED ? s->value : NAN;
+		if (s->pct_rows)
+			c->running_pct = s->pct_sum / s->pct_rows;
+		c->rel_stddev = s->rel_stddev;
+		if (s->status != UD_COUNTED)
+			c->reason = strdup(s->status == UD_NOT_COUNTED ? "perf printed <not counted>"
+								      : "perf printed <not supported>");
+	}
+	if (o->has_score) {
+		samples[0] = o->score;
+		w->units = o->score_units ? strdup(o->score_units) : NULL;
+	} else if (a->nscores) {
+		/* UnixBench prints several COUNT lines for some tests: the last is the score. */
+		samples[0] = a->scores[a->nscores - 1].value;
+		w->units = strdup(a->scores[a->nscores - 1].units);
+		for (size_t i = 0; i + 1 < a->nscores; i++) {
+			char sub[32];
+
+			snprintf(sub, sizeof(sub), "COUNT %zu", i + 1);
+			ud_workload_add_subscore(w, sub, a->scores[i].value, a->scores[i].units);
+		}
+	} else if (!isnan(a->elapsed_ns)) {
+		/* Like `stat`: the score of a counted command is its time. */
+		samples[0] = a->elapsed_ns / 1e9;
+		w->units = strdup("s");
+		w->work_units = 1;
+	} else {
+		return 0;
+	}
+	w->higher_is_better = !lower_is_better(w->units);
+	ud_score_set_samples(&w->score, samples, 1);
+	return 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * import_block.h - the accumulator the parsers fill: the rows of one block
+ * of perf stat output (one "Performance counter stats" block, or one CSV or
+ * JSON file), summed per event, with the block's times, command and
+ * UnixBench scores, and turned into one workload of a profile at the end.
+ *
+ * Per-CPU rows (-a -A), intervals (-I) and hybrid PMUs print one event many
+ * times: the rows add up here, once, so each parser only reads rows.
+ */
+#ifndef UD_IMPORT_BLOCK_H
+#define UD_IMPORT_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "count_status.h"
+#include "error.h"
+#include "import.h"
+#include "profile.h"
+
+struct acc_counter {
+	char name[96];
+	char printed[96];        /* the first spelling seen, to skip normalising repeats */
+	enum ud_count_status status;
+	double value;            /* sum over rows */
+	double pct_sum;          /* running percentages, averaged over rows */
+	int pct_rows;
+	double rel_stddev;       /* from "( +- x% )"; NAN if none */
+	int rows;
+};
+
+struct acc_score {
+	double value;
+	char units[32];
+};
+
+struct acc {
+	struct acc_counter *c;
+	size_t n, cap;
+	char *command;
+	int runs;
+	double elapsed_ns, user_ns, sys_ns;
+	struct acc_score *scores;
+	size_t nscores;
+	int last;                /* index of the counter a continuation line refers to; -1 none */
+};
+
+void acc_init(struct acc *a);
+/* Frees what a holds and leaves it initialised, ready for the next block. */
+void acc_free(struct acc *a);
+bool acc_empty(const struct acc *a);
+/*
+ * Adds a row of event (as printed; normalised here); status other than
+ * counted ignores value.  pct and rel_stddev NAN when none.  -1 when out of
+ * memory.
+ */
+int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
+	    double rel_stddev);
+int acc_add_score(struct acc *a, double value, const char *units);
+/* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
+int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
+/*
+ * Appends the block to p as a workload named by o->workload, the command or
+ * fallback (made unique with "#2", "#3"), scored by o's score, the last
+ * COUNT line, or the elapsed time, in that order.
+ */
+int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
+		    struct ud_err *err);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * import_number.c - numbers as perf prints them in any locale
+ * (import_number.h).  Scanned as decimals and scaled once, so 34,021.81 msec
+ * becomes exactly 34021810000 ns; neither strtod nor the process's
+ * LC_NUMERIC is involved, so the result does not depend on the locale
+ * uarchdiff runs under, only on the one perf printed in.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "import_number.h"
+
+/* Bytes of a thousands separator at s (0 if none): ',', '.', '\'', ' ', U+00A0, U+202F. */
+static int sep_len(const char *s, char *kind)
+{
+	if (*s == ',' || *s == '.' || *s == '\'' || *s == ' ') {
+		*kind = *s;
+		return 1;
+	}
+	if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0) {
+		*kind = ' ';
+		return 2;
+	}
+	if ((unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x80 && (unsigned char)s[2] == 0xaf) {
+		*kind = ' ';
+		return 3;
+	}
+	return 0;
+}
+
+static size_t digit_run(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err)
+{
+	struct {
+		char kind;
+		size_t digits;
+		const char *at;
+	} seps[64];
+	size_t nseps = 0, first = digit_run(s), commas = 0, dots = 0;
+	const char *p = s + first, *decimal = NULL;
+
+	if (first == 0)
+		return 0;
+	for (;;) {
+		char kind;
+		int sl = sep_len(p, &kind);
+		size_t n = sl ? digit_run(p + sl) : 0;
+
+		if (!sl || !n)
+			break;
+		/* A space is a separator only before a group of exactly three digits. */
+		if (kind == ' ' && (n != 3 || first > 3))
+			break;
+		if (nseps == sizeof(seps) / sizeof(seps[0]))
+			return ud_fail(err, "number too long");
+		seps[nseps].kind = kind;
+		seps[nseps].digits = n;
+		seps[nseps++].at = p;
+		commas += kind == ',';
+		dots += kind == '.';
+		p += (size_t)sl + n;
+	}
+	/* The decimal separator, if any, is the last one, where groups allow it. */
+	if (nseps) {
+		char k = seps[nseps - 1].kind;
+		size_t same = k == ',' ? commas : k == '.' ? dots : 0, other = k == ',' ? dots : commas;
+
+		if ((k == ',' || k == '.') && same == 1 && (other || seps[nseps - 1].digits != 3))
+			decimal = seps[nseps - 1].at; /* 1.234,56 1,234.56 0,72 45.112821074 */
+		for (size_t i = 0; i < nseps; i++)
+			if (seps[i].at != decimal && (seps[i].digits != 3 || first > 3))
+				return ud_fail(err, "malformed number '%.*s'", (int)(p - s), s);
+	}
+	d->mant = 0;
+	d->frac = 0;
+	for (const char *q = s; q < p; q++) {
+		if (!isdigit((unsigned char)*q))
+			continue;
+		if (d->mant > (UINT64_MAX - (uint64_t)(*q - '0')) / 10)
+			return ud_fail(err, "number '%.*s' is too large for a 64-bit counter", (int)(p - s), s);
+		d->mant = d->mant * 10 + (uint64_t)(*q - '0');
+		d->frac += decimal && q > decimal;
+	}
+	*end = p;
+	return 1;
+}
+
+double decimal_value(struct decimal d, int pow10)
+{
+	int k = pow10 - d.frac;
+	uint64_t r = d.mant;
+
+	if (k >= 0) {
+		for (int i = 0; i < k; i++) {
+			if (r > UINT64_MAX / 10)
+				return (double)d.mant * pow(10, k);
+			r *= 10;
+		}
+		return (double)r;
+	}
+	/* Both operands exact, so IEEE division rounds to the nearest double, as strtod would. */
+	if (d.mant < (uint64_t)IMPORT_EXACT_MAX && -k <= 22)
+		return (double)d.mant / pow(10, -k);
+	return (double)d.mant * pow(10, k);
+}
+
+int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err)
+{
+	struct decimal d;
+	const char *end;
+	int r;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	r = scan_decimal(s, &end, &d, err);
+	if (r < 0)
+		return -1;
+	while (r > 0 && isspace((unsigned char)*end))
+		end++;
+	if (r == 0 || *end)
+		return ud_fail(err, "'%s' is not a number", s);
+	*value = decimal_value(d, pow10);
+	return 0;
+}
+
+int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+			struct ud_err *err)
+{
+	struct decimal d;
+	const char *end;
+	int r;
+
+	*value = 0;
+	if (strcmp(field, "<not supported>") == 0 || strcmp(field, "<not counted>") == 0) {
+		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
+		return 1;
+	}
+	r = scan_decimal(field, &end, &d, err);
+	if (r <= 0 || *end)
+		return r < 0 ? -1 : 0;
+	*status = UD_COUNTED;
+	*value = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
+	return 1;
+}

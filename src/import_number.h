@@ -1,0 +1,51 @@
+/*
+ * import_number.h - numbers as perf prints them in any locale, and perf's
+ * counter-value fields.
+ *
+ * perf formats counts with the locale of the machine it ran on (1,234,567
+ * in en_US, 1.234.567 in de_DE, 1 234 567 with no-break spaces in fr_FR),
+ * and a paste keeps that spelling wherever it is read.  These functions read
+ * every such spelling the same way, whatever the locale of this process.
+ * Errors carry no file prefix: the caller knows the file and line.
+ */
+#ifndef UD_IMPORT_NUMBER_H
+#define UD_IMPORT_NUMBER_H
+
+#include <stdint.h>
+
+#include "count_status.h"
+#include "error.h"
+
+/* The largest count a 64-bit counter can hold, and below it what a double keeps exactly. */
+#define IMPORT_EXACT_MAX 9007199254740992.0 /* 2^53 */
+
+/* A printed decimal: mant x 10^-frac, kept exact until scaled. */
+struct decimal {
+	uint64_t mant;
+	int frac;
+};
+
+/*
+ * Scans a number as perf prints it in any locale at s: thousands separators
+ * ',', '.', ' ', '\'' and the UTF-8 no-break spaces, and one decimal
+ * separator ('.' or ','), told apart by position and group lengths.  Sets
+ * *end past it.  Returns 1 when a number was read, 0 when s does not start
+ * with one, -1 when it is too large for a 64-bit counter or malformed (err
+ * set; err may be NULL where the reason is not wanted).
+ */
+int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err);
+/* d x 10^pow10 as the nearest double; exact for integers below 2^53. */
+double decimal_value(struct decimal d, int pow10);
+/* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
+int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
+
+/*
+ * A counter value as perf writes it in CSV and JSON: "<not supported>",
+ * "<not counted>", or the whole field a number (msec scaled to nanoseconds).
+ * Returns 1 with *status and *value, 0 when the field is not a number, -1
+ * with err when it is too large or malformed.
+ */
+int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+			struct ud_err *err);
+
+#endif

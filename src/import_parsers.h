@@ -1,0 +1,25 @@
+/*
+ * import_parsers.h - the four format parsers ud_import_buffer() dispatches
+ * to, one file each.  Each appends its workloads to p, or fails with err
+ * naming the file and line; ud_import_buffer() removes what a failed parser
+ * added.
+ */
+#ifndef UD_IMPORT_PARSERS_H
+#define UD_IMPORT_PARSERS_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "import.h"
+#include "profile.h"
+
+int import_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err);
+int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
+		    const struct ud_import_opts *o, struct ud_err *err);
+int import_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err);
+int import_unixbench(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * import_rows.c - the reading loop of the formats that print one counter a
+ * line (import_rows.h): perf stat -x CSV and -j JSON lines.
+ */
+#include <string.h>
+
+#include "import_block.h"
+#include "import_lines.h"
+#include "import_rows.h"
+
+int import_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
+		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err)
+{
+	const char *base = strrchr(name, '/');
+	struct lines l;
+	struct acc a;
+	char *line;
+	int ret = 0, rows = 0;
+
+	acc_init(&a);
+	lines_init(&l, text, len);
+	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+		int r;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		r = acc_take_count_line(&a, line, err);
+		if (r < 0)
+			ret = ud_err_prefix(err, "%s:%d", name, l.lineno);
+		if (r != 0)
+			continue;
+		r = row(&a, line, ctx, name, l.lineno, err);
+		ret = r < 0 ? -1 : 0;
+		rows += r > 0;
+	}
+	lines_free(&l);
+	if (ret == 0 && !rows)
+		ret = ud_fail(err, "%s: no %s found", name, what);
+	if (ret == 0)
+		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
+	acc_free(&a);
+	return ret;
+}

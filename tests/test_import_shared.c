@@ -1,0 +1,278 @@
+/*
+ * The pieces the import parsers share, tested on their own: the line
+ * reader's edges, numbers in every locale perf prints in (and under this
+ * process's locale), event-name normalizing, and the block accumulator.
+ * test_import.c tests them through whole files; here a failure names the
+ * piece.
+ */
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_names.h"
+#include "import_block.h"
+#include "import_event_name.h"
+#include "import_lines.h"
+#include "import_number.h"
+#include "testutil.h"
+
+/* ---- lines ---- */
+
+/* Every line of text[0..len) joined with '|', and the count. */
+static int read_all(const char *text, size_t len, char *out, size_t outlen)
+{
+	struct lines l;
+	char *line;
+	int n = 0;
+
+	out[0] = '\0';
+	lines_init(&l, text, len);
+	while ((line = lines_next(&l)) != NULL) {
+		n++;
+		ck_assert_int_eq(l.lineno, n);
+		snprintf(out + strlen(out), outlen - strlen(out), "%s%s", n > 1 ? "|" : "", line);
+	}
+	lines_free(&l);
+	return n;
+}
+
+START_TEST(test_lines_edges)
+{
+	char out[256];
+
+	ck_assert_int_eq(read_all("", 0, out, sizeof(out)), 0);
+	ck_assert_int_eq(read_all("\n", 1, out, sizeof(out)), 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(read_all("a\nb", 3, out, sizeof(out)), 2); /* no newline at the end */
+	ck_assert_str_eq(out, "a|b");
+	ck_assert_int_eq(read_all("a\n\nb\n", 5, out, sizeof(out)), 3);
+	ck_assert_str_eq(out, "a||b");
+	ck_assert_int_eq(read_all("a\r\nb\r\n", 6, out, sizeof(out)), 2); /* Windows line ends */
+	ck_assert_str_eq(out, "a|b");
+	ck_assert_int_eq(read_all("a\r\r\n", 4, out, sizeof(out)), 1); /* only one \r is the line end's */
+	ck_assert_str_eq(out, "a\r");
+	/* The buffer need not be NUL-terminated: len is the end. */
+	ck_assert_int_eq(read_all("abc\ndefgh", 6, out, sizeof(out)), 2);
+	ck_assert_str_eq(out, "abc|de");
+}
+END_TEST
+
+START_TEST(test_lines_long_and_modifiable)
+{
+	size_t big = 100000;
+	char *text = malloc(big + 4);
+	struct lines l;
+	char *line;
+
+	ck_assert_ptr_nonnull(text);
+	memset(text, 'x', big);
+	memcpy(text + big, "\nyz", 3);
+	lines_init(&l, text, big + 3);
+	line = lines_next(&l);
+	ck_assert_uint_eq(strlen(line), big);
+	line[0] = '\0'; /* the caller's copy: the text itself is untouched */
+	ck_assert_int_eq(text[0], 'x');
+	ck_assert_str_eq(lines_next(&l), "yz");
+	ck_assert_ptr_null(lines_next(&l));
+	ck_assert_ptr_null(lines_next(&l));
+	lines_free(&l);
+	free(text);
+}
+END_TEST
+
+/* ---- numbers ---- */
+
+static double num(const char *s, int pow10)
+{
+	struct ud_err err = UD_ERR_INIT;
+	double v = NAN;
+
+	ck_assert_msg(parse_number_str(s, pow10, &v, &err) == 0, "%s: %s", s, err.msg);
+	return v;
+}
+
+static void bad_number(const char *s, const char *why)
+{
+	struct ud_err err = UD_ERR_INIT;
+	double v;
+
+	ck_assert_int_eq(parse_number_str(s, 0, &v, &err), -1);
+	ck_assert_msg(strstr(err.msg, why) != NULL, "%s: '%s' lacks '%s'", s, err.msg, why);
+}
+
+/* The spellings perf's own locales give one number. */
+static void check_locale_spellings(void)
+{
+	ck_assert_double_eq(num("1,234,567", 0), 1234567);          /* en_US */
+	ck_assert_double_eq(num("1.234.567", 0), 1234567);          /* de_DE */
+	ck_assert_double_eq(num("1 234 567", 0), 1234567);          /* plain spaces, as pasted */
+	ck_assert_double_eq(num("1\u00a0234\u00a0567", 0), 1234567); /* fr_FR: no-break space */
+	ck_assert_double_eq(num("1\u202f234\u202f567", 0), 1234567); /* narrow no-break space */
+	ck_assert_double_eq(num("1'234'567", 0), 1234567);          /* de_CH */
+	ck_assert_double_eq(num("1,234.56", 0), 1234.56);
+	ck_assert_double_eq(num("1.234,56", 0), 1234.56);
+	ck_assert_double_eq(num("0,72", 0), 0.72);                  /* the decimal comma */
+	ck_assert_double_eq(num("45.112821074", 0), 45.112821074);
+	ck_assert_double_eq(num("1,234", 0), 1234);                 /* three digits after: grouping */
+	ck_assert_double_eq(num("  42 ", 0), 42);
+}
+
+START_TEST(test_number_locales)
+{
+	check_locale_spellings();
+}
+END_TEST
+
+/* Under a locale whose decimal point is ',', strtod would read 45.11 as 45: the scanner must not care. */
+START_TEST(test_number_ignores_process_locale)
+{
+	static const char *const comma_locales[] = { "de_DE.UTF-8", "fr_FR.UTF-8", "de_DE", "fr_FR", "C.UTF-8" };
+	const char *set = NULL;
+
+	for (size_t i = 0; i < sizeof(comma_locales) / sizeof(comma_locales[0]) && !set; i++)
+		set = setlocale(LC_ALL, comma_locales[i]);
+	check_locale_spellings();
+	setlocale(LC_ALL, "C");
+}
+END_TEST
+
+START_TEST(test_number_exact_scaling)
+{
+	struct decimal d;
+	const char *end;
+
+	/* task-clock printed in msec, counted in ns: 34,021.81 msec is exactly 34021810000 */
+	ck_assert_double_eq(num("34,021.81", 6), 34021810000.0);
+	ck_assert_double_eq(num("0.12", -2), 0.0012);
+	ck_assert_int_eq(scan_decimal("18446744073709551615", &end, &d, NULL), 1);
+	ck_assert(d.mant == UINT64_MAX && d.frac == 0 && *end == '\0');
+	ck_assert_int_eq(scan_decimal("1.5 seconds", &end, &d, NULL), 1);
+	ck_assert_str_eq(end, " seconds");
+	ck_assert(d.mant == 15 && d.frac == 1);
+	ck_assert_int_eq(scan_decimal("1 23", &end, &d, NULL), 1); /* a space groups only three digits */
+	ck_assert_str_eq(end, " 23");
+	ck_assert_int_eq(scan_decimal("cycles", &end, &d, NULL), 0);
+}
+END_TEST
+
+START_TEST(test_number_bad)
+{
+	bad_number("18446744073709551616", "too large for a 64-bit counter");
+	bad_number("12,34,567", "malformed number");
+	bad_number("4x", "is not a number");
+	bad_number("", "is not a number");
+}
+END_TEST
+
+START_TEST(test_counter_value)
+{
+	struct ud_err err = UD_ERR_INIT;
+	enum ud_count_status st = UD_COUNTED;
+	double v = -1;
+
+	ck_assert_int_eq(parse_counter_value("<not supported>", "", &st, &v, &err), 1);
+	ck_assert_int_eq(st, UD_NOT_SUPPORTED);
+	ck_assert_int_eq(parse_counter_value("<not counted>", NULL, &st, &v, &err), 1);
+	ck_assert_int_eq(st, UD_NOT_COUNTED);
+	ck_assert_int_eq(parse_counter_value("12.5", "msec", &st, &v, &err), 1);
+	ck_assert_int_eq(st, UD_COUNTED);
+	ck_assert_double_eq(v, 12500000);
+	ck_assert_int_eq(parse_counter_value("1.234.567", "", &st, &v, &err), 1);
+	ck_assert_double_eq(v, 1234567);
+	ck_assert_int_eq(parse_counter_value("12 apples", "", &st, &v, &err), 0);
+	ck_assert_int_eq(parse_counter_value("99999999999999999999", "", &st, &v, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
+}
+END_TEST
+
+/* ---- event names ---- */
+
+static void name_is(const char *printed, const char *want)
+{
+	char out[128];
+
+	normalize_event(printed, out, sizeof(out));
+	ck_assert_msg(strcmp(out, want) == 0, "%s -> %s, want %s", printed, out, want);
+}
+
+START_TEST(test_event_names)
+{
+	ck_assert_str_eq(ud_generic_event_name("cpu-cycles"), "cycles");
+	ck_assert_str_eq(ud_generic_event_name("faults"), "page-faults");
+	ck_assert_ptr_null(ud_generic_event_name("inst_retired.any"));
+	name_is("cycles", "cycles");
+	name_is("cpu-cycles", "cycles");
+	name_is("cycles:HG", "cycles");               /* host and guest: what plain cycles counts */
+	name_is("cycles:u", "cycles:u");              /* user only: a different count */
+	name_is("cpu_core/cycles/", "cycles");        /* hybrid Intel */
+	name_is("cpu_atom/branch-instructions/", "branches");
+	name_is("armv8_pmuv3_0/cpu_cycles/", "cycles"); /* Arm PMUv3 names */
+	name_is("armv8_pmuv3_0/br_mis_pred_retired/", "branch-misses");
+	name_is("armv8_pmuv3_0/inst_retired/:u", "instructions:u");
+	name_is("cpu/event=0x3c,umask=0x0/", "cpu/event=0x3c,umask=0x0/"); /* terms: as printed */
+	name_is("r003c", "r003c");
+}
+END_TEST
+
+/* ---- the block accumulator ---- */
+
+START_TEST(test_block_sums_rows)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_import_opts o = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_counter *c;
+	struct acc a;
+
+	acc_init(&a);
+	ck_assert(acc_empty(&a));
+	/* Per-CPU rows under two spellings of one event, one CPU not counting. */
+	ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 100, 50, NAN), 0);
+	ck_assert_int_eq(acc_add(&a, "cpu-cycles", UD_COUNTED, 300, 100, NAN), 0);
+	ck_assert_int_eq(acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN), 0);
+	ck_assert_int_eq(acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN), 0);
+	ck_assert_uint_eq(a.n, 2);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|1.5|1|lps", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|2,5|1|lps", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "hello", &err), 0);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|x|1|lps", &err), -1);
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", &err), 0);
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", &err), 0); /* the same name twice */
+	acc_free(&a);
+
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ck_assert_str_eq(p->workloads[0].name, "file.txt");
+	ck_assert_str_eq(p->workloads[1].name, "file.txt#2");
+	c = ud_workload_counter(&p->workloads[0], "cycles");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->status, UD_COUNTED);
+	ck_assert_double_eq(c->value, 400);
+	ck_assert_double_eq(c->running_pct, 75);
+	ck_assert_int_eq(ud_workload_counter(&p->workloads[0], "LLC-loads")->status, UD_NOT_SUPPORTED);
+	ck_assert_double_eq(p->workloads[0].score.median, 2.5); /* the last COUNT line is the score */
+	ck_assert_str_eq(p->workloads[0].units, "lps");
+	ck_assert(p->workloads[0].higher_is_better);
+	ud_profile_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("import_shared");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_lines_edges);
+	tcase_add_test(tc, test_lines_long_and_modifiable);
+	tcase_add_test(tc, test_number_locales);
+	tcase_add_test(tc, test_number_ignores_process_locale);
+	tcase_add_test(tc, test_number_exact_scaling);
+	tcase_add_test(tc, test_number_bad);
+	tcase_add_test(tc, test_counter_value);
+	tcase_add_test(tc, test_event_names);
+	tcase_add_test(tc, test_block_sums_rows);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
