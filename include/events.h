@@ -44,9 +44,6 @@ struct ud_event {
 extern const char *const ud_default_events[];
 extern const size_t ud_default_events_count;
 
-/* The canonical generic name for name or one of its aliases ("cpu-cycles"), else NULL. */
-const char *ud_event_generic_name(const char *name);
-
 /* Resolves one name into *ev (group -1).  Never fails: see ev->resolved. */
 void ud_event_resolve(const char *name, struct ud_event *ev);
 
