@@ -36,11 +36,21 @@ static struct ud_profile *imported(const char *file, const char *label, const ch
 	return p;
 }
 
-static json_t *diff_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
+static struct ud_diff *model_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
 {
 	struct ud_diff_input in = { a, b, "a.json", "b.json", &db };
 
-	return ud_diff(&in, err);
+	return ud_diff_build(&in, err);
+}
+
+/* The document, as `diff -f json` writes it. */
+static json_t *diff_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
+{
+	struct ud_diff *d = model_of(a, b, err);
+	json_t *doc = d ? ud_diff_to_json(d) : NULL;
+
+	ud_diff_free(d);
+	return doc;
 }
 
 static double at(const json_t *o, const char *path)

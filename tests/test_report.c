@@ -29,13 +29,17 @@ static void setup(void)
 	struct ud_err err;
 	struct ud_profile *a, *b;
 	struct ud_diff_input in;
+	struct ud_diff *model;
 
 	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
 	a = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", EVIL, "zen4");
 	b = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6 | *Turin*", "zen5");
 	in = (struct ud_diff_input){ a, b, "e5.json", "e6.json", &db };
-	diff = ud_diff(&in, &err);
-	ck_assert_msg(diff != NULL, "%s", err.msg);
+	model = ud_diff_build(&in, &err);
+	ck_assert_msg(model != NULL, "%s", err.msg);
+	diff = ud_diff_to_json(model);
+	ck_assert_ptr_nonnull(diff);
+	ud_diff_free(model);
 	ud_profile_free(a);
 	ud_profile_free(b);
 	ud_uarch_db_free(&db);
