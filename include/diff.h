@@ -112,7 +112,7 @@ struct ud_env_entry {
 	json_t *a, *b;  /* the two leaves; owned references */
 };
 
-/* Rule ids, in the order the rules run (diff_rules.c has the table). */
+/* Rule ids; diff_rules.c has the table (scope, condition, hypothesis) in this order. */
 enum ud_finding_id {
 	UD_FINDING_KERNEL_HEAVY_GAINED_MOST,
 	UD_FINDING_MITIGATIONS_DIFFER,
@@ -155,7 +155,7 @@ struct ud_diff {
 	size_t nworkloads;
 	struct ud_env_entry *env;
 	size_t nenv;
-	struct ud_finding *findings;        /* in the order the rules ran */
+	struct ud_finding *findings;        /* the diff's, then each workload's, then each host's */
 	size_t nfindings;
 };
 
