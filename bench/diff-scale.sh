@@ -1,9 +1,10 @@
 #!/bin/sh
 # Time and peak memory to diff two generated profiles of N workloads each
 # (default 1000), every workload with the default counters and 5 samples:
-# first the engine alone in process (build/diff_bench: ud_diff() and each
-# report's rendering), then the whole command, profile parsing included.
-# Prints figures; asserts nothing.  Target: ud_diff() under 100 ms for 1,000.
+# first the engine alone in process (build/diff_bench: ud_diff_build() with
+# ud_diff_to_json(), and each report's rendering), then the whole command,
+# profile parsing included.
+# Prints figures; asserts nothing.  Target: the diff under 100 ms for 1,000.
 #
 #   bench/diff-scale.sh [N]
 set -eu

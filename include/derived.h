@@ -7,6 +7,7 @@
 #define UD_DERIVED_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "profile.h"
 
@@ -25,7 +26,13 @@ enum ud_metric {
 	UD_METRIC_COUNT
 };
 
+/*
+ * The JSON key ("branch_mpki"), the label a report shows ("branch MPKI"),
+ * and whether a report shows the value as a percentage (a rate).
+ */
 const char *ud_metric_name(enum ud_metric m);
+const char *ud_metric_label(enum ud_metric m);
+bool ud_metric_is_percent(enum ud_metric m);
 double ud_metric(const struct ud_workload *w, enum ud_metric m);
 /* New reference: {"ipc": .., ...} with null for NAN. */
 json_t *ud_derived_json(const struct ud_workload *w);

@@ -10,20 +10,154 @@
  * explanation.  Then the hosts' differing environment and rule-based
  * findings with their evidence.
  *
- * The result is the uarchdiff.diff/1 JSON document itself: reports render
- * from it, `diff -f json` prints it.  No NaN or infinity ever reaches it:
- * what cannot be computed is null.
+ * Typed in the middle, JSON at the edge: ud_diff_build() computes the model
+ * below, the rules (findings) read it, and ud_diff_to_json() writes the
+ * uarchdiff.diff/1 document from it once.  In the model a number that cannot
+ * be computed is NAN; in the document it is null, never NaN or infinity.
+ *
+ * Ownership: a struct ud_diff owns its arrays, strings and JSON references
+ * and is released with ud_diff_free().  It borrows from its input: the two
+ * profiles, the file names and the microarchitecture database must outlive
+ * it (workloads point at the profiles' workloads, hosts at their labels).
  */
 #ifndef UD_DIFF_H
 #define UD_DIFF_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
+#include "derived.h"
 #include "error.h"
 #include "profile.h"
 #include "uarch.h"
 
 #define UD_DIFF_SCHEMA "uarchdiff.diff/1"
+
+/* The factors of the speedup, in the order the document and reports list them. */
+enum ud_factor {
+	UD_FACTOR_PATH_LENGTH,
+	UD_FACTOR_IPC,
+	UD_FACTOR_FREQUENCY,
+	UD_FACTOR_UTILIZATION,
+	UD_FACTOR_UNEXPLAINED, /* what the counters leave: the product is always the speedup */
+	UD_FACTOR_COUNT
+};
+
+/* The JSON key ("path_length") and the label a report shows ("path length"). */
+const char *ud_factor_name(enum ud_factor f);
+const char *ud_factor_label(enum ud_factor f);
+/* 0 with *out set, or -1 for a name no factor has. */
+int ud_factor_from_name(const char *name, enum ud_factor *out);
+
+/* How the work per run was obtained; the document names the assumption. */
+enum ud_work_basis {
+	UD_WORK_UNITS,         /* the workload's own work_units on both sides */
+	UD_WORK_SCORE_ELAPSED, /* a rate: score x elapsed */
+	UD_WORK_ONE_RUN,       /* a time: one run of the command */
+	UD_WORK_BASIS_COUNT
+};
+
+const char *ud_work_basis_text(enum ud_work_basis b);
+
+struct ud_work {
+	double a, b; /* work per run u on each side */
+	enum ud_work_basis basis;
+};
+
+/* One value on both hosts and B over A; NAN where unknown. */
+struct ud_ab {
+	double a, b, ratio;
+};
+
+/* ΔCPI = cpi_a - cpi_b = branch + l1d + other. */
+struct ud_cpi_stack {
+	double cpi_a, cpi_b, delta, branch, l1d, other;
+};
+
+enum ud_sig_method {
+	UD_SIG_MANN_WHITNEY, /* rank test on the samples */
+	UD_SIG_CI95,         /* the speedup against both 95% intervals */
+	UD_SIG_SINGLE_RUN,   /* no noise measured: unknown */
+	UD_SIG_METHOD_COUNT
+};
+
+const char *ud_sig_method_name(enum ud_sig_method m);
+
+struct ud_significance {
+	enum ud_sig_method method;
+	int significant; /* 1, 0, or -1 unknown */
+	double p;        /* the rank test's p; NAN for the other methods */
+	char note[160];  /* how it was decided, in words */
+};
+
+/* One workload both profiles hold, with both scores. */
+struct ud_diff_workload {
+	const struct ud_workload *a, *b; /* borrowed from the profiles; same name */
+	double speedup;                  /* B over A, inverted when lower is better */
+	struct ud_work work;
+	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
+	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
+	struct ud_ab metric[UD_METRIC_COUNT];
+	struct ud_cpi_stack cpi;
+	struct ud_significance sig;
+	bool has_dominant;               /* false when the speedup is exactly 1 */
+	enum ud_factor dominant;         /* the factor with the largest |share| */
+	char *explanation;               /* owned */
+};
+
+/* A host fact both profiles know and disagree on. */
+struct ud_env_entry {
+	char *field;    /* dotted path into the host object, "vulnerabilities.retbleed"; owned */
+	json_t *a, *b;  /* the two leaves; owned references */
+};
+
+/* Rule ids; diff_rules.c has the table (scope, condition, hypothesis) in this order. */
+enum ud_finding_id {
+	UD_FINDING_KERNEL_HEAVY_GAINED_MOST,
+	UD_FINDING_MITIGATIONS_DIFFER,
+	UD_FINDING_FREQUENCY_EXPLAINS_MOST,
+	UD_FINDING_DIFFERENT_BINARIES,
+	UD_FINDING_SEMANTICS_DIFFER,
+	UD_FINDING_MULTIPLEXED,
+	UD_FINDING_NO_HARDWARE_COUNTERS,
+	UD_FINDING_COUNT
+};
+
+/* The JSON id ("multiplexed") and the hypothesis a finding states. */
+const char *ud_finding_name(enum ud_finding_id id);
+const char *ud_finding_hypothesis(enum ud_finding_id id);
+int ud_finding_from_name(const char *name, enum ud_finding_id *out);
+
+struct ud_finding {
+	enum ud_finding_id id;
+	const char *hypothesis; /* static text of the rule */
+	const char *confirm;    /* what to run to confirm it; static, NULL when the rule names nothing */
+	char **evidence;        /* owned strings */
+	size_t nevidence;
+};
+
+/* One side of the diff: index 0 is the baseline A, 1 the candidate B. */
+enum ud_side { UD_SIDE_A, UD_SIDE_B, UD_SIDE_COUNT };
+
+struct ud_diff_host {
+	const struct ud_profile *profile; /* borrowed */
+	const char *label;                /* host.label, else "A" / "B"; borrowed */
+	const char *file;                 /* borrowed */
+	const struct ud_uarch *uarch;     /* penalties for the CPI stack; NULL when unknown */
+	const char **only;                /* names of the workloads the other side lacks; array owned */
+	size_t nonly;
+};
+
+struct ud_diff {
+	struct ud_diff_host host[UD_SIDE_COUNT];
+	struct ud_diff_workload *workloads; /* in the baseline's order */
+	size_t nworkloads;
+	struct ud_env_entry *env;
+	size_t nenv;
+	struct ud_finding *findings;        /* the diff's, then each workload's, then each host's */
+	size_t nfindings;
+};
 
 struct ud_diff_input {
 	const struct ud_profile *a, *b; /* baseline and candidate */
@@ -32,10 +166,13 @@ struct ud_diff_input {
 };
 
 /*
- * Returns a new reference to the diff document, or NULL with err: a workload
- * with a zero or negative score, or no workload in common (the message lists
- * both sides).
+ * The model, or NULL with err: a workload with a zero or negative score, no
+ * workload in common (the message lists both sides), or out of memory.
  */
-json_t *ud_diff(const struct ud_diff_input *in, struct ud_err *err);
+struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err);
+void ud_diff_free(struct ud_diff *d);
+
+/* New reference to the uarchdiff.diff/1 document, or NULL when out of memory. */
+json_t *ud_diff_to_json(const struct ud_diff *d);
 
 #endif

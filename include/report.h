@@ -6,8 +6,10 @@
  * Templates cannot format numbers, so the report first builds a view of the
  * diff: every number already formatted, table rows aligned for text, and the
  * HTML charts' geometry (a waterfall of the factors on a log scale, A-vs-B
- * bars for IPC and miss rates) computed.  Strings from the profiles reach the
- * output only through the format's escaping.
+ * bars for IPC and miss rates) computed.  The view reads the diff document,
+ * the contract `diff -f json` prints, by the keys and labels of the factor
+ * and metric tables (diff.h, derived.h), so no label lives here.  Strings
+ * from the profiles reach the output only through the format's escaping.
  */
 #ifndef UD_REPORT_H
 #define UD_REPORT_H

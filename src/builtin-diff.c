@@ -39,6 +39,7 @@ int cmd_diff(int argc, char **argv)
 	struct ud_outfile *out = NULL;
 	struct ud_uarch_db db = { 0 };
 	struct ud_diff_input in;
+	struct ud_diff *model = NULL;
 	struct ud_err err;
 	json_t *doc = NULL;
 	int c, status = UD_EXIT_USAGE;
@@ -65,8 +66,13 @@ int cmd_diff(int argc, char **argv)
 	    ud_uarch_db_load(NULL, &db, &err) != 0)
 		goto fail;
 	in = (struct ud_diff_input){ a, b, argv[optind], argv[optind + 1], &db };
-	doc = ud_diff(&in, &err);
-	if (!doc || !(out = ud_outfile_open(output, &err)))
+	if (!(model = ud_diff_build(&in, &err)))
+		goto fail;
+	if (!(doc = ud_diff_to_json(model))) {
+		ud_fail(&err, "out of memory");
+		goto fail;
+	}
+	if (!(out = ud_outfile_open(output, &err)))
 		goto fail;
 	if (ud_report_write(doc, format, NULL, ud_outfile_stream(out), &err) != 0)
 		goto fail;
@@ -80,6 +86,7 @@ fail:
 	ud_outfile_abort(out);
 done:
 	json_decref(doc);
+	ud_diff_free(model);
 	ud_profile_free(a);
 	ud_profile_free(b);
 	ud_uarch_db_free(&db);

@@ -1,24 +1,43 @@
 #include <math.h>
+#include <stdbool.h>
 
 #include "derived.h"
 
-static const char *const names[UD_METRIC_COUNT] = {
-	[UD_M_IPC] = "ipc",
-	[UD_M_CPI] = "cpi",
-	[UD_M_BRANCH_MISS_RATE] = "branch_miss_rate",
-	[UD_M_BRANCH_MPKI] = "branch_mpki",
-	[UD_M_L1D_MISS_RATE] = "l1d_miss_rate",
-	[UD_M_L1D_MPKI] = "l1d_mpki",
-	[UD_M_FRONTEND_STALL_RATE] = "frontend_stall_rate",
-	[UD_M_BACKEND_STALL_RATE] = "backend_stall_rate",
-	[UD_M_GHZ] = "ghz",
-	[UD_M_CPUS_UTILIZED] = "cpus_utilized",
-	[UD_M_SYS_SHARE] = "sys_share",
+/*
+ * The one table of the metrics' names: the JSON key of SPEC §4, the label a
+ * report shows, and whether the metric is a rate a report shows as a
+ * percentage.
+ */
+static const struct {
+	const char *name, *label;
+	bool percent;
+} metrics[UD_METRIC_COUNT] = {
+	[UD_M_IPC] = { "ipc", "IPC", false },
+	[UD_M_CPI] = { "cpi", "CPI", false },
+	[UD_M_BRANCH_MISS_RATE] = { "branch_miss_rate", "branch-miss rate", true },
+	[UD_M_BRANCH_MPKI] = { "branch_mpki", "branch MPKI", false },
+	[UD_M_L1D_MISS_RATE] = { "l1d_miss_rate", "L1d miss rate", true },
+	[UD_M_L1D_MPKI] = { "l1d_mpki", "L1d MPKI", false },
+	[UD_M_FRONTEND_STALL_RATE] = { "frontend_stall_rate", "frontend stall rate", true },
+	[UD_M_BACKEND_STALL_RATE] = { "backend_stall_rate", "backend stall rate", true },
+	[UD_M_GHZ] = { "ghz", "GHz", false },
+	[UD_M_CPUS_UTILIZED] = { "cpus_utilized", "CPUs utilized", false },
+	[UD_M_SYS_SHARE] = { "sys_share", "sys share of CPU time", true },
 };
 
 const char *ud_metric_name(enum ud_metric m)
 {
-	return names[m];
+	return metrics[m].name;
+}
+
+const char *ud_metric_label(enum ud_metric m)
+{
+	return metrics[m].label;
+}
+
+bool ud_metric_is_percent(enum ud_metric m)
+{
+	return metrics[m].percent;
 }
 
 /* NAN unless both are known and the denominator is not zero. */
@@ -57,7 +76,7 @@ json_t *ud_derived_json(const struct ud_workload *w)
 	for (int m = 0; m < UD_METRIC_COUNT; m++) {
 		double v = ud_metric(w, (enum ud_metric)m);
 
-		json_object_set_new(d, names[m], isnan(v) ? json_null() : json_real(v));
+		json_object_set_new(d, metrics[m].name, isnan(v) ? json_null() : json_real(v));
 	}
 	return d;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "derived.h"
+#include "diff.h"
 #include "fileio.h"
 #include "report.h"
 #include "template.h"
@@ -17,33 +19,6 @@
 #define CHART_PLOT_RIGHT 560
 #define CHART_ROW 28
 #define CHART_BAR 20
-
-static const struct {
-	const char *key, *label;
-	int percent; /* a rate shown as a percentage */
-} metric_labels[] = {
-	{ "ipc", "IPC", 0 },
-	{ "cpi", "CPI", 0 },
-	{ "branch_miss_rate", "branch-miss rate", 1 },
-	{ "branch_mpki", "branch MPKI", 0 },
-	{ "l1d_miss_rate", "L1d miss rate", 1 },
-	{ "l1d_mpki", "L1d MPKI", 0 },
-	{ "frontend_stall_rate", "frontend stall rate", 1 },
-	{ "backend_stall_rate", "backend stall rate", 1 },
-	{ "ghz", "GHz", 0 },
-	{ "cpus_utilized", "CPUs utilized", 0 },
-	{ "sys_share", "sys share of CPU time", 1 },
-};
-
-static const struct {
-	const char *key, *label;
-} factor_labels[] = {
-	{ "path_length", "path length" },
-	{ "ipc", "IPC" },
-	{ "frequency", "frequency" },
-	{ "utilization", "utilization" },
-	{ "unexplained", "unexplained" },
-};
 
 static json_t *fmt(const char *format, double v)
 {
@@ -70,26 +45,26 @@ static double get(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static json_t *metric_value(double v, int percent)
+static json_t *metric_value(double v, enum ud_metric m)
 {
-	return percent ? fmt("%.2f%%", 100 * v) : fmt("%.3g", v);
+	return ud_metric_is_percent(m) ? fmt("%.2f%%", 100 * v) : fmt("%.3g", v);
 }
 
 static json_t *metrics_view(const json_t *metrics)
 {
 	json_t *rows = json_array();
 
-	for (size_t i = 0; i < sizeof(metric_labels) / sizeof(metric_labels[0]); i++) {
-		const json_t *m = json_object_get(metrics, metric_labels[i].key);
-		json_t *a = metric_value(get(m, "a"), metric_labels[i].percent);
-		json_t *b = metric_value(get(m, "b"), metric_labels[i].percent);
+	for (int i = 0; i < UD_METRIC_COUNT; i++) {
+		enum ud_metric id = (enum ud_metric)i;
+		const json_t *m = json_object_get(metrics, ud_metric_name(id));
+		json_t *a = metric_value(get(m, "a"), id), *b = metric_value(get(m, "b"), id);
 		json_t *r = fmt("%.3gx", get(m, "ratio"));
 		char col[160];
 
-		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", metric_labels[i].label, json_string_value(a),
+		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", ud_metric_label(id), json_string_value(a),
 			 json_string_value(b), json_string_value(r));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", metric_labels[i].label, "a", a,
-						      "b", b, "ratio", r, "col", col));
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", ud_metric_label(id), "a", a, "b",
+						      b, "ratio", r, "col", col));
 	}
 	return rows;
 }
@@ -101,8 +76,8 @@ static json_t *waterfall(const json_t *factors, double speedup)
 	double cum = 0, maxabs = log(1.1), x0, scale;
 	int row = 0;
 
-	for (size_t i = 0; i < sizeof(factor_labels) / sizeof(factor_labels[0]); i++) {
-		double f = get(factors, factor_labels[i].key);
+	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
+		double f = get(factors, ud_factor_name((enum ud_factor)i));
 
 		if (isfinite(f) && f > 0) {
 			cum += log(f);
@@ -113,10 +88,11 @@ static json_t *waterfall(const json_t *factors, double speedup)
 	x0 = (CHART_PLOT_LEFT + CHART_PLOT_RIGHT) / 2.0;
 	scale = (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / 2.0 / maxabs;
 	cum = 0;
-	for (size_t i = 0; i <= sizeof(factor_labels) / sizeof(factor_labels[0]); i++) {
-		bool total = i == sizeof(factor_labels) / sizeof(factor_labels[0]);
-		double f = total ? speedup : get(factors, factor_labels[i].key), from = total ? 0 : cum, to;
-		const char *label = total ? "speedup" : factor_labels[i].label;
+	/* The factors, then the speedup they multiply to as the last bar. */
+	for (int i = 0; i <= UD_FACTOR_COUNT; i++) {
+		bool total = i == UD_FACTOR_COUNT;
+		double f = total ? speedup : get(factors, ud_factor_name((enum ud_factor)i)), from = total ? 0 : cum, to;
+		const char *label = total ? "speedup" : ud_factor_label((enum ud_factor)i);
 		double y = 10 + row * CHART_ROW;
 
 		if (!isfinite(f) || f <= 0)
@@ -140,24 +116,23 @@ static json_t *waterfall(const json_t *factors, double speedup)
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
 static json_t *ab_bars(const json_t *metrics)
 {
-	static const char *const keys[] = { "ipc", "branch_miss_rate", "l1d_miss_rate" };
+	static const enum ud_metric shown[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
 	json_t *rows = json_array();
 	int row = 0;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const json_t *m = json_object_get(metrics, keys[i]);
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		const json_t *m = json_object_get(metrics, ud_metric_name(shown[i]));
 		double a = get(m, "a"), b = get(m, "b"), top = fmax(a, b), y = 10 + row * (2 * CHART_BAR + 14);
-		int percent = strcmp(keys[i], "ipc") != 0;
 		double width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
 
 		if (!isfinite(a) || !isfinite(b) || top <= 0)
 			continue;
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      i == 0 ? "IPC" : i == 1 ? "branch-miss rate" : "L1d miss rate",
+						      ud_metric_label(shown[i]),
 						      "label_y", coord(y + CHART_BAR * 0.7), "a_y", coord(y), "b_y",
 						      coord(y + CHART_BAR + 2), "a_w", coord(fmax(width * a / top, 1)), "b_w",
-						      coord(fmax(width * b / top, 1)), "a_text", metric_value(a, percent),
-						      "b_text", metric_value(b, percent), "a_tx",
+						      coord(fmax(width * b / top, 1)), "a_text", metric_value(a, shown[i]),
+						      "b_text", metric_value(b, shown[i]), "a_tx",
 						      coord(CHART_PLOT_LEFT + fmax(width * a / top, 1) + 4), "b_tx",
 						      coord(CHART_PLOT_LEFT + fmax(width * b / top, 1) + 4), "b_ty",
 						      coord(y + 2 * CHART_BAR * 0.85)));
@@ -172,15 +147,14 @@ static json_t *factors_view(const json_t *w)
 	const json_t *factors = json_object_get(w, "factors"), *shares = json_object_get(w, "shares");
 	json_t *rows = json_array();
 
-	for (size_t i = 0; i < sizeof(factor_labels) / sizeof(factor_labels[0]); i++) {
-		json_t *v = fmt("%.3gx", get(factors, factor_labels[i].key));
-		json_t *s = fmt("%+.0f%%", 100 * get(shares, factor_labels[i].key));
+	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
+		const char *key = ud_factor_name((enum ud_factor)i), *label = ud_factor_label((enum ud_factor)i);
+		json_t *v = fmt("%.3gx", get(factors, key)), *s = fmt("%+.0f%%", 100 * get(shares, key));
 		char col[128];
 
-		snprintf(col, sizeof(col), "%-14s %10s %8s", factor_labels[i].label, json_string_value(v),
-			 json_string_value(s));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:s}", "name", factor_labels[i].label, "value", v,
-						      "share", s, "col", col));
+		snprintf(col, sizeof(col), "%-14s %10s %8s", label, json_string_value(v), json_string_value(s));
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:s}", "name", label, "value", v, "share", s, "col",
+						      col));
 	}
 	return rows;
 }

@@ -36,11 +36,21 @@ static struct ud_profile *imported(const char *file, const char *label, const ch
 	return p;
 }
 
-static json_t *diff_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
+static struct ud_diff *model_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
 {
 	struct ud_diff_input in = { a, b, "a.json", "b.json", &db };
 
-	return ud_diff(&in, err);
+	return ud_diff_build(&in, err);
+}
+
+/* The document, as `diff -f json` writes it. */
+static json_t *diff_of(const struct ud_profile *a, const struct ud_profile *b, struct ud_err *err)
+{
+	struct ud_diff *d = model_of(a, b, err);
+	json_t *doc = d ? ud_diff_to_json(d) : NULL;
+
+	ud_diff_free(d);
+	return doc;
 }
 
 static double at(const json_t *o, const char *path)
@@ -328,6 +338,295 @@ START_TEST(test_environment_and_findings)
 }
 END_TEST
 
+/* ---- the typed model ---- */
+
+START_TEST(test_model_worked_example)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6", "zen5");
+	struct ud_err err;
+	struct ud_diff *d = model_of(a, b, &err);
+	const struct ud_diff_workload *w;
+	double product = 1, shares = 0;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_uint_eq(d->nworkloads, 1);
+	w = &d->workloads[0];
+	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
+		product *= w->factor[f];
+		shares += w->share[f];
+	}
+	REL(product, w->speedup);
+	ck_assert_double_eq_tol(shares, 1, 1e-9);
+	ck_assert(w->has_dominant);
+	ck_assert_int_eq(w->dominant, UD_FACTOR_IPC);
+	ck_assert_int_eq(w->work.basis, UD_WORK_SCORE_ELAPSED);
+	ck_assert_double_eq(w->metric[UD_M_IPC].ratio, w->factor[UD_FACTOR_IPC]);
+	REL(w->cpi.branch + w->cpi.l1d + w->cpi.other, w->cpi.delta);
+	ck_assert_int_eq(w->sig.method, UD_SIG_SINGLE_RUN);
+	ck_assert_int_eq(w->sig.significant, -1);
+	ck_assert(isnan(w->sig.p));
+	ck_assert_str_eq(d->host[UD_SIDE_A].label, "E5");
+	ck_assert_str_eq(d->host[UD_SIDE_B].uarch->name, "zen5");
+	ck_assert_ptr_nonnull(strstr(w->explanation, "IPC (0.71 -> 2.70)"));
+	ck_assert_uint_eq(d->nfindings, 0);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+START_TEST(test_names_round_trip)
+{
+	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
+		enum ud_factor back = UD_FACTOR_COUNT;
+
+		ck_assert_int_eq(ud_factor_from_name(ud_factor_name((enum ud_factor)f), &back), 0);
+		ck_assert_int_eq(back, f);
+		ck_assert_uint_gt(strlen(ud_factor_label((enum ud_factor)f)), 0);
+	}
+	for (int id = 0; id < UD_FINDING_COUNT; id++) {
+		enum ud_finding_id back = UD_FINDING_COUNT;
+
+		ck_assert_int_eq(ud_finding_from_name(ud_finding_name((enum ud_finding_id)id), &back), 0);
+		ck_assert_int_eq(back, id);
+		ck_assert_uint_gt(strlen(ud_finding_hypothesis((enum ud_finding_id)id)), 0);
+	}
+	for (int m = 0; m < UD_METRIC_COUNT; m++) {
+		ck_assert_uint_gt(strlen(ud_metric_label((enum ud_metric)m)), 0);
+		for (int n = 0; n < m; n++)
+			ck_assert_str_ne(ud_metric_name((enum ud_metric)m), ud_metric_name((enum ud_metric)n));
+	}
+	for (int b = 0; b < UD_WORK_BASIS_COUNT; b++)
+		ck_assert_ptr_nonnull(ud_work_basis_text((enum ud_work_basis)b));
+	for (int m = 0; m < UD_SIG_METHOD_COUNT; m++)
+		ck_assert_ptr_nonnull(ud_sig_method_name((enum ud_sig_method)m));
+	ck_assert_str_eq(ud_factor_name(UD_FACTOR_PATH_LENGTH), "path_length");
+	ck_assert_str_eq(ud_factor_label(UD_FACTOR_PATH_LENGTH), "path length");
+	ck_assert_str_eq(ud_finding_name(UD_FINDING_KERNEL_HEAVY_GAINED_MOST), "kernel-heavy-gained-most");
+	ck_assert_int_eq(ud_factor_from_name("cores", &(enum ud_factor){ 0 }), -1);
+	ck_assert_int_eq(ud_finding_from_name("", &(enum ud_finding_id){ 0 }), -1);
+}
+END_TEST
+
+/* The document comes from the model alone: change the model, the JSON follows. */
+START_TEST(test_json_from_model)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_err err;
+	struct ud_diff *d;
+	json_t *doc, *w, *f;
+
+	counts(add(a, "x", 100, 1), 1e9, 1e9, 1e9, 0.1);
+	counts(add(b, "x", 200, 1), 1e9, 0.5e9, 1e9, 0.1);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	d->workloads[0].factor[UD_FACTOR_FREQUENCY] = NAN;
+	d->workloads[0].share[UD_FACTOR_IPC] = INFINITY;
+	d->workloads[0].sig.significant = 1;
+	doc = ud_diff_to_json(d);
+	w = json_array_get(json_object_get(doc, "workloads"), 0);
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "factors"), "frequency")));
+	ck_assert(json_is_null(json_object_get(json_object_get(w, "shares"), "ipc")));
+	ck_assert(json_is_true(json_object_get(w, "significant")));
+	ck_assert(json_is_true(json_object_get(json_object_get(w, "significance"), "significant")));
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "findings")), 0);
+	json_decref(doc);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+	/* a finding's "confirm" is written where the rule names one */
+	a = ud_profile_new(NULL);
+	b = ud_profile_new(NULL);
+	put(add(a, "y", 1, 1), "task-clock", 1);
+	counts(add(b, "y", 1, 1), 1e9, 1e9, 1e9, 0);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_uint_eq(d->nfindings, 1);
+	d->findings[0].confirm = "uarchdiff events";
+	doc = ud_diff_to_json(d);
+	f = json_array_get(json_object_get(doc, "findings"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "id")), "no-hardware-counters");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "confirm")), "uarchdiff events");
+	json_decref(doc);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+/* ---- each rule fires on its case and not otherwise ---- */
+
+static size_t fired(const struct ud_diff *d, enum ud_finding_id id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nfindings; i++)
+		n += d->findings[i].id == id;
+	return n;
+}
+
+static const struct ud_finding *finding_of(const struct ud_diff *d, enum ud_finding_id id)
+{
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (d->findings[i].id == id)
+			return &d->findings[i];
+	return NULL;
+}
+
+/* Two hosts with one workload each; B gains 2x through IPC unless the case says otherwise. */
+struct pair {
+	struct ud_profile *a, *b;
+	struct ud_workload *wa, *wb;
+	struct ud_diff *d;
+};
+
+static void pair_new(struct pair *p, json_t *host_a, json_t *host_b)
+{
+	p->d = NULL;
+	p->a = ud_profile_new(host_a);
+	p->b = ud_profile_new(host_b);
+	p->wa = add(p->a, "w", 100, 1);
+	p->wb = add(p->b, "w", 200, 1);
+	counts(p->wa, 1e9, 2e9, 1e9, 0.1);
+	counts(p->wb, 1e9, 1e9, 1e9, 0.1);
+}
+
+static const struct ud_diff *pair_diff(struct pair *p)
+{
+	struct ud_err err;
+
+	ud_diff_free(p->d);
+	p->d = model_of(p->a, p->b, &err);
+	ck_assert_msg(p->d != NULL, "%s", err.msg);
+	return p->d;
+}
+
+static void pair_free(struct pair *p)
+{
+	ud_diff_free(p->d);
+	ud_profile_free(p->a);
+	ud_profile_free(p->b);
+}
+
+START_TEST(test_rule_frequency_explains_most)
+{
+	struct pair p;
+
+	pair_new(&p, NULL, NULL);
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_FREQUENCY_EXPLAINS_MOST), 0); /* IPC carries it */
+	ck_assert_uint_eq(p.d->nfindings, 0);
+	/* same IPC and path length, twice the cycles in the same task-clock: all frequency */
+	p.wb->counters[0].value = 2e9;
+	p.wb->counters[1].value = 4e9;
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_FREQUENCY_EXPLAINS_MOST), 1);
+	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_FREQUENCY_EXPLAINS_MOST)->evidence[0], "GHz 2 -> 4"));
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(test_rule_different_binaries)
+{
+	struct pair p;
+
+	pair_new(&p, NULL, NULL);
+	p.wa->build_id = strdup("aaaa");
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_DIFFERENT_BINARIES), 0); /* unknown on B */
+	p.wb->build_id = strdup("aaaa");
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_DIFFERENT_BINARIES), 0);
+	p.wb->build_id[0] = 'b';
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_DIFFERENT_BINARIES), 1);
+	ck_assert_str_eq(finding_of(p.d, UD_FINDING_DIFFERENT_BINARIES)->evidence[0], "w: build-id aaaa (?) vs baaa (?)");
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(test_rule_semantics_differ)
+{
+	struct pair p;
+
+	pair_new(&p, NULL, NULL);
+	p.wa->counters[0].semantics = strdup("retired");
+	p.wb->counters[0].semantics = strdup("retired");
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_SEMANTICS_DIFFER), 0);
+	p.wb->counters[0].semantics[0] = 'x';
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_SEMANTICS_DIFFER), 1);
+	ck_assert_str_eq(finding_of(p.d, UD_FINDING_SEMANTICS_DIFFER)->evidence[0],
+			 "w, instructions: ? (retired) on A, ? (xetired) on B");
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(test_rule_multiplexed)
+{
+	struct pair p;
+
+	pair_new(&p, NULL, NULL);
+	p.wb->counters[1].running_pct = 50; /* half the time is not under half */
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_MULTIPLEXED), 0);
+	p.wb->counters[1].running_pct = 49.5;
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_MULTIPLEXED), 1);
+	ck_assert_str_eq(finding_of(p.d, UD_FINDING_MULTIPLEXED)->evidence[0], "w, cycles on B: counted 49.5% of the time");
+	p.wa->counters[1].enabled_ns = 100;
+	p.wa->counters[1].running_ns = 10;
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_MULTIPLEXED), 2); /* one per side */
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(test_rule_no_hardware_counters)
+{
+	struct pair p;
+
+	pair_new(&p, json_pack("{s:s s:s}", "label", "vm", "pmu", "none"), NULL);
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NO_HARDWARE_COUNTERS), 0);
+	p.wa->counters[0].status = UD_NOT_SUPPORTED; /* A's instructions, no longer counted */
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NO_HARDWARE_COUNTERS), 1);
+	ck_assert_str_eq(finding_of(p.d, UD_FINDING_NO_HARDWARE_COUNTERS)->evidence[0],
+			 "vm: no workload has a counted 'instructions'; pmu: none");
+	pair_free(&p);
+}
+END_TEST
+
+/* Three workloads, one host differing in a mitigation: which of the two mitigation rules fires. */
+static void mitigation_case(struct pair *p, const char *a_vuln, double kernel_gain, double compute_gain)
+{
+	pair_new(p, json_pack("{s:s s:{s:s}}", "kernel", "5.15", "vulnerabilities", "retbleed", a_vuln),
+		 json_pack("{s:s s:{s:s}}", "kernel", "6.8", "vulnerabilities", "retbleed", "Not affected"));
+	counts(add(p->a, "syscall", 100, 1), 1e9, 1e9, 1e9, 0.9);
+	counts(add(p->b, "syscall", 100 * kernel_gain, 1), 1e9, 1e9, 1e9, 0.9);
+	counts(add(p->a, "dhrystone", 100, 1), 1e9, 1e9, 1e9, 0.0);
+	counts(add(p->b, "dhrystone", 100 * compute_gain, 1), 1e9, 1e9, 1e9, 0.0);
+}
+
+START_TEST(test_rule_mitigations)
+{
+	struct pair p;
+
+	/* the kernel-heavy workload gained most: 0.9 vs a mean of 0.1 below the median */
+	mitigation_case(&p, "Mitigation: IBRS", 3, 1.2);
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_KERNEL_HEAVY_GAINED_MOST), 1);
+	ck_assert_uint_eq(fired(p.d, UD_FINDING_MITIGATIONS_DIFFER), 0);
+	ck_assert_int_eq(p.d->findings[0].id, UD_FINDING_KERNEL_HEAVY_GAINED_MOST); /* the diff's rules come first */
+	ck_assert_str_eq(p.d->findings[0].evidence[0], "kernel: 5.15 | 6.8");
+	ck_assert_str_eq(p.d->findings[0].evidence[1], "vulnerabilities.retbleed: Mitigation: IBRS | Not affected");
+	ck_assert_str_eq(p.d->findings[0].evidence[3], "syscall: speedup 3x, 90% of CPU time in the kernel");
+	pair_free(&p);
+	/* the compute-bound one gained most: mitigations differ, nothing more */
+	mitigation_case(&p, "Mitigation: IBRS", 1.1, 3);
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_KERNEL_HEAVY_GAINED_MOST), 0);
+	ck_assert_uint_eq(fired(p.d, UD_FINDING_MITIGATIONS_DIFFER), 1);
+	pair_free(&p);
+	/* only the kernel differs: neither */
+	mitigation_case(&p, "Not affected", 3, 1.2);
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_KERNEL_HEAVY_GAINED_MOST), 0);
+	ck_assert_uint_eq(fired(p.d, UD_FINDING_MITIGATIONS_DIFFER), 0);
+	ck_assert_uint_eq(p.d->nenv, 1);
+	ck_assert_str_eq(p.d->env[0].field, "kernel");
+	pair_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff");
@@ -340,6 +639,15 @@ int main(void)
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_significance);
 	tcase_add_test(tc, test_environment_and_findings);
+	tcase_add_test(tc, test_model_worked_example);
+	tcase_add_test(tc, test_names_round_trip);
+	tcase_add_test(tc, test_json_from_model);
+	tcase_add_test(tc, test_rule_frequency_explains_most);
+	tcase_add_test(tc, test_rule_different_binaries);
+	tcase_add_test(tc, test_rule_semantics_differ);
+	tcase_add_test(tc, test_rule_multiplexed);
+	tcase_add_test(tc, test_rule_no_hardware_counters);
+	tcase_add_test(tc, test_rule_mitigations);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

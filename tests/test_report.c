@@ -29,13 +29,17 @@ static void setup(void)
 	struct ud_err err;
 	struct ud_profile *a, *b;
 	struct ud_diff_input in;
+	struct ud_diff *model;
 
 	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
 	a = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", EVIL, "zen4");
 	b = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6 | *Turin*", "zen5");
 	in = (struct ud_diff_input){ a, b, "e5.json", "e6.json", &db };
-	diff = ud_diff(&in, &err);
-	ck_assert_msg(diff != NULL, "%s", err.msg);
+	model = ud_diff_build(&in, &err);
+	ck_assert_msg(model != NULL, "%s", err.msg);
+	diff = ud_diff_to_json(model);
+	ck_assert_ptr_nonnull(diff);
+	ud_diff_free(model);
 	ud_profile_free(a);
 	ud_profile_free(b);
 	ud_uarch_db_free(&db);
@@ -122,6 +126,33 @@ START_TEST(test_missing_template)
 }
 END_TEST
 
+/* Factor and metric rows carry the labels of the enums' one table, in the enums' order. */
+START_TEST(test_labels_from_the_tables)
+{
+	json_t *view = ud_report_view(diff), *w = json_array_get(json_object_get(view, "workloads"), 0);
+	const json_t *factors = json_object_get(w, "factors"), *metrics = json_object_get(w, "metrics");
+	const json_t *bars = json_object_get(json_object_get(w, "bars"), "rows");
+	char *t = report(UD_REPORT_TEXT);
+
+	ck_assert_uint_eq(json_array_size(factors), UD_FACTOR_COUNT);
+	for (int f = 0; f < UD_FACTOR_COUNT; f++)
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(factors, (size_t)f), "name")),
+				 ud_factor_label((enum ud_factor)f));
+	ck_assert_uint_eq(json_array_size(metrics), UD_METRIC_COUNT);
+	for (int m = 0; m < UD_METRIC_COUNT; m++) {
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(metrics, (size_t)m), "name")),
+				 ud_metric_label((enum ud_metric)m));
+		ck_assert_ptr_nonnull(strstr(t, ud_metric_label((enum ud_metric)m)));
+	}
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "label")),
+			 ud_metric_label(UD_M_BRANCH_MISS_RATE));
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "a_text")), "10.97%");
+	ck_assert_ptr_nonnull(strstr(t, "  path length"));
+	free(t);
+	json_decref(view);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -133,6 +164,7 @@ int main(void)
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);
+	tcase_add_test(tc, test_labels_from_the_tables);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -1,0 +1,135 @@
+/*
+ * The uarchdiff.diff/1 document (SPEC §5), written once from the typed
+ * model.  The keys come from the enums' name tables; a number the model
+ * holds as NAN (or one that overflowed) becomes null.
+ */
+#include <math.h>
+
+#include "diff.h"
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *factors_json(const double *v)
+{
+	json_t *o = json_object();
+
+	for (int f = 0; f < UD_FACTOR_COUNT; f++)
+		json_object_set_new(o, ud_factor_name((enum ud_factor)f), num(v[f]));
+	return o;
+}
+
+static json_t *metrics_json(const struct ud_ab *m)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < UD_METRIC_COUNT; i++)
+		json_object_set_new(o, ud_metric_name((enum ud_metric)i),
+				    json_pack("{s:o s:o s:o}", "a", num(m[i].a), "b", num(m[i].b), "ratio", num(m[i].ratio)));
+	return o;
+}
+
+static json_t *cpi_stack_json(const struct ud_cpi_stack *c)
+{
+	return json_pack("{s:o s:o s:o s:o s:o s:o}", "cpi_a", num(c->cpi_a), "cpi_b", num(c->cpi_b), "delta_cpi",
+			 num(c->delta), "branch", num(c->branch), "l1d", num(c->l1d), "other", num(c->other));
+}
+
+static json_t *significance_json(const struct ud_significance *s)
+{
+	return json_pack("{s:o s:s s:o s:s}", "significant", tristate(s->significant), "method",
+			 ud_sig_method_name(s->method), "p", num(s->p), "note", s->note);
+}
+
+static json_t *workload_json(const struct ud_diff_workload *w)
+{
+	const struct ud_workload *a = w->a, *b = w->b;
+
+	return json_pack("{s:s s:o s:b s:{s:o s:o} s:o s:s s:o s:o s:o s:o s:o s:o s:s}", "name", a->name, "units",
+			 a->units ? json_string(a->units) : json_null(), "higher_is_better", a->higher_is_better != 0,
+			 "score", "a", num(a->score.median), "b", num(b->score.median), "speedup", num(w->speedup),
+			 "work_basis", ud_work_basis_text(w->work.basis), "factors", factors_json(w->factor), "shares",
+			 factors_json(w->share), "metrics", metrics_json(w->metric), "cpi_stack", cpi_stack_json(&w->cpi),
+			 "significance", significance_json(&w->sig), "significant", tristate(w->sig.significant),
+			 "explanation", w->explanation);
+}
+
+/* Each host's penalties with their sources, or nulls where the table has none. */
+static json_t *penalties_json(const struct ud_uarch *u)
+{
+	if (!u || !isfinite(u->penalty_branch) || !isfinite(u->penalty_l1d))
+		return json_pack("{s:o s:n s:n}", "uarch", u ? json_string(u->name) : json_null(), "branch_mispredict",
+				 "l1d_miss");
+	return json_pack("{s:s s:{s:f s:s} s:{s:f s:s}}", "uarch", u->name, "branch_mispredict", "cycles",
+			 u->penalty_branch, "source", u->penalty_branch_source, "l1d_miss", "cycles", u->penalty_l1d,
+			 "source", u->penalty_l1d_source);
+}
+
+static json_t *names_json(const struct ud_diff_host *h)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < h->nonly; i++)
+		json_array_append_new(a, json_string(h->only[i]));
+	return a;
+}
+
+static json_t *env_json(const struct ud_diff *d)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < d->nenv; i++)
+		json_array_append_new(a, json_pack("{s:s s:O s:O}", "field", d->env[i].field, "a", d->env[i].a, "b",
+						   d->env[i].b));
+	return a;
+}
+
+static json_t *finding_json(const struct ud_finding *f)
+{
+	json_t *ev = json_array(), *o;
+
+	for (size_t i = 0; i < f->nevidence; i++)
+		json_array_append_new(ev, json_string(f->evidence[i]));
+	o = json_pack("{s:s s:s s:o}", "id", ud_finding_name(f->id), "hypothesis", f->hypothesis, "evidence", ev);
+	if (o && f->confirm)
+		json_object_set_new(o, "confirm", json_string(f->confirm));
+	return o;
+}
+
+static json_t *array_of(const struct ud_diff *d, size_t n, json_t *(*one)(const struct ud_diff *, size_t))
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, one(d, i));
+	return a;
+}
+
+static json_t *workload_at(const struct ud_diff *d, size_t i)
+{
+	return workload_json(&d->workloads[i]);
+}
+
+static json_t *finding_at(const struct ud_diff *d, size_t i)
+{
+	return finding_json(&d->findings[i]);
+}
+
+json_t *ud_diff_to_json(const struct ud_diff *d)
+{
+	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+
+	return json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:o s:{s:o s:o} s:o s:o s:o s:o}", "schema",
+			 UD_DIFF_SCHEMA, "tool", "name", "uarchdiff", "version", UD_VERSION, "baseline", "label", a->label,
+			 "file", a->file, "candidate", "label", b->label, "file", b->file, "workloads",
+			 array_of(d, d->nworkloads, workload_at), "cpi_penalties", "a", penalties_json(a->uarch), "b",
+			 penalties_json(b->uarch), "only_in_baseline", names_json(a), "only_in_candidate", names_json(b),
+			 "environment", env_json(d), "findings", array_of(d, d->nfindings, finding_at));
+}

@@ -1,0 +1,26 @@
+/*
+ * diff_priv.h - the steps of ud_diff_build() (diff.c), one file each: the
+ * numbers of one workload, its explanation, the environment, the rules.
+ * Each step reads what the earlier ones filled in and calls none of the
+ * others, so diff.c alone knows the order.
+ */
+#ifndef UD_DIFF_PRIV_H
+#define UD_DIFF_PRIV_H
+
+#include "diff.h"
+
+/* diff_workload.c: everything numeric about w->a vs w->b (both scored, positive). */
+void ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+
+/* diff_explain.c: w->explanation, from the computed numbers; -1 when out of memory. */
+int ud_diff_explain(struct ud_diff_workload *w, const char *label_a, const char *label_b);
+
+/* diff_env.c: d->env from the two hosts' facts; -1 when out of memory. */
+int ud_diff_env_build(struct ud_diff *d);
+void ud_diff_env_free(struct ud_diff *d);
+
+/* diff_rules.c: d->findings from the rest of the model; -1 when out of memory. */
+int ud_diff_rules_apply(struct ud_diff *d);
+void ud_diff_findings_free(struct ud_diff *d);
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * The rules: each turns evidence in the typed diff into a hypothesis a
+ * person can check.  A rule is a row of the table below: its id, what it
+ * claims, what it looks at (its scope), and a condition over the model that
+ * writes the evidence when it holds.  Thresholds are named here, with why.
+ *
+ * Findings come out in a fixed order: rules over the whole diff first, then
+ * each workload's (its own rules, then each of its counters'), then each
+ * host's; within a scope, in the table's order.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_priv.h"
+
+/* "Most" of a speedup: at least half of ln(speedup). */
+#define FREQUENCY_MOST_SHARE 0.5
+/* perf's own warning line: a counter scheduled under half the time is an estimate. */
+#define MULTIPLEXED_RUNNING_PCT 50.0
+/*
+ * How much larger the kernel's share of CPU time must be, on average, among
+ * the workloads at or above the median speedup than among the rest (0.2 =
+ * 20 points) before the gain is laid at the kernel's door rather than noise
+ * in which workloads happened to gain.
+ */
+#define KERNEL_HEAVY_MARGIN 0.2
+#define EVIDENCE_LINE 512
+
+/* What a rule looks at. */
+enum scope {
+	SCOPE_DIFF,         /* the whole diff, once */
+	SCOPE_WORKLOAD,     /* each workload in common */
+	SCOPE_COUNTER,      /* each counter of a workload, both sides together */
+	SCOPE_COUNTER_SIDE, /* each counter of a workload, each side alone */
+	SCOPE_HOST,         /* each host */
+};
+
+struct subject {
+	const struct ud_diff *d;
+	const struct ud_diff_workload *w; /* workload and counter scopes */
+	const struct ud_counter *ca, *cb; /* counter scopes: A's counter, B's of the same name or NULL */
+	enum ud_side side;                /* counter-side and host scopes */
+};
+
+struct evidence {
+	char **v;
+	size_t n, cap;
+	bool oom;
+};
+
+/* 1 when the rule holds (evidence written), 0 when not. */
+typedef int (*rule_fn)(const struct subject *s, struct evidence *ev);
+
+static void add(struct evidence *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct evidence *ev, const char *fmt, ...)
+{
+	char line[EVIDENCE_LINE], *copy;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (ev->n == ev->cap) {
+		size_t cap = ev->cap ? 2 * ev->cap : 4;
+		char **v = realloc(ev->v, cap * sizeof(*v));
+
+		if (!v) {
+			ev->oom = true;
+			return;
+		}
+		ev->v = v;
+		ev->cap = cap;
+	}
+	copy = strdup(line);
+	if (!copy)
+		ev->oom = true;
+	else
+		ev->v[ev->n++] = copy;
+}
+
+static void evidence_free(struct evidence *ev)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		free(ev->v[i]);
+	free(ev->v);
+	*ev = (struct evidence){ 0 };
+}
+
+/* A host fact's text; a leaf that is not a string (not expected here) shows as "(null)". */
+static const char *text_of(const json_t *j)
+{
+	return json_is_string(j) ? json_string_value(j) : "(null)";
+}
+
+/* ---- speculative-execution mitigations ---- */
+
+static bool is_mitigation(const char *field)
+{
+	return strncmp(field, "vulnerabilities.", strlen("vulnerabilities.")) == 0;
+}
+
+/* The differing mitigations and kernels, then each workload's kernel share; false when no mitigation differs. */
+static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
+{
+	int mitigations = 0;
+
+	for (size_t i = 0; i < d->nenv; i++) {
+		const struct ud_env_entry *e = &d->env[i];
+
+		if (is_mitigation(e->field) || strcmp(e->field, "kernel") == 0) {
+			add(ev, "%s: %s | %s", e->field, text_of(e->a), text_of(e->b));
+			mitigations += is_mitigation(e->field);
+		}
+	}
+	if (!mitigations)
+		return false;
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+		const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+		double share = (ss->a + ss->b) / 2; /* the kernel's share on both hosts */
+
+		if (isfinite(ss->a) && isfinite(ss->b))
+			add(ev, "%s: speedup %.3gx, %.0f%% of CPU time in the kernel", w->a->name, w->speedup,
+			    100 * share);
+	}
+	return true;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The upper median of the finite speedups; NAN when there is none. */
+static double median_speedup(const struct ud_diff *d)
+{
+	double *speed = malloc((d->nworkloads + 1) * sizeof(double)), median;
+	size_t n = 0;
+
+	if (!speed)
+		return NAN;
+	for (size_t i = 0; i < d->nworkloads; i++)
+		if (isfinite(d->workloads[i].speedup))
+			speed[n++] = d->workloads[i].speedup;
+	qsort(speed, n, sizeof(double), cmp_double);
+	median = n ? speed[n / 2] : NAN;
+	free(speed);
+	return median;
+}
+
+/* Did the workloads at or above the median speedup spend clearly more of their time in the kernel? */
+static bool kernel_heavy_gained_most(const struct ud_diff *d)
+{
+	double median = median_speedup(d), hi = 0, lo = 0;
+	size_t nhi = 0, nlo = 0;
+
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_ab *ss = &d->workloads[i].metric[UD_M_SYS_SHARE];
+		double share = (ss->a + ss->b) / 2; /* the kernel's share on both hosts */
+
+		if (!isfinite(ss->a) || !isfinite(ss->b))
+			continue;
+		if (d->workloads[i].speedup >= median) {
+			hi += share;
+			nhi++;
+		} else {
+			lo += share;
+			nlo++;
+		}
+	}
+	return nhi && nlo && hi / (double)nhi > lo / (double)nlo + KERNEL_HEAVY_MARGIN;
+}
+
+static int rule_kernel_heavy_gained_most(const struct subject *s, struct evidence *ev)
+{
+	return mitigation_evidence(s->d, ev) && kernel_heavy_gained_most(s->d);
+}
+
+static int rule_mitigations_differ(const struct subject *s, struct evidence *ev)
+{
+	return mitigation_evidence(s->d, ev) && !kernel_heavy_gained_most(s->d);
+}
+
+/* ---- per workload ---- */
+
+static int rule_frequency_explains_most(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_workload *w = s->w;
+	double share = w->share[UD_FACTOR_FREQUENCY];
+
+	if (!(isfinite(share) && share >= FREQUENCY_MOST_SHARE))
+		return 0;
+	add(ev, "%s: GHz %.3g -> %.3g, %.0f%% of ln(speedup %.3gx)", w->a->name, w->metric[UD_M_GHZ].a,
+	    w->metric[UD_M_GHZ].b, 100 * share, w->speedup);
+	return 1;
+}
+
+static int rule_different_binaries(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_workload *a = s->w->a, *b = s->w->b;
+
+	if (!a->build_id || !b->build_id || strcmp(a->build_id, b->build_id) == 0)
+		return 0;
+	add(ev, "%s: build-id %s (%s) vs %s (%s)", a->name, a->build_id, a->binary_path ? a->binary_path : "?",
+	    b->build_id, b->binary_path ? b->binary_path : "?");
+	return 1;
+}
+
+static int rule_semantics_differ(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_counter *ca = s->ca, *cb = s->cb;
+
+	if (!cb || !ca->semantics || !cb->semantics || strcmp(ca->semantics, cb->semantics) == 0)
+		return 0;
+	add(ev, "%s, %s: %s (%s) on A, %s (%s) on B", s->w->a->name, ca->name, ca->vendor_event ? ca->vendor_event : "?",
+	    ca->semantics, cb->vendor_event ? cb->vendor_event : "?", cb->semantics);
+	return 1;
+}
+
+static int rule_multiplexed(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_counter *c = s->side == UD_SIDE_B ? s->cb : s->ca;
+	double pct = c ? ud_counter_running_pct(c) : NAN;
+
+	if (!(isfinite(pct) && pct < MULTIPLEXED_RUNNING_PCT))
+		return 0;
+	add(ev, "%s, %s on %s: counted %.1f%% of the time", s->w->a->name, c->name, s->side == UD_SIDE_B ? "B" : "A", pct);
+	return 1;
+}
+
+/* ---- per host ---- */
+
+static int rule_no_hardware_counters(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_host *h = &s->d->host[s->side];
+	const struct ud_profile *p = h->profile;
+	const char *pmu = json_string_value(json_object_get(p->host, "pmu"));
+
+	if (!p->nworkloads)
+		return 0;
+	for (size_t i = 0; i < p->nworkloads; i++)
+		if (isfinite(ud_workload_value(&p->workloads[i], "instructions")))
+			return 0;
+	add(ev, "%s: no workload has a counted 'instructions'; pmu: %s", h->label, pmu ? pmu : "unknown");
+	return 1;
+}
+
+/* ---- the table ---- */
+
+static const struct rule {
+	const char *name;
+	enum scope scope;
+	rule_fn holds;
+	const char *hypothesis;
+	const char *confirm; /* what to run to confirm it; NULL where the rule has nothing to propose yet */
+} rules[UD_FINDING_COUNT] = {
+	[UD_FINDING_KERNEL_HEAVY_GAINED_MOST] = {
+		"kernel-heavy-gained-most", SCOPE_DIFF, rule_kernel_heavy_gained_most,
+		"The workloads that gained most are the kernel-heavy ones, while compute-bound ones moved less, and the "
+		"hosts differ in speculative-execution mitigations: kernel entry and exit costs, not the cores, may "
+		"explain much of the difference.", NULL },
+	[UD_FINDING_MITIGATIONS_DIFFER] = {
+		"mitigations-differ", SCOPE_DIFF, rule_mitigations_differ,
+		"The hosts differ in speculative-execution mitigations: kernel-heavy work (system calls, pipes, file "
+		"copies, process creation) may move for that reason rather than the hardware's.", NULL },
+	[UD_FINDING_FREQUENCY_EXPLAINS_MOST] = {
+		"frequency-explains-most", SCOPE_WORKLOAD, rule_frequency_explains_most,
+		"Clock frequency explains most of the speedup, not the microarchitecture.", NULL },
+	[UD_FINDING_DIFFERENT_BINARIES] = {
+		"different-binaries", SCOPE_WORKLOAD, rule_different_binaries,
+		"The two hosts ran different binaries, so path length (instructions per unit of work) is not "
+		"comparable: compiler and library differences count as the hardware's.", NULL },
+	[UD_FINDING_SEMANTICS_DIFFER] = {
+		"semantics-differ", SCOPE_COUNTER, rule_semantics_differ,
+		"The vendor events behind one generic name count different things on the two hosts (speculative vs "
+		"retired): their ratio mixes meanings.", NULL },
+	[UD_FINDING_MULTIPLEXED] = {
+		"multiplexed", SCOPE_COUNTER_SIDE, rule_multiplexed,
+		"A counter ran under half the time (multiplexing): its scaled value is an estimate; count with fewer "
+		"events or --exact.", NULL },
+	[UD_FINDING_NO_HARDWARE_COUNTERS] = {
+		"no-hardware-counters", SCOPE_HOST, rule_no_hardware_counters,
+		"One host has no hardware counts: path length, IPC and frequency are null and the 'unexplained' factor "
+		"carries them.", NULL },
+};
+
+const char *ud_finding_name(enum ud_finding_id id)
+{
+	return rules[id].name;
+}
+
+const char *ud_finding_hypothesis(enum ud_finding_id id)
+{
+	return rules[id].hypothesis;
+}
+
+int ud_finding_from_name(const char *name, enum ud_finding_id *out)
+{
+	for (int id = 0; id < UD_FINDING_COUNT; id++) {
+		if (strcmp(name, rules[id].name) == 0) {
+			*out = (enum ud_finding_id)id;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- the engine ---- */
+
+struct run {
+	struct ud_diff *d;
+	size_t cap;
+	bool oom;
+};
+
+/* Every rule of this scope on one subject; a rule that holds becomes a finding. */
+static void apply(struct run *r, enum scope scope, const struct subject *s)
+{
+	for (int id = 0; id < UD_FINDING_COUNT && !r->oom; id++) {
+		struct evidence ev = { 0 };
+		struct ud_finding *f;
+
+		if (rules[id].scope != scope || !rules[id].holds(s, &ev) || ev.oom) {
+			r->oom = ev.oom;
+			evidence_free(&ev);
+			continue;
+		}
+		if (r->d->nfindings == r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 8;
+
+			f = realloc(r->d->findings, cap * sizeof(*f));
+			if (!f) {
+				r->oom = true;
+				evidence_free(&ev);
+				return;
+			}
+			r->d->findings = f;
+			r->cap = cap;
+		}
+		r->d->findings[r->d->nfindings++] = (struct ud_finding){ (enum ud_finding_id)id, rules[id].hypothesis,
+									  rules[id].confirm, ev.v, ev.n };
+	}
+}
+
+static void apply_workload(struct run *r, const struct ud_diff_workload *w)
+{
+	struct subject s = { .d = r->d, .w = w };
+
+	apply(r, SCOPE_WORKLOAD, &s);
+	for (size_t c = 0; c < w->a->ncounters; c++) {
+		s.ca = &w->a->counters[c];
+		s.cb = ud_workload_counter(w->b, s.ca->name);
+		apply(r, SCOPE_COUNTER, &s);
+		for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
+			apply(r, SCOPE_COUNTER_SIDE, &s);
+	}
+}
+
+int ud_diff_rules_apply(struct ud_diff *d)
+{
+	struct run r = { .d = d };
+	struct subject s = { .d = d };
+
+	apply(&r, SCOPE_DIFF, &s);
+	for (size_t i = 0; i < d->nworkloads; i++)
+		apply_workload(&r, &d->workloads[i]);
+	for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
+		apply(&r, SCOPE_HOST, &s);
+	return r.oom ? -1 : 0;
+}
+
+void ud_diff_findings_free(struct ud_diff *d)
+{
+	for (size_t i = 0; i < d->nfindings; i++) {
+		for (size_t e = 0; e < d->findings[i].nevidence; e++)
+			free(d->findings[i].evidence[e]);
+		free(d->findings[i].evidence);
+	}
+	free(d->findings);
+	d->findings = NULL;
+	d->nfindings = 0;
+}
