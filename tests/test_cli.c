@@ -156,7 +156,7 @@ START_TEST(test_stat_bad_input)
 	expect_one_line_error(empty, 2, "empty event list");
 	expect_one_line_error(nocmd, 2, "no command given");
 	expect_one_line_error(missing, 2, "/nonexistent/cmd: command not found");
-	expect_one_line_error(zero, 2, "-r needs a positive number of runs");
+	expect_one_line_error(zero, 2, "uarchdiff stat: -r needs a whole number from 1 to 1000, not '0'");
 	expect_one_line_error(both, 2, "choose one");
 	expect_one_line_error(unwritable, 2, "/nonexistent-dir/out.txt: cannot write");
 }

@@ -136,7 +136,7 @@ START_TEST(test_program_end_to_end)
 	for (int i = 0; i < 2; i++)
 		ud_event_resolve(names[i], &ev[i]);
 	ck_assert_int_eq(ud_run_workload(&s.def, &o, &r, &err), 0);
-	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_uint_eq(r.nsamples, 2);
 	ck_assert_uint_eq(r.iters, 1); /* not calibrated: the program sets its own length */
 	/* counted from exec, the page faults of its own child included */
