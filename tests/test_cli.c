@@ -513,7 +513,7 @@ START_TEST(test_run_command)
 		unsetenv("UARCHDIFF_WORKLOADS_DIR");
 		unlink(spec);
 	}
-	expect_one_line_error(zero, 2, "-r needs a positive number of samples");
+	expect_one_line_error(zero, 2, "uarchdiff run: -r needs a whole number from 1 to 1000, not '0'");
 	expect_one_line_error(suite, 2, "unknown suite 'huge'");
 	expect_one_line_error(unwritable, 2, "/nonexistent-dir/p.json: cannot write");
 	r = run_capture(list);

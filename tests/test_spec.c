@@ -97,17 +97,17 @@ END_TEST
 START_TEST(test_availability)
 {
 	struct ud_spec s;
-	struct ud_err err;
-	char why[512], bin[4096];
+	struct ud_err err = UD_ERR_INIT, why = UD_ERR_INIT;
+	char bin[4096];
 
 	ck_assert_int_eq(parse("name = x\ncommand = no-such-program-xyz --fast\nscore = (1)\nunits = s\n", &s, &err), 0);
-	ck_assert(!ud_spec_available(&s, why, sizeof(why), bin, sizeof(bin)));
-	ck_assert_str_eq(why, "x: no-such-program-xyz: command not found");
+	ck_assert(!ud_spec_available(&s, &why, bin, sizeof(bin)));
+	ck_assert_str_eq(why.msg, "x: no-such-program-xyz: command not found");
 	regfree(&s.re);
 	ck_assert_int_eq(parse("name = y\ncommand = ${UD_TEST_PROGRAM_DIR}/p\nscore = (1)\nunits = s\n"
 			       "requires = UD_TEST_PROGRAM_DIR\n", &s, &err), 0);
-	ck_assert(!ud_spec_available(&s, why, sizeof(why), NULL, 0));
-	ck_assert_str_eq(why, "y: needs UD_TEST_PROGRAM_DIR to be set");
+	ck_assert(!ud_spec_available(&s, &why, NULL, 0));
+	ck_assert_str_eq(why.msg, "y: needs UD_TEST_PROGRAM_DIR to be set");
 	regfree(&s.re);
 }
 END_TEST
