@@ -23,7 +23,7 @@
 /* What a child sends back: a header, then nev counts for a sample. */
 struct message {
 	int ok;
-	char error[256];
+	struct ud_err error;
 	uint64_t iters;
 	double work, score;
 	char units[32];
@@ -59,7 +59,7 @@ static void send_all(int fd, const void *buf, size_t n)
 static void child_fail(int fd, struct message *m, const char *what)
 {
 	m->ok = 0;
-	snprintf(m->error, sizeof(m->error), "%s", what);
+	ud_fail(&m->error, "%s", what);
 	send_all(fd, m, sizeof(*m));
 	_exit(3);
 }
@@ -189,8 +189,10 @@ static enum ud_outcome judge(enum ud_outcome out, int status, const char *buf, s
 	if (WIFSIGNALED(status))
 		return ud_fail(detail, "crashed: signal %d (%s)", WTERMSIG(status), signal_name(WTERMSIG(status))),
 		       UD_OUT_CRASHED;
-	if (got >= sizeof(*m) && !m->ok)
-		return ud_fail(detail, "failed: %s", m->error), UD_OUT_FAILED;
+	if (got >= sizeof(*m) && !m->ok) {
+		*detail = m->error;
+		return ud_err_prefix(detail, "failed"), UD_OUT_FAILED;
+	}
 	if (got != want || WEXITSTATUS(status) != 0)
 		return ud_fail(detail, "failed: exit status %d, %zu of %zu bytes of results", WEXITSTATUS(status), got,
 			       want),
