@@ -110,9 +110,15 @@ void ud_fold_add(struct ud_fold *f, const struct ud_count *counts)
 	f->done++;
 }
 
+/* A quantity summed over the runs, as the fold's mode wants it: mean or total. */
+static double combine(const struct ud_fold *f, double total)
+{
+	return f->mode == UD_FOLD_MEAN ? total / (double)f->done : total;
+}
+
 static void finish_counter(const struct ud_fold *f, struct ud_counter *c, const double *x)
 {
-	double scale = f->mode == UD_FOLD_MEAN ? 1.0 / (double)f->done : 1.0;
+	double total = 0;
 
 	if (!f->done) {
 		c->status = UD_NOT_COUNTED;
@@ -124,21 +130,23 @@ static void finish_counter(const struct ud_fold *f, struct ud_counter *c, const 
 		free(c->opened_as);
 		c->opened_as = NULL;
 	}
-	if (c->status != UD_COUNTED) {
-		c->value = NAN;
-		/* Opened but unscheduled still has its times to show; refused has none. */
-		if (c->status == UD_NOT_SUPPORTED || !f->done)
-			c->raw_value = c->enabled_ns = c->running_ns = NAN;
-		else
-			c->raw_value *= scale, c->enabled_ns *= scale, c->running_ns *= scale;
+	if (c->status == UD_NOT_SUPPORTED || !f->done) {
+		c->value = c->raw_value = c->enabled_ns = c->running_ns = NAN;
 		return;
 	}
-	c->value = ud_mean(x, f->done) * (f->mode == UD_FOLD_MEAN ? 1.0 : (double)f->done);
-	c->raw_value *= scale;
-	c->enabled_ns *= scale;
-	c->running_ns *= scale;
-	/* The relative spread of a sum over equal samples is that of their mean. */
-	c->rel_stddev = f->done > 1 ? ud_rel_stderr(x, f->done) : NAN;
+	/* Opened but not counted keeps its times: they show why (never scheduled). */
+	c->raw_value = combine(f, c->raw_value);
+	c->enabled_ns = combine(f, c->enabled_ns);
+	c->running_ns = combine(f, c->running_ns);
+	if (c->status != UD_COUNTED) {
+		c->value = NAN;
+		return;
+	}
+	for (size_t r = 0; r < f->done; r++)
+		total += x[r];
+	c->value = combine(f, total);
+	/* The relative spread of a total over equal samples is that of their mean. */
+	c->rel_stddev = ud_rel_stderr(x, f->done);
 }
 
 void ud_fold_finish(struct ud_fold *f)
@@ -187,8 +195,10 @@ int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, 
 	}
 	for (size_t r = 0; r < runs && ret == UD_LAUNCH_OK; r++) {
 		ret = ud_measure_unit(ev, n, exact, launch_one, &cr, counts);
-		if (ret == UD_MEASURE_NO_MEMORY)
-			ret = UD_LAUNCH_SYSTEM, ud_fail(err, "out of memory");
+		if (ret == UD_MEASURE_NO_MEMORY) {
+			ret = UD_LAUNCH_SYSTEM;
+			ud_fail(err, "out of memory");
+		}
 		if (ret != UD_LAUNCH_OK)
 			break;
 		ud_fold_add(&fold, counts);
