@@ -2,8 +2,9 @@
  * builtins.h - one function per subcommand, as git's builtin.h.
  *
  * Each takes the arguments after the subcommand name (argv[0] is the
- * subcommand) and returns the process exit status (SPEC §1).  Subcommands
- * are the only code that prints to the terminal.
+ * subcommand) and returns the process exit status (SPEC §1).  A subcommand
+ * parses its options through its table (options.h), calls the library and
+ * prints: subcommands are the only code that prints to the terminal.
  */
 #ifndef UD_BUILTINS_H
 #define UD_BUILTINS_H

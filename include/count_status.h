@@ -7,6 +7,13 @@
 #ifndef UD_COUNT_STATUS_H
 #define UD_COUNT_STATUS_H
 
+/*
+ * The one size for "why not counted" text, wherever it is kept in a fixed
+ * buffer (a count, an unresolved event): long enough for the longest
+ * reason the engine writes, a PMU probe's explanation included.
+ */
+#define UD_REASON_MAX 320
+
 enum ud_count_status {
 	UD_NOT_SUPPORTED, /* the kernel or PMU refused it, or the name is unknown */
 	UD_NOT_COUNTED,   /* opened, but never scheduled or not trustworthy */

@@ -33,7 +33,7 @@
 
 struct ud_count {
 	enum ud_count_status status;
-	char reason[320];    /* why not counted; "" when counted */
+	char reason[UD_REASON_MAX]; /* why not counted; "" when counted */
 	uint64_t raw;        /* what was read */
 	uint64_t enabled_ns; /* PERF_FORMAT_TOTAL_TIME_ENABLED */
 	uint64_t running_ns; /* PERF_FORMAT_TOTAL_TIME_RUNNING */

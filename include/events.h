@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "count_status.h"
 #include "error.h"
 #include "uarch.h"
 
@@ -36,7 +37,8 @@ struct ud_event {
 	const char *opened_as;                /* "generic", "raw", "libpfm4"; NULL if unresolved */
 	char vendor_event[UD_EVENT_NAME_MAX]; /* the vendor event behind the name, or "" */
 	char semantics[16];                   /* "retired", "speculative", "cycles", or "" */
-	char reason[320];                     /* why it is unresolved */
+	bool unknown;                         /* no resolver knows the name: a typo, not a refusal */
+	char reason[UD_REASON_MAX];           /* why it is unresolved */
 	int group;                            /* counter group; -1 = on its own */
 };
 

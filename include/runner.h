@@ -44,7 +44,7 @@ struct ud_sample {
 
 struct ud_run_result {
 	enum ud_outcome outcome;
-	char detail[320];            /* what happened, for anything but OK */
+	struct ud_err detail;        /* what happened, for anything but OK */
 	uint64_t iters;              /* a sample's iterations, from calibration */
 	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */

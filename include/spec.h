@@ -46,10 +46,11 @@ void ud_specs_free(struct ud_spec *specs, size_t n);
 
 /*
  * Whether the spec can run here: its required variable is set and its
- * command is found.  Fills why (may be NULL) with the reason when not, and
- * binary with the command's resolved path when so.
+ * command is found.  Fills why (may be NULL) with the reason, prefixed with
+ * the spec's name, when not, and binary with the command's resolved path
+ * when so.
  */
-bool ud_spec_available(const struct ud_spec *s, char *why, size_t whylen, char *binary, size_t binlen);
+bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary, size_t binlen);
 
 /* Extracts the score (and units) from a program's output; -1 when no line matches. */
 int ud_spec_score(const struct ud_spec *s, const char *output, double *score, char *units, size_t ulen);

@@ -1,80 +1,83 @@
 /*
  * uarchdiff diff [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "builtins.h"
 #include "diff.h"
 #include "events.h"
+#include "options.h"
 #include "outfile.h"
 #include "profile.h"
 #include "report.h"
 #include "uarch.h"
 
-static const char usage_text[] =
-	"usage: uarchdiff diff [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE\n"
-	"\n"
-	"Explains why CANDIDATE scores differently from BASELINE, workload by\n"
-	"workload: the speedup split into path length x IPC x frequency x\n"
-	"utilization (x what the counters leave unexplained), the metrics behind\n"
-	"IPC, a CPI stack from each core's penalties, the hosts' differing\n"
-	"environment, and rule-based findings with their evidence.\n"
-	"\n"
-	"    -f, --format F      text (default), json (uarchdiff.diff/1), md, html\n"
-	"                        (one self-contained file with inline SVG charts)\n"
-	"    -o, --output FILE   write the report to FILE, atomically (default stdout)\n";
+static struct {
+	enum ud_report_format format;
+	const char *output;
+} args;
+
+static int parse_format(const char *arg, void *dest, struct ud_err *err)
+{
+	if (ud_report_format_parse(arg, dest) != 0)
+		return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
+	return 0;
+}
+
+static const struct ud_option options[] = {
+	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
+	  "text (default), json (uarchdiff.diff/1), md, html\n"
+	  "(one self-contained file with inline SVG charts)", 0, 0, parse_format },
+	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write the report to FILE, atomically (default stdout)",
+	  0, 0, NULL },
+};
+
+static const struct ud_command command = {
+	.name = "diff",
+	.synopsis = "uarchdiff diff [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE",
+	.description = "Explains why CANDIDATE scores differently from BASELINE, workload by\n"
+		       "workload: the speedup split into path length x IPC x frequency x\n"
+		       "utilization (x what the counters leave unexplained), the metrics behind\n"
+		       "IPC, a CPI stack from each core's penalties, the hosts' differing\n"
+		       "environment, and rule-based findings with their evidence.\n",
+	.options = UD_OPTIONS(options),
+	.operands = true,
+};
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum ud_report_format format = UD_REPORT_TEXT;
-	const char *output = "-";
 	struct ud_profile *a = NULL, *b = NULL;
 	struct ud_outfile *out = NULL;
 	struct ud_uarch_db db = { 0 };
 	struct ud_diff_input in;
 	struct ud_diff *model = NULL;
-	struct ud_err err;
+	struct ud_err err = UD_ERR_INIT;
 	json_t *doc = NULL;
-	int c, status = UD_EXIT_USAGE;
+	int next, status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (ud_report_format_parse(optarg, &format) != 0) {
-				fprintf(stderr, "uarchdiff diff: unknown format '%s' (text, json, md, html)\n", optarg);
-				return UD_EXIT_USAGE;
-			}
-			break;
-		case 'o': output = optarg; break;
-		case 'h': fputs(usage_text, stdout); return UD_EXIT_OK;
-		default: fputs(usage_text, stderr); return UD_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "uarchdiff diff: give two profiles: BASELINE CANDIDATE\n");
+	args.format = UD_REPORT_TEXT;
+	args.output = "-";
+	status = ud_options_cli(&command, argc, argv, &next);
+	if (status != UD_OPT_GO_ON)
+		return status;
+	if (argc - next != 2) {
+		ud_cmd_error(&command, "give two profiles: BASELINE CANDIDATE");
 		return UD_EXIT_USAGE;
 	}
-	if (!(a = ud_profile_load(argv[optind], &err)) || !(b = ud_profile_load(argv[optind + 1], &err)) ||
+	status = UD_EXIT_USAGE;
+	if (!(a = ud_profile_load(argv[next], &err)) || !(b = ud_profile_load(argv[next + 1], &err)) ||
 	    ud_uarch_db_load(NULL, &db, &err) != 0)
 		goto fail;
-	in = (struct ud_diff_input){ a, b, argv[optind], argv[optind + 1], &db };
+	in = (struct ud_diff_input){ a, b, argv[next], argv[next + 1], &db };
 	if (!(model = ud_diff_build(&in, &err)))
 		goto fail;
 	if (!(doc = ud_diff_to_json(model))) {
 		ud_fail(&err, "out of memory");
 		goto fail;
 	}
-	if (!(out = ud_outfile_open(output, &err)))
+	if (!(out = ud_outfile_open(args.output, &err)))
 		goto fail;
-	if (ud_report_write(doc, format, NULL, ud_outfile_stream(out), &err) != 0)
+	if (ud_report_write(doc, args.format, NULL, ud_outfile_stream(out), &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 	out = NULL;
@@ -82,7 +85,7 @@ int cmd_diff(int argc, char **argv)
 		goto fail;
 	goto done;
 fail:
-	fprintf(stderr, "uarchdiff diff: %s\n", err.msg);
+	ud_cmd_error(&command, "%s", err.msg);
 	ud_outfile_abort(out);
 done:
 	json_decref(doc);

@@ -3,7 +3,6 @@
  * generic event names onto the vendor events of a microarchitecture, and how
  * each would be opened on this host.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,19 +12,30 @@
 #include "builtins.h"
 #include "counting.h"
 #include "events.h"
+#include "options.h"
 #include "uarch.h"
 
-static const char usage_text[] =
-	"usage: uarchdiff events [--uarch NAME | --cpuinfo FILE] [--json]\n"
-	"\n"
-	"Shows the event table in force: for each generic event, the vendor event\n"
-	"behind it, its code and unit mask, whether it counts speculatively or at\n"
-	"retirement, what it includes, the source of the code, and how it would be\n"
-	"opened on this host (libpfm4, raw, generic or unavailable).\n"
-	"\n"
-	"    --uarch NAME     a table by name (zen4, neoverse-n1, ...)\n"
-	"    --cpuinfo FILE   the table detected from another host's /proc/cpuinfo\n"
-	"    --json           print JSON\n";
+static struct {
+	const char *uarch, *cpuinfo;
+	bool json;
+} args;
+
+static const struct ud_option options[] = {
+	{ 0, "uarch", UD_OPT_STRING, &args.uarch, "NAME", "a table by name (zen4, neoverse-n1, ...)", 0, 0, NULL },
+	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "the table detected from another host's /proc/cpuinfo", 0,
+	  0, NULL },
+	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print JSON", 0, 0, NULL },
+};
+
+static const struct ud_command command = {
+	.name = "events",
+	.synopsis = "uarchdiff events [--uarch NAME | --cpuinfo FILE] [--json]",
+	.description = "Shows the event table in force: for each generic event, the vendor event\n"
+		       "behind it, its code and unit mask, whether it counts speculatively or at\n"
+		       "retirement, what it includes, the source of the code, and how it would be\n"
+		       "opened on this host (libpfm4, raw, generic or unavailable).\n",
+	.options = UD_OPTIONS(options),
+};
 
 /* Generic hardware names in display order; the table may list others too. */
 static const char *const hardware_names[] = {
@@ -68,7 +78,7 @@ static json_t *event_json(const struct ud_uarch *u, const char *name)
 
 static json_t *table_json(const struct ud_uarch *u, const char *chosen_by)
 {
-	char pmu_reason[256];
+	char pmu_reason[UD_REASON_MAX];
 	enum ud_pmu_state pmu = ud_pmu_probe(pmu_reason, sizeof(pmu_reason));
 	json_t *events = json_array();
 
@@ -133,64 +143,61 @@ static void print_text(const json_t *t)
 	}
 }
 
-int cmd_events(int argc, char **argv)
+/* The table named by --uarch, or detected from a cpuinfo; chosen says which. */
+static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, char *chosen, size_t len)
 {
-	static const struct option opts[] = {
-		{ "uarch", required_argument, NULL, 'u' },
-		{ "cpuinfo", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *uarch = NULL, *cpuinfo = NULL;
+	struct ud_err err = UD_ERR_INIT;
 	const struct ud_uarch *u;
-	char chosen[600];
-	struct ud_uarch_db db;
-	struct ud_err err;
-	int json = 0, c;
-	json_t *t;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'u': uarch = optarg; break;
-		case 'c': cpuinfo = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': fputs(usage_text, stdout); return UD_EXIT_OK;
-		default: fputs(usage_text, stderr); return UD_EXIT_USAGE;
-		}
-	}
-	if (optind < argc || (uarch && cpuinfo)) {
-		fprintf(stderr, "uarchdiff events: %s\n",
-			uarch && cpuinfo ? "--uarch and --cpuinfo choose the table two ways: give one" : "unexpected argument");
-		return UD_EXIT_USAGE;
-	}
-	if (ud_uarch_db_load(NULL, &db, &err) != 0) {
-		fprintf(stderr, "uarchdiff events: %s\n", err.msg);
-		return UD_EXIT_USAGE;
-	}
-	if (uarch) {
-		u = ud_uarch_find(&db, uarch);
+	if (args.uarch) {
+		u = ud_uarch_find(db, args.uarch);
 		if (!u) {
 			char names[512];
 
-			ud_uarch_names(&db, names, sizeof(names));
-			fprintf(stderr, "uarchdiff events: unknown microarchitecture '%s'; known: %s\n", uarch, names);
-			ud_uarch_db_free(&db);
-			return UD_EXIT_USAGE;
+			ud_uarch_names(db, names, sizeof(names));
+			ud_cmd_error(&command, "unknown microarchitecture '%s'; known: %s", args.uarch, names);
+			return NULL;
 		}
-		snprintf(chosen, sizeof(chosen), "--uarch %s", uarch);
-	} else {
-		u = ud_uarch_detect_file(&db, cpuinfo, &err);
-		if (!u) {
-			fprintf(stderr, "uarchdiff events: %s\n", err.msg);
-			ud_uarch_db_free(&db);
-			return UD_EXIT_USAGE;
-		}
-		snprintf(chosen, sizeof(chosen), "detected from %s", cpuinfo ? cpuinfo : "/proc/cpuinfo");
+		snprintf(chosen, len, "--uarch %s", args.uarch);
+		return u;
+	}
+	u = ud_uarch_detect_file(db, args.cpuinfo, &err);
+	if (!u)
+		ud_cmd_error(&command, "%s", err.msg);
+	else
+		snprintf(chosen, len, "detected from %s", args.cpuinfo ? args.cpuinfo : "/proc/cpuinfo");
+	return u;
+}
+
+int cmd_events(int argc, char **argv)
+{
+	const struct ud_uarch *u;
+	char chosen[600];
+	struct ud_uarch_db db;
+	struct ud_err err = UD_ERR_INIT;
+	int next, status;
+	json_t *t;
+
+	args.uarch = args.cpuinfo = NULL;
+	args.json = false;
+	status = ud_options_cli(&command, argc, argv, &next);
+	if (status != UD_OPT_GO_ON)
+		return status;
+	if (args.uarch && args.cpuinfo) {
+		ud_cmd_error(&command, "--uarch and --cpuinfo choose the table two ways: give one");
+		return UD_EXIT_USAGE;
+	}
+	if (ud_uarch_db_load(NULL, &db, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_USAGE;
+	}
+	u = choose_table(&db, chosen, sizeof(chosen));
+	if (!u) {
+		ud_uarch_db_free(&db);
+		return UD_EXIT_USAGE;
 	}
 	t = table_json(u, chosen);
-	if (json) {
+	if (args.json) {
 		json_dumpf(t, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	} else {

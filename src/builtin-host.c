@@ -1,7 +1,6 @@
 /*
  * uarchdiff host [--cpuinfo FILE] [--json]: the host facts of SPEC §3.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,18 +8,29 @@
 
 #include "builtins.h"
 #include "host.h"
+#include "options.h"
 
-static const char usage_text[] =
-	"usage: uarchdiff host [--cpuinfo FILE] [--json]\n"
-	"\n"
-	"Shows the facts that explain differences between hosts: CPU identity,\n"
-	"caches, the detected microarchitecture, kernel, hypervisor, PMU access,\n"
-	"perf_event_paranoid,\n"
-	"speculative-execution mitigations and the cpufreq policy.  A fact that\n"
-	"cannot be read is shown as null, never guessed.\n"
-	"\n"
-	"    --cpuinfo FILE   take the CPU description from another host's /proc/cpuinfo\n"
-	"    --json           print JSON (the profile's \"host\" object)\n";
+static struct {
+	const char *cpuinfo;
+	bool json;
+} args;
+
+static const struct ud_option options[] = {
+	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "take the CPU description from another host's /proc/cpuinfo",
+	  0, 0, NULL },
+	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print JSON (the profile's \"host\" object)", 0, 0, NULL },
+};
+
+static const struct ud_command command = {
+	.name = "host",
+	.synopsis = "uarchdiff host [--cpuinfo FILE] [--json]",
+	.description = "Shows the facts that explain differences between hosts: CPU identity,\n"
+		       "caches, the detected microarchitecture, kernel, hypervisor, PMU access,\n"
+		       "perf_event_paranoid,\n"
+		       "speculative-execution mitigations and the cpufreq policy.  A fact that\n"
+		       "cannot be read is shown as null, never guessed.\n",
+	.options = UD_OPTIONS(options),
+};
 
 static void print_value(const char *indent, const char *key, const json_t *v)
 {
@@ -52,43 +62,30 @@ static void print_value(const char *indent, const char *key, const json_t *v)
 
 int cmd_host(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpuinfo", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ud_host_opts hopts = { 0 };
 	struct ud_uarch_db db;
-	struct ud_err err;
-	int json = 0, c;
+	struct ud_err err = UD_ERR_INIT;
+	int next, status;
 	json_t *host;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': hopts.cpuinfo_path = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': fputs(usage_text, stdout); return UD_EXIT_OK;
-		default: fputs(usage_text, stderr); return UD_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "uarchdiff host: unexpected argument '%s'\n", argv[optind]);
-		return UD_EXIT_USAGE;
-	}
+	args.cpuinfo = NULL;
+	args.json = false;
+	status = ud_options_cli(&command, argc, argv, &next);
+	if (status != UD_OPT_GO_ON)
+		return status;
 	if (ud_uarch_db_load(NULL, &db, &err) != 0) {
-		fprintf(stderr, "uarchdiff host: %s\n", err.msg);
+		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
 	hopts.db = &db;
+	hopts.cpuinfo_path = args.cpuinfo;
 	host = ud_host_collect(&hopts, &err);
 	ud_uarch_db_free(&db);
 	if (!host) {
-		fprintf(stderr, "uarchdiff host: %s\n", err.msg);
+		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
-	if (json) {
+	if (args.json) {
 		json_dumpf(host, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	} else {

@@ -3,7 +3,6 @@
  *                  [--cpuinfo FILE] -o PROFILE FILE...
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,102 +10,88 @@
 #include "builtins.h"
 #include "host.h"
 #include "import.h"
+#include "options.h"
 #include "outfile.h"
 #include "uarch.h"
-
-static const char usage_text[] =
-	"usage: uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench] [--label L]\n"
-	"                        [--workload NAME] [--score VALUE[:UNITS]] [--cpuinfo FILE] [--uarch NAME]\n"
-	"                        -o PROFILE FILE...\n"
-	"\n"
-	"Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
-	"UnixBench logs into a profile, so measurements from hosts you no longer have\n"
-	"can be diffed.  Several files make several workloads of one profile.  The\n"
-	"numbers are the ones the source printed; what it did not give stays null.\n"
-	"\n"
-	"    --format F          the input format (default: auto-detected per file)\n"
-	"    --label L           the host's label (default: the first file's name)\n"
-	"    --workload NAME     the workload's name (one file; default: the command\n"
-	"                        perf names, else the file's name)\n"
-	"    --score V[:UNITS]   the workload's score, overriding UnixBench COUNT lines\n"
-	"                        (one file); time units (s, ms, ...) are lower-is-better\n"
-	"    --cpuinfo FILE      that host's /proc/cpuinfo: its CPU and microarchitecture\n"
-	"    --uarch NAME        that host's microarchitecture, where no cpuinfo is at hand\n"
-	"                        (zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)\n"
-	"    -o, --output FILE   the profile to write (atomically; '-' is stdout)\n";
 
 struct import_args {
 	struct ud_import_opts o;
 	const char *label, *cpuinfo, *uarch, *output;
 };
 
-static int parse_score(const char *arg, struct ud_import_opts *o)
+static struct import_args args;
+
+static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
-	char *end;
+	if (ud_import_format_parse(arg, dest) != 0)
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench)", arg);
+	return 0;
+}
+
+static int parse_score(const char *arg, void *dest, struct ud_err *err)
+{
+	struct ud_import_opts *o = dest;
 	const char *colon = strchr(arg, ':');
+	char *end;
 
 	errno = 0;
 	o->score = strtod(arg, &end);
-	if (errno || end == arg || (*end && end != colon) || !(o->score > 0)) {
-		fprintf(stderr, "uarchdiff import: --score needs a positive number[:units], not '%s'\n", arg);
-		return -1;
-	}
+	if (errno || end == arg || (*end && end != colon) || !(o->score > 0))
+		return ud_fail(err, "--score needs a positive number[:units], not '%s'", arg);
 	o->has_score = 1;
 	o->score_units = colon && colon[1] ? colon + 1 : NULL;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct import_args *a)
-{
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "score", required_argument, NULL, 's' },
-		{ "cpuinfo", required_argument, NULL, 'c' },
-		{ "uarch", required_argument, NULL, 'u' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static const struct ud_option options[] = {
+	{ 0, "format", UD_OPT_PARSE, &args.o.format, "F", "the input format (default: auto-detected per file)", 0, 0,
+	  parse_format },
+	{ 0, "label", UD_OPT_STRING, &args.label, "L", "the host's label (default: the first file's name)", 0, 0, NULL },
+	{ 0, "workload", UD_OPT_STRING, &args.o.workload, "NAME",
+	  "the workload's name (one file; default: the command\nperf names, else the file's name)", 0, 0, NULL },
+	{ 0, "score", UD_OPT_PARSE, &args.o, "V[:UNITS]",
+	  "the workload's score, overriding UnixBench COUNT lines\n(one file); time units (s, ms, ...) are lower-is-better",
+	  0, 0, parse_score },
+	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "that host's /proc/cpuinfo: its CPU and microarchitecture",
+	  0, 0, NULL },
+	{ 0, "uarch", UD_OPT_STRING, &args.uarch, "NAME",
+	  "that host's microarchitecture, where no cpuinfo is at hand\n"
+	  "(zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)", 0, 0, NULL },
+	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile to write (atomically; '-' is stdout)", 0, 0,
+	  NULL },
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (ud_import_format_parse(optarg, &a->o.format) != 0) {
-				fprintf(stderr, "uarchdiff import: unknown format '%s' (auto, perf-text, perf-csv, "
-						"perf-json, unixbench)\n", optarg);
-				return -1;
-			}
-			break;
-		case 'l': a->label = optarg; break;
-		case 'w': a->o.workload = optarg; break;
-		case 's':
-			if (parse_score(optarg, &a->o) != 0)
-				return -1;
-			break;
-		case 'c': a->cpuinfo = optarg; break;
-		case 'u': a->uarch = optarg; break;
-		case 'o': a->output = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		default: fputs(usage_text, stderr); return -1;
-		}
-	}
-	if (!a->output) {
-		fprintf(stderr, "uarchdiff import: no output profile: give -o PROFILE\n");
-		return -1;
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "uarchdiff import: no input file given\n");
-		return -1;
-	}
-	if ((a->o.workload || a->o.has_score) && argc - optind > 1) {
-		fprintf(stderr, "uarchdiff import: --workload and --score name one workload: give one file\n");
-		return -1;
-	}
-	return 0;
+static const struct ud_command command = {
+	.name = "import",
+	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench] [--label L]\n"
+		    "                        [--workload NAME] [--score VALUE[:UNITS]] [--cpuinfo FILE] [--uarch NAME]\n"
+		    "                        -o PROFILE FILE...",
+	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
+		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
+		       "can be diffed.  Several files make several workloads of one profile.  The\n"
+		       "numbers are the ones the source printed; what it did not give stays null.\n",
+	.options = UD_OPTIONS(options),
+	.operands = true,
+};
+
+/* Returns UD_OPT_GO_ON with *next the first input file, else the exit status. */
+static int parse_args(int argc, char **argv, int *next)
+{
+	int status;
+
+	args = (struct import_args){ 0 };
+	status = ud_options_cli(&command, argc, argv, next);
+	if (status != UD_OPT_GO_ON)
+		return status;
+	if (!args.output)
+		ud_cmd_error(&command, "no output profile: give -o PROFILE");
+	else if (*next >= argc)
+		ud_cmd_error(&command, "no input file given");
+	else if ((args.o.workload || args.o.has_score) && argc - *next > 1)
+		ud_cmd_error(&command, "--workload and --score name one workload: give one file");
+	else
+		return UD_OPT_GO_ON;
+	return UD_EXIT_USAGE;
 }
 
 static json_t *imported_host(const struct import_args *a, const char *first, struct ud_err *err)
@@ -144,37 +129,39 @@ out:
 	return host;
 }
 
-int cmd_import(int argc, char **argv)
+/* Imports every file into p; a --score must land on exactly one workload. */
+static int import_files(struct ud_profile *p, char **files, int nfiles, struct ud_err *err)
 {
-	struct import_args a = { 0 };
-	struct ud_outfile *out = NULL;
-	struct ud_profile *p = NULL;
-	struct ud_err err;
-	json_t *host;
-	int ret = parse_args(argc, argv, &a);
-
-	if (ret != 0)
-		return ret > 0 ? UD_EXIT_OK : UD_EXIT_USAGE;
-	host = imported_host(&a, argv[optind], &err);
-	p = host ? ud_profile_new(host) : NULL;
-	if (!p)
-		goto fail;
-	out = ud_outfile_open(a.output, &err);
-	if (!out)
-		goto fail;
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < nfiles; i++) {
 		size_t before = p->nworkloads;
 
-		if (ud_import_file(p, argv[i], &a.o, &err) != 0)
-			goto fail;
-		if (a.o.has_score && p->nworkloads - before != 1) {
-			snprintf(err.msg, sizeof(err.msg), "%s: --score names one workload, and the file holds %zu",
-				 argv[i], p->nworkloads - before);
-			goto fail;
-		}
+		if (ud_import_file(p, files[i], &args.o, err) != 0)
+			return -1;
+		if (args.o.has_score && p->nworkloads - before != 1)
+			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],
+				       p->nworkloads - before);
 	}
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct ud_outfile *out = NULL;
+	struct ud_profile *p = NULL;
+	struct ud_err err = UD_ERR_INIT;
+	json_t *host;
+	int next, ret = parse_args(argc, argv, &next);
+
+	if (ret != UD_OPT_GO_ON)
+		return ret;
+	host = imported_host(&args, argv[next], &err);
+	p = host ? ud_profile_new(host) : NULL;
+	if (!p || !(out = ud_outfile_open(args.output, &err)))
+		goto fail;
+	if (import_files(p, argv + next, argc - next, &err) != 0)
+		goto fail;
 	if (ud_profile_dump(p, ud_outfile_stream(out)) != 0) {
-		snprintf(err.msg, sizeof(err.msg), "%s: cannot write the profile", a.output);
+		ud_fail(&err, "%s: cannot write the profile", args.output);
 		goto fail;
 	}
 	ret = ud_outfile_commit(out, &err);
@@ -184,7 +171,7 @@ int cmd_import(int argc, char **argv)
 	ud_profile_free(p);
 	return UD_EXIT_OK;
 fail:
-	fprintf(stderr, "uarchdiff import: %s\n", err.msg);
+	ud_cmd_error(&command, "%s", err.msg);
 	ud_outfile_abort(out);
 	ud_profile_free(p);
 	return UD_EXIT_USAGE;

@@ -5,8 +5,6 @@
  * Profiles this host: every workload calibrated and sampled under counter
  * groups, a summary table, and a profile written for `diff`.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,31 +18,13 @@
 #include "elfinfo.h"
 #include "events.h"
 #include "host.h"
+#include "measure.h"
+#include "options.h"
 #include "outfile.h"
 #include "profile.h"
 #include "runner.h"
 #include "spec.h"
 #include "uarch.h"
-
-static const char usage_text[] =
-	"usage: uarchdiff run [-w NAME,...] [--suite quick|default|full] [-r N] [-o FILE]\n"
-	"                     [--label TEXT] [--exact] [--json]\n"
-	"\n"
-	"Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
-	"process under counter groups, N samples each, prints a summary and writes a\n"
-	"profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C stops and saves\n"
-	"what was measured, marked incomplete.\n"
-	"\n"
-	"    -w, --workloads LIST  these workloads, comma-separated\n"
-	"        --suite S         quick (8 workloads, ~10 s), default (~1 min), full\n"
-	"    -r, --repeat N        samples a workload (default 5)\n"
-	"    -o, --output FILE     the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)\n"
-	"        --label TEXT      the host's label in the profile (default: hostname)\n"
-	"        --exact           one run a counter group: no multiplexing, more time\n"
-	"        --json            print the profile on stdout instead of the summary\n"
-	"\n"
-	"Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
-	"the run was interrupted (the profile is still written); 2 for bad usage.\n";
 
 /* Each suite's sample length and per-child time limit. */
 static const struct {
@@ -65,77 +45,61 @@ static void on_sigint(int sig)
 }
 
 struct run_args {
-	char *names;
+	const char *names, *output, *label;
 	unsigned suite;
 	long repeat;
-	const char *output, *label;
-	int exact, json;
+	bool exact, json;
 };
 
-static int parse_args(int argc, char **argv, struct run_args *a)
-{
-	static const struct option opts[] = {
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "suite", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "exact", no_argument, NULL, 'E' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
+static struct run_args args;
 
-	a->suite = UD_SUITE_DEFAULT;
-	a->repeat = 5;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "w:r:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w': a->names = optarg; break;
-		case 's':
-			if (ud_suite_parse(optarg, &a->suite) != 0) {
-				fprintf(stderr, "uarchdiff run: unknown suite '%s' (quick, default, full)\n", optarg);
-				return -1;
-			}
-			break;
-		case 'r':
-			errno = 0;
-			a->repeat = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || a->repeat < 1 || a->repeat > 1000) {
-				fprintf(stderr, "uarchdiff run: -r needs a positive number of samples, not '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case 'o': a->output = optarg; break;
-		case 'l': a->label = optarg; break;
-		case 'E': a->exact = 1; break;
-		case 'j': a->json = 1; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		default: fputs(usage_text, stderr); return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "uarchdiff run: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
+static int parse_suite(const char *arg, void *dest, struct ud_err *err)
+{
+	if (ud_suite_parse(arg, dest) != 0)
+		return ud_fail(err, "unknown suite '%s' (quick, default, full)", arg);
 	return 0;
 }
+
+static const struct ud_option options[] = {
+	{ 'w', "workloads", UD_OPT_STRING, &args.names, "LIST", "these workloads, comma-separated", 0, 0, NULL },
+	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~10 s), default (~1 min), full", 0, 0,
+	  parse_suite },
+	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N", "samples a workload (default 5)", 1, UD_REPEAT_MAX, NULL },
+	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)",
+	  0, 0, NULL },
+	{ 0, "label", UD_OPT_STRING, &args.label, "TEXT", "the host's label in the profile (default: hostname)", 0,
+	  0, NULL },
+	{ 0, "exact", UD_OPT_FLAG, &args.exact, NULL, "one run a counter group: no multiplexing, more time", 0, 0,
+	  NULL },
+	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print the profile on stdout instead of the summary", 0, 0, NULL },
+};
+
+static const struct ud_command command = {
+	.name = "run",
+	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-r N] [-o FILE]\n"
+		    "                     [--label TEXT] [--exact] [--json]",
+	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
+		       "process under counter groups, N samples each, prints a summary and writes a\n"
+		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C stops and saves\n"
+		       "what was measured, marked incomplete.\n",
+	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
+		    "the run was interrupted (the profile is still written); 2 for bad usage.\n",
+	.options = UD_OPTIONS(options),
+};
 
 /* A workload by name: built-in first, then the external specs that can run here. */
 static const struct ud_workload_def *find_def(const char *name, const struct ud_spec *specs, size_t nspecs,
 					      int *unavailable)
 {
 	const struct ud_workload_def *d = ud_workload_find(name);
-	char why[512];
+	struct ud_err why = UD_ERR_INIT;
 
 	*unavailable = 0;
 	for (size_t i = 0; !d && i < nspecs; i++) {
 		if (strcmp(specs[i].name, name) != 0)
 			continue;
-		if (!ud_spec_available(&specs[i], why, sizeof(why), NULL, 0)) {
-			fprintf(stderr, "uarchdiff run: %s\n", why);
+		if (!ud_spec_available(&specs[i], &why, NULL, 0)) {
+			ud_cmd_error(&command, "%s", why.msg);
 			*unavailable = 1;
 			return NULL;
 		}
@@ -162,7 +126,8 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 {
 	size_t total;
 	const struct ud_workload_def *const *all = ud_workloads_all(&total), **out;
-	char *copy, *save = NULL, why[512];
+	char *copy, *save = NULL;
+	struct ud_err why = UD_ERR_INIT;
 
 	*n = 0;
 	out = calloc(total + nspecs + 1, sizeof(*out));
@@ -175,10 +140,10 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 		for (size_t i = 0; i < nspecs; i++) {
 			if (!(specs[i].suites & a->suite))
 				continue;
-			if (ud_spec_available(&specs[i], why, sizeof(why), NULL, 0))
+			if (ud_spec_available(&specs[i], &why, NULL, 0))
 				out[(*n)++] = &specs[i].def;
 			else
-				fprintf(stderr, "uarchdiff run: skipping %s\n", why);
+				ud_cmd_error(&command, "skipping %s", why.msg);
 		}
 		return out;
 	}
@@ -191,7 +156,7 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 		if (!d) {
 			if (!unavailable) {
 				list_known(specs, nspecs, names, sizeof(names));
-				fprintf(stderr, "uarchdiff run: unknown workload '%s'; known: %s\n", t, names);
+				ud_cmd_error(&command, "unknown workload '%s'; known: %s", t, names);
 			}
 			free(copy);
 			free(out);
@@ -202,7 +167,7 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 	}
 	free(copy);
 	if (*n == 0) {
-		fprintf(stderr, "uarchdiff run: -w names no workload\n");
+		ud_cmd_error(&command, "-w names no workload");
 		free(out);
 		return NULL;
 	}
@@ -216,11 +181,11 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 static void record_binary(const struct ud_workload_def *d, struct ud_workload *w)
 {
 	char path[4096], id[128];
-	struct ud_err err;
+	struct ud_err err = UD_ERR_INIT;
 	int found;
 
 	if (d->data)
-		found = ud_spec_available(d->data, NULL, 0, path, sizeof(path));
+		found = ud_spec_available(d->data, NULL, path, sizeof(path));
 	else
 		found = realpath("/proc/self/exe", path) != NULL;
 	if (!found)
@@ -293,132 +258,171 @@ static void summary(const struct ud_profile *p)
 	}
 }
 
-int cmd_run(int argc, char **argv)
+/* Everything one `run` holds between measuring and writing. */
+struct run {
+	struct ud_uarch_db db;
+	struct ud_spec *specs;
+	size_t nspecs;
+	const struct ud_workload_def **defs;
+	size_t ndefs;
+	struct ud_profile *p;
+	char *output;
+	struct ud_outfile *out;
+	struct ud_event *ev;
+	struct ud_runner_opts ro;
+	double suite_timeout;
+};
+
+static void set_timing(struct run *r)
 {
-	struct run_args a = { 0 };
-	const struct ud_workload_def **defs = NULL;
-	struct ud_uarch_db db = { 0 };
-	struct ud_host_opts hopts = { 0 };
-	struct ud_runner_opts ro = { 0 };
-	struct ud_event *ev = NULL, *planned = NULL;
-	struct ud_outfile *out = NULL;
-	struct ud_profile *p = NULL;
-	struct ud_spec *specs = NULL;
-	size_t nspecs = 0;
-	struct sigaction sa = { .sa_handler = on_sigint }, old;
-	const struct ud_uarch *u;
-	struct ud_err err;
-	char *output = NULL;
-	size_t n = 0, nev = 0;
-	double suite_timeout = 20;
-	int status = UD_EXIT_USAGE, tty = isatty(STDERR_FILENO), ret;
-
-	ret = parse_args(argc, argv, &a);
-	if (ret != 0)
-		return ret > 0 ? UD_EXIT_OK : UD_EXIT_USAGE;
-	if (ud_specs_load(NULL, &specs, &nspecs, &err) != 0) {
-		fprintf(stderr, "uarchdiff run: %s\n", err.msg);
-		return UD_EXIT_USAGE;
-	}
-	defs = select_workloads(&a, specs, nspecs, &n);
-	if (!defs) {
-		ud_specs_free(specs, nspecs);
-		return UD_EXIT_USAGE;
-	}
-	if (ud_uarch_db_load(NULL, &db, &err) != 0 || !(u = ud_uarch_detect_file(&db, NULL, &err)))
-		goto fail;
-	hopts.db = &db;
-	hopts.label = a.label;
-	p = ud_profile_new(ud_host_collect(&hopts, &err));
-	if (!p || !json_object_size(p->host))
-		goto fail;
-	output = a.output ? strdup(a.output) : default_output(p->host);
-	/* An unwritable profile fails now, not after a minute of measuring. */
-	if (!output || !(out = ud_outfile_open(a.json ? "-" : output, &err)))
-		goto fail;
-	ev = calloc(ud_default_events_count, sizeof(*ev));
-	if (!ev)
-		goto fail;
-	for (size_t i = 0; i < ud_default_events_count; i++)
-		ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
-	planned = ud_event_plan_groups(ev, ud_default_events_count, ud_uarch_usable_counters(u, ud_host_nmi_watchdog()), u->counters_fixed,
-				       &nev);
-	if (!planned)
-		goto fail;
-
 	for (size_t i = 0; i < sizeof(suite_timing) / sizeof(suite_timing[0]); i++) {
-		if (suite_timing[i].suite == a.suite) {
-			ro.target_s = suite_timing[i].target_s;
-			suite_timeout = suite_timing[i].timeout_s;
+		if (suite_timing[i].suite == args.suite) {
+			r->ro.target_s = suite_timing[i].target_s;
+			r->suite_timeout = suite_timing[i].timeout_s;
 		}
 	}
-	ro.samples = (int)a.repeat;
-	ro.ev = planned;
-	ro.nev = nev;
-	ro.exact = a.exact;
-	ro.l1d = cache_bytes(p->host, "l1d_kb");
-	ro.l2 = cache_bytes(p->host, "l2_kb");
-	ro.l3 = cache_bytes(p->host, "l3_kb");
-	ro.stop = &stop_requested;
-	stop_requested = 0;
-	sigaction(SIGINT, &sa, &old);
+	r->ro.samples = (int)args.repeat;
+	r->ro.exact = args.exact;
+	r->ro.l1d = cache_bytes(r->p->host, "l1d_kb");
+	r->ro.l2 = cache_bytes(r->p->host, "l2_kb");
+	r->ro.l3 = cache_bytes(r->p->host, "l3_kb");
+	r->ro.stop = &stop_requested;
+}
 
-	status = UD_EXIT_OK;
-	for (size_t i = 0; i < n; i++) {
+/* The host, the output file and the counter plan: what every workload needs. */
+static int prepare(struct run *r, struct ud_err *err)
+{
+	struct ud_host_opts hopts = { .db = &r->db, .label = args.label };
+	const struct ud_uarch *u;
+
+	if (ud_uarch_db_load(NULL, &r->db, err) != 0 || !(u = ud_uarch_detect_file(&r->db, NULL, err)))
+		return -1;
+	r->p = ud_profile_new(ud_host_collect(&hopts, err));
+	if (!r->p || !json_object_size(r->p->host))
+		return -1;
+	r->output = args.output ? strdup(args.output) : default_output(r->p->host);
+	if (!r->output)
+		return ud_fail(err, "out of memory");
+	/* An unwritable profile fails now, not after a minute of measuring. */
+	r->out = ud_outfile_open(args.json ? "-" : r->output, err);
+	if (!r->out)
+		return -1;
+	r->ev = ud_measure_plan(u, NULL, &r->ro.nev, err);
+	if (!r->ev)
+		return -1;
+	r->ro.ev = r->ev;
+	set_timing(r);
+	return 0;
+}
+
+/* Every workload in turn; returns the exit status so far, or -1 with err. */
+static int measure_all(struct run *r, struct ud_err *err)
+{
+	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
+
+	for (size_t i = 0; i < r->ndefs && !stop_requested; i++) {
+		const struct ud_workload_def *d = r->defs[i];
 		struct ud_run_result res;
 		struct ud_workload *w;
 
-		if (stop_requested)
-			break;
-		progress(tty, i, n, defs[i]->name, NULL);
-		ro.timeout_s = defs[i]->data ? ((const struct ud_spec *)defs[i]->data)->timeout_s : suite_timeout;
-		if (ud_run_workload(defs[i], &ro, &res, &err) != 0) {
-			sigaction(SIGINT, &old, NULL);
-			goto fail;
-		}
-		w = ud_profile_add_workload(p, defs[i]->name);
-		if (!w || ud_run_to_workload(defs[i], &res, planned, nev, w) != 0) {
+		progress(tty, i, r->ndefs, d->name, NULL);
+		r->ro.timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
+		if (ud_run_workload(d, &r->ro, &res, err) != 0)
+			return -1;
+		w = ud_profile_add_workload(r->p, d->name);
+		if (!w || ud_run_to_workload(d, &res, r->ev, r->ro.nev, w) != 0) {
 			ud_run_result_free(&res);
-			snprintf(err.msg, sizeof(err.msg), "out of memory");
-			sigaction(SIGINT, &old, NULL);
-			goto fail;
+			return ud_fail(err, "out of memory");
 		}
-		record_binary(defs[i], w);
+		record_binary(d, w);
 		if (res.outcome != UD_OUT_OK)
 			status = UD_EXIT_RUN_FAILED;
 		ud_run_result_free(&res);
-		progress(tty, i, n, defs[i]->name, w);
+		progress(tty, i, r->ndefs, d->name, w);
 	}
+	return status;
+}
+
+/* Measures with Ctrl-C caught: it stops the run, and what was measured is kept. */
+static int measure_interruptible(struct run *r, struct ud_err *err)
+{
+	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	int status;
+
+	stop_requested = 0;
+	sigaction(SIGINT, &sa, &old);
+	status = measure_all(r, err);
 	sigaction(SIGINT, &old, NULL);
-	if (stop_requested) {
-		p->incomplete = 1;
+	if (status >= 0 && stop_requested) {
+		r->p->incomplete = 1;
 		status = UD_EXIT_RUN_FAILED;
-		fprintf(stderr, "uarchdiff run: interrupted: saving the %zu workloads measured, marked incomplete\n",
-			p->nworkloads);
+		ud_cmd_error(&command, "interrupted: saving the %zu workloads measured, marked incomplete",
+			     r->p->nworkloads);
 	}
-	if (ud_profile_dump(p, ud_outfile_stream(out)) != 0 || ud_outfile_commit(out, &err) != 0) {
-		out = NULL;
-		snprintf(err.msg, sizeof(err.msg), "%s: cannot write the profile", output);
-		goto fail;
+	return status;
+}
+
+static int save(struct run *r, struct ud_err *err)
+{
+	struct ud_outfile *out = r->out;
+
+	r->out = NULL; /* committed or not, it is gone */
+	if (ud_profile_dump(r->p, ud_outfile_stream(out)) != 0) {
+		ud_outfile_abort(out);
+		return ud_fail(err, "%s: cannot write the profile", r->output);
 	}
-	out = NULL;
-	if (!a.json) {
-		summary(p);
-		printf("\nprofile: %s\n", output);
+	if (ud_outfile_commit(out, err) != 0)
+		return -1;
+	if (!args.json) {
+		summary(r->p);
+		printf("\nprofile: %s\n", r->output);
 	}
-	goto done;
-fail:
-	fprintf(stderr, "uarchdiff run: %s\n", err.msg);
-	status = status == UD_EXIT_OK ? UD_EXIT_RUN_FAILED : status;
-	ud_outfile_abort(out);
-done:
-	ud_profile_free(p);
-	free(output);
-	free(ev);
-	free(planned);
-	free(defs);
-	ud_specs_free(specs, nspecs);
-	ud_uarch_db_free(&db);
+	return 0;
+}
+
+static void run_free(struct run *r)
+{
+	ud_outfile_abort(r->out);
+	ud_profile_free(r->p);
+	free(r->output);
+	free(r->ev);
+	free(r->defs);
+	ud_specs_free(r->specs, r->nspecs);
+	ud_uarch_db_free(&r->db);
 	ud_events_cleanup();
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run r = { .suite_timeout = 20 };
+	struct ud_err err = UD_ERR_INIT;
+	int next, status;
+
+	args = (struct run_args){ .suite = UD_SUITE_DEFAULT, .repeat = 5 };
+	status = ud_options_cli(&command, argc, argv, &next);
+	if (status != UD_OPT_GO_ON)
+		return status;
+	if (ud_specs_load(NULL, &r.specs, &r.nspecs, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_USAGE;
+	}
+	r.defs = select_workloads(&args, r.specs, r.nspecs, &r.ndefs);
+	if (!r.defs) {
+		run_free(&r);
+		return UD_EXIT_USAGE;
+	}
+	/* Before measuring, a failure is bad usage or input (an unwritable -o); after, a failed run. */
+	if (prepare(&r, &err) != 0) {
+		status = UD_EXIT_USAGE;
+	} else {
+		status = measure_interruptible(&r, &err);
+		if (status >= 0 && save(&r, &err) != 0)
+			status = -1;
+	}
+	if (status < 0 || status == UD_EXIT_USAGE) {
+		ud_cmd_error(&command, "%s", err.msg);
+		status = status < 0 ? UD_EXIT_RUN_FAILED : status;
+	}
+	run_free(&r);
 	return status;
 }

@@ -7,43 +7,51 @@
 
 #include "builtins.h"
 #include "error.h"
+#include "options.h"
 #include "spec.h"
 #include "workload.h"
+
+static const struct ud_command command = {
+	.name = "workloads",
+	.synopsis = "uarchdiff workloads",
+	.description = "Lists the built-in workloads: units, the suites that run them, and what each\n"
+		       "exercises.\n",
+};
+
+static void print_def(const struct ud_workload_def *d, const struct ud_spec *spec)
+{
+	struct ud_err why = UD_ERR_INIT;
+	char suites[32];
+
+	snprintf(suites, sizeof(suites), "%s%s%s", d->suites & UD_SUITE_QUICK ? "quick " : "",
+		 d->suites & UD_SUITE_DEFAULT ? "default " : "", d->suites & UD_SUITE_FULL ? "full" : "");
+	printf("%-20s %-8s %-20s %s", d->name, d->units[0] ? d->units : "-", suites, d->teaches);
+	/* The reason without the name it starts with: the row already names it. */
+	if (spec && !ud_spec_available(spec, &why, NULL, 0))
+		printf(" [unavailable: %s]", why.msg + strlen(spec->name) + 2);
+	putchar('\n');
+}
 
 int cmd_workloads(int argc, char **argv)
 {
 	const struct ud_workload_def *const *all;
 	struct ud_spec *specs;
+	struct ud_err err = UD_ERR_INIT;
 	size_t n, nspecs;
-	struct ud_err err;
+	int next, status = ud_options_cli(&command, argc, argv, &next);
 
-	if (argc > 1) {
-		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-			puts("usage: uarchdiff workloads\n\nLists the built-in workloads: units, the suites that "
-			     "run them, and what each exercises.");
-			return UD_EXIT_OK;
-		}
-		fprintf(stderr, "uarchdiff workloads: unexpected argument '%s'\n", argv[1]);
-		return UD_EXIT_USAGE;
-	}
+	if (status != UD_OPT_GO_ON)
+		return status;
 	if (ud_specs_load(NULL, &specs, &nspecs, &err) != 0) {
-		fprintf(stderr, "uarchdiff workloads: %s\n", err.msg);
+		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
 	all = ud_workloads_all(&n);
 	printf("%-20s %-8s %-20s %s\n", "workload", "units", "suites", "what it exercises");
-	for (size_t i = 0; i < n + nspecs; i++) {
-		const struct ud_workload_def *d = i < n ? all[i] : &specs[i - n].def;
-		char suites[32], why[512] = "";
-
-		snprintf(suites, sizeof(suites), "%s%s%s", d->suites & UD_SUITE_QUICK ? "quick " : "",
-			 d->suites & UD_SUITE_DEFAULT ? "default " : "", d->suites & UD_SUITE_FULL ? "full" : "");
-		if (i >= n && !ud_spec_available(&specs[i - n], why, sizeof(why), NULL, 0))
-			printf("%-20s %-8s %-20s %s [unavailable: %s]\n", d->name, d->units[0] ? d->units : "-", suites,
-			       d->teaches, strchr(why, ':') ? strchr(why, ':') + 2 : why);
-		else
-			printf("%-20s %-8s %-20s %s\n", d->name, d->units[0] ? d->units : "-", suites, d->teaches);
-	}
+	for (size_t i = 0; i < n; i++)
+		print_def(all[i], NULL);
+	for (size_t i = 0; i < nspecs; i++)
+		print_def(&specs[i].def, &specs[i]);
 	ud_specs_free(specs, nspecs);
-	return UD_EXIT_OK;
+	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 }

@@ -171,6 +171,7 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 	if (resolve_generic(name, ev) || resolve_raw(name, ev) || resolve_pfm(name, ev))
 		return;
 	ev->resolved = false;
+	ev->unknown = true;
 	snprintf(ev->reason, sizeof(ev->reason),
 		 "unknown event: not a generic name, a raw code (rHEX) or an event libpfm4 knows for this CPU");
 }

@@ -202,7 +202,7 @@ static json_t *hypervisor_json(const struct ud_cpu *cpu, const char *sysroot, in
 
 static void set_pmu(json_t *host)
 {
-	char reason[256];
+	char reason[UD_REASON_MAX];
 	enum ud_pmu_state s = ud_pmu_probe(reason, sizeof(reason));
 
 	json_object_set_new(host, "pmu", json_string(ud_pmu_state_name(s)));

@@ -1,13 +1,15 @@
 /*
  * uarchdiff - why is this machine faster than that one?
  *
- * main() only dispatches to the subcommands (builtins.h).
+ * main() only dispatches to the subcommands (builtins.h); `uarchdiff help
+ * CMD` is `uarchdiff CMD --help`, so each command's usage lives in one place.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "builtins.h"
 #include "error.h"
+#include "options.h"
 
 static const struct {
 	const char *name;
@@ -23,31 +25,66 @@ static const struct {
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },
 };
 
-static void usage(FILE *f)
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static bool show_version;
+
+static const struct ud_option options[] = {
+	{ 'V', "version", UD_OPT_FLAG, &show_version, NULL, "print the version", 0, 0, NULL },
+};
+
+static char command_list[1024];
+
+static const struct ud_command top = {
+	.name = NULL,
+	.synopsis = "uarchdiff [--version] [--help] <command> [<args>]\n"
+		    "       uarchdiff help <command>",
+	.description = command_list,
+	.epilogue = "'uarchdiff <command> --help' (or 'uarchdiff help <command>') describes one command.\n",
+	.options = UD_OPTIONS(options),
+	.operands = true,
+};
+
+static void list_commands(void)
 {
-	fprintf(f, "usage: uarchdiff [--version] [--help] <command> [<args>]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'uarchdiff <command> --help' describes one command.\n");
+	size_t used = (size_t)snprintf(command_list, sizeof(command_list), "commands:\n");
+
+	for (size_t i = 0; i < NCOMMANDS && used < sizeof(command_list); i++)
+		used += (size_t)snprintf(command_list + used, sizeof(command_list) - used, "   %-10s %s\n",
+					 commands[i].name, commands[i].help);
+}
+
+static int dispatch(int argc, char **argv)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[0], commands[i].name) == 0)
+			return commands[i].fn(argc, argv);
+	ud_cmd_error(&top, "'%s' is not a command; see 'uarchdiff --help'", argv[0]);
+	return UD_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
+	int next, status;
+
+	list_commands();
+	status = ud_options_cli(&top, argc, argv, &next);
+	if (status != UD_OPT_GO_ON)
+		return status;
+	if (show_version) {
+		printf("uarchdiff %s\n", UD_VERSION);
+		return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	}
+	if (next >= argc) {
+		ud_options_usage(&top, stderr);
 		return UD_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return UD_EXIT_OK;
+	if (strcmp(argv[next], "help") == 0) {
+		char *help[] = { argv[next + 1], "--help", NULL };
+
+		if (next + 1 >= argc)
+			return ud_options_usage(&top, stdout), UD_EXIT_OK;
+		return dispatch(2, help);
 	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("uarchdiff %s\n", UD_VERSION);
-		return UD_EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "uarchdiff: '%s' is not a command; see 'uarchdiff --help'\n", argv[1]);
-	return UD_EXIT_USAGE;
+	return dispatch(argc - next, argv + next);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "measure.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -22,7 +23,7 @@
 /* What a child sends back: a header, then nev counts for a sample. */
 struct message {
 	int ok;
-	char error[256];
+	struct ud_err error;
 	uint64_t iters;
 	double work, score;
 	char units[32];
@@ -58,7 +59,7 @@ static void send_all(int fd, const void *buf, size_t n)
 static void child_fail(int fd, struct message *m, const char *what)
 {
 	m->ok = 0;
-	snprintf(m->error, sizeof(m->error), "%s", what);
+	ud_fail(&m->error, "%s", what);
 	send_all(fd, m, sizeof(*m));
 	_exit(3);
 }
@@ -72,7 +73,7 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 	struct message m = { .ok = 1 };
 	struct ud_count *counts = calloc(nev ? nev : 1, sizeof(*counts));
 	struct ud_counters *set = NULL;
-	struct ud_err err;
+	struct ud_err err = UD_ERR_INIT;
 	uint64_t t0, u0, s0;
 
 	setpgid(0, 0); /* a timeout kills the whole group, helpers too */
@@ -148,29 +149,78 @@ static const char *signal_name(int sig)
 	return s ? s : "unknown signal";
 }
 
+/* Reads the child's message until EOF, the deadline or a stop request. */
+static enum ud_outcome collect(int fd, const struct ud_runner_opts *o, char *buf, size_t want, size_t *got)
+{
+	uint64_t deadline = ud_now_ns() + (uint64_t)(o->timeout_s * 1e9);
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = ud_now_ns();
+		int r;
+		ssize_t k;
+
+		if (o->stop && *o->stop)
+			return UD_OUT_INTERRUPTED;
+		if (now >= deadline)
+			return UD_OUT_TIMEOUT;
+		r = poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1);
+		if (r <= 0)
+			continue; /* EINTR, or the deadline checked above */
+		k = read(fd, buf + *got, want - *got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return UD_OUT_OK; /* EOF: the child is done or dead */
+		*got += (size_t)k;
+	}
+}
+
+/* What became of a reaped child, given what it sent. */
+static enum ud_outcome judge(enum ud_outcome out, int status, const char *buf, size_t got, size_t want,
+			     const struct ud_runner_opts *o, struct ud_err *detail)
+{
+	const struct message *m = (const struct message *)buf;
+
+	if (out == UD_OUT_TIMEOUT)
+		return ud_fail(detail, "timed out after %.0f s", o->timeout_s), out;
+	if (out == UD_OUT_INTERRUPTED)
+		return ud_fail(detail, "interrupted"), out;
+	if (WIFSIGNALED(status))
+		return ud_fail(detail, "crashed: signal %d (%s)", WTERMSIG(status), signal_name(WTERMSIG(status))),
+		       UD_OUT_CRASHED;
+	if (got >= sizeof(*m) && !m->ok) {
+		*detail = m->error;
+		return ud_err_prefix(detail, "failed"), UD_OUT_FAILED;
+	}
+	if (got != want || WEXITSTATUS(status) != 0)
+		return ud_fail(detail, "failed: exit status %d, %zu of %zu bytes of results", WEXITSTATUS(status), got,
+			       want),
+		       UD_OUT_FAILED;
+	return UD_OUT_OK;
+}
+
 /*
  * Runs one child and collects its message.  Returns the outcome; on OK,
- * *m and counts[0..nev) hold what it sent.
+ * *m and counts[0..nev) hold what it sent, else detail says what happened.
  */
 static enum ud_outcome run_child(const struct ud_workload_def *def, const struct ud_runner_opts *o,
 				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters,
-				 struct message *m, struct ud_count *counts, char *detail, size_t dlen)
+				 struct message *m, struct ud_count *counts, struct ud_err *detail)
 {
 	size_t want = sizeof(*m) + (iters ? nev * sizeof(*counts) : 0), got = 0;
 	char *buf = calloc(1, want);
-	uint64_t deadline = ud_now_ns() + (uint64_t)(o->timeout_s * 1e9);
-	enum ud_outcome out = UD_OUT_OK;
+	enum ud_outcome out;
 	int p[2], status = 0;
 	pid_t pid;
 
 	if (!buf || pipe2(p, O_CLOEXEC) != 0) {
 		free(buf);
-		snprintf(detail, dlen, "cannot start: %s", strerror(errno));
-		return UD_OUT_FAILED;
+		return ud_fail(detail, "cannot start: %s", strerror(errno)), UD_OUT_FAILED;
 	}
 	pid = fork();
 	if (pid < 0) {
-		snprintf(detail, dlen, "fork: %s", strerror(errno));
+		ud_fail(detail, "fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		free(buf);
@@ -182,51 +232,14 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	}
 	setpgid(pid, pid); /* also here: no race with an early kill */
 	close(p[1]);
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		uint64_t now = ud_now_ns();
-		int r;
-		ssize_t k;
-
-		if (o->stop && *o->stop) {
-			out = UD_OUT_INTERRUPTED;
-			break;
-		}
-		if (now >= deadline) {
-			out = UD_OUT_TIMEOUT;
-			break;
-		}
-		r = poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		k = read(p[0], buf + got, want - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break; /* EOF: the child is done or dead */
-		got += (size_t)k;
-	}
+	out = collect(p[0], o, buf, want, &got);
 	close(p[0]);
 	if (out != UD_OUT_OK)
 		kill_group(pid);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (out == UD_OUT_TIMEOUT) {
-		snprintf(detail, dlen, "timed out after %.0f s", o->timeout_s);
-	} else if (out == UD_OUT_INTERRUPTED) {
-		snprintf(detail, dlen, "interrupted");
-	} else if (WIFSIGNALED(status)) {
-		out = UD_OUT_CRASHED;
-		snprintf(detail, dlen, "crashed: signal %d (%s)", WTERMSIG(status), signal_name(WTERMSIG(status)));
-	} else if (got >= sizeof(*m) && !((struct message *)buf)->ok) {
-		out = UD_OUT_FAILED;
-		snprintf(detail, dlen, "failed: %s", ((struct message *)buf)->error);
-	} else if (got != want || WEXITSTATUS(status) != 0) {
-		out = UD_OUT_FAILED;
-		snprintf(detail, dlen, "failed: exit status %d, %zu of %zu bytes of results", WEXITSTATUS(status), got, want);
-	} else {
+	out = judge(out, status, buf, got, want, o, detail);
+	if (out == UD_OUT_OK) {
 		memcpy(m, buf, sizeof(*m));
 		if (iters && nev)
 			memcpy(counts, buf + sizeof(*m), nev * sizeof(*counts));
@@ -235,41 +248,50 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	return out;
 }
 
-/* --exact: the sample once a counter group, the first run's times standing for it. */
-static enum ud_outcome run_exact(const struct ud_workload_def *def, const struct ud_runner_opts *o,
-				 const char *tmpdir, uint64_t iters, struct message *m, struct ud_count *counts,
-				 char *detail, size_t dlen)
+/* One sample's child, as ud_measure_unit() runs it: once, or once a group with --exact. */
+struct sample_run {
+	const struct ud_workload_def *def;
+	const struct ud_runner_opts *o;
+	const char *tmpdir;
+	uint64_t iters;
+	struct message first; /* the first group's message: its times stand for the sample */
+	struct ud_err *detail;
+};
+
+static int sample_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_count *counts, bool first)
 {
-	int groups = ud_event_group_count(o->ev, o->nev);
-	struct ud_event *sub = calloc(o->nev ? o->nev : 1, sizeof(*sub));
-	struct ud_count *part = calloc(o->nev ? o->nev : 1, sizeof(*part));
-	size_t *index = calloc(o->nev ? o->nev : 1, sizeof(*index));
-	enum ud_outcome out = UD_OUT_OK;
+	struct sample_run *sr = ctx;
+	struct message m;
+	enum ud_outcome out = run_child(sr->def, sr->o, ev, n, sr->tmpdir, sr->iters, &m, counts, sr->detail);
 
-	if (!sub || !part || !index) {
-		snprintf(detail, dlen, "out of memory");
-		out = UD_OUT_FAILED;
-	}
-	for (int g = 0; out == UD_OUT_OK && g < (groups ? groups : 1); g++) {
-		struct message mg;
-		size_t k = 0;
+	if (out == UD_OUT_OK && first)
+		sr->first = m;
+	return (int)out;
+}
 
-		for (size_t i = 0; i < o->nev; i++) {
-			if (o->ev[i].group == g || (g == 0 && o->ev[i].group < 0)) {
-				sub[k] = o->ev[i];
-				index[k++] = i;
-			}
-		}
-		out = run_child(def, o, sub, k, tmpdir, iters, &mg, part, detail, dlen);
-		for (size_t j = 0; out == UD_OUT_OK && j < k; j++)
-			counts[index[j]] = part[j];
-		if (g == 0)
-			*m = mg;
+static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
+{
+	const struct ud_runner_opts *o = sr->o;
+	int ret;
+
+	smp->counts = calloc(o->nev ? o->nev : 1, sizeof(*smp->counts));
+	ret = smp->counts ? ud_measure_unit(o->ev, o->nev, o->exact, sample_one, sr, smp->counts)
+			  : UD_MEASURE_NO_MEMORY;
+	if (ret == UD_MEASURE_NO_MEMORY) {
+		ud_fail(sr->detail, "out of memory");
+		ret = UD_OUT_FAILED;
 	}
-	free(sub);
-	free(part);
-	free(index);
-	return out;
+	if (ret != UD_OUT_OK) {
+		free(smp->counts);
+		smp->counts = NULL;
+		return (enum ud_outcome)ret;
+	}
+	smp->work = sr->first.work;
+	smp->score = sr->first.score;
+	smp->elapsed_ns = sr->first.elapsed_ns;
+	smp->user_ns = sr->first.user_ns;
+	smp->sys_ns = sr->first.sys_ns;
+	return UD_OUT_OK;
 }
 
 int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
@@ -277,9 +299,11 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 {
 	const char *root = o->tmp_root ? o->tmp_root : getenv("TMPDIR");
 	char tmpdir[4096];
+	struct sample_run sr = { .def = def, .o = o, .tmpdir = tmpdir };
 	struct message m;
 
 	memset(res, 0, sizeof(*res));
+	sr.detail = &res->detail;
 	snprintf(tmpdir, sizeof(tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
 	if (!mkdtemp(tmpdir))
 		return ud_fail(err, "%s: cannot make a temporary directory: %s", tmpdir, strerror(errno));
@@ -289,33 +313,14 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 		return ud_fail(err, "out of memory");
 	}
 	/* A program that sets its own duration runs once a sample, uncalibrated. */
-	res->outcome = def->once ? UD_OUT_OK
-				 : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, res->detail, sizeof(res->detail));
+	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, &res->detail);
 	res->iters = def->once ? 1 : res->outcome == UD_OUT_OK ? m.iters : 0;
+	sr.iters = res->iters;
 	for (int s = 0; res->outcome == UD_OUT_OK && s < o->samples; s++) {
-		struct ud_sample *smp = &res->samples[res->nsamples];
-
-		smp->counts = calloc(o->nev ? o->nev : 1, sizeof(*smp->counts));
-		if (!smp->counts) {
-			res->outcome = UD_OUT_FAILED;
-			snprintf(res->detail, sizeof(res->detail), "out of memory");
+		res->outcome = run_sample(&sr, &res->samples[res->nsamples]);
+		if (res->outcome != UD_OUT_OK)
 			break;
-		}
-		res->outcome = o->exact ? run_exact(def, o, tmpdir, res->iters, &m, smp->counts, res->detail,
-						    sizeof(res->detail))
-					: run_child(def, o, o->ev, o->nev, tmpdir, res->iters, &m, smp->counts,
-						    res->detail, sizeof(res->detail));
-		if (res->outcome != UD_OUT_OK) {
-			free(smp->counts);
-			smp->counts = NULL;
-			break;
-		}
-		smp->work = m.work;
-		smp->score = m.score;
-		snprintf(res->units, sizeof(res->units), "%s", m.units);
-		smp->elapsed_ns = m.elapsed_ns;
-		smp->user_ns = m.user_ns;
-		smp->sys_ns = m.sys_ns;
+		snprintf(res->units, sizeof(res->units), "%s", sr.first.units);
 		res->nsamples++;
 	}
 	/* Whatever the children did, their files go. */
@@ -349,13 +354,14 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 {
 	double *scores = calloc(res->nsamples ? res->nsamples : 1, sizeof(double));
 	double work = 0, elapsed = 0, user = 0, sys = 0;
+	struct ud_fold fold;
 
 	if (!scores)
 		return -1;
 	w->units = strdup(res->units[0] ? res->units : def->units);
 	w->higher_is_better = def->higher_is_better;
 	w->runs = (int)res->nsamples;
-	w->outcome = strdup(res->outcome == UD_OUT_OK ? "ok" : res->detail);
+	w->outcome = strdup(res->outcome == UD_OUT_OK ? "ok" : res->detail.msg);
 	for (size_t s = 0; s < res->nsamples; s++) {
 		const struct ud_sample *smp = &res->samples[s];
 
@@ -376,35 +382,10 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 		w->sys_ns = sys;
 	}
 	free(scores);
-	for (size_t i = 0; i < nev; i++) {
-		struct ud_counter *c = ud_workload_add_counter(w, ev[i].name);
-
-		if (!c)
-			return -1;
-		c->status = res->nsamples ? UD_COUNTED : UD_NOT_COUNTED;
-		c->value = c->raw_value = c->enabled_ns = c->running_ns = 0;
-		for (size_t s = 0; s < res->nsamples; s++) {
-			const struct ud_count *k = &res->samples[s].counts[i];
-
-			if (k->status != UD_COUNTED && c->status == UD_COUNTED) {
-				c->status = k->status;
-				c->reason = strdup(k->reason);
-			}
-			c->value += k->value;
-			c->raw_value += (double)k->raw;
-			c->enabled_ns += (double)k->enabled_ns;
-			c->running_ns += (double)k->running_ns;
-		}
-		if (!res->nsamples)
-			c->reason = strdup("the workload produced no sample");
-		if (c->status != UD_COUNTED)
-			c->value = NAN;
-		if (c->status == UD_NOT_SUPPORTED)
-			c->raw_value = c->enabled_ns = c->running_ns = NAN;
-		c->opened_as = ev[i].opened_as && c->status != UD_NOT_SUPPORTED ? strdup(ev[i].opened_as) : NULL;
-		c->vendor_event = ev[i].vendor_event[0] ? strdup(ev[i].vendor_event) : NULL;
-		c->semantics = ev[i].semantics[0] ? strdup(ev[i].semantics) : NULL;
-		c->group = ev[i].group;
-	}
+	if (ud_fold_begin(&fold, w, ev, nev, res->nsamples, UD_FOLD_SUM) != 0)
+		return -1;
+	for (size_t s = 0; s < res->nsamples; s++)
+		ud_fold_add(&fold, res->samples[s].counts);
+	ud_fold_finish(&fold);
 	return 0;
 }

@@ -208,25 +208,22 @@ static int expand(const char *in, const char *tmpdir, char *out, size_t len, str
 	return 0;
 }
 
-bool ud_spec_available(const struct ud_spec *s, char *why, size_t whylen, char *binary, size_t binlen)
+bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary, size_t binlen)
 {
 	char cmd[2048], first[1024];
-	struct ud_err err;
+	struct ud_err err = UD_ERR_INIT;
 
 	if (s->requires[0] && !getenv(s->requires)) {
-		if (why)
-			snprintf(why, whylen, "%s: needs %s to be set", s->name, s->requires);
+		ud_fail(why, "%s: needs %s to be set", s->name, s->requires);
 		return false;
 	}
-	if (expand(s->command, "/tmp", cmd, sizeof(cmd), &err) != 0) {
-		if (why)
-			snprintf(why, whylen, "%s: %s", s->name, err.msg);
+	if (expand(s->command, "/tmp", cmd, sizeof(cmd), why) != 0) {
+		ud_err_prefix(why, "%s", s->name);
 		return false;
 	}
 	snprintf(first, sizeof(first), "%.*s", (int)strcspn(cmd, " \t"), cmd);
-	if (ud_which(first, binary ? binary : cmd, binary ? binlen : sizeof(cmd), &err) != 0) {
-		if (why)
-			snprintf(why, whylen, "%s: %s", s->name, err.msg);
+	if (ud_which(first, binary ? binary : cmd, binary ? binlen : sizeof(cmd), why ? why : &err) != 0) {
+		ud_err_prefix(why, "%s", s->name);
 		return false;
 	}
 	return true;

@@ -156,7 +156,7 @@ START_TEST(test_stat_bad_input)
 	expect_one_line_error(empty, 2, "empty event list");
 	expect_one_line_error(nocmd, 2, "no command given");
 	expect_one_line_error(missing, 2, "/nonexistent/cmd: command not found");
-	expect_one_line_error(zero, 2, "-r needs a positive number of runs");
+	expect_one_line_error(zero, 2, "uarchdiff stat: -r needs a whole number from 1 to 1000, not '0'");
 	expect_one_line_error(both, 2, "choose one");
 	expect_one_line_error(unwritable, 2, "/nonexistent-dir/out.txt: cannot write");
 }
@@ -513,7 +513,7 @@ START_TEST(test_run_command)
 		unsetenv("UARCHDIFF_WORKLOADS_DIR");
 		unlink(spec);
 	}
-	expect_one_line_error(zero, 2, "-r needs a positive number of samples");
+	expect_one_line_error(zero, 2, "uarchdiff run: -r needs a whole number from 1 to 1000, not '0'");
 	expect_one_line_error(suite, 2, "unknown suite 'huge'");
 	expect_one_line_error(unwritable, 2, "/nonexistent-dir/p.json: cannot write");
 	r = run_capture(list);
@@ -583,6 +583,61 @@ START_TEST(test_top_level)
 }
 END_TEST
 
+START_TEST(test_version_and_help_forms)
+{
+	char *v[] = { UD, "-V", NULL };
+	char *help_cmd[] = { UD, "help", "diff", NULL };
+	char *cmd_help[] = { UD, "diff", "--help", NULL };
+	char *help[] = { UD, "help", NULL };
+	struct run_result a = run_capture(v), b;
+
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_ptr_nonnull(strstr(a.out, "uarchdiff "));
+	run_free(&a);
+	a = run_capture(help_cmd);
+	b = run_capture(cmd_help);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_str_eq(a.out, b.out);
+	ck_assert_ptr_nonnull(strstr(a.out, "    -f, --format F"));
+	run_free(&a);
+	run_free(&b);
+	a = run_capture(help);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_ptr_nonnull(strstr(a.out, "usage: uarchdiff"));
+	run_free(&a);
+}
+END_TEST
+
+/* Every command words a bad option the same way, on one line, exit 2. */
+START_TEST(test_unknown_option_everywhere)
+{
+	static const char *const cmds[] = { "run", "stat", "host", "diff", "import", "workloads", "events" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char *argv[] = { UD, (char *)cmds[i], "--frobnicate", NULL };
+		char want[128];
+
+		snprintf(want, sizeof(want), "uarchdiff %s: unknown option '--frobnicate'; see 'uarchdiff %s --help'",
+			 cmds[i], cmds[i]);
+		expect_one_line_error(argv, 2, want);
+	}
+}
+END_TEST
+
+/* --help lists each long option the way the man page's check reads them. */
+START_TEST(test_help_lists_long_options)
+{
+	char *argv[] = { UD, "stat", "--help", NULL };
+	struct run_result r = run_capture(argv);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "\n    -r, --repeat N "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n        --exact "));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n    -x, --field-separator SEP "));
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -607,6 +662,9 @@ int main(void)
 	tcase_add_test(tc, test_run_command);
 	tcase_add_test(tc, test_run_interrupted_saves_incomplete);
 	tcase_add_test(tc, test_top_level);
+	tcase_add_test(tc, test_version_and_help_forms);
+	tcase_add_test(tc, test_unknown_option_everywhere);
+	tcase_add_test(tc, test_help_lists_long_options);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -58,7 +58,7 @@ static double rate(const struct ud_workload_def *def, const char *num, const cha
 		ev[i].group = 0;
 	}
 	ck_assert_int_eq(ud_run_workload(def, &o, &r, &err), 0);
-	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_int_eq(r.samples[0].counts[0].status, UD_COUNTED);
 	v = r.samples[0].counts[0].value / r.samples[0].counts[1].value;
 	ud_run_result_free(&r);

@@ -169,14 +169,14 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 
 	ck_assert_int_eq(ud_run_workload(&crash, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_CRASHED);
-	ck_assert_ptr_nonnull(strstr(r.detail, "signal 11"));
+	ck_assert_ptr_nonnull(strstr(r.detail.msg, "signal 11"));
 	ud_run_result_free(&r);
 
 	o.timeout_s = 0.5;
 	snprintf(helper_pid_file, sizeof(helper_pid_file), "%s.helper", tmproot);
 	ck_assert_int_eq(ud_run_workload(&hang, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_TIMEOUT);
-	ck_assert_ptr_nonnull(strstr(r.detail, "timed out"));
+	ck_assert_ptr_nonnull(strstr(r.detail.msg, "timed out"));
 	ud_run_result_free(&r);
 	{
 		/* the hung workload's helper died with its process group */
@@ -191,7 +191,7 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 
 	ck_assert_int_eq(ud_run_workload(&failing, &o, &r, &err), 0);
 	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
-	ck_assert_str_eq(r.detail, "failed: no such device");
+	ck_assert_str_eq(r.detail.msg, "failed: no such device");
 	ud_run_result_free(&r);
 
 	/* and the next one still runs */
@@ -212,7 +212,7 @@ START_TEST(test_filecopy_end_to_end)
 	struct ud_err err;
 
 	ck_assert_int_eq(ud_run_workload(&wl_fcopy1k, &o, &r, &err), 0);
-	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_int_eq(ud_run_to_workload(&wl_fcopy1k, &r, ev, NSW, w), 0);
 	ck_assert_str_eq(w->units, "KBps");
 	ck_assert_str_eq(w->outcome, "ok");
@@ -244,7 +244,7 @@ START_TEST(test_every_builtin_runs)
 		struct ud_err err;
 
 		ck_assert_int_eq(ud_run_workload(all[i], &o, &r, &err), 0);
-		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", all[i]->name, r.detail);
+		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", all[i]->name, r.detail.msg);
 		ck_assert_msg(r.samples[0].work > 0, "%s did no work", all[i]->name);
 		ud_run_result_free(&r);
 	}

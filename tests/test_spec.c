@@ -97,17 +97,17 @@ END_TEST
 START_TEST(test_availability)
 {
 	struct ud_spec s;
-	struct ud_err err;
-	char why[512], bin[4096];
+	struct ud_err err = UD_ERR_INIT, why = UD_ERR_INIT;
+	char bin[4096];
 
 	ck_assert_int_eq(parse("name = x\ncommand = no-such-program-xyz --fast\nscore = (1)\nunits = s\n", &s, &err), 0);
-	ck_assert(!ud_spec_available(&s, why, sizeof(why), bin, sizeof(bin)));
-	ck_assert_str_eq(why, "x: no-such-program-xyz: command not found");
+	ck_assert(!ud_spec_available(&s, &why, bin, sizeof(bin)));
+	ck_assert_str_eq(why.msg, "x: no-such-program-xyz: command not found");
 	regfree(&s.re);
 	ck_assert_int_eq(parse("name = y\ncommand = ${UD_TEST_PROGRAM_DIR}/p\nscore = (1)\nunits = s\n"
 			       "requires = UD_TEST_PROGRAM_DIR\n", &s, &err), 0);
-	ck_assert(!ud_spec_available(&s, why, sizeof(why), NULL, 0));
-	ck_assert_str_eq(why, "y: needs UD_TEST_PROGRAM_DIR to be set");
+	ck_assert(!ud_spec_available(&s, &why, NULL, 0));
+	ck_assert_str_eq(why.msg, "y: needs UD_TEST_PROGRAM_DIR to be set");
 	regfree(&s.re);
 }
 END_TEST
@@ -136,7 +136,7 @@ START_TEST(test_program_end_to_end)
 	for (int i = 0; i < 2; i++)
 		ud_event_resolve(names[i], &ev[i]);
 	ck_assert_int_eq(ud_run_workload(&s.def, &o, &r, &err), 0);
-	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_uint_eq(r.nsamples, 2);
 	ck_assert_uint_eq(r.iters, 1); /* not calibrated: the program sets its own length */
 	/* counted from exec, the page faults of its own child included */

@@ -1,0 +1,81 @@
+/*
+ * options.h - the subcommands' option parsing, table-driven as git's
+ * parse-options: each command describes its options once, and the same
+ * table parses them (getopt_long underneath), checks their ranges, and
+ * prints the usage, so limits, wording and help cannot drift apart.
+ *
+ * Errors read "uarchdiff CMD: ..." on one line, exit status 2.  Parsing
+ * stops at the first operand ('+' semantics), so `stat -- CMD -x` leaves the
+ * command's own options alone.  -h/--help is added to every table.
+ *
+ * This is the command layer: ud_options_parse() prints nothing (tests call
+ * it), ud_options_cli() prints usage and errors for the builtins.
+ */
+#ifndef UD_OPTIONS_H
+#define UD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* The one limit on repetitions (-r) for every command that repeats. */
+#define UD_REPEAT_MAX 1000
+
+enum ud_opt_kind {
+	UD_OPT_FLAG,   /* dest: bool *, set to true */
+	UD_OPT_STRING, /* dest: const char **, pointing into argv */
+	UD_OPT_LONG,   /* dest: long *, a whole number in [min, max] */
+	UD_OPT_LIST,   /* dest: char **, repeatable: the arguments joined by ','; the caller frees */
+	UD_OPT_PARSE,  /* dest: whatever parse() fills; parse() words its own error */
+};
+
+struct ud_option {
+	char short_name;      /* 0: long only */
+	const char *long_name;
+	enum ud_opt_kind kind;
+	void *dest;
+	const char *arg_name; /* "N", "FILE" in the usage; NULL for flags */
+	const char *help;     /* may span lines with '\n' */
+	long min, max;        /* UD_OPT_LONG's range */
+	int (*parse)(const char *arg, void *dest, struct ud_err *err);
+};
+
+struct ud_command {
+	const char *name;        /* "stat"; NULL for uarchdiff itself */
+	const char *synopsis;    /* after "usage: ", may span lines */
+	const char *description; /* before the options; NULL for none */
+	const char *epilogue;    /* after them; NULL for none */
+	const struct ud_option *options;
+	size_t noptions;
+	bool operands;           /* whether it takes arguments beyond its options */
+};
+
+#define UD_OPTIONS(cmd_options) (cmd_options), (sizeof(cmd_options) / sizeof((cmd_options)[0]))
+
+enum ud_opt_result { UD_OPT_OK, UD_OPT_HELP, UD_OPT_ERROR };
+
+/*
+ * Parses argv[1..argc) (argv[0] is the command's name) into the table's
+ * destinations.  On UD_OPT_OK, *next is the index of the first operand (argc
+ * when none); UD_OPT_ERROR fills err with the message, without the
+ * "uarchdiff CMD: " prefix.  Resets getopt's state, so it can run again.
+ */
+enum ud_opt_result ud_options_parse(const struct ud_command *cmd, int argc, char **argv, int *next,
+				    struct ud_err *err);
+
+/* The usage, description, options and epilogue, as --help prints them. */
+void ud_options_usage(const struct ud_command *cmd, FILE *f);
+
+/*
+ * For builtins: parses, prints the usage on stdout for --help or the error
+ * on stderr.  Returns UD_OPT_GO_ON to carry on, else the exit status to
+ * return (UD_EXIT_OK after --help, UD_EXIT_USAGE after an error).
+ */
+#define UD_OPT_GO_ON (-1)
+int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *next);
+
+/* Prints "uarchdiff CMD: message" on stderr: the one form of a command's error. */
+void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

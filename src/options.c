@@ -1,0 +1,234 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/* getopt_long's value for an option without a short name: past any char. */
+#define LONG_ONLY_BASE 256
+
+static const struct ud_option help_option = {
+	'h', "help", UD_OPT_FLAG, NULL, NULL, "show this help", 0, 0, NULL,
+};
+
+/* The table's i-th option, -h/--help coming last. */
+static const struct ud_option *option_at(const struct ud_command *cmd, size_t i)
+{
+	return i < cmd->noptions ? &cmd->options[i] : &help_option;
+}
+
+static int option_val(const struct ud_option *o, size_t i)
+{
+	return o->short_name ? (unsigned char)o->short_name : LONG_ONLY_BASE + (int)i;
+}
+
+/* getopt's tables: "+:" then each short option; long ones in table order. */
+static void build_tables(const struct ud_command *cmd, char *shorts, struct option *longs)
+{
+	size_t k = 0;
+
+	shorts[k++] = '+'; /* stop at the first operand: a command's own options are not ours */
+	shorts[k++] = ':'; /* a missing argument returns ':' so that we can word it */
+	for (size_t i = 0; i <= cmd->noptions; i++) {
+		const struct ud_option *o = option_at(cmd, i);
+		bool arg = o->kind != UD_OPT_FLAG;
+
+		if (o->short_name) {
+			shorts[k++] = o->short_name;
+			if (arg)
+				shorts[k++] = ':';
+		}
+		longs[i] = (struct option){ o->long_name, arg ? required_argument : no_argument, NULL, option_val(o, i) };
+	}
+	shorts[k] = '\0';
+	longs[cmd->noptions + 1] = (struct option){ 0 };
+}
+
+/* "-r" or "--suite": how the user spelled an option, for messages. */
+static void spelling(const struct ud_option *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c", o->short_name);
+	else
+		snprintf(buf, len, "--%s", o->long_name);
+}
+
+static int append_list(char **list, const char *arg)
+{
+	size_t len = *list ? strlen(*list) + 1 : 0;
+	char *grown = realloc(*list, len + strlen(arg) + 1);
+
+	if (!grown)
+		return -1;
+	if (len)
+		grown[len - 1] = ',';
+	strcpy(grown + len, arg);
+	*list = grown;
+	return 0;
+}
+
+static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
+{
+	char name[64], *end;
+	long v;
+
+	spelling(o, name, sizeof(name));
+	switch (o->kind) {
+	case UD_OPT_FLAG: *(bool *)o->dest = true; return 0;
+	case UD_OPT_STRING: *(const char **)o->dest = arg; return 0;
+	case UD_OPT_LIST:
+		return append_list(o->dest, arg) == 0 ? 0 : ud_fail(err, "%s: out of memory", name);
+	case UD_OPT_PARSE: return o->parse(arg, o->dest, err);
+	case UD_OPT_LONG: break;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < o->min || v > o->max)
+		return ud_fail(err, "%s needs a whole number from %ld to %ld, not '%s'", name, o->min, o->max, arg);
+	*(long *)o->dest = v;
+	return 0;
+}
+
+/* What went wrong with the option getopt just refused, in words. */
+static void refused(const struct ud_command *cmd, int c, char **argv, struct ud_err *err)
+{
+	const char *given = argv[optind - 1];
+
+	for (size_t i = 0; c == ':' && i <= cmd->noptions; i++) {
+		const struct ud_option *o = option_at(cmd, i);
+
+		if (optopt == option_val(o, i)) {
+			char name[64];
+
+			spelling(o, name, sizeof(name));
+			ud_fail(err, "%s needs an argument (%s)", name, o->arg_name);
+			return;
+		}
+	}
+	/* An unknown short option inside a cluster ("-jq") is reported alone. */
+	if (optopt > 0 && optopt < LONG_ONLY_BASE && strncmp(given, "--", 2) != 0)
+		ud_fail(err, "unknown option '-%c'; see 'uarchdiff%s%s --help'", optopt, cmd->name ? " " : "",
+			cmd->name ? cmd->name : "");
+	else
+		ud_fail(err, "unknown option '%s'; see 'uarchdiff%s%s --help'", given, cmd->name ? " " : "",
+			cmd->name ? cmd->name : "");
+}
+
+static enum ud_opt_result parse_with(const struct ud_command *cmd, int argc, char **argv, const char *shorts,
+				     const struct option *longs, int *next, struct ud_err *err)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		size_t i = 0;
+
+		while (i <= cmd->noptions && option_val(option_at(cmd, i), i) != c)
+			i++;
+		if (c == '?' || c == ':' || i > cmd->noptions) {
+			refused(cmd, c, argv, err);
+			return UD_OPT_ERROR;
+		}
+		if (i == cmd->noptions)
+			return UD_OPT_HELP;
+		if (store(option_at(cmd, i), optarg, err) != 0)
+			return UD_OPT_ERROR;
+	}
+	*next = optind;
+	if (!cmd->operands && optind < argc) {
+		ud_fail(err, "unexpected argument '%s'", argv[optind]);
+		return UD_OPT_ERROR;
+	}
+	return UD_OPT_OK;
+}
+
+enum ud_opt_result ud_options_parse(const struct ud_command *cmd, int argc, char **argv, int *next,
+				    struct ud_err *err)
+{
+	char *shorts = malloc(2 * cmd->noptions + 8);
+	struct option *longs = calloc(cmd->noptions + 2, sizeof(*longs));
+	enum ud_opt_result r = UD_OPT_ERROR;
+
+	if (!shorts || !longs) {
+		ud_fail(err, "out of memory");
+	} else {
+		build_tables(cmd, shorts, longs);
+		optind = 0; /* 0, not 1: glibc then forgets a previous parse's state */
+		opterr = 0; /* the errors are worded here, in the command's voice */
+		r = parse_with(cmd, argc, argv, shorts, longs, next, err);
+	}
+	free(shorts);
+	free(longs);
+	return r;
+}
+
+/* Prints text with every line after the first indented to col. */
+static void print_indented(FILE *f, const char *text, int col)
+{
+	for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1)
+		fprintf(f, "%.*s\n%*s", (int)(nl - text), text, col, "");
+	fprintf(f, "%s\n", text);
+}
+
+/* "-r, --repeat N" or "    --exact": long names line up under each other. */
+static int option_label(const struct ud_option *o, char *buf, size_t len)
+{
+	char shortpart[8] = "    ";
+
+	if (o->short_name)
+		snprintf(shortpart, sizeof(shortpart), "-%c, ", o->short_name);
+	return snprintf(buf, len, "%s--%s%s%s", shortpart, o->long_name, o->arg_name ? " " : "",
+			o->arg_name ? o->arg_name : "");
+}
+
+void ud_options_usage(const struct ud_command *cmd, FILE *f)
+{
+	int width = 0;
+	char label[128];
+
+	fprintf(f, "usage: %s\n", cmd->synopsis);
+	if (cmd->description)
+		fprintf(f, "\n%s", cmd->description);
+	for (size_t i = 0; i <= cmd->noptions; i++) {
+		int w = option_label(option_at(cmd, i), label, sizeof(label));
+
+		width = w > width ? w : width;
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i <= cmd->noptions; i++) {
+		const struct ud_option *o = option_at(cmd, i);
+
+		option_label(o, label, sizeof(label));
+		fprintf(f, "    %-*s   ", width, label);
+		print_indented(f, o->help, 4 + width + 3);
+	}
+	if (cmd->epilogue)
+		fprintf(f, "\n%s", cmd->epilogue);
+}
+
+int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *next)
+{
+	struct ud_err err = UD_ERR_INIT;
+
+	switch (ud_options_parse(cmd, argc, argv, next, &err)) {
+	case UD_OPT_OK: return UD_OPT_GO_ON;
+	case UD_OPT_HELP:
+		ud_options_usage(cmd, stdout);
+		return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	case UD_OPT_ERROR: break;
+	}
+	ud_cmd_error(cmd, "%s", err.msg);
+	return UD_EXIT_USAGE;
+}
+
+void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "uarchdiff%s%s: ", cmd->name ? " " : "", cmd->name ? cmd->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,235 @@
+/*
+ * The one counting pipeline: planning, the --exact split, and folding the
+ * counts of several runs into a workload's counters, both ways.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "stats.h"
+#include "testutil.h"
+
+static struct ud_count count(enum ud_count_status s, double value, const char *reason)
+{
+	struct ud_count c = { .status = s, .raw = (uint64_t)value, .enabled_ns = 1000, .running_ns = 500,
+			      .value = s == UD_COUNTED ? value : 0 };
+
+	snprintf(c.reason, sizeof(c.reason), "%s", reason);
+	return c;
+}
+
+/* Three events: always counted; counted, then not counted, then refused; always refused. */
+static void three_events(struct ud_event ev[3])
+{
+	ud_event_resolve("task-clock", &ev[0]);
+	ud_event_resolve("page-faults", &ev[1]);
+	ud_event_resolve("no-such-event-xyz", &ev[2]);
+	ev[1].group = 1;
+}
+
+static void fold_three_runs(struct ud_workload *w, enum ud_fold_mode mode)
+{
+	struct ud_event ev[3];
+	struct ud_fold f;
+	struct ud_count runs[3][3] = {
+		{ count(UD_COUNTED, 10, ""), count(UD_COUNTED, 5, ""), count(UD_NOT_SUPPORTED, 0, "unknown") },
+		{ count(UD_COUNTED, 20, ""), count(UD_NOT_COUNTED, 0, "never scheduled"),
+		  count(UD_NOT_SUPPORTED, 0, "unknown") },
+		{ count(UD_COUNTED, 30, ""), count(UD_NOT_SUPPORTED, 0, "refused"), count(UD_NOT_SUPPORTED, 0, "unknown") },
+	};
+
+	three_events(ev);
+	ck_assert_int_eq(ud_fold_begin(&f, w, ev, 3, 3, mode), 0);
+	for (int r = 0; r < 3; r++)
+		ud_fold_add(&f, runs[r]);
+	ud_fold_finish(&f);
+}
+
+START_TEST(test_fold_means_with_mixed_statuses)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "w");
+	const double x[] = { 10, 20, 30 };
+
+	fold_three_runs(w, UD_FOLD_MEAN);
+	ck_assert_uint_eq(w->ncounters, 3);
+	ck_assert_int_eq(w->counters[0].status, UD_COUNTED);
+	ck_assert_double_eq_tol(w->counters[0].value, 20, 1e-9);
+	ck_assert_double_eq_tol(w->counters[0].raw_value, 20, 1e-9);
+	ck_assert_double_eq_tol(w->counters[0].enabled_ns, 1000, 1e-9);
+	ck_assert_double_eq_tol(w->counters[0].rel_stddev, ud_rel_stderr(x, 3), 1e-12);
+	ck_assert_str_eq(w->counters[0].opened_as, "generic");
+	/* The first run that missed it speaks for the counter. */
+	ck_assert_int_eq(w->counters[1].status, UD_NOT_COUNTED);
+	ck_assert_str_eq(w->counters[1].reason, "never scheduled");
+	ck_assert(isnan(w->counters[1].value));
+	ck_assert_int_eq(w->counters[1].group, 1);
+	ck_assert_int_eq(w->counters[2].status, UD_NOT_SUPPORTED);
+	ck_assert(isnan(w->counters[2].value) && isnan(w->counters[2].raw_value));
+	ck_assert_ptr_null(w->counters[2].opened_as);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_fold_sums_keep_totals)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "w");
+
+	fold_three_runs(w, UD_FOLD_SUM);
+	ck_assert_double_eq_tol(w->counters[0].value, 60, 1e-9);
+	ck_assert_double_eq_tol(w->counters[0].raw_value, 60, 1e-9);
+	ck_assert_double_eq_tol(w->counters[0].running_ns, 1500, 1e-9);
+	ck_assert_int_eq(w->counters[1].status, UD_NOT_COUNTED);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_fold_without_runs_counts_nothing)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "w");
+	struct ud_event ev[3];
+	struct ud_fold f;
+
+	three_events(ev);
+	ck_assert_int_eq(ud_fold_begin(&f, w, ev, 3, 0, UD_FOLD_SUM), 0);
+	ud_fold_finish(&f);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_ne(w->counters[i].status, UD_COUNTED);
+		ck_assert(isnan(w->counters[i].value) && isnan(w->counters[i].raw_value));
+		ck_assert_ptr_nonnull(w->counters[i].reason);
+	}
+	ud_profile_free(p);
+}
+END_TEST
+
+/* A fake run: records which events each run saw, and counts each as its plan index. */
+struct fake {
+	int calls, firsts;
+	size_t seen[4];
+	int fail_on;
+};
+
+static int fake_run(void *ctx, const struct ud_event *ev, size_t n, struct ud_count *counts, bool first)
+{
+	struct fake *f = ctx;
+
+	f->seen[f->calls++] = n;
+	f->firsts += first;
+	for (size_t i = 0; i < n; i++)
+		counts[i] = count(UD_COUNTED, atof(ev[i].name + 1), "");
+	return f->calls == f->fail_on ? 42 : 0;
+}
+
+static void grouped(struct ud_event ev[5])
+{
+	const int groups[5] = { 0, 1, -1, 1, 2 };
+
+	for (int i = 0; i < 5; i++) {
+		memset(&ev[i], 0, sizeof(ev[i]));
+		snprintf(ev[i].name, sizeof(ev[i].name), "e%d", i);
+		ev[i].group = groups[i];
+	}
+}
+
+START_TEST(test_exact_runs_once_a_group)
+{
+	struct ud_event ev[5];
+	struct ud_count counts[5];
+	struct fake f = { 0 };
+
+	grouped(ev);
+	ck_assert_int_eq(ud_measure_unit(ev, 5, true, fake_run, &f, counts), 0);
+	ck_assert_int_eq(f.calls, 3);
+	ck_assert_int_eq(f.firsts, 1);
+	ck_assert_uint_eq(f.seen[0], 2); /* group 0 and the ungrouped event */
+	ck_assert_uint_eq(f.seen[1], 2);
+	ck_assert_uint_eq(f.seen[2], 1);
+	for (int i = 0; i < 5; i++)
+		ck_assert_double_eq(counts[i].value, i); /* back in plan order */
+	f = (struct fake){ 0 };
+	ck_assert_int_eq(ud_measure_unit(ev, 5, false, fake_run, &f, counts), 0);
+	ck_assert_int_eq(f.calls, 1);
+	f = (struct fake){ .fail_on = 2 };
+	ck_assert_int_eq(ud_measure_unit(ev, 5, true, fake_run, &f, counts), 42);
+	ck_assert_int_eq(f.calls, 2);
+}
+END_TEST
+
+/* Software events in three groups, counted for real: three launches a run. */
+START_TEST(test_exact_command_with_software_groups)
+{
+	static const char *const names[] = { "task-clock", "page-faults", "context-switches" };
+	char *dir = make_tempdir(), log[4200], script[4400], *text;
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "sh");
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_event ev[3];
+	int wait_status = -1;
+
+	snprintf(log, sizeof(log), "%s/runs", dir);
+	snprintf(script, sizeof(script), "echo run >> %s", log);
+	for (int i = 0; i < 3; i++) {
+		ud_event_resolve(names[i], &ev[i]);
+		ev[i].group = i;
+	}
+	ck_assert_int_eq(ud_measure_command(argv, ev, 3, true, 2, w, &wait_status, &err), 0);
+	ck_assert_int_eq(wait_status, 0);
+	text = read_text(log);
+	ck_assert_int_eq(count_lines(text), 6);
+	ck_assert_int_eq(w->runs, 2);
+	ck_assert_uint_eq(w->score.nsamples, 2);
+	for (int i = 0; i < 2; i++) /* context switches may be 0 for so short a command */
+		ck_assert_msg(w->counters[i].status == UD_COUNTED && w->counters[i].value > 0, "%s",
+			      w->counters[i].name);
+	ck_assert_int_eq(w->counters[2].group, 2);
+	free(text);
+	ud_profile_free(p);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_plan)
+{
+	struct ud_uarch_db db = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_uarch *u;
+	struct ud_event *ev;
+	size_t n = 0;
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	u = ud_uarch_find(&db, "generic");
+	ck_assert_ptr_nonnull(u);
+	ev = ud_measure_plan(u, NULL, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_uint_ge(n, ud_default_events_count);
+	free(ev);
+	ev = ud_measure_plan(u, "task-clock,bogus-xyz", &n, &err);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(!ev[0].unknown && ev[1].unknown && !ev[1].resolved);
+	free(ev);
+	ck_assert_ptr_null(ud_measure_plan(u, "", &n, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "empty"));
+	ud_uarch_db_free(&db);
+	ud_events_cleanup();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("measure");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_fold_means_with_mixed_statuses);
+	tcase_add_test(tc, test_fold_sums_keep_totals);
+	tcase_add_test(tc, test_fold_without_runs_counts_nothing);
+	tcase_add_test(tc, test_exact_runs_once_a_group);
+	tcase_add_test(tc, test_exact_command_with_software_groups);
+	tcase_add_test(tc, test_plan);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
