@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "event_names.h"
 #include "uarch.h"
 
 #define UD_EVENT_NAME_MAX 96
@@ -43,9 +44,6 @@ struct ud_event {
 /* The events `uarchdiff stat` counts when -e is not given. */
 extern const char *const ud_default_events[];
 extern const size_t ud_default_events_count;
-
-/* The canonical generic name for name or one of its aliases ("cpu-cycles"), else NULL. */
-const char *ud_event_generic_name(const char *name);
 
 /* Resolves one name into *ev (group -1).  Never fails: see ev->resolved. */
 void ud_event_resolve(const char *name, struct ud_event *ev);

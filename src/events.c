@@ -9,8 +9,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 struct generic_event {
-	const char *name;
-	const char *alias;
+	const char *name; /* canonical: aliases are event_names.c's job */
 	__u32 type;
 	__u64 config;
 	bool ticks_with_work;
@@ -21,32 +20,32 @@ struct generic_event {
 
 /* perf's generic names and the kernel's generic encodings behind them. */
 static const struct generic_event generic_events[] = {
-	{ "cycles", "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true },
-	{ "instructions", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true },
-	{ "branches", "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true },
-	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, false },
-	{ "cache-references", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, false },
-	{ "cache-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, false },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, false },
-	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, false },
-	{ "ref-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
-	{ "L1-dcache-loads", NULL, PERF_TYPE_HW_CACHE,
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, false },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, false },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, false },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, false },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, false },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
+	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), true },
-	{ "L1-dcache-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
-	{ "L1-icache-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	{ "L1-icache-load-misses", PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_L1I, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
-	{ "LLC-loads", NULL, PERF_TYPE_HW_CACHE,
+	{ "LLC-loads", PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), false },
-	{ "LLC-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	{ "LLC-load-misses", PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
-	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true },
-	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true },
-	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false },
-	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
-	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, false },
-	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, false },
-	{ "major-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, false },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, false },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, false },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, false },
 };
 
 const char *const ud_default_events[] = {
@@ -72,20 +71,12 @@ static void init_attr(struct ud_event *ev, __u32 type, __u64 config)
 
 static const struct generic_event *find_generic(const char *name)
 {
-	for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]); i++) {
-		const struct generic_event *g = &generic_events[i];
+	const char *canonical = ud_event_generic_name(name);
 
-		if (strcmp(name, g->name) == 0 || (g->alias && strcmp(name, g->alias) == 0))
-			return g;
-	}
+	for (size_t i = 0; canonical && i < sizeof(generic_events) / sizeof(generic_events[0]); i++)
+		if (strcmp(canonical, generic_events[i].name) == 0)
+			return &generic_events[i];
 	return NULL;
-}
-
-const char *ud_event_generic_name(const char *name)
-{
-	const struct generic_event *g = find_generic(name);
-
-	return g ? g->name : NULL;
 }
 
 static bool resolve_generic(const char *name, struct ud_event *ev)
