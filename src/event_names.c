@@ -38,3 +38,8 @@ const char *ud_event_generic_name(const char *name)
 			return names[i].name;
 	return NULL;
 }
+
+const char *ud_event_generic_name_at(size_t i)
+{
+	return i < sizeof(names) / sizeof(names[0]) ? names[i].name : NULL;
+}
