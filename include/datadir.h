@@ -6,8 +6,8 @@
  * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR) when set and not empty;
  * then PREFIX/share/uarchdiff/<kind> where PREFIX is the folder above the
  * one holding the running binary (an installed tree, wherever it was
- * installed or moved); then the source tree the build came from, so that
- * build/uarchdiff runs uninstalled.
+ * installed or moved), whenever PREFIX/share/uarchdiff exists; else the
+ * source tree the build came from, so that build/uarchdiff runs uninstalled.
  */
 #ifndef UD_DATADIR_H
 #define UD_DATADIR_H

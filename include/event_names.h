@@ -10,7 +10,12 @@
 #ifndef UD_EVENT_NAMES_H
 #define UD_EVENT_NAMES_H
 
+#include <stddef.h>
+
 /* The canonical generic name for name or one of its aliases ("cpu-cycles" -> "cycles"), else NULL. */
 const char *ud_generic_event_name(const char *name);
+
+/* The i-th canonical generic name, NULL past the last: every one has an encoding in events.c. */
+const char *ud_generic_event_name_at(size_t i);
 
 #endif

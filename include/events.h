@@ -19,6 +19,7 @@
 
 #include "count_status.h"
 #include "error.h"
+#include "event_names.h"
 #include "uarch.h"
 
 #define UD_EVENT_NAME_MAX 96

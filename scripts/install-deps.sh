@@ -6,6 +6,8 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config \
 	libpfm4-dev libelf-dev libjansson-dev check \
-	chromium python3 >/dev/null
+	chromium python3 man-db groff-base >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
+# man-db and groff-base: the man page test renders doc/uarchdiff.1;
+# cpack -G DEB needs only dpkg (dpkg-deb), which every Debian has.

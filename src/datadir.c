@@ -29,25 +29,32 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* PREFIX/share/uarchdiff/FOLDER for the prefix above the running binary. */
+/*
+ * The installed data folder, found from the running binary's own folder by
+ * UD_BIN_TO_DATA (../share/uarchdiff for bin/): wherever the tree was
+ * installed or moved.  When that folder exists the binary is installed and
+ * every kind is read from there, even a missing one, so an installed
+ * binary never reads the source tree it was built from.
+ */
 static int installed_dir(const char *folder, char *buf, size_t len)
 {
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], root[PATH_MAX + 64], real[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
 	if (n <= 0)
 		return -1;
 	exe[n] = '\0';
-	for (int up = 0; up < 2; up++) { /* drop "/uarchdiff", then "/bin" */
-		slash = strrchr(exe, '/');
-		if (!slash)
-			return -1;
-		*slash = '\0';
-	}
-	if ((size_t)snprintf(buf, len, "%s/share/uarchdiff/%s", exe, folder) >= len)
+	slash = strrchr(exe, '/');
+	if (!slash)
 		return -1;
-	return is_dir(buf) ? 0 : -1;
+	*slash = '\0';
+	snprintf(root, sizeof(root), "%s/%s", exe, UD_BIN_TO_DATA);
+	if (!is_dir(root) || !realpath(root, real))
+		return -1;
+	if ((size_t)snprintf(buf, len, "%s/%s", real, folder) >= len)
+		return -1;
+	return 0;
 }
 
 const char *ud_data_dir(enum ud_data_kind kind, char *buf, size_t len)

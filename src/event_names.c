@@ -44,3 +44,8 @@ const char *ud_generic_event_name(const char *name)
 	}
 	return NULL;
 }
+
+const char *ud_generic_event_name_at(size_t i)
+{
+	return i < sizeof(generic_names) / sizeof(generic_names[0]) ? generic_names[i].name : NULL;
+}

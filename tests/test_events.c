@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_names.h"
 #include "events.h"
 #include "testutil.h"
 
@@ -24,6 +25,27 @@ START_TEST(test_generic_and_alias)
 	ud_event_resolve("task-clock", &ev);
 	ck_assert(!ev.hardware);
 	ck_assert_uint_eq(ev.attr.type, PERF_TYPE_SOFTWARE);
+}
+END_TEST
+
+/* The names (event_names.c, portable) and their encodings (events.c) are two tables: they must agree. */
+START_TEST(test_every_generic_name_has_an_encoding)
+{
+	struct ud_event ev;
+	const char *name;
+	size_t i;
+
+	for (i = 0; (name = ud_generic_event_name_at(i)) != NULL; i++) {
+		ud_event_resolve(name, &ev);
+		ck_assert_msg(ev.resolved && strcmp(ev.opened_as, "generic") == 0, "%s has no encoding", name);
+		ck_assert_str_eq(ev.name, name);
+		ck_assert_str_eq(ud_generic_event_name(name), name);
+	}
+	ck_assert_uint_ge(i, 12);
+	ck_assert_str_eq(ud_generic_event_name("cs"), "context-switches");
+	ck_assert_str_eq(ud_generic_event_name("faults"), "page-faults");
+	ck_assert_str_eq(ud_generic_event_name("idle-cycles-backend"), "stalled-cycles-backend");
+	ck_assert_ptr_null(ud_generic_event_name("ex_ret_brn_misp"));
 }
 END_TEST
 
@@ -176,6 +198,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_generic_and_alias);
+	tcase_add_test(tc, test_every_generic_name_has_an_encoding);
 	tcase_add_test(tc, test_raw_code);
 	tcase_add_test(tc, test_unknown_is_unresolved_with_reason);
 	tcase_add_test(tc, test_privilege_modifiers);

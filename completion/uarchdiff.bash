@@ -1,0 +1,132 @@
+# bash completion for uarchdiff                              -*- shell-script -*-
+#
+# Installed as share/bash-completion/completions/uarchdiff; self-contained
+# (it needs nothing from the bash-completion package).  Commands and options
+# are read from the binary's own --help, so they never drift from it:
+#   uarchdiff <TAB>             the commands
+#   uarchdiff CMD -<TAB>        that command's options
+#   -w / --workloads            workload names ('uarchdiff workloads'), after commas too
+#   --uarch                     the event tables: share/uarchdiff/events, or
+#                               UARCHDIFF_EVENTS_DIR
+#   --suite, -f/--format        their values;  -e/--event  perf's generic names
+#   stat ... -- CMD             a command, then files
+#   elsewhere                   files
+
+# Names from the binary: its commands, a command's long and short options.
+_uarchdiff_commands()
+{
+	"$1" --help 2>/dev/null | sed -n '/^commands:/,/^$/s/^ \{1,\}\([a-z][a-z-]*\) .*/\1/p'
+}
+
+_uarchdiff_options()
+{
+	"$1" "$2" --help 2>&1 | grep -o -- '\(^\|[ [,|]\)--\?[a-zA-Z][a-z-]*' | sed 's/^[ [,|]//' | sort -u
+}
+
+# The event tables' folder: the environment's, else the one installed beside the binary.
+_uarchdiff_uarchs()
+{
+	local bin dir
+	dir=${UARCHDIFF_EVENTS_DIR:-}
+	if [[ -z $dir ]]; then
+		bin=$(type -P -- "$1") && bin=$(readlink -f -- "$bin") &&
+			dir=${bin%/*}/../share/uarchdiff/events
+	fi
+	if [[ -n $dir && -d $dir ]]; then
+		local f
+		for f in "$dir"/*; do
+			f=${f##*/}
+			[[ -f $dir/$f && $f != *.* ]] && printf '%s\n' "$f"
+		done
+	else # an uninstalled build: the names its error message lists
+		"$1" events --uarch /nonexistent 2>&1 | sed -n 's/.*known: //p' | tr -d ' ' | tr ',' '\n'
+	fi
+}
+
+# Completes a comma-separated list: the words offered for the part after the last comma.
+_uarchdiff_list()
+{
+	local cur=$1 words=$2 prefix=""
+	[[ $cur == *,* ]] && prefix=${cur%,*},
+	mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "$words" -- "${cur##*,}")
+	[[ ${#COMPREPLY[@]} -eq 1 ]] || return 0
+	compopt -o nospace 2>/dev/null # a list may go on after a comma
+}
+
+_uarchdiff_files()
+{
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -f -- "$1")
+}
+
+_uarchdiff()
+{
+	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev=""
+	local cmd="" i dashdash=0
+	[[ $COMP_CWORD -gt 0 ]] && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	COMPREPLY=()
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ -z $cmd && ${COMP_WORDS[i]} != -* ]]; then
+			cmd=${COMP_WORDS[i]}
+		elif [[ -n $cmd && ${COMP_WORDS[i]} == -- ]]; then
+			dashdash=$i
+		fi
+	done
+
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "--help --version" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_commands "$bin")" -- "$cur")
+		fi
+		return 0
+	fi
+
+	if [[ $cmd == stat && $dashdash -gt 0 ]]; then # the counted command and its arguments
+		if [[ $COMP_CWORD -eq $((dashdash + 1)) ]]; then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else
+			_uarchdiff_files "$cur"
+		fi
+		return 0
+	fi
+
+	case $cmd:$prev in
+	help:*)
+		[[ $COMP_CWORD -eq 2 ]] &&
+			mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_commands "$bin")" -- "$cur")
+		return 0 ;;
+	*:-w | *:--workloads)
+		_uarchdiff_list "$cur" "$("$bin" workloads 2>/dev/null | awk 'NR > 1 { print $1 }')"
+		return 0 ;;
+	*:--uarch)
+		mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_uarchs "$bin")" -- "$cur")
+		return 0 ;;
+	*:--suite)
+		mapfile -t COMPREPLY < <(compgen -W "quick default full" -- "$cur")
+		return 0 ;;
+	diff:-f | diff:--format)
+		mapfile -t COMPREPLY < <(compgen -W "text json md html" -- "$cur")
+		return 0 ;;
+	import:--format)
+		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench" -- "$cur")
+		return 0 ;;
+	stat:-e | stat:--event)
+		_uarchdiff_list "$cur" "cycles instructions branches branch-misses L1-dcache-loads
+			L1-dcache-load-misses stalled-cycles-frontend stalled-cycles-backend task-clock
+			context-switches cpu-migrations page-faults"
+		return 0 ;;
+	*:-r | *:--repeat | *:--label | *:--workload | *:--score | stat:-x | stat:--field-separator)
+		return 0 ;; # a value, nothing to offer
+	esac
+
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_options "$bin" "$cmd")" -- "$cur")
+	elif [[ $cmd != workloads ]]; then
+		_uarchdiff_files "$cur"
+	fi
+	return 0
+}
+
+complete -F _uarchdiff uarchdiff

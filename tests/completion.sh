@@ -1,0 +1,67 @@
+#!/bin/bash
+# tests/completion.sh UARCHDIFF COMPLETION_FILE: the bash completion loads in
+# a plain bash (no bash-completion package needed) and completes commands,
+# options and their values.
+#
+# Each case is "expected words | the command line, the last word being
+# completed": the completion must offer exactly the expected words, or with
+# a leading '~', at least them.
+set -u
+bin=$1
+file=$2
+fail=0
+
+# shellcheck source=/dev/null
+source "$file" || { echo "FAIL: $file does not load"; exit 1; }
+[[ $(complete -p uarchdiff 2>/dev/null) == *_uarchdiff* ]] || { echo "FAIL: no completion registered for uarchdiff"; exit 1; }
+
+check() {
+	local want=$1 line=$2 got
+	read -r -a COMP_WORDS <<<"$line"
+	[[ $line == *' ' ]] && COMP_WORDS+=("")
+	COMP_WORDS[0]=$bin
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE=$line
+	COMP_POINT=${#line}
+	COMPREPLY=()
+	_uarchdiff 2>/dev/null
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//')
+	if [[ $want == '~'* ]]; then
+		local w
+		for w in ${want#\~}; do
+			[[ " $got " == *" $w "* ]] || { echo "FAIL: '$line<TAB>': no '$w' in: $got"; fail=1; }
+		done
+	elif [[ $got != "$want" ]]; then
+		echo "FAIL: '$line<TAB>': got '$got', want '$want'"
+		fail=1
+	fi
+}
+
+check "diff"                          "uarchdiff d"
+check "~run stat import diff events host workloads" "uarchdiff "
+check "--help --version"              "uarchdiff --"
+check "--repeat"                      "uarchdiff run --rep"
+check "~-w --workloads --suite -r --repeat -o --output --label --exact --json" "uarchdiff run -"
+check "~--field-separator --json --event --exact" "uarchdiff stat --"
+check "--format"                      "uarchdiff diff --f"
+check "html"                          "uarchdiff diff -f h"
+check "quick"                         "uarchdiff run --suite q"
+check "syscall"                       "uarchdiff run -w sys"
+check "int,syscall"                   "uarchdiff run -w int,sys"
+check "~branch-random branch-sorted"  "uarchdiff run --workloads branch-"
+check "~zen1 zen2 zen3 zen4 zen5"     "uarchdiff events --uarch zen"
+check "neoverse-n1 neoverse-n2"       "uarchdiff import --uarch neoverse-n"
+check "perf-csv perf-json perf-text"  "uarchdiff import --format perf-"
+check "cycles"                        "uarchdiff stat -e cyc"
+check "~true"                         "uarchdiff stat -r 2 -- tru"
+check "events"                        "uarchdiff help ev"
+check ""                              "uarchdiff run -r "
+
+# Files elsewhere: a profile argument completes from the working directory.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+touch "$tmp/e5-profile.json" "$tmp/e6-profile.json"
+(cd "$tmp" && check "e5-profile.json e6-profile.json" "uarchdiff diff e" && [[ $fail -eq 0 ]]) || fail=1
+
+[[ $fail -eq 0 ]] && echo "bash completion: commands, options, workloads, uarchs, values and files complete"
+exit $fail

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""tests/structure.py SOURCE_DIR BUILD_DIR [ALLOWLIST]: the code keeps its shape.
+
+Checks, printing every violation found:
+
+  include  No portable source (one compiled into the udportable library)
+           includes a Linux-only header, directly or through project headers:
+           <linux/...>, <asm/...>, <perfmon/...>, <sys/...> other than the
+           POSIX ones below, or a header of the Linux part (a header named
+           after a udlinux source, and workload.h).
+  cycle    No cycle in the include graph of src/, include/ and workloads/.
+  calls    No cycle in the module call graph: module A calls module B when
+           a symbol undefined in A's object file is defined in B's (nm).
+  layer    No call downwards-up: the portable library calls nothing in the
+           Linux library, and neither library calls a command (builtin-*.c,
+           main.c).
+  length   No function in src/ or workloads/ longer than 80 lines (the lines
+           between its opening '{' and closing '}', both in column 0).
+
+Known violations, each being fixed elsewhere, are listed in the allowlist
+(tests/structure-allow.txt): those are printed as "allowed" and do not fail;
+an entry that no longer matches anything is printed as stale.
+"""
+import os
+import re
+import subprocess
+import sys
+
+MAX_FUNCTION_LINES = 80
+# POSIX headers that are not Linux's: the portable part may use them.
+POSIX_SYS = {"sys/types.h", "sys/stat.h", "sys/time.h"}
+LINUX_PREFIXES = ("linux/", "asm/", "asm-generic/", "perfmon/")
+# Headers of the Linux part not named after one of its sources.
+LINUX_EXTRA_HEADERS = {"workload.h"}
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]')
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def project_files(src):
+    files = []
+    for d in ("src", "include", "workloads"):
+        for name in sorted(os.listdir(os.path.join(src, d))):
+            if name.endswith((".c", ".h")):
+                files.append(f"{d}/{name}")
+    return files
+
+
+def includes(src, rel):
+    """(system, name) pairs; a quoted name is resolved to a project file where one exists."""
+    out = []
+    for line in read(os.path.join(src, rel)).splitlines():
+        m = INCLUDE_RE.match(line)
+        if not m:
+            continue
+        name = m.group(2)
+        if m.group(1) == '"':
+            for cand in (os.path.join(os.path.dirname(rel), name), f"include/{name}"):
+                if os.path.exists(os.path.join(src, cand)):
+                    out.append((False, os.path.normpath(cand)))
+                    break
+            else:
+                out.append((True, name))
+        else:
+            out.append((True, name))
+    return out
+
+
+def objects(build):
+    """{module: (library, object path)} for the two libraries and the binary."""
+    mods = {}
+    for lib in ("udportable", "udlinux", "uarchdiff"):
+        top = os.path.join(build, "CMakeFiles", f"{lib}.dir")
+        for root, _, names in os.walk(top):
+            for n in names:
+                if n.endswith(".c.o"):
+                    path = os.path.join(root, n)
+                    mods[os.path.relpath(path, top)[:-2]] = (lib, path)
+    return mods
+
+
+def sccs(nodes, edges):
+    """Tarjan's strongly connected components with more than one member, or a self-loop."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in edges.get(v, ()):
+                out.append(sorted(comp))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def check_includes(src, mods, found):
+    files = project_files(src)
+    graph = {f: includes(src, f) for f in files}
+    linux_sources = [m for m, (lib, _) in mods.items() if lib == "udlinux"]
+    linux_headers = {f"include/{os.path.basename(m)[:-2]}.h" for m in linux_sources}
+    linux_headers |= {f"include/{h}" for h in LINUX_EXTRA_HEADERS}
+
+    def forbidden(system, name):
+        if not system:
+            return name in linux_headers
+        if name.startswith(LINUX_PREFIXES):
+            return True
+        return name.startswith("sys/") and name not in POSIX_SYS
+
+    for m, (lib, _) in sorted(mods.items()):
+        if lib != "udportable" or m not in graph:
+            continue
+        # Breadth-first through project headers, keeping the path for the message.
+        seen, queue = {m}, [(m, [m])]
+        while queue:
+            f, path = queue.pop(0)
+            for system, name in graph.get(f, ()):
+                shown = f"<{name}>" if system else name
+                if forbidden(system, name):
+                    why = "a Linux-only header" if system else "a header of the Linux part"
+                    found.append((f"include {m} {shown}",
+                                  f"portable {m} includes {why}: {' -> '.join(path + [shown])}"))
+                elif not system and name not in seen:
+                    seen.add(name)
+                    queue.append((name, path + [name]))
+
+    edges = {f: {n for s, n in graph[f] if not s} for f in files}
+    for comp in sccs(files, edges):
+        found.append((f"cycle {' '.join(comp)}", "files include each other: " + ", ".join(comp)))
+
+
+def check_calls(mods, found):
+    defined, undefined = {}, {}
+    for m, (_, path) in mods.items():
+        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
+        undefined[m] = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            sym, kind = parts[0], parts[1]
+            if kind == "U":
+                undefined[m].add(sym)
+            elif kind.isupper():
+                defined.setdefault(sym, m)
+    edges, why = {}, {}
+    for m, syms in undefined.items():
+        for s in syms:
+            d = defined.get(s)
+            if d and d != m:
+                edges.setdefault(m, set()).add(d)
+                why.setdefault((m, d), []).append(s)
+    for comp in sccs(mods.keys(), edges):
+        detail = "; ".join(f"{a} -> {b} ({', '.join(sorted(why[(a, b)])[:3])})"
+                           for a in comp for b in comp if (a, b) in why)
+        found.append((f"calls {' '.join(comp)}", f"modules call each other: {detail}"))
+    rank = {"udportable": 0, "udlinux": 1, "uarchdiff": 2}
+    for (a, b), syms in sorted(why.items()):
+        if rank[mods[a][0]] < rank[mods[b][0]]:
+            found.append((f"layer {a} {b}", f"{a} ({mods[a][0]}) calls {b} ({mods[b][0]}): "
+                          + ", ".join(sorted(syms))))
+
+
+def check_lengths(src, found):
+    for d in ("src", "workloads"):
+        for name in sorted(os.listdir(os.path.join(src, d))):
+            if not name.endswith(".c"):
+                continue
+            rel = f"{d}/{name}"
+            lines = read(os.path.join(src, rel)).splitlines()
+            start = None
+            for i, line in enumerate(lines):
+                if line.startswith("{"):
+                    start = i
+                elif line.startswith("}") and start is not None:
+                    length = i - start - 1
+                    if length > MAX_FUNCTION_LINES:
+                        fn = function_name(lines, start)
+                        found.append((f"length {rel}:{fn}",
+                                      f"{rel}:{start + 1}: {fn}() is {length} lines (at most {MAX_FUNCTION_LINES})"))
+                    start = None
+
+
+def function_name(lines, brace):
+    for j in range(brace - 1, max(brace - 6, -1), -1):
+        m = re.search(r"([A-Za-z_]\w*)\s*\(", lines[j])
+        if m:
+            return m.group(1)
+    return "?"
+
+
+def main():
+    src, build = sys.argv[1], sys.argv[2]
+    allow_path = sys.argv[3] if len(sys.argv) > 3 else os.path.join(src, "tests", "structure-allow.txt")
+    allow = set()
+    if os.path.exists(allow_path):
+        for line in read(allow_path).splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                allow.add(" ".join(line.split()))
+    mods = objects(build)
+    if not any(lib == "udportable" for lib, _ in mods.values()):
+        print(f"FAIL: no object files of udportable under {build}/CMakeFiles")
+        return 1
+    found = []
+    check_includes(src, mods, found)
+    check_calls(mods, found)
+    check_lengths(src, found)
+
+    failed = 0
+    used = set()
+    for key, message in found:
+        if key in allow:
+            used.add(key)
+            print(f"allowed: {message}")
+        else:
+            failed += 1
+            print(f"FAIL: {message}\n      (allowlist key: {key})")
+    for key in sorted(allow - used):
+        print(f"stale allowlist entry, nothing matches it any more (remove it): {key}")
+    print(f"structure: {len(mods)} modules, {failed} violation(s), {len(used)} allowed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
