@@ -61,6 +61,7 @@ struct ud_workload {
 	char *binary_path;     /* the external program run, where there is one */
 	char *build_id;        /* its ELF build-id (hex), to tell whether two hosts ran the same binary */
 	int runs;              /* repetitions behind the counts; 0 unknown */
+	bool composite;        /* a score computed from the others (UnixBench's index score), not a measurement */
 	char *outcome;         /* "ok", or what stopped it ("crashed: signal 11 ..."); NULL unknown */
 	struct ud_score score;
 	struct ud_subscore *subscores; /* named partial results beside the score */

@@ -10,6 +10,12 @@
 #include <stddef.h>
 
 double ud_mean(const double *x, size_t n);
+/*
+ * Geometric mean, the one average of ratios that does not depend on which
+ * host is the baseline (SPEC's and UnixBench's index).  NAN when empty or
+ * when any value is not a positive finite number.
+ */
+double ud_geomean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator). */
 double ud_stddev(const double *x, size_t n);
 /*

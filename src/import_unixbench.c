@@ -181,6 +181,9 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 				break;
 			}
 			ret = add_workload(p, r, "System Benchmarks Index Score", score, NAN, NAN, err, name, l.lineno);
+			/* The geometric mean of the index lines above it: a summary, not another measurement. */
+			if (ret == 0)
+				p->workloads[p->nworkloads - 1].composite = true;
 			r->in_index = false;
 		} else if (r->in_index && s[0] != '=') {
 			/* "NAME BASELINE RESULT INDEX", columns flattened or not */

@@ -82,6 +82,8 @@ static json_t *workload_json(const struct ud_workload *w)
 		json_object_set_new(j, "command", json_string(w->command));
 	if (w->runs > 0)
 		json_object_set_new(j, "runs", json_integer(w->runs));
+	if (w->composite)
+		json_object_set_new(j, "composite", json_true());
 	if (w->outcome)
 		json_object_set_new(j, "outcome", json_string(w->outcome));
 	if (w->binary_path || w->build_id)
@@ -305,6 +307,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->command = get_str(r, j, "command", where);
 	w->outcome = get_str(r, j, "outcome", where);
 	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
+	w->composite = json_is_true(json_object_get(j, "composite"));
 	if (json_is_object(json_object_get(j, "binary"))) {
 		w->binary_path = get_str(r, json_object_get(j, "binary"), "path", where);
 		w->build_id = get_str(r, json_object_get(j, "binary"), "build_id", where);

@@ -16,6 +16,20 @@ double ud_mean(const double *x, size_t n)
 	return sum / (double)n;
 }
 
+double ud_geomean(const double *x, size_t n)
+{
+	double log_sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return NAN;
+		log_sum += log(x[i]);
+	}
+	return exp(log_sum / (double)n);
+}
+
 double ud_stddev(const double *x, size_t n)
 {
 	double mean = ud_mean(x, n), ss = 0;

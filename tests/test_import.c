@@ -163,6 +163,9 @@ START_TEST(test_fixture_unixbench_logs)
 	ck_assert_double_eq(named("File Copy 256 bufsize 500 maxblocks (2 copies)")->subscores[0].value, 436658.6);
 	ck_assert_double_eq(named("System Benchmarks Index Score (1 copy)")->score.median, 1304.0);
 	ck_assert_double_eq(named("System Benchmarks Index Score (2 copies)")->score.median, 2289.0);
+	/* The index is the geometric mean of the others: marked so, the tests are not. */
+	ck_assert(named("System Benchmarks Index Score (2 copies)")->composite);
+	ck_assert(!w->composite);
 	ck_assert_str_eq(json_string_value(json_object_get(p->host, "kernel")), "5.15.0-1028-aws");
 	ck_assert_str_eq(json_string_value(json_object_get(p->host, "hostname")), "ip-172-31-5-119");
 

@@ -3,6 +3,19 @@
 #include "stats.h"
 #include "testutil.h"
 
+START_TEST(test_geomean)
+{
+	const double x[] = { 2, 8 }, y[] = { 4.66 }, inverse[] = { 0.5, 0.125 }, bad[] = { 2, 0 };
+
+	ck_assert_double_eq_tol(ud_geomean(x, 2), 4, 1e-12);
+	ck_assert_double_eq_tol(ud_geomean(y, 1), 4.66, 1e-12);
+	/* Swapping the hosts inverts the mean exactly. */
+	ck_assert_double_eq_tol(ud_geomean(inverse, 2), 0.25, 1e-12);
+	ck_assert(isnan(ud_geomean(x, 0)));
+	ck_assert(isnan(ud_geomean(bad, 2)));
+}
+END_TEST
+
 START_TEST(test_mean_median_spread)
 {
 	const double x[] = { 4, 1, 3, 2 };
@@ -55,6 +68,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_mean_median_spread);
+	tcase_add_test(tc, test_geomean);
 	tcase_add_test(tc, test_degenerate_inputs_are_nan);
 	tcase_add_test(tc, test_mann_whitney);
 	suite_add_tcase(s, tc);
