@@ -1,14 +1,18 @@
 /*
  * diff.h - why one host scores differently from another (SPEC §5).
  *
- * For every workload both profiles hold: the speedup, split exactly into
+ * For every workload both profiles hold: the speedup (from the scores, or
+ * from CPU time when neither side has one), split exactly into
  * path length x IPC x frequency x utilization x unexplained (the last
  * carries whatever missing counters or inconsistent inputs leave), each
  * factor's share of ln(speedup), every derived metric side by side, the CPI
  * stack (branch, L1d, other) from each host's microarchitecture penalties,
  * whether the speedup lies outside the measured noise, and a plain
- * explanation.  Then the hosts' differing environment and rule-based
- * findings with their evidence.
+ * explanation; per unit of work, the CPU time and every counter counted on
+ * both sides, and the CPU time split into user and kernel.  Across
+ * workloads: a summary (geometric mean, groups by kernel share, composite
+ * scores apart, a headline).  Then the hosts' differing environment and
+ * rule-based findings with their evidence.
  *
  * Typed in the middle, JSON at the edge: ud_diff_build() computes the model
  * below, the rules (findings) read it, and ud_diff_to_json() writes the
@@ -63,16 +67,40 @@ const char *ud_work_basis_text(enum ud_work_basis b);
 struct ud_work {
 	double a, b; /* work per run u on each side */
 	enum ud_work_basis basis;
+	char unit[24]; /* what one unit of work is: "KB" for KBps, "loop" for lps, "run" */
 };
+
+/* Where the speedup came from. */
+enum ud_speedup_basis {
+	UD_SPEEDUP_SCORE,      /* the workloads' own scores */
+	UD_SPEEDUP_TASK_CLOCK, /* no score on either side: CPU time (task-clock), lower is better */
+	UD_SPEEDUP_NONE,       /* neither: the counters stand side by side, unexplained */
+	UD_SPEEDUP_BASIS_COUNT
+};
+
+const char *ud_speedup_basis_name(enum ud_speedup_basis b);
+
+/*
+ * A speedup in words, the way a person says it: "4.66x faster than",
+ * "4.66x slower than" (never "0.215x"), "exactly as fast as", or "not
+ * comparable" for a missing one.
+ */
+void ud_speedup_words(double speedup, char *buf, size_t len);
 
 /* One value on both hosts and B over A; NAN where unknown. */
 struct ud_ab {
 	double a, b, ratio;
 };
 
-/* ΔCPI = cpi_a - cpi_b = branch + l1d + other. */
+/*
+ * ΔCPI = cpi_a - cpi_b = branch + l1d + other.  The branch and L1d parts
+ * charge the full penalty to every miss, so they are upper bounds where
+ * misses overlap; when together they exceed ΔCPI, other goes negative and
+ * overshoot says so.
+ */
 struct ud_cpi_stack {
 	double cpi_a, cpi_b, delta, branch, l1d, other;
+	bool overshoot;
 };
 
 enum ud_sig_method {
@@ -91,11 +119,57 @@ struct ud_significance {
 	char note[160];  /* how it was decided, in words */
 };
 
-/* One workload both profiles hold, with both scores. */
+/* One total per unit of work on both hosts: user_ns, sys_ns, task-clock or a counter. */
+struct ud_per_unit {
+	const char *name; /* borrowed: a counter's name in the profile, or a static string */
+	struct ud_ab v;
+};
+
+enum ud_mode { UD_MODE_USER, UD_MODE_KERNEL, UD_MODE_COUNT };
+
+/* "user", "kernel": the JSON key. */
+const char *ud_mode_name(enum ud_mode m);
+
+/*
+ * One privilege level's CPU time per unit of work (ns) and its part of the
+ * change in CPU time per unit: the two shares sum to 1 (NAN when the total
+ * did not change).  Where cycles and instructions were counted per mode
+ * (cycles:u, instructions:k ...) on both sides, that mode's IPC too.
+ */
+struct ud_mode_part {
+	double a, b, share;
+	struct ud_ab ipc;
+};
+
+/* How much of its CPU time a workload spends in the kernel, on the worse side. */
+enum ud_group {
+	UD_GROUP_KERNEL_HEAVY,  /* sys share >= 50% on either host */
+	UD_GROUP_COMPUTE_BOUND, /* sys share <= 10% on both */
+	UD_GROUP_MIXED,         /* in between */
+	UD_GROUP_UNKNOWN,       /* no user/sys split on a side (UnixBench logs) */
+	UD_GROUP_COUNT
+};
+
+/* "kernel-heavy", "compute-bound", "mixed", "unknown". */
+const char *ud_group_name(enum ud_group g);
+
+/* One workload both profiles hold. */
 struct ud_diff_workload {
 	const struct ud_workload *a, *b; /* borrowed from the profiles; same name */
-	double speedup;                  /* B over A, inverted when lower is better */
+	enum ud_speedup_basis basis;
+	double speedup;                  /* B over A, inverted when lower is better; NAN with UD_SPEEDUP_NONE */
+	bool composite;                  /* a score made of the others (UnixBench's index): kept out of the summary */
+	enum ud_group group;
+	/*
+	 * IPC moved >= 1.5x (either way) on nearly the same instructions, on
+	 * cores of one instruction set: more than a core generation explains
+	 * (diff_thresholds.h).
+	 */
+	bool ipc_beyond_generation;
 	struct ud_work work;
+	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
+	size_t nper_unit;
+	struct ud_mode_part mode[UD_MODE_COUNT];
 	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
@@ -114,8 +188,10 @@ struct ud_env_entry {
 
 /* Rule ids; diff_rules.c has the table (scope, condition, hypothesis) in this order. */
 enum ud_finding_id {
+	UD_FINDING_KERNEL_HEAVY,
 	UD_FINDING_KERNEL_HEAVY_GAINED_MOST,
 	UD_FINDING_MITIGATIONS_DIFFER,
+	UD_FINDING_IPC_BEYOND_GENERATION,
 	UD_FINDING_FREQUENCY_EXPLAINS_MOST,
 	UD_FINDING_DIFFERENT_BINARIES,
 	UD_FINDING_SEMANTICS_DIFFER,
@@ -149,8 +225,19 @@ struct ud_diff_host {
 	size_t nonly;
 };
 
+/* Across the workloads in common, composites left out. */
+struct ud_diff_summary {
+	double geomean_speedup;             /* NAN when no workload has a speedup */
+	size_t ngeomean;                    /* the workloads behind it */
+	double group_geomean[UD_GROUP_COUNT];
+	size_t group_n[UD_GROUP_COUNT];
+	bool counters;                      /* any counter counted on either side */
+	char *headline;                     /* owned: one or two sentences across the workloads */
+};
+
 struct ud_diff {
 	struct ud_diff_host host[UD_SIDE_COUNT];
+	struct ud_diff_summary summary;
 	struct ud_diff_workload *workloads; /* in the baseline's order */
 	size_t nworkloads;
 	struct ud_env_entry *env;

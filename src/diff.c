@@ -1,8 +1,8 @@
 /*
  * ud_diff_build(): pairs the two profiles' workloads by name and runs the
  * steps in order - each workload's numbers and explanation
- * (diff_workload.c, diff_explain.c), the environment (diff_env.c), the rules
- * (diff_rules.c).  Writing JSON is diff_json.c's job, done once at the end.
+ * (diff_workload.c, diff_explain.c), the summary across workloads
+ * (diff_summary.c), the environment (diff_env.c), the rules (diff_rules.c).  Writing JSON is diff_json.c's job, done once at the end.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -92,7 +92,10 @@ static void list_names(const struct ud_profile *p, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-/* Every workload both sides hold with both scores, in A's order. */
+/*
+ * Every workload both sides hold, in A's order: with scores, or compared
+ * by CPU time, or side by side when neither can give a speedup.
+ */
 static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_err *err)
 {
 	const struct ud_diff_host *ha = &d->host[UD_SIDE_A], *hb = &d->host[UD_SIDE_B];
@@ -109,11 +112,8 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 			continue;
 		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err))
 			return -1;
-		if (!isfinite(w->a->score.median) || !isfinite(w->b->score.median))
-			continue; /* nothing to explain without both scores */
-		ud_diff_workload_compute(w, ha->uarch, hb->uarch);
-		d->nworkloads++;
-		if (ud_diff_explain(w, ha->label, hb->label) != 0)
+		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */
+		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_explain(w, ha->label, hb->label) != 0)
 			return ud_fail(err, "out of memory");
 	}
 	return 0;
@@ -125,7 +125,7 @@ static int no_workload_in_common(const struct ud_diff *d, struct ud_err *err)
 
 	list_names(d->host[UD_SIDE_A].profile, na, sizeof(na));
 	list_names(d->host[UD_SIDE_B].profile, nb, sizeof(nb));
-	return ud_fail(err, "no scored workload in common: %s has %s; %s has %s", d->host[UD_SIDE_A].file, na,
+	return ud_fail(err, "no workload in common: %s has %s; %s has %s", d->host[UD_SIDE_A].file, na,
 		       d->host[UD_SIDE_B].file, nb);
 }
 
@@ -157,7 +157,7 @@ struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err
 		goto out;
 	}
 	if (only_in(&d->host[UD_SIDE_A], &ib) != 0 || only_in(&d->host[UD_SIDE_B], &ia) != 0 ||
-	    ud_diff_env_build(d) != 0 || ud_diff_rules_apply(d) != 0) {
+	    ud_diff_summarize(d) != 0 || ud_diff_env_build(d) != 0 || ud_diff_rules_apply(d) != 0) {
 		ud_fail(err, "out of memory");
 		goto out;
 	}
@@ -176,8 +176,11 @@ void ud_diff_free(struct ud_diff *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nworkloads; i++)
+	for (size_t i = 0; i < d->nworkloads; i++) {
 		free(d->workloads[i].explanation);
+		free(d->workloads[i].per_unit);
+	}
+	free(d->summary.headline);
 	free(d->workloads);
 	for (int s = 0; s < UD_SIDE_COUNT; s++)
 		free(d->host[s].only);

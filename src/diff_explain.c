@@ -21,23 +21,41 @@ static void move(char *buf, size_t len, const struct ud_diff_workload *w, enum u
 	snprintf(buf, len, "%s %s -> %s", ud_metric_label(m), fa, fb);
 }
 
+/* ", with branch MPKI 23.9 -> 0.843 and L1d MPKI 50 -> 6.37 behind it", naming only the metrics both sides have. */
+static void behind(char *buf, size_t len, const struct ud_diff_workload *w)
+{
+	static const enum ud_metric causes[] = { UD_M_BRANCH_MPKI, UD_M_L1D_MPKI };
+	char moves[2][96];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (isfinite(w->metric[causes[i]].a) && isfinite(w->metric[causes[i]].b))
+			move(moves[n++], sizeof(moves[0]), w, causes[i]);
+	if (n == 2)
+		snprintf(buf, len, ", with %s and %s behind it", moves[0], moves[1]);
+	else if (n == 1)
+		snprintf(buf, len, ", with %s behind it", moves[0]);
+	else
+		snprintf(buf, len, " (no miss counters on both sides to say why)");
+}
+
 /* The factor's part of ln(speedup) in percent, as the sentence shows it. */
 static double percent(const struct ud_diff_workload *w, enum ud_factor f)
 {
 	return 100 * log(w->factor[f]) / log(w->speedup);
 }
 
+/* The sentence for the factor that carries most of ln(speedup). */
 static void dominant_sentence(char *buf, size_t len, const struct ud_diff_workload *w, const char *la)
 {
 	const struct ud_ab *m = w->metric;
-	char m1[96], m2[96];
+	char m1[256];
 
 	switch (w->dominant) {
 	case UD_FACTOR_IPC:
-		move(m1, sizeof(m1), w, UD_M_BRANCH_MPKI);
-		move(m2, sizeof(m2), w, UD_M_L1D_MPKI);
-		snprintf(buf, len, " IPC (%.2f -> %.2f) carries %.0f%% of it, with %s and %s behind it.", m[UD_M_IPC].a,
-			 m[UD_M_IPC].b, percent(w, UD_FACTOR_IPC), m1, m2);
+		behind(m1, sizeof(m1), w);
+		snprintf(buf, len, " IPC (%.2f -> %.2f) carries %.0f%% of it%s.", m[UD_M_IPC].a, m[UD_M_IPC].b,
+			 percent(w, UD_FACTOR_IPC), m1);
 		break;
 	case UD_FACTOR_FREQUENCY:
 		snprintf(buf, len, " Clock frequency (%.3g -> %.3g GHz) carries %.0f%% of it.", m[UD_M_GHZ].a,
@@ -53,27 +71,70 @@ static void dominant_sentence(char *buf, size_t len, const struct ud_diff_worklo
 		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:
-		snprintf(buf, len,
-			 " The counters do not explain most of it (unexplained factor %.3g): counters are missing on one "
-			 "side or the score does not follow the counted work.",
-			 w->factor[UD_FACTOR_UNEXPLAINED]);
+		if (!isfinite(m[UD_M_IPC].a) || !isfinite(m[UD_M_IPC].b))
+			snprintf(buf, len, " Without cycles and instructions on both sides the counters cannot say why.");
+		else
+			snprintf(buf, len,
+				 " The counters do not explain most of it (unexplained factor %.3g): the score does not "
+				 "follow the counted work.",
+				 w->factor[UD_FACTOR_UNEXPLAINED]);
 		break;
 	}
 }
 
+/*
+ * What an expert says before crediting the cores: the work is mostly the
+ * kernel's, and an IPC move beyond any core generation points there too.
+ */
+static void caveat_sentence(char *buf, size_t len, const struct ud_diff_workload *w)
+{
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
+	int used = 0;
+
+	buf[0] = '\0';
+	if (w->group == UD_GROUP_KERNEL_HEAVY) {
+		used = snprintf(buf, len, " It spends %.0f%% -> %.0f%% of its CPU time in the kernel", 100 * ss->a,
+				100 * ss->b);
+		if (isfinite(k->a) && isfinite(k->b) && isfinite(k->share))
+			used += snprintf(buf + used, len - (size_t)used,
+					 ", where time per %s fell %.3g -> %.3g µs (%.0f%% of the change)", w->work.unit,
+					 k->a / 1e3, k->b / 1e3, 100 * k->share);
+		used += snprintf(buf + used, len - (size_t)used, ".");
+	}
+	if (w->ipc_beyond_generation && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used,
+			 " A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
+			 "look at the kernel path and the environment before the cores (see Findings).",
+			 w->factor[UD_FACTOR_IPC] >= 1 ? w->factor[UD_FACTOR_IPC] : 1 / w->factor[UD_FACTOR_IPC],
+			 w->factor[UD_FACTOR_IPC] >= 1 ? "rise" : "drop");
+}
+
+static void first_sentence(char *buf, size_t len, const struct ud_diff_workload *w, const char *la, const char *lb)
+{
+	char words[48];
+
+	if (w->basis == UD_SPEEDUP_NONE) {
+		snprintf(buf, len, "%s has no score on one side and no task-clock to compare CPU time by: its counters "
+				   "stand side by side.", w->a->name);
+		return;
+	}
+	ud_speedup_words(w->speedup, words, sizeof(words));
+	snprintf(buf, len, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
+		 w->basis == UD_SPEEDUP_TASK_CLOCK ? " in CPU time (task-clock; no score on either side)" : "");
+}
+
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 {
-	char first[256], second[512];
+	char first[1024], second[512] = "", third[512];
 
-	snprintf(first, sizeof(first), "%s is %.3gx %s on %s.", lb, w->speedup, la, w->a->name);
-	if (!w->has_dominant)
-		snprintf(second, sizeof(second), " The two scores are equal.");
-	else
+	first_sentence(first, sizeof(first), w, la, lb);
+	if (w->has_dominant)
 		dominant_sentence(second, sizeof(second), w, la);
-	w->explanation = malloc(strlen(first) + strlen(second) + 1);
+	caveat_sentence(third, sizeof(third), w);
+	w->explanation = malloc(strlen(first) + strlen(second) + strlen(third) + 1);
 	if (!w->explanation)
 		return -1;
-	strcpy(w->explanation, first);
-	strcat(w->explanation, second);
+	sprintf(w->explanation, "%s%s%s", first, second, third);
 	return 0;
 }

@@ -36,10 +36,48 @@ static json_t *metrics_json(const struct ud_ab *m)
 	return o;
 }
 
+static json_t *ab_json(const struct ud_ab *v)
+{
+	return json_pack("{s:o s:o s:o}", "a", num(v->a), "b", num(v->b), "ratio", num(v->ratio));
+}
+
+/* The branch and L1d parts charge each miss its full penalty: upper bounds where misses overlap. */
 static json_t *cpi_stack_json(const struct ud_cpi_stack *c)
 {
-	return json_pack("{s:o s:o s:o s:o s:o s:o}", "cpi_a", num(c->cpi_a), "cpi_b", num(c->cpi_b), "delta_cpi",
-			 num(c->delta), "branch", num(c->branch), "l1d", num(c->l1d), "other", num(c->other));
+	return json_pack("{s:o s:o s:o s:o s:o s:o s:b s:b}", "cpi_a", num(c->cpi_a), "cpi_b", num(c->cpi_b),
+			 "delta_cpi", num(c->delta), "branch", num(c->branch), "l1d", num(c->l1d), "other",
+			 num(c->other), "upper_bounds", 1, "overshoot", c->overshoot);
+}
+
+static json_t *work_json(const struct ud_work *u)
+{
+	return json_pack("{s:o s:o s:s s:s}", "a", num(u->a), "b", num(u->b), "unit", u->unit, "basis",
+			 ud_work_basis_text(u->basis));
+}
+
+static json_t *per_unit_json(const struct ud_diff_workload *w)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < w->nper_unit; i++)
+		json_object_set_new(o, w->per_unit[i].name, ab_json(&w->per_unit[i].v));
+	return o;
+}
+
+static json_t *time_split_json(const struct ud_diff_workload *w)
+{
+	json_t *o = json_object();
+
+	for (int m = 0; m < UD_MODE_COUNT; m++) {
+		const struct ud_mode_part *p = &w->mode[m];
+		json_t *part = json_pack("{s:o s:o s:o}", "a", num(p->a), "b", num(p->b), "share", num(p->share));
+
+		/* Only where cycles and instructions were counted per mode on both sides. */
+		if (isfinite(p->ipc.a) && isfinite(p->ipc.b))
+			json_object_set_new(part, "ipc", ab_json(&p->ipc));
+		json_object_set_new(o, ud_mode_name((enum ud_mode)m), part);
+	}
+	return o;
 }
 
 static json_t *significance_json(const struct ud_significance *s)
@@ -51,14 +89,21 @@ static json_t *significance_json(const struct ud_significance *s)
 static json_t *workload_json(const struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
+	json_t *o;
 
-	return json_pack("{s:s s:o s:b s:{s:o s:o} s:o s:s s:o s:o s:o s:o s:o s:o s:s}", "name", a->name, "units",
-			 a->units ? json_string(a->units) : json_null(), "higher_is_better", a->higher_is_better != 0,
-			 "score", "a", num(a->score.median), "b", num(b->score.median), "speedup", num(w->speedup),
-			 "work_basis", ud_work_basis_text(w->work.basis), "factors", factors_json(w->factor), "shares",
-			 factors_json(w->share), "metrics", metrics_json(w->metric), "cpi_stack", cpi_stack_json(&w->cpi),
-			 "significance", significance_json(&w->sig), "significant", tristate(w->sig.significant),
-			 "explanation", w->explanation);
+	o = json_pack("{s:s s:o s:b s:{s:o s:o} s:o s:s s:s s:b s:o s:s s:o s:o s:o s:o s:o}", "name", a->name,
+		      "units", a->units ? json_string(a->units) : json_null(), "higher_is_better",
+		      a->higher_is_better != 0, "score", "a", num(a->score.median), "b", num(b->score.median), "speedup",
+		      num(w->speedup), "speedup_basis", ud_speedup_basis_name(w->basis), "group", ud_group_name(w->group),
+		      "composite", w->composite, "work", work_json(&w->work), "work_basis",
+		      ud_work_basis_text(w->work.basis), "factors", factors_json(w->factor), "shares",
+		      factors_json(w->share), "metrics", metrics_json(w->metric), "per_unit", per_unit_json(w),
+		      "time_split", time_split_json(w));
+	if (o)
+		json_object_update_new(o, json_pack("{s:o s:o s:o s:s}", "cpi_stack", cpi_stack_json(&w->cpi),
+						    "significance", significance_json(&w->sig), "significant",
+						    tristate(w->sig.significant), "explanation", w->explanation));
+	return o;
 }
 
 /* Each host's penalties with their sources, or nulls where the table has none. */
@@ -122,13 +167,45 @@ static json_t *finding_at(const struct ud_diff *d, size_t i)
 	return finding_json(&d->findings[i]);
 }
 
+static json_t *summary_json(const struct ud_diff *d)
+{
+	const struct ud_diff_summary *s = &d->summary;
+	json_t *composites = json_array(), *groups = json_array();
+
+	for (int g = 0; g < UD_GROUP_COUNT; g++) {
+		json_t *names = json_array();
+
+		for (size_t i = 0; i < d->nworkloads; i++)
+			if (d->workloads[i].group == (enum ud_group)g && !d->workloads[i].composite)
+				json_array_append_new(names, json_string(d->workloads[i].a->name));
+		if (json_array_size(names))
+			json_array_append_new(groups, json_pack("{s:s s:o s:o}", "name", ud_group_name((enum ud_group)g),
+								"workloads", names, "geomean_speedup",
+								num(s->group_geomean[g])));
+		else
+			json_decref(names);
+	}
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+
+		if (w->composite)
+			json_array_append_new(composites, json_pack("{s:s s:o s:o s:o}", "name", w->a->name, "a",
+								    num(w->a->score.median), "b",
+								    num(w->b->score.median), "ratio", num(w->speedup)));
+	}
+	return json_pack("{s:o s:I s:o s:o s:b s:s}", "geomean_speedup", num(s->geomean_speedup), "workloads",
+			 (json_int_t)s->ngeomean, "composites", composites, "groups", groups, "counters", s->counters,
+			 "headline", s->headline);
+}
+
 json_t *ud_diff_to_json(const struct ud_diff *d)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
 
-	return json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:o s:{s:o s:o} s:o s:o s:o s:o}", "schema",
+	return json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:o s:o s:{s:o s:o} s:o s:o s:o s:o}", "schema",
 			 UD_DIFF_SCHEMA, "tool", "name", "uarchdiff", "version", UD_VERSION, "baseline", "label", a->label,
-			 "file", a->file, "candidate", "label", b->label, "file", b->file, "workloads",
+			 "file", a->file, "candidate", "label", b->label, "file", b->file, "summary", summary_json(d),
+			 "workloads",
 			 array_of(d, d->nworkloads, workload_at), "cpi_penalties", "a", penalties_json(a->uarch), "b",
 			 penalties_json(b->uarch), "only_in_baseline", names_json(a), "only_in_candidate", names_json(b),
 			 "environment", env_json(d), "findings", array_of(d, d->nfindings, finding_at));

@@ -9,8 +9,14 @@
 
 #include "diff.h"
 
-/* diff_workload.c: everything numeric about w->a vs w->b (both scored, positive). */
-void ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+/*
+ * diff_workload.c: everything numeric about w->a vs w->b (scores positive
+ * where present); -1 when out of memory.
+ */
+int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+
+/* diff_summary.c: d->summary from the computed workloads; -1 when out of memory. */
+int ud_diff_summarize(struct ud_diff *d);
 
 /* diff_explain.c: w->explanation, from the computed numbers; -1 when out of memory. */
 int ud_diff_explain(struct ud_diff_workload *w, const char *label_a, const char *label_b);

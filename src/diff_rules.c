@@ -1,8 +1,9 @@
 /*
  * The rules: each turns evidence in the typed diff into a hypothesis a
  * person can check.  A rule is a row of the table below: its id, what it
- * claims, what it looks at (its scope), and a condition over the model that
- * writes the evidence when it holds.  Thresholds are named here, with why.
+ * claims, what it looks at (its scope), a condition over the model that
+ * writes the evidence when it holds, and what to run to confirm it.
+ * Thresholds are named in diff_thresholds.h, with why.
  *
  * Findings come out in a fixed order: rules over the whole diff first, then
  * each workload's (its own rules, then each of its counters'), then each
@@ -16,19 +17,10 @@
 #include <string.h>
 
 #include "diff_priv.h"
+#include "diff_thresholds.h"
 
-/* "Most" of a speedup: at least half of ln(speedup). */
-#define FREQUENCY_MOST_SHARE 0.5
-/* perf's own warning line: a counter scheduled under half the time is an estimate. */
-#define MULTIPLEXED_RUNNING_PCT 50.0
-/*
- * How much larger the kernel's share of CPU time must be, on average, among
- * the workloads at or above the median speedup than among the rest (0.2 =
- * 20 points) before the gain is laid at the kernel's door rather than noise
- * in which workloads happened to gain.
- */
-#define KERNEL_HEAVY_MARGIN 0.2
 #define EVIDENCE_LINE 512
+#define NS_PER_US 1e3
 
 /* What a rule looks at. */
 enum scope {
@@ -50,6 +42,7 @@ struct evidence {
 	char **v;
 	size_t n, cap;
 	bool oom;
+	const char *confirm; /* set by a rule whose advice depends on what it found; else the table's */
 };
 
 /* 1 when the rule holds (evidence written), 0 when not. */
@@ -91,10 +84,10 @@ static void evidence_free(struct evidence *ev)
 	*ev = (struct evidence){ 0 };
 }
 
-/* A host fact's text; a leaf that is not a string (not expected here) shows as "(null)". */
+/* A host fact's text; one that is not a string (a null from an import) reads "unknown". */
 static const char *text_of(const json_t *j)
 {
-	return json_is_string(j) ? json_string_value(j) : "(null)";
+	return json_is_string(j) ? json_string_value(j) : "unknown";
 }
 
 /* ---- speculative-execution mitigations ---- */
@@ -175,7 +168,7 @@ static bool kernel_heavy_gained_most(const struct ud_diff *d)
 			nlo++;
 		}
 	}
-	return nhi && nlo && hi / (double)nhi > lo / (double)nlo + KERNEL_HEAVY_MARGIN;
+	return nhi && nlo && hi / (double)nhi > lo / (double)nlo + UD_KERNEL_HEAVY_MARGIN;
 }
 
 static int rule_kernel_heavy_gained_most(const struct subject *s, struct evidence *ev)
@@ -188,14 +181,98 @@ static int rule_mitigations_differ(const struct subject *s, struct evidence *ev)
 	return mitigation_evidence(s->d, ev) && !kernel_heavy_gained_most(s->d);
 }
 
+/* ---- kernel-heavy work ---- */
+
+static const struct ud_per_unit *per_unit(const struct ud_diff_workload *w, const char *name)
+{
+	for (size_t i = 0; i < w->nper_unit; i++)
+		if (strcmp(w->per_unit[i].name, name) == 0)
+			return &w->per_unit[i];
+	return NULL;
+}
+
+/* Whether a host's profile lacks the facts that tell kernels apart (imported without --host). */
+static bool facts_missing(const struct ud_diff_host *h)
+{
+	const json_t *host = h->profile->host;
+
+	return !json_is_string(json_object_get(host, "kernel")) || !json_is_object(json_object_get(host, "vulnerabilities"));
+}
+
+static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, const struct ud_diff_workload *w)
+{
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
+	char words[48];
+
+	ud_speedup_words(w->speedup, words, sizeof(words));
+	add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel; %s is %s %s", w->a->name, 100 * ss->a, 100 * ss->b,
+	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
+	if (isfinite(k->a) && isfinite(k->b))
+		add(ev, "%s: kernel time per %s %.3g -> %.3g µs, %.0f%% of the change in CPU time per %s", w->a->name,
+		    w->work.unit, k->a / NS_PER_US, k->b / NS_PER_US, 100 * k->share, w->work.unit);
+}
+
+static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff *d = s->d;
+	const struct ud_diff_summary *sum = &d->summary;
+	bool missing = false;
+
+	if (!sum->group_n[UD_GROUP_KERNEL_HEAVY])
+		return 0;
+	for (size_t i = 0; i < d->nworkloads; i++)
+		if (d->workloads[i].group == UD_GROUP_KERNEL_HEAVY && !d->workloads[i].composite)
+			kernel_heavy_workload(ev, d, &d->workloads[i]);
+	if (sum->group_n[UD_GROUP_COMPUTE_BOUND])
+		add(ev, "kernel-heavy workloads: geometric mean %.3gx over %zu; compute-bound ones: %.3gx over %zu",
+		    sum->group_geomean[UD_GROUP_KERNEL_HEAVY], sum->group_n[UD_GROUP_KERNEL_HEAVY],
+		    sum->group_geomean[UD_GROUP_COMPUTE_BOUND], sum->group_n[UD_GROUP_COMPUTE_BOUND]);
+	else
+		add(ev, "no compute-bound workload to set them against: profile both hosts with 'uarchdiff run' "
+			"(int, fp) to see what the cores alone gained");
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		if (facts_missing(&d->host[side])) {
+			add(ev, "%s: kernel and mitigations unknown (imported without its host facts)", d->host[side].label);
+			missing = true;
+		}
+	}
+	ev->confirm = missing ? "On each host run 'uarchdiff host --json > HOST.json', then import its data with "
+				"'uarchdiff import --host HOST.json ...' and diff again: the environment and the "
+				"mitigations rule then compare kernels, hypervisors and mitigations."
+			      : NULL;
+	return 1;
+}
+
 /* ---- per workload ---- */
+
+static int rule_ipc_beyond_generation(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_workload *w = s->w;
+	const struct ud_per_unit *ins = per_unit(w, "instructions"), *bm = per_unit(w, "branch-misses");
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+
+	if (!w->ipc_beyond_generation)
+		return 0;
+	add(ev, "%s: IPC %.2f -> %.2f (%.3gx) on nearly the same instructions (path length %.3gx); one core "
+		"generation brings about 1.1-1.2x",
+	    w->a->name, w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->factor[UD_FACTOR_IPC],
+	    w->factor[UD_FACTOR_PATH_LENGTH]);
+	if (ins)
+		add(ev, "%s: instructions per %s %.4g -> %.4g", w->a->name, w->work.unit, ins->v.a, ins->v.b);
+	if (bm)
+		add(ev, "%s: branch misses per %s %.3g -> %.3g", w->a->name, w->work.unit, bm->v.a, bm->v.b);
+	if (isfinite(ss->a) && isfinite(ss->b))
+		add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel", w->a->name, 100 * ss->a, 100 * ss->b);
+	return 1;
+}
 
 static int rule_frequency_explains_most(const struct subject *s, struct evidence *ev)
 {
 	const struct ud_diff_workload *w = s->w;
 	double share = w->share[UD_FACTOR_FREQUENCY];
 
-	if (!(isfinite(share) && share >= FREQUENCY_MOST_SHARE))
+	if (!(isfinite(share) && share >= UD_FREQUENCY_MOST_SHARE))
 		return 0;
 	add(ev, "%s: GHz %.3g -> %.3g, %.0f%% of ln(speedup %.3gx)", w->a->name, w->metric[UD_M_GHZ].a,
 	    w->metric[UD_M_GHZ].b, 100 * share, w->speedup);
@@ -229,7 +306,7 @@ static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 	const struct ud_counter *c = s->side == UD_SIDE_B ? s->cb : s->ca;
 	double pct = c ? ud_counter_running_pct(c) : NAN;
 
-	if (!(isfinite(pct) && pct < MULTIPLEXED_RUNNING_PCT))
+	if (!(isfinite(pct) && pct < UD_MULTIPLEXED_RUNNING_PCT))
 		return 0;
 	add(ev, "%s, %s on %s: counted %.1f%% of the time", s->w->a->name, c->name, s->side == UD_SIDE_B ? "B" : "A", pct);
 	return 1;
@@ -261,6 +338,15 @@ static const struct rule {
 	const char *hypothesis;
 	const char *confirm; /* what to run to confirm it; NULL where the rule has nothing to propose yet */
 } rules[UD_FINDING_COUNT] = {
+	[UD_FINDING_KERNEL_HEAVY] = {
+		"kernel-heavy", SCOPE_DIFF, rule_kernel_heavy,
+		"Some workloads spend most of their CPU time in the kernel, so their speedup measures the system-call "
+		"path as much as the cores: speculative-execution mitigations (retpolines, SRSO 'Safe RET', IBPB on "
+		"entry and exit), the kernel's version and configuration, and virtualisation can each move them "
+		"several times over.",
+		"Compare the hosts' kernels, mitigations and hypervisors (the Environment section); count per mode "
+		"on both hosts, 'uarchdiff stat -e cycles:u,instructions:u,cycles:k,instructions:k -- CMD', to see "
+		"whose IPC moved; on a test host, boot with mitigations=off and measure again." },
 	[UD_FINDING_KERNEL_HEAVY_GAINED_MOST] = {
 		"kernel-heavy-gained-most", SCOPE_DIFF, rule_kernel_heavy_gained_most,
 		"The workloads that gained most are the kernel-heavy ones, while compute-bound ones moved less, and the "
@@ -270,6 +356,14 @@ static const struct rule {
 		"mitigations-differ", SCOPE_DIFF, rule_mitigations_differ,
 		"The hosts differ in speculative-execution mitigations: kernel-heavy work (system calls, pipes, file "
 		"copies, process creation) may move for that reason rather than the hardware's.", NULL },
+	[UD_FINDING_IPC_BEYOND_GENERATION] = {
+		"ipc-beyond-generation", SCOPE_WORKLOAD, rule_ipc_beyond_generation,
+		"IPC moved far more than a core generation brings on the same instructions: what those instructions "
+		"wait on changed (kernel entry and exit, mitigations, virtualisation, the memory system), not only "
+		"the core.",
+		"Count user and kernel mode apart on both hosts, 'uarchdiff stat -e "
+		"cycles:u,instructions:u,cycles:k,instructions:k -- CMD', and diff: the mode whose IPC moved is where "
+		"to look." },
 	[UD_FINDING_FREQUENCY_EXPLAINS_MOST] = {
 		"frequency-explains-most", SCOPE_WORKLOAD, rule_frequency_explains_most,
 		"Clock frequency explains most of the speedup, not the microarchitecture.", NULL },
@@ -345,7 +439,8 @@ static void apply(struct run *r, enum scope scope, const struct subject *s)
 			r->cap = cap;
 		}
 		r->d->findings[r->d->nfindings++] = (struct ud_finding){ (enum ud_finding_id)id, rules[id].hypothesis,
-									  rules[id].confirm, ev.v, ev.n };
+									  ev.confirm ? ev.confirm : rules[id].confirm,
+									  ev.v, ev.n };
 	}
 }
 

@@ -1,8 +1,9 @@
 /*
- * The numbers of one workload in the diff (SPEC §5): speedup, work per run,
- * factors and their shares, the metrics side by side, the CPI stack and
- * whether the speedup is outside the noise.  Nothing here writes text for a
- * person beyond the significance note, nor JSON.
+ * The numbers of one workload in the diff (SPEC §5, §5.1): speedup, work per
+ * run and its unit, factors and their shares, the metrics side by side, the
+ * totals per unit of work, the user/kernel split, the CPI stack and whether
+ * the speedup is outside the noise.  Nothing here writes text for a person
+ * beyond the significance note and the speedup's words, nor JSON.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,10 +11,8 @@
 #include <string.h>
 
 #include "diff_priv.h"
+#include "diff_thresholds.h"
 #include "stats.h"
-
-/* Rank-test p below which a speedup counts as outside the noise. */
-#define ALPHA 0.05
 /* MPKI is per thousand instructions; the CPI stack wants per instruction. */
 #define PER_KILO 1000.0
 #define NS_PER_S 1e9
@@ -33,6 +32,32 @@ static const char *const work_basis_text[UD_WORK_BASIS_COUNT] = {
 	[UD_WORK_UNITS] = "work_units",
 	[UD_WORK_SCORE_ELAPSED] = "score x elapsed (assumed: the score is a rate sustained over the whole measured run)",
 	[UD_WORK_ONE_RUN] = "one run of the command per measurement (assumed)",
+};
+
+static const char *const speedup_basis_names[UD_SPEEDUP_BASIS_COUNT] = {
+	[UD_SPEEDUP_SCORE] = "score",
+	[UD_SPEEDUP_TASK_CLOCK] = "task-clock",
+	[UD_SPEEDUP_NONE] = "none",
+};
+
+static const char *const mode_names[UD_MODE_COUNT] = {
+	[UD_MODE_USER] = "user",
+	[UD_MODE_KERNEL] = "kernel",
+};
+
+static const char *const group_names[UD_GROUP_COUNT] = {
+	[UD_GROUP_KERNEL_HEAVY] = "kernel-heavy",
+	[UD_GROUP_COMPUTE_BOUND] = "compute-bound",
+	[UD_GROUP_MIXED] = "mixed",
+	[UD_GROUP_UNKNOWN] = "unknown",
+};
+
+/* Per-mode counters as perf and `stat -e ...:u` name them. */
+static const struct {
+	const char *cycles, *instructions;
+} mode_counters[UD_MODE_COUNT] = {
+	[UD_MODE_USER] = { "cycles:u", "instructions:u" },
+	[UD_MODE_KERNEL] = { "cycles:k", "instructions:k" },
 };
 
 static const char *const sig_method_names[UD_SIG_METHOD_COUNT] = {
@@ -72,20 +97,85 @@ const char *ud_sig_method_name(enum ud_sig_method m)
 	return sig_method_names[m];
 }
 
+const char *ud_speedup_basis_name(enum ud_speedup_basis b)
+{
+	return speedup_basis_names[b];
+}
+
+const char *ud_mode_name(enum ud_mode m)
+{
+	return mode_names[m];
+}
+
+const char *ud_group_name(enum ud_group g)
+{
+	return group_names[g];
+}
+
+void ud_speedup_words(double s, char *buf, size_t len)
+{
+	if (!isfinite(s) || s <= 0)
+		snprintf(buf, len, "not comparable");
+	else if (s == 1)
+		snprintf(buf, len, "exactly as fast as");
+	else if (s > 1)
+		snprintf(buf, len, "%.3gx faster than", s);
+	else
+		snprintf(buf, len, "%.3gx slower than", 1 / s);
+}
+
 static double ratio(double num, double den)
 {
 	return isfinite(num) && isfinite(den) && den != 0 ? num / den : NAN;
 }
 
-/* Work per run: work_units where both know it, else what the score implies. */
-static struct ud_work work_per_run(const struct ud_workload *a, const struct ud_workload *b)
+/*
+ * What one unit of work is, read off a rate's units: "KBps" -> "KB",
+ * "lps" -> "loop", "calls/s" -> "call".  A unit this cannot read stays
+ * "unit" rather than a guess.
+ */
+static void unit_of_rate(const char *units, char *out, size_t len)
 {
-	if (isfinite(a->work_units) && isfinite(b->work_units) && a->work_units > 0 && b->work_units > 0)
-		return (struct ud_work){ a->work_units, b->work_units, UD_WORK_UNITS };
-	if (a->higher_is_better != 0)
-		return (struct ud_work){ a->score.median * a->elapsed_ns / NS_PER_S,
-					 b->score.median * b->elapsed_ns / NS_PER_S, UD_WORK_SCORE_ELAPSED };
-	return (struct ud_work){ 1, 1, UD_WORK_ONE_RUN };
+	static const char *const per_time[] = { "/s", "/min", "ps", "pm" };
+	static const struct {
+		const char *short_form, *word;
+	} words[] = { { "l", "loop" }, { "elem", "element" }, { "req", "request" }, { "op", "operation" } };
+	size_t n = units ? strlen(units) : 0;
+
+	snprintf(out, len, "unit");
+	for (size_t i = 0; i < sizeof(per_time) / sizeof(per_time[0]); i++) {
+		size_t k = strlen(per_time[i]);
+
+		if (n > k && strcmp(units + n - k, per_time[i]) == 0) {
+			snprintf(out, len, "%.*s", (int)(n - k), units);
+			break;
+		}
+	}
+	n = strlen(out);
+	if (n > 2 && out[n - 1] == 's' && out[n - 2] != 's') /* "calls" -> "call" */
+		out[n - 1] = '\0';
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(out, words[i].short_form) == 0)
+			snprintf(out, len, "%s", words[i].word);
+}
+
+/* Work per run: work_units where both know it, else what the score implies. */
+static struct ud_work work_per_run(const struct ud_diff_workload *w)
+{
+	const struct ud_workload *a = w->a, *b = w->b;
+	struct ud_work u = { 1, 1, UD_WORK_ONE_RUN, "run" };
+
+	if (w->basis != UD_SPEEDUP_SCORE)
+		return u;
+	if (isfinite(a->work_units) && isfinite(b->work_units) && a->work_units > 0 && b->work_units > 0) {
+		u = (struct ud_work){ a->work_units, b->work_units, UD_WORK_UNITS, "" };
+		unit_of_rate(a->units, u.unit, sizeof(u.unit));
+	} else if (a->higher_is_better != 0) {
+		u = (struct ud_work){ a->score.median * a->elapsed_ns / NS_PER_S, b->score.median * b->elapsed_ns / NS_PER_S,
+				      UD_WORK_SCORE_ELAPSED, "" };
+		unit_of_rate(a->units, u.unit, sizeof(u.unit));
+	}
+	return u;
 }
 
 static void compute_factors(struct ud_diff_workload *w)
@@ -93,12 +183,15 @@ static void compute_factors(struct ud_diff_workload *w)
 	const struct ud_workload *a = w->a, *b = w->b;
 	double product = 1, l = log(w->speedup);
 
-	w->work = work_per_run(a, b);
+	w->work = work_per_run(w);
 	w->factor[UD_FACTOR_PATH_LENGTH] = ratio(ratio(ud_workload_value(a, "instructions"), w->work.a),
 						 ratio(ud_workload_value(b, "instructions"), w->work.b));
 	w->factor[UD_FACTOR_IPC] = ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
 	w->factor[UD_FACTOR_FREQUENCY] = ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
-	w->factor[UD_FACTOR_UTILIZATION] = ratio(ud_metric(b, UD_M_CPUS_UTILIZED), ud_metric(a, UD_M_CPUS_UTILIZED));
+	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
+	w->factor[UD_FACTOR_UTILIZATION] = w->basis == UD_SPEEDUP_TASK_CLOCK
+						   ? NAN
+						   : ratio(ud_metric(b, UD_M_CPUS_UTILIZED), ud_metric(a, UD_M_CPUS_UTILIZED));
 	for (int f = 0; f < UD_FACTOR_UNEXPLAINED; f++) {
 		if (!(w->factor[f] > 0) || !isfinite(w->factor[f]))
 			w->factor[f] = NAN;
@@ -148,6 +241,81 @@ static void compute_cpi_stack(struct ud_diff_workload *w, const struct ud_uarch 
 	s->branch = (bm->a * pb_a - bm->b * pb_b) / PER_KILO;
 	s->l1d = (lm->a * pl_a - lm->b * pl_b) / PER_KILO;
 	s->other = s->delta - (isfinite(s->branch) ? s->branch : 0) - (isfinite(s->l1d) ? s->l1d : 0);
+	/* The parts charge every miss its full penalty: when they add up to more than ΔCPI, misses overlapped. */
+	s->overshoot = (isfinite(s->branch) || isfinite(s->l1d)) && isfinite(s->other) &&
+		       ((s->delta > 0 && s->other < 0) || (s->delta < 0 && s->other > 0));
+}
+
+/* One total per unit of work on each side. */
+static struct ud_ab per_unit_of(const struct ud_diff_workload *w, double total_a, double total_b)
+{
+	double a = ratio(total_a, w->work.a), b = ratio(total_b, w->work.b);
+
+	return (struct ud_ab){ a, b, ratio(b, a) };
+}
+
+/* user_ns, sys_ns, task-clock, then every other counter both sides counted, in A's order. */
+static int compute_per_unit(struct ud_diff_workload *w)
+{
+	const struct ud_workload *a = w->a, *b = w->b;
+	size_t n = 0;
+
+	w->per_unit = calloc(a->ncounters + 3, sizeof(*w->per_unit));
+	if (!w->per_unit)
+		return -1;
+	w->per_unit[n++] = (struct ud_per_unit){ "user_ns", per_unit_of(w, a->user_ns, b->user_ns) };
+	w->per_unit[n++] = (struct ud_per_unit){ "sys_ns", per_unit_of(w, a->sys_ns, b->sys_ns) };
+	w->per_unit[n++] = (struct ud_per_unit){ "task-clock", per_unit_of(w, ud_workload_value(a, "task-clock"),
+									     ud_workload_value(b, "task-clock")) };
+	for (size_t i = 0; i < a->ncounters; i++) {
+		const char *name = a->counters[i].name;
+		double va = ud_workload_value(a, name), vb = ud_workload_value(b, name);
+
+		if (strcmp(name, "task-clock") != 0 && isfinite(va) && isfinite(vb))
+			w->per_unit[n++] = (struct ud_per_unit){ name, per_unit_of(w, va, vb) };
+	}
+	w->nper_unit = n;
+	return 0;
+}
+
+/*
+ * CPU time per unit in each mode and each mode's part of its change:
+ * kernel = (s_A - s_B) / ((u_A + s_A) - (u_B + s_B)) (SPEC §5.1), so the two
+ * parts sum to 1; undefined when the total did not move.
+ */
+static void compute_modes(struct ud_diff_workload *w)
+{
+	struct ud_mode_part *user = &w->mode[UD_MODE_USER], *kernel = &w->mode[UD_MODE_KERNEL];
+	double change;
+
+	user->a = ratio(w->a->user_ns, w->work.a);
+	user->b = ratio(w->b->user_ns, w->work.b);
+	kernel->a = ratio(w->a->sys_ns, w->work.a);
+	kernel->b = ratio(w->b->sys_ns, w->work.b);
+	change = (user->a + kernel->a) - (user->b + kernel->b);
+	kernel->share = isfinite(change) && change != 0 ? (kernel->a - kernel->b) / change : NAN;
+	user->share = isfinite(kernel->share) ? 1 - kernel->share : NAN;
+	for (int m = 0; m < UD_MODE_COUNT; m++) {
+		const char *cyc = mode_counters[m].cycles, *ins = mode_counters[m].instructions;
+		double a = ratio(ud_workload_value(w->a, ins), ud_workload_value(w->a, cyc));
+		double b = ratio(ud_workload_value(w->b, ins), ud_workload_value(w->b, cyc));
+
+		w->mode[m].ipc = (struct ud_ab){ a, b, ratio(b, a) };
+	}
+}
+
+/* By the kernel's share of CPU time on the heavier side (diff_thresholds.h). */
+static enum ud_group group_of(const struct ud_diff_workload *w)
+{
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+
+	if (!isfinite(ss->a) || !isfinite(ss->b))
+		return UD_GROUP_UNKNOWN;
+	if (ss->a >= UD_KERNEL_HEAVY_SYS_SHARE || ss->b >= UD_KERNEL_HEAVY_SYS_SHARE)
+		return UD_GROUP_KERNEL_HEAVY;
+	if (ss->a <= UD_COMPUTE_BOUND_SYS_SHARE && ss->b <= UD_COMPUTE_BOUND_SYS_SHARE)
+		return UD_GROUP_COMPUTE_BOUND;
+	return UD_GROUP_MIXED;
 }
 
 /* The smallest p the rank test can give for these sample sizes: complete separation. */
@@ -174,11 +342,17 @@ static void compute_significance(struct ud_diff_workload *w)
 	struct ud_significance *s = &w->sig;
 
 	s->p = NAN;
-	/* The rank test where the samples can reach ALPHA at all (5 and 5 can: p >= 0.008). */
-	if (sa->nsamples >= 2 && sb->nsamples >= 2 && best_possible_p(sa->nsamples, sb->nsamples) < ALPHA) {
+	if (w->basis != UD_SPEEDUP_SCORE) {
+		s->method = UD_SIG_SINGLE_RUN;
+		s->significant = -1;
+		snprintf(s->note, sizeof(s->note), "no score on either side: no noise was measured");
+		return;
+	}
+	/* The rank test where the samples can reach UD_SIG_ALPHA at all (5 and 5 can: p >= 0.008). */
+	if (sa->nsamples >= 2 && sb->nsamples >= 2 && best_possible_p(sa->nsamples, sb->nsamples) < UD_SIG_ALPHA) {
 		s->method = UD_SIG_MANN_WHITNEY;
 		s->p = ud_mann_whitney_p(sa->samples, sa->nsamples, sb->samples, sb->nsamples);
-		s->significant = s->p < ALPHA;
+		s->significant = s->p < UD_SIG_ALPHA;
 		snprintf(s->note, sizeof(s->note), "Mann-Whitney U on %zu and %zu samples: p = %.4g", sa->nsamples,
 			 sb->nsamples, s->p);
 	} else if (isfinite(ca) && isfinite(cb)) {
@@ -193,13 +367,53 @@ static void compute_significance(struct ud_diff_workload *w)
 	}
 }
 
-void ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub)
+/*
+ * The scores where both sides have one; else CPU time, which any perf paste
+ * has (lower is better: A's task-clock over B's); else nothing.
+ */
+static void compute_speedup(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
+	double ta = ud_workload_value(a, "task-clock"), tb = ud_workload_value(b, "task-clock");
 
-	w->speedup = a->higher_is_better == 0 ? a->score.median / b->score.median : b->score.median / a->score.median;
+	if (isfinite(a->score.median) && isfinite(b->score.median)) {
+		w->basis = UD_SPEEDUP_SCORE;
+		w->speedup = a->higher_is_better == 0 ? a->score.median / b->score.median
+						      : b->score.median / a->score.median;
+	} else if (ta > 0 && tb > 0) {
+		w->basis = UD_SPEEDUP_TASK_CLOCK;
+		w->speedup = ta / tb;
+	} else {
+		w->basis = UD_SPEEDUP_NONE;
+		w->speedup = NAN;
+	}
+}
+
+/* Both cores speak one instruction set, as far as their tables say. */
+static bool same_isa(const struct ud_uarch *ua, const struct ud_uarch *ub)
+{
+	return ua && ub && ua->detect != UD_DETECT_NONE && ua->detect == ub->detect;
+}
+
+static bool ipc_beyond_generation(const struct ud_diff_workload *w, const struct ud_uarch *ua,
+				  const struct ud_uarch *ub)
+{
+	double ipc = w->factor[UD_FACTOR_IPC], path = w->factor[UD_FACTOR_PATH_LENGTH];
+
+	return same_isa(ua, ub) && (ipc >= UD_IPC_BEYOND_GENERATION || ipc <= 1 / UD_IPC_BEYOND_GENERATION) &&
+	       path >= UD_PATH_LENGTH_SAME_LOW && path <= UD_PATH_LENGTH_SAME_HIGH;
+}
+
+int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub)
+{
+	w->composite = w->a->composite || w->b->composite;
+	compute_speedup(w);
 	compute_factors(w);
 	compute_metrics(w);
+	compute_modes(w);
+	w->group = group_of(w);
+	w->ipc_beyond_generation = ipc_beyond_generation(w, ua, ub);
 	compute_cpi_stack(w, ua, ub);
 	compute_significance(w);
+	return compute_per_unit(w);
 }

@@ -1,0 +1,116 @@
+/*
+ * The summary across workloads (SPEC §5.1): the geometric mean of the
+ * speedups, the same per group of kernel share, and a headline that reads
+ * the groups against each other.  Composite scores (UnixBench's index, the
+ * geometric mean of the other rows) stay out of every mean: counting them
+ * would count their parts twice.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_priv.h"
+#include "diff_thresholds.h"
+#include "stats.h"
+
+#define HEADLINE_MAX 1024
+
+static bool in_means(const struct ud_diff_workload *w)
+{
+	return !w->composite && isfinite(w->speedup) && w->speedup > 0;
+}
+
+static bool any_counted(const struct ud_workload *w)
+{
+	for (size_t i = 0; i < w->ncounters; i++)
+		if (w->counters[i].status == UD_COUNTED)
+			return true;
+	return false;
+}
+
+/* The geometric mean of the speedups of the workloads in group g (UD_GROUP_COUNT: all). */
+static double geomean_of(const struct ud_diff *d, int g, double *buf, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+
+		if (in_means(w) && (g == UD_GROUP_COUNT || w->group == (enum ud_group)g))
+			buf[(*n)++] = w->speedup;
+	}
+	return ud_geomean(buf, *n);
+}
+
+/* "kernel-heavy ones 4.2x faster (3)" */
+static int group_phrase(char *buf, size_t len, const struct ud_diff_summary *s, enum ud_group g)
+{
+	char words[48];
+
+	ud_speedup_words(s->group_geomean[g], words, sizeof(words));
+	/* "4.66x faster than" reads "4.66x faster" without its object. */
+	words[strlen(words) - (strstr(words, " than") ? 5 : 0)] = '\0';
+	return snprintf(buf, len, "%s ones %s (%zu)", ud_group_name(g), words, s->group_n[g]);
+}
+
+/* The sentence that sets kernel-heavy against compute-bound work, when both are there. */
+static void groups_sentence(char *buf, size_t len, const struct ud_diff_summary *s)
+{
+	const double *g = s->group_geomean;
+	char heavy[96], bound[96];
+	double gap;
+
+	buf[0] = '\0';
+	if (!s->group_n[UD_GROUP_KERNEL_HEAVY] || !s->group_n[UD_GROUP_COMPUTE_BOUND])
+		return;
+	group_phrase(heavy, sizeof(heavy), s, UD_GROUP_KERNEL_HEAVY);
+	group_phrase(bound, sizeof(bound), s, UD_GROUP_COMPUTE_BOUND);
+	gap = g[UD_GROUP_KERNEL_HEAVY] / g[UD_GROUP_COMPUTE_BOUND];
+	if (gap >= UD_GROUP_GAP || gap <= 1 / UD_GROUP_GAP)
+		snprintf(buf, len,
+			 " The %s against the %s: a gap that large points at the kernel path (mitigations, kernel "
+			 "version, virtualisation) rather than the cores.",
+			 heavy, bound);
+	else
+		snprintf(buf, len, " The %s, the %s: kernel and user work moved alike.", heavy, bound);
+}
+
+static int headline(struct ud_diff *d)
+{
+	const struct ud_diff_summary *s = &d->summary;
+	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
+	char words[48], first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
+
+	ud_speedup_words(s->geomean_speedup, words, sizeof(words));
+	if (!s->ngeomean)
+		snprintf(first, sizeof(first), "No workload has a speedup (no score and no task-clock on a side): "
+					       "the counters stand side by side.");
+	else if (s->ngeomean == 1)
+		snprintf(first, sizeof(first), "%s is %s %s on the one workload compared.", lb, words, la);
+	else
+		snprintf(first, sizeof(first), "%s is %s %s over %zu workloads (geometric mean).", lb, words, la,
+			 s->ngeomean);
+	groups_sentence(groups, sizeof(groups), s);
+	d->summary.headline = malloc(strlen(first) + strlen(groups) + 160);
+	if (!d->summary.headline)
+		return -1;
+	sprintf(d->summary.headline, "%s%s%s", first, groups,
+		s->counters ? "" : " No counters on either side: the scores say how much, not why.");
+	return 0;
+}
+
+int ud_diff_summarize(struct ud_diff *d)
+{
+	struct ud_diff_summary *s = &d->summary;
+	double *buf = malloc((d->nworkloads + 1) * sizeof(double));
+
+	if (!buf)
+		return -1;
+	s->geomean_speedup = geomean_of(d, UD_GROUP_COUNT, buf, &s->ngeomean);
+	for (int g = 0; g < UD_GROUP_COUNT; g++)
+		s->group_geomean[g] = geomean_of(d, g, buf, &s->group_n[g]);
+	free(buf);
+	for (size_t i = 0; i < d->nworkloads && !s->counters; i++)
+		s->counters = any_counted(d->workloads[i].a) || any_counted(d->workloads[i].b);
+	return headline(d);
+}

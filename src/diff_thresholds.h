@@ -1,0 +1,56 @@
+/*
+ * diff_thresholds.h - every threshold the diff decides by, in one table,
+ * each with why it is where it is.  Rules, groups and headlines read these
+ * names; no number that decides a finding appears anywhere else.
+ */
+#ifndef UD_DIFF_THRESHOLDS_H
+#define UD_DIFF_THRESHOLDS_H
+
+/* Rank-test p below which a speedup counts as outside the noise: the usual 5%. */
+#define UD_SIG_ALPHA 0.05
+
+/*
+ * Kernel-heavy: the kernel takes at least half of the CPU time on either
+ * host, so the score measures the system-call path as much as the core.
+ */
+#define UD_KERNEL_HEAVY_SYS_SHARE 0.5
+/*
+ * Compute-bound: the kernel takes at most a tenth on both hosts (timer
+ * ticks and page faults alone cost a few percent), so the score is the
+ * core's and the compiler's.
+ */
+#define UD_COMPUTE_BOUND_SYS_SHARE 0.1
+
+/*
+ * One core generation brings roughly 1.1-1.2x IPC on the same code (AMD
+ * claimed +13% Zen 3 -> Zen 4 and +16% Zen 4 -> Zen 5; Arm +50% N1 -> V1
+ * on its own best case).  1.5x on the same instructions is beyond what a
+ * core alone explains.
+ */
+#define UD_IPC_BEYOND_GENERATION 1.5
+/* "The same instructions": path length within 0.8-1.25x (compiler and library noise). */
+#define UD_PATH_LENGTH_SAME_LOW 0.8
+#define UD_PATH_LENGTH_SAME_HIGH 1.25
+
+/* "Most" of a speedup: at least half of ln(speedup). */
+#define UD_FREQUENCY_MOST_SHARE 0.5
+
+/* perf's own warning line: a counter scheduled under half the time is an estimate. */
+#define UD_MULTIPLEXED_RUNNING_PCT 50.0
+
+/*
+ * How much larger the kernel's share of CPU time must be, on average, among
+ * the workloads at or above the median speedup than among the rest (0.2 =
+ * 20 points) before the gain is laid at the kernel's door rather than noise
+ * in which workloads happened to gain.
+ */
+#define UD_KERNEL_HEAVY_MARGIN 0.2
+
+/*
+ * The headline calls kernel-heavy and compute-bound workloads apart when
+ * their geometric-mean speedups differ by this factor or more: a gap that
+ * large is not the same cause acting on both.
+ */
+#define UD_GROUP_GAP 1.5
+
+#endif
