@@ -242,7 +242,7 @@ struct ud_diff {
 	size_t nworkloads;
 	struct ud_env_entry *env;
 	size_t nenv;
-	struct ud_finding *findings;        /* the diff's, then each workload's, then each host's */
+	struct ud_finding *findings;        /* the diff's, then each workload's */
 	size_t nfindings;
 };
 

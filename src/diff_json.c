@@ -100,7 +100,9 @@ static json_t *workload_json(const struct ud_diff_workload *w)
 		      factors_json(w->share), "metrics", metrics_json(w->metric), "per_unit", per_unit_json(w),
 		      "time_split", time_split_json(w));
 	if (o)
-		json_object_update_new(o, json_pack("{s:o s:o s:o s:s}", "cpi_stack", cpi_stack_json(&w->cpi),
+		json_object_update_new(o, json_pack("{s:o s:o s:o s:o s:s}", "dominant",
+						    w->has_dominant ? json_string(ud_factor_name(w->dominant)) : json_null(),
+						    "cpi_stack", cpi_stack_json(&w->cpi),
 						    "significance", significance_json(&w->sig), "significant",
 						    tristate(w->sig.significant), "explanation", w->explanation));
 	return o;

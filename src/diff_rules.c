@@ -28,7 +28,6 @@ enum scope {
 	SCOPE_WORKLOAD,     /* each workload in common */
 	SCOPE_COUNTER,      /* each counter of a workload, both sides together */
 	SCOPE_COUNTER_SIDE, /* each counter of a workload, each side alone */
-	SCOPE_HOST,         /* each host */
 };
 
 struct subject {
@@ -314,19 +313,25 @@ static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 
 /* ---- per host ---- */
 
-static int rule_no_hardware_counters(const struct subject *s, struct evidence *ev)
+static bool counted_instructions(const struct ud_profile *p)
 {
-	const struct ud_diff_host *h = &s->d->host[s->side];
-	const struct ud_profile *p = h->profile;
-	const char *pmu = json_string_value(json_object_get(p->host, "pmu"));
-
-	if (!p->nworkloads)
-		return 0;
 	for (size_t i = 0; i < p->nworkloads; i++)
 		if (isfinite(ud_workload_value(&p->workloads[i], "instructions")))
-			return 0;
-	add(ev, "%s: no workload has a counted 'instructions'; pmu: %s", h->label, pmu ? pmu : "unknown");
-	return 1;
+			return true;
+	return false;
+}
+
+/* One finding for the diff, naming each host without hardware counts. */
+static int rule_no_hardware_counters(const struct subject *s, struct evidence *ev)
+{
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		const struct ud_diff_host *h = &s->d->host[side];
+		const char *pmu = json_string_value(json_object_get(h->profile->host, "pmu"));
+
+		if (h->profile->nworkloads && !counted_instructions(h->profile))
+			add(ev, "%s: no workload has a counted 'instructions'; pmu: %s", h->label, pmu ? pmu : "unknown");
+	}
+	return ev->n > 0;
 }
 
 /* ---- the table ---- */
@@ -380,8 +385,8 @@ static const struct rule {
 		"A counter ran under half the time (multiplexing): its scaled value is an estimate; count with fewer "
 		"events or --exact.", NULL },
 	[UD_FINDING_NO_HARDWARE_COUNTERS] = {
-		"no-hardware-counters", SCOPE_HOST, rule_no_hardware_counters,
-		"One host has no hardware counts: path length, IPC and frequency are null and the 'unexplained' factor "
+		"no-hardware-counters", SCOPE_DIFF, rule_no_hardware_counters,
+		"Hardware counts are missing on a host: path length, IPC and frequency are null and the 'unexplained' factor "
 		"carries them.", NULL },
 };
 
@@ -466,8 +471,6 @@ int ud_diff_rules_apply(struct ud_diff *d)
 	apply(&r, SCOPE_DIFF, &s);
 	for (size_t i = 0; i < d->nworkloads; i++)
 		apply_workload(&r, &d->workloads[i]);
-	for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
-		apply(&r, SCOPE_HOST, &s);
 	return r.oom ? -1 : 0;
 }
 

@@ -118,10 +118,9 @@ void ud_speedup_words(double s, char *buf, size_t len)
 		snprintf(buf, len, "not comparable");
 	else if (s == 1)
 		snprintf(buf, len, "exactly as fast as");
-	else if (s > 1)
-		snprintf(buf, len, "%.3gx faster than", s);
-	else
-		snprintf(buf, len, "%.3gx slower than", 1 / s);
+	else /* two decimals below 10x, so that 0.9987 reads "1.00x slower", not "1x slower" */
+		snprintf(buf, len, (s > 1 ? s : 1 / s) < 10 ? "%.2fx %s than" : "%.3gx %s than", s > 1 ? s : 1 / s,
+			 s > 1 ? "faster" : "slower");
 }
 
 static double ratio(double num, double den)

@@ -195,7 +195,7 @@ START_TEST(test_summary_across_workloads)
 	REL(d->summary.group_geomean[UD_GROUP_MIXED], 1.5);
 	ck_assert_uint_eq(d->summary.group_n[UD_GROUP_UNKNOWN], 0);
 	ck_assert_msg(strstr(d->summary.headline, "new is 1.93x faster than old over 3 workloads"), "%s", d->summary.headline);
-	ck_assert_ptr_nonnull(strstr(d->summary.headline, "kernel-heavy ones 4x faster (1) against the compute-bound ones 1.2x faster (1)"));
+	ck_assert_ptr_nonnull(strstr(d->summary.headline, "kernel-heavy ones 4.00x faster (1) against the compute-bound ones 1.20x faster (1)"));
 	ck_assert_ptr_nonnull(strstr(d->summary.headline, "kernel path"));
 	/* the document: composites apart, groups with their workloads */
 	doc = ud_diff_to_json(d);
@@ -266,8 +266,8 @@ START_TEST(test_no_speedup_at_all_is_null_not_nan)
 	ck_assert(isnan(d->summary.geomean_speedup));
 	doc = ud_diff_to_json(d);
 	text = json_dumps(doc, 0);
-	ck_assert_ptr_null(strstr(text, "nan"));
-	ck_assert_ptr_null(strstr(text, "inf"));
+	ck_assert(!has_word(text, "nan"));
+	ck_assert(!has_word(text, "inf"));
 	ck_assert_ptr_null(strstr(text, "(null)"));
 	ck_assert_ptr_nonnull(strstr(text, "\"speedup\": null"));
 	ck_assert_ptr_nonnull(strstr(text, "\"page-faults\": {\"a\": 10.0, \"b\": 20.0, \"ratio\": 2.0}"));
@@ -287,7 +287,11 @@ START_TEST(test_slower_reads_slower)
 	ud_speedup_words(1 / 4.66, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "4.66x slower than");
 	ud_speedup_words(2, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "2x faster than");
+	ck_assert_str_eq(buf, "2.00x faster than");
+	ud_speedup_words(0.9987, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.00x slower than");
+	ud_speedup_words(123.4, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123x faster than");
 	ud_speedup_words(NAN, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "not comparable");
 	ck_assert_ptr_nonnull(strstr(d->workloads[0].explanation, "B is 4.66x slower than A on w."));

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -137,4 +138,14 @@ int run_suite(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+		if ((p == text || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[n]))
+			return 1;
+	return 0;
 }

@@ -23,6 +23,8 @@ char *make_tempdir(void);
 void rm_tree(const char *path);
 char *read_text(const char *path);
 void write_text(const char *path, const char *text);
+/* Whether word occurs in text as a word of its own ("nan", not the one in "dominant"). */
+int has_word(const char *text, const char *word);
 /* Runs a suite and returns the exit status for main(). */
 int run_suite(Suite *s);
 
