@@ -400,6 +400,59 @@ START_TEST(test_import_writes_nothing_on_error)
 }
 END_TEST
 
+/* Host facts taken on each host, attached at import: the diff compares them and the mitigation rule reads them. */
+START_TEST(test_import_host_facts)
+{
+	char *dir = make_tempdir(), e5[4096], e6[4096], out[4096], bad[4096];
+	char *imp5[] = { UD, "import", "--host", UD_TEST_DATA "/host/oci-e5-host.json", "--label", "E5", "--uarch", "zen4",
+			 "-o", e5, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp6[] = { UD, "import", "--host", UD_TEST_DATA "/host/oci-e6-host.json", "--uarch", "zen5", "-o", e6,
+			 UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *diff[] = { UD, "diff", "-f", "json", "-o", out, e5, e6, NULL };
+	char *missing[] = { UD, "import", "--host", "/nonexistent/h.json", "-o", out, e5, NULL };
+	char *not_json[] = { UD, "import", "--host", bad, "-o", out, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *not_host[] = { UD, "import", "--host", e5, "-o", out, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *both[] = { UD, "import", "--host", e5, "--cpuinfo", e5, "-o", out, e5, NULL };
+	struct run_result r;
+	json_t *doc, *env, *e, *f;
+	size_t i;
+	int srso = 0, mitigations = 0;
+
+	snprintf(e5, sizeof(e5), "%s/e5.json", dir);
+	snprintf(e6, sizeof(e6), "%s/e6.json", dir);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	for (char **argv[] = { imp5, imp6, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	doc = json_load_file(out, 0, NULL);
+	env = json_object_get(doc, "environment");
+	json_array_foreach(env, i, e)
+		srso += strcmp(json_string_value(json_object_get(e, "field")), "vulnerabilities.spec_rstack_overflow") == 0;
+	json_array_foreach(json_object_get(doc, "findings"), i, f)
+		mitigations += strcmp(json_string_value(json_object_get(f, "id")), "mitigations-differ") == 0;
+	ck_assert_int_eq(srso, 1);
+	ck_assert_int_eq(mitigations, 1);
+	/* --label overrides the file's; without it the file's own label stands */
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "baseline"), "label")), "E5");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "candidate"), "label")), "oci-e6");
+	json_decref(doc);
+	/* e5.json is a profile: its host object would do, so strip it to a workload-less non-host */
+	write_text(bad, "{\"host\": ");
+	write_text(e5, "{\"workloads\": []}");
+	unlink(out);
+	expect_one_line_error(missing, 2, "/nonexistent/h.json: No such file or directory");
+	expect_one_line_error(not_json, 2, "bad.json:1:");
+	expect_one_line_error(not_host, 2, "e5.json: not a host object: no \"cpu\"");
+	expect_one_line_error(both, 2, "--host already gives that host's CPU");
+	ck_assert_int_ne(access(out, F_OK), 0); /* nothing written */
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -665,6 +718,7 @@ int main(void)
 	tcase_add_test(tc, test_version_and_help_forms);
 	tcase_add_test(tc, test_unknown_option_everywhere);
 	tcase_add_test(tc, test_help_lists_long_options);
+	tcase_add_test(tc, test_import_host_facts);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
