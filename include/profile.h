@@ -106,5 +106,12 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
 /* Errors read "path:line:column: reason" for malformed JSON. */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
+/*
+ * Loads paths[0..n) into out[0..n), on as many threads as there are CPUs
+ * (parsing dominates a diff of large profiles).  0 with every profile
+ * loaded, the caller freeing each; or -1 with err from the first path in
+ * order that failed, and every out[i] NULL (nothing to free).
+ */
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
 
 #endif

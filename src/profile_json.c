@@ -4,14 +4,20 @@
  * checked.  The model itself is profile.c's; this file only translates.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "derived.h"
 #include "fileio.h"
+#include "json_out.h"
 #include "outfile.h"
 #include "profile.h"
+
+/* More threads than this only contend for memory bandwidth. */
+#define UD_LOAD_THREADS_MAX 16
 
 /* ---- writing ---- */
 
@@ -126,11 +132,9 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
 {
 	json_t *j = ud_profile_to_json(p);
-	int ret = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	int ret = j ? ud_json_write(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), f) : -1;
 
 	json_decref(j);
-	if (ret == 0 && fputc('\n', f) == EOF)
-		ret = -1;
 	return ret;
 }
 
@@ -407,4 +411,54 @@ struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 	p = ud_profile_from_json(root, path, err);
 	json_decref(root);
 	return p;
+}
+
+/* One loader thread's view of the work: it takes the next path until none is left. */
+struct load_all {
+	char *const *paths;
+	struct ud_profile **out;
+	struct ud_err *errs;
+	size_t n;
+	size_t next; /* taken with __atomic_fetch_add */
+};
+
+static void *load_worker(void *arg)
+{
+	struct load_all *job = arg;
+
+	for (size_t i; (i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED)) < job->n;)
+		job->out[i] = ud_profile_load(job->paths[i], &job->errs[i]);
+	return NULL;
+}
+
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0;
+	struct load_all job = { paths, out, calloc(n ? n : 1, sizeof(struct ud_err)), n, 0 };
+	pthread_t threads[UD_LOAD_THREADS_MAX];
+	int ret = 0;
+
+	if (!job.errs)
+		return ud_fail(err, "out of memory");
+	if (nthreads > UD_LOAD_THREADS_MAX)
+		nthreads = UD_LOAD_THREADS_MAX;
+	for (; started < nthreads && started + 1 < n; started++)
+		if (pthread_create(&threads[started], NULL, load_worker, &job) != 0)
+			break; /* fewer threads: this one does the rest */
+	load_worker(&job);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!out[i] && ret == 0) {
+			*err = job.errs[i];
+			ret = -1;
+		}
+	}
+	for (size_t i = 0; ret != 0 && i < n; i++) {
+		ud_profile_free(out[i]);
+		out[i] = NULL;
+	}
+	free(job.errs);
+	return ret;
 }

@@ -8,6 +8,7 @@
 
 #include "datadir.h"
 #include "fileio.h"
+#include "json_out.h"
 #include "report.h"
 #include "template.h"
 
@@ -40,8 +41,8 @@ int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir
 	int ret;
 
 	if (f == UD_REPORT_JSON) {
-		ret = json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-		return ret == 0 && fputc('\n', out) != EOF ? 0 : ud_fail(err, "cannot write the JSON report");
+		ret = ud_json_write(diff, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out);
+		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
 		 kinds[f].file);
