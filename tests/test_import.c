@@ -398,7 +398,7 @@ START_TEST(test_bad_input)
 	const char binary[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0";
 
 	expect_error("", 0, "bad.txt: empty file");
-	expect_error(binary, sizeof(binary), "bad.txt: a binary file");
+	expect_error(binary, sizeof(binary), "bad.txt:1: byte 0x02: binary data");
 	expect_error("hello world\nthis is a poem\n", STRLEN, "bad.txt: no perf stat counter lines");
 	expect_error("Performance counter stats for 'x':\n\n", STRLEN, "bad.txt:1: a 'Performance counter stats' block with no counter lines");
 	expect_error("Performance counter stats for 'x':\n1,234\n", STRLEN, "bad.txt:2: a counter value without an event name");
