@@ -18,8 +18,12 @@
 #include "import.h"
 #include "profile.h"
 
+/* Core PMU names' longest (armv8_cortex_a76, cpu_lowpower). */
+#define ACC_PMU_LEN 32
+
 struct acc_counter {
 	char name[96];
+	char pmu[ACC_PMU_LEN];   /* the core PMU it was printed under (cpu_core), "" none: a hybrid's core types stay apart */
 	char printed[96];        /* the first spelling seen, to skip normalising repeats */
 	enum ud_count_status status;
 	double value;            /* sum over rows */
@@ -34,6 +38,11 @@ struct acc_score {
 	char units[32];
 };
 
+struct acc_metric {
+	char name[96];
+	double value;            /* NAN where perf printed no value */
+};
+
 struct acc {
 	struct acc_counter *c;
 	size_t n, cap;
@@ -43,6 +52,9 @@ struct acc {
 	struct acc_score *scores;
 	size_t nscores;
 	int last;                /* index of the counter a continuation line refers to; -1 none */
+	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
+	size_t nmetrics;
+	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
 };
 
 void acc_init(struct acc *a);
@@ -56,13 +68,19 @@ bool acc_empty(const struct acc *a);
  */
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev);
+/* perf's metric name = value (NAN: printed without one); a later row of the name replaces it.  -1 out of memory. */
+int acc_set_metric(struct acc *a, const char *name, double value);
 int acc_add_score(struct acc *a, double value, const char *units);
 /* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
 /*
  * Appends the block to p as a workload named by o->workload, the command or
  * fallback (made unique with "#2", "#3"), scored by o's score, the last
- * COUNT line, or the elapsed time, in that order.
+ * COUNT line, or the elapsed time, in that order.  Where the block's
+ * counters were printed under two or more core PMUs (a hybrid CPU), each
+ * keeps its PMU in its name ("cpu_core/cycles") and the profile's host gets
+ * "hybrid": true and "core_pmus"; otherwise PMU prefixes are dropped and
+ * rows of one event add up.
  */
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    struct ud_err *err);

@@ -34,6 +34,26 @@ struct decimal {
  * set; err may be NULL where the reason is not wanted).
  */
 int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err);
+/*
+ * The same, where a number the marks alone leave ambiguous (12.866, 987,123:
+ * one mark before three digits) takes decimal ('.' or ',') as its decimal
+ * mark; 0 reads it as grouping, as scan_decimal() does.
+ */
+int scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal, struct ud_err *err);
+
+/*
+ * Votes for the decimal mark of a block of perf output, from every number
+ * a line holds where its marks decide (1,234.5  0,998  85.70%  1.234.567):
+ * perf prints a whole block in one locale, so these decide the ambiguous
+ * ones (12.866 +- 0.212 seconds) too.
+ */
+struct decimal_votes {
+	unsigned dot, comma;
+};
+
+void decimal_votes_add(struct decimal_votes *v, const char *line);
+/* '.', ',' or 0 when no number decided. */
+char decimal_votes_mark(const struct decimal_votes *v);
 /* d x 10^pow10 as the nearest double; exact for integers below 2^53. */
 double decimal_value(struct decimal d, int pow10);
 /* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
