@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <stdint.h>
 
 #include "import_warnings.h"
 #include "import.h"
@@ -212,8 +214,16 @@ static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
 	size_t cap = 1 << 16, n = 0;
 	char *buf = NULL;
 
+	struct stat st;
+
 	if (!f)
 		return ud_fail(err, "%s: %s", path, strerror(errno)), NULL;
+	/* A regular file says its size: refuse before reading any of it. */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > IMPORT_MAX_FILE_BYTES) {
+		fclose(f);
+		return ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
+			       path, IMPORT_MAX_FILE_BYTES >> 20), NULL;
+	}
 	for (;;) {
 		char *grown = n + 1 >= cap || !buf ? realloc(buf, cap *= 2) : buf;
 		size_t got;

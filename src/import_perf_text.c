@@ -37,6 +37,7 @@ struct text_state {
 	char decimal;          /* the block's decimal mark ('.', ','; 0 unknown), decided before its lines are read */
 	bool need_decimal;     /* a block starts on the next line: decide its mark first */
 	char prose[PROSE_NAME_MAX]; /* the last line of other text, which may name the block after it */
+	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames;
 };
@@ -83,6 +84,7 @@ static int remember_name(struct text_state *t)
 		return fail_line(t, "out of memory");
 	t->nnames++;
 	t->prose[0] = '\0';
+	t->prose_is_command = false;
 	return 0;
 }
 
@@ -328,18 +330,26 @@ static int take_counter(struct text_state *t, const char *s)
 }
 
 /* Other text: remembered, as "$ ./bench --size 10" or "run 2:" before a block may name it. */
-static void take_prose(struct text_state *t, const char *s)
+static int take_prose(struct text_state *t, const char *s)
 {
+	bool command = *s == '$';
 	size_t n;
 
-	if (*s == '$')
+	/* Text after a finished block comes before the next one: the finished one is named already. */
+	if (t->acc.closed && flush(t) != 0)
+		return -1;
+	if (t->prose_is_command && !command)
+		return 0;
+	if (command)
 		s = skip_space(s + 1);
 	n = strlen(s);
 	while (n && (isspace((unsigned char)s[n - 1]) || s[n - 1] == ':'))
 		n--;
 	if (n == 0 || n >= PROSE_NAME_MAX)
-		return;
+		return 0;
 	snprintf(t->prose, sizeof(t->prose), "%.*s", (int)n, s);
+	t->prose_is_command = command;
+	return 0;
 }
 
 /* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
@@ -382,8 +392,7 @@ static int take_line(struct text_state *t, const char *line)
 		return take_seconds(t, s) < 0 ? -1 : 0;
 	if (*s == '#')
 		return take_comment_line(t, s);
-	take_prose(t, s);
-	return 0;
+	return take_prose(t, s);
 }
 
 /*
