@@ -392,6 +392,10 @@ static int take_line(struct text_state *t, const char *line)
 		return take_seconds(t, s) < 0 ? -1 : 0;
 	if (*s == '#')
 		return take_comment_line(t, s);
+	/* perf 6.x: "TopdownL1 (cpu_core)   #  63.2 %  tma_backend_bound", a group's label where an event would be */
+	r = strchr(s, '#') ? take_comment_metric(t, s) : 0;
+	if (r != 0)
+		return r < 0 ? -1 : 0;
 	return take_prose(t, s);
 }
 

@@ -173,13 +173,16 @@ START_TEST(test_perf6_metric_rows_text)
 	OK(" Performance counter stats for './app':\n\n"
 	   "      118,331,208,844      TOPDOWN.SLOTS                    #     63.2 %  tma_backend_bound\n"
 	   "                                                       #      5.1 %  tma_bad_speculation\n"
-	   "        8,281,920      cycles                           #    3.998 GHz\n\n"
+	   "        8,281,920      cycles                           #    3.998 GHz\n"
+	   "               TopdownL1                 #     13.3 %  tma_retiring             (50.00%)\n\n"
 	   "       0.002071190 seconds time elapsed\n");
 	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert_uint_eq(wl(0)->ncounters, 2);
 	counted(0, "TOPDOWN.SLOTS", 118331208844.0, NAN);
 	counted(0, "cycles", 8281920, NAN);
 	times(0, 2071190, NAN, NAN);
-	ck_assert_uint_eq(wl(0)->nperf_metrics, 2);
+	ck_assert_uint_eq(wl(0)->nperf_metrics, 3);
+	ck_assert_double_eq(metric_of(0, "tma_retiring"), 13.3);
 	ck_assert_double_eq(metric_of(0, "tma_backend_bound"), 63.2);
 	ck_assert_double_eq(metric_of(0, "tma_bad_speculation"), 5.1);
 }
