@@ -207,6 +207,12 @@ int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const c
 	return ud_import_buffer_warn(p, text, len, name, o, NULL, err);
 }
 
+static int too_large(const char *path, struct ud_err *err)
+{
+	return ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
+		       path, IMPORT_MAX_FILE_BYTES >> 20);
+}
+
 /* The whole file, refused past IMPORT_MAX_FILE_BYTES whatever it is (a pipe has no size to check first). */
 static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
 {
@@ -221,8 +227,7 @@ static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
 	/* A regular file says its size: refuse before reading any of it. */
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > IMPORT_MAX_FILE_BYTES) {
 		fclose(f);
-		return ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
-			       path, IMPORT_MAX_FILE_BYTES >> 20), NULL;
+		return too_large(path, err), NULL;
 	}
 	for (;;) {
 		char *grown = n + 1 >= cap || !buf ? realloc(buf, cap *= 2) : buf;
@@ -236,8 +241,7 @@ static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
 		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (n > IMPORT_MAX_FILE_BYTES) {
-			ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
-				path, IMPORT_MAX_FILE_BYTES >> 20);
+			too_large(path, err);
 			break;
 		}
 		if (got == 0) {
