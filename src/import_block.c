@@ -32,9 +32,31 @@ bool acc_empty(const struct acc *a)
 	return a->n == 0 && a->nscores == 0 && a->nmetrics == 0;
 }
 
-int acc_set_metric(struct acc *a, const char *name, double value)
+int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value)
+{
+	char group[sizeof(a->metric_pmu)];
+	int ret;
+
+	memcpy(group, a->metric_pmu, sizeof(group));
+	if (!core_pmu_of(event, a->metric_pmu, sizeof(a->metric_pmu)))
+		memcpy(a->metric_pmu, group, sizeof(group));
+	ret = acc_set_metric(a, metric, value);
+	memcpy(a->metric_pmu, group, sizeof(group));
+	return ret;
+}
+
+void acc_metric_group(struct acc *a, const char *label)
+{
+	if (!group_pmu_of(label, a->metric_pmu, sizeof(a->metric_pmu)))
+		a->metric_pmu[0] = '\0';
+}
+
+int acc_set_metric(struct acc *a, const char *metric, double value)
 {
 	struct acc_metric *grown;
+	char name[sizeof(a->metrics->name)];
+
+	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
 
 	for (size_t i = 0; i < a->nmetrics; i++) {
 		if (strcmp(a->metrics[i].name, name) == 0) {

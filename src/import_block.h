@@ -55,6 +55,7 @@ struct acc {
 	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
 	size_t nmetrics;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
+	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
 };
 
 void acc_init(struct acc *a);
@@ -68,8 +69,17 @@ bool acc_empty(const struct acc *a);
  */
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev);
-/* perf's metric name = value (NAN: printed without one); a later row of the name replaces it.  -1 out of memory. */
+/*
+ * perf's metric name = value (NAN: printed without one); a later row of the
+ * name replaces it.  Under a hybrid metric group's label the name gets its
+ * core PMU ("cpu_core/tma_backend_bound"), so one core type's metrics do
+ * not overwrite the other's.  -1 out of memory.
+ */
 int acc_set_metric(struct acc *a, const char *name, double value);
+/* A metric perf printed beside a counter of event: named with that counter's core PMU where it has one. */
+int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
+/* A metric group's label ("TopdownL1 (cpu_atom)") sets the core type of the metrics after it. */
+void acc_metric_group(struct acc *a, const char *label);
 int acc_add_score(struct acc *a, double value, const char *units);
 /* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);

@@ -57,20 +57,39 @@ void normalize_event(const char *in, char *out, size_t len)
 	snprintf(out, len, "%s%s%s", generic ? generic : name, mods ? ":" : "", mods ? mods : "");
 }
 
-bool core_pmu_of(const char *in, char *pmu, size_t len)
+/* The PMU names of core types: Intel's cpu_core, cpu_atom (cpu_lowpower), Arm's armv8_cortex_a76, armv8_pmuv3_0. */
+static bool core_pmu_name(const char *s, size_t n)
 {
 	static const char *const core_prefixes[] = { "cpu_", "armv8_", "armv9_" };
-	size_t n = strcspn(in, "/");
 
-	if (!in[n] || n == 0 || n >= len || strchr(in + n + 1, '/') == NULL)
-		return false;
 	for (size_t i = 0; i < sizeof(core_prefixes) / sizeof(core_prefixes[0]); i++) {
-		if (strncmp(in, core_prefixes[i], strlen(core_prefixes[i])) == 0) {
-			snprintf(pmu, len, "%.*s", (int)n, in);
+		size_t k = strlen(core_prefixes[i]);
+
+		if (n > k && strncmp(s, core_prefixes[i], k) == 0)
 			return true;
-		}
 	}
 	return false;
+}
+
+bool core_pmu_of(const char *in, char *pmu, size_t len)
+{
+	size_t n = strcspn(in, "/");
+
+	if (!in[n] || n == 0 || n >= len || strchr(in + n + 1, '/') == NULL || !core_pmu_name(in, n))
+		return false;
+	snprintf(pmu, len, "%.*s", (int)n, in);
+	return true;
+}
+
+bool group_pmu_of(const char *label, char *pmu, size_t len)
+{
+	const char *open = strrchr(label, '('), *close = open ? strchr(open, ')') : NULL;
+	size_t n = close ? (size_t)(close - open - 1) : 0;
+
+	if (!close || n == 0 || n >= len || !core_pmu_name(open + 1, n) || strcspn(open + 1, " /") < n)
+		return false;
+	snprintf(pmu, len, "%.*s", (int)n, open + 1);
+	return true;
 }
 
 bool is_clock_event(const char *in)

@@ -25,6 +25,12 @@ void normalize_event(const char *in, char *out, size_t len);
  */
 bool core_pmu_of(const char *in, char *pmu, size_t len);
 
+/*
+ * The core PMU a metric group's label names on a hybrid CPU ("TopdownL1
+ * (cpu_core)" -> "cpu_core"), into pmu; false when it names none.
+ */
+bool group_pmu_of(const char *label, char *pmu, size_t len);
+
 /* task-clock and cpu-clock, which perf prints in milliseconds even where it names no unit (old perf). */
 bool is_clock_event(const char *in);
 

@@ -80,22 +80,24 @@ static int take_metric_row(struct acc *a, char **f, int n, const char *name, int
 	if (!*f[last] || !metric_name_of(f[last], true, metric, sizeof(metric)))
 		return 0;
 	/* a header names a group, not a unit and a metric, and has no value before it */
-	if (!*f[last - 1] && f[last][0] != '%')
+	if (!*f[last - 1] && f[last][0] != '%') {
+		acc_metric_group(a, f[last]);
 		return 0;
+	}
 	if (acc_set_metric(a, metric, number_or_nan(f[last - 1])) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
 }
 
 /* The metric perf printed beside a counter, where it names one of its own (tma_*), not a comment (GHz). */
-static int take_row_metric(struct acc *a, char **f, int n, int at, const char *name, int lineno,
-			   struct ud_err *err)
+static int take_row_metric(struct acc *a, char **f, int n, int at, const char *event, const char *name,
+			   int lineno, struct ud_err *err)
 {
 	char metric[96];
 
 	if (n <= at + 1 || !*f[at] || !metric_name_of(f[at + 1], false, metric, sizeof(metric)))
 		return 0;
-	if (acc_set_metric(a, metric, number_or_nan(f[at])) != 0)
+	if (acc_set_counter_metric(a, event, metric, number_or_nan(f[at])) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 0;
 }
@@ -150,7 +152,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 		pct = NAN;
 	if (acc_add(a, event, status, v, pct, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
-	return take_row_metric(a, f, n, i + 2, name, lineno, err) < 0 ? -1 : 1;
+	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
 int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,

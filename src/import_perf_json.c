@@ -28,16 +28,26 @@ static double metric_value(const json_t *v)
 	return NAN;
 }
 
-/* perf's own metric on this line ("metric-unit": "%  tma_backend_bound"); any text names it on a metric-only line. */
-static int take_metric(struct acc *a, const json_t *o, bool metric_only, const char *name, int lineno,
+/*
+ * perf's own metric on this line ("metric-unit": "%  tma_backend_bound"),
+ * beside event's counter or, event NULL, alone, where any text names it; a
+ * "metricgroup" line's label sets the core type of the metrics after it.
+ */
+static int take_metric(struct acc *a, const json_t *o, const char *event, const char *name, int lineno,
 		       struct ud_err *err)
 {
 	const char *unit = json_string_value(json_object_get(o, "metric-unit"));
+	const char *group = json_string_value(json_object_get(o, "metricgroup"));
+	double value = metric_value(json_object_get(o, "metric-value"));
 	char metric[96];
+	int r;
 
-	if (!unit || !metric_name_of(unit, metric_only, metric, sizeof(metric)))
+	if (group && !event)
+		acc_metric_group(a, group);
+	if (!unit || !metric_name_of(unit, event == NULL, metric, sizeof(metric)))
 		return 0;
-	if (acc_set_metric(a, metric, metric_value(json_object_get(o, "metric-value"))) != 0)
+	r = event ? acc_set_counter_metric(a, event, metric, value) : acc_set_metric(a, metric, value);
+	if (r != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
 }
@@ -54,7 +64,7 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 
 	/* metric-only lines and metric group headers ("metricgroup") have no event */
 	if (!event)
-		return take_metric(a, o, true, name, lineno, err);
+		return take_metric(a, o, NULL, name, lineno, err);
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
 	/* old perf: task-clock in milliseconds without a unit */
@@ -73,7 +83,7 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		spread = NAN;
 	if (acc_add(a, event, status, v, p, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
-	return take_metric(a, o, false, name, lineno, err) < 0 ? -1 : 1;
+	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
 /* Some perf versions end a line's object with ", }", which JSON forbids: drop that comma (and one after "}"). */

@@ -228,7 +228,7 @@ static bool event_char(char c)
  * name; perf's comments on a counter (GHz, insn per cycle) are not kept, as
  * the derived metrics recompute them from the counts.
  */
-static int take_comment_metric(struct text_state *t, const char *rest)
+static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
 {
 	const char *hash = strchr(rest, '#'), *p;
 	char metric[96], unit[128];
@@ -242,7 +242,8 @@ static int take_comment_metric(struct text_state *t, const char *rest)
 	snprintf(unit, sizeof(unit), "%.*s", (int)strcspn(p, "(["), p);
 	if (!metric_name_of(unit, false, metric, sizeof(metric)))
 		return 0;
-	if (acc_set_metric(&t->acc, metric, decimal_value(d, 0)) != 0)
+	if ((event ? acc_set_counter_metric(&t->acc, event, metric, decimal_value(d, 0))
+		   : acc_set_metric(&t->acc, metric, decimal_value(d, 0))) != 0)
 		return fail_line(t, "out of memory");
 	return 1;
 }
@@ -326,7 +327,7 @@ static int take_counter(struct text_state *t, const char *s)
 	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
 		    running_pct(rest), rel_spread(rest)) != 0)
 		return fail_line(t, "out of memory");
-	return take_comment_metric(t, rest) < 0 ? -1 : 1;
+	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
 
 /* Other text: remembered, as "$ ./bench --size 10" or "run 2:" before a block may name it. */
@@ -361,7 +362,7 @@ static int take_comment_line(struct text_state *t, const char *s)
 		t->acc.c[t->acc.last].pct_sum = pct;
 		t->acc.c[t->acc.last].pct_rows = 1;
 	}
-	return take_comment_metric(t, s) < 0 ? -1 : 0;
+	return take_comment_metric(t, NULL, s) < 0 ? -1 : 0;
 }
 
 static int take_line(struct text_state *t, const char *line)
@@ -393,9 +394,15 @@ static int take_line(struct text_state *t, const char *line)
 	if (*s == '#')
 		return take_comment_line(t, s);
 	/* perf 6.x: "TopdownL1 (cpu_core)   #  63.2 %  tma_backend_bound", a group's label where an event would be */
-	r = strchr(s, '#') ? take_comment_metric(t, s) : 0;
-	if (r != 0)
-		return r < 0 ? -1 : 0;
+	if (strchr(s, '#')) {
+		char label[PROSE_NAME_MAX];
+
+		snprintf(label, sizeof(label), "%.*s", (int)strcspn(s, "#"), s);
+		acc_metric_group(&t->acc, label);
+		r = take_comment_metric(t, NULL, s);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+	}
 	return take_prose(t, s);
 }
 

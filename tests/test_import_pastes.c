@@ -277,6 +277,52 @@ START_TEST(test_hybrid_csv_and_json)
 }
 END_TEST
 
+/* Each core type's metric group keeps its metrics: cpu_atom's tma_backend_bound does not overwrite cpu_core's. */
+static void check_hybrid_metrics(double pct)
+{
+	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert_uint_eq(wl(0)->ncounters, 3);
+	counted(0, "cpu_core/cycles", 3e9, pct);
+	counted(0, "cpu_atom/cycles", 1e9, pct);
+	counted(0, "cpu_core/TOPDOWN.SLOTS", 118331208844.0, pct);
+	ck_assert_uint_eq(wl(0)->nperf_metrics, 3);
+	ck_assert_double_eq(metric_of(0, "cpu_core/tma_backend_bound"), 63.2);
+	ck_assert_double_eq(metric_of(0, "cpu_atom/tma_backend_bound"), 41.0);
+	ck_assert_double_eq(metric_of(0, "cpu_core/tma_frontend_bound"), 18.4);
+}
+
+START_TEST(test_hybrid_metrics)
+{
+	OK("3000000000,,cpu_core/cycles/,1,50.00,,\n"
+	   "1000000000,,cpu_atom/cycles/,1,50.00,,\n"
+	   ",,,,,,TopdownL1 (cpu_core)\n"
+	   ",,,,,63.2,%  tma_backend_bound\n"
+	   ",,,,,,TopdownL1 (cpu_atom)\n"
+	   ",,,,,41.0,%  tma_backend_bound\n"
+	   "118331208844,,cpu_core/TOPDOWN.SLOTS/,1,50.00,18.4,%  tma_frontend_bound\n");
+	check_hybrid_metrics(50.0);
+	reset();
+	OK("{\"counter-value\" : \"3000000000\", \"event\" : \"cpu_core/cycles/\", \"pcnt-running\" : 50.00}\n"
+	   "{\"counter-value\" : \"1000000000\", \"event\" : \"cpu_atom/cycles/\", \"pcnt-running\" : 50.00}\n"
+	   "{\"metricgroup\" : \"TopdownL1 (cpu_core)\"}\n"
+	   "{\"metric-value\" : \"63.2\", \"metric-unit\" : \"%  tma_backend_bound\"}\n"
+	   "{\"metricgroup\" : \"TopdownL1 (cpu_atom)\"}\n"
+	   "{\"metric-value\" : \"41.0\", \"metric-unit\" : \"%  tma_backend_bound\"}\n"
+	   "{\"counter-value\" : \"118331208844\", \"event\" : \"cpu_core/TOPDOWN.SLOTS/\", \"pcnt-running\" : 50.00, "
+	   "\"metric-value\" : \"18.4\", \"metric-unit\" : \"%  tma_frontend_bound\"}\n");
+	check_hybrid_metrics(50.0);
+	reset();
+	OK("     3,000,000,000      cpu_core/cycles/     (50.00%)\n"
+	   "     1,000,000,000      cpu_atom/cycles/     (50.00%)\n"
+	   "             TopdownL1 (cpu_core)                 #     63.2 %  tma_backend_bound\n"
+	   "             TopdownL1 (cpu_atom)                 #     41.0 %  tma_backend_bound\n"
+	   "   118,331,208,844      cpu_core/TOPDOWN.SLOTS/      #     18.4 %  tma_frontend_bound     (50.00%)\n"
+	   "\n       0.502512345 seconds time elapsed\n");
+	check_hybrid_metrics(50.0);
+	times(0, 502512345, NAN, NAN);
+}
+END_TEST
+
 START_TEST(test_one_core_pmu_is_not_hybrid)
 {
 	/* one PMU's prefix says nothing about core types: generic names, as before */
@@ -667,6 +713,7 @@ int main(void)
 	tcase_add_test(tc, test_perf6_metric_rows_text);
 	tcase_add_test(tc, test_hybrid_text);
 	tcase_add_test(tc, test_hybrid_csv_and_json);
+	tcase_add_test(tc, test_hybrid_metrics);
 	tcase_add_test(tc, test_one_core_pmu_is_not_hybrid);
 	tcase_add_test(tc, test_old_perf_unitless_msec);
 	tcase_add_test(tc, test_separators_per_block);
