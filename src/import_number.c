@@ -140,6 +140,18 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 	return 0;
 }
 
+/*
+ * perf -x and -j print no grouping marks (they turn big_num off), so a
+ * field's one mark is its decimal one: "1.234,msec" is 1.234 ms, not 1234.
+ * 0 where there are several (a hand-grouped "1.234.567") or none.
+ */
+static char lone_mark(const char *field)
+{
+	const char *mark = strpbrk(field, ".,");
+
+	return mark && !strpbrk(mark + 1, ".,") ? *mark : 0;
+}
+
 int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err)
 {
@@ -152,7 +164,7 @@ int parse_counter_value(const char *field, const char *unit, enum ud_count_statu
 		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		return 1;
 	}
-	r = scan_decimal(field, &end, &d, err);
+	r = scan_decimal_as(field, &end, &d, lone_mark(field), err);
 	if (r <= 0 || *end)
 		return r < 0 ? -1 : 0;
 	*status = UD_COUNTED;

@@ -61,7 +61,9 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 
 /*
  * A counter value as perf writes it in CSV and JSON: "<not supported>",
- * "<not counted>", or the whole field a number (msec scaled to nanoseconds).
+ * "<not counted>", or the whole field a number (msec scaled to nanoseconds);
+ * its one '.' or ',', where it has one, is the decimal mark, as perf prints
+ * no grouping in these forms.
  * Returns 1 with *status and *value, 0 when the field is not a number, -1
  * with err when it is too large or malformed.
  */

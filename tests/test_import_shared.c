@@ -238,6 +238,11 @@ START_TEST(test_counter_value)
 	ck_assert_double_eq(v, 12500000);
 	ck_assert_int_eq(parse_counter_value("1.234.567", "", &st, &v, &err), 1);
 	ck_assert_double_eq(v, 1234567);
+	/* no grouping in -x and -j: a lone mark is the decimal one */
+	ck_assert_int_eq(parse_counter_value("1.234", "msec", &st, &v, &err), 1);
+	ck_assert_double_eq(v, 1234000);
+	ck_assert_int_eq(parse_counter_value("1,234", "msec", &st, &v, &err), 1);
+	ck_assert_double_eq(v, 1234000);
 	ck_assert_int_eq(parse_counter_value("12 apples", "", &st, &v, &err), 0);
 	ck_assert_int_eq(parse_counter_value("99999999999999999999", "", &st, &v, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
