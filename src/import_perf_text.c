@@ -168,8 +168,8 @@ static int take_seconds(struct text_state *t, const char *s)
 	return r;
 }
 
-/* The last "(85.70%)" or "[40.00%]" in s, as a percentage; NAN if none. */
-static double running_pct(const char *s)
+/* The last "(85.70%)" or "[40.00%]" in s, as a percentage, read with the block's decimal mark; NAN if none. */
+static double running_pct(const char *s, char decimal)
 {
 	const char *pct = strrchr(s, '%'), *open = pct, *end;
 	struct decimal d;
@@ -179,13 +179,13 @@ static double running_pct(const char *s)
 		open--;
 	if (!open || open == s || open[-1] == '+')
 		return NAN;
-	if (scan_decimal(skip_space(open), &end, &d, NULL) <= 0 || *end != '%')
+	if (scan_decimal_as(skip_space(open), &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, 0);
 }
 
 /* "( +- 0.12% )": the relative spread perf prints with -r, as a fraction. */
-static double rel_spread(const char *s)
+static double rel_spread(const char *s, char decimal)
 {
 	const char *pm = strstr(s, "+-"), *end;
 	struct decimal d;
@@ -193,7 +193,7 @@ static double rel_spread(const char *s)
 	if (!pm)
 		return NAN;
 	pm = skip_space(pm + 2);
-	if (scan_decimal(pm, &end, &d, NULL) <= 0 || *end != '%')
+	if (scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, -2);
 }
@@ -325,7 +325,7 @@ static int take_counter(struct text_state *t, const char *s)
 	if (t->acc.closed && flush(t) != 0)
 		return -1;
 	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
-		    running_pct(rest), rel_spread(rest)) != 0)
+		    running_pct(rest, t->decimal), rel_spread(rest, t->decimal)) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
@@ -356,7 +356,7 @@ static int take_prose(struct text_state *t, const char *s)
 /* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
 static int take_comment_line(struct text_state *t, const char *s)
 {
-	double pct = running_pct(s);
+	double pct = running_pct(s, t->decimal);
 
 	if (!isnan(pct) && t->acc.last >= 0 && t->acc.c[t->acc.last].pct_rows == 0) {
 		t->acc.c[t->acc.last].pct_sum = pct;

@@ -158,7 +158,7 @@ static void take_result(struct run *r, const char *s)
 static int finish_run(struct ud_profile *p, const struct run *r, const char *name, int lineno,
 		      struct ud_import_warnings *warn)
 {
-	char missing[1024] = "";
+	char missing[1024] = "", label[32];
 	size_t used = 0;
 
 	if (r->scored || (r->nresults == 0 && !r->in_index))
@@ -170,8 +170,9 @@ static int finish_run(struct ud_profile *p, const struct run *r, const char *nam
 						 r->results[i].name);
 	if (used < sizeof(missing))
 		snprintf(missing + used, sizeof(missing) - used, "%sSystem Benchmarks Index Score", used ? ", " : "");
-	return import_warn(warn, "%s:%d: the UnixBench index table ends early (log cut short?); "
-			   "profile marked incomplete; missing: %s", name, lineno, missing);
+	copies_label(r->copies, label, sizeof(label));
+	return import_warn(warn, "%s:%d: the UnixBench index table %s ends early (log cut short?); "
+			   "profile marked incomplete; missing: %s", name, lineno, label, missing);
 }
 
 static int indexed_rows(const struct run *r)

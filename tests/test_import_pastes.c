@@ -431,6 +431,12 @@ START_TEST(test_separators_from_comments_only)
 	counted(0, "task-clock", 123456000000.0, NAN);
 	counted(0, "cycles", 987.654, 85.7);
 	times(0, 1234000000000.0, NAN, NAN);
+	reset();
+	/* shares and spreads follow the block too: 1.250% in an English block, never 1250% */
+	OK("     1,000,000      cycles     ( +-  1.250% )  (99.500%)\n      1.000 seconds time elapsed\n");
+	counted(0, "cycles", 1000000, 99.5);
+	ck_assert_double_eq(ctr_of(0, "cycles")->rel_stddev, 0.0125);
+	times(0, 1e9, NAN, NAN);
 }
 END_TEST
 
@@ -552,6 +558,7 @@ START_TEST(test_nul_and_binary_bytes)
 	expect_error(nul, sizeof(nul) - 1, "bad.txt:2: byte 0x00: binary data");
 	expect_error(ctrl, sizeof(ctrl) - 1, "bad.txt:3: byte 0x01: binary data");
 	expect_error("\xef\xbb\xbf", 3, "bad.txt: empty file");
+	expect_error("\xff\xfe" "1\0 \0c\0", 8, "bad.txt:1: UTF-16 text: convert it to UTF-8");
 	/* a failed file leaves no hybrid mark behind */
 	expect_error("1 cpu_core/cycles/\n1 cpu_atom/cycles/\n1,23,4 cycles\n", strlen("1 cpu_core/cycles/\n1 cpu_atom/cycles/\n1,23,4 cycles\n"), "bad.txt:3:");
 	ck_assert_ptr_null(json_object_get(p->host, "hybrid"));
@@ -603,6 +610,7 @@ static void check_cut_log(const char *where)
 	json_decref(j);
 	ck_assert_uint_eq(warn.n, 1);
 	ck_assert_msg(strncmp(warn.lines[0], where, strlen(where)) == 0, "%s", warn.lines[0]);
+	ck_assert_msg(strstr(warn.lines[0], "index table (1 copy) ends early"), "%s", warn.lines[0]);
 	ck_assert_msg(strstr(warn.lines[0], "missing: Pipe Throughput, System Call Overhead, System Benchmarks Index Score"),
 		      "%s", warn.lines[0]);
 }
