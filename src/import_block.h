@@ -4,8 +4,10 @@
  * JSON file), summed per event, with the block's times, command and
  * UnixBench scores, and turned into one workload of a profile at the end.
  *
- * Per-CPU rows (-a -A), intervals (-I) and hybrid PMUs print one event many
- * times: the rows add up here, once, so each parser only reads rows.
+ * Per-CPU rows (-a -A) and intervals (-I) print one event many times: the
+ * rows add up here, once, so each parser only reads rows.  A hybrid CPU's
+ * core PMUs (cpu_core/cycles/, cpu_atom/cycles/) are two events, kept apart.
+ * perf's own metric rows (tma_*) are kept beside the counters.
  */
 #ifndef UD_IMPORT_BLOCK_H
 #define UD_IMPORT_BLOCK_H

@@ -2,7 +2,8 @@
  * import_perf_csv.c - `perf stat -x SEP`: value,unit,event[,variance],
  * run_time,pct_running,metric,metric_unit, with an interval timestamp or a
  * CPU column first under -I or -A.  The separator is read from the first
- * counter line.
+ * counter line.  perf 6.x adds metric-only rows and metric-group headers
+ * with the value and event empty: their metrics are kept, not refused.
  */
 #include <ctype.h>
 #include <math.h>

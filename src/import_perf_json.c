@@ -1,7 +1,9 @@
 /*
  * import_perf_json.c - `perf stat -j`: JSON lines, one object per counter
  * ("counter-value" a string that may be "<not supported>"), possibly after a
- * "# started on" line and among the program's own output.
+ * "# started on" line and among the program's own output; perf 6.x's
+ * metric-only and "metricgroup" lines; the trailing comma some versions
+ * print before "}".
  */
 #include <ctype.h>
 #include <math.h>

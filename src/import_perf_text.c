@@ -2,14 +2,17 @@
  * import_perf_text.c - `perf stat` as printed, and as it survives being
  * pasted into tickets, mails and blogs: leading spaces lost, "> " or "| "
  * quoting, the header missing, old perf's forms ([40.00%], "task-clock
- * (msec)"), any locale's separators, -r's "( +- 0.12% )", per-CPU rows (-a
+ * (msec)", task-clock in msec with no unit), any locale's separators with
+ * the decimal mark decided per block, -r's "( +- 0.12% )", per-CPU rows (-a
  * -A) and intervals (-I) summed, the running share on the continuation line
- * under instructions, and the program's own output in between (whose
+ * under instructions, perf 6.x's metric lines (tma_*), runs pasted one
+ * after another without headers (a counter after "seconds time elapsed"
+ * starts the next), and the program's own output in between (whose
  * UnixBench COUNT lines become the score).
  */
 #include <ctype.h>
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
