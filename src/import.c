@@ -175,7 +175,8 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	if (len == 0)
 		return ud_fail(err, "%s: empty file", name);
 	/* Windows' shell redirection writes UTF-16: every other byte NUL, and a fix the user can run. */
-	if (len >= 2 && ((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe))
+	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
+			 ((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff)))
 		return ud_fail(err, "%s:1: UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", name);
 	bad = control_byte(text, len);
 	if (bad < len)
