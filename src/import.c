@@ -9,16 +9,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <stdint.h>
 
-#include "import_warnings.h"
 #include "import.h"
 #include "import_lines.h"
 #include "import_parsers.h"
+#include "import_warnings.h"
 
 static const char *const format_names[] = {
 	[UD_FMT_AUTO] = "auto",
@@ -128,14 +128,30 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
  * colours); len when there is none.  Such a byte means binary data was
  * pasted in, and no value next to it can be trusted.
  */
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b;
+}
+
 static size_t control_byte(const char *text, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	size_t i = 0;
 
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b)
-			return i;
+	/* Eight bytes at a time: only a word holding a byte below 0x20 (mostly a newline) is looked into. */
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, text + i, sizeof(w));
+		if (((w - 0x20 * ones) & ~w & highs) == 0)
+			continue;
+		for (size_t k = i; k < i + 8; k++)
+			if (is_control((unsigned char)text[k]))
+				return k;
 	}
+	for (; i < len; i++)
+		if (is_control((unsigned char)text[i]))
+			return i;
 	return len;
 }
 

@@ -541,8 +541,12 @@ START_TEST(test_json_trailing_commas)
 }
 END_TEST
 
+#define STRLEN ((size_t)-1)
+
 static void expect_error(const char *text, size_t len, const char *want)
 {
+	if (len == STRLEN)
+		len = strlen(text);
 	ck_assert_int_eq(import_as(text, len, "bad.txt", NULL), -1);
 	ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' lacks '%s'", err.msg, want);
 	ck_assert_msg(strchr(err.msg, '\n') == NULL, "more than one line: %s", err.msg);
@@ -557,6 +561,9 @@ START_TEST(test_nul_and_binary_bytes)
 
 	expect_error(nul, sizeof(nul) - 1, "bad.txt:2: byte 0x00: binary data");
 	expect_error(ctrl, sizeof(ctrl) - 1, "bad.txt:3: byte 0x01: binary data");
+	expect_error("1 cycles\n\x01", 10, "bad.txt:2: byte 0x01");          /* in the last, partial word */
+	expect_error("12345678\x1f cycles\n", STRLEN, "bad.txt:1: byte 0x1f"); /* first byte of a word */
+	expect_error("1234567\x08 cycles\n", STRLEN, "bad.txt:1: byte 0x08");  /* last byte of a word */
 	expect_error("\xef\xbb\xbf", 3, "bad.txt: empty file");
 	expect_error("\xff\xfe" "1\0 \0c\0", 8, "bad.txt:1: UTF-16 text: convert it to UTF-8");
 	/* a failed file leaves no hybrid mark behind */
