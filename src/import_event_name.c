@@ -57,10 +57,13 @@ void normalize_event(const char *in, char *out, size_t len)
 	snprintf(out, len, "%s%s%s", generic ? generic : name, mods ? ":" : "", mods ? mods : "");
 }
 
-/* The PMU names of core types: Intel's cpu_core, cpu_atom (cpu_lowpower), Arm's armv8_cortex_a76, armv8_pmuv3_0. */
+/*
+ * The PMU names of core types: Intel's cpu_core, cpu_atom (cpu_lowpower),
+ * Arm's armv8_cortex_a76, armv8_pmuv3_0, Apple's (Asahi) apple_firestorm_pmu.
+ */
 static bool core_pmu_name(const char *s, size_t n)
 {
-	static const char *const core_prefixes[] = { "cpu_", "armv8_", "armv9_" };
+	static const char *const core_prefixes[] = { "cpu_", "armv8_", "armv9_", "apple_" };
 
 	for (size_t i = 0; i < sizeof(core_prefixes) / sizeof(core_prefixes[0]); i++) {
 		size_t k = strlen(core_prefixes[i]);

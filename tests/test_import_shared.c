@@ -169,7 +169,12 @@ START_TEST(test_pmus_clocks_metric_names)
 	ck_assert(core_pmu_of("cpu_core/cycles/", buf, sizeof(buf)) && strcmp(buf, "cpu_core") == 0);
 	ck_assert(core_pmu_of("cpu_atom/instructions/u", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
 	ck_assert(core_pmu_of("armv8_cortex_a76/cpu_cycles/", buf, sizeof(buf)) && strcmp(buf, "armv8_cortex_a76") == 0);
+	ck_assert(core_pmu_of("apple_icestorm_pmu/cycles/", buf, sizeof(buf)) && strcmp(buf, "apple_icestorm_pmu") == 0);
 	ck_assert(!core_pmu_of("msr/tsc/", buf, sizeof(buf)));
+	ck_assert(!core_pmu_of("cpu/event=0x3c/", buf, sizeof(buf))); /* the PMU of a non-hybrid x86: no core type */
+	ck_assert(group_pmu_of("TopdownL1 (cpu_atom)", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
+	ck_assert(!group_pmu_of("TopdownL1", buf, sizeof(buf)));
+	ck_assert(!group_pmu_of("Default (85.00%)", buf, sizeof(buf)));
 	ck_assert(!core_pmu_of("cycles", buf, sizeof(buf)));
 	ck_assert(is_clock_event("task-clock:HG") && is_clock_event("cpu-clock") && !is_clock_event("cycles"));
 	ck_assert(metric_name_of("%  tma_backend_bound", false, buf, sizeof(buf)) && strcmp(buf, "tma_backend_bound") == 0);
