@@ -151,13 +151,22 @@ out:
 	return host;
 }
 
-/* Imports every file into p; a --score must land on exactly one workload. */
+/*
+ * Imports every file into p; a --score must land on exactly one workload.
+ * What the importers noticed but could take (a UnixBench table cut short)
+ * is said on stderr, one line each; the profile is still written.
+ */
 static int import_files(struct ud_profile *p, char **files, int nfiles, struct ud_err *err)
 {
 	for (int i = 0; i < nfiles; i++) {
+		struct ud_import_warnings warn = { 0 };
 		size_t before = p->nworkloads;
+		int ret = ud_import_file_warn(p, files[i], &args.o, &warn, err);
 
-		if (ud_import_file(p, files[i], &args.o, err) != 0)
+		for (size_t k = 0; k < warn.n; k++)
+			fprintf(stderr, "uarchdiff import: warning: %s\n", warn.lines[k]);
+		ud_import_warnings_free(&warn);
+		if (ret != 0)
 			return -1;
 		if (args.o.has_score && p->nworkloads - before != 1)
 			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],

@@ -76,8 +76,59 @@ static json_t *score_json(const struct ud_score *s)
 			 "max", num(s->max), "samples", samples, "ci95_rel", num(s->ci95_rel));
 }
 
-static json_t *workload_json(const struct ud_workload *w)
+/* The derived metrics of one core type: its "PMU/event" counters seen under their plain names. */
+static json_t *pmu_derived_json(const struct ud_workload *w, const char *pmu)
 {
+	struct ud_workload view = *w;
+	size_t plen = strlen(pmu), n = 0;
+	json_t *d;
+
+	view.counters = calloc(w->ncounters ? w->ncounters : 1, sizeof(*view.counters));
+	if (!view.counters)
+		return json_null();
+	for (size_t i = 0; i < w->ncounters; i++) {
+		if (strncmp(w->counters[i].name, pmu, plen) == 0 && w->counters[i].name[plen] == '/') {
+			view.counters[n] = w->counters[i];
+			view.counters[n++].name = w->counters[i].name + plen + 1;
+		}
+	}
+	view.ncounters = n;
+	d = n ? ud_derived_json(&view) : NULL;
+	free(view.counters);
+	return d;
+}
+
+/* {PMU: derived} for each core PMU of a hybrid host this workload has counters of; NULL if none. */
+static json_t *derived_per_pmu_json(const struct ud_workload *w, const json_t *host)
+{
+	const json_t *pmus = json_object_get(host, "core_pmus"), *pmu;
+	json_t *all = NULL;
+	size_t i;
+
+	json_array_foreach(pmus, i, pmu) {
+		json_t *d = json_is_string(pmu) ? pmu_derived_json(w, json_string_value(pmu)) : NULL;
+
+		if (!d)
+			continue;
+		if (!all)
+			all = json_object();
+		json_object_set_new(all, json_string_value(pmu), d);
+	}
+	return all;
+}
+
+static json_t *perf_metrics_json(const struct ud_workload *w)
+{
+	json_t *m = json_object();
+
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		json_object_set_new(m, w->perf_metrics[i].name, num(w->perf_metrics[i].value));
+	return m;
+}
+
+static json_t *workload_json(const struct ud_workload *w, const json_t *host)
+{
+	json_t *per_pmu;
 	json_t *counters = json_object(), *j;
 
 	for (size_t i = 0; i < w->ncounters; i++)
@@ -111,6 +162,11 @@ static json_t *workload_json(const struct ud_workload *w)
 	json_object_set_new(j, "sys_ns", num(w->sys_ns));
 	json_object_set_new(j, "counters", counters);
 	json_object_set_new(j, "derived", ud_derived_json(w));
+	per_pmu = derived_per_pmu_json(w, host);
+	if (per_pmu)
+		json_object_set_new(j, "derived_per_pmu", per_pmu);
+	if (w->nperf_metrics)
+		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
 	return j;
 }
 
@@ -119,7 +175,7 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 	json_t *workloads = json_array();
 
 	for (size_t i = 0; i < p->nworkloads; i++)
-		json_array_append_new(workloads, workload_json(&p->workloads[i]));
+		json_array_append_new(workloads, workload_json(&p->workloads[i], p->host));
 	json_t *j = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA, "tool", "name", "uarchdiff",
 			      "version", p->tool_version ? p->tool_version : UD_VERSION, "host", p->host, "workloads",
 			      workloads);
@@ -288,6 +344,29 @@ static void read_subscores(struct reader *r, struct ud_workload *w, const json_t
 	}
 }
 
+static void read_perf_metrics(struct reader *r, struct ud_workload *w, const json_t *m, const char *where)
+{
+	const char *key;
+	const json_t *v;
+
+	if (!m)
+		return;
+	if (!json_is_object(m)) {
+		bad(r, where, "perf_metrics: expected an object");
+		return;
+	}
+	json_object_foreach((json_t *)m, key, v) {
+		if (!json_is_number(v) && !json_is_null(v)) {
+			bad(r, where, "perf_metrics: expected numbers or null");
+			return;
+		}
+		if (ud_workload_set_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
+			bad(r, where, "out of memory");
+			return;
+		}
+	}
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, const json_t *j, size_t idx)
 {
 	char where[128];
@@ -323,6 +402,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
+	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;

@@ -453,6 +453,35 @@ START_TEST(test_import_host_facts)
 }
 END_TEST
 
+/* A UnixBench log cut mid-table: imported, marked incomplete, and the user told which rows are missing. */
+START_TEST(test_import_warns_on_a_cut_log)
+{
+	char *dir = make_tempdir(), log[4096], out[4096];
+	char *argv[] = { UD, "import", "-o", out, log, NULL };
+	struct run_result r;
+	char *profile;
+
+	snprintf(log, sizeof(log), "%s/ub.txt", dir);
+	snprintf(out, sizeof(out), "%s/ub.json", dir);
+	write_text(log, "BYTE UNIX Benchmarks (Version 5.1.3)\n"
+			"Benchmark Run: Mon Jan 01 2024 00:00:00 - 00:10:00\n"
+			"2 CPUs in system; running 1 parallel copy of tests\n\n"
+			"System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+			"Dhrystone 2 using register variables         116700.0   39721394.2   3403.7\n");
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count_lines(r.err), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "uarchdiff import: warning: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "missing: System Benchmarks Index Score"));
+	run_free(&r);
+	profile = read_text(out);
+	ck_assert_ptr_nonnull(strstr(profile, "\"incomplete\": true"));
+	free(profile);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -719,6 +748,7 @@ int main(void)
 	tcase_add_test(tc, test_unknown_option_everywhere);
 	tcase_add_test(tc, test_help_lists_long_options);
 	tcase_add_test(tc, test_import_host_facts);
+	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
