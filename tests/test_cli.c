@@ -482,6 +482,76 @@ START_TEST(test_import_warns_on_a_cut_log)
 }
 END_TEST
 
+/* Two UnixBench logs, no counters: one compact table, the geometric mean and the index ratios, under 80 lines. */
+START_TEST(test_score_only_diff_is_compact)
+{
+	char *dir = make_tempdir(), g2[4096], g3[4096];
+	char *imp2[] = { UD, "import", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", "--label", "G2", "-o", g2,
+			 UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", NULL };
+	char *imp3[] = { UD, "import", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "--label", "G3", "-o", g3,
+			 UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", NULL };
+	char *diff[] = { UD, "diff", g2, g3, NULL };
+	struct run_result r;
+
+	snprintf(g2, sizeof(g2), "%s/g2.json", dir);
+	snprintf(g3, sizeof(g3), "%s/g3.json", dir);
+	for (char **argv[] = { imp2, imp3, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		if (*a != diff)
+			run_free(&r);
+	}
+	ck_assert_msg(count_lines(r.out) < 80, "%d lines", count_lines(r.out));
+	ck_assert_ptr_nonnull(strstr(r.out, "G3 is 1.09x faster than G2 over 24 workloads (geometric mean)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (1 copy): 1172.9 -> 1304 (1.11x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (2 copies): 2141.7 -> 2289 (1.07x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  (2 copies)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables               3405.2     4283.9  1.26x faster"));
+	ck_assert_ptr_nonnull(strstr(r.out, "Neither profile has counters"));
+	ck_assert_ptr_null(strstr(r.out, "n/a"));
+	ck_assert_ptr_null(strstr(r.out, "do not explain"));
+	ck_assert_ptr_nonnull(strstr(r.out, "A: 0xd0c")); /* MIDR part in hex, as host prints it */
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Two perf pastes with a header but neither elapsed time nor score: compared by CPU time, not refused. */
+START_TEST(test_counters_only_pastes_compare)
+{
+	char *dir = make_tempdir(), ta[4096], tb[4096], pa[4096], pb[4096], out[4096];
+	char *imp_a[] = { UD, "import", "--label", "old", "-o", pa, ta, NULL };
+	char *imp_b[] = { UD, "import", "--label", "new", "-o", pb, tb, NULL };
+	char *diff[] = { UD, "diff", "-f", "json", "-o", out, pa, pb, NULL };
+	struct run_result r;
+	json_t *doc, *w;
+
+	snprintf(ta, sizeof(ta), "%s/a.txt", dir);
+	snprintf(tb, sizeof(tb), "%s/b.txt", dir);
+	snprintf(pa, sizeof(pa), "%s/a.json", dir);
+	snprintf(pb, sizeof(pb), "%s/b.json", dir);
+	snprintf(out, sizeof(out), "%s/d.json", dir);
+	write_text(ta, " Performance counter stats for './bench':\n\n"
+		       "          1,500.00 msec task-clock\n     3,000,000,000      cycles\n     3,000,000,000      instructions\n");
+	write_text(tb, " Performance counter stats for './bench':\n\n"
+		       "            750.00 msec task-clock\n     1,800,000,000      cycles\n     2,700,000,000      instructions\n");
+	for (char **argv[] = { imp_a, imp_b, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	doc = json_load_file(out, 0, NULL);
+	w = json_array_get(json_object_get(doc, "workloads"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(w, "speedup_basis")), "task-clock");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(w, "speedup")), 2, 1e-12);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_object_get(json_object_get(w, "per_unit"), "instructions"), "ratio")), 0.9, 1e-12);
+	json_decref(doc);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -749,6 +819,8 @@ int main(void)
 	tcase_add_test(tc, test_help_lists_long_options);
 	tcase_add_test(tc, test_import_host_facts);
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
+	tcase_add_test(tc, test_score_only_diff_is_compact);
+	tcase_add_test(tc, test_counters_only_pastes_compare);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
