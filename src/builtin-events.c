@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "builtins.h"
-#include "json_out.h"
+#include "json_io.h"
 #include "counting.h"
 #include "events.h"
 #include "options.h"

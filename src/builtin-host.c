@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "builtins.h"
-#include "json_out.h"
+#include "json_io.h"
 #include "host.h"
 #include "options.h"
 

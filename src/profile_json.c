@@ -12,7 +12,7 @@
 
 #include "derived.h"
 #include "fileio.h"
-#include "json_out.h"
+#include "json_io.h"
 #include "outfile.h"
 #include "profile.h"
 
@@ -474,20 +474,11 @@ struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, st
 
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 {
-	json_error_t jerr;
-	json_t *root;
+	json_t *root = ud_json_load_file(path, err);
 	struct ud_profile *p;
-	size_t len;
-	char *text = ud_read_file(path, &len, err);
 
-	if (!text)
+	if (!root)
 		return NULL;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root) {
-		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
 	p = ud_profile_from_json(root, path, err);
 	json_decref(root);
 	return p;

@@ -8,7 +8,7 @@
 
 #include "datadir.h"
 #include "fileio.h"
-#include "json_out.h"
+#include "json_io.h"
 #include "report.h"
 #include "template.h"
 

@@ -1,7 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_out.h"
+#include "fileio.h"
+#include "json_io.h"
 
 /* Large enough that a token never straddles more than one flush. */
 #define JSON_OUT_BUFFER 65536
@@ -53,4 +54,20 @@ int ud_json_write(const json_t *j, size_t flags, FILE *f)
 	failed = s->failed;
 	free(s);
 	return failed ? -1 : 0;
+}
+
+json_t *ud_json_load_file(const char *path, struct ud_err *err)
+{
+	json_error_t jerr;
+	json_t *root;
+	size_t len;
+	char *text = ud_read_file(path, &len, err);
+
+	if (!text)
+		return NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!root)
+		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+	return root;
 }
