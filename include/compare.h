@@ -11,7 +11,8 @@
  *
  * Typed in the middle, JSON at the edge: ud_compare_build() computes the
  * model, ud_compare_to_json() writes the uarchdiff.compare/1 document from
- * it.  A number that cannot be computed (a host lacking a workload, a
+ * it, with the hosts grouped by the host facts they differ from the
+ * baseline in.  A number that cannot be computed (a host lacking a workload, a
  * workload the baseline lacks, no score) is NAN in the model and null in the
  * document.
  *
@@ -47,6 +48,7 @@ struct ud_compare_host {
 	const char *path;                 /* borrowed */
 	double geomean;                   /* over its diff's workloads, composites out; 1 for the baseline; NAN when none */
 	size_t ngeomean;                  /* the workloads behind it (the baseline's count for the baseline) */
+	size_t group;                     /* its environment group, an index into groups */
 };
 
 struct ud_compare_row {
@@ -56,6 +58,20 @@ struct ud_compare_row {
 			       * holds the workload, [k] host k over the baseline, NAN where unknown */
 };
 
+/*
+ * Hosts that differ from the baseline in the same host facts, with the
+ * same values (the same kernel, the same mitigations ...), so a reader sees
+ * which differences go with which speedups.  Group 0 holds the baseline and
+ * every host whose facts do not differ from it.
+ */
+struct ud_compare_group {
+	size_t *hosts;              /* owned: indices into hosts, in order */
+	size_t nhosts;
+	const struct ud_diff *diff; /* a member's diff: its env entries are the group's; NULL for group 0 */
+	double geomean;             /* the geometric mean of the members' geomeans; NAN when none has one */
+	double min, max;            /* the members' smallest and largest geomean */
+};
+
 struct ud_compare {
 	struct ud_compare_host *hosts; /* owned array; [0] is the baseline */
 	size_t nhosts;
@@ -63,6 +79,8 @@ struct ud_compare {
 	struct ud_compare_row *rows;   /* owned array */
 	size_t nrows;
 	double *cells;                 /* owned: nrows x nhosts, what rows[i].speedup points into */
+	struct ud_compare_group *groups; /* owned array, in order of their first host */
+	size_t ngroups;
 };
 
 /*

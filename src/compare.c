@@ -3,6 +3,7 @@
  * speedups and the geometric means (compare.h).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,67 @@ static void fill_table(struct ud_compare *c)
 	c->hosts[0].ngeomean = c->nhosts > 1 ? c->diffs[0]->summary.ngeomean : 0;
 }
 
+/* Whether two diffs against one baseline found the same host facts differing, with the same values. */
+static bool same_env(const struct ud_diff *x, const struct ud_diff *y)
+{
+	if (!x || !y)
+		return (x ? x->nenv : 0) == (y ? y->nenv : 0);
+	if (x->nenv != y->nenv)
+		return false;
+	for (size_t i = 0; i < x->nenv; i++)
+		if (strcmp(x->env[i].field, y->env[i].field) != 0 || !json_equal(x->env[i].a, y->env[i].a) ||
+		    !json_equal(x->env[i].b, y->env[i].b))
+			return false;
+	return true;
+}
+
+/* The group's geometric mean over its members' geomeans, and their range. */
+static void group_means(struct ud_compare *c, struct ud_compare_group *g)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	g->min = g->max = NAN;
+	for (size_t i = 0; i < g->nhosts; i++) {
+		double m = c->hosts[g->hosts[i]].geomean;
+
+		if (!isfinite(m) || m <= 0)
+			continue;
+		sum += log(m);
+		n++;
+		g->min = isnan(g->min) ? m : fmin(g->min, m);
+		g->max = isnan(g->max) ? m : fmax(g->max, m);
+	}
+	g->geomean = n ? exp(sum / (double)n) : NAN;
+}
+
+/* Each host into the group of the first host whose differing facts it shares. */
+static int group_hosts(struct ud_compare *c)
+{
+	if (!(c->groups = calloc(c->nhosts, sizeof(*c->groups))))
+		return -1;
+	for (size_t k = 0; k < c->nhosts; k++) {
+		const struct ud_diff *d = k ? c->diffs[k - 1] : NULL;
+		size_t g = 0;
+		struct ud_compare_group *grp;
+
+		while (g < c->ngroups && !same_env(c->groups[g].diff, d))
+			g++;
+		grp = &c->groups[g];
+		if (g == c->ngroups) {
+			c->ngroups++;
+			grp->diff = d && d->nenv ? d : NULL;
+			if (!(grp->hosts = calloc(c->nhosts, sizeof(*grp->hosts))))
+				return -1;
+		}
+		grp->hosts[grp->nhosts++] = k;
+		c->hosts[k].group = g;
+	}
+	for (size_t g = 0; g < c->ngroups; g++)
+		group_means(c, &c->groups[g]);
+	return 0;
+}
+
 static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, struct ud_err *err)
 {
 	for (size_t k = 1; k < in->n; k++) {
@@ -107,7 +169,7 @@ struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud
 	c->nhosts = in->n;
 	for (size_t k = 0; k < in->n; k++)
 		c->hosts[k] = (struct ud_compare_host){ in->profiles[k], host_label(in->profiles[k], in->paths[k]),
-							in->paths[k], NAN, 0 };
+							in->paths[k], NAN, 0, 0 };
 	if (build_diffs(c, in, err) != 0) {
 		ud_compare_free(c);
 		return NULL;
@@ -118,6 +180,11 @@ struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud
 		return NULL;
 	}
 	fill_table(c);
+	if (group_hosts(c) != 0) {
+		ud_compare_free(c);
+		ud_fail(err, "out of memory");
+		return NULL;
+	}
 	return c;
 }
 
@@ -128,6 +195,9 @@ void ud_compare_free(struct ud_compare *c)
 	for (size_t k = 0; c->diffs && k + 1 < c->nhosts; k++)
 		ud_diff_free(c->diffs[k]);
 	free(c->diffs);
+	for (size_t g = 0; c->groups && g < c->ngroups; g++)
+		free(c->groups[g].hosts);
+	free(c->groups);
 	free(c->hosts);
 	free(c->rows);
 	free(c->cells);
@@ -146,6 +216,34 @@ static json_t *numbers(const double *v, size_t n)
 	for (size_t i = 0; a && i < n; i++)
 		json_array_append_new(a, num(v[i]));
 	return a;
+}
+
+static json_t *env_json(const struct ud_diff *d)
+{
+	json_t *env = json_array();
+
+	for (size_t i = 0; d && env && i < d->nenv; i++)
+		json_array_append_new(env, json_pack("{s:s s:O s:O}", "field", d->env[i].field, "a", d->env[i].a, "b",
+						     d->env[i].b));
+	return env;
+}
+
+/* The environment groups: member indices into profiles, the facts they differ in, their geomeans. */
+static json_t *groups_json(const struct ud_compare *c)
+{
+	json_t *groups = json_array();
+
+	for (size_t g = 0; groups && g < c->ngroups; g++) {
+		const struct ud_compare_group *grp = &c->groups[g];
+		json_t *hosts = json_array();
+
+		for (size_t i = 0; hosts && i < grp->nhosts; i++)
+			json_array_append_new(hosts, json_integer((json_int_t)grp->hosts[i]));
+		json_array_append_new(groups, json_pack("{s:o s:o s:o s:o s:o}", "hosts", hosts, "environment",
+							env_json(grp->diff), "geomean", num(grp->geomean), "min",
+							num(grp->min), "max", num(grp->max)));
+	}
+	return groups;
 }
 
 json_t *ud_compare_to_json(const struct ud_compare *c)
@@ -170,7 +268,7 @@ json_t *ud_compare_to_json(const struct ud_compare *c)
 		json_decref(geomeans);
 		return NULL;
 	}
-	return json_pack("{s:s s:{s:s s:s} s:o s:o s:o s:o}", "schema", UD_COMPARE_SCHEMA, "tool", "name", "uarchdiff",
-			 "version", UD_VERSION, "profiles", profiles, "diffs", diffs, "table", table, "geomeans",
-			 geomeans);
+	return json_pack("{s:s s:{s:s s:s} s:o s:o s:o s:o s:o}", "schema", UD_COMPARE_SCHEMA, "tool", "name",
+			 "uarchdiff", "version", UD_VERSION, "profiles", profiles, "diffs", diffs, "table", table,
+			 "geomeans", geomeans, "groups", groups_json(c));
 }

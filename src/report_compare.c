@@ -195,20 +195,14 @@ static json_t *fact_text(const json_t *v)
 	return j;
 }
 
-/* The differing host facts of one pair, and their names joined for the overview. */
-static json_t *env_view(const struct ud_diff *d, json_t **names)
+/* The host facts of one pair that differ, as text. */
+static json_t *env_view(const struct ud_diff *d)
 {
 	json_t *env = json_array();
-	char joined[512] = "";
 
-	for (size_t i = 0; i < d->nenv; i++) {
-		size_t used = strlen(joined);
-
-		snprintf(joined + used, sizeof(joined) - used, "%s%s", i ? ", " : "", d->env[i].field);
+	for (size_t i = 0; d && i < d->nenv; i++)
 		json_array_append_new(env, json_pack("{s:s s:o s:o}", "field", d->env[i].field, "a",
 						     fact_text(d->env[i].a), "b", fact_text(d->env[i].b)));
-	}
-	*names = json_string(joined);
 	return env;
 }
 
@@ -254,35 +248,78 @@ static json_t *geomean_words(const struct ud_compare *c, size_t k)
 static json_t *pair_view(const struct ud_compare *c, size_t k)
 {
 	const struct ud_diff *d = c->diffs[k - 1];
-	json_t *names, *env = env_view(d, &names);
+	json_t *env = env_view(d);
 	char anchor[32];
 
-	json_decref(names);
 	snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
-	return json_pack("{s:I s:s s:s s:s s:o s:s s:o s:o s:o s:o}", "index", (json_int_t)(k + 1), "label",
+	return json_pack("{s:I s:s s:s s:s s:o s:s s:o s:o s:b s:I s:o s:o}", "index", (json_int_t)(k + 1), "label",
 			 c->hosts[k].label, "path", c->hosts[k].path, "anchor", anchor, "geomean", geomean_words(c, k),
 			 "headline", d->summary.headline ? d->summary.headline : "", "environment", env, "findings",
-			 findings_view(d), "only_a", names_of(d->host[UD_SIDE_A].only, d->host[UD_SIDE_A].nonly),
-			 "only_b", names_of(d->host[UD_SIDE_B].only, d->host[UD_SIDE_B].nonly));
+			 findings_view(d), "has_findings", d->nfindings > 0, "nfindings", (json_int_t)d->nfindings,
+			 "only_a", names_of(d->host[UD_SIDE_A].only, d->host[UD_SIDE_A].nonly), "only_b",
+			 names_of(d->host[UD_SIDE_B].only, d->host[UD_SIDE_B].nonly));
 }
 
-/* One host as a row of the HTML overview: a cell per workload, its geomean, what differs from the baseline. */
+/* One host as a row of the HTML overview: a cell per workload, its geomean, its environment group. */
 static json_t *host_view(const struct ud_compare *c, size_t k)
 {
-	json_t *cells = json_array(), *env = NULL;
-	char anchor[32];
+	json_t *cells = json_array();
+	char anchor[32], group[32];
 
 	for (size_t i = 0; i < c->nrows; i++)
 		json_array_append_new(cells, json_pack("{s:o s:s}", "text", speedup_json(c->rows[i].speedup[k]),
 						       "class", speedup_class(c->rows[i].speedup[k])));
-	if (k > 0)
-		json_decref(env_view(c->diffs[k - 1], &env));
 	snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
-	return json_pack("{s:I s:s s:s s:s s:b s:o s:o s:s s:o s:o}", "index", (json_int_t)(k + 1), "label",
+	snprintf(group, sizeof(group), "G%zu", c->hosts[k].group + 1);
+	return json_pack("{s:I s:s s:s s:s s:b s:o s:o s:s s:o s:s}", "index", (json_int_t)(k + 1), "label",
 			 c->hosts[k].label, "path", c->hosts[k].path, "anchor", anchor, "baseline", k == 0, "cells",
 			 cells, "geomean", speedup_json(c->hosts[k].geomean), "class", speedup_class(c->hosts[k].geomean),
-			 "geomean_words", k ? geomean_words(c, k) : json_string("baseline"), "env",
-			 env ? env : json_string(""));
+			 "geomean_words", k ? geomean_words(c, k) : json_string("baseline"), "group", group);
+}
+
+/* "host-02, host-05 and host-07" with their numbers. */
+static json_t *members_view(const struct ud_compare *c, const struct ud_compare_group *g)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < g->nhosts; i++) {
+		size_t k = g->hosts[i];
+		char anchor[32];
+
+		snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
+		json_array_append_new(list, json_pack("{s:I s:s s:s s:b s:b s:o}", "index", (json_int_t)(k + 1),
+						      "label", c->hosts[k].label, "anchor", anchor, "baseline", k == 0,
+						      "last", i + 1 == g->nhosts, "geomean", speedup_json(c->hosts[k].geomean)));
+	}
+	return list;
+}
+
+/* The hosts grouped by what differs from the baseline, each group's geomean and range. */
+static json_t *groups_view(const struct ud_compare *c)
+{
+	json_t *groups = json_array();
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct ud_compare_group *grp = &c->groups[g];
+		json_t *env = env_view(grp->diff);
+		char id[32], anchor[48], range[128], lo[48], hi[48], count[32];
+
+		snprintf(id, sizeof(id), "G%zu", g + 1);
+		snprintf(anchor, sizeof(anchor), "group-%s", id);
+		snprintf(count, sizeof(count), "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s");
+		speedup_text(grp->min, lo, sizeof(lo));
+		speedup_text(grp->max, hi, sizeof(hi));
+		if (grp->nhosts > 1 && isfinite(grp->min) && strcmp(lo, hi) != 0)
+			snprintf(range, sizeof(range), "%s to %s", lo, hi);
+		else
+			range[0] = 0;
+		json_array_append_new(groups, json_pack("{s:s s:s s:s s:o s:o s:o s:s s:b}", "id", id, "anchor",
+							anchor, "count", count, "hosts",
+							members_view(c, grp), "environment", env, "geomean",
+							speedup_json(grp->geomean), "range", range, "has_range",
+							range[0] != 0));
+	}
+	return groups;
 }
 
 static json_t *coord(double v)
@@ -353,11 +390,11 @@ json_t *ud_compare_view(const struct ud_compare *c)
 							   c->rows[i].composite));
 		composites = composites || c->rows[i].composite;
 	}
-	return json_pack("{s:{s:s} s:{s:s s:s} s:I s:I s:o s:o s:o s:o s:o s:b}", "tool", "version", UD_VERSION,
+	return json_pack("{s:{s:s} s:{s:s s:s} s:I s:I s:o s:o s:o s:o s:o s:b s:o s:I}", "tool", "version", UD_VERSION,
 			 "baseline", "label", c->hosts[0].label, "path", c->hosts[0].path, "nhosts",
 			 (json_int_t)c->nhosts, "nworkloads", (json_int_t)c->nrows, "hosts", hosts, "pairs", pairs,
 			 "workloads", workloads, "blocks", blocks_view(c), "chart", chart_view(c), "composites",
-			 composites);
+			 composites, "groups", groups_view(c), "ngroups", (json_int_t)c->ngroups);
 }
 
 int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const char *dir, FILE *out,

@@ -33,9 +33,9 @@ static struct ud_profile *prof[3];
 static const char *paths[3] = { "a.json", "b.json", "c.json" };
 static struct ud_compare *cmp;
 
-static struct ud_profile *host(const char *label)
+static struct ud_profile *host(const char *label, const char *kernel)
 {
-	return ud_profile_new(json_pack("{s:s s:{s:s} s:s}", "label", label, "cpu", "uarch", "zen4", "kernel", label));
+	return ud_profile_new(json_pack("{s:s s:{s:s} s:s}", "label", label, "cpu", "uarch", "zen4", "kernel", kernel));
 }
 
 static void scored(struct ud_profile *p, const char *name, double score, int hib, bool composite)
@@ -54,11 +54,11 @@ static void setup(void)
 					    { 150, 100, 75, 5, 330, NAN },
 					    { 400, NAN, 25, 40, 600, 10 } };
 	static const char *names[6] = { "int", "fp", "pipe", "lat", "index", "extra" };
-	static const char *labels[3] = { "A", "B", EVIL };
+	static const char *labels[3] = { "A", "B", EVIL }, *kernels[3] = { "6.1", "6.8", "6.8" };
 
 	diffutil_load();
 	for (int k = 0; k < 3; k++) {
-		prof[k] = host(labels[k]);
+		prof[k] = host(labels[k], kernels[k]);
 		for (int i = 0; i < 6; i++)
 			if (!isnan(score[k][i]))
 				scored(prof[k], names[i], score[k][i], i != 3, i == 4);
@@ -125,6 +125,28 @@ START_TEST(test_geomeans_by_hand)
 }
 END_TEST
 
+/* B and C run the same newer kernel: one group apart from the baseline, its geomean sqrt(1.225 x 0.794) = 1/1.01. */
+START_TEST(test_environment_groups)
+{
+	const struct ud_compare_group *g;
+
+	ck_assert_uint_eq(cmp->ngroups, 2);
+	ck_assert_uint_eq(cmp->groups[0].nhosts, 1);
+	ck_assert_ptr_null(cmp->groups[0].diff);
+	REL(cmp->groups[0].geomean, 1);
+	g = &cmp->groups[1];
+	ck_assert_uint_eq(g->nhosts, 2);
+	ck_assert_uint_eq(g->hosts[0], 1);
+	ck_assert_uint_eq(g->hosts[1], 2);
+	ck_assert_uint_eq(cmp->hosts[2].group, 1);
+	ck_assert_uint_eq(g->diff->nenv, 1);
+	ck_assert_str_eq(g->diff->env[0].field, "kernel");
+	REL(g->geomean, sqrt(sqrt(1.5) * cbrt(0.5)));
+	REL(g->min, cbrt(0.5));
+	REL(g->max, sqrt(1.5));
+}
+END_TEST
+
 START_TEST(test_json)
 {
 	json_t *doc = ud_compare_to_json(cmp), *t, *row;
@@ -151,6 +173,10 @@ START_TEST(test_json)
 	REL(json_number_value(json_array_get(json_object_get(row, "speedups"), 1)), 0.5);
 	ck_assert(json_is_null(json_array_get(json_object_get(row, "speedups"), 2)));
 	ck_assert(json_is_true(json_object_get(json_array_get(t, 4), "composite")));
+	t = json_array_get(json_object_get(doc, "groups"), 1);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(t, "hosts"), 1)), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(t, "environment"), 0), "b")),
+			 "6.8");
 	text = json_dumps(doc, JSON_COMPACT);
 	ck_assert_ptr_null(strstr(text, "nan"));
 	free(text);
@@ -197,9 +223,13 @@ START_TEST(test_formats)
 		ck_assert_ptr_nonnull(strstr(s, "&lt;script&gt;"));
 		ck_assert_ptr_nonnull(strstr(s, "id=\"host-3\""));
 		ck_assert_ptr_nonnull(strstr(s, "href=\"#host-3\""));
+		ck_assert_ptr_nonnull(strstr(s, "href=\"#group-G2\""));
+		ck_assert_ptr_nonnull(strstr(s, "id=\"group-G2\""));
 	} else if (f == UD_REPORT_TEXT) {
 		ck_assert_ptr_nonnull(strstr(s, EVIL));
 		ck_assert_ptr_nonnull(strstr(s, "index *"));
+		ck_assert_ptr_nonnull(strstr(s, "G2: 1.01x slower (1.26x slower to 1.22x faster), 2 hosts: #2 B, #3 " EVIL "\n"
+						"    kernel: 6.1 -> 6.8\n"));
 	}
 	free(s);
 }
@@ -228,7 +258,7 @@ END_TEST
 
 START_TEST(test_nothing_in_common)
 {
-	struct ud_profile *other = host("D");
+	struct ud_profile *other = host("D", "6.1");
 	const struct ud_profile *ps[] = { prof[0], prof[1], other };
 	const char *names[] = { "a.json", "b.json", "d.json" };
 	struct ud_compare_input in = { ps, names, 3, &diffutil_db };
@@ -305,6 +335,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_table_by_hand);
 	tcase_add_test(tc, test_geomeans_by_hand);
+	tcase_add_test(tc, test_environment_groups);
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
 	tcase_add_test(tc, test_text_columns);
