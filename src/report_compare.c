@@ -119,8 +119,11 @@ static size_t name_width(const struct ud_compare *c)
 {
 	size_t w = NAME_MIN;
 
-	for (size_t i = 0; i < c->nrows; i++)
-		w = fmax(w, columns(c->rows[i].workload) + 2 * c->rows[i].composite);
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t n = columns(c->rows[i].workload) + (c->rows[i].composite ? 2 : 0);
+
+		w = n > w ? n : w;
+	}
 	return w < NAME_MAX ? w : NAME_MAX;
 }
 
@@ -139,11 +142,10 @@ static json_t *text_line(const char *name, const double *v, size_t from, size_t 
 }
 
 /* Hosts [from, to) as a block: a text header and lines, and Markdown's heads and cells. */
-static json_t *block_view(const struct ud_compare *c, size_t from, size_t to, size_t nw)
+static json_t *block_view(const struct ud_compare *c, const double *g, size_t from, size_t to, size_t nw)
 {
 	char head[1024] = "", tag[300];
 	json_t *rows = json_array(), *heads = json_array(), *gm = json_array();
-	double g[to];
 
 	put_cell(head, sizeof(head), "workload", nw, false);
 	for (size_t k = from; k < to; k++) {
@@ -151,8 +153,7 @@ static json_t *block_view(const struct ud_compare *c, size_t from, size_t to, si
 		put_cell(head, sizeof(head), "", 2, false);
 		put_cell(head, sizeof(head), tag, CELL_WIDTH, true);
 		json_array_append_new(heads, json_string(tag));
-		json_array_append_new(gm, speedup_json(c->hosts[k].geomean));
-		g[k] = c->hosts[k].geomean;
+		json_array_append_new(gm, speedup_json(g[k]));
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct ud_compare_row *r = &c->rows[i];
@@ -173,9 +174,17 @@ static json_t *blocks_view(const struct ud_compare *c)
 {
 	json_t *blocks = json_array();
 	size_t nw = name_width(c);
+	double *g = malloc(c->nhosts * sizeof(*g));
 
+	if (!g) {
+		json_decref(blocks);
+		return NULL;
+	}
+	for (size_t k = 0; k < c->nhosts; k++)
+		g[k] = c->hosts[k].geomean;
 	for (size_t from = 0; from < c->nhosts; from += HOSTS_PER_BLOCK)
-		json_array_append_new(blocks, block_view(c, from, fmin(from + HOSTS_PER_BLOCK, c->nhosts), nw));
+		json_array_append_new(blocks, block_view(c, g, from, from + HOSTS_PER_BLOCK < c->nhosts ? from + HOSTS_PER_BLOCK : c->nhosts, nw));
+	free(g);
 	return blocks;
 }
 
