@@ -47,7 +47,7 @@ struct ud_compare_host {
 	const char *label;                /* host.label, else the path; borrowed */
 	const char *path;                 /* borrowed */
 	double geomean;                   /* over its diff's workloads, composites out; 1 for the baseline; NAN when none */
-	size_t ngeomean;                  /* the workloads behind it (the baseline's count for the baseline) */
+	size_t ngeomean;                  /* the workloads behind it; for the baseline, its workloads less composites */
 	size_t group;                     /* its environment group, an index into groups */
 };
 

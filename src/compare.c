@@ -75,7 +75,8 @@ static void fill_table(struct ud_compare *c)
 		c->hosts[k].ngeomean = d->summary.ngeomean;
 	}
 	c->hosts[0].geomean = 1;
-	c->hosts[0].ngeomean = c->nhosts > 1 ? c->diffs[0]->summary.ngeomean : 0;
+	for (size_t j = 0; j < base->nworkloads; j++)
+		c->hosts[0].ngeomean += !base->workloads[j].composite;
 }
 
 /* Whether two diffs against one baseline found the same host facts differing, with the same values. */

@@ -115,6 +115,7 @@ END_TEST
 START_TEST(test_geomeans_by_hand)
 {
 	ck_assert(cmp->hosts[0].geomean == 1);
+	ck_assert_uint_eq(cmp->hosts[0].ngeomean, 4); /* int, fp, pipe, lat: the index is composite */
 	REL(cmp->hosts[1].geomean, sqrt(1.5));
 	ck_assert_uint_eq(cmp->hosts[1].ngeomean, 4);
 	REL(cmp->hosts[2].geomean, cbrt(0.5));
