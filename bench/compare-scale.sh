@@ -45,7 +45,7 @@ for k in $(seq 1 "$n"); do
 done
 printf 'profiles: %d hosts x %d workloads (%s), %s bytes in all\n' "$n" "$(echo $workloads | wc -w)" \
 	"$(echo $workloads | tr ' ' ',')" "$(cat $files | wc -c)"
-for f in json text html; do
+for f in json text md html; do
 	for round in 1 2 3; do
 		start=$(date +%s%N)
 		# shellcheck disable=SC2086 # the file list is meant to split
