@@ -55,3 +55,29 @@ int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir
 	free(tmpl);
 	return ret;
 }
+
+int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err)
+{
+	static const struct {
+		const char *ext;
+		ud_escape_fn esc;
+	} kinds[] = {
+		[UD_REPORT_TEXT] = { "txt", ud_escape_text },
+		[UD_REPORT_MD] = { "md", ud_escape_markdown },
+		[UD_REPORT_HTML] = { "html", ud_escape_html },
+	};
+	char path[4096], dirbuf[4096], *tmpl;
+	int ret;
+
+	if (f != UD_REPORT_TEXT && f != UD_REPORT_MD && f != UD_REPORT_HTML)
+		return ud_fail(err, "no template for this format");
+	snprintf(path, sizeof(path), "%s/%s.%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
+		 stem, kinds[f].ext);
+	tmpl = ud_read_file(path, NULL, err);
+	if (!tmpl)
+		return -1;
+	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
+	free(tmpl);
+	return ret;
+}
