@@ -25,37 +25,6 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out)
 	return -1;
 }
 
-
-int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
-{
-	static const struct {
-		const char *file;
-		ud_escape_fn esc;
-	} kinds[] = {
-		[UD_REPORT_TEXT] = { "report.txt", ud_escape_text },
-		[UD_REPORT_MD] = { "report.md", ud_escape_markdown },
-		[UD_REPORT_HTML] = { "report.html", ud_escape_html },
-	};
-	char path[4096], dirbuf[4096], *tmpl;
-	json_t *view;
-	int ret;
-
-	if (f == UD_REPORT_JSON) {
-		ret = ud_json_write(diff, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out);
-		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
-		 kinds[f].file);
-	tmpl = ud_read_file(path, NULL, err);
-	if (!tmpl)
-		return -1;
-	view = ud_report_view(diff);
-	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
-	json_decref(view);
-	free(tmpl);
-	return ret;
-}
-
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
 		     struct ud_err *err)
 {
@@ -79,5 +48,20 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 		return -1;
 	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
 	free(tmpl);
+	return ret;
+}
+
+int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
+{
+	json_t *view;
+	int ret;
+
+	if (f == UD_REPORT_JSON) {
+		ret = ud_json_write(diff, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out);
+		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
+	}
+	view = ud_report_view(diff);
+	ret = view ? ud_report_render(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
+	json_decref(view);
 	return ret;
 }
