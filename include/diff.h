@@ -80,12 +80,19 @@ enum ud_speedup_basis {
 
 const char *ud_speedup_basis_name(enum ud_speedup_basis b);
 
+/* Which way a speedup goes; within rounding to 1.00x it is the same. */
+enum ud_direction { UD_DIR_FASTER, UD_DIR_SLOWER, UD_DIR_SAME, UD_DIR_NONE };
+
+/* The direction and, in *magnitude, the factor >= 1 a person reads ("4.66" for 4.66 and 1/4.66). */
+enum ud_direction ud_speedup_direction(double speedup, double *magnitude);
+
 /*
- * A speedup in words, the way a person says it: "4.66x faster than",
- * "4.66x slower than" (never "0.215x"), "exactly as fast as", or "not
- * comparable" for a missing one.
+ * A speedup in words, the way a person says it, never "0.215x": with its
+ * object, "4.66x faster than", "4.66x slower than", "as fast as", "not
+ * comparable with"; without, "4.66x faster", "4.66x slower", "1.00x", "n/a".
+ * Two decimals below 10x, one below 100x, none above ("1500x").
  */
-void ud_speedup_words(double speedup, char *buf, size_t len);
+void ud_speedup_words(double speedup, bool with_object, char *buf, size_t len);
 
 /* One value on both hosts and B over A; NAN where unknown. */
 struct ud_ab {

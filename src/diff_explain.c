@@ -119,7 +119,7 @@ static void first_sentence(char *buf, size_t len, const struct ud_diff_workload 
 				   "stand side by side.", w->a->name);
 		return;
 	}
-	ud_speedup_words(w->speedup, words, sizeof(words));
+	ud_speedup_words(w->speedup, true, words, sizeof(words));
 	snprintf(buf, len, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
 		 w->basis == UD_SPEEDUP_TASK_CLOCK ? " in CPU time (task-clock; no score on either side)" : "");
 }

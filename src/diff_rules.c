@@ -204,7 +204,7 @@ static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, 
 	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
 	char words[48];
 
-	ud_speedup_words(w->speedup, words, sizeof(words));
+	ud_speedup_words(w->speedup, true, words, sizeof(words));
 	add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel; %s is %s %s", w->a->name, 100 * ss->a, 100 * ss->b,
 	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
 	if (isfinite(k->a) && isfinite(k->b) && isfinite(k->share))

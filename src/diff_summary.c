@@ -42,14 +42,12 @@ static double geomean_of(const struct ud_diff *d, int g, double *buf, size_t *n)
 	return ud_geomean(buf, *n);
 }
 
-/* "kernel-heavy ones 4.2x faster (3)" */
+/* "kernel-heavy ones 4.20x faster (3)" */
 static int group_phrase(char *buf, size_t len, const struct ud_diff_summary *s, enum ud_group g)
 {
 	char words[48];
 
-	ud_speedup_words(s->group_geomean[g], words, sizeof(words));
-	/* "4.66x faster than" reads "4.66x faster" without its object. */
-	words[strlen(words) - (strstr(words, " than") ? 5 : 0)] = '\0';
+	ud_speedup_words(s->group_geomean[g], false, words, sizeof(words));
 	return snprintf(buf, len, "%s ones %s (%zu)", ud_group_name(g), words, s->group_n[g]);
 }
 
@@ -81,7 +79,7 @@ static int headline(struct ud_diff *d)
 	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
 	char words[48], first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
 
-	ud_speedup_words(s->geomean_speedup, words, sizeof(words));
+	ud_speedup_words(s->geomean_speedup, true, words, sizeof(words));
 	if (!s->ngeomean)
 		snprintf(first, sizeof(first), "No workload has a speedup (no score and no task-clock on a side): "
 					       "the counters stand side by side.");

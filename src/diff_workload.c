@@ -112,15 +112,47 @@ const char *ud_group_name(enum ud_group g)
 	return group_names[g];
 }
 
-void ud_speedup_words(double s, char *buf, size_t len)
+/* Below this magnitude a speedup prints with two decimals, below the next with one. */
+#define SPEEDUP_TWO_DECIMALS 10.0
+#define SPEEDUP_ONE_DECIMAL 100.0
+
+static int magnitude_text(double m, char *buf, size_t len)
 {
+	return snprintf(buf, len, m < SPEEDUP_TWO_DECIMALS ? "%.2f" : m < SPEEDUP_ONE_DECIMAL ? "%.1f" : "%.0f", m);
+}
+
+enum ud_direction ud_speedup_direction(double s, double *magnitude)
+{
+	char num[32];
+
+	*magnitude = NAN;
 	if (!isfinite(s) || s <= 0)
-		snprintf(buf, len, "not comparable");
-	else if (s == 1)
-		snprintf(buf, len, "exactly as fast as");
-	else /* two decimals below 10x, so that 0.9987 reads "1.00x slower", not "1x slower" */
-		snprintf(buf, len, (s > 1 ? s : 1 / s) < 10 ? "%.2fx %s than" : "%.3gx %s than", s > 1 ? s : 1 / s,
-			 s > 1 ? "faster" : "slower");
+		return UD_DIR_NONE;
+	*magnitude = s >= 1 ? s : 1 / s;
+	magnitude_text(*magnitude, num, sizeof(num));
+	if (strcmp(num, "1.00") == 0) /* what the reader would see: "1.00x slower" says nothing */
+		return UD_DIR_SAME;
+	return s > 1 ? UD_DIR_FASTER : UD_DIR_SLOWER;
+}
+
+void ud_speedup_words(double s, bool with_object, char *buf, size_t len)
+{
+	static const char *const words[][2] = {
+		[UD_DIR_FASTER] = { "faster", "faster than" },
+		[UD_DIR_SLOWER] = { "slower", "slower than" },
+		[UD_DIR_SAME] = { "1.00x", "as fast as" },
+		[UD_DIR_NONE] = { "n/a", "not comparable with" },
+	};
+	double m;
+	enum ud_direction d = ud_speedup_direction(s, &m);
+	char num[32];
+
+	if (d == UD_DIR_SAME || d == UD_DIR_NONE) {
+		snprintf(buf, len, "%s", words[d][with_object]);
+		return;
+	}
+	magnitude_text(m, num, sizeof(num));
+	snprintf(buf, len, "%sx %s", num, words[d][with_object]);
 }
 
 static double ratio(double num, double den)

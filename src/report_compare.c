@@ -36,19 +36,12 @@
 /* "1.25x faster", "1.25x slower", "1.00x" (within rounding), "—" for none. */
 static void speedup_text(double s, char *buf, size_t len)
 {
-	double r;
-	char num[32];
+	double m;
 
-	if (!isfinite(s) || s <= 0) {
+	if (ud_speedup_direction(s, &m) == UD_DIR_NONE)
 		snprintf(buf, len, "—");
-		return;
-	}
-	r = s >= 1 ? s : 1 / s;
-	snprintf(num, sizeof(num), r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r);
-	if (strcmp(num, "1.00") == 0)
-		snprintf(buf, len, "1.00x");
 	else
-		snprintf(buf, len, "%sx %s", num, s > 1 ? "faster" : "slower");
+		ud_speedup_words(s, false, buf, len);
 }
 
 /* The heat class of a cell: "none", "same", then f1..f3 faster and s1..s3 slower by size. */
@@ -247,7 +240,7 @@ static json_t *geomean_words(const struct ud_compare *c, size_t k)
 
 	if (!isfinite(c->hosts[k].geomean))
 		return json_string("no geometric mean: no workload with a speedup");
-	ud_speedup_words(c->hosts[k].geomean, words, sizeof(words));
+	ud_speedup_words(c->hosts[k].geomean, true, words, sizeof(words));
 	snprintf(buf, sizeof(buf), "%s %s (geometric mean over %zu workload%s)", words, c->hosts[0].label,
 		 c->hosts[k].ngeomean, c->hosts[k].ngeomean == 1 ? "" : "s");
 	return json_string(buf);

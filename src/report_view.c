@@ -33,21 +33,10 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* "4.66x faster", "1.25x slower", "same", "n/a": the speedup without its object. */
+/* "4.66x faster", "1.25x slower", "1.00x", "n/a": the speedup without its object. */
 static void speedup_text(double s, char *buf, size_t len)
 {
-	char *than;
-
-	if (!isfinite(s)) {
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	ud_speedup_words(s, buf, len);
-	than = strstr(buf, " than");
-	if (than)
-		*than = '\0';
-	else if (strcmp(buf, "exactly as fast as") == 0)
-		snprintf(buf, len, "same");
+	ud_speedup_words(s, false, buf, len);
 }
 
 /* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */

@@ -293,7 +293,7 @@ START_TEST(test_identical_hosts_say_no_nan)
 	doc = ud_diff_to_json(d);
 	text = json_dumps(doc, 0);
 	ck_assert_msg(!has_word(text, "nan") && !has_word(text, "inf") && !strstr(text, "(null)"), "%s", text);
-	ck_assert_ptr_nonnull(strstr(text, "exactly as fast as"));
+	ck_assert_ptr_nonnull(strstr(text, "E5 is as fast as E5"));
 	free(text);
 	json_decref(doc);
 	ud_diff_free(d);
@@ -306,16 +306,22 @@ START_TEST(test_slower_reads_slower)
 	char buf[48];
 	struct ud_diff *d = ipc_case("zen4", "zen4", 1 / 4.66, 1.0);
 
-	ud_speedup_words(1 / 4.66, buf, sizeof(buf));
+	ud_speedup_words(1 / 4.66, true, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "4.66x slower than");
-	ud_speedup_words(2, buf, sizeof(buf));
+	ud_speedup_words(2, true, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "2.00x faster than");
-	ud_speedup_words(0.9987, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "1.00x slower than");
-	ud_speedup_words(123.4, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "123x faster than");
-	ud_speedup_words(NAN, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "not comparable");
+	ud_speedup_words(0.9987, true, buf, sizeof(buf)); /* "1.00x slower" would say nothing */
+	ck_assert_str_eq(buf, "as fast as");
+	ud_speedup_words(0.9987, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.00x");
+	ud_speedup_words(1 / 12.34, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "12.3x slower");
+	ud_speedup_words(1500, false, buf, sizeof(buf)); /* not "1.5e+03x" */
+	ck_assert_str_eq(buf, "1500x faster");
+	ud_speedup_words(NAN, true, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "not comparable with");
+	ud_speedup_words(0, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "n/a");
 	ck_assert_ptr_nonnull(strstr(d->workloads[0].explanation, "B is 4.66x slower than A on w."));
 	ck_assert_msg(!strstr(d->workloads[0].explanation, "0.215"), "%s", d->workloads[0].explanation);
 	ck_assert_msg(!strstr(d->workloads[0].explanation, "nan"), "%s", d->workloads[0].explanation);
