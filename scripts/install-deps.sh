@@ -6,6 +6,13 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config \
 	libpfm4-dev libelf-dev libjansson-dev check \
-	chromium python3 >/dev/null
+	chromium python3 \
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	cpio >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
+# qemu-system-arm (its qemu-system-aarch64 emulates a Neoverse N1),
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and cpio: the emulated-Arm test
+# (tests/emulated-arm/run.sh) cross-builds uarchdiff and boots it.  It fetches
+# the arm64 kernel and -dev packages itself, through its own apt state: no
+# dpkg --add-architecture here.
