@@ -17,7 +17,12 @@ LOOP_NS = (1_000_000, 10_000_000)  # the loop-N.json files
 MUX_N = 100_000_000                # multiplexed*.json run the loop this long
 MAX_CONSTANT = 1000                # user-mode start-up and exit of loop.c
 MUX_TOLERANCE = 0.005              # scaled vs exact instructions
-PATH_TOLERANCE = 0.005             # path length, one quick run vs the next
+# Path length (instructions per unit, kernel's included, multiplexed over two
+# groups), one quick run against the next.  Measured: 1e-5..4e-4; spawn
+# 8e-4..6e-3, its fork/exec/exit path moving with the scheduler and its two
+# groups reading 1.2% apart within one run (bursty work, short samples).
+PATH_TOLERANCE = {"spawn": 0.02}
+PATH_TOLERANCE_DEFAULT = 0.005
 ZERO_REASON = "read 0 over"        # the zero-reading rule's reason
 
 # Known bugs outside this test's files, checked all the same: the row says
@@ -174,12 +179,10 @@ def check_multiplexed(out):
     for name in ["instructions"] + [f"instructions@g{g}" for g in range(1, groups)]:
         c = counter(wm, name)
         pct, value = c.get("running_pct"), c.get("value")
-        row("multiplexed.json", f"{name} running", c["status"], pct, "0 < running% < 100",
-            c["status"] == "counted" and 0 < pct < 100)
         err = abs(value / reference - 1) if value and reference else None
-        row("multiplexed.json", f"{name} scaled", c["status"], value,
-            f"within {MUX_TOLERANCE:.1%} of --exact's {fmt(reference)}",
-            err is not None and err <= MUX_TOLERANCE)
+        row("multiplexed.json", name, c["status"], f"{fmt(value)} ({fmt(pct)}% running)",
+            f"0 < running < 100%, within {MUX_TOLERANCE:.1%} of --exact's {fmt(reference)}",
+            c["status"] == "counted" and 0 < pct < 100 and err is not None and err <= MUX_TOLERANCE)
     check_zero_rule("multiplexed.json", wm)
     pcts = sorted({c.get("running_pct") for c in hw_counted(we).values()})
     row("multiplexed-exact.json", "running%", "", "/".join(map(fmt, pcts)), "100 for every group", pcts == [100])
@@ -206,13 +209,13 @@ def check_quick(out):
     again = {w["name"]: w for w in q2["workloads"]}
     for w in q1["workloads"]:
         ipc = (w.get("derived") or {}).get("ipc")
-        # Under -icount a cycle is an instruction: IPC 1.0 is the emulator's, not the work's.
-        row("quick.json", f"{w['name']} ipc", "", ipc, "1.0 (icount artefact)",
-            ipc is not None and abs(ipc - 1) < 1e-9)
         a, b = path_length(w), path_length(again.get(w["name"], {"counters": {}}))
         err = abs(b / a - 1) if a and b else None
-        row("quick.json", f"{w['name']} path", "", f"{fmt(a)} / {fmt(b)} insn/{w['units']}",
-            f"again within {PATH_TOLERANCE:.1%}", err is not None and err <= PATH_TOLERANCE)
+        tolerance = PATH_TOLERANCE.get(w["name"], PATH_TOLERANCE_DEFAULT)
+        # Under -icount a cycle is an instruction: IPC 1.0 is the emulator's, not the work's.
+        row("quick.json", w["name"], "", f"IPC {fmt(ipc)}, {fmt(a)} / {fmt(b)} insn/unit",
+            f"IPC 1.0 (icount), path again within {tolerance:.1%}",
+            ipc is not None and abs(ipc - 1) < 1e-9 and err is not None and err <= tolerance)
 
 
 def check_diff(out, file, base, cand):
@@ -221,12 +224,22 @@ def check_diff(out, file, base, cand):
         return
     a = {w["name"]: w for w in a_doc["workloads"]}
     b = {w["name"]: w for w in b_doc["workloads"]}
+    worst, bad = 0.0, []
     for w in d["workloads"]:
         factor = (w.get("factors") or {}).get("path_length")
         pa, pb = path_length(a[w["name"]]), path_length(b[w["name"]])
-        expected = pa / pb if pa and pb else None
-        row(file, f"{w['name']} path_length", "", factor, f"= {fmt(expected)} (insn/unit A / B)",
-            factor is not None and expected is not None and abs(factor / expected - 1) < 1e-12)
+        if factor is None or not pa or not pb:
+            bad.append(w["name"])
+            continue
+        err = abs(factor / (pa / pb) - 1)
+        worst = max(worst, err)
+        if err >= 1e-12:
+            bad.append(w["name"])
+    n = len(d["workloads"])
+    value = f"{n - len(bad)}/{n} equal, worst rel. error {worst:.1g}"
+    if n == 1 and not bad:
+        value = fmt(d["workloads"][0]["factors"]["path_length"])
+    row(file, "path_length", "", value, "= insn/unit A over B, to 1e-12", n > 0 and not bad)
 
 
 def main():
