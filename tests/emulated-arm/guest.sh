@@ -1,9 +1,10 @@
+#!/bin/sh
 # Runs inside the emulated Neoverse N1 (busybox sh, /init's child).
 # uarchdiff writes every result into /out; the files leave the guest on the
 # console as one base64 tar between markers, and the host checks them
 # (check.py): this script only produces, it judges nothing.
 set -u
-cd /out
+cd /out || exit 1
 ud=/usr/bin/uarchdiff
 loop=/usr/bin/loop
 

@@ -49,11 +49,11 @@ apt_opts="-o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir/cache
 dev_pkgs="libpfm4-dev libjansson-dev libelf-dev zlib1g-dev libzstd-dev busybox-static"
 if [ ! -f "$debs/.complete" ]; then
 	step "fetching Debian arm64 packages"
-	rm -rf "$debs" "$apt_dir"
+	rm -rf "$debs" "$apt_dir" "$work/sysroot"
 	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$debs"
 	: >"$apt_dir/status"
 	# shellcheck disable=SC2086 # apt_opts is a list of options
-	apt-get $apt_opts update >"$work/apt.log" 2>&1 ||
+	apt-get $apt_opts --error-on=any update >"$work/apt.log" 2>&1 ||
 		skip "cannot reach Debian's arm64 package lists (apt-get update failed: see $work/apt.log)"
 	# The meta-package names the current kernel ABI (linux-image-6.1.0-NN-cloud-arm64).
 	# shellcheck disable=SC2086
@@ -68,7 +68,7 @@ fi
 
 # --- sysroot and kernel, extracted with dpkg-deb (never installed) ------------
 sysroot=$work/sysroot
-if [ ! -f "$sysroot/.complete" ] || [ "$debs/.complete" -nt "$sysroot/.complete" ]; then
+if [ ! -f "$sysroot/.complete" ]; then
 	step "extracting the sysroot and the kernel"
 	rm -rf "$sysroot" "$work/kernel" "$work/busybox"
 	mkdir -p "$sysroot" "$work/kernel" "$work/busybox"
@@ -81,17 +81,16 @@ if [ ! -f "$sysroot/.complete" ] || [ "$debs/.complete" -nt "$sysroot/.complete"
 	done
 	touch "$sysroot/.complete"
 fi
-vmlinuz=$(ls "$work"/kernel/boot/vmlinuz-* 2>/dev/null | head -n 1)
-[ -n "$vmlinuz" ] || fail "no vmlinuz in the kernel package"
+for vmlinuz in "$work"/kernel/boot/vmlinuz-*; do :; done
+[ -f "$vmlinuz" ] || fail "no vmlinuz in the kernel package"
 
 # --- the static aarch64 build --------------------------------------------------
 cross=$work/cross
 step "cross-building uarchdiff for aarch64"
-if [ ! -f "$cross/CMakeCache.txt" ]; then
-	cmake -S "$root" -B "$cross" -DCMAKE_TOOLCHAIN_FILE="$here/aarch64.cmake" \
-		-DUD_ARM_SYSROOT="$sysroot" -DBUILD_TESTING=OFF >"$work/cross-configure.log" 2>&1 ||
-		fail "cross configure failed: see $work/cross-configure.log"
-fi
+# Configured every time (seconds): a half-finished earlier configure must not stick.
+cmake -S "$root" -B "$cross" -DCMAKE_TOOLCHAIN_FILE="$here/aarch64.cmake" \
+	-DUD_ARM_SYSROOT="$sysroot" -DBUILD_TESTING=OFF >"$work/cross-configure.log" 2>&1 ||
+	fail "cross configure failed: see $work/cross-configure.log"
 cmake --build "$cross" -j "$jobs" --target uarchdiff >"$work/cross-build.log" 2>&1 ||
 	fail "cross build failed: see $work/cross-build.log"
 aarch64-linux-gnu-gcc -O2 -static -nostdlib -ffreestanding -fno-stack-protector -Wall -Wextra -Werror \
