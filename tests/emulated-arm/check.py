@@ -173,7 +173,7 @@ def check_multiplexed(out):
     for g in range(1, groups):
         for anchor in ("cycles", "instructions"):
             c = counter(wm, f"{anchor}@g{g}")
-            row("multiplexed.json", f"{anchor}@g{g}", c["status"], c.get("group"), f"counted in group {g}",
+            row("multiplexed.json", f"{anchor}@g{g}", c["status"], f"group {c.get('group')}", f"counted in group {g}",
                 c["status"] == "counted" and c.get("group") == g)
     reference = counter(we, "instructions").get("value")
     for name in ["instructions"] + [f"instructions@g{g}" for g in range(1, groups)]:
