@@ -30,11 +30,13 @@ ZERO_REASON = "read 0 over"        # the zero-reading rule's reason
 # it is fixed.
 KNOWN_BUGS = {
     ("multiplexed-exact.json", "zero-reading"):
-        "--exact applies the zero-reading rule to each group's run alone "
-        "(src/builtin-stat.c launch_exact), so a group with no cycles-like "
-        "event that reads 0 keeps its zeros as counted",
+        "stat --exact reads each group in a run of its own and never applies "
+        "the zero-reading rule to the merged readings (src/builtin-stat.c "
+        "launch_exact: call ud_counts_flag_untrusted(ev, counts, n) after its "
+        "loop), so a later group's zeros stay counted",
     ("run-exact.json", "zero-reading"):
-        "the same in run --exact (src/runner.c run_exact)",
+        "the same in run --exact (src/runner.c run_exact: "
+        "ud_counts_flag_untrusted(o->ev, counts, o->nev) after its loop)",
 }
 
 rows = []
