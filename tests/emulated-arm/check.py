@@ -264,6 +264,8 @@ def main():
     for (file, event), why in KNOWN_BUGS.items():
         if any(r[0] == file and r[1] == event and r[5] == "XFAIL" for r in rows):
             print(f"XFAIL {file} {event}: known bug: {why}")
+        if any(r[0] == file and r[1] == event and r[5] == "XPASS" for r in rows):
+            print(f"XPASS {file} {event}: the bug is fixed: remove its KNOWN_BUGS entry in check.py")
     print(f"{len(rows) - failures}/{len(rows)} checks hold")
     return 1 if failures else 0
 
