@@ -73,7 +73,9 @@ void ud_count_scale(struct ud_count *c, uint64_t raw, uint64_t enabled_ns, uint6
  * 0 over a millisecond or more of running, for an event that any work
  * advances (cycles, instructions), gives it away.  Then every hardware
  * counter of the set that read 0 becomes UD_NOT_COUNTED with that reason.
- * ud_counters_read() applies it; exposed for tests.
+ * ud_counters_read() applies it to each set it reads; applied again to the
+ * readings of several sets merged (one run per group, --exact), the zeros it
+ * flagged in one set give away the zeros of the others.
  */
 void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, size_t n);
 

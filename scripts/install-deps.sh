@@ -6,8 +6,15 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config \
 	libpfm4-dev libelf-dev libjansson-dev check \
-	chromium python3 man-db groff-base >/dev/null
+	chromium python3 man-db groff-base \
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	cpio >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # man-db and groff-base: the man page test renders doc/uarchdiff.1;
 # cpack -G DEB needs only dpkg (dpkg-deb), which every Debian has.
+# qemu-system-arm (its qemu-system-aarch64 emulates a Neoverse N1),
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and cpio: the emulated-Arm test
+# (tests/emulated-arm/run.sh) cross-builds uarchdiff and boots it.  It fetches
+# the arm64 kernel and -dev packages itself, through its own apt state: no
+# dpkg --add-architecture here.

@@ -330,7 +330,13 @@ void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, s
 	int fake = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (out[i].status != UD_COUNTED || !ev[i].hardware)
+		/*
+		 * A reading this rule already flagged is evidence too: --exact
+		 * merges one run per group, and a later group may hold no event
+		 * that ticks with work.  (ud_count_scale only marks a counter
+		 * not counted when it never ran, which is no evidence.)
+		 */
+		if (out[i].status == UD_NOT_SUPPORTED || !ev[i].hardware)
 			continue;
 		if (ev[i].ticks_with_work && out[i].raw == 0 && out[i].running_ns >= ZERO_READ_MIN_RUNNING_NS) {
 			fake = 1;

@@ -60,6 +60,13 @@ int ud_measure_unit(const struct ud_event *ev, size_t n, bool exact, ud_measure_
 		for (size_t j = 0; j < k && ret == 0; j++)
 			counts[index[j]] = part[j];
 	}
+	/*
+	 * Each group's run judged its zeros alone, and a group without cycles
+	 * or instructions has no evidence that the PMU counts at all: judge
+	 * the merged readings again (found under QEMU's Neoverse N1 PMU).
+	 */
+	if (ret == 0)
+		ud_counts_flag_untrusted(ev, counts, n);
 	free(sub);
 	free(part);
 	free(index);

@@ -211,6 +211,45 @@ START_TEST(test_zero_reads_over_real_work_are_not_trusted)
 }
 END_TEST
 
+/*
+ * --exact reads each group in a run of its own: a later group without
+ * cycles-like events keeps its zeros until the readings are merged and the
+ * rule is applied again (measured in QEMU's Neoverse N1: STALL_BACKEND
+ * alone in group 1 stayed a counted 0).
+ */
+START_TEST(test_zero_rule_holds_across_merged_runs)
+{
+	const char *names[] = { "branches", "instructions", "stalled-cycles-backend", "instructions" };
+	struct ud_event ev[4];
+	struct ud_count out[4];
+
+	resolve_all(ev, names, 4);
+	/* run of group 0: branches read 0 beside counting instructions */
+	ud_count_scale(&out[0], 0, 5000000, 5000000);
+	ud_count_scale(&out[1], 400000, 5000000, 5000000);
+	ud_counts_flag_untrusted(ev, out, 2);
+	ck_assert_int_eq(out[0].status, UD_NOT_COUNTED);
+	/* run of group 1: only a stall event at 0, no evidence of its own */
+	ud_count_scale(&out[2], 0, 5000000, 5000000);
+	ud_count_scale(&out[3], 400000, 5000000, 5000000);
+	ud_counts_flag_untrusted(ev + 2, out + 2, 2);
+	ck_assert_int_eq(out[2].status, UD_COUNTED);
+	/* merged: group 0's flagged zero gives group 1's away */
+	ud_counts_flag_untrusted(ev, out, 4);
+	ck_assert_int_eq(out[0].status, UD_NOT_COUNTED);
+	ck_assert_int_eq(out[2].status, UD_NOT_COUNTED);
+	ck_assert_ptr_nonnull(strstr(out[2].reason, "read 0 over 5.0 ms"));
+	ck_assert_int_eq(out[1].status, UD_COUNTED);
+	ck_assert_int_eq(out[3].status, UD_COUNTED);
+
+	/* a counter that never ran is no evidence */
+	ud_count_scale(&out[0], 0, 5000000, 0);
+	ud_count_scale(&out[2], 0, 5000000, 5000000);
+	ud_counts_flag_untrusted(ev, out, 4);
+	ck_assert_int_eq(out[2].status, UD_COUNTED);
+}
+END_TEST
+
 START_TEST(test_status_names_round_trip)
 {
 	enum ud_count_status s;
@@ -234,6 +273,7 @@ int main(void)
 	tcase_add_test(tc, test_unknown_event_is_not_supported_with_reason);
 	tcase_add_test(tc, test_hardware_refusal_is_explained);
 	tcase_add_test(tc, test_zero_reads_over_real_work_are_not_trusted);
+	tcase_add_test(tc, test_zero_rule_holds_across_merged_runs);
 	tcase_add_test(tc, test_status_names_round_trip);
 	tcase_add_test(tc, test_modifiers_split_user_and_kernel);
 	suite_add_tcase(s, tc);
