@@ -173,6 +173,8 @@ struct ud_diff_workload {
 	 * (diff_thresholds.h).
 	 */
 	bool ipc_beyond_generation;
+	/* cycles or instructions were counted in user mode only on a side (perf without privilege) */
+	bool user_mode_only;
 	struct ud_work work;
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
@@ -234,6 +236,12 @@ struct ud_diff_host {
 
 /* Across the workloads in common, composites left out. */
 struct ud_diff_summary {
+	/*
+	 * The means take one kind of speedup: the scores' where any workload
+	 * has them, else CPU time's; a ratio of scores and one of task-clocks
+	 * do not average into anything.
+	 */
+	enum ud_speedup_basis basis;
 	double geomean_speedup;             /* NAN when no workload has a speedup */
 	size_t ngeomean;                    /* the workloads behind it */
 	double group_geomean[UD_GROUP_COUNT];
@@ -260,10 +268,13 @@ struct ud_diff_input {
 };
 
 /*
- * The model, or NULL with err: a workload with a zero or negative score, no
- * workload in common (the message lists both sides), or out of memory.
+ * The model, or NULL with err: a workload with a zero or negative score, one
+ * measured in different units or directions on the two sides, no workload in
+ * common (the message lists both sides), or out of memory.
  */
 struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err);
+/* Whether w is one of the summary's means: not composite, a speedup of the summary's basis. */
+bool ud_diff_in_summary(const struct ud_diff *d, const struct ud_diff_workload *w);
 void ud_diff_free(struct ud_diff *d);
 
 /* New reference to the uarchdiff.diff/1 document, or NULL when out of memory. */

@@ -103,6 +103,15 @@ const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const 
 double ud_counter_running_pct(const struct ud_counter *c);
 /* The counter's value when counted, else NAN. */
 double ud_workload_value(const struct ud_workload *w, const char *name);
+
+#define UD_WORKLOAD_MODE_NAME 128
+/*
+ * What a generic event counted in all modes: the counter itself; else, as
+ * perf prints without privilege (perf_event_paranoid 2), name:u + name:k
+ * where both were counted, or name:u alone where no name:k was asked for,
+ * then *user_only (may be NULL) is set; else NAN.
+ */
+double ud_workload_total(const struct ud_workload *w, const char *name, bool *user_only);
 /* Copies samples and fills median, min, max and ci95_rel from them. */
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 

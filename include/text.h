@@ -4,7 +4,12 @@
 #ifndef UD_TEXT_H
 #define UD_TEXT_H
 
+#include <stddef.h>
+
 /* Strips leading and trailing white space in place; returns the new start. */
 char *ud_trim(char *s);
+
+/* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
+void ud_format_ns(double ns, char *buf, size_t len);
 
 #endif

@@ -50,7 +50,7 @@ static double ratio(double num, double den, double scale)
 
 double ud_metric(const struct ud_workload *w, enum ud_metric m)
 {
-#define V(name) ud_workload_value(w, name)
+#define V(name) ud_workload_total(w, name, NULL)
 	switch (m) {
 	case UD_M_IPC: return ratio(V("instructions"), V("cycles"), 1);
 	case UD_M_CPI: return ratio(V("cycles"), V("instructions"), 1);

@@ -55,6 +55,23 @@ static const struct ud_workload *find_workload(const struct index *ix, const cha
 	return hit ? *hit : NULL;
 }
 
+/*
+ * 0, or -1 with err when the two sides measured one workload in different
+ * units or directions: KBps against MBps, or a rate against a time, has no
+ * ratio that means a speedup.
+ */
+static int check_comparable(const struct ud_workload *a, const struct ud_workload *b, const char *fa, const char *fb,
+			    struct ud_err *err)
+{
+	if (a->units && b->units && strcmp(a->units, b->units) != 0)
+		return ud_fail(err, "workload '%s': units differ (%s in %s, %s in %s): not comparable", a->name, a->units,
+			       fa, b->units, fb);
+	if (a->higher_is_better >= 0 && b->higher_is_better >= 0 && a->higher_is_better != b->higher_is_better)
+		return ud_fail(err, "workload '%s': higher is better in %s, lower in %s: not comparable", a->name,
+			       a->higher_is_better ? fa : fb, a->higher_is_better ? fb : fa);
+	return 0;
+}
+
 /* 0, or -1 with err for a score the ratios cannot use. */
 static int check_score(const struct ud_workload *w, const char *file, struct ud_err *err)
 {
@@ -110,7 +127,8 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 		w->b = find_workload(ib, w->a->name);
 		if (!w->b)
 			continue;
-		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err))
+		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err) ||
+		    check_comparable(w->a, w->b, ha->file, hb->file, err))
 			return -1;
 		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */
 		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_explain(w, ha->label, hb->label) != 0)

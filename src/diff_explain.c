@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "diff_priv.h"
+#include "diff_thresholds.h"
+#include "text.h"
 
 /* "branch MPKI 23.9 -> 0.843": a metric's move from A to B. */
 static void move(char *buf, size_t len, const struct ud_diff_workload *w, enum ud_metric m)
@@ -93,15 +95,23 @@ static void caveat_sentence(char *buf, size_t len, const struct ud_diff_workload
 	int used = 0;
 
 	buf[0] = '\0';
-	if (w->group == UD_GROUP_KERNEL_HEAVY) {
+	if (w->group == UD_GROUP_KERNEL_HEAVY && isfinite(ss->a) && isfinite(ss->b)) {
+		char ta[32], tb[32];
+
+		ud_format_ns(k->a, ta, sizeof(ta));
+		ud_format_ns(k->b, tb, sizeof(tb));
 		used = snprintf(buf, len, " It spends %.0f%% -> %.0f%% of its CPU time in the kernel", 100 * ss->a,
 				100 * ss->b);
-		if (isfinite(k->a) && isfinite(k->b) && isfinite(k->share))
-			used += snprintf(buf + used, len - (size_t)used,
-					 ", where time per %s fell %.3g -> %.3g µs (%.0f%% of the change)", w->work.unit,
-					 k->a / 1e3, k->b / 1e3, 100 * k->share);
+		/* a share outside 0..1 means user and kernel time moved opposite ways: no share to speak of */
+		if (isfinite(k->a) && isfinite(k->b) && k->share >= 0 && k->share <= 1)
+			used += snprintf(buf + used, len - (size_t)used, ", where time per %s %s %s -> %s (%.0f%% of the change)",
+					 w->work.unit, k->b < k->a ? "fell" : "rose", ta, tb, 100 * k->share);
 		used += snprintf(buf + used, len - (size_t)used, ".");
 	}
+	if (w->user_mode_only && (size_t)used < len)
+		used += snprintf(buf + used, len - (size_t)used,
+				 " Cycles and instructions were counted in user mode only (perf without privilege, "
+				 "':u'): the kernel's part of the work is not in them.");
 	if (w->ipc_beyond_generation && (size_t)used < len)
 		snprintf(buf + used, len - (size_t)used,
 			 " A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
@@ -115,13 +125,13 @@ static void first_sentence(char *buf, size_t len, const struct ud_diff_workload 
 	char words[48];
 
 	if (w->basis == UD_SPEEDUP_NONE) {
-		snprintf(buf, len, "%s has no score on one side and no task-clock to compare CPU time by: its counters "
-				   "stand side by side.", w->a->name);
+		snprintf(buf, len, "%s has no score on both sides and no task-clock to compare CPU time by: its "
+				   "counters stand side by side.", w->a->name);
 		return;
 	}
 	ud_speedup_words(w->speedup, true, words, sizeof(words));
 	snprintf(buf, len, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
-		 w->basis == UD_SPEEDUP_TASK_CLOCK ? " in CPU time (task-clock; no score on either side)" : "");
+		 w->basis == UD_SPEEDUP_TASK_CLOCK ? " in CPU time (task-clock; no score on both sides)" : "");
 }
 
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
@@ -131,6 +141,9 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 	first_sentence(first, sizeof(first), w, la, lb);
 	if (w->has_dominant)
 		dominant_sentence(second, sizeof(second), w, la);
+	else if (ud_speedup_direction(w->speedup, &(double){ 0 }) != UD_DIR_SAME && isfinite(w->speedup))
+		snprintf(second, sizeof(second), " The move is too small (under %.0f%%) or within the measured noise to "
+						 "split into factors.", 100 * UD_SHARE_MIN_MOVE);
 	caveat_sentence(third, sizeof(third), w);
 	w->explanation = malloc(strlen(first) + strlen(second) + strlen(third) + 1);
 	if (!w->explanation)

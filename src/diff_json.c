@@ -99,6 +99,8 @@ static json_t *workload_json(const struct ud_diff_workload *w)
 		      ud_work_basis_text(w->work.basis), "factors", factors_json(w->factor), "shares",
 		      factors_json(w->share), "metrics", metrics_json(w->metric), "per_unit", per_unit_json(w),
 		      "time_split", time_split_json(w));
+	if (o && w->user_mode_only)
+		json_object_set_new(o, "user_mode_only", json_true());
 	if (o)
 		json_object_update_new(o, json_pack("{s:o s:o s:o s:o s:s}", "dominant",
 						    w->has_dominant ? json_string(ud_factor_name(w->dominant)) : json_null(),
@@ -178,7 +180,7 @@ static json_t *summary_json(const struct ud_diff *d)
 		json_t *names = json_array();
 
 		for (size_t i = 0; i < d->nworkloads; i++)
-			if (d->workloads[i].group == (enum ud_group)g && !d->workloads[i].composite)
+			if (d->workloads[i].group == (enum ud_group)g && ud_diff_in_summary(d, &d->workloads[i]))
 				json_array_append_new(names, json_string(d->workloads[i].a->name));
 		if (json_array_size(names))
 			json_array_append_new(groups, json_pack("{s:s s:o s:o}", "name", ud_group_name((enum ud_group)g),
@@ -195,9 +197,9 @@ static json_t *summary_json(const struct ud_diff *d)
 								    num(w->a->score.median), "b",
 								    num(w->b->score.median), "ratio", num(w->speedup)));
 	}
-	return json_pack("{s:o s:I s:o s:o s:b s:s}", "geomean_speedup", num(s->geomean_speedup), "workloads",
-			 (json_int_t)s->ngeomean, "composites", composites, "groups", groups, "counters", s->counters,
-			 "headline", s->headline);
+	return json_pack("{s:o s:I s:s s:o s:o s:b s:s}", "geomean_speedup", num(s->geomean_speedup), "workloads",
+			 (json_int_t)s->ngeomean, "speedup_basis", ud_speedup_basis_name(s->basis), "composites",
+			 composites, "groups", groups, "counters", s->counters, "headline", s->headline);
 }
 
 json_t *ud_diff_to_json(const struct ud_diff *d)

@@ -18,9 +18,9 @@
 
 #include "diff_priv.h"
 #include "diff_thresholds.h"
+#include "text.h"
 
 #define EVIDENCE_LINE 512
-#define NS_PER_US 1e3
 
 /* What a rule looks at. */
 enum scope {
@@ -96,6 +96,20 @@ static bool is_mitigation(const char *field)
 	return strncmp(field, "vulnerabilities.", strlen("vulnerabilities.")) == 0;
 }
 
+/* The kernel's share of CPU time on both hosts together; NAN unless both are known. */
+static double mean_sys_share(const struct ud_diff_workload *w)
+{
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+
+	return (ss->a + ss->b) / 2;
+}
+
+/* A workload the medians and the mitigation rules weigh: a real measurement, with a speedup. */
+static bool weighed(const struct ud_diff_workload *w)
+{
+	return !w->composite && isfinite(w->speedup) && w->speedup > 0;
+}
+
 /* The differing mitigations and kernels, then each workload's kernel share; false when no mitigation differs. */
 static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 {
@@ -113,10 +127,9 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		return false;
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
-		const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
-		double share = (ss->a + ss->b) / 2; /* the kernel's share on both hosts */
+		double share = mean_sys_share(w);
 
-		if (isfinite(ss->a) && isfinite(ss->b) && isfinite(w->speedup))
+		if (isfinite(share) && weighed(w))
 			add(ev, "%s: speedup %.3gx, %.0f%% of CPU time in the kernel", w->a->name, w->speedup,
 			    100 * share);
 	}
@@ -139,7 +152,7 @@ static double median_speedup(const struct ud_diff *d)
 	if (!speed)
 		return NAN;
 	for (size_t i = 0; i < d->nworkloads; i++)
-		if (isfinite(d->workloads[i].speedup))
+		if (weighed(&d->workloads[i]))
 			speed[n++] = d->workloads[i].speedup;
 	qsort(speed, n, sizeof(double), cmp_double);
 	median = n ? speed[n / 2] : NAN;
@@ -154,10 +167,9 @@ static bool kernel_heavy_gained_most(const struct ud_diff *d)
 	size_t nhi = 0, nlo = 0;
 
 	for (size_t i = 0; i < d->nworkloads; i++) {
-		const struct ud_ab *ss = &d->workloads[i].metric[UD_M_SYS_SHARE];
-		double share = (ss->a + ss->b) / 2; /* the kernel's share on both hosts */
+		double share = mean_sys_share(&d->workloads[i]);
 
-		if (!isfinite(ss->a) || !isfinite(ss->b))
+		if (!isfinite(share) || !weighed(&d->workloads[i]))
 			continue;
 		if (d->workloads[i].speedup >= median) {
 			hi += share;
@@ -202,17 +214,19 @@ static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, 
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
-	char words[48];
+	char words[48], ta[32], tb[32];
 
 	ud_speedup_words(w->speedup, true, words, sizeof(words));
 	add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel; %s is %s %s", w->a->name, 100 * ss->a, 100 * ss->b,
 	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
-	if (isfinite(k->a) && isfinite(k->b) && isfinite(k->share))
-		add(ev, "%s: kernel time per %s %.3g -> %.3g µs, %.0f%% of the change in CPU time per %s", w->a->name,
-		    w->work.unit, k->a / NS_PER_US, k->b / NS_PER_US, 100 * k->share, w->work.unit);
-	else if (isfinite(k->a) && isfinite(k->b)) /* the CPU time per unit did not change: no share to give */
-		add(ev, "%s: kernel time per %s %.3g -> %.3g µs", w->a->name, w->work.unit, k->a / NS_PER_US,
-		    k->b / NS_PER_US);
+	ud_format_ns(k->a, ta, sizeof(ta));
+	ud_format_ns(k->b, tb, sizeof(tb));
+	/* a share outside 0..1: user and kernel time moved opposite ways, or the total did not move */
+	if (isfinite(k->a) && isfinite(k->b) && k->share >= 0 && k->share <= 1)
+		add(ev, "%s: kernel time per %s %s -> %s, %.0f%% of the change in CPU time per %s", w->a->name,
+		    w->work.unit, ta, tb, 100 * k->share, w->work.unit);
+	else if (isfinite(k->a) && isfinite(k->b))
+		add(ev, "%s: kernel time per %s %s -> %s", w->a->name, w->work.unit, ta, tb);
 }
 
 static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
@@ -221,10 +235,19 @@ static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
 	const struct ud_diff_summary *sum = &d->summary;
 	bool missing = false;
 
-	if (!sum->group_n[UD_GROUP_KERNEL_HEAVY])
+	bool moved = false;
+
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+		double m;
+
+		if (w->group == UD_GROUP_KERNEL_HEAVY && weighed(w) && ud_speedup_direction(w->speedup, &m) != UD_DIR_SAME)
+			moved = moved || m >= UD_KERNEL_HEAVY_MIN_MOVE;
+	}
+	if (!moved) /* nothing kernel-heavy moved enough for its kernel path to matter */
 		return 0;
 	for (size_t i = 0; i < d->nworkloads; i++)
-		if (d->workloads[i].group == UD_GROUP_KERNEL_HEAVY && !d->workloads[i].composite)
+		if (d->workloads[i].group == UD_GROUP_KERNEL_HEAVY && weighed(&d->workloads[i]))
 			kernel_heavy_workload(ev, d, &d->workloads[i]);
 	if (sum->group_n[UD_GROUP_COMPUTE_BOUND])
 		add(ev, "kernel-heavy workloads: geometric mean %.3gx over %zu; compute-bound ones: %.3gx over %zu",
@@ -248,25 +271,30 @@ static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
 
 /* ---- per workload ---- */
 
-static int rule_ipc_beyond_generation(const struct subject *s, struct evidence *ev)
+static void ipc_beyond_generation_evidence(struct evidence *ev, const struct ud_diff_workload *w)
 {
-	const struct ud_diff_workload *w = s->w;
 	const struct ud_per_unit *ins = per_unit(w, "instructions"), *bm = per_unit(w, "branch-misses");
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 
-	if (!w->ipc_beyond_generation)
-		return 0;
 	add(ev, "%s: IPC %.2f -> %.2f (%.3gx) on nearly the same instructions (path length %.3gx); one core "
-		"generation brings about 1.1-1.2x",
+		"generation brings about %.1f-%.1fx",
 	    w->a->name, w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->factor[UD_FACTOR_IPC],
-	    w->factor[UD_FACTOR_PATH_LENGTH]);
+	    w->factor[UD_FACTOR_PATH_LENGTH], UD_GENERATION_IPC_LOW, UD_GENERATION_IPC_HIGH);
 	if (ins)
 		add(ev, "%s: instructions per %s %.4g -> %.4g", w->a->name, w->work.unit, ins->v.a, ins->v.b);
 	if (bm)
 		add(ev, "%s: branch misses per %s %.3g -> %.3g", w->a->name, w->work.unit, bm->v.a, bm->v.b);
 	if (isfinite(ss->a) && isfinite(ss->b))
 		add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel", w->a->name, 100 * ss->a, 100 * ss->b);
-	return 1;
+}
+
+/* One finding for the diff, with every workload whose IPC moved beyond a generation. */
+static int rule_ipc_beyond_generation(const struct subject *s, struct evidence *ev)
+{
+	for (size_t i = 0; i < s->d->nworkloads; i++)
+		if (s->d->workloads[i].ipc_beyond_generation && !s->d->workloads[i].composite)
+			ipc_beyond_generation_evidence(ev, &s->d->workloads[i]);
+	return ev->n > 0;
 }
 
 static int rule_frequency_explains_most(const struct subject *s, struct evidence *ev)
@@ -319,7 +347,7 @@ static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 static bool counted_instructions(const struct ud_profile *p)
 {
 	for (size_t i = 0; i < p->nworkloads; i++)
-		if (isfinite(ud_workload_value(&p->workloads[i], "instructions")))
+		if (isfinite(ud_workload_total(&p->workloads[i], "instructions", NULL)))
 			return true;
 	return false;
 }
@@ -365,7 +393,7 @@ static const struct rule {
 		"The hosts differ in speculative-execution mitigations: kernel-heavy work (system calls, pipes, file "
 		"copies, process creation) may move for that reason rather than the hardware's.", NULL },
 	[UD_FINDING_IPC_BEYOND_GENERATION] = {
-		"ipc-beyond-generation", SCOPE_WORKLOAD, rule_ipc_beyond_generation,
+		"ipc-beyond-generation", SCOPE_DIFF, rule_ipc_beyond_generation,
 		"IPC moved far more than a core generation brings on the same instructions: what those instructions "
 		"wait on changed (kernel entry and exit, mitigations, virtualisation, the memory system), not only "
 		"the core.",

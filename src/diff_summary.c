@@ -16,9 +16,20 @@
 
 #define HEADLINE_MAX 1024
 
-static bool in_means(const struct ud_diff_workload *w)
+bool ud_diff_in_summary(const struct ud_diff *d, const struct ud_diff_workload *w)
 {
-	return !w->composite && isfinite(w->speedup) && w->speedup > 0;
+	return !w->composite && w->basis == d->summary.basis && isfinite(w->speedup) && w->speedup > 0;
+}
+
+/* The scores' basis where any workload has one, else CPU time's (the enum lists them best first). */
+static enum ud_speedup_basis summary_basis(const struct ud_diff *d)
+{
+	enum ud_speedup_basis best = UD_SPEEDUP_NONE;
+
+	for (size_t i = 0; i < d->nworkloads; i++)
+		if (!d->workloads[i].composite && d->workloads[i].basis < best)
+			best = d->workloads[i].basis;
+	return best;
 }
 
 static bool any_counted(const struct ud_workload *w)
@@ -36,7 +47,7 @@ static double geomean_of(const struct ud_diff *d, int g, double *buf, size_t *n)
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
 
-		if (in_means(w) && (g == UD_GROUP_COUNT || w->group == (enum ud_group)g))
+		if (ud_diff_in_summary(d, w) && (g == UD_GROUP_COUNT || w->group == (enum ud_group)g))
 			buf[(*n)++] = w->speedup;
 	}
 	return ud_geomean(buf, *n);
@@ -73,27 +84,44 @@ static void groups_sentence(char *buf, size_t len, const struct ud_diff_summary 
 		snprintf(buf, len, " The %s, the %s: kernel and user work moved alike.", heavy, bound);
 }
 
-static int headline(struct ud_diff *d)
+/* The first sentence: how much faster over how many workloads, and by what measure. */
+static void first_sentence(char *buf, size_t len, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
-	char words[48], first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
+	const char *measure = s->basis == UD_SPEEDUP_TASK_CLOCK ? ", in CPU time (task-clock): no scores to compare" : "";
+	char words[48];
+	size_t composites = 0;
 
+	for (size_t i = 0; i < d->nworkloads; i++)
+		composites += d->workloads[i].composite;
 	ud_speedup_words(s->geomean_speedup, true, words, sizeof(words));
-	if (!s->ngeomean)
-		snprintf(first, sizeof(first), "No workload has a speedup (no score and no task-clock on a side): "
-					       "the counters stand side by side.");
+	if (!s->ngeomean && composites)
+		snprintf(buf, len, "%s and %s have only composite scores in common: see them below.", la, lb);
+	else if (!s->ngeomean)
+		snprintf(buf, len, "No workload has a speedup (no score and no task-clock on a side): the counters "
+				   "stand side by side.");
 	else if (s->ngeomean == 1)
-		snprintf(first, sizeof(first), "%s is %s %s on the one workload compared.", lb, words, la);
+		snprintf(buf, len, "%s is %s %s on the one workload compared%s.", lb, words, la, measure);
 	else
-		snprintf(first, sizeof(first), "%s is %s %s over %zu workloads (geometric mean).", lb, words, la,
-			 s->ngeomean);
+		snprintf(buf, len, "%s is %s %s over %zu workloads (geometric mean)%s.", lb, words, la, s->ngeomean,
+			 measure);
+}
+
+static int headline(struct ud_diff *d)
+{
+	const struct ud_diff_summary *s = &d->summary;
+	static const char no_counters[] = " No counters on either side: the scores say how much, not why.";
+	char first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
+	int n;
+
+	first_sentence(first, sizeof(first), d);
 	groups_sentence(groups, sizeof(groups), s);
-	d->summary.headline = malloc(strlen(first) + strlen(groups) + 160);
+	n = snprintf(NULL, 0, "%s%s%s", first, groups, s->counters ? "" : no_counters);
+	d->summary.headline = malloc((size_t)n + 1);
 	if (!d->summary.headline)
 		return -1;
-	sprintf(d->summary.headline, "%s%s%s", first, groups,
-		s->counters ? "" : " No counters on either side: the scores say how much, not why.");
+	snprintf(d->summary.headline, (size_t)n + 1, "%s%s%s", first, groups, s->counters ? "" : no_counters);
 	return 0;
 }
 
@@ -104,6 +132,7 @@ int ud_diff_summarize(struct ud_diff *d)
 
 	if (!buf)
 		return -1;
+	s->basis = summary_basis(d);
 	s->geomean_speedup = geomean_of(d, UD_GROUP_COUNT, buf, &s->ngeomean);
 	for (int g = 0; g < UD_GROUP_COUNT; g++)
 		s->group_geomean[g] = geomean_of(d, g, buf, &s->group_n[g]);

@@ -32,6 +32,28 @@
 #define UD_PATH_LENGTH_SAME_LOW 0.8
 #define UD_PATH_LENGTH_SAME_HIGH 1.25
 
+/*
+ * Below a 1% move a speedup is not split into factor shares: ln(speedup)
+ * nears 0 and every share blows up (+996% / -996% for 1000 -> 1001), though
+ * run-to-run noise alone moves benchmarks by more.  A move the rank test
+ * finds insignificant is not split either.
+ */
+#define UD_SHARE_MIN_MOVE 0.01
+
+/*
+ * What a new core generation brings in IPC on the same code, as the
+ * evidence states it: roughly 1.1-1.2x (AMD's +13% Zen 3 -> Zen 4, +16%
+ * Zen 4 -> Zen 5).
+ */
+#define UD_GENERATION_IPC_LOW 1.1
+#define UD_GENERATION_IPC_HIGH 1.2
+
+/*
+ * A kernel-heavy workload is worth a finding only when it moved: 10% is
+ * about the run-to-run spread of UnixBench's system-call tests on a VM.
+ */
+#define UD_KERNEL_HEAVY_MIN_MOVE 1.1
+
 /* "Most" of a speedup: at least half of ln(speedup). */
 #define UD_FREQUENCY_MOST_SHARE 0.5
 

@@ -209,14 +209,30 @@ static struct ud_work work_per_run(const struct ud_diff_workload *w)
 	return u;
 }
 
+static bool splittable(const struct ud_diff_workload *w)
+{
+	return fabs(log(w->speedup)) >= log1p(UD_SHARE_MIN_MOVE) && w->sig.significant != 0;
+}
+
+/* Whether a side's cycles or instructions are its user-mode counters alone. */
+static bool user_mode_only(const struct ud_workload *x)
+{
+	bool cycles = false, instructions = false;
+
+	ud_workload_total(x, "cycles", &cycles);
+	ud_workload_total(x, "instructions", &instructions);
+	return cycles || instructions;
+}
+
 static void compute_factors(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
 	double product = 1, l = log(w->speedup);
 
+	w->user_mode_only = user_mode_only(a) || user_mode_only(b);
 	w->work = work_per_run(w);
-	w->factor[UD_FACTOR_PATH_LENGTH] = ratio(ratio(ud_workload_value(a, "instructions"), w->work.a),
-						 ratio(ud_workload_value(b, "instructions"), w->work.b));
+	w->factor[UD_FACTOR_PATH_LENGTH] = ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
+						 ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
 	w->factor[UD_FACTOR_IPC] = ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
 	w->factor[UD_FACTOR_FREQUENCY] = ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
 	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
@@ -233,8 +249,8 @@ static void compute_factors(struct ud_diff_workload *w)
 	w->factor[UD_FACTOR_UNEXPLAINED] = w->speedup / product;
 	w->has_dominant = false;
 	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
-		/* A speedup of exactly 1 has no log to share out. */
-		double share = l != 0 ? log(w->factor[f]) / l : NAN;
+		/* A move too small or insignificant has no log worth sharing out (diff_thresholds.h). */
+		double share = splittable(w) ? log(w->factor[f]) / l : NAN;
 
 		w->share[f] = isfinite(share) ? share : NAN;
 		if (isfinite(share) && fabs(share) > (w->has_dominant ? fabs(w->share[w->dominant]) : 0)) {
@@ -340,10 +356,11 @@ static enum ud_group group_of(const struct ud_diff_workload *w)
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 
-	if (!isfinite(ss->a) || !isfinite(ss->b))
-		return UD_GROUP_UNKNOWN;
+	/* "on either host": one side's share is enough to call it kernel-heavy */
 	if (ss->a >= UD_KERNEL_HEAVY_SYS_SHARE || ss->b >= UD_KERNEL_HEAVY_SYS_SHARE)
 		return UD_GROUP_KERNEL_HEAVY;
+	if (!isfinite(ss->a) || !isfinite(ss->b))
+		return UD_GROUP_UNKNOWN;
 	if (ss->a <= UD_COMPUTE_BOUND_SYS_SHARE && ss->b <= UD_COMPUTE_BOUND_SYS_SHARE)
 		return UD_GROUP_COMPUTE_BOUND;
 	return UD_GROUP_MIXED;
@@ -405,7 +422,7 @@ static void compute_significance(struct ud_diff_workload *w)
 static void compute_speedup(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
-	double ta = ud_workload_value(a, "task-clock"), tb = ud_workload_value(b, "task-clock");
+	double ta = ud_workload_total(a, "task-clock", NULL), tb = ud_workload_total(b, "task-clock", NULL);
 
 	if (isfinite(a->score.median) && isfinite(b->score.median)) {
 		w->basis = UD_SPEEDUP_SCORE;
@@ -439,12 +456,12 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 {
 	w->composite = w->a->composite || w->b->composite;
 	compute_speedup(w);
+	compute_significance(w); /* before the factors: an insignificant move is not split */
 	compute_factors(w);
 	compute_metrics(w);
 	compute_modes(w);
 	w->group = group_of(w);
 	w->ipc_beyond_generation = ipc_beyond_generation(w, ua, ub);
 	compute_cpi_stack(w, ua, ub);
-	compute_significance(w);
 	return compute_per_unit(w);
 }

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,28 @@ double ud_workload_value(const struct ud_workload *w, const char *name)
 	const struct ud_counter *c = ud_workload_counter(w, name);
 
 	return c && c->status == UD_COUNTED ? c->value : NAN;
+}
+
+double ud_workload_total(const struct ud_workload *w, const char *name, bool *user_only)
+{
+	char mode[UD_WORKLOAD_MODE_NAME];
+	double v = ud_workload_value(w, name), user, kernel;
+
+	if (user_only)
+		*user_only = false;
+	if (isfinite(v))
+		return v;
+	snprintf(mode, sizeof(mode), "%s:u", name);
+	user = ud_workload_value(w, mode);
+	snprintf(mode, sizeof(mode), "%s:k", name);
+	kernel = ud_workload_value(w, mode);
+	if (isfinite(user) && isfinite(kernel))
+		return user + kernel;
+	if (!isfinite(user) || ud_workload_counter(w, mode))
+		return NAN; /* a kernel part asked for and not counted: the total is unknown */
+	if (user_only)
+		*user_only = true;
+	return user;
 }
 
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n)

@@ -1,4 +1,6 @@
 #include <ctype.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -13,4 +15,22 @@ char *ud_trim(char *s)
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
 	return s;
+}
+
+#define NS_PER_US 1e3
+#define NS_PER_MS 1e6
+#define NS_PER_S 1e9
+
+void ud_format_ns(double ns, char *buf, size_t len)
+{
+	if (!isfinite(ns))
+		snprintf(buf, len, "n/a");
+	else if (fabs(ns) < NS_PER_US)
+		snprintf(buf, len, "%.3g ns", ns);
+	else if (fabs(ns) < NS_PER_MS)
+		snprintf(buf, len, "%.3g µs", ns / NS_PER_US);
+	else if (fabs(ns) < NS_PER_S)
+		snprintf(buf, len, "%.3g ms", ns / NS_PER_MS);
+	else
+		snprintf(buf, len, "%.3g s", ns / NS_PER_S);
 }
