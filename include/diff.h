@@ -146,6 +146,12 @@ const char *ud_mode_name(enum ud_mode m);
 struct ud_mode_part {
 	double a, b, share;
 	struct ud_ab ipc;
+	/*
+	 * Its part of the change in cycles per unit of work, as share is of CPU
+	 * time: where the IPC factor's cycles went, by mode.  NAN without
+	 * per-mode cycles on both sides.
+	 */
+	double cycles_share;
 };
 
 /* How much of its CPU time a workload spends in the kernel, on the worse side. */

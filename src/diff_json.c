@@ -75,6 +75,8 @@ static json_t *time_split_json(const struct ud_diff_workload *w)
 		/* Only where cycles and instructions were counted per mode on both sides. */
 		if (isfinite(p->ipc.a) && isfinite(p->ipc.b))
 			json_object_set_new(part, "ipc", ab_json(&p->ipc));
+		if (isfinite(p->cycles_share))
+			json_object_set_new(part, "cycles_share", num(p->cycles_share));
 		json_object_set_new(o, ud_mode_name((enum ud_mode)m), part);
 	}
 	return o;

@@ -325,6 +325,20 @@ static int compute_per_unit(struct ud_diff_workload *w)
 	return 0;
 }
 
+/* Each mode's part of the change in cycles per unit of work, from cycles:u and cycles:k. */
+static void compute_cycles_split(struct ud_diff_workload *w)
+{
+	double a[UD_MODE_COUNT], b[UD_MODE_COUNT], change;
+
+	for (int m = 0; m < UD_MODE_COUNT; m++) {
+		a[m] = ratio(ud_workload_value(w->a, mode_counters[m].cycles), w->work.a);
+		b[m] = ratio(ud_workload_value(w->b, mode_counters[m].cycles), w->work.b);
+	}
+	change = (a[UD_MODE_USER] + a[UD_MODE_KERNEL]) - (b[UD_MODE_USER] + b[UD_MODE_KERNEL]);
+	for (int m = 0; m < UD_MODE_COUNT; m++)
+		w->mode[m].cycles_share = isfinite(change) && change != 0 ? (a[m] - b[m]) / change : NAN;
+}
+
 /*
  * CPU time per unit in each mode and each mode's part of its change:
  * kernel = (s_A - s_B) / ((u_A + s_A) - (u_B + s_B)) (SPEC §5.1), so the two
@@ -349,6 +363,7 @@ static void compute_modes(struct ud_diff_workload *w)
 
 		w->mode[m].ipc = (struct ud_ab){ a, b, ratio(b, a) };
 	}
+	compute_cycles_split(w);
 }
 
 /* By the kernel's share of CPU time on the heavier side (diff_thresholds.h). */

@@ -361,6 +361,9 @@ START_TEST(test_time_split_with_per_mode_counters)
 	REL(w->mode[UD_MODE_USER].ipc.ratio, 1);
 	REL(w->mode[UD_MODE_KERNEL].ipc.a, 1 / 1.5);
 	REL(w->mode[UD_MODE_KERNEL].ipc.ratio, 3);
+	/* cycles per unit: user 5e6 -> 2.5e6, kernel 15e6 -> 2.5e6: the kernel carries 12.5 of the 15 saved */
+	REL(w->mode[UD_MODE_KERNEL].cycles_share, 12.5 / 15);
+	REL(w->mode[UD_MODE_USER].cycles_share, 2.5 / 15);
 	ud_diff_free(d);
 	ud_profile_free(a);
 	ud_profile_free(b);
