@@ -68,7 +68,7 @@ struct ud_compare_group {
 	size_t *hosts;              /* owned: indices into hosts, in order */
 	size_t nhosts;
 	const struct ud_diff *diff; /* a member's diff: its env entries are the group's; NULL for group 0 */
-	double geomean;             /* the geometric mean of the members' geomeans; NAN when none has one */
+	double geomean;             /* the geometric mean of the candidates' geomeans (the baseline's 1 only alone); NAN when none */
 	double min, max;            /* the members' smallest and largest geomean */
 };
 

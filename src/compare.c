@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "stats.h"
 
 static const char *host_label(const struct ud_profile *p, const char *path)
 {
@@ -94,23 +95,30 @@ static bool same_env(const struct ud_diff *x, const struct ud_diff *y)
 }
 
 /* The group's geometric mean over its members' geomeans, and their range. */
-static void group_means(struct ud_compare *c, struct ud_compare_group *g)
+/*
+ * The candidates' geometric means in the group: the baseline's own 1.00
+ * would only dilute them, and stands alone only in a group of its own.
+ */
+static int group_means(struct ud_compare *c, struct ud_compare_group *g)
 {
-	double sum = 0;
+	double *m = malloc((g->nhosts + 1) * sizeof(double));
 	size_t n = 0;
 
+	if (!m)
+		return -1;
 	g->min = g->max = NAN;
 	for (size_t i = 0; i < g->nhosts; i++) {
-		double m = c->hosts[g->hosts[i]].geomean;
+		double x = c->hosts[g->hosts[i]].geomean;
 
-		if (!isfinite(m) || m <= 0)
+		if ((g->hosts[i] == 0 && g->nhosts > 1) || !isfinite(x) || x <= 0)
 			continue;
-		sum += log(m);
-		n++;
-		g->min = isnan(g->min) ? m : fmin(g->min, m);
-		g->max = isnan(g->max) ? m : fmax(g->max, m);
+		m[n++] = x;
+		g->min = isnan(g->min) ? x : fmin(g->min, x);
+		g->max = isnan(g->max) ? x : fmax(g->max, x);
 	}
-	g->geomean = n ? exp(sum / (double)n) : NAN;
+	g->geomean = ud_geomean(m, n);
+	free(m);
+	return 0;
 }
 
 /* Each host into the group of the first host whose differing facts it shares. */
@@ -136,7 +144,8 @@ static int group_hosts(struct ud_compare *c)
 		c->hosts[k].group = g;
 	}
 	for (size_t g = 0; g < c->ngroups; g++)
-		group_means(c, &c->groups[g]);
+		if (group_means(c, &c->groups[g]) != 0)
+			return -1;
 	return 0;
 }
 

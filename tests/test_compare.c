@@ -130,6 +130,10 @@ END_TEST
 START_TEST(test_environment_groups)
 {
 	const struct ud_compare_group *g;
+	struct ud_compare *same;
+	const struct ud_profile *trio[3] = { prof[0], prof[1], prof[0] };
+	const char *paths[3] = { "a.json", "b.json", "a2.json" };
+	struct ud_err err = UD_ERR_INIT;
 
 	ck_assert_uint_eq(cmp->ngroups, 2);
 	ck_assert_uint_eq(cmp->groups[0].nhosts, 1);
@@ -145,6 +149,12 @@ START_TEST(test_environment_groups)
 	REL(g->geomean, sqrt(sqrt(1.5) * cbrt(0.5)));
 	REL(g->min, cbrt(0.5));
 	REL(g->max, sqrt(1.5));
+	/* A third host identical to the baseline shares its group: the group's mean is its own, not diluted by the baseline's 1 */
+	same = ud_compare_build(&(struct ud_compare_input){ trio, paths, 3, &diffutil_db }, &err);
+	ck_assert_msg(same != NULL, "%s", err.msg);
+	ck_assert_uint_eq(same->groups[0].nhosts, 2);
+	REL(same->groups[0].geomean, 1);
+	ud_compare_free(same);
 }
 END_TEST
 
