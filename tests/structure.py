@@ -12,8 +12,9 @@ Checks, printing every violation found:
   calls    No cycle in the module call graph: module A calls module B when
            a symbol undefined in A's object file is defined in B's (nm).
   layer    No call downwards-up: the portable library calls nothing in the
-           Linux library, and neither library calls a command (builtin-*.c,
-           main.c).
+           Linux library, and neither library calls the commands' support
+           (udcli: options, usage, errors; it prints) or a command
+           (builtin-*.c, main.c).
   length   No function in src/ or workloads/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
 
@@ -73,7 +74,7 @@ def includes(src, rel):
 def objects(build):
     """{module: (library, object path)} for the two libraries and the binary."""
     mods = {}
-    for lib in ("udportable", "udlinux", "uarchdiff"):
+    for lib in ("udportable", "udlinux", "udcli", "uarchdiff"):
         top = os.path.join(build, "CMakeFiles", f"{lib}.dir")
         for root, _, names in os.walk(top):
             for n in names:
@@ -178,7 +179,7 @@ def check_calls(mods, found):
         detail = "; ".join(f"{a} -> {b} ({', '.join(sorted(why[(a, b)])[:3])})"
                            for a in comp for b in comp if (a, b) in why)
         found.append((f"calls {' '.join(comp)}", f"modules call each other: {detail}"))
-    rank = {"udportable": 0, "udlinux": 1, "uarchdiff": 2}
+    rank = {"udportable": 0, "udlinux": 1, "udcli": 2, "uarchdiff": 2}
     for (a, b), syms in sorted(why.items()):
         if rank[mods[a][0]] < rank[mods[b][0]]:
             found.append((f"layer {a} {b}", f"{a} ({mods[a][0]}) calls {b} ({mods[b][0]}): "
