@@ -31,8 +31,8 @@
 #define LEGEND_ENTRY 225
 
 /* The overview: a name column wide enough for UnixBench's names, the plot, the speedup in words. */
-#define OV_NAME_CHARS 46
-#define OV_PLOT_LEFT 350
+#define OV_NAME_CHARS 50
+#define OV_PLOT_LEFT 380
 #define OV_PLOT_RIGHT 770
 #define OV_VALUE_X 782
 /* Rows shrink from OV_ROW_MAX to OV_ROW_MIN as workloads grow, so 100 stay one readable screenful or two. */
@@ -417,7 +417,7 @@ json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
 {
 	static const char *const sides[] = { "a", "b" }, *const hosts[] = { "A", "B" };
 	struct cpi_terms t[2];
-	json_t *rows = json_array();
+	json_t *rows = json_array(), *missing = json_array();
 	double top = 0, y = CHART_TOP + LEGEND_ROW;
 	bool overshoot = false;
 
@@ -428,17 +428,21 @@ json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
 	}
 	if (top <= 0) {
 		json_decref(rows);
+		json_decref(missing);
 		return json_null();
 	}
 	/* One scale for both hosts: the bars' lengths compare their CPIs. */
 	for (int i = 0; i < 2; i++) {
-		if (!isfinite(t[i].cpi) || t[i].cpi <= 0)
+		if (!isfinite(t[i].cpi) || t[i].cpi <= 0) {
+			json_array_append_new(missing, json_string(hosts[i]));
 			continue;
+		}
 		json_array_append_new(rows, cpi_row(hosts[i], &t[i], (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / top, y));
 		overshoot |= t[i].overshoot && t[i].split;
 		y += CPI_ROW;
 	}
-	return json_pack("{s:i s:i s:o s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
+	return json_pack("{s:i s:i s:o s:o s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
+			 "missing", missing,
 			 "legend_y", ud_rv_coord(CHART_TOP), "overshoot", overshoot, "label_x", ud_rv_coord(CHART_LABEL_X),
 			 "legend", legend_entry(0, COLOR_BRANCH, "branch mispredicts (upper bound)"),
 			 legend_entry(1, COLOR_L1D, "L1d misses (upper bound)"), legend_entry(2, COLOR_OTHER, "everything else"));
