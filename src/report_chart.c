@@ -347,6 +347,7 @@ json_t *ud_chart_overview(const json_t *workloads, double geomean)
 			"axis_x", ud_rv_coord(ud_axis_x(&ax, 0)), "axis_bottom", ud_rv_coord(bottom), "tick_y",
 			ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks", axis_ticks(&ax), "note", overview_note(n, total),
 			"font", pitch < 16 ? "11" : "12", "geomean", json_null());
+	json_object_set_new(out, "axis_top", json_integer(OV_TOP - 2));
 	if (isfinite(geomean) && geomean > 0)
 		json_object_set_new(out, "geomean", json_pack("{s:o s:s s:i}", "x", ud_rv_coord(ud_axis_x(&ax, log(geomean))),
 							      "label", gm, "y", OV_TOP - 8));
@@ -441,8 +442,8 @@ json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
 		overshoot |= t[i].overshoot && t[i].split;
 		y += CPI_ROW;
 	}
-	return json_pack("{s:i s:i s:o s:o s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
-			 "missing", missing,
+	return json_pack("{s:i s:i s:o s:o s:i s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
+			 "missing", missing, "line_x", CHART_PLOT_LEFT,
 			 "legend_y", ud_rv_coord(CHART_TOP), "overshoot", overshoot, "label_x", ud_rv_coord(CHART_LABEL_X),
 			 "legend", legend_entry(0, COLOR_BRANCH, "branch mispredicts (upper bound)"),
 			 legend_entry(1, COLOR_L1D, "L1d misses (upper bound)"), legend_entry(2, COLOR_OTHER, "everything else"));
