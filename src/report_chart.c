@@ -270,18 +270,22 @@ static int by_speedup(const void *x, const void *y)
 }
 
 /* The workloads the overview draws: every non-composite one with a speedup, at most OVERVIEW_MAX. */
-static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t *total)
+static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t *total, size_t *no_speedup)
 {
 	struct ov_item *items = calloc(json_array_size(workloads) + 1, sizeof(*items));
 	const json_t *w;
 	size_t i;
 
-	*n = 0;
+	*n = *no_speedup = 0;
 	json_array_foreach(workloads, i, w) {
 		double s = ud_rv_get(w, "speedup");
 
-		if (items && isfinite(s) && s > 0 && !json_is_true(json_object_get(w, "composite")))
+		if (!items || json_is_true(json_object_get(w, "composite")))
+			continue;
+		if (isfinite(s) && s > 0)
 			items[(*n)++] = (struct ov_item){ w, log(s) };
+		else
+			(*no_speedup)++;
 	}
 	*total = *n;
 	if (*n > OVERVIEW_MAX) {
@@ -307,21 +311,26 @@ static json_t *overview_bar(const struct ov_item *it, const struct ud_log_axis *
 			 "lower_is_better", json_is_false(json_object_get(it->w, "higher_is_better")));
 }
 
-/* "The 100 of 1000 workloads that moved most", or "" when all are drawn. */
-static json_t *overview_note(size_t n, size_t total)
+/* "The 100 of 1000 workloads that moved most", those without a speedup, or "" when all are drawn. */
+static json_t *overview_note(size_t n, size_t total, size_t no_speedup)
 {
-	char note[160] = "";
+	char note[320] = "";
+	int used = 0;
 
 	if (n < total)
-		snprintf(note, sizeof(note), "The %zu of %zu workloads that moved most; the table below has them all.", n,
-			 total);
+		used = snprintf(note, sizeof(note), "The %zu of %zu workloads that moved most; the table below has them all.",
+				n, total);
+	if (no_speedup)
+		snprintf(note + used, sizeof(note) - (size_t)used,
+			 "%s%zu without a speedup (no score or task-clock on a side) %s left out.", used ? " " : "", no_speedup,
+			 no_speedup == 1 ? "is" : "are");
 	return json_string(note);
 }
 
 json_t *ud_chart_overview(const json_t *workloads, double geomean)
 {
-	size_t n, total;
-	struct ov_item *items = overview_items(workloads, &n, &total);
+	size_t n, total, no_speedup;
+	struct ov_item *items = overview_items(workloads, &n, &total, &no_speedup);
 	double extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch, bottom;
 	struct ud_log_axis ax;
 	json_t *bars = json_array(), *out;
@@ -345,7 +354,7 @@ json_t *ud_chart_overview(const json_t *workloads, double geomean)
 	out = json_pack("{s:i s:i s:o s:i s:i s:o s:o s:o s:o s:o s:s s:o}", "width", CHART_WIDTH, "height",
 			(int)(bottom + AXIS_LABELS), "bars", bars, "label_right", OV_PLOT_LEFT - 8, "value_x", OV_VALUE_X,
 			"axis_x", ud_rv_coord(ud_axis_x(&ax, 0)), "axis_bottom", ud_rv_coord(bottom), "tick_y",
-			ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks", axis_ticks(&ax), "note", overview_note(n, total),
+			ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks", axis_ticks(&ax), "note", overview_note(n, total, no_speedup),
 			"font", pitch < 16 ? "11" : "12", "geomean", json_null());
 	json_object_set_new(out, "axis_top", json_integer(OV_TOP - 2));
 	if (isfinite(geomean) && geomean > 0)
