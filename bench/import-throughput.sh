@@ -1,6 +1,7 @@
 #!/bin/sh
 # Import throughput on a large generated `perf stat -I` interval file (text),
-# and the same data as -x CSV: prints MB/s and peak memory; asserts nothing.
+# and the same data as -x CSV: prints MB/s and peak memory; then a file past
+# the size limit, refused; asserts nothing.
 # Target: 100 MB/s or better.
 #
 #   bench/import-throughput.sh [MEGABYTES]    (default 200)
@@ -39,3 +40,11 @@ for f in "$dir/interval.txt" "$dir/interval.csv"; do
 	awk -v s="$size" -v ns="$ns" -v rss="$(cat "$dir/rss")" -v name="$(basename "$f")" 'BEGIN {
 		printf "%-14s %8.1f MB in %6.3f s: %7.1f MB/s, peak RSS %d KB\n", name, s / 1048576, ns / 1e9, s / 1048576 / (ns / 1e9), rss }'
 done
+
+# Past import's size limit (IMPORT_MAX_FILE_BYTES, 1 GiB): refused on one line
+# before a byte is read, so memory stays bounded whatever the file's size.
+truncate -s 1025M "$dir/huge.txt"
+status=0
+/usr/bin/time -f "%M" -o "$dir/rss" "$ud" import -o "$dir/huge.json" "$dir/huge.txt" 2>"$dir/err" || status=$?
+printf '%-14s %8d MB refused (exit %d, %d line, peak RSS %d KB): %s\n' huge.txt 1025 "$status" \
+	"$(wc -l < "$dir/err")" "$(tail -n 1 "$dir/rss")" "$(cat "$dir/err")"

@@ -106,7 +106,7 @@ _uarchdiff()
 	*:--suite)
 		mapfile -t COMPREPLY < <(compgen -W "quick default full" -- "$cur")
 		return 0 ;;
-	diff:-f | diff:--format)
+	diff:-f | diff:--format | compare:-f | compare:--format)
 		mapfile -t COMPREPLY < <(compgen -W "text json md html" -- "$cur")
 		return 0 ;;
 	import:--format)

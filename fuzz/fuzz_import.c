@@ -14,8 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		UD_FMT_AUTO, UD_FMT_PERF_TEXT, UD_FMT_PERF_CSV, UD_FMT_PERF_JSON, UD_FMT_UNIXBENCH,
 	};
 	struct ud_import_opts o = { 0 };
-	struct ud_profile *p;
+	struct ud_import_warnings warn = { 0 };
+	struct ud_profile *p, *back;
 	struct ud_err err;
+	json_t *j;
 
 	if (size == 0)
 		return 0;
@@ -23,9 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p = ud_profile_new(NULL);
 	if (!p)
 		return 0;
-	ud_import_buffer(p, (const char *)data + 1, size - 1, "fuzz", &o, &err);
-	/* What was imported must also serialise. */
-	json_decref(ud_profile_to_json(p));
+	ud_import_buffer_warn(p, (const char *)data + 1, size - 1, "fuzz", &o, &warn, &err);
+	ud_import_warnings_free(&warn);
+	/* What was imported must also serialise, and read back (perf_metrics, derived_per_pmu). */
+	j = ud_profile_to_json(p);
+	back = j ? ud_profile_from_json(j, "fuzz", &err) : NULL;
+	ud_profile_free(back);
+	json_decref(j);
 	ud_profile_free(p);
 	return 0;
 }

@@ -4,7 +4,9 @@
 #
 #   fuzz/run.sh [SECONDS]    (default 60)
 #
-# Seeds come from tests/data; new corpus entries stay in build-fuzz/corpus.
+# Seeds come from tests/data and fuzz/seeds (hand-written pastes of each form
+# issue 11 added: perf 6.x metric rows, hybrid PMUs, locales, BOM/CRLF, a
+# UnixBench log cut short); new corpus entries stay in build-fuzz/corpus.
 # Exits non-zero when libFuzzer finds a crash, a leak or a sanitizer report.
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ cmake -S . -B build-fuzz -DUD_FUZZ=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=O
 cmake --build build-fuzz --target fuzz_import -j "$(nproc)" >/dev/null
 mkdir -p build-fuzz/corpus build-fuzz/seeds
 i=0
-for f in tests/data/perf-stat/* tests/data/unixbench/*; do
+for f in tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*; do
 	for fmt in 0 1 2 3 4; do
 		# the first byte selects the parser (see fuzz/fuzz_import.c)
 		{ printf "\\$(printf '%03o' $fmt)"; cat "$f"; } > build-fuzz/seeds/seed-$i-$fmt

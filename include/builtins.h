@@ -14,6 +14,7 @@ int cmd_host(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 

@@ -7,6 +7,10 @@
  * A file that is not one of these formats, is empty, binary, truncated, or
  * holds a number too large for a 64-bit counter fails with one message naming
  * the file and line, and nothing is added to the profile.
+ *
+ * Files are read whole; one over IMPORT_MAX_FILE_BYTES is refused with one
+ * line rather than let memory grow without bound (a year of `perf stat -I
+ * 1000` text is well under it).
  */
 #ifndef UD_IMPORT_H
 #define UD_IMPORT_H
@@ -32,6 +36,21 @@ struct ud_import_opts {
 	const char *score_units; /* may be NULL */
 };
 
+/* The largest file import reads (1 GiB). */
+#define IMPORT_MAX_FILE_BYTES ((size_t)1 << 30)
+
+/*
+ * What an import noticed and did not fail on (a UnixBench log cut short:
+ * which tests are missing), one line each, already prefixed with the file
+ * and line, for the caller to print; the library never prints.
+ */
+struct ud_import_warnings {
+	char **lines;
+	size_t n;
+};
+
+void ud_import_warnings_free(struct ud_import_warnings *w);
+
 int ud_import_format_parse(const char *name, enum ud_import_format *out);
 const char *ud_import_format_name(enum ud_import_format f);
 /* What text looks like (never UD_FMT_AUTO; UD_FMT_PERF_TEXT when unsure). */
@@ -44,5 +63,10 @@ enum ud_import_format ud_import_detect(const char *text, size_t len);
 int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err);
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err);
+/* The same, appending warnings to *warn (NULL: dropped).  On error nothing is appended. */
+int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
+			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err);
+int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
+			struct ud_import_warnings *warn, struct ud_err *err);
 
 #endif

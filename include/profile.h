@@ -53,6 +53,12 @@ struct ud_subscore {
 	char *units;
 };
 
+/* A metric perf computed and printed itself (tma_backend_bound 63.2, in percent): kept as printed. */
+struct ud_perf_metric {
+	char *name;
+	double value;          /* NAN where perf printed the name without a value */
+};
+
 struct ud_workload {
 	char *name;
 	char *units;
@@ -69,6 +75,8 @@ struct ud_workload {
 	double work_units, elapsed_ns, user_ns, sys_ns; /* NAN when unknown */
 	struct ud_counter *counters;
 	size_t ncounters;
+	struct ud_perf_metric *perf_metrics; /* SPEC §3.1 "perf_metrics"; written only when there are some */
+	size_t nperf_metrics;
 };
 
 struct ud_profile {
@@ -86,6 +94,8 @@ void ud_profile_free(struct ud_profile *p);
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
+/* Sets perf's metric name to value, replacing an earlier value of the same name (perf repeats them per interval). */
+int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);
@@ -96,7 +106,12 @@ double ud_workload_value(const struct ud_workload *w, const char *name);
 /* Copies samples and fills median, min, max and ci95_rel from them. */
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 
-/* New reference to the JSON form. */
+/*
+ * New reference to the JSON form.  On a hybrid host (host "core_pmus", a
+ * list of the core types' PMUs, e.g. ["cpu_core", "cpu_atom"]) a workload's
+ * counters named "PMU/event" also get "derived_per_pmu": {PMU: {derived
+ * metrics of that core type's counters alone}}, so IPC never mixes core types.
+ */
 json_t *ud_profile_to_json(const struct ud_profile *p);
 /* Reads the JSON form; name prefixes error messages. */
 struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, struct ud_err *err);
@@ -106,5 +121,12 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
 /* Errors read "path:line:column: reason" for malformed JSON. */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
+/*
+ * Loads paths[0..n) into out[0..n), on as many threads as there are CPUs
+ * (parsing dominates a diff of large profiles).  0 with every profile
+ * loaded, the caller freeing each; or -1 with err from the first path in
+ * order that failed, and every out[i] NULL (nothing to free).
+ */
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
 
 #endif

@@ -29,4 +29,21 @@ json_t *ud_report_view(const json_t *diff);
 /* Writes diff to out in format f, with templates from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)). */
 int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
 
+/*
+ * Renders view with the template STEM.txt, STEM.md or STEM.html (by f; JSON
+ * has no template) from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)), escaped
+ * for the format.
+ */
+int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err);
+
+struct ud_compare;
+
+/* The view the compare templates see (new reference), or NULL when out of memory (report_compare.c). */
+json_t *ud_compare_view(const struct ud_compare *c);
+
+/* Writes the comparison to out in format f (json: the uarchdiff.compare/1 document), templates from dir. */
+int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err);
+
 #endif

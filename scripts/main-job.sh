@@ -24,8 +24,10 @@ echo "== This host profiled: the quick suite"
 "$ud" run --suite quick -o "$out/this-host.json"
 echo
 echo "== Why OCI E6 (Turin) runs UnixBench fstime 4.66x faster than E5 (Genoa)"
-"$ud" import --label "OCI E5 (Genoa)" --uarch zen4 -o "$out/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"
-"$ud" import --label "OCI E6 (Turin)" --uarch zen5 -o "$out/e6.json" "$data/perf-stat/oci-e6-turin-fstime.txt"
+"$ud" import --label "OCI E5 (Genoa)" --uarch zen4 --workload fstime -o "$out/e5.json" \
+	"$data/perf-stat/oci-e5-genoa-fstime.txt"
+"$ud" import --label "OCI E6 (Turin)" --uarch zen5 --workload fstime -o "$out/e6.json" \
+	"$data/perf-stat/oci-e6-turin-fstime.txt"
 "$ud" diff "$out/e5.json" "$out/e6.json"
 "$ud" diff -f html -o "$out/e5-vs-e6.html" "$out/e5.json" "$out/e6.json"
 echo "(profiles and the HTML report: $out/)"

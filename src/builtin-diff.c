@@ -46,7 +46,7 @@ static const struct ud_command command = {
 
 int cmd_diff(int argc, char **argv)
 {
-	struct ud_profile *a = NULL, *b = NULL;
+	struct ud_profile *p[2] = { NULL, NULL };
 	struct ud_outfile *out = NULL;
 	struct ud_uarch_db db = { 0 };
 	struct ud_diff_input in;
@@ -65,10 +65,9 @@ int cmd_diff(int argc, char **argv)
 		return UD_EXIT_USAGE;
 	}
 	status = UD_EXIT_USAGE;
-	if (!(a = ud_profile_load(argv[next], &err)) || !(b = ud_profile_load(argv[next + 1], &err)) ||
-	    ud_uarch_db_load(NULL, &db, &err) != 0)
+	if (ud_profile_load_all(argv + next, 2, p, &err) != 0 || ud_uarch_db_load(NULL, &db, &err) != 0)
 		goto fail;
-	in = (struct ud_diff_input){ a, b, argv[next], argv[next + 1], &db };
+	in = (struct ud_diff_input){ p[0], p[1], argv[next], argv[next + 1], &db };
 	if (!(model = ud_diff_build(&in, &err)))
 		goto fail;
 	if (!(doc = ud_diff_to_json(model))) {
@@ -90,8 +89,8 @@ fail:
 done:
 	json_decref(doc);
 	ud_diff_free(model);
-	ud_profile_free(a);
-	ud_profile_free(b);
+	ud_profile_free(p[0]);
+	ud_profile_free(p[1]);
 	ud_uarch_db_free(&db);
 	return status;
 }

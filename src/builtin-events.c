@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "builtins.h"
+#include "json_io.h"
 #include "counting.h"
 #include "events.h"
 #include "options.h"
@@ -198,8 +199,7 @@ int cmd_events(int argc, char **argv)
 	}
 	t = table_json(u, chosen);
 	if (args.json) {
-		json_dumpf(t, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
+		ud_json_write(t, JSON_INDENT(2) | JSON_PRESERVE_ORDER, stdout);
 	} else {
 		print_text(t);
 	}

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "builtins.h"
+#include "json_io.h"
 #include "host.h"
 #include "options.h"
 
@@ -86,8 +87,7 @@ int cmd_host(int argc, char **argv)
 		return UD_EXIT_USAGE;
 	}
 	if (args.json) {
-		json_dumpf(host, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
+		ud_json_write(host, JSON_INDENT(2) | JSON_PRESERVE_ORDER, stdout);
 	} else {
 		const char *k;
 		const json_t *v;

@@ -1,6 +1,6 @@
 /*
  * uarchdiff import [--format F] [--label L] [--workload NAME] [--score VALUE[:UNITS]]
- *                  [--cpuinfo FILE] -o PROFILE FILE...
+ *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] -o PROFILE FILE...
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "host.h"
+#include "host_file.h"
 #include "import.h"
 #include "options.h"
 #include "outfile.h"
@@ -16,7 +17,7 @@
 
 struct import_args {
 	struct ud_import_opts o;
-	const char *label, *cpuinfo, *uarch, *output;
+	const char *label, *cpuinfo, *uarch, *host, *output;
 };
 
 static struct import_args args;
@@ -52,6 +53,9 @@ static const struct ud_option options[] = {
 	{ 0, "score", UD_OPT_PARSE, &args.o, "V[:UNITS]",
 	  "the workload's score, overriding UnixBench COUNT lines\n(one file); time units (s, ms, ...) are lower-is-better",
 	  0, 0, parse_score },
+	{ 0, "host", UD_OPT_STRING, &args.host, "FILE",
+	  "that host's facts: 'uarchdiff host --json' taken there\n(kernel, hypervisor, mitigations, CPU), for the diff's\n"
+	  "environment and rules", 0, 0, NULL },
 	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "that host's /proc/cpuinfo: its CPU and microarchitecture",
 	  0, 0, NULL },
 	{ 0, "uarch", UD_OPT_STRING, &args.uarch, "NAME",
@@ -64,7 +68,8 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench] [--label L]\n"
-		    "                        [--workload NAME] [--score VALUE[:UNITS]] [--cpuinfo FILE] [--uarch NAME]\n"
+		    "                        [--workload NAME] [--score VALUE[:UNITS]] [--host FILE | --cpuinfo FILE]\n"
+		    "                        [--uarch NAME]\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
@@ -89,9 +94,26 @@ static int parse_args(int argc, char **argv, int *next)
 		ud_cmd_error(&command, "no input file given");
 	else if ((args.o.workload || args.o.has_score) && argc - *next > 1)
 		ud_cmd_error(&command, "--workload and --score name one workload: give one file");
+	else if (args.host && args.cpuinfo)
+		ud_cmd_error(&command, "--host already gives that host's CPU: drop --cpuinfo");
 	else
 		return UD_OPT_GO_ON;
 	return UD_EXIT_USAGE;
+}
+
+/*
+ * The facts taken on that host by 'uarchdiff host --json': kept whole, but
+ * --label and --uarch still say what the user asked for.
+ */
+static json_t *host_from_file(const struct import_args *a, const struct ud_uarch *u, struct ud_err *err)
+{
+	json_t *host = ud_host_file_load(a->host, err);
+
+	if (host && a->label)
+		json_object_set_new(host, "label", json_string(a->label));
+	if (host && u)
+		json_object_set_new(json_object_get(host, "cpu"), "uarch", json_string(u->name));
+	return host;
 }
 
 static json_t *imported_host(const struct import_args *a, const char *first, struct ud_err *err)
@@ -105,7 +127,7 @@ static json_t *imported_host(const struct import_args *a, const char *first, str
 	int has_cpu = 0;
 
 	if (!a->cpuinfo && !a->uarch)
-		return ud_host_imported(label, NULL, NULL);
+		return a->host ? host_from_file(a, NULL, err) : ud_host_imported(label, NULL, NULL);
 	if (ud_uarch_db_load(NULL, &db, err) != 0)
 		return NULL;
 	if (a->cpuinfo) {
@@ -121,7 +143,7 @@ static json_t *imported_host(const struct import_args *a, const char *first, str
 		ud_fail(err, "unknown microarchitecture '%s'; known: %s", a->uarch, names);
 		goto out;
 	}
-	host = ud_host_imported(label, has_cpu ? &cpu : NULL, u);
+	host = a->host ? host_from_file(a, u, err) : ud_host_imported(label, has_cpu ? &cpu : NULL, u);
 out:
 	if (has_cpu)
 		ud_cpu_free(&cpu);
@@ -129,13 +151,22 @@ out:
 	return host;
 }
 
-/* Imports every file into p; a --score must land on exactly one workload. */
+/*
+ * Imports every file into p; a --score must land on exactly one workload.
+ * What the importers noticed but could take (a UnixBench table cut short)
+ * is said on stderr, one line each; the profile is still written.
+ */
 static int import_files(struct ud_profile *p, char **files, int nfiles, struct ud_err *err)
 {
 	for (int i = 0; i < nfiles; i++) {
+		struct ud_import_warnings warn = { 0 };
 		size_t before = p->nworkloads;
+		int ret = ud_import_file_warn(p, files[i], &args.o, &warn, err);
 
-		if (ud_import_file(p, files[i], &args.o, err) != 0)
+		for (size_t k = 0; k < warn.n; k++)
+			fprintf(stderr, "uarchdiff import: warning: %s\n", warn.lines[k]);
+		ud_import_warnings_free(&warn);
+		if (ret != 0)
 			return -1;
 		if (args.o.has_score && p->nworkloads - before != 1)
 			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],

@@ -116,7 +116,7 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 		double share = (ss->a + ss->b) / 2; /* the kernel's share on both hosts */
 
-		if (isfinite(ss->a) && isfinite(ss->b))
+		if (isfinite(ss->a) && isfinite(ss->b) && isfinite(w->speedup))
 			add(ev, "%s: speedup %.3gx, %.0f%% of CPU time in the kernel", w->a->name, w->speedup,
 			    100 * share);
 	}
@@ -207,9 +207,12 @@ static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, 
 	ud_speedup_words(w->speedup, words, sizeof(words));
 	add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel; %s is %s %s", w->a->name, 100 * ss->a, 100 * ss->b,
 	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
-	if (isfinite(k->a) && isfinite(k->b))
+	if (isfinite(k->a) && isfinite(k->b) && isfinite(k->share))
 		add(ev, "%s: kernel time per %s %.3g -> %.3g µs, %.0f%% of the change in CPU time per %s", w->a->name,
 		    w->work.unit, k->a / NS_PER_US, k->b / NS_PER_US, 100 * k->share, w->work.unit);
+	else if (isfinite(k->a) && isfinite(k->b)) /* the CPU time per unit did not change: no share to give */
+		add(ev, "%s: kernel time per %s %.3g -> %.3g µs", w->a->name, w->work.unit, k->a / NS_PER_US,
+		    k->b / NS_PER_US);
 }
 
 static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)

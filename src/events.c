@@ -57,8 +57,16 @@ const char *const ud_default_events[] = {
 };
 const size_t ud_default_events_count = sizeof(ud_default_events) / sizeof(ud_default_events[0]);
 
-/* libpfm4 keeps its tables in library-global state; we only track init. */
+/*
+ * libpfm4 keeps its tables in library-global state; we track init and the
+ * last PMU asked about, since every event of a plan asks about the same one
+ * and the answer walks all of libpfm4's PMUs.  ud_events_cleanup() resets both.
+ */
 static bool pfm_ready;
+static struct {
+	char pmu[64];
+	bool present;
+} pfm_last;
 
 static void init_attr(struct ud_event *ev, __u32 type, __u64 config)
 {
@@ -117,12 +125,10 @@ static bool pfm_init(void)
 	return pfm_ready;
 }
 
-bool ud_libpfm4_pmu_present(const char *pmu)
+static bool pmu_present(const char *pmu)
 {
 	pfm_pmu_t p;
 
-	if (!pmu[0] || !pfm_init())
-		return false;
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t info;
 
@@ -132,6 +138,17 @@ bool ud_libpfm4_pmu_present(const char *pmu)
 			return info.is_present;
 	}
 	return false;
+}
+
+bool ud_libpfm4_pmu_present(const char *pmu)
+{
+	if (!pmu[0] || !pfm_init())
+		return false;
+	if (strcmp(pfm_last.pmu, pmu) != 0) {
+		snprintf(pfm_last.pmu, sizeof(pfm_last.pmu), "%s", pmu);
+		pfm_last.present = pmu_present(pmu);
+	}
+	return pfm_last.present;
 }
 
 static bool resolve_pfm(const char *name, struct ud_event *ev)
@@ -372,4 +389,5 @@ void ud_events_cleanup(void)
 	if (pfm_ready)
 		pfm_terminate();
 	pfm_ready = false;
+	pfm_last.pmu[0] = '\0';
 }

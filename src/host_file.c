@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
-#include "fileio.h"
 #include "host_file.h"
+#include "json_io.h"
 
 /*
  * What makes an object a host object: the fields every `host --json` writes.
@@ -25,19 +25,10 @@ int ud_host_object_check(const json_t *obj, struct ud_err *err)
 
 json_t *ud_host_file_load(const char *path, struct ud_err *err)
 {
-	json_error_t jerr;
-	json_t *root, *host;
-	size_t len;
-	char *text = ud_read_file(path, &len, err);
+	json_t *root = ud_json_load_file(path, err), *host;
 
-	if (!text)
+	if (!root)
 		return NULL;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root) {
-		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
 	host = json_is_object(json_object_get(root, "host")) ? json_object_get(root, "host") : root;
 	if (ud_host_object_check(host, err) != 0) {
 		ud_err_prefix(err, "%s", path);

@@ -7,15 +7,18 @@
  * import_number, import_event_name, import_lines); nothing calls back up.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "fileio.h"
 #include "import.h"
 #include "import_lines.h"
 #include "import_parsers.h"
+#include "import_warnings.h"
 
 static const char *const format_names[] = {
 	[UD_FMT_AUTO] = "auto",
@@ -40,6 +43,12 @@ const char *ud_import_format_name(enum ud_import_format f)
 {
 	return format_names[f];
 }
+
+/* UTF-8's byte order mark, which Windows editors put first: not part of the first line. */
+static const char utf8_bom[] = "\xef\xbb\xbf";
+
+/* Lines looked at before deciding a file is perf's text form. */
+#define DETECT_MAX_LINES 200
 
 /* The n-th field of line split at sep, into buf. */
 static const char *csv_field(const char *line, char sep, int n, char *buf, size_t len)
@@ -67,8 +76,10 @@ static bool looks_csv(const char *line)
 			skip = 1;
 		if (!csv_field(line, *sep, skip, f0, sizeof(f0)) || !csv_field(line, *sep, skip + 2, f2, sizeof(f2)))
 			continue;
-		if ((isdigit((unsigned char)f0[0]) || strncmp(f0, "<not ", 5) == 0) && isalpha((unsigned char)f2[0]) &&
-		    !strchr(f0, ' '))
+		/* A VM's file may hold nothing but "<not supported>" hardware rows. */
+		if (((isdigit((unsigned char)f0[0]) && !strchr(f0, ' ')) || strcmp(f0, "<not supported>") == 0 ||
+		     strcmp(f0, "<not counted>") == 0) &&
+		    isalpha((unsigned char)f2[0]))
 			return true;
 	}
 	return false;
@@ -81,8 +92,12 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 	char *line;
 	int n = 0;
 
+	if (len >= 3 && memcmp(text, utf8_bom, 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	lines_init(&l, text, len);
-	while ((line = lines_next(&l)) != NULL && n < 200) {
+	while ((line = lines_next(&l)) != NULL && n < DETECT_MAX_LINES) {
 		while (isspace((unsigned char)*line))
 			line++;
 		if (!*line || strncmp(line, "# started on", 12) == 0)
@@ -107,45 +122,179 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 	return f;
 }
 
-static bool binary(const char *text, size_t len)
+/*
+ * Where a byte that no text paste holds sits (NUL, or a control character
+ * other than tab, CR, form feed, vertical tab and the ESC of terminal
+ * colours); len when there is none.  Such a byte means binary data was
+ * pasted in, and no value next to it can be trusted.
+ */
+static bool is_control(unsigned char c)
 {
-	return memchr(text, '\0', len) != NULL;
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b;
+}
+
+static size_t control_byte(const char *text, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	size_t i = 0;
+
+	/* Eight bytes at a time: only a word holding a byte below 0x20 (mostly a newline) is looked into. */
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, text + i, sizeof(w));
+		if (((w - 0x20 * ones) & ~w & highs) == 0)
+			continue;
+		for (size_t k = i; k < i + 8; k++)
+			if (is_control((unsigned char)text[k]))
+				return k;
+	}
+	for (; i < len; i++)
+		if (is_control((unsigned char)text[i]))
+			return i;
+	return len;
+}
+
+static int line_of(const char *text, size_t at)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < at; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *text, size_t len, const char *name,
+		    const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+{
+	switch (f) {
+	case UD_FMT_PERF_CSV: return import_perf_csv(p, text, len, name, o, err);
+	case UD_FMT_PERF_JSON: return import_perf_json(p, text, len, name, o, err);
+	case UD_FMT_UNIXBENCH: return import_unixbench(p, text, len, name, warn, err);
+	default: return import_perf_text(p, text, len, name, o, err);
+	}
+}
+
+int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
+			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+{
+	struct ud_import_warnings mine = { 0 };
+	size_t before = p->nworkloads, bad;
+	int was_incomplete = p->incomplete;
+	json_t *host;
+	int ret;
+
+	if (len >= 3 && memcmp(text, utf8_bom, 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	if (len == 0)
+		return ud_fail(err, "%s: empty file", name);
+	/* Windows' shell redirection writes UTF-16: every other byte NUL, and a fix the user can run. */
+	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
+			 ((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff)))
+		return ud_fail(err, "%s:1: UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", name);
+	bad = control_byte(text, len);
+	if (bad < len)
+		return ud_fail(err, "%s:%d: byte 0x%02x: binary data, not perf stat output or a UnixBench log", name,
+			       line_of(text, bad), (unsigned char)text[bad]);
+	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
+	host = json_deep_copy(p->host);
+	if (!host)
+		return ud_fail(err, "out of memory");
+	ret = dispatch(p, o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format, text, len, name, o,
+		       &mine, err);
+	if (ret != 0) {
+		while (p->nworkloads > before)
+			ud_profile_drop_last_workload(p);
+		json_decref(p->host);
+		p->host = host;
+		p->incomplete = was_incomplete;
+		ud_import_warnings_free(&mine);
+		return ret;
+	}
+	json_decref(host);
+	for (size_t i = 0; i < mine.n && warn; i++)
+		if (import_warn(warn, "%s", mine.lines[i]) != 0)
+			ret = ud_fail(err, "out of memory");
+	ud_import_warnings_free(&mine);
+	return ret;
 }
 
 int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
-	enum ud_import_format f = o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format;
-	size_t before = p->nworkloads;
+	return ud_import_buffer_warn(p, text, len, name, o, NULL, err);
+}
+
+static int too_large(const char *path, struct ud_err *err)
+{
+	return ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
+		       path, IMPORT_MAX_FILE_BYTES >> 20);
+}
+
+/* The whole file, refused past IMPORT_MAX_FILE_BYTES whatever it is (a pipe has no size to check first). */
+static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL;
+
+	struct stat st;
+
+	if (!f)
+		return ud_fail(err, "%s: %s", path, strerror(errno)), NULL;
+	/* A regular file says its size: refuse before reading any of it. */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > IMPORT_MAX_FILE_BYTES) {
+		fclose(f);
+		return too_large(path, err), NULL;
+	}
+	for (;;) {
+		char *grown = n + 1 >= cap || !buf ? realloc(buf, cap *= 2) : buf;
+		size_t got;
+
+		if (!grown) {
+			ud_fail(err, "%s: out of memory", path);
+			break;
+		}
+		buf = grown;
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n > IMPORT_MAX_FILE_BYTES) {
+			too_large(path, err);
+			break;
+		}
+		if (got == 0) {
+			if (ferror(f)) {
+				ud_fail(err, "%s: %s", path, strerror(errno));
+				break;
+			}
+			fclose(f);
+			buf[n] = '\0';
+			*len = n;
+			return buf;
+		}
+	}
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
+			struct ud_import_warnings *warn, struct ud_err *err)
+{
+	size_t len;
+	char *text = read_bounded(path, &len, err);
 	int ret;
 
-	if (len == 0)
-		return ud_fail(err, "%s: empty file", name);
-	if (binary(text, len))
-		return ud_fail(err, "%s: a binary file, not perf stat output or a UnixBench log", name);
-	switch (f) {
-	case UD_FMT_PERF_CSV: ret = import_perf_csv(p, text, len, name, o, err); break;
-	case UD_FMT_PERF_JSON: ret = import_perf_json(p, text, len, name, o, err); break;
-	case UD_FMT_UNIXBENCH: ret = import_unixbench(p, text, len, name, o, err); break;
-	default: ret = import_perf_text(p, text, len, name, o, err); break;
-	}
-	if (ret != 0) {
-		/* Leave the profile as it was: drop what this file added. */
-		while (p->nworkloads > before)
-			ud_profile_drop_last_workload(p);
-	}
+	if (!text)
+		return -1;
+	ret = ud_import_buffer_warn(p, text, len, path, o, warn, err);
+	free(text);
 	return ret;
 }
 
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err)
 {
-	size_t len;
-	char *text = ud_read_file(path, &len, err);
-	int ret;
-
-	if (!text)
-		return -1;
-	ret = ud_import_buffer(p, text, len, path, o, err);
-	free(text);
-	return ret;
+	return ud_import_file_warn(p, path, o, NULL, err);
 }

@@ -23,28 +23,73 @@ void acc_free(struct acc *a)
 	free(a->c);
 	free(a->command);
 	free(a->scores);
+	free(a->metrics);
 	acc_init(a);
 }
 
 bool acc_empty(const struct acc *a)
 {
-	return a->n == 0 && a->nscores == 0;
+	return a->n == 0 && a->nscores == 0 && a->nmetrics == 0;
+}
+
+int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value)
+{
+	char group[sizeof(a->metric_pmu)];
+	int ret;
+
+	memcpy(group, a->metric_pmu, sizeof(group));
+	if (!core_pmu_of(event, a->metric_pmu, sizeof(a->metric_pmu)))
+		memcpy(a->metric_pmu, group, sizeof(group));
+	ret = acc_set_metric(a, metric, value);
+	memcpy(a->metric_pmu, group, sizeof(group));
+	return ret;
+}
+
+void acc_metric_group(struct acc *a, const char *label)
+{
+	if (!group_pmu_of(label, a->metric_pmu, sizeof(a->metric_pmu)))
+		a->metric_pmu[0] = '\0';
+}
+
+int acc_set_metric(struct acc *a, const char *metric, double value)
+{
+	struct acc_metric *grown;
+	char name[sizeof(a->metrics->name)];
+
+	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
+
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		if (strcmp(a->metrics[i].name, name) == 0) {
+			a->metrics[i].value = value;
+			return 0;
+		}
+	}
+	grown = realloc(a->metrics, (a->nmetrics + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	a->metrics = grown;
+	snprintf(grown[a->nmetrics].name, sizeof(grown->name), "%s", name);
+	grown[a->nmetrics++].value = value;
+	return 0;
 }
 
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev)
 {
-	char name[96];
+	char name[96], pmu[ACC_PMU_LEN] = "";
 	struct acc_counter *c = NULL;
 
 	/* Interval and per-CPU files repeat each spelling thousands of times. */
 	for (size_t i = 0; i < a->n && !c; i++)
 		if (strcmp(a->c[i].printed, event) == 0)
 			c = &a->c[i];
-	if (!c)
+	if (!c) {
 		normalize_event(event, name, sizeof(name));
+		if (!core_pmu_of(event, pmu, sizeof(pmu)))
+			pmu[0] = '\0';
+	}
 	for (size_t i = 0; i < a->n && !c; i++)
-		if (strcmp(a->c[i].name, name) == 0)
+		if (strcmp(a->c[i].name, name) == 0 && strcmp(a->c[i].pmu, pmu) == 0)
 			c = &a->c[i];
 	if (!c) {
 		if (a->n == a->cap) {
@@ -60,10 +105,11 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 		memset(c, 0, sizeof(*c));
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		snprintf(c->printed, sizeof(c->printed), "%s", event);
+		snprintf(c->pmu, sizeof(c->pmu), "%s", pmu);
 		c->status = status;
 		c->rel_stddev = NAN;
 	}
-	/* Rows of one event (per CPU, per interval, per hybrid PMU) add up. */
+	/* Rows of one event (per CPU, per interval) add up. */
 	if (status == UD_COUNTED) {
 		c->value += value;
 		if (c->status != UD_COUNTED && c->rows == 0)
@@ -144,26 +190,74 @@ static char *unique_name(const struct ud_profile *p, const char *base)
 	}
 }
 
-int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
-		    struct ud_err *err)
+/* The core PMUs of the block when there are two or more (a hybrid CPU), in order of appearance; else 0. */
+static size_t hybrid_pmus(const struct acc *a, const char *pmus[], size_t max)
 {
-	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
-	char *name = unique_name(p, base);
-	struct ud_workload *w = name ? ud_profile_add_workload(p, name) : NULL;
-	double samples[1];
+	size_t n = 0;
 
-	free(name);
-	if (!w)
-		return ud_fail(err, "out of memory");
-	w->command = a->command ? strdup(a->command) : NULL;
-	w->runs = a->runs;
-	w->elapsed_ns = a->elapsed_ns;
-	w->user_ns = a->user_ns;
-	w->sys_ns = a->sys_ns;
+	for (size_t i = 0; i < a->n; i++) {
+		bool seen = !a->c[i].pmu[0];
+
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(pmus[k], a->c[i].pmu) == 0;
+		if (!seen && n < max)
+			pmus[n++] = a->c[i].pmu;
+	}
+	return n >= 2 ? n : 0;
+}
+
+/* "hybrid": true and "core_pmus": [...] in the host, so host and diff output can say so. */
+static int mark_hybrid(struct ud_profile *p, const char *pmus[], size_t n)
+{
+	json_t *list = json_object_get(p->host, "core_pmus");
+
+	if (!json_is_array(list)) {
+		list = json_array();
+		if (!list || json_object_set_new(p->host, "core_pmus", list) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		size_t k;
+		json_t *v;
+
+		json_array_foreach(list, k, v)
+			seen = seen || strcmp(json_string_value(v) ? json_string_value(v) : "", pmus[i]) == 0;
+		if (!seen && json_array_append_new(list, json_string(pmus[i])) != 0)
+			return -1;
+	}
+	return json_object_set_new(p->host, "hybrid", json_true());
+}
+
+/* A second row of a name already there (a PMU prefix dropped on a non-hybrid host) adds to it. */
+static void merge_counter(struct ud_counter *c, const struct acc_counter *s)
+{
+	if (s->status == UD_COUNTED)
+		c->value = c->status == UD_COUNTED ? c->value + s->value : s->value;
+	if (s->status == UD_COUNTED && c->status != UD_COUNTED) {
+		c->status = UD_COUNTED;
+		free(c->reason);
+		c->reason = NULL;
+	}
+}
+
+static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
+{
 	for (size_t i = 0; i < a->n; i++) {
 		const struct acc_counter *s = &a->c[i];
-		struct ud_counter *c = ud_workload_add_counter(w, s->name);
+		char name[sizeof(s->pmu) + sizeof(s->name) + 1];
+		struct ud_counter *c;
 
+		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "", s->name);
+		c = NULL;
+		for (size_t k = 0; k < w->ncounters && !c; k++)
+			if (strcmp(w->counters[k].name, name) == 0)
+				c = &w->counters[k];
+		if (c) {
+			merge_counter(c, s);
+			continue;
+		}
+		c = ud_workload_add_counter(w, name);
 		if (!c)
 			return ud_fail(err, "out of memory");
 		c->status = s->status;
@@ -175,6 +269,16 @@ int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_
 			c->reason = strdup(s->status == UD_NOT_COUNTED ? "perf printed <not counted>"
 								      : "perf printed <not supported>");
 	}
+	for (size_t i = 0; i < a->nmetrics; i++)
+		if (ud_workload_set_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
+			return ud_fail(err, "out of memory");
+	return 0;
+}
+
+static void set_score(struct acc *a, struct ud_workload *w, const struct ud_import_opts *o)
+{
+	double samples[1];
+
 	if (o->has_score) {
 		samples[0] = o->score;
 		w->units = o->score_units ? strdup(o->score_units) : NULL;
@@ -194,9 +298,33 @@ int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_
 		w->units = strdup("s");
 		w->work_units = 1;
 	} else {
-		return 0;
+		return;
 	}
 	w->higher_is_better = !lower_is_better(w->units);
 	ud_score_set_samples(&w->score, samples, 1);
+}
+
+int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
+		    struct ud_err *err)
+{
+	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
+	const char *pmus[8];
+	size_t npmus = hybrid_pmus(a, pmus, sizeof(pmus) / sizeof(pmus[0]));
+	char *name = unique_name(p, base);
+	struct ud_workload *w = name ? ud_profile_add_workload(p, name) : NULL;
+
+	free(name);
+	if (!w)
+		return ud_fail(err, "out of memory");
+	w->command = a->command ? strdup(a->command) : NULL;
+	w->runs = a->runs;
+	w->elapsed_ns = a->elapsed_ns;
+	w->user_ns = a->user_ns;
+	w->sys_ns = a->sys_ns;
+	if (add_counters(a, w, npmus > 0, err) != 0)
+		return -1;
+	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
+		return ud_fail(err, "out of memory");
+	set_score(a, w, o);
 	return 0;
 }

@@ -4,8 +4,10 @@
  * JSON file), summed per event, with the block's times, command and
  * UnixBench scores, and turned into one workload of a profile at the end.
  *
- * Per-CPU rows (-a -A), intervals (-I) and hybrid PMUs print one event many
- * times: the rows add up here, once, so each parser only reads rows.
+ * Per-CPU rows (-a -A) and intervals (-I) print one event many times: the
+ * rows add up here, once, so each parser only reads rows.  A hybrid CPU's
+ * core PMUs (cpu_core/cycles/, cpu_atom/cycles/) are two events, kept apart.
+ * perf's own metric rows (tma_*) are kept beside the counters.
  */
 #ifndef UD_IMPORT_BLOCK_H
 #define UD_IMPORT_BLOCK_H
@@ -18,8 +20,12 @@
 #include "import.h"
 #include "profile.h"
 
+/* Core PMU names' longest (armv8_cortex_a76, cpu_lowpower). */
+#define ACC_PMU_LEN 32
+
 struct acc_counter {
 	char name[96];
+	char pmu[ACC_PMU_LEN];   /* the core PMU it was printed under (cpu_core), "" none: a hybrid's core types stay apart */
 	char printed[96];        /* the first spelling seen, to skip normalising repeats */
 	enum ud_count_status status;
 	double value;            /* sum over rows */
@@ -34,6 +40,11 @@ struct acc_score {
 	char units[32];
 };
 
+struct acc_metric {
+	char name[96];
+	double value;            /* NAN where perf printed no value */
+};
+
 struct acc {
 	struct acc_counter *c;
 	size_t n, cap;
@@ -43,6 +54,10 @@ struct acc {
 	struct acc_score *scores;
 	size_t nscores;
 	int last;                /* index of the counter a continuation line refers to; -1 none */
+	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
+	size_t nmetrics;
+	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
+	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
 };
 
 void acc_init(struct acc *a);
@@ -56,13 +71,28 @@ bool acc_empty(const struct acc *a);
  */
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev);
+/*
+ * perf's metric name = value (NAN: printed without one); a later row of the
+ * name replaces it.  Under a hybrid metric group's label the name gets its
+ * core PMU ("cpu_core/tma_backend_bound"), so one core type's metrics do
+ * not overwrite the other's.  -1 out of memory.
+ */
+int acc_set_metric(struct acc *a, const char *name, double value);
+/* A metric perf printed beside a counter of event: named with that counter's core PMU where it has one. */
+int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
+/* A metric group's label ("TopdownL1 (cpu_atom)") sets the core type of the metrics after it. */
+void acc_metric_group(struct acc *a, const char *label);
 int acc_add_score(struct acc *a, double value, const char *units);
 /* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
 /*
  * Appends the block to p as a workload named by o->workload, the command or
  * fallback (made unique with "#2", "#3"), scored by o's score, the last
- * COUNT line, or the elapsed time, in that order.
+ * COUNT line, or the elapsed time, in that order.  Where the block's
+ * counters were printed under two or more core PMUs (a hybrid CPU), each
+ * keeps its PMU in its name ("cpu_core/cycles") and the profile's host gets
+ * "hybrid": true and "core_pmus"; otherwise PMU prefixes are dropped and
+ * rows of one event add up.
  */
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    struct ud_err *err);

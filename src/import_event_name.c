@@ -3,6 +3,7 @@
  * name the profile uses (import_event_name.h), so a Graviton paste, a hybrid
  * Intel paste and uarchdiff's own counts compare counter by counter.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,4 +55,93 @@ void normalize_event(const char *in, char *out, size_t len)
 	}
 	generic = ud_generic_event_name(name);
 	snprintf(out, len, "%s%s%s", generic ? generic : name, mods ? ":" : "", mods ? mods : "");
+}
+
+/*
+ * The PMU names of core types: Intel's cpu_core, cpu_atom (cpu_lowpower),
+ * Arm's armv8_cortex_a76, armv8_pmuv3_0, Apple's (Asahi) apple_firestorm_pmu.
+ */
+static bool core_pmu_name(const char *s, size_t n)
+{
+	static const char *const core_prefixes[] = { "cpu_", "armv8_", "armv9_", "apple_" };
+
+	for (size_t i = 0; i < sizeof(core_prefixes) / sizeof(core_prefixes[0]); i++) {
+		size_t k = strlen(core_prefixes[i]);
+
+		if (n > k && strncmp(s, core_prefixes[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool core_pmu_of(const char *in, char *pmu, size_t len)
+{
+	size_t n = strcspn(in, "/");
+
+	if (!in[n] || n == 0 || n >= len || strchr(in + n + 1, '/') == NULL || !core_pmu_name(in, n))
+		return false;
+	snprintf(pmu, len, "%.*s", (int)n, in);
+	return true;
+}
+
+bool group_pmu_of(const char *label, char *pmu, size_t len)
+{
+	const char *open = strrchr(label, '('), *close = open ? strchr(open, ')') : NULL;
+	size_t n = close ? (size_t)(close - open - 1) : 0;
+
+	if (!close || n == 0 || n >= len || !core_pmu_name(open + 1, n) || strcspn(open + 1, " /") < n)
+		return false;
+	snprintf(pmu, len, "%.*s", (int)n, open + 1);
+	return true;
+}
+
+bool is_clock_event(const char *in)
+{
+	char name[128];
+
+	/* Asked of every row of a long file: the cheap test first. */
+	if (!strstr(in, "-clock"))
+		return false;
+	normalize_event(in, name, sizeof(name));
+	return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0;
+}
+
+static bool identifier_with_underscore(const char *s)
+{
+	if (!isalpha((unsigned char)*s) || !strchr(s, '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
+{
+	char buf[128], *s = buf, *e;
+
+	snprintf(buf, sizeof(buf), "%s", unit);
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	if (identifier_with_underscore(s)) {
+		snprintf(name, len, "%s", s);
+		return true;
+	}
+	/* "%  tma_backend_bound": a unit, then the name */
+	e = s + strcspn(s, " \t");
+	while (isspace((unsigned char)*e))
+		e++;
+	if (*e && identifier_with_underscore(e)) {
+		snprintf(name, len, "%s", e);
+		return true;
+	}
+	if (!any_text)
+		return false;
+	snprintf(name, len, "%s", *s == '%' && *e ? e : s);
+	return true;
 }

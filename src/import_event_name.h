@@ -5,6 +5,7 @@
 #ifndef UD_IMPORT_EVENT_NAME_H
 #define UD_IMPORT_EVENT_NAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -15,5 +16,31 @@
  * into out.
  */
 void normalize_event(const char *in, char *out, size_t len);
+
+/*
+ * The core PMU an event was printed under (cpu_core/cycles/ -> "cpu_core",
+ * armv8_cortex_a76/cpu_cycles/ -> "armv8_cortex_a76"), into pmu; false for
+ * none or a PMU that is not a core's (msr/tsc/, uncore_imc/...).  Two
+ * such PMUs in one block are a hybrid CPU's two core types.
+ */
+bool core_pmu_of(const char *in, char *pmu, size_t len);
+
+/*
+ * The core PMU a metric group's label names on a hybrid CPU ("TopdownL1
+ * (cpu_core)" -> "cpu_core"), into pmu; false when it names none.
+ */
+bool group_pmu_of(const char *label, char *pmu, size_t len);
+
+/* task-clock and cpu-clock, which perf prints in milliseconds even where it names no unit (old perf). */
+bool is_clock_event(const char *in);
+
+/*
+ * The metric perf names in a metric unit field ("%  tma_backend_bound" ->
+ * "tma_backend_bound"), into name.  A name is one identifier with an
+ * underscore after an optional unit; with any_text the whole text names it
+ * ("insn per cycle"), as on perf's metric-only rows.  False when the text
+ * names no metric (perf's comments on a counter: "GHz", "of all branches").
+ */
+bool metric_name_of(const char *unit, bool any_text, char *name, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -40,6 +41,11 @@ static size_t digit_run(const char *s)
 }
 
 int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err)
+{
+	return scan_decimal_as(s, end, d, 0, err);
+}
+
+int scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal_mark, struct ud_err *err)
 {
 	struct {
 		char kind;
@@ -75,8 +81,9 @@ int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_e
 		char k = seps[nseps - 1].kind;
 		size_t same = k == ',' ? commas : k == '.' ? dots : 0, other = k == ',' ? dots : commas;
 
-		if ((k == ',' || k == '.') && same == 1 && (other || seps[nseps - 1].digits != 3))
-			decimal = seps[nseps - 1].at; /* 1.234,56 1,234.56 0,72 45.112821074 */
+		if ((k == ',' || k == '.') && same == 1 &&
+		    (other || seps[nseps - 1].digits != 3 || (nseps == 1 && k == decimal_mark)))
+			decimal = seps[nseps - 1].at; /* 1.234,56 1,234.56 0,72 45.112821074, 12.866 in an English block */
 		for (size_t i = 0; i < nseps; i++)
 			if (seps[i].at != decimal && (seps[i].digits != 3 || first > 3))
 				return ud_fail(err, "malformed number '%.*s'", (int)(p - s), s);
@@ -133,6 +140,18 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 	return 0;
 }
 
+/*
+ * perf -x and -j print no grouping marks (they turn big_num off), so a
+ * field's one mark is its decimal one: "1.234,msec" is 1.234 ms, not 1234.
+ * 0 where there are several (a hand-grouped "1.234.567") or none.
+ */
+static char lone_mark(const char *field)
+{
+	const char *mark = strpbrk(field, ".,");
+
+	return mark && !strpbrk(mark + 1, ".,") ? *mark : 0;
+}
+
 int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err)
 {
@@ -145,10 +164,70 @@ int parse_counter_value(const char *field, const char *unit, enum ud_count_statu
 		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		return 1;
 	}
-	r = scan_decimal(field, &end, &d, err);
+	r = scan_decimal_as(field, &end, &d, lone_mark(field), err);
 	if (r <= 0 || *end)
 		return r < 0 ? -1 : 0;
 	*status = UD_COUNTED;
 	*value = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
 	return 1;
+}
+
+/* A run of digits and marks at s that starts a number (not the 1 of L1-dcache or r5300c0). */
+static bool number_start(const char *line, const char *s)
+{
+	return isdigit((unsigned char)*s) &&
+	       (s == line || !(isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '.' || s[-1] == ','));
+}
+
+/* The mark this number's own spelling makes the decimal one; 0 when it does not say. */
+static char decided_mark(const char *s, const char **end)
+{
+	size_t first = digit_run(s), groups = 0, last_digits = 0, dots = 0, commas = 0;
+	bool all_three = true, leading_zero = first == 1 && *s == '0';
+	char last = 0;
+
+	s += first;
+	while ((*s == '.' || *s == ',') && isdigit((unsigned char)s[1])) {
+		last = *s;
+		dots += *s == '.';
+		commas += *s == ',';
+		last_digits = digit_run(s + 1);
+		all_three = all_three && last_digits == 3;
+		groups++;
+		s += 1 + last_digits;
+	}
+	*end = s;
+	if (groups == 0)
+		return 0;
+	if (dots && commas)
+		return (last == '.' ? dots : commas) == 1 ? last : 0; /* 1,234.56  1.234,56 */
+	if (groups > 1)
+		return all_three && first <= 3 ? (last == '.' ? ',' : '.') : 0; /* 1.234.567: '.' groups */
+	if (last_digits != 3 || first > 3 || leading_zero)
+		return last; /* 0.998  85.70  1834.220  0,311 */
+	return 0;        /* 12.866: either */
+}
+
+void decimal_votes_add(struct decimal_votes *v, const char *line)
+{
+	for (const char *s = line; *s;) {
+		const char *end;
+		char m;
+
+		if (!number_start(line, s)) {
+			s++;
+			continue;
+		}
+		m = decided_mark(s, &end);
+		v->dot += m == '.';
+		v->comma += m == ',';
+		s = end;
+	}
+}
+
+char decimal_votes_mark(const struct decimal_votes *v)
+{
+	if (v->dot == v->comma)
+		return 0;
+	return v->dot > v->comma ? '.' : ',';
 }

@@ -34,6 +34,26 @@ struct decimal {
  * set; err may be NULL where the reason is not wanted).
  */
 int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err);
+/*
+ * The same, where a number the marks alone leave ambiguous (12.866, 987,123:
+ * one mark before three digits) takes decimal ('.' or ',') as its decimal
+ * mark; 0 reads it as grouping, as scan_decimal() does.
+ */
+int scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal, struct ud_err *err);
+
+/*
+ * Votes for the decimal mark of a block of perf output, from every number
+ * a line holds where its marks decide (1,234.5  0,998  85.70%  1.234.567):
+ * perf prints a whole block in one locale, so these decide the ambiguous
+ * ones (12.866 +- 0.212 seconds) too.
+ */
+struct decimal_votes {
+	unsigned dot, comma;
+};
+
+void decimal_votes_add(struct decimal_votes *v, const char *line);
+/* '.', ',' or 0 when no number decided. */
+char decimal_votes_mark(const struct decimal_votes *v);
 /* d x 10^pow10 as the nearest double; exact for integers below 2^53. */
 double decimal_value(struct decimal d, int pow10);
 /* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
@@ -41,7 +61,9 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 
 /*
  * A counter value as perf writes it in CSV and JSON: "<not supported>",
- * "<not counted>", or the whole field a number (msec scaled to nanoseconds).
+ * "<not counted>", or the whole field a number (msec scaled to nanoseconds);
+ * its one '.' or ',', where it has one, is the decimal mark, as perf prints
+ * no grouping in these forms.
  * Returns 1 with *status and *value, 0 when the field is not a number, -1
  * with err when it is too large or malformed.
  */

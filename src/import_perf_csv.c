@@ -2,13 +2,15 @@
  * import_perf_csv.c - `perf stat -x SEP`: value,unit,event[,variance],
  * run_time,pct_running,metric,metric_unit, with an interval timestamp or a
  * CPU column first under -I or -A.  The separator is read from the first
- * counter line.
+ * counter line.  perf 6.x adds metric-only rows and metric-group headers
+ * with the value and event empty: their metrics are kept, not refused.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "import_event_name.h"
 #include "import_number.h"
 #include "import_parsers.h"
 #include "import_rows.h"
@@ -55,6 +57,52 @@ static char guess_sep(const char *line)
 	return sep;
 }
 
+/* A number field, or NAN when empty or not one. */
+static double number_or_nan(const char *f)
+{
+	double v;
+
+	return *f && parse_number_str(f, 0, &v, NULL) == 0 ? v : NAN;
+}
+
+/*
+ * A row without a value and event (perf 6.x): a metric-only row
+ * (",,,,,63.2,%  tma_backend_bound", its value empty where perf computed
+ * none) or a metric group's header (",118331208844,100.00,,,,TopdownL1").
+ * The metric goes to the block (1), the header is skipped (0); -1 error.
+ */
+static int take_metric_row(struct acc *a, char **f, int n, const char *name, int lineno, struct ud_err *err)
+{
+	char metric[96];
+	int last = n - 1;
+
+	while (last > 0 && !*f[last])
+		last--;
+	if (!*f[last] || !metric_name_of(f[last], true, metric, sizeof(metric)))
+		return 0;
+	/* a header names a group, not a unit and a metric, and has no value before it */
+	if (!*f[last - 1] && f[last][0] != '%') {
+		acc_metric_group(a, f[last]);
+		return 0;
+	}
+	if (acc_set_metric(a, metric, number_or_nan(f[last - 1])) != 0)
+		return ud_fail(err, "%s:%d: out of memory", name, lineno);
+	return 1;
+}
+
+/* The metric perf printed beside a counter, where it names one of its own (tma_*), not a comment (GHz). */
+static int take_row_metric(struct acc *a, char **f, int n, int at, const char *event, const char *name,
+			   int lineno, struct ud_err *err)
+{
+	char metric[96];
+
+	if (n <= at + 1 || !*f[at] || !metric_name_of(f[at + 1], false, metric, sizeof(metric)))
+		return 0;
+	if (acc_set_counter_metric(a, event, metric, number_or_nan(f[at])) != 0)
+		return ud_fail(err, "%s:%d: out of memory", name, lineno);
+	return 0;
+}
+
 /* 1 taken, 0 not a counter row, -1 error. */
 static int take_row(struct acc *a, char *line, void *ctx, const char *name, int lineno, struct ud_err *err)
 {
@@ -79,8 +127,13 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	value = f[i];
 	unit = f[i + 1];
 	event = f[i + 2];
+	if (!*value && !*event)
+		return take_metric_row(a, f + i, n - i, name, lineno, err);
 	if (!*event)
 		return ud_fail(err, "%s:%d: a CSV counter row without an event name", name, lineno);
+	/* old perf: task-clock in milliseconds with the unit field empty */
+	if (!*unit && is_clock_event(event))
+		unit = "msec";
 	switch (parse_counter_value(value, unit, &status, &v, err)) {
 	case -1: return ud_err_prefix(err, "%s:%d", name, lineno);
 	case 0: return 0; /* the program's own output */
@@ -100,7 +153,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 		pct = NAN;
 	if (acc_add(a, event, status, v, pct, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
-	return 1;
+	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
 int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,

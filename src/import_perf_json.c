@@ -1,17 +1,58 @@
 /*
  * import_perf_json.c - `perf stat -j`: JSON lines, one object per counter
  * ("counter-value" a string that may be "<not supported>"), possibly after a
- * "# started on" line and among the program's own output.
+ * "# started on" line and among the program's own output; perf 6.x's
+ * metric-only and "metricgroup" lines; the trailing comma some versions
+ * print before "}".
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "import_event_name.h"
 #include "import_number.h"
 #include "import_parsers.h"
 #include "import_rows.h"
+
+/* "metric-value" as perf writes it: a number, a string holding one, or empty where it computed none. */
+static double metric_value(const json_t *v)
+{
+	double d;
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (json_is_string(v) && parse_number_str(json_string_value(v), 0, &d, NULL) == 0)
+		return d;
+	return NAN;
+}
+
+/*
+ * perf's own metric on this line ("metric-unit": "%  tma_backend_bound"),
+ * beside event's counter or, event NULL, alone, where any text names it; a
+ * "metricgroup" line's label sets the core type of the metrics after it.
+ */
+static int take_metric(struct acc *a, const json_t *o, const char *event, const char *name, int lineno,
+		       struct ud_err *err)
+{
+	const char *unit = json_string_value(json_object_get(o, "metric-unit"));
+	const char *group = json_string_value(json_object_get(o, "metricgroup"));
+	double value = metric_value(json_object_get(o, "metric-value"));
+	char metric[96];
+	int r;
+
+	if (group && !event)
+		acc_metric_group(a, group);
+	if (!unit || !metric_name_of(unit, event == NULL, metric, sizeof(metric)))
+		return 0;
+	r = event ? acc_set_counter_metric(a, event, metric, value) : acc_set_metric(a, metric, value);
+	if (r != 0)
+		return ud_fail(err, "%s:%d: out of memory", name, lineno);
+	return 1;
+}
 
 static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
 {
@@ -23,10 +64,14 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	double v = 0, p = NAN, spread = NAN;
 	int r;
 
+	/* metric-only lines and metric group headers ("metricgroup") have no event */
 	if (!event)
-		return 0; /* metric-only lines have no event */
+		return take_metric(a, o, NULL, name, lineno, err);
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
+	/* old perf: task-clock in milliseconds without a unit */
+	if ((!unit || !*unit) && is_clock_event(event))
+		unit = "msec";
 	r = parse_counter_value(value, unit, &status, &v, err);
 	if (r < 0)
 		return ud_err_prefix(err, "%s:%d: counter-value", name, lineno);
@@ -40,7 +85,26 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		spread = NAN;
 	if (acc_add(a, event, status, v, p, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
-	return 1;
+	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;
+}
+
+/* Some perf versions end a line's object with ", }", which JSON forbids: drop that comma (and one after "}"). */
+static void drop_trailing_comma(char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && (isspace((unsigned char)line[n - 1]) || line[n - 1] == ','))
+		line[--n] = '\0';
+	if (n && line[n - 1] == '}') {
+		size_t k = n - 1;
+
+		while (k && isspace((unsigned char)line[k - 1]))
+			k--;
+		if (k && line[k - 1] == ',') {
+			line[k - 1] = '}';
+			line[k] = '\0';
+		}
+	}
 }
 
 /* One JSON object a line; other lines are the program's output. */
@@ -53,6 +117,7 @@ static int take_line(struct acc *a, char *line, void *ctx, const char *name, int
 	(void)ctx;
 	if (*line != '{')
 		return 0;
+	drop_trailing_comma(line);
 	obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
 	if (!obj)
 		return ud_fail(err, "%s:%d:%d: %s", name, lineno, jerr.column, jerr.text);

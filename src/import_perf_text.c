@@ -2,21 +2,31 @@
  * import_perf_text.c - `perf stat` as printed, and as it survives being
  * pasted into tickets, mails and blogs: leading spaces lost, "> " or "| "
  * quoting, the header missing, old perf's forms ([40.00%], "task-clock
- * (msec)"), any locale's separators, -r's "( +- 0.12% )", per-CPU rows (-a
+ * (msec)", task-clock in msec with no unit), any locale's separators with
+ * the decimal mark decided per block, -r's "( +- 0.12% )", per-CPU rows (-a
  * -A) and intervals (-I) summed, the running share on the continuation line
- * under instructions, and the program's own output in between (whose
+ * under instructions, perf 6.x's metric lines (tma_*), runs pasted one
+ * after another without headers (a counter after "seconds time elapsed"
+ * starts the next), and the program's own output in between (whose
  * UnixBench COUNT lines become the score).
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import_block.h"
+#include "import_event_name.h"
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
+
+/* Longest name a block takes from the text line before it. */
+#define PROSE_NAME_MAX 80
+/* Votes that settle a block's decimal mark: past these, reading on changes nothing. */
+#define DECIMAL_VOTES_ENOUGH 16
 
 struct text_state {
 	struct acc acc;
@@ -27,6 +37,12 @@ struct text_state {
 	int header_line;       /* line of an open header that has no counters yet; 0 none */
 	struct ud_err *err;
 	int lineno;
+	char decimal;          /* the block's decimal mark ('.', ','; 0 unknown), decided before its lines are read */
+	bool need_decimal;     /* a block starts on the next line: decide its mark first */
+	char prose[PROSE_NAME_MAX]; /* the last line of other text, which may name the block after it */
+	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
+	char **names;          /* per workload added: the text line before its block; NULL none */
+	size_t nnames;
 };
 
 static const char *skip_space(const char *s)
@@ -58,6 +74,23 @@ static int failed_at_line(struct text_state *t)
 	return ud_err_prefix(t->err, "%s:%d", t->name, t->lineno);
 }
 
+/* The text line before a block without a command, kept to name it if the paste turns out to hold several. */
+static int remember_name(struct text_state *t)
+{
+	char **grown = realloc(t->names, (t->nnames + 1) * sizeof(*grown));
+
+	if (!grown)
+		return fail_line(t, "out of memory");
+	t->names = grown;
+	grown[t->nnames] = NULL;
+	if (!t->acc.command && t->prose[0] && !(grown[t->nnames] = strdup(t->prose)))
+		return fail_line(t, "out of memory");
+	t->nnames++;
+	t->prose[0] = '\0';
+	t->prose_is_command = false;
+	return 0;
+}
+
 static int flush(struct text_state *t)
 {
 	int ret = 0;
@@ -66,8 +99,11 @@ static int flush(struct text_state *t)
 		t->lineno = t->header_line;
 		return fail_line(t, "a 'Performance counter stats' block with no counter lines (truncated?)");
 	}
-	if (!acc_empty(&t->acc))
+	if (!acc_empty(&t->acc)) {
 		ret = acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->err);
+		if (ret == 0)
+			ret = remember_name(t);
+	}
 	acc_free(&t->acc);
 	t->header_line = 0;
 	return ret;
@@ -93,6 +129,7 @@ static int take_header(struct text_state *t, const char *s)
 		t->acc.runs = atoi(b);
 	}
 	t->header_line = t->lineno;
+	t->need_decimal = true;
 	return 0;
 }
 
@@ -100,7 +137,7 @@ static int take_header(struct text_state *t, const char *s)
 static int number_at(struct text_state *t, const char **s, int pow10, double *out)
 {
 	struct decimal d;
-	int r = scan_decimal(*s, s, &d, t->err);
+	int r = scan_decimal_as(*s, s, &d, t->decimal, t->err);
 
 	if (r < 0)
 		return failed_at_line(t);
@@ -121,6 +158,11 @@ static int take_seconds(struct text_state *t, const char *s)
 
 	if (!dst)
 		return 0;
+	if (dst == &t->acc.elapsed_ns) {
+		/* The block ends here: a counter after it is another run's, whose mark is decided anew. */
+		t->acc.closed = true;
+		t->need_decimal = true;
+	}
 	r = number_at(t, &s, 9, &v);
 	if (r == 0)
 		return fail_line(t, "a seconds line without a number");
@@ -129,8 +171,8 @@ static int take_seconds(struct text_state *t, const char *s)
 	return r;
 }
 
-/* The last "(85.70%)" or "[40.00%]" in s, as a percentage; NAN if none. */
-static double running_pct(const char *s)
+/* The last "(85.70%)" or "[40.00%]" in s, as a percentage, read with the block's decimal mark; NAN if none. */
+static double running_pct(const char *s, char decimal)
 {
 	const char *pct = strrchr(s, '%'), *open = pct, *end;
 	struct decimal d;
@@ -140,13 +182,13 @@ static double running_pct(const char *s)
 		open--;
 	if (!open || open == s || open[-1] == '+')
 		return NAN;
-	if (scan_decimal(skip_space(open), &end, &d, NULL) <= 0 || *end != '%')
+	if (scan_decimal_as(skip_space(open), &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, 0);
 }
 
 /* "( +- 0.12% )": the relative spread perf prints with -r, as a fraction. */
-static double rel_spread(const char *s)
+static double rel_spread(const char *s, char decimal)
 {
 	const char *pm = strstr(s, "+-"), *end;
 	struct decimal d;
@@ -154,7 +196,7 @@ static double rel_spread(const char *s)
 	if (!pm)
 		return NAN;
 	pm = skip_space(pm + 2);
-	if (scan_decimal(pm, &end, &d, NULL) <= 0 || *end != '%')
+	if (scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, -2);
 }
@@ -185,70 +227,145 @@ static bool event_char(char c)
 }
 
 /*
+ * "# 63.2 %  tma_backend_bound": a metric perf computed itself, kept by its
+ * name; perf's comments on a counter (GHz, insn per cycle) are not kept, as
+ * the derived metrics recompute them from the counts.
+ */
+static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
+{
+	const char *hash = strchr(rest, '#'), *p;
+	char metric[96], unit[128];
+	struct decimal d;
+
+	if (!hash || !strchr(hash, '_'))
+		return 0;
+	p = skip_space(hash + 1);
+	if (scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
+		return 0;
+	snprintf(unit, sizeof(unit), "%.*s", (int)strcspn(p, "(["), p);
+	if (!metric_name_of(unit, false, metric, sizeof(metric)))
+		return 0;
+	if ((event ? acc_set_counter_metric(&t->acc, event, metric, decimal_value(d, 0))
+		   : acc_set_metric(&t->acc, metric, decimal_value(d, 0))) != 0)
+		return fail_line(t, "out of memory");
+	return 1;
+}
+
+struct counter_row {
+	enum ud_count_status status;
+	struct decimal d;
+	int pow10;             /* 6 where the value is in milliseconds */
+	char event[128];
+};
+
+/* [timestamp] [CPUn] value [unit]: 1 read (p past it), 0 not a counter line, -1 error. */
+static int counter_value(struct text_state *t, const char **p, struct counter_row *row)
+{
+	size_t n;
+	int r;
+
+	if (is_timestamp(*p, p))
+		*p = skip_space(*p);
+	if (strncmp(*p, "CPU", 3) == 0 && isdigit((unsigned char)(*p)[3]))
+		*p = skip_space(*p + 3 + strspn(*p + 3, "0123456789"));
+	if (strncmp(*p, "<not supported>", 15) == 0 || strncmp(*p, "<not counted>", 13) == 0) {
+		row->status = (*p)[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
+		*p = skip_space(strchr(*p, '>') + 1);
+		return 1;
+	}
+	row->status = UD_COUNTED;
+	r = scan_decimal_as(*p, p, &row->d, t->decimal, t->err);
+	if (r <= 0)
+		return r < 0 ? failed_at_line(t) : 0;
+	if (**p && !isspace((unsigned char)**p))
+		return 0; /* "2.0s", "10/20": not perf's */
+	*p = skip_space(*p);
+	n = strcspn(*p, " \t");
+	if (is_unit(*p, n) && (*p)[n]) {
+		if (strncmp(*p, "msec", 4) == 0)
+			row->pow10 = 6; /* task-clock: msec printed, nanoseconds counted */
+		*p = skip_space(*p + n);
+	}
+	return 1;
+}
+
+/*
  * A counter line: [timestamp] [CPUn] value [unit] event [# comment] [(pct%)].
  * Returns 1 when taken, 0 when the line is not one (program output), -1 on error.
  */
 static int take_counter(struct text_state *t, const char *s)
 {
+	struct counter_row row = { 0 };
 	const char *p = s, *ev, *rest;
-	enum ud_count_status status = UD_COUNTED;
-	char event[128];
-	double value = 0;
-	int pow10 = 0, r;
 	size_t n;
+	int r = counter_value(t, &p, &row);
 
-	if (is_timestamp(p, &p))
-		p = skip_space(p);
-	if (strncmp(p, "CPU", 3) == 0 && isdigit((unsigned char)p[3])) {
-		p += 3 + strspn(p + 3, "0123456789");
-		p = skip_space(p);
-	}
-	if (strncmp(p, "<not supported>", 15) == 0 || strncmp(p, "<not counted>", 13) == 0) {
-		status = p[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
-		p = strchr(p, '>') + 1;
-	} else {
-		struct decimal d;
-
-		r = scan_decimal(p, &p, &d, t->err);
-		if (r <= 0)
-			return r < 0 ? failed_at_line(t) : 0;
-		if (*p && !isspace((unsigned char)*p))
-			return 0; /* "2.0s", "10/20": not perf's */
-		p = skip_space(p);
-		n = strcspn(p, " \t");
-		if (is_unit(p, n) && p[n]) {
-			if (strncmp(p, "msec", 4) == 0)
-				pow10 = 6; /* task-clock: msec printed, nanoseconds counted */
-			p = skip_space(p + n);
-		}
-		value = decimal_value(d, pow10);
-	}
-	p = skip_space(p);
+	if (r <= 0)
+		return r;
 	ev = p;
 	while (*p && event_char(*p))
 		p++;
 	n = (size_t)(p - ev);
 	if (n == 0 && strncmp(ev, "+-", 2) == 0)
 		return 0; /* "2.80 +- 0.01 seconds time elapsed" */
-	if (n == 0 || n >= sizeof(event)) {
+	if (n == 0 || n >= sizeof(row.event)) {
 		if (t->header_line || t->acc.n)
 			return fail_line(t, n ? "event name too long" : "a counter value without an event name (truncated line?)");
 		return 0;
 	}
-	memcpy(event, ev, n);
-	event[n] = '\0';
+	memcpy(row.event, ev, n);
 	rest = skip_space(p);
-	/* old perf: "task-clock (msec)" */
+	/* old perf: "task-clock (msec)", and older still task-clock in msec with no unit at all */
 	if (strncmp(rest, "(msec)", 6) == 0) {
-		if (status == UD_COUNTED && pow10 == 0)
-			value *= 1e6;
+		row.pow10 = 6;
 		rest = skip_space(rest + 6);
+	} else if (row.pow10 == 0 && is_clock_event(row.event)) {
+		row.pow10 = 6;
 	}
 	if (*rest && *rest != '#' && *rest != '(' && *rest != '[')
 		return 0; /* "3 files copied": prose, not a counter */
-	if (acc_add(&t->acc, event, status, value, running_pct(rest), rel_spread(rest)) != 0)
+	/* A counter after a block's "seconds time elapsed" line is the next run's, headed or not. */
+	if (t->acc.closed && flush(t) != 0)
+		return -1;
+	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
+		    running_pct(rest, t->decimal), rel_spread(rest, t->decimal)) != 0)
 		return fail_line(t, "out of memory");
-	return 1;
+	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
+}
+
+/* Other text: remembered, as "$ ./bench --size 10" or "run 2:" before a block may name it. */
+static int take_prose(struct text_state *t, const char *s)
+{
+	bool command = *s == '$';
+	size_t n;
+
+	/* Text after a finished block comes before the next one: the finished one is named already. */
+	if (t->acc.closed && flush(t) != 0)
+		return -1;
+	if (t->prose_is_command && !command)
+		return 0;
+	if (command)
+		s = skip_space(s + 1);
+	n = strlen(s);
+	while (n && (isspace((unsigned char)s[n - 1]) || s[n - 1] == ':'))
+		n--;
+	if (n == 0 || n >= PROSE_NAME_MAX)
+		return 0;
+	snprintf(t->prose, sizeof(t->prose), "%.*s", (int)n, s);
+	t->prose_is_command = command;
+	return 0;
+}
+
+/* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
+static int take_comment_line(struct text_state *t, const char *s)
+{
+	double pct = running_pct(s, t->decimal);
+
+	if (!isnan(pct) && t->acc.last >= 0 && t->acc.c[t->acc.last].pct_rows == 0) {
+		t->acc.c[t->acc.last].pct_sum = pct;
+		t->acc.c[t->acc.last].pct_rows = 1;
+	}
+	return take_comment_metric(t, NULL, s) < 0 ? -1 : 0;
 }
 
 static int take_line(struct text_state *t, const char *line)
@@ -277,23 +394,83 @@ static int take_line(struct text_state *t, const char *line)
 	}
 	if (strstr(s, " seconds "))
 		return take_seconds(t, s) < 0 ? -1 : 0;
-	if (*s == '#') {
-		/* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share */
-		double pct = running_pct(s);
+	if (*s == '#')
+		return take_comment_line(t, s);
+	/* perf 6.x: "TopdownL1 (cpu_core)   #  63.2 %  tma_backend_bound", a group's label where an event would be */
+	if (strchr(s, '#')) {
+		char label[PROSE_NAME_MAX];
 
-		if (!isnan(pct) && t->acc.last >= 0 && t->acc.c[t->acc.last].pct_rows == 0) {
-			t->acc.c[t->acc.last].pct_sum = pct;
-			t->acc.c[t->acc.last].pct_rows = 1;
-		}
+		snprintf(label, sizeof(label), "%.*s", (int)strcspn(s, "#"), s);
+		acc_metric_group(&t->acc, label);
+		r = take_comment_metric(t, NULL, s);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+	}
+	return take_prose(t, s);
+}
+
+/*
+ * The decimal mark of the block starting at text: votes of its numbers up
+ * to its "seconds time elapsed" line (or the next header), enough of them.
+ */
+static char block_decimal(const char *text, size_t len)
+{
+	struct decimal_votes v = { 0 };
+	struct lines l;
+	char *line;
+	bool first = true;
+
+	lines_init(&l, text, len);
+	while (v.dot + v.comma < DECIMAL_VOTES_ENOUGH && (line = lines_next(&l)) != NULL) {
+		if (!first && strstr(line, "Performance counter stats for"))
+			break;
+		first = false;
+		decimal_votes_add(&v, line);
+		if (strstr(line, "seconds time elapsed"))
+			break;
+	}
+	lines_free(&l);
+	return decimal_votes_mark(&v);
+}
+
+/*
+ * Several blocks without a command (pasted runs, no headers) are named by
+ * the text line before each, where there is one; --workload names them all
+ * with a suffix instead.  One block keeps the file's name.
+ */
+static int name_blocks(struct text_state *t, size_t before)
+{
+	if (t->o->workload || t->nnames < 2)
+		return 0;
+	for (size_t i = 0; i < t->nnames && before + i < t->p->nworkloads; i++) {
+		struct ud_workload *w = &t->p->workloads[before + i];
+		bool taken = false;
+
+		if (!t->names[i])
+			continue;
+		for (size_t k = 0; k < t->p->nworkloads && !taken; k++)
+			taken = strcmp(t->p->workloads[k].name, t->names[i]) == 0;
+		if (taken)
+			continue; /* two runs after the same line: keep the numbered names */
+		free(w->name);
+		w->name = t->names[i];
+		t->names[i] = NULL;
 	}
 	return 0;
+}
+
+static void free_names(struct text_state *t)
+{
+	for (size_t i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->names);
 }
 
 int import_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
-	struct text_state t = { .p = p, .o = o, .name = name, .err = err };
-	const char *base = strrchr(name, '/');
+	struct text_state t = { .p = p, .o = o, .name = name, .err = err, .need_decimal = true };
+	const char *base = strrchr(name, '/'), *at;
 	struct lines l;
 	size_t before = p->nworkloads;
 	char *line;
@@ -302,14 +479,23 @@ int import_perf_text(struct ud_profile *p, const char *text, size_t len, const c
 	t.fallback = base ? base + 1 : name;
 	acc_init(&t.acc);
 	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+	while (ret == 0 && (at = l.cur, line = lines_next(&l)) != NULL) {
 		t.lineno = l.lineno;
+		if (t.need_decimal) {
+			char mark = block_decimal(at, (size_t)(l.end - at));
+
+			t.decimal = mark ? mark : t.decimal; /* no vote: as the block before */
+			t.need_decimal = false;
+		}
 		ret = take_line(&t, line);
 	}
 	if (ret == 0)
 		ret = flush(&t);
+	if (ret == 0)
+		ret = name_blocks(&t, before);
 	acc_free(&t.acc);
 	lines_free(&l);
+	free_names(&t);
 	if (ret == 0 && p->nworkloads == before)
 		ret = ud_fail(err, "%s: no perf stat counter lines or UnixBench results found", name);
 	return ret;

@@ -14,6 +14,7 @@
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
+#include "import_warnings.h"
 #include "text.h"
 
 #define MAX_TESTS 64
@@ -22,6 +23,7 @@ struct result {
 	char name[128];
 	double value;
 	char units[16];
+	bool indexed;          /* its line in the index table was read */
 };
 
 struct run {
@@ -29,6 +31,7 @@ struct run {
 	struct result results[MAX_TESTS]; /* the "NAME VALUE UNITS (T s, N samples)" lines */
 	int nresults;
 	bool in_index;
+	bool scored;           /* the "System Benchmarks Index Score" line was read: the table is whole */
 };
 
 /* The last whitespace-separated token of s[0..*len) as a number; shortens *len. */
@@ -56,7 +59,7 @@ static void copies_label(int copies, char *buf, size_t len)
 	snprintf(buf, len, "(%d cop%s)", copies, copies == 1 ? "y" : "ies");
 }
 
-static int add_workload(struct ud_profile *p, const struct run *r, const char *test, double index,
+static int add_workload(struct ud_profile *p, struct run *r, const char *test, double index,
 			double baseline, double result, struct ud_err *err, const char *name, int lineno)
 {
 	char full[200], label[32];
@@ -71,9 +74,12 @@ static int add_workload(struct ud_profile *p, const struct run *r, const char *t
 	w = ud_profile_add_workload(p, full);
 	if (!w)
 		return ud_fail(err, "out of memory");
-	for (int i = 0; i < r->nresults; i++)
-		if (strcmp(r->results[i].name, test) == 0)
+	for (int i = 0; i < r->nresults; i++) {
+		if (strcmp(r->results[i].name, test) == 0) {
 			units = r->results[i].units;
+			r->results[i].indexed = true;
+		}
+	}
 	w->higher_is_better = 1;
 	w->units = strdup(isnan(index) ? (units ? units : "") : "index");
 	ud_score_set_samples(&w->score, isnan(index) ? &result : &index, 1);
@@ -144,8 +150,116 @@ static void take_result(struct run *r, const char *s)
 	r->nresults++;
 }
 
+/*
+ * A run whose index table never reached its score line was cut short (a
+ * paste or a log truncated mid-table): what it holds is kept, the profile
+ * is marked incomplete and the tests without an index line are named.
+ */
+static int finish_run(struct ud_profile *p, const struct run *r, const char *name, int lineno,
+		      struct ud_import_warnings *warn)
+{
+	char missing[1024] = "", label[32];
+	size_t used = 0;
+
+	if (r->scored || (r->nresults == 0 && !r->in_index))
+		return 0;
+	p->incomplete = 1;
+	for (int i = 0; i < r->nresults; i++)
+		if (!r->results[i].indexed && used < sizeof(missing))
+			used += (size_t)snprintf(missing + used, sizeof(missing) - used, "%s%s", used ? ", " : "",
+						 r->results[i].name);
+	if (used < sizeof(missing))
+		snprintf(missing + used, sizeof(missing) - used, "%sSystem Benchmarks Index Score", used ? ", " : "");
+	copies_label(r->copies, label, sizeof(label));
+	return import_warn(warn, "%s:%d: the UnixBench index table %s ends early (log cut short?); "
+			   "profile marked incomplete; missing: %s", name, lineno, label, missing);
+}
+
+static int indexed_rows(const struct run *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nresults; i++)
+		n += r->results[i].indexed;
+	return n;
+}
+
+static bool rest_blank(const struct lines *l)
+{
+	for (const char *c = l->cur; c < l->end; c++)
+		if (!isspace((unsigned char)*c))
+			return false;
+	return true;
+}
+
+/* "NAME BASELINE RESULT INDEX", columns flattened or not.  1 when the log's last line is cut inside it. */
+static int take_index_line(struct ud_profile *p, struct run *r, char *s, const struct lines *l, const char *name,
+			   struct ud_err *err)
+{
+	size_t n = strlen(s);
+	double index, result, baseline;
+
+	if (!last_number(s, &n, &index) || !last_number(s, &n, &result) || !last_number(s, &n, &baseline)) {
+		/* A half line at the very end of a table already begun is where the log was cut. */
+		if (rest_blank(l) && indexed_rows(r) > 0)
+			return 1;
+		return ud_fail(err, "%s:%d: an index line needs BASELINE RESULT INDEX (truncated?)", name, l->lineno);
+	}
+	s[n] = '\0';
+	s = ud_trim(s);
+	return add_workload(p, r, s, index, baseline, result, err, name, l->lineno);
+}
+
+static int take_score_line(struct ud_profile *p, struct run *r, const char *s, int lineno, const char *name,
+			   struct ud_err *err)
+{
+	size_t n = strlen(s);
+	double score;
+
+	if (!last_number(s, &n, &score))
+		return ud_fail(err, "%s:%d: an index score line without a number", name, lineno);
+	r->in_index = false;
+	r->scored = true;
+	if (add_workload(p, r, "System Benchmarks Index Score", score, NAN, NAN, err, name, lineno) != 0)
+		return -1;
+	/* The geometric mean of the index lines above it: a summary, not another measurement. */
+	p->workloads[p->nworkloads - 1].composite = true;
+	return 0;
+}
+
+static void new_run(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->copies = 1;
+}
+
+/* One line of the log; 1 when it ends the log early (a cut index line). */
+static int take_line(struct ud_profile *p, struct run *r, char *s, const struct lines *l, const char *name,
+		     struct ud_import_warnings *warn, struct ud_err *err)
+{
+	const char *copy;
+
+	take_host_line(p, s);
+	if (strncmp(s, "Benchmark Run:", 14) == 0) {
+		if (finish_run(p, r, name, l->lineno - 1, warn) != 0)
+			return ud_fail(err, "out of memory");
+		new_run(r);
+	} else if ((copy = strstr(s, "running ")) && strstr(s, "parallel cop")) {
+		r->copies = atoi(copy + 8);
+	} else if (strncmp(s, "System Benchmarks Index Values", 30) == 0) {
+		r->in_index = true;
+	} else if (strncmp(s, "System Benchmarks Index Score", 29) == 0) {
+		return take_score_line(p, r, s, l->lineno, name, err);
+	} else if (r->in_index && s[0] != '=') {
+		return take_index_line(p, r, s, l, name, err);
+	} else if (!r->in_index) {
+		take_result(r, s);
+	}
+	return 0;
+}
+
 int import_unixbench(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err)
+		     struct ud_import_warnings *warn, struct ud_err *err)
 {
 	struct run *r = calloc(1, sizeof(*r));
 	size_t before = p->nworkloads;
@@ -153,58 +267,21 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 	char *line;
 	int ret = 0;
 
-	(void)o;
 	if (!r)
 		return ud_fail(err, "out of memory");
-	r->copies = 1;
+	new_run(r);
 	lines_init(&l, text, len);
 	while (ret == 0 && (line = lines_next(&l)) != NULL) {
 		char *s = ud_trim(line);
-		const char *copy;
 
-		if (!*s)
-			continue;
-		take_host_line(p, s);
-		if (strncmp(s, "Benchmark Run:", 14) == 0) {
-			memset(r, 0, sizeof(*r));
-			r->copies = 1;
-		} else if ((copy = strstr(s, "running ")) && strstr(s, "parallel cop")) {
-			r->copies = atoi(copy + 8);
-		} else if (strncmp(s, "System Benchmarks Index Values", 30) == 0) {
-			r->in_index = true;
-		} else if (strncmp(s, "System Benchmarks Index Score", 29) == 0) {
-			size_t n = strlen(s);
-			double score;
-
-			if (!last_number(s, &n, &score)) {
-				ret = ud_fail(err, "%s:%d: an index score line without a number", name, l.lineno);
-				break;
-			}
-			ret = add_workload(p, r, "System Benchmarks Index Score", score, NAN, NAN, err, name, l.lineno);
-			/* The geometric mean of the index lines above it: a summary, not another measurement. */
-			if (ret == 0)
-				p->workloads[p->nworkloads - 1].composite = true;
-			r->in_index = false;
-		} else if (r->in_index && s[0] != '=') {
-			/* "NAME BASELINE RESULT INDEX", columns flattened or not */
-			size_t n = strlen(s);
-			double index, result, baseline;
-
-			if (!last_number(s, &n, &index) || !last_number(s, &n, &result) || !last_number(s, &n, &baseline)) {
-				ret = ud_fail(err, "%s:%d: an index line needs BASELINE RESULT INDEX (truncated?)", name,
-					      l.lineno);
-				break;
-			}
-			s[n] = '\0';
-			s = ud_trim(s);
-			ret = add_workload(p, r, s, index, baseline, result, err, name, l.lineno);
-		} else if (!r->in_index) {
-			take_result(r, s);
-		}
+		if (*s)
+			ret = take_line(p, r, s, &l, name, warn, err);
 	}
+	if (ret >= 0 && p->nworkloads == before)
+		ret = ud_fail(err, "%s: no UnixBench index lines found", name);
+	else if (ret >= 0 && finish_run(p, r, name, l.lineno, warn) != 0)
+		ret = ud_fail(err, "out of memory");
 	lines_free(&l);
 	free(r);
-	if (ret == 0 && p->nworkloads == before)
-		ret = ud_fail(err, "%s: no UnixBench index lines found", name);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }

@@ -20,6 +20,7 @@ static const struct {
 	{ "stat", cmd_stat, "count a command's events, like perf stat" },
 	{ "host", cmd_host, "show host facts: CPU, caches, kernel, hypervisor, PMU, mitigations" },
 	{ "diff", cmd_diff, "explain why one profile scores differently from another" },
+	{ "compare", cmd_compare, "compare several profiles with the first: speedups, geomeans, per-pair diffs" },
 	{ "import", cmd_import, "turn perf stat output or a UnixBench log into a profile" },
 	{ "workloads", cmd_workloads, "list the built-in workloads and what each teaches" },
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },

@@ -49,6 +49,9 @@ static void workload_free(struct ud_workload *w)
 	for (size_t i = 0; i < w->ncounters; i++)
 		counter_free(&w->counters[i]);
 	free(w->counters);
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		free(w->perf_metrics[i].name);
+	free(w->perf_metrics);
 }
 
 void ud_profile_free(struct ud_profile *p)
@@ -99,6 +102,27 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
 	grown[w->nsubscores].value = value;
 	grown[w->nsubscores].units = units && *units ? strdup(units) : NULL;
 	w->nsubscores++;
+	return 0;
+}
+
+int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value)
+{
+	struct ud_perf_metric *grown;
+
+	for (size_t i = 0; i < w->nperf_metrics; i++) {
+		if (strcmp(w->perf_metrics[i].name, name) == 0) {
+			w->perf_metrics[i].value = value;
+			return 0;
+		}
+	}
+	grown = realloc(w->perf_metrics, (w->nperf_metrics + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	w->perf_metrics = grown;
+	grown[w->nperf_metrics].name = strdup(name);
+	if (!grown[w->nperf_metrics].name)
+		return -1;
+	grown[w->nperf_metrics++].value = value;
 	return 0;
 }
 

@@ -4,14 +4,20 @@
  * checked.  The model itself is profile.c's; this file only translates.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "derived.h"
 #include "fileio.h"
+#include "json_io.h"
 #include "outfile.h"
 #include "profile.h"
+
+/* More threads than this only contend for memory bandwidth. */
+#define UD_LOAD_THREADS_MAX 16
 
 /* ---- writing ---- */
 
@@ -70,8 +76,59 @@ static json_t *score_json(const struct ud_score *s)
 			 "max", num(s->max), "samples", samples, "ci95_rel", num(s->ci95_rel));
 }
 
-static json_t *workload_json(const struct ud_workload *w)
+/* The derived metrics of one core type: its "PMU/event" counters seen under their plain names. */
+static json_t *pmu_derived_json(const struct ud_workload *w, const char *pmu)
 {
+	struct ud_workload view = *w;
+	size_t plen = strlen(pmu), n = 0;
+	json_t *d;
+
+	view.counters = calloc(w->ncounters ? w->ncounters : 1, sizeof(*view.counters));
+	if (!view.counters)
+		return json_null();
+	for (size_t i = 0; i < w->ncounters; i++) {
+		if (strncmp(w->counters[i].name, pmu, plen) == 0 && w->counters[i].name[plen] == '/') {
+			view.counters[n] = w->counters[i];
+			view.counters[n++].name = w->counters[i].name + plen + 1;
+		}
+	}
+	view.ncounters = n;
+	d = n ? ud_derived_json(&view) : NULL;
+	free(view.counters);
+	return d;
+}
+
+/* {PMU: derived} for each core PMU of a hybrid host this workload has counters of; NULL if none. */
+static json_t *derived_per_pmu_json(const struct ud_workload *w, const json_t *host)
+{
+	const json_t *pmus = json_object_get(host, "core_pmus"), *pmu;
+	json_t *all = NULL;
+	size_t i;
+
+	json_array_foreach(pmus, i, pmu) {
+		json_t *d = json_is_string(pmu) ? pmu_derived_json(w, json_string_value(pmu)) : NULL;
+
+		if (!d)
+			continue;
+		if (!all)
+			all = json_object();
+		json_object_set_new(all, json_string_value(pmu), d);
+	}
+	return all;
+}
+
+static json_t *perf_metrics_json(const struct ud_workload *w)
+{
+	json_t *m = json_object();
+
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		json_object_set_new(m, w->perf_metrics[i].name, num(w->perf_metrics[i].value));
+	return m;
+}
+
+static json_t *workload_json(const struct ud_workload *w, const json_t *host)
+{
+	json_t *per_pmu;
 	json_t *counters = json_object(), *j;
 
 	for (size_t i = 0; i < w->ncounters; i++)
@@ -105,6 +162,11 @@ static json_t *workload_json(const struct ud_workload *w)
 	json_object_set_new(j, "sys_ns", num(w->sys_ns));
 	json_object_set_new(j, "counters", counters);
 	json_object_set_new(j, "derived", ud_derived_json(w));
+	per_pmu = derived_per_pmu_json(w, host);
+	if (per_pmu)
+		json_object_set_new(j, "derived_per_pmu", per_pmu);
+	if (w->nperf_metrics)
+		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
 	return j;
 }
 
@@ -113,7 +175,7 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 	json_t *workloads = json_array();
 
 	for (size_t i = 0; i < p->nworkloads; i++)
-		json_array_append_new(workloads, workload_json(&p->workloads[i]));
+		json_array_append_new(workloads, workload_json(&p->workloads[i], p->host));
 	json_t *j = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA, "tool", "name", "uarchdiff",
 			      "version", p->tool_version ? p->tool_version : UD_VERSION, "host", p->host, "workloads",
 			      workloads);
@@ -126,11 +188,9 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
 {
 	json_t *j = ud_profile_to_json(p);
-	int ret = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	int ret = j ? ud_json_write(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), f) : -1;
 
 	json_decref(j);
-	if (ret == 0 && fputc('\n', f) == EOF)
-		ret = -1;
 	return ret;
 }
 
@@ -284,6 +344,29 @@ static void read_subscores(struct reader *r, struct ud_workload *w, const json_t
 	}
 }
 
+static void read_perf_metrics(struct reader *r, struct ud_workload *w, const json_t *m, const char *where)
+{
+	const char *key;
+	const json_t *v;
+
+	if (!m)
+		return;
+	if (!json_is_object(m)) {
+		bad(r, where, "perf_metrics: expected an object");
+		return;
+	}
+	json_object_foreach((json_t *)m, key, v) {
+		if (!json_is_number(v) && !json_is_null(v)) {
+			bad(r, where, "perf_metrics: expected numbers or null");
+			return;
+		}
+		if (ud_workload_set_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
+			bad(r, where, "out of memory");
+			return;
+		}
+	}
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, const json_t *j, size_t idx)
 {
 	char where[128];
@@ -319,6 +402,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
+	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;
@@ -390,21 +474,62 @@ struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, st
 
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 {
-	json_error_t jerr;
-	json_t *root;
+	json_t *root = ud_json_load_file(path, err);
 	struct ud_profile *p;
-	size_t len;
-	char *text = ud_read_file(path, &len, err);
 
-	if (!text)
+	if (!root)
 		return NULL;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root) {
-		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
 	p = ud_profile_from_json(root, path, err);
 	json_decref(root);
 	return p;
+}
+
+/* One loader thread's view of the work: it takes the next path until none is left. */
+struct load_all {
+	char *const *paths;
+	struct ud_profile **out;
+	struct ud_err *errs;
+	size_t n;
+	size_t next; /* taken with __atomic_fetch_add */
+};
+
+static void *load_worker(void *arg)
+{
+	struct load_all *job = arg;
+
+	for (size_t i; (i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED)) < job->n;)
+		job->out[i] = ud_profile_load(job->paths[i], &job->errs[i]);
+	return NULL;
+}
+
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0;
+	struct load_all job = { paths, out, calloc(n ? n : 1, sizeof(struct ud_err)), n, 0 };
+	pthread_t threads[UD_LOAD_THREADS_MAX];
+	int ret = 0;
+
+	if (!job.errs)
+		return ud_fail(err, "out of memory");
+	if (nthreads > UD_LOAD_THREADS_MAX)
+		nthreads = UD_LOAD_THREADS_MAX;
+	for (; started < nthreads && started + 1 < n; started++)
+		if (pthread_create(&threads[started], NULL, load_worker, &job) != 0)
+			break; /* fewer threads: this one does the rest */
+	load_worker(&job);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!out[i] && ret == 0) {
+			*err = job.errs[i];
+			ret = -1;
+		}
+	}
+	for (size_t i = 0; ret != 0 && i < n; i++) {
+		ud_profile_free(out[i]);
+		out[i] = NULL;
+	}
+	free(job.errs);
+	return ret;
 }

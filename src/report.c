@@ -8,6 +8,7 @@
 
 #include "datadir.h"
 #include "fileio.h"
+#include "json_io.h"
 #include "report.h"
 #include "template.h"
 
@@ -24,33 +25,43 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out)
 	return -1;
 }
 
+int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err)
+{
+	static const struct {
+		const char *ext;
+		ud_escape_fn esc;
+	} kinds[] = {
+		[UD_REPORT_TEXT] = { "txt", ud_escape_text },
+		[UD_REPORT_MD] = { "md", ud_escape_markdown },
+		[UD_REPORT_HTML] = { "html", ud_escape_html },
+	};
+	char path[4096], dirbuf[4096], *tmpl;
+	int ret;
+
+	if (f != UD_REPORT_TEXT && f != UD_REPORT_MD && f != UD_REPORT_HTML)
+		return ud_fail(err, "no template for this format");
+	snprintf(path, sizeof(path), "%s/%s.%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
+		 stem, kinds[f].ext);
+	tmpl = ud_read_file(path, NULL, err);
+	if (!tmpl)
+		return -1;
+	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
+	free(tmpl);
+	return ret;
+}
 
 int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
 {
-	static const struct {
-		const char *file;
-		ud_escape_fn esc;
-	} kinds[] = {
-		[UD_REPORT_TEXT] = { "report.txt", ud_escape_text },
-		[UD_REPORT_MD] = { "report.md", ud_escape_markdown },
-		[UD_REPORT_HTML] = { "report.html", ud_escape_html },
-	};
-	char path[4096], dirbuf[4096], *tmpl;
 	json_t *view;
 	int ret;
 
 	if (f == UD_REPORT_JSON) {
-		ret = json_dumpf(diff, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-		return ret == 0 && fputc('\n', out) != EOF ? 0 : ud_fail(err, "cannot write the JSON report");
+		ret = ud_json_write(diff, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out);
+		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
-		 kinds[f].file);
-	tmpl = ud_read_file(path, NULL, err);
-	if (!tmpl)
-		return -1;
 	view = ud_report_view(diff);
-	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
+	ret = view ? ud_report_render(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
 	json_decref(view);
-	free(tmpl);
 	return ret;
 }

@@ -38,13 +38,15 @@ check() {
 }
 
 check "diff"                          "uarchdiff d"
-check "~run stat import diff events host workloads" "uarchdiff "
+check "~run stat import diff compare events host workloads" "uarchdiff "
 check "--help --version"              "uarchdiff --"
 check "--repeat"                      "uarchdiff run --rep"
 check "~-w --workloads --suite -r --repeat -o --output --label --exact --json" "uarchdiff run -"
 check "~--field-separator --json --event --exact" "uarchdiff stat --"
 check "--format"                      "uarchdiff diff --f"
 check "html"                          "uarchdiff diff -f h"
+check "md"                            "uarchdiff compare --format m"
+check "compare"                       "uarchdiff co"
 check "quick"                         "uarchdiff run --suite q"
 check "syscall"                       "uarchdiff run -w sys"
 check "int,syscall"                   "uarchdiff run -w int,sys"
@@ -62,6 +64,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 touch "$tmp/e5-profile.json" "$tmp/e6-profile.json"
 (cd "$tmp" && check "e5-profile.json e6-profile.json" "uarchdiff diff e" && [[ $fail -eq 0 ]]) || fail=1
+(cd "$tmp" && check "e6-profile.json" "uarchdiff compare e5-profile.json e6" && [[ $fail -eq 0 ]]) || fail=1
 
 [[ $fail -eq 0 ]] && echo "bash completion: commands, options, workloads, uarchs, values and files complete"
 exit $fail

@@ -400,6 +400,158 @@ START_TEST(test_import_writes_nothing_on_error)
 }
 END_TEST
 
+/* Host facts taken on each host, attached at import: the diff compares them and the mitigation rule reads them. */
+START_TEST(test_import_host_facts)
+{
+	char *dir = make_tempdir(), e5[4096], e6[4096], out[4096], bad[4096];
+	char *imp5[] = { UD, "import", "--host", UD_TEST_DATA "/host/oci-e5-host.json", "--label", "E5", "--uarch", "zen4",
+			 "-o", e5, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp6[] = { UD, "import", "--host", UD_TEST_DATA "/host/oci-e6-host.json", "--uarch", "zen5", "-o", e6,
+			 UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *diff[] = { UD, "diff", "-f", "json", "-o", out, e5, e6, NULL };
+	char *missing[] = { UD, "import", "--host", "/nonexistent/h.json", "-o", out, e5, NULL };
+	char *not_json[] = { UD, "import", "--host", bad, "-o", out, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *not_host[] = { UD, "import", "--host", e5, "-o", out, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *both[] = { UD, "import", "--host", e5, "--cpuinfo", e5, "-o", out, e5, NULL };
+	struct run_result r;
+	json_t *doc, *env, *e, *f;
+	size_t i;
+	int srso = 0, mitigations = 0;
+
+	snprintf(e5, sizeof(e5), "%s/e5.json", dir);
+	snprintf(e6, sizeof(e6), "%s/e6.json", dir);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	for (char **argv[] = { imp5, imp6, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	doc = json_load_file(out, 0, NULL);
+	env = json_object_get(doc, "environment");
+	json_array_foreach(env, i, e)
+		srso += strcmp(json_string_value(json_object_get(e, "field")), "vulnerabilities.spec_rstack_overflow") == 0;
+	json_array_foreach(json_object_get(doc, "findings"), i, f)
+		mitigations += strcmp(json_string_value(json_object_get(f, "id")), "mitigations-differ") == 0;
+	ck_assert_int_eq(srso, 1);
+	ck_assert_int_eq(mitigations, 1);
+	/* --label overrides the file's; without it the file's own label stands */
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "baseline"), "label")), "E5");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "candidate"), "label")), "oci-e6");
+	json_decref(doc);
+	/* e5.json is a profile: its host object would do, so strip it to a workload-less non-host */
+	write_text(bad, "{\"host\": ");
+	write_text(e5, "{\"workloads\": []}");
+	unlink(out);
+	expect_one_line_error(missing, 2, "/nonexistent/h.json: No such file or directory");
+	expect_one_line_error(not_json, 2, "bad.json:1:");
+	expect_one_line_error(not_host, 2, "e5.json: not a host object: no \"cpu\"");
+	expect_one_line_error(both, 2, "--host already gives that host's CPU");
+	ck_assert_int_ne(access(out, F_OK), 0); /* nothing written */
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A UnixBench log cut mid-table: imported, marked incomplete, and the user told which rows are missing. */
+START_TEST(test_import_warns_on_a_cut_log)
+{
+	char *dir = make_tempdir(), log[4096], out[4096];
+	char *argv[] = { UD, "import", "-o", out, log, NULL };
+	struct run_result r;
+	char *profile;
+
+	snprintf(log, sizeof(log), "%s/ub.txt", dir);
+	snprintf(out, sizeof(out), "%s/ub.json", dir);
+	write_text(log, "BYTE UNIX Benchmarks (Version 5.1.3)\n"
+			"Benchmark Run: Mon Jan 01 2024 00:00:00 - 00:10:00\n"
+			"2 CPUs in system; running 1 parallel copy of tests\n\n"
+			"System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+			"Dhrystone 2 using register variables         116700.0   39721394.2   3403.7\n");
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count_lines(r.err), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "uarchdiff import: warning: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "missing: System Benchmarks Index Score"));
+	run_free(&r);
+	profile = read_text(out);
+	ck_assert_ptr_nonnull(strstr(profile, "\"incomplete\": true"));
+	free(profile);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Two UnixBench logs, no counters: one compact table, the geometric mean and the index ratios, under 80 lines. */
+START_TEST(test_score_only_diff_is_compact)
+{
+	char *dir = make_tempdir(), g2[4096], g3[4096];
+	char *imp2[] = { UD, "import", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", "--label", "G2", "-o", g2,
+			 UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", NULL };
+	char *imp3[] = { UD, "import", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "--label", "G3", "-o", g3,
+			 UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", NULL };
+	char *diff[] = { UD, "diff", g2, g3, NULL };
+	struct run_result r;
+
+	snprintf(g2, sizeof(g2), "%s/g2.json", dir);
+	snprintf(g3, sizeof(g3), "%s/g3.json", dir);
+	for (char **argv[] = { imp2, imp3, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		if (*a != diff)
+			run_free(&r);
+	}
+	ck_assert_msg(count_lines(r.out) < 80, "%d lines", count_lines(r.out));
+	ck_assert_ptr_nonnull(strstr(r.out, "G3 is 1.09x faster than G2 over 24 workloads (geometric mean)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (1 copy): 1172.9 -> 1304 (1.11x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (2 copies): 2141.7 -> 2289 (1.07x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  (2 copies)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables               3405.2     4283.9  1.26x faster"));
+	ck_assert_ptr_nonnull(strstr(r.out, "Neither profile has counters"));
+	ck_assert_ptr_null(strstr(r.out, "n/a"));
+	ck_assert_ptr_null(strstr(r.out, "do not explain"));
+	ck_assert_ptr_nonnull(strstr(r.out, "A: 0xd0c")); /* MIDR part in hex, as host prints it */
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Two perf pastes with a header but neither elapsed time nor score: compared by CPU time, not refused. */
+START_TEST(test_counters_only_pastes_compare)
+{
+	char *dir = make_tempdir(), ta[4096], tb[4096], pa[4096], pb[4096], out[4096];
+	char *imp_a[] = { UD, "import", "--label", "old", "-o", pa, ta, NULL };
+	char *imp_b[] = { UD, "import", "--label", "new", "-o", pb, tb, NULL };
+	char *diff[] = { UD, "diff", "-f", "json", "-o", out, pa, pb, NULL };
+	struct run_result r;
+	json_t *doc, *w;
+
+	snprintf(ta, sizeof(ta), "%s/a.txt", dir);
+	snprintf(tb, sizeof(tb), "%s/b.txt", dir);
+	snprintf(pa, sizeof(pa), "%s/a.json", dir);
+	snprintf(pb, sizeof(pb), "%s/b.json", dir);
+	snprintf(out, sizeof(out), "%s/d.json", dir);
+	write_text(ta, " Performance counter stats for './bench':\n\n"
+		       "          1,500.00 msec task-clock\n     3,000,000,000      cycles\n     3,000,000,000      instructions\n");
+	write_text(tb, " Performance counter stats for './bench':\n\n"
+		       "            750.00 msec task-clock\n     1,800,000,000      cycles\n     2,700,000,000      instructions\n");
+	for (char **argv[] = { imp_a, imp_b, diff, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	doc = json_load_file(out, 0, NULL);
+	w = json_array_get(json_object_get(doc, "workloads"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(w, "speedup_basis")), "task-clock");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(w, "speedup")), 2, 1e-12);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_object_get(json_object_get(w, "per_unit"), "instructions"), "ratio")), 0.9, 1e-12);
+	json_decref(doc);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -665,6 +817,10 @@ int main(void)
 	tcase_add_test(tc, test_version_and_help_forms);
 	tcase_add_test(tc, test_unknown_option_everywhere);
 	tcase_add_test(tc, test_help_lists_long_options);
+	tcase_add_test(tc, test_import_host_facts);
+	tcase_add_test(tc, test_import_warns_on_a_cut_log);
+	tcase_add_test(tc, test_score_only_diff_is_compact);
+	tcase_add_test(tc, test_counters_only_pastes_compare);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

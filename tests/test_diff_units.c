@@ -279,6 +279,28 @@ START_TEST(test_no_speedup_at_all_is_null_not_nan)
 }
 END_TEST
 
+/* A host against itself: nothing changed, so no share of a change and no nan anywhere. */
+START_TEST(test_identical_hosts_say_no_nan)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", "E5", "zen4");
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_diff *d = model_of(a, a, &err);
+	json_t *doc;
+	char *text;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_uint_eq(fired(d, UD_FINDING_KERNEL_HEAVY), 1);
+	doc = ud_diff_to_json(d);
+	text = json_dumps(doc, 0);
+	ck_assert_msg(!has_word(text, "nan") && !has_word(text, "inf") && !strstr(text, "(null)"), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "exactly as fast as"));
+	free(text);
+	json_decref(doc);
+	ud_diff_free(d);
+	ud_profile_free(a);
+}
+END_TEST
+
 START_TEST(test_slower_reads_slower)
 {
 	char buf[48];
@@ -375,6 +397,7 @@ int main(void)
 	tcase_add_test(tc, test_summary_across_workloads);
 	tcase_add_test(tc, test_counters_only_compare_by_task_clock);
 	tcase_add_test(tc, test_no_speedup_at_all_is_null_not_nan);
+	tcase_add_test(tc, test_identical_hosts_say_no_nan);
 	tcase_add_test(tc, test_slower_reads_slower);
 	tcase_add_test(tc, test_time_split_with_per_mode_counters);
 	tcase_add_test(tc, test_cpi_overshoot_is_marked);

@@ -126,6 +126,67 @@ START_TEST(test_number_locales)
 }
 END_TEST
 
+static char votes(const char *const lines[])
+{
+	struct decimal_votes v = { 0 };
+
+	for (size_t i = 0; lines[i]; i++)
+		decimal_votes_add(&v, lines[i]);
+	return decimal_votes_mark(&v);
+}
+
+static double num_as(const char *s, char mark)
+{
+	struct decimal d;
+	const char *end;
+
+	ck_assert_int_eq(scan_decimal_as(s, &end, &d, mark, NULL), 1);
+	return decimal_value(d, 0);
+}
+
+/* A block's numbers decide its decimal mark; the ambiguous ones follow it. */
+START_TEST(test_decimal_votes)
+{
+	ck_assert_int_eq(votes((const char *const[]){ "12,861.40 msec task-clock", "12.866 +- 0.212 seconds", NULL }), '.');
+	ck_assert_int_eq(votes((const char *const[]){ "12.345.678,90 msec", "987,123 +- 0,311 seconds", NULL }), ',');
+	ck_assert_int_eq(votes((const char *const[]){ "1,234 cycles  # 0,998 CPUs", "(85,70%)", NULL }), ',');
+	ck_assert_int_eq(votes((const char *const[]){ "1834.220 task-clock", NULL }), '.');      /* 4 digits first */
+	ck_assert_int_eq(votes((const char *const[]){ "12.866 L1-dcache-loads r5300c0", NULL }), 0); /* undecided */
+	ck_assert_int_eq(votes((const char *const[]){ "10.0.0.1 1,2,3", NULL }), 0);              /* no number's marks */
+	ck_assert_double_eq(num_as("12.866", '.'), 12.866);
+	ck_assert_double_eq(num_as("12.866", ','), 12866);
+	ck_assert_double_eq(num_as("987,123", ','), 987.123);
+	ck_assert_double_eq(num_as("987,123", '.'), 987123);
+	ck_assert_double_eq(num_as("1,234,567", ','), 1234567); /* unambiguous spellings keep their own reading */
+	ck_assert_double_eq(num_as("1.234,5", '.'), 1234.5);
+}
+END_TEST
+
+START_TEST(test_pmus_clocks_metric_names)
+{
+	char buf[96];
+
+	ck_assert(core_pmu_of("cpu_core/cycles/", buf, sizeof(buf)) && strcmp(buf, "cpu_core") == 0);
+	ck_assert(core_pmu_of("cpu_atom/instructions/u", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
+	ck_assert(core_pmu_of("armv8_cortex_a76/cpu_cycles/", buf, sizeof(buf)) && strcmp(buf, "armv8_cortex_a76") == 0);
+	ck_assert(core_pmu_of("apple_icestorm_pmu/cycles/", buf, sizeof(buf)) && strcmp(buf, "apple_icestorm_pmu") == 0);
+	ck_assert(!core_pmu_of("msr/tsc/", buf, sizeof(buf)));
+	ck_assert(!core_pmu_of("cpu/event=0x3c/", buf, sizeof(buf))); /* the PMU of a non-hybrid x86: no core type */
+	ck_assert(group_pmu_of("TopdownL1 (cpu_atom)", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
+	ck_assert(!group_pmu_of("TopdownL1", buf, sizeof(buf)));
+	ck_assert(!group_pmu_of("Default (85.00%)", buf, sizeof(buf)));
+	ck_assert(!core_pmu_of("cycles", buf, sizeof(buf)));
+	ck_assert(is_clock_event("task-clock:HG") && is_clock_event("cpu-clock") && !is_clock_event("cycles"));
+	ck_assert(metric_name_of("%  tma_backend_bound", false, buf, sizeof(buf)) && strcmp(buf, "tma_backend_bound") == 0);
+	ck_assert(metric_name_of("tma_retiring ", false, buf, sizeof(buf)) && strcmp(buf, "tma_retiring") == 0);
+	ck_assert(!metric_name_of("GHz", false, buf, sizeof(buf)));
+	ck_assert(!metric_name_of("of all branches", false, buf, sizeof(buf)));
+	ck_assert(!metric_name_of("TopdownL1", false, buf, sizeof(buf)));
+	ck_assert(metric_name_of("insn per cycle", true, buf, sizeof(buf)) && strcmp(buf, "insn per cycle") == 0);
+	ck_assert(!metric_name_of("  ", true, buf, sizeof(buf)));
+}
+END_TEST
+
 /* Under a locale whose decimal point is ',', strtod would read 45.11 as 45: the scanner must not care. */
 START_TEST(test_number_ignores_process_locale)
 {
@@ -182,6 +243,11 @@ START_TEST(test_counter_value)
 	ck_assert_double_eq(v, 12500000);
 	ck_assert_int_eq(parse_counter_value("1.234.567", "", &st, &v, &err), 1);
 	ck_assert_double_eq(v, 1234567);
+	/* no grouping in -x and -j: a lone mark is the decimal one */
+	ck_assert_int_eq(parse_counter_value("1.234", "msec", &st, &v, &err), 1);
+	ck_assert_double_eq(v, 1234000);
+	ck_assert_int_eq(parse_counter_value("1,234", "msec", &st, &v, &err), 1);
+	ck_assert_double_eq(v, 1234000);
 	ck_assert_int_eq(parse_counter_value("12 apples", "", &st, &v, &err), 0);
 	ck_assert_int_eq(parse_counter_value("99999999999999999999", "", &st, &v, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
@@ -267,6 +333,8 @@ int main(void)
 	tcase_add_test(tc, test_lines_edges);
 	tcase_add_test(tc, test_lines_long_and_modifiable);
 	tcase_add_test(tc, test_number_locales);
+	tcase_add_test(tc, test_decimal_votes);
+	tcase_add_test(tc, test_pmus_clocks_metric_names);
 	tcase_add_test(tc, test_number_ignores_process_locale);
 	tcase_add_test(tc, test_number_exact_scaling);
 	tcase_add_test(tc, test_number_bad);

@@ -122,6 +122,41 @@ START_TEST(test_missing_file)
 }
 END_TEST
 
+/* Many profiles at once, on several threads: every one in its place, or the first failure in order and nothing. */
+START_TEST(test_load_all)
+{
+	char *dir = make_tempdir(), names[6][4096], *paths[6];
+	struct ud_profile *out[6];
+	struct ud_err err = UD_ERR_INIT;
+
+	for (int i = 0; i < 6; i++) {
+		char text[256];
+
+		snprintf(names[i], sizeof(names[i]), "%s/p%d.json", dir, i);
+		snprintf(text, sizeof(text),
+			 "{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": \"h%d\"}, \"workloads\": []}", i);
+		write_text(names[i], text);
+		paths[i] = names[i];
+	}
+	ck_assert_msg(ud_profile_load_all(paths, 6, out, &err) == 0, "%s", err.msg);
+	for (int i = 0; i < 6; i++) {
+		char label[8];
+
+		snprintf(label, sizeof(label), "h%d", i);
+		ck_assert_str_eq(json_string_value(json_object_get(out[i]->host, "label")), label);
+		ud_profile_free(out[i]);
+	}
+	write_text(names[4], "{ broken");
+	write_text(names[2], "[]");
+	ck_assert_int_eq(ud_profile_load_all(paths, 6, out, &err), -1);
+	ck_assert_msg(strstr(err.msg, "p2.json") != NULL, "%s", err.msg); /* the first failure in order */
+	for (int i = 0; i < 6; i++)
+		ck_assert_ptr_null(out[i]);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_value_lookup)
 {
 	struct ud_profile *p = sample_profile();
@@ -143,6 +178,7 @@ int main(void)
 	tcase_add_test(tc, test_malformed_files);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_value_lookup);
+	tcase_add_test(tc, test_load_all);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

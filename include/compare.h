@@ -1,0 +1,97 @@
+/*
+ * compare.h - more than two profiles in one view (SPEC §5.1, `compare`).
+ *
+ * Every profile is diffed against the first (the baseline) with
+ * ud_diff_build(), and the diffs are read into one table: a row per
+ * workload (the baseline's in its order, then those only later profiles
+ * hold, in the order they first appear), a column per profile, the cell the
+ * speedup of that profile over the baseline.  Each profile's geometric mean
+ * is its diff's summary.geomean_speedup, so composite scores (UnixBench's
+ * index) stay out of it as they do in a diff; their rows are marked.
+ *
+ * Typed in the middle, JSON at the edge: ud_compare_build() computes the
+ * model, ud_compare_to_json() writes the uarchdiff.compare/1 document from
+ * it, with the hosts grouped by the host facts they differ from the
+ * baseline in.  A number that cannot be computed (a host lacking a workload, a
+ * workload the baseline lacks, no score) is NAN in the model and null in the
+ * document.
+ *
+ * Ownership: a struct ud_compare owns its arrays and its diffs and is
+ * released with ud_compare_free().  It borrows its input: the profiles, the
+ * paths and the microarchitecture database must outlive it (labels and
+ * workload names point into the profiles), as for a diff.
+ */
+#ifndef UD_COMPARE_H
+#define UD_COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diff.h"
+#include "error.h"
+#include "profile.h"
+#include "uarch.h"
+
+#define UD_COMPARE_SCHEMA "uarchdiff.compare/1"
+
+struct ud_compare_input {
+	const struct ud_profile *const *profiles; /* n loaded profiles; [0] is the baseline */
+	const char *const *paths;                 /* their files, as the user named them */
+	size_t n;                                 /* at least 2 */
+	const struct ud_uarch_db *db;             /* penalties for the diffs' CPI stacks; may be NULL */
+};
+
+struct ud_compare_host {
+	const struct ud_profile *profile; /* borrowed */
+	const char *label;                /* host.label, else the path; borrowed */
+	const char *path;                 /* borrowed */
+	double geomean;                   /* over its diff's workloads, composites out; 1 for the baseline; NAN when none */
+	size_t ngeomean;                  /* the workloads behind it; for the baseline, its workloads less composites */
+	size_t group;                     /* its environment group, an index into groups */
+};
+
+struct ud_compare_row {
+	const char *workload; /* borrowed from the first profile that holds it */
+	bool composite;       /* a composite score on some host: not in the geomeans */
+	double *speedup;      /* nhosts values, into the compare's storage: [0] is 1 where the baseline
+			       * holds the workload, [k] host k over the baseline, NAN where unknown */
+};
+
+/*
+ * Hosts that differ from the baseline in the same host facts, with the
+ * same values (the same kernel, the same mitigations ...), so a reader sees
+ * which differences go with which speedups.  Group 0 holds the baseline and
+ * every host whose facts do not differ from it.
+ */
+struct ud_compare_group {
+	size_t *hosts;              /* owned: indices into hosts, in order */
+	size_t nhosts;
+	const struct ud_diff *diff; /* a member's diff: its env entries are the group's; NULL for group 0 */
+	double geomean;             /* the geometric mean of the members' geomeans; NAN when none has one */
+	double min, max;            /* the members' smallest and largest geomean */
+};
+
+struct ud_compare {
+	struct ud_compare_host *hosts; /* owned array; [0] is the baseline */
+	size_t nhosts;
+	struct ud_diff **diffs;        /* owned: nhosts - 1 diffs, diffs[k - 1] is hosts[0] vs hosts[k] */
+	struct ud_compare_row *rows;   /* owned array */
+	size_t nrows;
+	double *cells;                 /* owned: nrows x nhosts, what rows[i].speedup points into */
+	struct ud_compare_group *groups; /* owned array, in order of their first host */
+	size_t ngroups;
+};
+
+/*
+ * The model, or NULL with err: fewer than two profiles, a pair without a
+ * workload to compare (the message names the candidate's file, then the
+ * diff's reason), or out of memory.
+ */
+struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err);
+void ud_compare_free(struct ud_compare *c);
+
+/* New reference to the uarchdiff.compare/1 document, or NULL when out of memory. */
+json_t *ud_compare_to_json(const struct ud_compare *c);
+
+#endif

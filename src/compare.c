@@ -1,0 +1,275 @@
+/*
+ * compare.c - N profiles against the first: the diffs, the table of
+ * speedups and the geometric means (compare.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const char *host_label(const struct ud_profile *p, const char *path)
+{
+	const char *l = json_string_value(json_object_get(p->host, "label"));
+
+	return l && *l ? l : path;
+}
+
+/* The row of workload name, or NULL. */
+static struct ud_compare_row *row_of(struct ud_compare *c, const char *name)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].workload, name) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+/* Rows for the union of the workloads: the baseline's in order, then the others as they appear. */
+static int collect_rows(struct ud_compare *c, const struct ud_compare_input *in)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < in->n; k++)
+		cap += in->profiles[k]->nworkloads;
+	c->rows = calloc(cap ? cap : 1, sizeof(*c->rows));
+	if (!c->rows)
+		return -1;
+	for (size_t k = 0; k < in->n; k++) {
+		const struct ud_profile *p = in->profiles[k];
+
+		for (size_t j = 0; j < p->nworkloads; j++) {
+			struct ud_compare_row *r = row_of(c, p->workloads[j].name);
+
+			if (!r) {
+				r = &c->rows[c->nrows++];
+				r->workload = p->workloads[j].name;
+			}
+			r->composite = r->composite || p->workloads[j].composite;
+		}
+	}
+	c->cells = malloc((c->nrows ? c->nrows : 1) * c->nhosts * sizeof(*c->cells));
+	if (!c->cells)
+		return -1;
+	for (size_t i = 0; i < c->nrows; i++) {
+		c->rows[i].speedup = c->cells + i * c->nhosts;
+		for (size_t k = 0; k < c->nhosts; k++)
+			c->rows[i].speedup[k] = NAN;
+	}
+	return 0;
+}
+
+/* The baseline's column, and each diff's speedups and geomean in its host's column. */
+static void fill_table(struct ud_compare *c)
+{
+	const struct ud_profile *base = c->hosts[0].profile;
+
+	for (size_t j = 0; j < base->nworkloads; j++)
+		row_of(c, base->workloads[j].name)->speedup[0] = 1;
+	for (size_t k = 1; k < c->nhosts; k++) {
+		const struct ud_diff *d = c->diffs[k - 1];
+
+		for (size_t j = 0; j < d->nworkloads; j++)
+			row_of(c, d->workloads[j].a->name)->speedup[k] = d->workloads[j].speedup;
+		c->hosts[k].geomean = d->summary.geomean_speedup;
+		c->hosts[k].ngeomean = d->summary.ngeomean;
+	}
+	c->hosts[0].geomean = 1;
+	for (size_t j = 0; j < base->nworkloads; j++)
+		c->hosts[0].ngeomean += !base->workloads[j].composite;
+}
+
+/* Whether two diffs against one baseline found the same host facts differing, with the same values. */
+static bool same_env(const struct ud_diff *x, const struct ud_diff *y)
+{
+	if (!x || !y)
+		return (x ? x->nenv : 0) == (y ? y->nenv : 0);
+	if (x->nenv != y->nenv)
+		return false;
+	for (size_t i = 0; i < x->nenv; i++)
+		if (strcmp(x->env[i].field, y->env[i].field) != 0 || !json_equal(x->env[i].a, y->env[i].a) ||
+		    !json_equal(x->env[i].b, y->env[i].b))
+			return false;
+	return true;
+}
+
+/* The group's geometric mean over its members' geomeans, and their range. */
+static void group_means(struct ud_compare *c, struct ud_compare_group *g)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	g->min = g->max = NAN;
+	for (size_t i = 0; i < g->nhosts; i++) {
+		double m = c->hosts[g->hosts[i]].geomean;
+
+		if (!isfinite(m) || m <= 0)
+			continue;
+		sum += log(m);
+		n++;
+		g->min = isnan(g->min) ? m : fmin(g->min, m);
+		g->max = isnan(g->max) ? m : fmax(g->max, m);
+	}
+	g->geomean = n ? exp(sum / (double)n) : NAN;
+}
+
+/* Each host into the group of the first host whose differing facts it shares. */
+static int group_hosts(struct ud_compare *c)
+{
+	if (!(c->groups = calloc(c->nhosts, sizeof(*c->groups))))
+		return -1;
+	for (size_t k = 0; k < c->nhosts; k++) {
+		const struct ud_diff *d = k ? c->diffs[k - 1] : NULL;
+		size_t g = 0;
+		struct ud_compare_group *grp;
+
+		while (g < c->ngroups && !same_env(c->groups[g].diff, d))
+			g++;
+		grp = &c->groups[g];
+		if (g == c->ngroups) {
+			c->ngroups++;
+			grp->diff = d && d->nenv ? d : NULL;
+			if (!(grp->hosts = calloc(c->nhosts, sizeof(*grp->hosts))))
+				return -1;
+		}
+		grp->hosts[grp->nhosts++] = k;
+		c->hosts[k].group = g;
+	}
+	for (size_t g = 0; g < c->ngroups; g++)
+		group_means(c, &c->groups[g]);
+	return 0;
+}
+
+static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, struct ud_err *err)
+{
+	for (size_t k = 1; k < in->n; k++) {
+		struct ud_diff_input di = { in->profiles[0], in->profiles[k], in->paths[0], in->paths[k], in->db };
+
+		c->diffs[k - 1] = ud_diff_build(&di, err);
+		if (!c->diffs[k - 1])
+			return ud_err_prefix(err, "%s", in->paths[k]);
+	}
+	return 0;
+}
+
+struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err)
+{
+	struct ud_compare *c;
+
+	if (in->n < 2) {
+		ud_fail(err, "give at least two profiles, the baseline first");
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->hosts = calloc(in->n, sizeof(*c->hosts))) ||
+	    !(c->diffs = calloc(in->n - 1, sizeof(*c->diffs)))) {
+		ud_compare_free(c);
+		ud_fail(err, "out of memory");
+		return NULL;
+	}
+	c->nhosts = in->n;
+	for (size_t k = 0; k < in->n; k++)
+		c->hosts[k] = (struct ud_compare_host){ in->profiles[k], host_label(in->profiles[k], in->paths[k]),
+							in->paths[k], NAN, 0, 0 };
+	if (build_diffs(c, in, err) != 0) {
+		ud_compare_free(c);
+		return NULL;
+	}
+	if (collect_rows(c, in) != 0) {
+		ud_compare_free(c);
+		ud_fail(err, "out of memory");
+		return NULL;
+	}
+	fill_table(c);
+	if (group_hosts(c) != 0) {
+		ud_compare_free(c);
+		ud_fail(err, "out of memory");
+		return NULL;
+	}
+	return c;
+}
+
+void ud_compare_free(struct ud_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t k = 0; c->diffs && k + 1 < c->nhosts; k++)
+		ud_diff_free(c->diffs[k]);
+	free(c->diffs);
+	for (size_t g = 0; c->groups && g < c->ngroups; g++)
+		free(c->groups[g].hosts);
+	free(c->groups);
+	free(c->hosts);
+	free(c->rows);
+	free(c->cells);
+	free(c);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *numbers(const double *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, num(v[i]));
+	return a;
+}
+
+static json_t *env_json(const struct ud_diff *d)
+{
+	json_t *env = json_array();
+
+	for (size_t i = 0; d && env && i < d->nenv; i++)
+		json_array_append_new(env, json_pack("{s:s s:O s:O}", "field", d->env[i].field, "a", d->env[i].a, "b",
+						     d->env[i].b));
+	return env;
+}
+
+/* The environment groups: member indices into profiles, the facts they differ in, their geomeans. */
+static json_t *groups_json(const struct ud_compare *c)
+{
+	json_t *groups = json_array();
+
+	for (size_t g = 0; groups && g < c->ngroups; g++) {
+		const struct ud_compare_group *grp = &c->groups[g];
+		json_t *hosts = json_array();
+
+		for (size_t i = 0; hosts && i < grp->nhosts; i++)
+			json_array_append_new(hosts, json_integer((json_int_t)grp->hosts[i]));
+		json_array_append_new(groups, json_pack("{s:o s:o s:o s:o s:o}", "hosts", hosts, "environment",
+							env_json(grp->diff), "geomean", num(grp->geomean), "min",
+							num(grp->min), "max", num(grp->max)));
+	}
+	return groups;
+}
+
+json_t *ud_compare_to_json(const struct ud_compare *c)
+{
+	json_t *profiles = json_array(), *diffs = json_array(), *table = json_array(), *geomeans = json_array();
+
+	for (size_t k = 0; k < c->nhosts; k++) {
+		json_array_append_new(profiles, json_pack("{s:s s:s}", "label", c->hosts[k].label, "path", c->hosts[k].path));
+		json_array_append_new(geomeans, num(c->hosts[k].geomean));
+		if (k > 0)
+			json_array_append_new(diffs, ud_diff_to_json(c->diffs[k - 1]));
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		json_array_append_new(table, json_pack("{s:s s:o s:b}", "workload", c->rows[i].workload, "speedups",
+						       numbers(c->rows[i].speedup, c->nhosts), "composite",
+						       c->rows[i].composite));
+	if (!profiles || !diffs || !table || !geomeans || json_array_size(profiles) != c->nhosts ||
+	    json_array_size(diffs) != c->nhosts - 1 || json_array_size(table) != c->nrows) {
+		json_decref(profiles);
+		json_decref(diffs);
+		json_decref(table);
+		json_decref(geomeans);
+		return NULL;
+	}
+	return json_pack("{s:s s:{s:s s:s} s:o s:o s:o s:o s:o}", "schema", UD_COMPARE_SCHEMA, "tool", "name",
+			 "uarchdiff", "version", UD_VERSION, "profiles", profiles, "diffs", diffs, "table", table,
+			 "geomeans", geomeans, "groups", groups_json(c));
+}

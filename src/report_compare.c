@@ -1,0 +1,427 @@
+/*
+ * report_compare.c - the comparison of N profiles as a report: the view the
+ * compare templates (report-templates/compare.*) see, built from the typed
+ * model (compare.h), and the output formats.
+ *
+ * Templates cannot format numbers, so every speedup is already in words
+ * ("1.25x faster", "1.25x slower", never "0.8x"; "—" where a host lacks the
+ * workload), the text and Markdown tables are cut into blocks of a few
+ * hosts so a fleet stays readable, and the HTML overview (hosts x
+ * workloads, a heat class per cell) and its geomean chart are laid out here.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report.h"
+
+/* Hosts per block of the text and Markdown tables. */
+#define HOSTS_PER_BLOCK 5
+/* Display columns of one speedup cell in the text table ("12.3x slower"). */
+#define CELL_WIDTH 14
+/* The workload column of the text table: at least, at most. */
+#define NAME_MIN 8
+#define NAME_MAX 40
+/* Geomean chart geometry, in SVG user units. */
+#define CHART_WIDTH 720
+#define CHART_LEFT 220
+#define CHART_RIGHT 620
+#define CHART_ROW 18
+#define CHART_BAR 13
+#define CHART_TOP 24
+
+/* "1.25x faster", "1.25x slower", "1.00x" (within rounding), "—" for none. */
+static void speedup_text(double s, char *buf, size_t len)
+{
+	double r;
+	char num[32];
+
+	if (!isfinite(s) || s <= 0) {
+		snprintf(buf, len, "—");
+		return;
+	}
+	r = s >= 1 ? s : 1 / s;
+	snprintf(num, sizeof(num), r < 10 ? "%.2f" : r < 100 ? "%.1f" : "%.0f", r);
+	if (strcmp(num, "1.00") == 0)
+		snprintf(buf, len, "1.00x");
+	else
+		snprintf(buf, len, "%sx %s", num, s > 1 ? "faster" : "slower");
+}
+
+/* The heat class of a cell: "none", "same", then f1..f3 faster and s1..s3 slower by size. */
+static const char *speedup_class(double s)
+{
+	static const char *names[2][3] = { { "f1", "f2", "f3" }, { "s1", "s2", "s3" } };
+	double r;
+
+	if (!isfinite(s) || s <= 0)
+		return "none";
+	r = s >= 1 ? s : 1 / s;
+	if (r < 1.005)
+		return "same";
+	return names[s < 1][r < 1.1 ? 0 : r < 1.5 ? 1 : 2];
+}
+
+/* Display columns of UTF-8 s (code points; the labels' scripts are assumed narrow). */
+static size_t columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* The byte length of the first cols code points of s. */
+static size_t prefix_bytes(const char *s, size_t cols)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; s[n]; n++) {
+		if (((unsigned char)s[n] & 0xC0) != 0x80 && c++ == cols)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Appends s to buf padded to width columns (on the left when right is
+ * true); a longer s keeps its head and its tail around "…", since names
+ * differ at the end as often as at the start ("... (1 copy)", "... (2 copies)").
+ */
+static void put_cell(char *buf, size_t cap, const char *s, size_t width, bool right)
+{
+	size_t used = strlen(buf), cols = columns(s);
+
+	if (cols > width) {
+		size_t tail = (width - 1) / 2, head = width - 1 - tail;
+		const char *t = s + prefix_bytes(s, cols - tail);
+
+		snprintf(buf + used, cap - used, "%.*s…%s", (int)prefix_bytes(s, head), s, t);
+		return;
+	}
+	snprintf(buf + used, cap - used, "%*s%s%*s", right ? (int)(width - cols) : 0, "", s,
+		 right ? 0 : (int)(width - cols), "");
+}
+
+static json_t *speedup_json(double s)
+{
+	char buf[48];
+
+	speedup_text(s, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+static size_t name_width(const struct ud_compare *c)
+{
+	size_t w = NAME_MIN;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t n = columns(c->rows[i].workload) + (c->rows[i].composite ? 2 : 0);
+
+		w = n > w ? n : w;
+	}
+	return w < NAME_MAX ? w : NAME_MAX;
+}
+
+/* One line of a text block: the name, then hosts [from, to) of values. */
+static json_t *text_line(const char *name, const double *v, size_t from, size_t to, size_t nw)
+{
+	char line[1024] = "", cell[48];
+
+	put_cell(line, sizeof(line), name, nw, false);
+	for (size_t k = from; k < to; k++) {
+		speedup_text(v[k], cell, sizeof(cell));
+		put_cell(line, sizeof(line), "", 2, false);
+		put_cell(line, sizeof(line), cell, CELL_WIDTH, true);
+	}
+	return json_string(line);
+}
+
+/* Hosts [from, to) as a block: a text header and lines, and Markdown's heads and cells. */
+static json_t *block_view(const struct ud_compare *c, const double *g, size_t from, size_t to, size_t nw)
+{
+	char head[1024] = "", tag[300];
+	json_t *rows = json_array(), *heads = json_array(), *gm = json_array();
+
+	put_cell(head, sizeof(head), "workload", nw, false);
+	for (size_t k = from; k < to; k++) {
+		snprintf(tag, sizeof(tag), "#%zu %s", k + 1, c->hosts[k].label);
+		put_cell(head, sizeof(head), "", 2, false);
+		put_cell(head, sizeof(head), tag, CELL_WIDTH, true);
+		json_array_append_new(heads, json_string(tag));
+		json_array_append_new(gm, speedup_json(g[k]));
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct ud_compare_row *r = &c->rows[i];
+		char name[300];
+		json_t *cells = json_array();
+
+		snprintf(name, sizeof(name), "%s%s", r->workload, r->composite ? " *" : "");
+		for (size_t k = from; k < to; k++)
+			json_array_append_new(cells, speedup_json(r->speedup[k]));
+		json_array_append_new(rows, json_pack("{s:o s:s s:o}", "col", text_line(name, r->speedup, from, to, nw),
+						      "name", name, "cells", cells));
+	}
+	return json_pack("{s:s s:o s:o s:o s:o}", "header", head, "rows", rows, "heads", heads, "geomean_col",
+			 text_line("geomean", g, from, to, nw), "geomeans", gm);
+}
+
+static json_t *blocks_view(const struct ud_compare *c)
+{
+	json_t *blocks = json_array();
+	size_t nw = name_width(c);
+	double *g = malloc(c->nhosts * sizeof(*g));
+
+	if (!g) {
+		json_decref(blocks);
+		return NULL;
+	}
+	for (size_t k = 0; k < c->nhosts; k++)
+		g[k] = c->hosts[k].geomean;
+	for (size_t from = 0; from < c->nhosts; from += HOSTS_PER_BLOCK)
+		json_array_append_new(blocks, block_view(c, g, from, from + HOSTS_PER_BLOCK < c->nhosts ? from + HOSTS_PER_BLOCK : c->nhosts, nw));
+	free(g);
+	return blocks;
+}
+
+/* A host fact as text: strings as they are, anything else as compact JSON, null as "unknown". */
+static json_t *fact_text(const json_t *v)
+{
+	char *s;
+	json_t *j;
+
+	if (json_is_string(v))
+		return json_string(json_string_value(v));
+	if (!v || json_is_null(v))
+		return json_string("unknown");
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	j = json_string(s ? s : "?");
+	free(s);
+	return j;
+}
+
+/* The host facts of one pair that differ, as text. */
+static json_t *env_view(const struct ud_diff *d)
+{
+	json_t *env = json_array();
+
+	for (size_t i = 0; d && i < d->nenv; i++)
+		json_array_append_new(env, json_pack("{s:s s:o s:o}", "field", d->env[i].field, "a",
+						     fact_text(d->env[i].a), "b", fact_text(d->env[i].b)));
+	return env;
+}
+
+static json_t *findings_view(const struct ud_diff *d)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < d->nfindings; i++) {
+		const struct ud_finding *f = &d->findings[i];
+		json_t *ev = json_array();
+
+		for (size_t j = 0; j < f->nevidence; j++)
+			json_array_append_new(ev, json_string(f->evidence[j]));
+		json_array_append_new(list, json_pack("{s:s s:s s:o}", "id", ud_finding_name(f->id), "hypothesis",
+						      f->hypothesis, "evidence", ev));
+	}
+	return list;
+}
+
+static json_t *names_of(const char **names, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+/* "1.25x faster than BASELINE" over n workloads. */
+static json_t *geomean_words(const struct ud_compare *c, size_t k)
+{
+	char words[64], buf[600];
+
+	if (!isfinite(c->hosts[k].geomean))
+		return json_string("no geometric mean: no workload with a speedup");
+	ud_speedup_words(c->hosts[k].geomean, words, sizeof(words));
+	snprintf(buf, sizeof(buf), "%s %s (geometric mean over %zu workload%s)", words, c->hosts[0].label,
+		 c->hosts[k].ngeomean, c->hosts[k].ngeomean == 1 ? "" : "s");
+	return json_string(buf);
+}
+
+/* One candidate against the baseline: the summary, environment and findings of its diff. */
+static json_t *pair_view(const struct ud_compare *c, size_t k)
+{
+	const struct ud_diff *d = c->diffs[k - 1];
+	json_t *env = env_view(d);
+	char anchor[32];
+
+	snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
+	return json_pack("{s:I s:s s:s s:s s:o s:s s:o s:o s:b s:I s:o s:o}", "index", (json_int_t)(k + 1), "label",
+			 c->hosts[k].label, "path", c->hosts[k].path, "anchor", anchor, "geomean", geomean_words(c, k),
+			 "headline", d->summary.headline ? d->summary.headline : "", "environment", env, "findings",
+			 findings_view(d), "has_findings", d->nfindings > 0, "nfindings", (json_int_t)d->nfindings,
+			 "only_a", names_of(d->host[UD_SIDE_A].only, d->host[UD_SIDE_A].nonly), "only_b",
+			 names_of(d->host[UD_SIDE_B].only, d->host[UD_SIDE_B].nonly));
+}
+
+/* One host as a row of the HTML overview: a cell per workload, its geomean, its environment group. */
+static json_t *host_view(const struct ud_compare *c, size_t k)
+{
+	json_t *cells = json_array();
+	char anchor[32], group[32];
+
+	for (size_t i = 0; i < c->nrows; i++)
+		json_array_append_new(cells, json_pack("{s:o s:s}", "text", speedup_json(c->rows[i].speedup[k]),
+						       "class", speedup_class(c->rows[i].speedup[k])));
+	snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
+	snprintf(group, sizeof(group), "G%zu", c->hosts[k].group + 1);
+	return json_pack("{s:I s:s s:s s:s s:b s:o s:o s:s s:o s:s}", "index", (json_int_t)(k + 1), "label",
+			 c->hosts[k].label, "path", c->hosts[k].path, "anchor", anchor, "baseline", k == 0, "cells",
+			 cells, "geomean", speedup_json(c->hosts[k].geomean), "class", speedup_class(c->hosts[k].geomean),
+			 "geomean_words", k ? geomean_words(c, k) : json_string("baseline"), "group", group);
+}
+
+/* "host-02, host-05 and host-07" with their numbers. */
+static json_t *members_view(const struct ud_compare *c, const struct ud_compare_group *g)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < g->nhosts; i++) {
+		size_t k = g->hosts[i];
+		char anchor[32];
+
+		snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
+		json_array_append_new(list, json_pack("{s:I s:s s:s s:b s:b s:o}", "index", (json_int_t)(k + 1),
+						      "label", c->hosts[k].label, "anchor", anchor, "baseline", k == 0,
+						      "last", i + 1 == g->nhosts, "geomean", speedup_json(c->hosts[k].geomean)));
+	}
+	return list;
+}
+
+/* The hosts grouped by what differs from the baseline, each group's geomean and range. */
+static json_t *groups_view(const struct ud_compare *c)
+{
+	json_t *groups = json_array();
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct ud_compare_group *grp = &c->groups[g];
+		json_t *env = env_view(grp->diff);
+		char id[32], anchor[48], range[128], lo[48], hi[48], count[32];
+
+		snprintf(id, sizeof(id), "G%zu", g + 1);
+		snprintf(anchor, sizeof(anchor), "group-%s", id);
+		snprintf(count, sizeof(count), "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s");
+		speedup_text(grp->min, lo, sizeof(lo));
+		speedup_text(grp->max, hi, sizeof(hi));
+		if (grp->nhosts > 1 && isfinite(grp->min) && strcmp(lo, hi) != 0)
+			snprintf(range, sizeof(range), "%s to %s", lo, hi);
+		else
+			range[0] = 0;
+		json_array_append_new(groups, json_pack("{s:s s:s s:s s:o s:o s:o s:s s:b}", "id", id, "anchor",
+							anchor, "count", count, "hosts",
+							members_view(c, grp), "environment", env, "geomean",
+							speedup_json(grp->geomean), "range", range, "has_range",
+							range[0] != 0));
+	}
+	return groups;
+}
+
+static json_t *coord(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return json_string(buf);
+}
+
+/* The ticks of the geomean chart: 1x and the powers of two inside +-maxabs (in ln). */
+static json_t *chart_ticks(double x0, double scale, double maxabs, double bottom)
+{
+	json_t *ticks = json_array();
+
+	for (int e = -6; e <= 6; e++) {
+		double x = x0 + e * log(2) * scale;
+		char label[32];
+
+		if (fabs(e * log(2)) > maxabs + 1e-9)
+			continue;
+		if (e == 0)
+			snprintf(label, sizeof(label), "1x");
+		else
+			snprintf(label, sizeof(label), "%dx %s", 1 << abs(e), e > 0 ? "faster" : "slower");
+		json_array_append_new(ticks, json_pack("{s:o s:s s:o}", "x", coord(x), "label", label, "y2", coord(bottom)));
+	}
+	return ticks;
+}
+
+/* Each host's geomean as a bar from 1x on a log axis, faster to the right. */
+static json_t *chart_view(const struct ud_compare *c)
+{
+	json_t *bars = json_array();
+	double maxabs = log(2), x0 = (CHART_LEFT + CHART_RIGHT) / 2.0, scale, bottom;
+
+	for (size_t k = 0; k < c->nhosts; k++)
+		if (isfinite(c->hosts[k].geomean) && c->hosts[k].geomean > 0)
+			maxabs = fmax(maxabs, fabs(log(c->hosts[k].geomean)));
+	scale = (CHART_RIGHT - CHART_LEFT) / 2.0 / maxabs;
+	for (size_t k = 0; k < c->nhosts; k++) {
+		double g = c->hosts[k].geomean, l = isfinite(g) && g > 0 ? log(g) : 0, y = CHART_TOP + k * CHART_ROW;
+
+		json_array_append_new(bars, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s}", "label", c->hosts[k].label, "y",
+						      coord(y), "text_y", coord(y + CHART_BAR * 0.8), "x",
+						      coord(x0 + fmin(l, 0) * scale), "w", coord(fmax(fabs(l) * scale, 1)),
+						      "value_x", coord(fmin(x0 + fmax(l, 0) * scale + 4, CHART_RIGHT + 4)),
+						      "value", speedup_json(g), "class", speedup_class(g)));
+	}
+	bottom = CHART_TOP + c->nhosts * CHART_ROW;
+	return json_pack("{s:i s:o s:o s:o s:o s:i s:o}", "width", CHART_WIDTH, "height", coord(bottom + 8), "axis_x",
+			 coord(x0), "bottom", coord(bottom), "bars", bars, "label_x", 8, "ticks",
+			 chart_ticks(x0, scale, maxabs, bottom));
+}
+
+json_t *ud_compare_view(const struct ud_compare *c)
+{
+	json_t *hosts = json_array(), *pairs = json_array(), *workloads = json_array();
+	bool composites = false;
+
+	for (size_t k = 0; k < c->nhosts; k++) {
+		json_array_append_new(hosts, host_view(c, k));
+		if (k > 0)
+			json_array_append_new(pairs, pair_view(c, k));
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		json_array_append_new(workloads, json_pack("{s:s s:b}", "name", c->rows[i].workload, "composite",
+							   c->rows[i].composite));
+		composites = composites || c->rows[i].composite;
+	}
+	return json_pack("{s:{s:s} s:{s:s s:s} s:I s:I s:o s:o s:o s:o s:o s:b s:o s:I}", "tool", "version", UD_VERSION,
+			 "baseline", "label", c->hosts[0].label, "path", c->hosts[0].path, "nhosts",
+			 (json_int_t)c->nhosts, "nworkloads", (json_int_t)c->nrows, "hosts", hosts, "pairs", pairs,
+			 "workloads", workloads, "blocks", blocks_view(c), "chart", chart_view(c), "composites",
+			 composites, "groups", groups_view(c), "ngroups", (json_int_t)c->ngroups);
+}
+
+int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err)
+{
+	json_t *doc;
+	int ret;
+
+	if (f == UD_REPORT_JSON) {
+		if (!(doc = ud_compare_to_json(c)))
+			return ud_fail(err, "out of memory");
+		ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+		json_decref(doc);
+		return ret == 0 && fputc('\n', out) != EOF ? 0 : ud_fail(err, "cannot write the JSON report");
+	}
+	if (!(doc = ud_compare_view(c)))
+		return ud_fail(err, "out of memory");
+	ret = ud_report_render(doc, "compare", f, dir, out, err);
+	json_decref(doc);
+	return ret;
+}
