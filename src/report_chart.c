@@ -1,66 +1,223 @@
 /*
- * report_chart.c - the geometry of the HTML report's inline SVG charts: a
- * waterfall of the factors on a log scale, and A-vs-B bars for IPC and the
- * miss rates.  Coordinates are computed here so the template only places
- * what it is given.
+ * report_chart.c - the geometry of the HTML report's inline SVG charts: an
+ * overview of every workload's speedup, a waterfall of each workload's
+ * factors on one log axis shared by all of them (so a bar's length means
+ * the same ratio in every chart), A-vs-B bars for IPC and the miss rates,
+ * and each host's CPI as a stacked bar.  Coordinates, colours and legends
+ * are computed here so the template only places what it is given.
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "derived.h"
 #include "diff.h"
 #include "report_priv.h"
 
-/* Waterfall and bar chart geometry, in SVG user units. */
-#define CHART_WIDTH 640
+/* Every chart is as wide as the page's text column, so they line up. */
+#define CHART_WIDTH 920
 #define CHART_LABEL_X 8
-#define CHART_PLOT_LEFT 150
-#define CHART_PLOT_RIGHT 560
+/* Waterfall and A-vs-B bars: a label column, then the plot, then room for the value printed after a bar. */
+#define CHART_PLOT_LEFT 170
+#define CHART_PLOT_RIGHT 820
 #define CHART_ROW 28
 #define CHART_BAR 20
+#define CHART_TOP 10
+/* Below the last row: the axis' tick labels. */
+#define AXIS_LABELS 22
+/* A legend row: swatch size and the room given to each entry. */
+#define LEGEND_ROW 24
+#define LEGEND_SWATCH 12
+#define LEGEND_ENTRY 225
 
-/* The factors as a waterfall on a log scale: each bar starts where the last ended. */
-json_t *ud_chart_waterfall(const json_t *factors, double speedup)
+/* The overview: a name column wide enough for UnixBench's names, the plot, the speedup in words. */
+#define OV_NAME_CHARS 50
+#define OV_PLOT_LEFT 380
+#define OV_PLOT_RIGHT 770
+#define OV_VALUE_X 782
+/* Rows shrink from OV_ROW_MAX to OV_ROW_MIN as workloads grow, so 100 stay one readable screenful or two. */
+#define OV_ROW_MAX 22
+#define OV_ROW_MIN 12
+#define OV_HEIGHT_TARGET 1100
+/* More workloads than this: the ones that moved most, with a note; the tables list them all. */
+#define OVERVIEW_MAX 100
+/* The top band holds the geomean's label. */
+#define OV_TOP 24
+
+/* The stacked CPI bars: one per host, the parts' values under each. */
+#define CPI_ROW 50
+#define CPI_BAR 22
+/* A part narrower than this has its value only in the line under the bar. */
+#define CPI_TEXT_MIN 70
+#define PER_KILO 1000.0
+
+/* Colours: gains green, losses red, what the counters cannot place neutral grey, totals blue. */
+#define COLOR_UP "#2ca02c"
+#define COLOR_DOWN "#d62728"
+#define COLOR_TOTAL "#1f77b4"
+#define COLOR_UNEXPLAINED "#b0b0b0"
+#define COLOR_SAME "#7f7f7f"
+#define COLOR_BRANCH "#ff7f0e"
+#define COLOR_L1D "#9467bd"
+#define COLOR_OTHER "#aec7e8"
+
+/*
+ * Round ratios for ticks, by range: the first ladder whose last tick holds
+ * the data is used, and each end of the axis moves out to the next tick.
+ */
+#define LADDER_TICKS 6
+static const struct ladder {
+	double t[LADDER_TICKS]; /* ascending ratios above 1; 0 ends a short ladder */
+} ladders[] = {
+	{ { 1.02, 1.05, 1.1 } }, { { 1.1, 1.25, 1.5 } }, { { 1.25, 1.5, 2 } },  { { 2, 4, 8, 16 } },
+	{ { 4, 16, 64, 256 } },  { { 10, 100, 1e3, 1e4, 1e5, 1e6 } },
+};
+#define LADDER_COUNT (sizeof(ladders) / sizeof(ladders[0]))
+
+static int ladder_len(const struct ladder *l)
 {
-	json_t *bars = json_array();
-	double cum = 0, maxabs = log(1.1), x0, scale;
-	int row = 0;
+	int n = 0;
+
+	while (n < LADDER_TICKS && l->t[n] > 0)
+		n++;
+	return n;
+}
+
+static const struct ladder *ladder_for(double extent)
+{
+	for (size_t i = 0; i < LADDER_COUNT; i++)
+		if (log(ladders[i].t[ladder_len(&ladders[i]) - 1]) >= extent)
+			return &ladders[i];
+	return &ladders[LADDER_COUNT - 1];
+}
+
+/* The first tick at or beyond ln ratio e (e >= 0), or e itself past the ladder. */
+static double ladder_end(const struct ladder *l, double e)
+{
+	for (int i = 0; i < ladder_len(l); i++)
+		if (log(l->t[i]) >= e - 1e-12)
+			return log(l->t[i]);
+	return e;
+}
+
+void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, double right)
+{
+	const struct ladder *l = ladder_for(fmax(-lo, hi));
+
+	ax->lo = lo < 0 ? -ladder_end(l, -lo) : 0;
+	ax->hi = hi > 0 ? ladder_end(l, hi) : 0;
+	if (ax->hi - ax->lo <= 0) /* every ratio 1x: show the finest ladder's first step */
+		ax->hi = log(ladders[0].t[0]);
+	ax->left = left;
+	ax->right = right;
+}
+
+double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio)
+{
+	return ax->left + (ln_ratio - ax->lo) / (ax->hi - ax->lo) * (ax->right - ax->left);
+}
+
+static json_t *tick(const struct ud_log_axis *ax, double ln_ratio)
+{
+	return json_pack("{s:o s:o s:b}", "x", ud_rv_coord(ud_axis_x(ax, ln_ratio)), "label",
+			 ud_rv_fmt("%.3gx", exp(ln_ratio)), "one", fabs(ln_ratio) < 1e-12);
+}
+
+/* 1x and the ladder's ticks on either side that lie on the axis, left to right. */
+static json_t *axis_ticks(const struct ud_log_axis *ax)
+{
+	const struct ladder *l = ladder_for(fmax(-ax->lo, ax->hi));
+	json_t *ticks = json_array();
+	int n = ladder_len(l);
+
+	for (int i = n - 1; i >= 0; i--)
+		if (-log(l->t[i]) >= ax->lo - 1e-9)
+			json_array_append_new(ticks, tick(ax, -log(l->t[i])));
+	json_array_append_new(ticks, tick(ax, 0));
+	for (int i = 0; i < n; i++)
+		if (log(l->t[i]) <= ax->hi + 1e-9)
+			json_array_append_new(ticks, tick(ax, log(l->t[i])));
+	return ticks;
+}
+
+static json_t *legend_entry(int i, const char *color, const char *label)
+{
+	int x = CHART_LABEL_X + i * LEGEND_ENTRY;
+
+	return json_pack("{s:i s:i s:s s:s}", "x", x, "text_x", x + LEGEND_SWATCH + 5, "color", color, "label", label);
+}
+
+void ud_chart_waterfall_extent(const json_t *factors, double speedup, double *lo, double *hi)
+{
+	double cum = 0;
 
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
 		double f = ud_rv_get(factors, ud_factor_name((enum ud_factor)i));
 
 		if (isfinite(f) && f > 0) {
 			cum += log(f);
-			maxabs = fmax(maxabs, fabs(cum));
+			*lo = fmin(*lo, cum);
+			*hi = fmax(*hi, cum);
 		}
 	}
-	maxabs = fmax(maxabs, fabs(log(speedup)));
-	x0 = (CHART_PLOT_LEFT + CHART_PLOT_RIGHT) / 2.0;
-	scale = (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / 2.0 / maxabs;
-	cum = 0;
-	/* The factors, then the speedup they multiply to as the last bar. */
+	if (isfinite(speedup) && speedup > 0) {
+		*lo = fmin(*lo, log(speedup));
+		*hi = fmax(*hi, log(speedup));
+	}
+}
+
+void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi)
+{
+	ud_axis_fit(ax, lo, hi, CHART_PLOT_LEFT, CHART_PLOT_RIGHT);
+}
+
+static const char *factor_color(bool total, enum ud_factor f, double v)
+{
+	if (total)
+		return COLOR_TOTAL;
+	if (f == UD_FACTOR_UNEXPLAINED)
+		return COLOR_UNEXPLAINED;
+	return v >= 1 ? COLOR_UP : COLOR_DOWN;
+}
+
+/* The factors as a waterfall: each bar starts where the last ended, the speedup last, from 1x. */
+json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct ud_log_axis *ax)
+{
+	json_t *bars = json_array();
+	double cum = 0, top = CHART_TOP + LEGEND_ROW, bottom;
+	int row = 0;
+
 	for (int i = 0; i <= UD_FACTOR_COUNT; i++) {
 		bool total = i == UD_FACTOR_COUNT;
-		double f = total ? speedup : ud_rv_get(factors, ud_factor_name((enum ud_factor)i)), from = total ? 0 : cum, to;
-		const char *label = total ? "speedup" : ud_factor_label((enum ud_factor)i);
-		double y = 10 + row * CHART_ROW;
+		enum ud_factor id = (enum ud_factor)(total ? 0 : i);
+		double f = total ? speedup : ud_rv_get(factors, ud_factor_name(id)), from = total ? 0 : cum, to;
+		double y = top + row * CHART_ROW, x0, x1;
 
 		if (!isfinite(f) || f <= 0)
 			continue;
 		to = from + log(f);
 		if (!total)
 			cum = to;
-		json_array_append_new(bars, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:o s:o}", "label", label,
-						      "x", ud_rv_coord(x0 + fmin(from, to) * scale), "y", ud_rv_coord(y),
-						      "w", ud_rv_coord(fmax(fabs(to - from) * scale, 1)), "h", ud_rv_coord(CHART_BAR),
-						      "text_y", ud_rv_coord(y + CHART_BAR * 0.7), "value_x",
-						      ud_rv_coord(x0 + fmax(from, to) * scale + 4), "color",
-						      total ? "#1f77b4" : f >= 1 ? "#2ca02c" : "#d62728", "value",
-						      ud_rv_fmt("%.3gx", f), "label_x", ud_rv_coord(CHART_LABEL_X)));
+		x0 = ud_axis_x(ax, fmin(from, to));
+		x1 = ud_axis_x(ax, fmax(from, to));
+		json_array_append_new(bars, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:o s:o}", "label",
+						      total ? "speedup" : ud_factor_label(id), "x", ud_rv_coord(x0), "y",
+						      ud_rv_coord(y), "w", ud_rv_coord(fmax(x1 - x0, 1)), "h",
+						      ud_rv_coord(CHART_BAR), "text_y", ud_rv_coord(y + CHART_BAR * 0.7),
+						      "value_x", ud_rv_coord(fmax(x1, x0 + 1) + 4), "color",
+						      factor_color(total, id, f), "value", ud_rv_fmt("%.3gx", f), "label_x",
+						      ud_rv_coord(CHART_LABEL_X)));
 		row++;
 	}
-	return json_pack("{s:i s:o s:o s:o s:o}", "width", CHART_WIDTH, "height", json_integer(20 + row * CHART_ROW),
-			 "axis_x", ud_rv_coord(x0), "axis_bottom", ud_rv_coord(10 + row * CHART_ROW), "bars", bars);
+	bottom = top + row * CHART_ROW;
+	return json_pack("{s:i s:i s:o s:o s:i s:o s:o s:o s:o s:[oooo]}", "width", CHART_WIDTH, "height",
+			 (int)bottom + AXIS_LABELS, "bars", bars, "axis_x", ud_rv_coord(ud_axis_x(ax, 0)), "axis_top", (int)top - 4,
+			 "axis_bottom", ud_rv_coord(bottom), "tick_y", ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks",
+			 axis_ticks(ax), "legend_y", ud_rv_coord(CHART_TOP), "legend",
+			 legend_entry(0, COLOR_UP, "factor above 1 (B gains)"),
+			 legend_entry(1, COLOR_DOWN, "factor below 1 (B loses)"),
+			 legend_entry(2, COLOR_UNEXPLAINED, "unexplained (no counter)"),
+			 legend_entry(3, COLOR_TOTAL, "speedup: their product"));
 }
 
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
@@ -90,4 +247,213 @@ json_t *ud_chart_ab_bars(const json_t *metrics)
 	}
 	return json_pack("{s:i s:i s:i s:o}", "width", CHART_WIDTH, "height", 10 + row * (2 * CHART_BAR + 14),
 			 "left", CHART_PLOT_LEFT, "rows", rows);
+}
+
+struct ov_item {
+	const json_t *w;
+	double ln; /* ln(speedup) */
+};
+
+static int by_moved(const void *x, const void *y)
+{
+	double a = fabs(((const struct ov_item *)x)->ln), b = fabs(((const struct ov_item *)y)->ln);
+
+	return (a < b) - (a > b);
+}
+
+/* Fastest first, so the chart reads from B's best case down to its worst. */
+static int by_speedup(const void *x, const void *y)
+{
+	double a = ((const struct ov_item *)x)->ln, b = ((const struct ov_item *)y)->ln;
+
+	return (a < b) - (a > b);
+}
+
+/* The workloads the overview draws: every non-composite one with a speedup, at most OVERVIEW_MAX. */
+static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t *total, size_t *no_speedup)
+{
+	struct ov_item *items = calloc(json_array_size(workloads) + 1, sizeof(*items));
+	const json_t *w;
+	size_t i;
+
+	*n = *no_speedup = 0;
+	json_array_foreach(workloads, i, w) {
+		double s = ud_rv_get(w, "speedup");
+
+		if (!items || json_is_true(json_object_get(w, "composite")))
+			continue;
+		if (isfinite(s) && s > 0)
+			items[(*n)++] = (struct ov_item){ w, log(s) };
+		else
+			(*no_speedup)++;
+	}
+	*total = *n;
+	if (*n > OVERVIEW_MAX) {
+		qsort(items, *n, sizeof(*items), by_moved);
+		*n = OVERVIEW_MAX;
+	}
+	if (items)
+		qsort(items, *n, sizeof(*items), by_speedup);
+	return items;
+}
+
+static json_t *overview_bar(const struct ov_item *it, const struct ud_log_axis *ax, double y, double pitch)
+{
+	double x0 = ud_axis_x(ax, fmin(0, it->ln)), x1 = ud_axis_x(ax, fmax(0, it->ln)), h = pitch * 0.7;
+	const char *name = json_string_value(json_object_get(it->w, "name"));
+	char sp[48];
+
+	ud_rv_speedup_text(exp(it->ln), sp, sizeof(sp));
+	return json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name ? name : "", "label",
+			 ud_rv_shorten(name ? name : "", OV_NAME_CHARS), "x", ud_rv_coord(x0), "y", ud_rv_coord(y + (pitch - h) / 2),
+			 "w", ud_rv_coord(fmax(x1 - x0, 1)), "h", ud_rv_coord(h), "text_y", ud_rv_coord(y + pitch * 0.72),
+			 "color", fabs(it->ln) < 1e-9 ? COLOR_SAME : it->ln > 0 ? COLOR_UP : COLOR_DOWN, "value", sp,
+			 "lower_is_better", json_is_false(json_object_get(it->w, "higher_is_better")));
+}
+
+/* "The 100 of 1000 workloads that moved most", those without a speedup, or "" when all are drawn. */
+static json_t *overview_note(size_t n, size_t total, size_t no_speedup)
+{
+	char note[320] = "";
+	int used = 0;
+
+	if (n < total)
+		used = snprintf(note, sizeof(note), "The %zu of %zu workloads that moved most; the table below has them all.",
+				n, total);
+	if (no_speedup)
+		snprintf(note + used, sizeof(note) - (size_t)used,
+			 "%s%zu without a speedup (no score or task-clock on a side) %s left out.", used ? " " : "", no_speedup,
+			 no_speedup == 1 ? "is" : "are");
+	return json_string(note);
+}
+
+json_t *ud_chart_overview(const json_t *workloads, double geomean)
+{
+	size_t n, total, no_speedup;
+	struct ov_item *items = overview_items(workloads, &n, &total, &no_speedup);
+	double extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch, bottom;
+	struct ud_log_axis ax;
+	json_t *bars = json_array(), *out;
+	char gm[64];
+
+	if (!items || n == 0) {
+		free(items);
+		json_decref(bars);
+		return json_null();
+	}
+	for (size_t i = 0; i < n; i++)
+		extent = fmax(extent, fabs(items[i].ln));
+	/* Centred at 1x: a gain and a loss of the same ratio are bars of the same length. */
+	ud_axis_fit(&ax, -extent, extent, OV_PLOT_LEFT, OV_PLOT_RIGHT);
+	pitch = fmin(OV_ROW_MAX, fmax(OV_ROW_MIN, (double)OV_HEIGHT_TARGET / (double)n));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(bars, overview_bar(&items[i], &ax, OV_TOP + (double)i * pitch, pitch));
+	free(items);
+	bottom = OV_TOP + (double)n * pitch;
+	ud_rv_speedup_text(geomean, gm, sizeof(gm));
+	out = json_pack("{s:i s:i s:o s:i s:i s:o s:o s:o s:o s:o s:s s:o}", "width", CHART_WIDTH, "height",
+			(int)(bottom + AXIS_LABELS), "bars", bars, "label_right", OV_PLOT_LEFT - 8, "value_x", OV_VALUE_X,
+			"axis_x", ud_rv_coord(ud_axis_x(&ax, 0)), "axis_bottom", ud_rv_coord(bottom), "tick_y",
+			ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks", axis_ticks(&ax), "note", overview_note(n, total, no_speedup),
+			"font", pitch < 16 ? "11" : "12", "geomean", json_null());
+	json_object_set_new(out, "axis_top", json_integer(OV_TOP - 2));
+	if (isfinite(geomean) && geomean > 0)
+		json_object_set_new(out, "geomean", json_pack("{s:o s:s s:i}", "x", ud_rv_coord(ud_axis_x(&ax, log(geomean))),
+							      "label", gm, "y", OV_TOP - 8));
+	return out;
+}
+
+/* One host's CPI terms: each miss charged its full penalty (upper bounds), the rest what remains. */
+struct cpi_terms {
+	double cpi, branch, l1d, other;
+	bool split;	/* penalties and miss rates known */
+	bool overshoot; /* branch + l1d > cpi: misses overlap */
+};
+
+static struct cpi_terms cpi_terms(const json_t *metrics, const json_t *pen, const char *side)
+{
+	const json_t *p = json_object_get(pen, side);
+	struct cpi_terms t = { .cpi = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_CPI)), side) };
+	double bm = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_BRANCH_MPKI)), side);
+	double lm = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_L1D_MPKI)), side);
+	double bp = ud_rv_get(json_object_get(p, "branch_mispredict"), "cycles");
+	double lp = ud_rv_get(json_object_get(p, "l1d_miss"), "cycles");
+
+	t.branch = bm * bp / PER_KILO;
+	t.l1d = lm * lp / PER_KILO;
+	t.split = isfinite(t.branch) && isfinite(t.l1d);
+	if (!t.split)
+		t.branch = t.l1d = 0;
+	t.other = t.cpi - t.branch - t.l1d;
+	t.overshoot = t.other < 0;
+	return t;
+}
+
+static json_t *cpi_segment(double x, double w, const char *color, const char *what, double v, bool dark)
+{
+	char text[48] = "";
+
+	if (w >= CPI_TEXT_MIN)
+		snprintf(text, sizeof(text), "%s %.3f", what, v);
+	return json_pack("{s:o s:o s:s s:s s:o s:s}", "x", ud_rv_coord(x), "w", ud_rv_coord(w), "color", color, "text", text,
+			 "text_x", ud_rv_coord(x + 5), "text_color", dark ? "#ffffff" : "#222222");
+}
+
+/* One host's bar: the parts scaled to the CPI they share (in an overshoot, shrunk to fit it). */
+static json_t *cpi_row(const char *host, const struct cpi_terms *t, double scale, double y)
+{
+	double parts = t->branch + t->l1d, fit = t->overshoot && parts > 0 ? t->cpi / parts : 1, x = CHART_PLOT_LEFT;
+	double wb = t->branch * fit * scale, wl = t->l1d * fit * scale, wo = fmax(t->other, 0) * scale;
+	json_t *segs = json_array();
+	char label[48], line[160];
+
+	json_array_append_new(segs, cpi_segment(x, wb, COLOR_BRANCH, "branch", t->branch, true));
+	json_array_append_new(segs, cpi_segment(x + wb, wl, COLOR_L1D, "L1d", t->l1d, true));
+	json_array_append_new(segs, cpi_segment(x + wb + wl, wo, COLOR_OTHER, "other", fmax(t->other, 0), false));
+	snprintf(label, sizeof(label), "%s: CPI %.3f", host, t->cpi);
+	if (t->split)
+		snprintf(line, sizeof(line), "branch up to %.3f + L1d up to %.3f + other %.3f%s", t->branch, t->l1d,
+			 fmax(t->other, 0), t->overshoot ? " (the two parts alone exceed the CPI)" : "");
+	else
+		snprintf(line, sizeof(line), "no miss penalties or miss rates known: all of it in 'other'");
+	return json_pack("{s:s s:s s:o s:o s:o s:o s:o s:s s:o s:o s:o s:o}", "host", host, "label", label, "y",
+			 ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR), "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs,
+			 "total_w", ud_rv_coord(t->cpi * scale), "line", line, "line_y", ud_rv_coord(y + CPI_BAR + 15),
+			 "branch", ud_rv_fmt("%.3f", t->branch), "l1d", ud_rv_fmt("%.3f", t->l1d), "other",
+			 ud_rv_fmt("%.3f", fmax(t->other, 0)));
+}
+
+json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
+{
+	static const char *const sides[] = { "a", "b" }, *const hosts[] = { "A", "B" };
+	struct cpi_terms t[2];
+	json_t *rows = json_array(), *missing = json_array();
+	double top = 0, y = CHART_TOP + LEGEND_ROW;
+	bool overshoot = false;
+
+	for (int i = 0; i < 2; i++) {
+		t[i] = cpi_terms(metrics, penalties, sides[i]);
+		if (isfinite(t[i].cpi) && t[i].cpi > 0)
+			top = fmax(top, t[i].cpi);
+	}
+	if (top <= 0) {
+		json_decref(rows);
+		json_decref(missing);
+		return json_null();
+	}
+	/* One scale for both hosts: the bars' lengths compare their CPIs. */
+	for (int i = 0; i < 2; i++) {
+		if (!isfinite(t[i].cpi) || t[i].cpi <= 0) {
+			json_array_append_new(missing, json_string(hosts[i]));
+			continue;
+		}
+		json_array_append_new(rows, cpi_row(hosts[i], &t[i], (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / top, y));
+		overshoot |= t[i].overshoot && t[i].split;
+		y += CPI_ROW;
+	}
+	return json_pack("{s:i s:i s:o s:o s:i s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
+			 "missing", missing, "line_x", CHART_PLOT_LEFT,
+			 "legend_y", ud_rv_coord(CHART_TOP), "overshoot", overshoot, "label_x", ud_rv_coord(CHART_LABEL_X),
+			 "legend", legend_entry(0, COLOR_BRANCH, "branch mispredicts (upper bound)"),
+			 legend_entry(1, COLOR_L1D, "L1d misses (upper bound)"), legend_entry(2, COLOR_OTHER, "everything else"));
 }

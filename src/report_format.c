@@ -3,8 +3,11 @@
  * the charts: a missing value reads "n/a", never "nan", "inf" or "(null)".
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "diff.h"
 #include "report_priv.h"
 
 json_t *ud_rv_fmt(const char *format, double v)
@@ -35,4 +38,39 @@ double ud_rv_get(const json_t *o, const char *key)
 json_t *ud_rv_metric(double v, enum ud_metric m)
 {
 	return ud_metric_is_percent(m) ? ud_rv_fmt("%.2f%%", 100 * v) : ud_rv_fmt("%.3g", v);
+}
+
+void ud_rv_speedup_text(double s, char *buf, size_t len)
+{
+	ud_speedup_words(s, false, buf, len);
+}
+
+/* UTF-8 continuation bytes (10xxxxxx) are not where a character starts. */
+static bool starts_char(unsigned char c)
+{
+	return (c & 0xc0) != 0x80;
+}
+
+json_t *ud_rv_shorten(const char *s, size_t max_chars)
+{
+	size_t chars = 0, len = strlen(s), head, tail, keep;
+	char buf[512];
+
+	for (size_t i = 0; i < len; i++)
+		chars += starts_char((unsigned char)s[i]);
+	/* A name short enough stays whole; so does one under a limit too small to read or too large for buf. */
+	if (chars <= max_chars || max_chars < 3 || max_chars > sizeof(buf) / 8)
+		return json_string(s);
+	/* Keep the start and the end: names differ at both ("... (1 copy)"). */
+	keep = max_chars - 1;
+	head = 0;
+	for (size_t n = 0; head < len && n < (keep + 1) / 2; n++)
+		while (++head < len && !starts_char((unsigned char)s[head]))
+			;
+	tail = len;
+	for (size_t n = 0; tail > head && n < keep / 2; n++)
+		while (--tail > head && !starts_char((unsigned char)s[tail]))
+			;
+	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
+	return json_string(buf);
 }

@@ -8,6 +8,7 @@
 #define UD_REPORT_PRIV_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 #include "derived.h"
 
@@ -19,10 +20,37 @@ json_t *ud_rv_coord(double v);
 double ud_rv_get(const json_t *o, const char *key);
 /* A metric as its table says: "10.97%" or "0.71". */
 json_t *ud_rv_metric(double v, enum ud_metric m);
+/* "4.66x faster", "1.25x slower", "1.00x", "n/a": the speedup without its object (ud_speedup_words). */
+void ud_rv_speedup_text(double s, char *buf, size_t len);
+/* s in at most max_chars characters, its middle replaced by "…" when longer. */
+json_t *ud_rv_shorten(const char *s, size_t max_chars);
 
-/* The factors as a waterfall of bars on a log scale, and the speedup they multiply to. */
-json_t *ud_chart_waterfall(const json_t *factors, double speedup);
+/*
+ * A log axis of ratios: ln(ratio) from lo to hi drawn from x = left to
+ * right.  Its ends sit on ticks of one "ladder" of round ratios chosen for
+ * the data's range, so every chart drawn on it reads the same way.
+ */
+struct ud_log_axis {
+	double lo, hi;
+	double left, right;
+};
+
+/* The axis holding ln ratios lo..hi (lo <= 0 <= hi) between x = left and right. */
+void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, double right);
+/* The x of a ratio's logarithm. */
+double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio);
+
+/* Widens [*lo, *hi] to hold one workload's waterfall: each running product and the speedup. */
+void ud_chart_waterfall_extent(const json_t *factors, double speedup, double *lo, double *hi);
+/* The axis every waterfall of the report is drawn on, fitted to lo..hi from ud_chart_waterfall_extent. */
+void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi);
+/* The factors as a waterfall of bars on the shared axis, and the speedup they multiply to. */
+json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct ud_log_axis *ax);
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
 json_t *ud_chart_ab_bars(const json_t *metrics);
+/* One bar per workload's speedup on a log axis centred at 1x, composites left out; geomean marked. */
+json_t *ud_chart_overview(const json_t *workloads, double geomean);
+/* Each host's CPI as a stacked bar: branch part, L1d part, the rest; null without a CPI. */
+json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties);
 
 #endif

@@ -33,12 +33,6 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* "4.66x faster", "1.25x slower", "1.00x", "n/a": the speedup without its object. */
-static void speedup_text(double s, char *buf, size_t len)
-{
-	ud_speedup_words(s, false, buf, len);
-}
-
 /* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */
 static void count_text(double v, char *buf, size_t len)
 {
@@ -207,7 +201,7 @@ static json_t *dominant_label(const json_t *w)
 	return json_string(ud_factor_label(f));
 }
 
-static json_t *workload_view(const json_t *w)
+static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, const json_t *pen)
 {
 	double speedup = ud_rv_get(w, "speedup");
 	const json_t *sig = json_object_get(w, "significance"), *metrics = json_object_get(w, "metrics");
@@ -215,20 +209,23 @@ static json_t *workload_view(const json_t *w)
 	char sp[48], per[64];
 	json_t *v;
 
-	speedup_text(speedup, sp, sizeof(sp));
+	ud_rv_speedup_text(speedup, sp, sizeof(sp));
 	snprintf(per, sizeof(per), "per %s of work", unit);
 	v = json_pack("{s:O s:s s:O s:o s:o s:o s:O s:O s:o s:o s:o}", "name", json_object_get(w, "name"), "speedup", sp,
 		      "explanation", json_object_get(w, "explanation"), "work", work_view(json_object_get(w, "work")),
 		      "factors", factors_view(w), "metrics", metrics_view(metrics), "significance",
 		      json_object_get(sig, "note"), "significant", json_object_get(w, "significant"), "cpi",
 		      cpi_view(json_object_get(w, "cpi_stack")), "waterfall",
-		      ud_chart_waterfall(json_object_get(w, "factors"), speedup), "bars", ud_chart_ab_bars(metrics));
+		      ud_chart_waterfall(json_object_get(w, "factors"), speedup, axis), "bars", ud_chart_ab_bars(metrics));
 	json_object_update_new(v, json_pack("{s:s s:o s:o s:s s:o s:o s:b}", "per_unit_title", per, "per_unit",
 					    per_unit_view(json_object_get(w, "per_unit")), "time_split",
 					    time_split_view(json_object_get(w, "time_split"), unit), "units", str(w, "units"),
 					    "score_a", ud_rv_fmt("%.10g", ud_rv_get(json_object_get(w, "score"), "a")),
 					    "score_b", ud_rv_fmt("%.10g", ud_rv_get(json_object_get(w, "score"), "b")),
 					    "lower_is_better", !json_is_true(json_object_get(w, "higher_is_better"))));
+	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(metrics, pen));
+	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
+	json_object_set_new(v, "has_per_unit", json_boolean(json_object_size(json_object_get(w, "per_unit")) > 0));
 	return v;
 }
 
@@ -241,15 +238,15 @@ static json_t *summary_row(const json_t *w)
 	json_t *dom = dominant_label(w);
 	const char *full = str(w, "name");
 
-	speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
+	ud_rv_speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
 	if (isfinite(ud_rv_get(ss, "a")) && isfinite(ud_rv_get(ss, "b")))
 		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ud_rv_get(ss, "a"), 100 * ud_rv_get(ss, "b"));
 	if (isfinite(ud_rv_get(ipc, "a")) && isfinite(ud_rv_get(ipc, "b")))
 		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ud_rv_get(ipc, "a"), ud_rv_get(ipc, "b"));
 	snprintf(name, sizeof(name), strlen(full) > NAME_COLUMN ? "%.27s..." : "%s", full);
 	snprintf(col, sizeof(col), "%-*s %-14s %-12s %-14s %s", NAME_COLUMN, name, sp, json_string_value(dom), share, ipcs);
-	return json_pack("{s:s s:s s:o s:s s:s s:s}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
-			 "ipc", ipcs, "col", col);
+	return json_pack("{s:s s:s s:o s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
+			 "ipc", ipcs, "col", col, "lower_is_better", json_is_false(json_object_get(w, "higher_is_better")));
 }
 
 /* UnixBench names end in "(1 copy)" / "(2 copies)": the heading its table groups by, or -1. */
@@ -280,12 +277,13 @@ static json_t *score_table(const json_t *workloads)
 			group = json_pack("{s:s s:[]}", "heading", heading, "rows");
 			json_array_append_new(groups, group);
 		}
-		speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
 		snprintf(a, sizeof(a), "%.6g", ud_rv_get(json_object_get(w, "score"), "a"));
 		snprintf(b, sizeof(b), "%.6g", ud_rv_get(json_object_get(w, "score"), "b"));
 		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
 		json_array_append_new(json_object_get(group, "rows"),
-				      json_pack("{s:s s:s s:s s:s s:s}", "name", name, "a", a, "b", b, "speedup", sp, "col", col));
+				      json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp, "col", col,
+						"lower_is_better", json_is_false(json_object_get(w, "higher_is_better"))));
 	}
 	return groups;
 }
@@ -297,8 +295,8 @@ static int cmp_moved(const void *x, const void *y)
 	return (a < b) - (a > b); /* descending */
 }
 
-/* The per-workload blocks: all of them, or with many, the BLOCKS_MAX that moved most. */
-static json_t *blocks(const json_t *workloads, size_t *shown)
+/* The workloads that get a block: all of them, or with many, the BLOCKS_MAX that moved most (borrowed). */
+static json_t *block_workloads(const json_t *workloads)
 {
 	size_t n = json_array_size(workloads), i;
 	double *moved = malloc((n + 1) * sizeof(double)), cutoff = -1;
@@ -316,11 +314,28 @@ static json_t *blocks(const json_t *workloads, size_t *shown)
 		double m = fabs(log(ud_rv_get(w, "speedup")));
 
 		if (n <= BLOCKS_MAX || (isfinite(m) ? m : 0) >= cutoff)
-			json_array_append_new(out, workload_view(w));
+			json_array_append(out, w);
 		if (json_array_size(out) == BLOCKS_MAX)
 			break;
 	}
 	free(moved);
+	return out;
+}
+
+/* The per-workload blocks, their waterfalls on one axis fitted to all of them. */
+static json_t *blocks(const json_t *workloads, const json_t *pen, size_t *shown)
+{
+	json_t *chosen = block_workloads(workloads), *out = json_array(), *w;
+	struct ud_log_axis axis;
+	double lo = 0, hi = 0;
+	size_t i;
+
+	json_array_foreach(chosen, i, w)
+		ud_chart_waterfall_extent(json_object_get(w, "factors"), ud_rv_get(w, "speedup"), &lo, &hi);
+	ud_chart_waterfall_axis(&axis, lo, hi);
+	json_array_foreach(chosen, i, w)
+		json_array_append_new(out, workload_view(w, &axis, pen));
+	json_decref(chosen);
 	*shown = json_array_size(out);
 	return out;
 }
@@ -332,17 +347,17 @@ static json_t *summary_view(const json_t *summary)
 	size_t i;
 
 	json_array_foreach(json_object_get(summary, "groups"), i, g) {
-		speedup_text(ud_rv_get(g, "geomean_speedup"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(g, "geomean_speedup"), sp, sizeof(sp));
 		snprintf(line, sizeof(line), "%s (%zu): %s", str(g, "name"), json_array_size(json_object_get(g, "workloads")),
 			 sp);
 		json_array_append_new(groups, json_pack("{s:s}", "line", line));
 	}
 	json_array_foreach(json_object_get(summary, "composites"), i, g) {
-		speedup_text(ud_rv_get(g, "ratio"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(g, "ratio"), sp, sizeof(sp));
 		snprintf(line, sizeof(line), "%.6g -> %.6g (%s)", ud_rv_get(g, "a"), ud_rv_get(g, "b"), sp);
 		json_array_append_new(composites, json_pack("{s:s s:s}", "name", str(g, "name"), "line", line));
 	}
-	speedup_text(ud_rv_get(summary, "geomean_speedup"), sp, sizeof(sp));
+	ud_rv_speedup_text(ud_rv_get(summary, "geomean_speedup"), sp, sizeof(sp));
 	snprintf(line, sizeof(line), "%s over %lld workloads", sp,
 		 (long long)json_integer_value(json_object_get(summary, "workloads")));
 	return json_pack("{s:O s:s s:o s:o s:b}", "headline", json_object_get(summary, "headline"), "geomean", line,
@@ -402,6 +417,18 @@ static json_t *penalty_text(const json_t *p)
 	return json_string(buf);
 }
 
+/* Templates cannot test an array for emptiness without repeating it: these flags open the lists around them. */
+static json_t *has_flags(const json_t *view, const json_t *diff)
+{
+	const json_t *summary = json_object_get(diff, "summary");
+
+	return json_pack("{s:b s:b s:b s:b s:b}", "composites", json_array_size(json_object_get(summary, "composites")) > 0,
+			 "groups", json_array_size(json_object_get(summary, "groups")) > 0, "blocks",
+			 json_array_size(json_object_get(view, "workloads")) > 0, "environment",
+			 json_array_size(json_object_get(diff, "environment")) > 0, "findings",
+			 json_array_size(json_object_get(diff, "findings")) > 0);
+}
+
 json_t *ud_report_view(const json_t *diff)
 {
 	const json_t *workloads = json_object_get(diff, "workloads"), *summary = json_object_get(diff, "summary");
@@ -414,7 +441,7 @@ json_t *ud_report_view(const json_t *diff)
 	json_array_foreach(workloads, i, w)
 		json_array_append_new(rows, summary_row(w));
 	if (counters)
-		detail = blocks(workloads, &shown);
+		detail = blocks(workloads, pen, &shown);
 	if (shown < json_array_size(workloads) && counters)
 		snprintf(note, sizeof(note), "Detail for the %zu of %zu workloads that moved most; every workload is in -f json.",
 			 shown, json_array_size(workloads));
@@ -428,5 +455,7 @@ json_t *ud_report_view(const json_t *diff)
 					       json_object_get(diff, "only_in_baseline"), "only_in_candidate",
 					       json_object_get(diff, "only_in_candidate"), "pen_a",
 					       penalty_text(json_object_get(pen, "a")), "pen_b", penalty_text(json_object_get(pen, "b"))));
+	json_object_set_new(view, "overview", ud_chart_overview(workloads, ud_rv_get(summary, "geomean_speedup")));
+	json_object_set_new(view, "has", has_flags(view, diff));
 	return view;
 }

@@ -1,7 +1,14 @@
 #!/bin/sh
-# The HTML report in a real browser: headless Chromium renders the E5 vs E6
-# diff, takes a screenshot, and the screenshot must show the charts' colours
-# (the waterfall's green factor bars and blue total, the A-vs-B bars' grey).
+# The HTML report in a real browser: headless Chromium renders three diffs,
+# takes screenshots, and each must show its charts' colours:
+#   - E5 vs E6 (counters): the overview's and waterfall's green, the blue
+#     total, the A-vs-B bars' grey, the stacked CPI bars' orange, purple and
+#     light blue;
+#   - E5 vs E6 without 'instructions' on B: a wide 'unexplained' bar in its
+#     neutral grey (the noise of anti-aliased text stays well under the bound);
+#   - the Graviton2 vs Graviton3 UnixBench logs (scores only): the overview's
+#     green and red, and no chart that needs counters.
+# No page may show "nan", "inf" or "(null)", or a label unescaped.
 # Exit 77 (skipped) where Chromium or Python is not installed; .ci/run
 # installs both.
 #
@@ -16,16 +23,44 @@ if [ -z "$browser" ] || ! command -v python3 >/dev/null; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+colors="python3 $(dirname "$0")/png_colors.py"
+
+# render NAME: NAME.html to NAME.png, checked for escaping and unprintable numbers.
+render() {
+	if grep -q '<script>' "$dir/$1.html"; then
+		echo "FAIL: $1: a label reached the HTML unescaped"
+		exit 1
+	fi
+	if grep -q -i -w -E 'nan|inf|\(null\)' "$dir/$1.html"; then
+		echo "FAIL: $1: 'nan', 'inf' or '(null)' on the page"
+		exit 1
+	fi
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,3000 \
+		--screenshot="$dir/$1.png" "file://$dir/$1.html" >"$dir/chromium.log" 2>&1 || {
+		cat "$dir/chromium.log"
+		exit 1
+	}
+	echo "== $1"
+}
+
 "$ud" import --label E5 --uarch zen4 -o "$dir/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"
 "$ud" import --label '<script>alert(1)</script>' --uarch zen5 -o "$dir/e6.json" "$data/perf-stat/oci-e6-turin-fstime.txt"
-"$ud" diff -f html -o "$dir/report.html" "$dir/e5.json" "$dir/e6.json"
-if grep -q '<script>' "$dir/report.html"; then
-	echo "FAIL: a label reached the HTML unescaped"
+"$ud" diff -f html -o "$dir/counters.html" "$dir/e5.json" "$dir/e6.json"
+render counters
+$colors "$dir/counters.png" 2ca02c:5000 1f77b4:10000 8c8c8c:10000 ff7f0e:1500 9467bd:4000 aec7e8:3000
+
+grep -v ' instructions' "$data/perf-stat/oci-e6-turin-fstime.txt" >"$dir/e6-no-insns.txt"
+"$ud" import --label E6 --uarch zen5 -o "$dir/e6n.json" "$dir/e6-no-insns.txt"
+"$ud" diff -f html -o "$dir/unexplained.html" "$dir/e5.json" "$dir/e6n.json"
+render unexplained
+$colors "$dir/unexplained.png" b0b0b0:14000
+
+"$ud" import --label G2 --cpuinfo "$data/cpuinfo/aws-m6g-graviton2.txt" -o "$dir/g2.json" "$data/unixbench/aws-m6g-graviton2.txt"
+"$ud" import --label G3 --cpuinfo "$data/cpuinfo/aws-m7g-graviton3.txt" -o "$dir/g3.json" "$data/unixbench/aws-m7g-graviton3.txt"
+"$ud" diff -f html -o "$dir/scores.html" "$dir/g2.json" "$dir/g3.json"
+if grep -q -E 'class="(waterfall|bars|cpi)"' "$dir/scores.html"; then
+	echo "FAIL: scores: a chart that needs counters on a diff without them"
 	exit 1
 fi
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,1400 \
-	--screenshot="$dir/report.png" "file://$dir/report.html" >"$dir/chromium.log" 2>&1 || {
-	cat "$dir/chromium.log"
-	exit 1
-}
-python3 "$(dirname "$0")/png_colors.py" "$dir/report.png" 2ca02c:500 1f77b4:2000 8c8c8c:2000
+render scores
+$colors "$dir/scores.png" 2ca02c:5000 d62728:600

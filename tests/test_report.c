@@ -1,7 +1,10 @@
 /* The reports from the templates: content, charts, and escaping of profile strings. */
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "diff.h"
 #include "import.h"
@@ -153,6 +156,250 @@ START_TEST(test_labels_from_the_tables)
 }
 END_TEST
 
+/* No number the report could not format reaches the page as C prints it. */
+static void no_bad_words(const char *h)
+{
+	static const char *const bad[] = { "nan", "inf", "(null)" };
+
+	for (const char *p = h; *p; p++) {
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			size_t n = strlen(bad[i]);
+
+			/* A match never runs past the end: the terminator cannot match a letter of bad[i]. */
+			if (strncasecmp(p, bad[i], n) != 0)
+				continue;
+			ck_assert_msg((p > h && isalpha((unsigned char)p[-1])) || isalpha((unsigned char)p[n]),
+				      "'%s' at ...%.40s", bad[i], p);
+		}
+	}
+}
+
+/* A copy of the fixture's workload under another name, with one factor changed. */
+static json_t *workload_copy(const char *name, const char *factor, double value)
+{
+	json_t *w = json_deep_copy(json_array_get(json_object_get(diff, "workloads"), 0));
+
+	json_object_set_new(w, "name", json_string(name));
+	if (factor)
+		json_object_set_new(json_object_get(w, "factors"), factor, json_real(value));
+	return w;
+}
+
+static const json_t *bar_named(const json_t *chart, const char *label)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(chart, "bars"), i, b)
+		if (strcmp(json_string_value(json_object_get(b, "label")), label) == 0)
+			return b;
+	ck_abort_msg("no bar %s", label);
+	return NULL;
+}
+
+static const char *text_at(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	ck_assert_msg(s != NULL, "no string %s", key);
+	return s;
+}
+
+/* Two workloads' waterfalls share one axis: the same ticks, the same length for the same factor. */
+START_TEST(test_waterfalls_share_one_axis)
+{
+	json_t *view, *ticks, *t;
+	const json_t *w0, *w1;
+	const char *want[] = { "0.25x", "0.5x", "1x", "2x", "4x", "8x" };
+	size_t i;
+
+	json_array_append_new(json_object_get(diff, "workloads"), workload_copy("second", "path_length", 0.4));
+	view = ud_report_view(diff);
+	w0 = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "waterfall");
+	w1 = json_object_get(json_array_get(json_object_get(view, "workloads"), 1), "waterfall");
+	ck_assert(json_equal(json_object_get(w0, "ticks"), json_object_get(w1, "ticks")));
+	ck_assert_str_eq(text_at(w0, "axis_x"), text_at(w1, "axis_x"));
+	/* IPC is 3.8x in both: its bar is as long in both, wherever it starts. */
+	ck_assert_str_eq(text_at(bar_named(w0, "IPC"), "w"), text_at(bar_named(w1, "IPC"), "w"));
+	ck_assert_str_ne(text_at(bar_named(w0, "IPC"), "x"), text_at(bar_named(w1, "IPC"), "x"));
+	/* The axis holds the second's 0.4x path length on the left and the first's 4.66x on the right. */
+	ticks = json_object_get(w0, "ticks");
+	ck_assert_uint_eq(json_array_size(ticks), sizeof(want) / sizeof(want[0]));
+	json_array_foreach(ticks, i, t)
+		ck_assert_str_eq(text_at(t, "label"), want[i]);
+	ck_assert_str_eq(text_at(bar_named(w0, "unexplained"), "color"), "#b0b0b0");
+	ck_assert_uint_eq(json_array_size(json_object_get(w0, "legend")), 4);
+	json_decref(view);
+}
+END_TEST
+
+/* Each host's stacked CPI bar: branch + L1d + other is its CPI, and so are the parts' widths. */
+static void check_cpi_row(const json_t *row, double cpi)
+{
+	double sum = 0, w;
+	const json_t *seg;
+	size_t i;
+
+	ck_assert_double_eq_tol(strtod(text_at(row, "branch"), NULL) + strtod(text_at(row, "l1d"), NULL) +
+					strtod(text_at(row, "other"), NULL),
+				cpi, 0.0021);
+	json_array_foreach(json_object_get(row, "segs"), i, seg)
+		sum += strtod(text_at(seg, "w"), NULL);
+	w = strtod(text_at(row, "total_w"), NULL);
+	ck_assert_double_eq_tol(sum, w, 0.16);
+}
+
+START_TEST(test_cpi_stack_per_host)
+{
+	json_t *view = ud_report_view(diff), *w = json_array_get(json_object_get(view, "workloads"), 0);
+	const json_t *chart = json_object_get(w, "cpi_chart"), *a = json_array_get(json_object_get(chart, "rows"), 0);
+	const json_t *m = json_object_get(json_array_get(json_object_get(diff, "workloads"), 0), "metrics");
+	double cpi_a = json_real_value(json_object_get(json_object_get(m, "cpi"), "a"));
+	double cpi_b = json_real_value(json_object_get(json_object_get(m, "cpi"), "b"));
+	double bm_a = json_real_value(json_object_get(json_object_get(m, "branch_mpki"), "a"));
+	char want[16];
+
+	ck_assert_uint_eq(json_array_size(json_object_get(chart, "rows")), 2);
+	check_cpi_row(a, cpi_a);
+	check_cpi_row(json_array_get(json_object_get(chart, "rows"), 1), cpi_b);
+	snprintf(want, sizeof(want), "%.3f", bm_a * 13 / 1000); /* zen4: 13 cycles per mispredict */
+	ck_assert_str_eq(text_at(a, "branch"), want);
+	ck_assert(json_is_false(json_object_get(chart, "overshoot")));
+	/* The longer bar is the larger CPI: one scale for both hosts. */
+	ck_assert_double_gt(strtod(text_at(a, "total_w"), NULL),
+			    strtod(text_at(json_array_get(json_object_get(chart, "rows"), 1), "total_w"), NULL));
+	json_decref(view);
+
+	/* Branch misses enough to exceed the CPI alone: the bar still spans the CPI, 'other' is empty. */
+	json_object_set_new(json_object_get(m, "branch_mpki"), "a", json_real(100));
+	view = ud_report_view(diff);
+	chart = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "cpi_chart");
+	a = json_array_get(json_object_get(chart, "rows"), 0);
+	ck_assert(json_is_true(json_object_get(chart, "overshoot")));
+	ck_assert_str_eq(text_at(a, "other"), "0.000");
+	check_cpi_row(json_array_get(json_object_get(chart, "rows"), 1), cpi_b);
+	json_decref(view);
+}
+END_TEST
+
+/* The overview: every non-composite workload once, the composite left out, the geomean marked. */
+START_TEST(test_overview_has_every_workload)
+{
+	json_t *workloads = json_object_get(diff, "workloads"), *view, *composite = workload_copy("Index Score", NULL, 0);
+	const json_t *ov, *bar;
+	size_t i, seen = 0;
+
+	json_array_append_new(workloads, workload_copy("second", "ipc", 0.5));
+	json_object_set_new(json_array_get(workloads, 1), "speedup", json_real(0.6));
+	json_object_set_new(composite, "composite", json_true());
+	json_array_append_new(workloads, composite);
+	json_array_append_new(workloads, workload_copy("no score", NULL, 0));
+	json_object_set_new(json_array_get(workloads, 3), "speedup", json_null());
+	view = ud_report_view(diff);
+	ov = json_object_get(view, "overview");
+	ck_assert_ptr_nonnull(strstr(text_at(ov, "note"), "1 without a speedup"));
+	ck_assert_uint_eq(json_array_size(json_object_get(ov, "bars")), 2);
+	json_array_foreach(json_object_get(ov, "bars"), i, bar) {
+		const char *name = text_at(bar, "name");
+
+		ck_assert_str_ne(name, "Index Score");
+		seen |= strcmp(name, "second") == 0 ? 1u : 2u;
+		/* Faster first (green, right of 1x), slower last (red, left of it). */
+		ck_assert_str_eq(text_at(bar, "color"), i == 0 ? "#2ca02c" : "#d62728");
+	}
+	ck_assert_uint_eq(seen, 3);
+	ck_assert_str_eq(text_at(json_array_get(json_object_get(ov, "bars"), 1), "value"), "1.67x slower");
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(ov, "geomean"), "x"));
+	json_decref(view);
+}
+END_TEST
+
+/* Many workloads: the overview draws those that moved most, says so, and the file stays small. */
+START_TEST(test_overview_many_workloads)
+{
+	json_t *workloads = json_object_get(diff, "workloads"), *view;
+	char name[32];
+	char *h;
+
+	for (int i = 1; i < 1000; i++) {
+		json_t *w;
+
+		snprintf(name, sizeof(name), "w%04d", i);
+		w = workload_copy(name, NULL, 0);
+		json_object_set_new(w, "speedup", json_real(exp((i % 200 - 100) / 40.0)));
+		json_array_append_new(workloads, w);
+	}
+	view = ud_report_view(diff);
+	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 100);
+	ck_assert_ptr_nonnull(strstr(text_at(json_object_get(view, "overview"), "note"), "100 of 1000"));
+	json_decref(view);
+	json_object_set_new(diff, "findings", json_array()); /* their evidence lists every workload: not the charts' size */
+	h = report(UD_REPORT_HTML);
+	ck_assert_uint_lt(strlen(h), 600 * 1000);
+	no_bad_words(h);
+	free(h);
+}
+END_TEST
+
+/* Lower-is-better workloads say so; an empty Findings says "none". */
+START_TEST(test_html_marks_and_empty_findings)
+{
+	char *h;
+
+	json_object_set_new(json_array_get(json_object_get(diff, "workloads"), 0), "higher_is_better", json_false());
+	json_object_set_new(diff, "findings", json_array());
+	h = report(UD_REPORT_HTML);
+	ck_assert_ptr_nonnull(strstr(h, "time: lower is better"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2>Findings</h2>\n<p>none</p>"));
+	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
+	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"cpi\""));
+	ck_assert_ptr_nonnull(strstr(h, "fill=\"#b0b0b0\"")); /* unexplained, neutral */
+	no_bad_words(h);
+	free(h);
+}
+END_TEST
+
+/* Two UnixBench logs, no counters: the overview and the score table, no chart that needs counters. */
+START_TEST(test_html_score_only)
+{
+	struct ud_uarch_db db;
+	struct ud_err err;
+	struct ud_profile *a, *b;
+	struct ud_diff_input in;
+	struct ud_diff *model;
+	json_t *view;
+	char *h;
+
+	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
+	a = imported(UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", "G2", "neoverse-n1");
+	b = imported(UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", "G3", "neoverse-v1");
+	in = (struct ud_diff_input){ a, b, "g2.json", "g3.json", &db };
+	model = ud_diff_build(&in, &err);
+	ck_assert_msg(model != NULL, "%s", err.msg);
+	json_decref(diff);
+	diff = ud_diff_to_json(model);
+	view = ud_report_view(diff);
+	ck_assert(json_is_true(json_object_get(view, "score_only")));
+	ck_assert_uint_eq(json_array_size(json_object_get(view, "workloads")), 0);
+	/* 26 rows, the two index scores left out. */
+	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 24);
+	h = report(UD_REPORT_HTML);
+	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
+	ck_assert_ptr_nonnull(strstr(h, "geomean 1.09x faster"));
+	ck_assert_ptr_nonnull(strstr(h, "<th colspan=\"4\">(2 copies)</th>"));
+	ck_assert_ptr_null(strstr(h, "class=\"waterfall\""));
+	ck_assert_ptr_null(strstr(h, "class=\"cpi\""));
+	ck_assert_ptr_null(strstr(h, "class=\"bars\""));
+	no_bad_words(h);
+	free(h);
+	json_decref(view);
+	ud_diff_free(model);
+	ud_profile_free(a);
+	ud_profile_free(b);
+	ud_uarch_db_free(&db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -165,6 +412,12 @@ int main(void)
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);
 	tcase_add_test(tc, test_labels_from_the_tables);
+	tcase_add_test(tc, test_waterfalls_share_one_axis);
+	tcase_add_test(tc, test_cpi_stack_per_host);
+	tcase_add_test(tc, test_overview_has_every_workload);
+	tcase_add_test(tc, test_overview_many_workloads);
+	tcase_add_test(tc, test_html_marks_and_empty_findings);
+	tcase_add_test(tc, test_html_score_only);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
