@@ -17,6 +17,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "report_priv.h"
 
 /* Hosts per block of the text and Markdown tables. */
 #define HOSTS_PER_BLOCK 5
@@ -182,21 +183,6 @@ static json_t *blocks_view(const struct ud_compare *c)
 }
 
 /* A host fact as text: strings as they are, anything else as compact JSON, null as "unknown". */
-static json_t *fact_text(const json_t *v)
-{
-	char *s;
-	json_t *j;
-
-	if (json_is_string(v))
-		return json_string(json_string_value(v));
-	if (!v || json_is_null(v))
-		return json_string("unknown");
-	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	j = json_string(s ? s : "?");
-	free(s);
-	return j;
-}
-
 /* The host facts of one pair that differ, as text. */
 static json_t *env_view(const struct ud_diff *d)
 {
@@ -204,7 +190,8 @@ static json_t *env_view(const struct ud_diff *d)
 
 	for (size_t i = 0; d && i < d->nenv; i++)
 		json_array_append_new(env, json_pack("{s:s s:o s:o}", "field", d->env[i].field, "a",
-						     fact_text(d->env[i].a), "b", fact_text(d->env[i].b)));
+						     ud_rv_fact(d->env[i].field, d->env[i].a), "b",
+						     ud_rv_fact(d->env[i].field, d->env[i].b)));
 	return env;
 }
 

@@ -1,10 +1,12 @@
 /*
- * report_format.c - numbers as the report shows them, shared by the view and
- * the charts: a missing value reads "n/a", never "nan", "inf" or "(null)".
+ * report_format.c - numbers and host facts as the reports show them, shared
+ * by the diff's and compare's views and the charts: a missing value reads
+ * "n/a" or "unknown", never "nan", "inf" or "(null)".
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
@@ -73,4 +75,35 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 			;
 	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
 	return json_string(buf);
+}
+
+/* Arm's MIDR fields are hex where the kernel and `host` print them ("0x41"), not 65. */
+static bool is_hex_field(const char *field)
+{
+	return strncmp(field, "cpu.midr_", strlen("cpu.midr_")) == 0;
+}
+
+json_t *ud_rv_fact(const char *field, const json_t *v)
+{
+	char buf[64], *dumped;
+	json_t *text;
+
+	if (json_is_string(v))
+		return json_string(json_string_value(v));
+	if (!v || json_is_null(v))
+		return json_string("unknown");
+	if (json_is_boolean(v))
+		return json_string(json_is_true(v) ? "yes" : "no");
+	if (json_is_integer(v)) {
+		snprintf(buf, sizeof(buf), is_hex_field(field) ? "0x%llx" : "%lld", (long long)json_integer_value(v));
+		return json_string(buf);
+	}
+	if (json_is_number(v)) {
+		snprintf(buf, sizeof(buf), "%g", json_number_value(v));
+		return json_string(buf);
+	}
+	dumped = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); /* a list or object of facts, as it is */
+	text = json_string(dumped ? dumped : "?");
+	free(dumped);
+	return text;
 }

@@ -20,6 +20,11 @@ json_t *ud_rv_coord(double v);
 double ud_rv_get(const json_t *o, const char *key);
 /* A metric as its table says: "10.97%" or "0.71". */
 json_t *ud_rv_metric(double v, enum ud_metric m);
+/*
+ * A host fact as text, the one way diff and compare show them: "unknown"
+ * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
+ */
+json_t *ud_rv_fact(const char *field, const json_t *v);
 /* "4.66x faster", "1.25x slower", "1.00x", "n/a": the speedup without its object (ud_speedup_words). */
 void ud_rv_speedup_text(double s, char *buf, size_t len);
 /* s in at most max_chars characters, its middle replaced by "…" when longer. */

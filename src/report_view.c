@@ -365,40 +365,17 @@ static json_t *summary_view(const json_t *summary)
 			 json_is_true(json_object_get(summary, "counters")));
 }
 
-/* Arm's MIDR fields are hex where the kernel and `host` print them ("0x41"), not 65. */
-static bool is_hex_field(const char *field)
-{
-	return strncmp(field, "cpu.midr_", strlen("cpu.midr_")) == 0;
-}
-
-static json_t *as_text(const json_t *v, bool hex)
-{
-	char buf[64];
-
-	if (json_is_string(v))
-		return json_incref((json_t *)v);
-	if (json_is_boolean(v))
-		return json_string(json_is_true(v) ? "yes" : "no");
-	if (json_is_integer(v))
-		snprintf(buf, sizeof(buf), hex ? "0x%llx" : "%lld", (long long)json_integer_value(v));
-	else if (json_is_number(v))
-		snprintf(buf, sizeof(buf), "%g", json_number_value(v));
-	else
-		snprintf(buf, sizeof(buf), "unknown");
-	return json_string(buf);
-}
-
 static json_t *environment_view(const json_t *env)
 {
 	json_t *rows = json_array(), *e;
 	size_t i;
 
 	json_array_foreach(env, i, e) {
-		bool hex = is_hex_field(str(e, "field"));
+		const char *field = str(e, "field");
 
-		json_array_append_new(rows, json_pack("{s:O s:o s:o}", "field", json_object_get(e, "field"), "a",
-						      as_text(json_object_get(e, "a"), hex), "b",
-						      as_text(json_object_get(e, "b"), hex)));
+		json_array_append_new(rows, json_pack("{s:s s:o s:o}", "field", field, "a",
+						      ud_rv_fact(field, json_object_get(e, "a")), "b",
+						      ud_rv_fact(field, json_object_get(e, "b"))));
 	}
 	return rows;
 }

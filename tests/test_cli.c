@@ -491,6 +491,7 @@ START_TEST(test_score_only_diff_is_compact)
 	char *imp3[] = { UD, "import", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "--label", "G3", "-o", g3,
 			 UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", NULL };
 	char *diff[] = { UD, "diff", g2, g3, NULL };
+	char *compare[] = { UD, "compare", g2, g3, NULL };
 	struct run_result r;
 
 	snprintf(g2, sizeof(g2), "%s/g2.json", dir);
@@ -511,6 +512,10 @@ START_TEST(test_score_only_diff_is_compact)
 	ck_assert_ptr_null(strstr(r.out, "n/a"));
 	ck_assert_ptr_null(strstr(r.out, "do not explain"));
 	ck_assert_ptr_nonnull(strstr(r.out, "A: 0xd0c")); /* MIDR part in hex, as host prints it */
+	run_free(&r);
+	r = run_capture(compare); /* compare shows host facts the same way */
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "0xd0c") && strstr(r.out, "0xd40") && !strstr(r.out, "3340"), "%s", r.out);
 	run_free(&r);
 	rm_tree(dir);
 	free(dir);
