@@ -17,14 +17,12 @@
 #include "diff.h"
 #include "report.h"
 #include "report_priv.h"
+#include "text.h"
 
 /* With more workloads than this, blocks go to the ones that moved most; the table has them all. */
 #define BLOCKS_MAX 8
 /* The summary table's workload column, in characters; longer names end in "...". */
 #define NAME_COLUMN 30
-#define NS_PER_US 1e3
-#define NS_PER_MS 1e6
-#define NS_PER_S 1e9
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -54,21 +52,6 @@ static void count_text(double v, char *buf, size_t len)
 	buf[out] = '\0';
 }
 
-/* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms". */
-static void time_text(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns))
-		snprintf(buf, len, "n/a");
-	else if (fabs(ns) < NS_PER_US)
-		snprintf(buf, len, "%.3g ns", ns);
-	else if (fabs(ns) < NS_PER_MS)
-		snprintf(buf, len, "%.3g µs", ns / NS_PER_US);
-	else if (fabs(ns) < NS_PER_S)
-		snprintf(buf, len, "%.3g ms", ns / NS_PER_MS);
-	else
-		snprintf(buf, len, "%.3g s", ns / NS_PER_S);
-}
-
 static json_t *metrics_view(const json_t *metrics)
 {
 	json_t *rows = json_array();
@@ -95,7 +78,9 @@ static json_t *factors_view(const json_t *w)
 
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
 		const char *key = ud_factor_name((enum ud_factor)i), *label = ud_factor_label((enum ud_factor)i);
-		json_t *v = ud_rv_fmt("%.3gx", ud_rv_get(factors, key)), *s = ud_rv_fmt("%+.0f%%", 100 * ud_rv_get(shares, key));
+		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
+		json_t *v = ud_rv_fmt("%.3gx", ud_rv_get(factors, key)),
+		       *s = ud_rv_fmt("%+.0f%%", round(100 * ud_rv_get(shares, key)) + 0.0);
 		char col[128];
 
 		snprintf(col, sizeof(col), "%-14s %10s %8s", label, json_string_value(v), json_string_value(s));
@@ -132,8 +117,8 @@ static json_t *per_unit_view(const json_t *per_unit)
 		const char *label = per_unit_label(key, &is_time);
 		char a[40], b[40], r[24], col[200];
 
-		(is_time ? time_text : count_text)(ud_rv_get(v, "a"), a, sizeof(a));
-		(is_time ? time_text : count_text)(ud_rv_get(v, "b"), b, sizeof(b));
+		(is_time ? ud_format_ns : count_text)(ud_rv_get(v, "a"), a, sizeof(a));
+		(is_time ? ud_format_ns : count_text)(ud_rv_get(v, "b"), b, sizeof(b));
 		snprintf(r, sizeof(r), isfinite(ud_rv_get(v, "ratio")) ? "%.3gx" : "n/a", ud_rv_get(v, "ratio"));
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s", label, a, b, r);
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio", r,
@@ -146,27 +131,34 @@ static json_t *per_unit_view(const json_t *per_unit)
 static json_t *time_split_view(const json_t *split, const char *unit)
 {
 	const json_t *user = json_object_get(split, "user"), *kernel = json_object_get(split, "kernel");
-	char ua[32], ub[32], ka[32], kb[32], line[400];
-	int used;
+	double share = ud_rv_get(kernel, "share");
+	char ua[32], ub[32], ka[32], kb[32], line[600] = "";
+	int used = 0;
 
-	if (!isfinite(ud_rv_get(user, "a")) || !isfinite(ud_rv_get(user, "b")))
-		return json_null();
-	time_text(ud_rv_get(user, "a"), ua, sizeof(ua));
-	time_text(ud_rv_get(user, "b"), ub, sizeof(ub));
-	time_text(ud_rv_get(kernel, "a"), ka, sizeof(ka));
-	time_text(ud_rv_get(kernel, "b"), kb, sizeof(kb));
-	used = snprintf(line, sizeof(line), "CPU time per %s: user %s -> %s, kernel %s -> %s", unit, ua, ub, ka, kb);
-	if (isfinite(ud_rv_get(kernel, "share")))
-		used += snprintf(line + used, sizeof(line) - (size_t)used, "; the kernel carries %.0f%% of the change",
-				 100 * ud_rv_get(kernel, "share"));
+	if (isfinite(ud_rv_get(user, "a")) && isfinite(ud_rv_get(user, "b"))) {
+		ud_format_ns(ud_rv_get(user, "a"), ua, sizeof(ua));
+		ud_format_ns(ud_rv_get(user, "b"), ub, sizeof(ub));
+		ud_format_ns(ud_rv_get(kernel, "a"), ka, sizeof(ka));
+		ud_format_ns(ud_rv_get(kernel, "b"), kb, sizeof(kb));
+		used = snprintf(line, sizeof(line), "CPU time per %s: user %s -> %s, kernel %s -> %s", unit, ua, ub, ka, kb);
+		if (share >= 0 && share <= 1)
+			used += snprintf(line + used, sizeof(line) - (size_t)used, "; the kernel carries %.0f%% of the change",
+					 100 * share);
+		else if (isfinite(share)) /* one mode gained what the other lost: no share of a whole */
+			used += snprintf(line + used, sizeof(line) - (size_t)used, "; user and kernel time moved opposite ways");
+	}
+	/* per-mode IPC stands on its own counters, with or without the time split */
 	for (int m = 0; m < UD_MODE_COUNT && (size_t)used < sizeof(line); m++) {
-		const json_t *ipc = json_object_get(json_object_get(split, ud_mode_name((enum ud_mode)m)), "ipc");
+		const json_t *part = json_object_get(split, ud_mode_name((enum ud_mode)m)), *ipc = json_object_get(part, "ipc");
 
 		if (ipc)
-			used += snprintf(line + used, sizeof(line) - (size_t)used, "; %s IPC %.2f -> %.2f",
+			used += snprintf(line + used, sizeof(line) - (size_t)used, "%s%s IPC %.2f -> %.2f", used ? "; " : "",
 					 ud_mode_name((enum ud_mode)m), ud_rv_get(ipc, "a"), ud_rv_get(ipc, "b"));
+		if (isfinite(ud_rv_get(part, "cycles_share")) && (size_t)used < sizeof(line))
+			used += snprintf(line + used, sizeof(line) - (size_t)used, " (%.0f%% of the change in cycles)",
+					 100 * ud_rv_get(part, "cycles_share"));
 	}
-	return json_string(line);
+	return used ? json_string(line) : json_null();
 }
 
 static json_t *cpi_view(const json_t *c)
@@ -210,7 +202,7 @@ static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, co
 	json_t *v;
 
 	ud_rv_speedup_text(speedup, sp, sizeof(sp));
-	snprintf(per, sizeof(per), "per %s of work", unit);
+	snprintf(per, sizeof(per), strcmp(unit, "run") == 0 ? "per %s" : "per %s of work", unit);
 	v = json_pack("{s:O s:s s:O s:o s:o s:o s:O s:O s:o s:o s:o}", "name", json_object_get(w, "name"), "speedup", sp,
 		      "explanation", json_object_get(w, "explanation"), "work", work_view(json_object_get(w, "work")),
 		      "factors", factors_view(w), "metrics", metrics_view(metrics), "significance",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diffutil.h"
+#include "report.h"
 #include "testutil.h"
 
 static const struct ud_per_unit *per_unit(const struct ud_diff_workload *w, const char *name)
@@ -522,6 +523,40 @@ START_TEST(test_user_mode_counters_stand_in)
 }
 END_TEST
 
+/* The report's view: per-mode IPC without a user/sys split, "per run", no "-0%" share. */
+START_TEST(test_view_of_per_mode_counters)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_workload *wa = ud_profile_add_workload(a, "w"), *wb = ud_profile_add_workload(b, "w");
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_diff *d;
+	json_t *doc, *view, *w;
+	char *text;
+
+	put(wa, "task-clock", 2e9);
+	put(wb, "task-clock", 1e9);
+	put(wa, "cycles:u", 2e9);
+	put(wa, "instructions:u", 2e9);
+	put(wb, "cycles:u", 1e9);
+	put(wb, "instructions:u", 2e9);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	doc = ud_diff_to_json(d);
+	view = ud_report_view(doc);
+	w = json_array_get(json_object_get(view, "workloads"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(w, "time_split")), "user IPC 1.00 -> 2.00");
+	ck_assert_str_eq(json_string_value(json_object_get(w, "per_unit_title")), "per run");
+	text = json_dumps(view, 0);
+	ck_assert_ptr_null(strstr(text, "-0%"));
+	free(text);
+	json_decref(view);
+	json_decref(doc);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_units");
@@ -544,6 +579,7 @@ int main(void)
 	tcase_add_test(tc, test_only_composites_in_common);
 	tcase_add_test(tc, test_units_or_direction_differ_is_refused);
 	tcase_add_test(tc, test_user_mode_counters_stand_in);
+	tcase_add_test(tc, test_view_of_per_mode_counters);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
