@@ -65,8 +65,8 @@ bool ud_libpfm4_pmu_present(const char *pmu);
 /*
  * Parses a comma-separated list ("cycles,instructions") and resolves each
  * name for u (may be NULL) into a new array that the caller frees with
- * free().  Returns the count, or 0 with err set for an empty list or an
- * empty name in it.
+ * free().  Returns the count, or 0 with err set for an empty list, an
+ * empty name in it, or two names for one counter ("cycles,cpu-cycles").
  */
 size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
 			   struct ud_err *err);

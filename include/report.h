@@ -4,9 +4,11 @@
  * diff document itself as JSON.
  *
  * Templates cannot format numbers, so the report first builds a view of the
- * diff: every number already formatted, table rows aligned for text, and the
- * HTML charts' geometry (a waterfall of the factors on a log scale, A-vs-B
- * bars for IPC and miss rates) computed.  The view reads the diff document,
+ * diff (report_view.c): every number already formatted, table rows aligned
+ * for text, and the HTML charts' geometry (report_chart.c: an overview of
+ * every workload's speedup, waterfalls of the factors on one shared log
+ * axis, A-vs-B bars for IPC and miss rates, a stacked CPI bar per host)
+ * computed.  The view reads the diff document,
  * the contract `diff -f json` prints, by the keys and labels of the factor
  * and metric tables (diff.h, derived.h), so no label lives here.  Strings
  * from the profiles reach the output only through the format's escaping.

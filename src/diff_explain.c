@@ -131,7 +131,9 @@ static void first_sentence(char *buf, size_t len, const struct ud_diff_workload 
 	}
 	ud_speedup_words(w->speedup, true, words, sizeof(words));
 	snprintf(buf, len, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
-		 w->basis == UD_SPEEDUP_TASK_CLOCK ? " in CPU time (task-clock; no score on both sides)" : "");
+		 w->basis == UD_SPEEDUP_TASK_CLOCK
+			 ? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
+			 : "");
 }
 
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)

@@ -408,7 +408,7 @@ static void compute_significance(struct ud_diff_workload *w)
 	if (w->basis != UD_SPEEDUP_SCORE) {
 		s->method = UD_SIG_SINGLE_RUN;
 		s->significant = -1;
-		snprintf(s->note, sizeof(s->note), "no score on either side: no noise was measured");
+		snprintf(s->note, sizeof(s->note), "single runs compared by CPU time: no noise was measured");
 		return;
 	}
 	/* The rank test where the samples can reach UD_SIG_ALPHA at all (5 and 5 can: p >= 0.008). */

@@ -316,8 +316,20 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
 		ud_fail(err, "out of memory");
 		return 0;
 	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		ud_event_resolve_for(u, tok, &ev[i++]);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ud_event_resolve_for(u, tok, &ev[i]);
+		/* "cycles,cycles:G" or "cycles,cpu-cycles": one counter under one name, twice, would collide in a profile */
+		for (size_t k = 0; k < i; k++) {
+			if (strcmp(ev[k].name, ev[i].name) == 0) {
+				ud_fail(err, "'%s' names the same counter as an earlier event (%s): give it once", tok,
+					ev[k].name);
+				free(copy);
+				free(ev);
+				return 0;
+			}
+		}
+		i++;
+	}
 	free(copy);
 	*out = ev;
 	return i;

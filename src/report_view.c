@@ -184,6 +184,24 @@ static json_t *work_view(const json_t *work)
 	return json_string(line);
 }
 
+/* "397163 -> 1849374 KBps", or which side has no score, rather than "n/a -> n/a". */
+static json_t *score_line(const json_t *w)
+{
+	const json_t *score = json_object_get(w, "score");
+	double a = ud_rv_get(score, "a"), b = ud_rv_get(score, "b");
+	const char *units = str(w, "units");
+	char line[160];
+
+	if (isfinite(a) && isfinite(b))
+		snprintf(line, sizeof(line), "%.10g -> %.10g%s%s", a, b, *units ? " " : "", units);
+	else if (isfinite(a) || isfinite(b))
+		snprintf(line, sizeof(line), "%.10g%s%s on %s only", isfinite(a) ? a : b, *units ? " " : "", units,
+			 isfinite(a) ? "A" : "B");
+	else
+		snprintf(line, sizeof(line), "none on either side");
+	return json_string(line);
+}
+
 static json_t *dominant_label(const json_t *w)
 {
 	enum ud_factor f;
@@ -209,12 +227,11 @@ static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, co
 		      json_object_get(sig, "note"), "significant", json_object_get(w, "significant"), "cpi",
 		      cpi_view(json_object_get(w, "cpi_stack")), "waterfall",
 		      ud_chart_waterfall(json_object_get(w, "factors"), speedup, axis), "bars", ud_chart_ab_bars(metrics));
-	json_object_update_new(v, json_pack("{s:s s:o s:o s:s s:o s:o s:b}", "per_unit_title", per, "per_unit",
+	json_object_update_new(v, json_pack("{s:s s:o s:o s:s s:b}", "per_unit_title", per, "per_unit",
 					    per_unit_view(json_object_get(w, "per_unit")), "time_split",
 					    time_split_view(json_object_get(w, "time_split"), unit), "units", str(w, "units"),
-					    "score_a", ud_rv_fmt("%.10g", ud_rv_get(json_object_get(w, "score"), "a")),
-					    "score_b", ud_rv_fmt("%.10g", ud_rv_get(json_object_get(w, "score"), "b")),
 					    "lower_is_better", !json_is_true(json_object_get(w, "higher_is_better"))));
+	json_object_set_new(v, "score_line", score_line(w));
 	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(metrics, pen));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(json_object_size(json_object_get(w, "per_unit")) > 0));

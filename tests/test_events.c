@@ -107,6 +107,20 @@ START_TEST(test_privilege_modifiers)
 }
 END_TEST
 
+START_TEST(test_parse_list_refuses_one_counter_twice)
+{
+	struct ud_event *ev;
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_uint_eq(ud_event_parse_list("cycles,cycles:G", NULL, &ev, &err), 0);
+	ck_assert_str_eq(err.msg, "'cycles:G' names the same counter as an earlier event (cycles): give it once");
+	ck_assert_uint_eq(ud_event_parse_list("cpu-cycles,instructions,cycles", NULL, &ev, &err), 0);
+	ck_assert_uint_eq(ud_event_parse_list("cycles:u,cycles:k,cycles", NULL, &ev, &err), 3);
+	free(ev);
+	ud_events_cleanup();
+}
+END_TEST
+
 START_TEST(test_parse_list)
 {
 	struct ud_event *ev;
@@ -203,6 +217,7 @@ int main(void)
 	tcase_add_test(tc, test_unknown_is_unresolved_with_reason);
 	tcase_add_test(tc, test_privilege_modifiers);
 	tcase_add_test(tc, test_parse_list);
+	tcase_add_test(tc, test_parse_list_refuses_one_counter_twice);
 	tcase_add_test(tc, test_groups_carry_cycles_and_instructions);
 	tcase_add_test(tc, test_one_group_needs_no_copies);
 	suite_add_tcase(s, tc);
