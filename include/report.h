@@ -24,6 +24,8 @@
 enum ud_report_format { UD_REPORT_TEXT, UD_REPORT_JSON, UD_REPORT_MD, UD_REPORT_HTML };
 
 int ud_report_format_parse(const char *name, enum ud_report_format *out);
+/* The same as an option parser (options.h's UD_OPT_PARSE): dest is an enum ud_report_format. */
+int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
 
 /* The view the templates see (new reference). */
 json_t *ud_report_view(const json_t *diff);

@@ -17,17 +17,10 @@ static struct {
 	const char *output;
 } args;
 
-static int parse_format(const char *arg, void *dest, struct ud_err *err)
-{
-	if (ud_report_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
-	return 0;
-}
-
 static const struct ud_option options[] = {
 	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
 	  "text (default), json (uarchdiff.compare/1, with every pair's\n"
-	  "uarchdiff.diff/1), md, html (one self-contained file)", 0, 0, parse_format },
+	  "uarchdiff.diff/1), md, html (one self-contained file)", 0, 0, ud_report_format_option },
 	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write the report to FILE, atomically (default stdout)",
 	  0, 0, NULL },
 };

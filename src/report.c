@@ -25,6 +25,13 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out)
 	return -1;
 }
 
+int ud_report_format_option(const char *arg, void *dest, struct ud_err *err)
+{
+	if (ud_report_format_parse(arg, dest) != 0)
+		return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
+	return 0;
+}
+
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
 		     struct ud_err *err)
 {
