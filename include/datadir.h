@@ -27,7 +27,4 @@ enum ud_data_kind {
  */
 const char *ud_data_dir(enum ud_data_kind kind, char *buf, size_t len);
 
-/* "events", "report-templates", "workloads": the folder's name. */
-const char *ud_data_kind_folder(enum ud_data_kind kind);
-
 #endif

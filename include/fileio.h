@@ -10,7 +10,6 @@
 #define UD_FILEIO_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "error.h"
 
@@ -21,8 +20,5 @@
  * hold NULs before the end.
  */
 char *ud_read_file(const char *path, size_t *len, struct ud_err *err);
-
-/* The same from an open stream, read to its end; name is for messages. */
-char *ud_read_stream(FILE *f, const char *name, size_t *len, struct ud_err *err);
 
 #endif

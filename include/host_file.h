@@ -21,7 +21,4 @@
  */
 json_t *ud_host_file_load(const char *path, struct ud_err *err);
 
-/* The check alone: 0 when obj is a host object, else -1 with err saying why. */
-int ud_host_object_check(const json_t *obj, struct ud_err *err);
-
 #endif

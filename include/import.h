@@ -52,7 +52,6 @@ struct ud_import_warnings {
 void ud_import_warnings_free(struct ud_import_warnings *w);
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out);
-const char *ud_import_format_name(enum ud_import_format f);
 /* What text looks like (never UD_FMT_AUTO; UD_FMT_PERF_TEXT when unsure). */
 enum ud_import_format ud_import_detect(const char *text, size_t len);
 

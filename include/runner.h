@@ -65,6 +65,4 @@ void ud_run_result_free(struct ud_run_result *res);
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
 		       size_t nev, struct ud_workload *w);
 
-const char *ud_outcome_name(enum ud_outcome o);
-
 #endif

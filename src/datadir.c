@@ -17,11 +17,6 @@ static const struct {
 	[UD_DATA_WORKLOADS] = { "UARCHDIFF_WORKLOADS_DIR", "workloads", UD_WORKLOADS_DIR },
 };
 
-const char *ud_data_kind_folder(enum ud_data_kind kind)
-{
-	return kinds[kind].folder;
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,7 +8,8 @@
 /* Large enough that a 1 GB paste takes few reallocations. */
 #define UD_READ_BLOCK 65536
 
-char *ud_read_stream(FILE *f, const char *name, size_t *len, struct ud_err *err)
+/* Reads f to its end; name is for messages. */
+static char *read_stream(FILE *f, const char *name, size_t *len, struct ud_err *err)
 {
 	char *text = NULL;
 	size_t used = 0, cap = 0, got;
@@ -46,7 +48,7 @@ char *ud_read_file(const char *path, size_t *len, struct ud_err *err)
 		ud_fail(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	text = ud_read_stream(f, path, len, err);
+	text = read_stream(f, path, len, err);
 	fclose(f);
 	return text;
 }

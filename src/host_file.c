@@ -10,7 +10,8 @@
  */
 static const char *const required_fields[] = { "cpu", "kernel", "hypervisor", "vulnerabilities" };
 
-int ud_host_object_check(const json_t *obj, struct ud_err *err)
+/* 0 when obj is a host object, else -1 with err saying why. */
+static int host_object_check(const json_t *obj, struct ud_err *err)
 {
 	if (!json_is_object(obj))
 		return ud_fail(err, "not a host object (expected the output of 'uarchdiff host --json')");
@@ -30,7 +31,7 @@ json_t *ud_host_file_load(const char *path, struct ud_err *err)
 	if (!root)
 		return NULL;
 	host = json_is_object(json_object_get(root, "host")) ? json_object_get(root, "host") : root;
-	if (ud_host_object_check(host, err) != 0) {
+	if (host_object_check(host, err) != 0) {
 		ud_err_prefix(err, "%s", path);
 		json_decref(root);
 		return NULL;

@@ -39,11 +39,6 @@ int ud_import_format_parse(const char *name, enum ud_import_format *out)
 	return -1;
 }
 
-const char *ud_import_format_name(enum ud_import_format f)
-{
-	return format_names[f];
-}
-
 /* UTF-8's byte order mark, which Windows editors put first: not part of the first line. */
 static const char utf8_bom[] = "\xef\xbb\xbf";
 

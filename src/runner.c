@@ -337,18 +337,6 @@ void ud_run_result_free(struct ud_run_result *res)
 	res->nsamples = 0;
 }
 
-const char *ud_outcome_name(enum ud_outcome o)
-{
-	switch (o) {
-	case UD_OUT_OK: return "ok";
-	case UD_OUT_CRASHED: return "crashed";
-	case UD_OUT_TIMEOUT: return "timeout";
-	case UD_OUT_INTERRUPTED: return "interrupted";
-	case UD_OUT_FAILED: break;
-	}
-	return "failed";
-}
-
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
 		       size_t nev, struct ud_workload *w)
 {
