@@ -46,6 +46,7 @@ static void on_sigint(int sig)
 
 struct run_args {
 	const char *names, *output, *label;
+	char *events; /* comma-joined -e arguments (options.c allocates); NULL: the defaults */
 	unsigned suite;
 	long repeat;
 	bool exact, json;
@@ -64,6 +65,9 @@ static const struct ud_option options[] = {
 	{ 'w', "workloads", UD_OPT_STRING, &args.names, "LIST", "these workloads, comma-separated", 0, 0, NULL },
 	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~10 s), default (~1 min), full", 0, 0,
 	  parse_suite },
+	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
+	  "the counters instead of the defaults, as stat -e takes\nthem (cycles:u, instructions:k, ... count one mode)", 0,
+	  0, NULL },
 	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N", "samples a workload (default 5)", 1, UD_REPEAT_MAX, NULL },
 	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)",
 	  0, 0, NULL },
@@ -76,7 +80,7 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "run",
-	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-r N] [-o FILE]\n"
+	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-e EVENTS] [-r N] [-o FILE]\n"
 		    "                     [--label TEXT] [--exact] [--json]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
@@ -307,9 +311,12 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->out = ud_outfile_open(args.json ? "-" : r->output, err);
 	if (!r->out)
 		return -1;
-	r->ev = ud_measure_plan(u, NULL, &r->ro.nev, err);
+	r->ev = ud_measure_plan(u, args.events, &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
+	for (size_t i = 0; i < r->ro.nev; i++)
+		if (r->ev[i].unknown)
+			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
 	r->ro.ev = r->ev;
 	set_timing(r);
 	return 0;
@@ -404,11 +411,13 @@ int cmd_run(int argc, char **argv)
 		return status;
 	if (ud_specs_load(NULL, &r.specs, &r.nspecs, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
+		free(args.events);
 		return UD_EXIT_USAGE;
 	}
 	r.defs = select_workloads(&args, r.specs, r.nspecs, &r.ndefs);
 	if (!r.defs) {
 		run_free(&r);
+		free(args.events);
 		return UD_EXIT_USAGE;
 	}
 	/* Before measuring, a failure is bad usage or input (an unwritable -o); after, a failed run. */
@@ -424,5 +433,6 @@ int cmd_run(int argc, char **argv)
 		status = status < 0 ? UD_EXIT_RUN_FAILED : status;
 	}
 	run_free(&r);
+	free(args.events);
 	return status;
 }

@@ -557,6 +557,28 @@ START_TEST(test_counters_only_pastes_compare)
 }
 END_TEST
 
+/* run -e counts the events asked for, perf's privilege modifiers included, under their own names. */
+START_TEST(test_run_events_with_modifiers)
+{
+	char *argv[] = { UD, "run", "-w", "syscall", "-r", "1", "-e", "page-faults:u,task-clock,no-such-event", "--json",
+			 NULL };
+	struct run_result r = run_capture(argv);
+	json_t *doc, *counters;
+
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "uarchdiff run: unknown event 'no-such-event': counted as not_supported"));
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	counters = json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "counters");
+	ck_assert_uint_eq(json_object_size(counters), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(counters, "page-faults:u"), "status")),
+			 "counted");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(counters, "task-clock"), "status")), "counted");
+	json_decref(doc);
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -826,6 +848,7 @@ int main(void)
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	tcase_add_test(tc, test_score_only_diff_is_compact);
 	tcase_add_test(tc, test_counters_only_pastes_compare);
+	tcase_add_test(tc, test_run_events_with_modifiers);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
