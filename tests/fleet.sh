@@ -42,13 +42,18 @@ export ANSIBLE_CONFIG="$tmp/ansible.cfg" ANSIBLE_HOME="$tmp/home" \
 	ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0
 unset UARCHDIFF_EVENTS_DIR UARCHDIFF_TEMPLATES_DIR UARCHDIFF_WORKLOADS_DIR
 
+# The modules run under the Python ansible-playbook runs under (a python3
+# first on PATH, say pyenv's, may lack what they import).
+py=$(sed -n '1s/^#! *//p' "$(command -v ansible-playbook)" | cut -d' ' -f1)
+case $py in */env | '') py=$(command -v python3) ;; esac
+
 # inventory BETA_BIN: three local hosts; beta runs BETA_BIN.
 inventory() {
 	cat >"$tmp/inventory.yml" <<INV
 fleet:
   vars:
     ansible_connection: local
-    ansible_python_interpreter: $(command -v python3)
+    ansible_python_interpreter: $py
     uarchdiff_bin: "$ud"
     uarchdiff_workloads: [syscall]
     uarchdiff_repeat: 1
