@@ -11,7 +11,8 @@
 # reported by name as failed, its earlier profile is gone, and the other two
 # are compared.  Run 3 (no force): the two profiled hosts are skipped, their
 # profiles untouched; the failing one is tried again.
-# Exit 77 (skipped) where ansible-playbook is missing.
+# Exit 77 (skipped) where ansible-playbook is missing.  UD_KEEP=1 keeps the
+# temporary folder (inventory, logs run1-3.log, out/) and says where.
 set -eu
 ud=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(cd "$2" && pwd)
