@@ -8,7 +8,7 @@ apt-get install -y -qq --no-install-recommends \
 	libpfm4-dev libelf-dev libjansson-dev check \
 	chromium python3 man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	cpio >/dev/null
+	cpio ansible-core >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # man-db and groff-base: the man page test renders doc/uarchdiff.1;
@@ -18,3 +18,4 @@ apt-get install -y -qq --no-install-recommends \
 # (tests/emulated-arm/run.sh) cross-builds uarchdiff and boots it.  It fetches
 # the arm64 kernel and -dev packages itself, through its own apt state: no
 # dpkg --add-architecture here.
+# ansible-core: the fleet test (tests/fleet.sh) runs contrib/ansible/fleet.yml.

@@ -44,7 +44,8 @@ mv "$tmp/prefix" "$tmp/moved"
 p=$tmp/moved
 for f in bin/uarchdiff share/uarchdiff/events/generic share/uarchdiff/events/zen4 \
 	share/uarchdiff/report-templates/report.html share/uarchdiff/workloads/openssl-sha256.spec \
-	share/man/man1/uarchdiff.1 share/bash-completion/completions/uarchdiff; do
+	share/man/man1/uarchdiff.1 share/bash-completion/completions/uarchdiff \
+	share/uarchdiff/ansible/fleet.yml share/uarchdiff/ansible/roles/uarchdiff_fleet/tasks/main.yml; do
 	[ -f "$p/$f" ] || fail "not installed: $f"
 done
 echo "installed: $(cd "$p" && find . -type f | wc -l) files under PREFIX"
@@ -81,7 +82,7 @@ bash "$src/tests/completion.sh" "$ud" "$p/share/bash-completion/completions/uarc
 dpkg-deb -c "$deb" >deb.list || fail "dpkg-deb -c"
 for f in ./usr/bin/uarchdiff ./usr/share/uarchdiff/events/zen4 ./usr/share/uarchdiff/report-templates/report.html \
 	./usr/share/uarchdiff/workloads/openssl-sha256.spec ./usr/share/man/man1/uarchdiff.1 \
-	./usr/share/bash-completion/completions/uarchdiff; do
+	./usr/share/bash-completion/completions/uarchdiff ./usr/share/uarchdiff/ansible/fleet.yml; do
 	grep -q " $f\$" deb.list || { cat deb.list; fail ".deb lacks $f"; }
 done
 depends=$(dpkg-deb -f "$deb" Depends)
