@@ -72,8 +72,14 @@ struct ud_compare_group {
 	double min, max;            /* the members' smallest and largest geomean */
 };
 
+/* A candidate left out: its pair with the baseline could not be diffed (no workload in common ...). */
+struct ud_compare_skip {
+	const char *path;     /* borrowed */
+	struct ud_err reason; /* the diff's, as it would have failed alone */
+};
+
 struct ud_compare {
-	struct ud_compare_host *hosts; /* owned array; [0] is the baseline */
+	struct ud_compare_host *hosts; /* owned array; [0] is the baseline, then the candidates compared */
 	size_t nhosts;
 	struct ud_diff **diffs;        /* owned: nhosts - 1 diffs, diffs[k - 1] is hosts[0] vs hosts[k] */
 	struct ud_compare_row *rows;   /* owned array */
@@ -81,12 +87,16 @@ struct ud_compare {
 	double *cells;                 /* owned: nrows x nhosts, what rows[i].speedup points into */
 	struct ud_compare_group *groups; /* owned array, in order of their first host */
 	size_t ngroups;
+	struct ud_compare_skip *skipped; /* owned array: candidates left out, in input order */
+	size_t nskipped;
 };
 
 /*
- * The model, or NULL with err: fewer than two profiles, a pair without a
- * workload to compare (the message names the candidate's file, then the
- * diff's reason), or out of memory.
+ * The model, or NULL with err: fewer than two profiles, no candidate whose
+ * pair with the baseline can be diffed (the message names the first one's
+ * file, then the diff's reason), or out of memory.  A candidate that cannot
+ * be diffed while others can is left out and listed in skipped, so that one
+ * odd host does not stop a fleet's comparison.
  */
 struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err);
 void ud_compare_free(struct ud_compare *c);

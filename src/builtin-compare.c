@@ -60,6 +60,8 @@ static int compare_write(struct ud_profile **ps, char **paths, size_t n, const s
 
 	if (!c)
 		return UD_EXIT_USAGE;
+	for (size_t i = 0; i < c->nskipped; i++)
+		fprintf(stderr, "uarchdiff compare: warning: %s left out: %s\n", c->skipped[i].path, c->skipped[i].reason.msg);
 	if ((out = ud_outfile_open(args.output, err))) {
 		if (ud_compare_write(c, args.format, NULL, ud_outfile_stream(out), err) == 0) {
 			ret = ud_outfile_commit(out, err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;

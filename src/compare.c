@@ -27,17 +27,17 @@ static struct ud_compare_row *row_of(struct ud_compare *c, const char *name)
 }
 
 /* Rows for the union of the workloads: the baseline's in order, then the others as they appear. */
-static int collect_rows(struct ud_compare *c, const struct ud_compare_input *in)
+static int collect_rows(struct ud_compare *c)
 {
 	size_t cap = 0;
 
-	for (size_t k = 0; k < in->n; k++)
-		cap += in->profiles[k]->nworkloads;
+	for (size_t k = 0; k < c->nhosts; k++)
+		cap += c->hosts[k].profile->nworkloads;
 	c->rows = calloc(cap ? cap : 1, sizeof(*c->rows));
 	if (!c->rows)
 		return -1;
-	for (size_t k = 0; k < in->n; k++) {
-		const struct ud_profile *p = in->profiles[k];
+	for (size_t k = 0; k < c->nhosts; k++) {
+		const struct ud_profile *p = c->hosts[k].profile;
 
 		for (size_t j = 0; j < p->nworkloads; j++) {
 			struct ud_compare_row *r = row_of(c, p->workloads[j].name);
@@ -149,16 +149,30 @@ static int group_hosts(struct ud_compare *c)
 	return 0;
 }
 
+/* Each candidate's diff: those that build join the hosts, the others the skipped. */
 static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, struct ud_err *err)
 {
+	c->hosts[0] = (struct ud_compare_host){ in->profiles[0], host_label(in->profiles[0], in->paths[0]), in->paths[0],
+						NAN, 0, 0 };
+	c->nhosts = 1;
 	for (size_t k = 1; k < in->n; k++) {
 		struct ud_diff_input di = { in->profiles[0], in->profiles[k], in->paths[0], in->paths[k], in->db };
+		struct ud_compare_skip *s = &c->skipped[c->nskipped];
+		struct ud_diff *d = ud_diff_build(&di, &s->reason);
 
-		c->diffs[k - 1] = ud_diff_build(&di, err);
-		if (!c->diffs[k - 1])
-			return ud_err_prefix(err, "%s", in->paths[k]);
+		if (!d) {
+			s->path = in->paths[k];
+			c->nskipped++;
+			continue;
+		}
+		c->diffs[c->nhosts - 1] = d;
+		c->hosts[c->nhosts++] = (struct ud_compare_host){ in->profiles[k], host_label(in->profiles[k], in->paths[k]),
+								  in->paths[k], NAN, 0, 0 };
 	}
-	return 0;
+	if (c->nhosts > 1)
+		return 0;
+	*err = c->skipped[0].reason;
+	return ud_err_prefix(err, "%s", c->skipped[0].path);
 }
 
 struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err)
@@ -170,21 +184,17 @@ struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->hosts = calloc(in->n, sizeof(*c->hosts))) ||
-	    !(c->diffs = calloc(in->n - 1, sizeof(*c->diffs)))) {
+	if (!c || !(c->hosts = calloc(in->n, sizeof(*c->hosts))) || !(c->diffs = calloc(in->n - 1, sizeof(*c->diffs))) ||
+	    !(c->skipped = calloc(in->n - 1, sizeof(*c->skipped)))) {
 		ud_compare_free(c);
 		ud_fail(err, "out of memory");
 		return NULL;
 	}
-	c->nhosts = in->n;
-	for (size_t k = 0; k < in->n; k++)
-		c->hosts[k] = (struct ud_compare_host){ in->profiles[k], host_label(in->profiles[k], in->paths[k]),
-							in->paths[k], NAN, 0, 0 };
 	if (build_diffs(c, in, err) != 0) {
 		ud_compare_free(c);
 		return NULL;
 	}
-	if (collect_rows(c, in) != 0) {
+	if (collect_rows(c) != 0) {
 		ud_compare_free(c);
 		ud_fail(err, "out of memory");
 		return NULL;
@@ -211,6 +221,7 @@ void ud_compare_free(struct ud_compare *c)
 	free(c->hosts);
 	free(c->rows);
 	free(c->cells);
+	free(c->skipped);
 	free(c);
 }
 
@@ -256,6 +267,16 @@ static json_t *groups_json(const struct ud_compare *c)
 	return groups;
 }
 
+static json_t *skipped_json(const struct ud_compare *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->nskipped; i++)
+		json_array_append_new(a, json_pack("{s:s s:s}", "path", c->skipped[i].path, "reason",
+						   c->skipped[i].reason.msg));
+	return a;
+}
+
 json_t *ud_compare_to_json(const struct ud_compare *c)
 {
 	json_t *profiles = json_array(), *diffs = json_array(), *table = json_array(), *geomeans = json_array();
@@ -278,7 +299,7 @@ json_t *ud_compare_to_json(const struct ud_compare *c)
 		json_decref(geomeans);
 		return NULL;
 	}
-	return json_pack("{s:s s:{s:s s:s} s:o s:o s:o s:o s:o}", "schema", UD_COMPARE_SCHEMA, "tool", "name",
+	return json_pack("{s:s s:{s:s s:s} s:o s:o s:o s:o s:o s:o}", "schema", UD_COMPARE_SCHEMA, "tool", "name",
 			 "uarchdiff", "version", UD_VERSION, "profiles", profiles, "diffs", diffs, "table", table,
-			 "geomeans", geomeans, "groups", groups_json(c));
+			 "geomeans", geomeans, "groups", groups_json(c), "skipped", skipped_json(c));
 }

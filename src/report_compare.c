@@ -366,9 +366,12 @@ static json_t *chart_view(const struct ud_compare *c)
 
 json_t *ud_compare_view(const struct ud_compare *c)
 {
-	json_t *hosts = json_array(), *pairs = json_array(), *workloads = json_array();
+	json_t *hosts = json_array(), *pairs = json_array(), *workloads = json_array(), *skipped = json_array(), *v;
 	bool composites = false;
 
+	for (size_t i = 0; i < c->nskipped; i++)
+		json_array_append_new(skipped, json_pack("{s:s s:s}", "path", c->skipped[i].path, "reason",
+							 c->skipped[i].reason.msg));
 	for (size_t k = 0; k < c->nhosts; k++) {
 		json_array_append_new(hosts, host_view(c, k));
 		if (k > 0)
@@ -379,11 +382,13 @@ json_t *ud_compare_view(const struct ud_compare *c)
 							   c->rows[i].composite));
 		composites = composites || c->rows[i].composite;
 	}
-	return json_pack("{s:{s:s} s:{s:s s:s} s:I s:I s:o s:o s:o s:o s:o s:b s:o s:I}", "tool", "version", UD_VERSION,
-			 "baseline", "label", c->hosts[0].label, "path", c->hosts[0].path, "nhosts",
-			 (json_int_t)c->nhosts, "nworkloads", (json_int_t)c->nrows, "hosts", hosts, "pairs", pairs,
-			 "workloads", workloads, "blocks", blocks_view(c), "chart", chart_view(c), "composites",
-			 composites, "groups", groups_view(c), "ngroups", (json_int_t)c->ngroups);
+	v = json_pack("{s:{s:s} s:{s:s s:s} s:I s:I s:o s:o s:o s:o s:o s:b s:o s:I}", "tool", "version", UD_VERSION,
+		      "baseline", "label", c->hosts[0].label, "path", c->hosts[0].path, "nhosts", (json_int_t)c->nhosts,
+		      "nworkloads", (json_int_t)c->nrows, "hosts", hosts, "pairs", pairs, "workloads", workloads,
+		      "blocks", blocks_view(c), "chart", chart_view(c), "composites", composites, "groups",
+		      groups_view(c), "ngroups", (json_int_t)c->ngroups);
+	json_object_set_new(v, "skipped", skipped);
+	return v;
 }
 
 int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const char *dir, FILE *out,

@@ -270,17 +270,34 @@ START_TEST(test_fewer_than_two)
 }
 END_TEST
 
+/* One odd host among others is left out, named, with its reason; alone, it fails the comparison. */
 START_TEST(test_nothing_in_common)
 {
 	struct ud_profile *other = host("D", "6.1");
-	const struct ud_profile *ps[] = { prof[0], prof[1], other };
-	const char *names[] = { "a.json", "b.json", "d.json" };
+	const struct ud_profile *ps[] = { prof[0], other, prof[1] };
+	const char *names[] = { "a.json", "d.json", "b.json" };
 	struct ud_compare_input in = { ps, names, 3, &diffutil_db };
 	struct ud_err err = UD_ERR_INIT;
+	struct ud_compare *c;
+	json_t *doc;
 
 	scored(other, "unrelated", 1, 1, false);
+	c = ud_compare_build(&in, &err);
+	ck_assert_msg(c != NULL, "%s", err.msg);
+	ck_assert_uint_eq(c->nhosts, 2);
+	ck_assert_str_eq(c->hosts[1].path, "b.json");
+	ck_assert_uint_eq(c->nskipped, 1);
+	ck_assert_str_eq(c->skipped[0].path, "d.json");
+	ck_assert_ptr_nonnull(strstr(c->skipped[0].reason.msg, "no workload in common"));
+	doc = ud_compare_to_json(c);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "skipped"), 0), "path")),
+			 "d.json");
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "profiles")), 2);
+	json_decref(doc);
+	ud_compare_free(c);
+	in.n = 2; /* the baseline and the odd host alone */
 	ck_assert_ptr_null(ud_compare_build(&in, &err));
-	ck_assert_msg(strncmp(err.msg, "d.json: ", 8) == 0, "%s", err.msg);
+	ck_assert_msg(strncmp(err.msg, "d.json: no workload in common", 29) == 0, "%s", err.msg);
 	ud_profile_free(other);
 }
 END_TEST
