@@ -365,6 +365,27 @@ static int rule_no_hardware_counters(const struct subject *s, struct evidence *e
 	return ev->n > 0;
 }
 
+/* One finding naming each host whose CPU has cores of two or more kinds (import marks it). */
+static int rule_hybrid_cpu(const struct subject *s, struct evidence *ev)
+{
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		const struct ud_diff_host *h = &s->d->host[side];
+		const json_t *pmus = json_object_get(h->profile->host, "core_pmus"), *pmu;
+		char names[256] = "";
+		size_t i, used = 0;
+
+		if (!json_is_true(json_object_get(h->profile->host, "hybrid")))
+			continue;
+		json_array_foreach(pmus, i, pmu)
+			if (json_is_string(pmu) && used < sizeof(names))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+							 json_string_value(pmu));
+		add(ev, "%s: hybrid CPU (%s): counters kept per core type, IPC per core type in derived_per_pmu",
+		    h->label, used ? names : "core types unknown");
+	}
+	return ev->n > 0;
+}
+
 /* ---- the table ---- */
 
 static const struct rule {
@@ -415,6 +436,13 @@ static const struct rule {
 		"multiplexed", SCOPE_COUNTER_SIDE, rule_multiplexed,
 		"A counter ran under half the time (multiplexing): its scaled value is an estimate; count with fewer "
 		"events or --exact.", NULL },
+	[UD_FINDING_HYBRID_CPU] = {
+		"hybrid-cpu", SCOPE_DIFF, rule_hybrid_cpu,
+		"A host has cores of two or more kinds (performance and efficiency cores): a workload's IPC, path "
+		"length and frequency mix them, so they stay null where the counters were taken per core type; "
+		"compare the core types one by one.",
+		"Read each profile's derived_per_pmu (IPC per core type), or pin the workload to one core type "
+		"('taskset -c CPUS', or perf stat -e cpu_core/cycles/,cpu_core/instructions/) on both hosts." },
 	[UD_FINDING_NO_HARDWARE_COUNTERS] = {
 		"no-hardware-counters", SCOPE_DIFF, rule_no_hardware_counters,
 		"Hardware counts are missing on a host: path length, IPC and frequency are null and the 'unexplained' factor "

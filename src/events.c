@@ -205,15 +205,16 @@ static __u64 raw_config(const struct ud_uarch *u, const struct ud_uarch_event *e
 
 /*
  * perf's privilege-level modifiers, as in "cycles:u": the letters after the
- * last ':' when all of them are u (user), k (kernel), h (hypervisor), or G
- * and H (guest, host: what a counter in this process counts anyway).
+ * last ':' when all of them are u (user), k (kernel), h (hypervisor), G and
+ * H (guest, host: what a counter in this process counts anyway) or p
+ * (precise sampling, "cycles:pp": nothing to a count).
  * Returns the length of the name without them.
  */
 static size_t modifier_start(const char *name)
 {
 	const char *colon = strrchr(name, ':');
 
-	if (!colon || colon == name || !colon[1] || colon[-1] == ':' || strspn(colon + 1, "ukhGH") != strlen(colon + 1))
+	if (!colon || colon == name || !colon[1] || colon[-1] == ':' || strspn(colon + 1, "ukhGHp") != strlen(colon + 1))
 		return strlen(name);
 	return (size_t)(colon - name);
 }
@@ -222,7 +223,7 @@ static size_t modifier_start(const char *name)
  * Counts only the privilege levels named, perf's way: naming any of u, k, h
  * excludes the others.  The counter keeps its modifier in its name
  * ("cycles:u"), so user and kernel counts stand beside each other in a
- * profile as perf prints them; G/H alone change nothing and are dropped.
+ * profile as perf prints them; G, H and p alone change nothing and are dropped.
  */
 static void apply_modifiers(struct ud_event *ev, const char *mods)
 {

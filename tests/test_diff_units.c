@@ -557,6 +557,30 @@ START_TEST(test_view_of_per_mode_counters)
 }
 END_TEST
 
+/* A host the importer marked hybrid: the diff says so, once, naming its core types. */
+START_TEST(test_hybrid_host_is_said)
+{
+	struct ud_profile *a = ud_profile_new(json_pack("{s:s s:b s:[s,s]}", "label", "laptop", "hybrid", 1, "core_pmus",
+							 "cpu_core", "cpu_atom"));
+	struct ud_profile *b = ud_profile_new(json_pack("{s:s}", "label", "server"));
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_diff *d;
+
+	counts(add(a, "w", 100, 1), 1e9, 1e9, 1e9, 0);
+	counts(add(b, "w", 200, 1), 1e9, 1e9, 1e9, 0);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_uint_eq(fired(d, UD_FINDING_HYBRID_CPU), 1);
+	ck_assert_str_eq(finding_of(d, UD_FINDING_HYBRID_CPU)->evidence[0],
+			 "laptop: hybrid CPU (cpu_core, cpu_atom): counters kept per core type, IPC per core type in "
+			 "derived_per_pmu");
+	ck_assert_uint_eq(finding_of(d, UD_FINDING_HYBRID_CPU)->nevidence, 1);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_units");
@@ -580,6 +604,7 @@ int main(void)
 	tcase_add_test(tc, test_units_or_direction_differ_is_refused);
 	tcase_add_test(tc, test_user_mode_counters_stand_in);
 	tcase_add_test(tc, test_view_of_per_mode_counters);
+	tcase_add_test(tc, test_hybrid_host_is_said);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -91,10 +91,15 @@ START_TEST(test_privilege_modifiers)
 	ck_assert_uint_eq(ev.attr.config, 0x5300c0);
 	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel && ev.attr.exclude_hv);
 
-	/* :G/:H alone change nothing, as the importers read them. */
+	/* :G/:H alone change nothing, as the importers read them; nor does :pp (precise sampling) to a count. */
 	ud_event_resolve_for(NULL, "instructions:HG", &ev);
 	ck_assert_str_eq(ev.name, "instructions");
 	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel);
+	ud_event_resolve_for(NULL, "cycles:pp", &ev);
+	ck_assert(ev.resolved);
+	ck_assert_str_eq(ev.name, "cycles");
+	ud_event_resolve_for(NULL, "cycles:upp", &ev);
+	ck_assert_str_eq(ev.name, "cycles:u");
 
 	/* Not modifiers: a libpfm4-style qualifier stays part of the name. */
 	ud_event_resolve_for(NULL, "no-such:event", &ev);
