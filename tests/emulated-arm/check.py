@@ -19,9 +19,11 @@ MAX_CONSTANT = 1000                # user-mode start-up and exit of loop.c
 MUX_TOLERANCE = 0.005              # scaled vs exact instructions
 # Path length (instructions per unit, kernel's included, multiplexed over two
 # groups), one quick run against the next.  Measured: 1e-5..4e-4; spawn
-# 8e-4..6e-3, its fork/exec/exit path moving with the scheduler and its two
-# groups reading 1.2% apart within one run (bursty work, short samples).
-PATH_TOLERANCE = {"spawn": 0.02}
+# 8e-4..4.3e-2 (a CI run read 153,784 then 147,377), its fork/exec/exit path
+# moving with the scheduler, page-table and slab state, and its two groups
+# reading 1.2% apart within one run (bursty work, short samples).  So spawn's
+# row only says the path is the same work, not the same count.
+PATH_TOLERANCE = {"spawn": 0.10}
 PATH_TOLERANCE_DEFAULT = 0.005
 ZERO_REASON = "read 0 over"        # the zero-reading rule's reason
 
