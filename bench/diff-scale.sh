@@ -24,10 +24,10 @@ gen() { # SEED LABEL UARCH
 			s = 1000 * (1 + rand())
 			printf "%s{\"name\": \"workload-%d\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f, \"samples\": [%.3f, %.3f, %.3f, %.3f, %.3f], \"ci95_rel\": 0.01}, \"work_units\": null, \"elapsed_ns\": 1000000000, \"user_ns\": 400000000, \"sys_ns\": %d, \"counters\": {", w ? ",\n" : "", w, s, s * 0.99, s * 1.01, s, s * 0.99, s * 1.01, s * 1.005, s * 0.995, int(rand() * 6e8)
 			c = 3e9 * (1 + rand()); i = c * (0.5 + 2 * rand())
-			printf "\"cycles\": {\"status\": \"counted\", \"value\": %d}, \"instructions\": {\"status\": \"counted\", \"value\": %d}, ", c, i
-			printf "\"branches\": {\"status\": \"counted\", \"value\": %d}, \"branch-misses\": {\"status\": \"counted\", \"value\": %d, \"semantics\": \"retired\"}, ", i / 5, i / 500 * rand()
-			printf "\"L1-dcache-loads\": {\"status\": \"counted\", \"value\": %d}, \"L1-dcache-load-misses\": {\"status\": \"counted\", \"value\": %d, \"running_pct\": %.2f}, ", i / 3, i / 60 * rand(), 40 + 60 * rand()
-			printf "\"task-clock\": {\"status\": \"counted\", \"value\": %d}, \"stalled-cycles-backend\": {\"status\": \"not_supported\", \"value\": null}}}", 9e8 + 1e8 * rand()
+			printf "\"cycles\": {\"status\": \"counted\", \"value\": %.0f}, \"instructions\": {\"status\": \"counted\", \"value\": %.0f}, ", c, i
+			printf "\"branches\": {\"status\": \"counted\", \"value\": %.0f}, \"branch-misses\": {\"status\": \"counted\", \"value\": %.0f, \"semantics\": \"retired\"}, ", i / 5, i / 500 * rand()
+			printf "\"L1-dcache-loads\": {\"status\": \"counted\", \"value\": %.0f}, \"L1-dcache-load-misses\": {\"status\": \"counted\", \"value\": %.0f, \"running_pct\": %.2f}, ", i / 3, i / 60 * rand(), 40 + 60 * rand()
+			printf "\"task-clock\": {\"status\": \"counted\", \"value\": %.0f}, \"stalled-cycles-backend\": {\"status\": \"not_supported\", \"value\": null}}}", 9e8 + 1e8 * rand()
 		}
 		printf "\n]}\n"
 	}' > "$dir/$2.json"

@@ -10,7 +10,7 @@
  * index) stay out of it as they do in a diff; their rows are marked.
  *
  * Typed in the middle, JSON at the edge: ud_compare_build() computes the
- * model, ud_compare_to_json() writes the uarchdiff.compare/1 document from
+ * model, compare_json.c writes the uarchdiff.compare/1 document from
  * it, with the hosts grouped by the host facts they differ from the
  * baseline in.  A number that cannot be computed (a host lacking a workload, a
  * workload the baseline lacks, no score) is NAN in the model and null in the
@@ -101,7 +101,12 @@ struct ud_compare {
 struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err);
 void ud_compare_free(struct ud_compare *c);
 
-/* New reference to the uarchdiff.compare/1 document, or NULL when out of memory. */
+/*
+ * The uarchdiff.compare/1 document (compare_json.c): as a new reference, or
+ * NULL when out of memory; as text to f, 0 or -1 when out of memory or f
+ * refused.
+ */
 json_t *ud_compare_to_json(const struct ud_compare *c);
+int ud_compare_write_json(const struct ud_compare *c, FILE *f);
 
 #endif

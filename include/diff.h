@@ -30,6 +30,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "derived.h"
 #include "error.h"
@@ -284,7 +285,18 @@ struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err
 bool ud_diff_in_summary(const struct ud_diff *d, const struct ud_diff_workload *w);
 void ud_diff_free(struct ud_diff *d);
 
-/* New reference to the uarchdiff.diff/1 document, or NULL when out of memory. */
+struct ud_jw;
+
+/*
+ * The uarchdiff.diff/1 document, written once (diff_json.c): into w as its
+ * member key (NULL for the document itself or an array's element); as a
+ * new reference, or NULL when out of memory; as text to f, 0 or -1 when out
+ * of memory or f refused.
+ */
+void ud_diff_emit(const struct ud_diff *d, struct ud_jw *w, const char *key);
+/* Its "environment" member alone (empty for NULL d), for documents that list hosts' differences (compare's groups). */
+void ud_diff_emit_environment(const struct ud_diff *d, struct ud_jw *w);
 json_t *ud_diff_to_json(const struct ud_diff *d);
+int ud_diff_write_json(const struct ud_diff *d, FILE *f);
 
 #endif

@@ -30,8 +30,15 @@ int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
 /* The view the templates see (new reference). */
 json_t *ud_report_view(const json_t *diff);
 
-/* Writes diff to out in format f, with templates from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)). */
-int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
+struct ud_diff;
+
+/*
+ * Writes diff to out in format f, with templates from dir (NULL:
+ * ud_data_dir(UD_DATA_TEMPLATES)); JSON goes out as the model writes it,
+ * without a tree.
+ */
+int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const char *dir, FILE *out,
+		    struct ud_err *err);
 
 /*
  * Renders view with the template STEM.txt, STEM.md or STEM.html (by f; JSON

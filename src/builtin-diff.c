@@ -45,7 +45,6 @@ int cmd_diff(int argc, char **argv)
 	struct ud_diff_input in;
 	struct ud_diff *model = NULL;
 	struct ud_err err = UD_ERR_INIT;
-	json_t *doc = NULL;
 	int next, status;
 
 	args.format = UD_REPORT_TEXT;
@@ -63,13 +62,9 @@ int cmd_diff(int argc, char **argv)
 	in = (struct ud_diff_input){ p[0], p[1], argv[next], argv[next + 1], &db };
 	if (!(model = ud_diff_build(&in, &err)))
 		goto fail;
-	if (!(doc = ud_diff_to_json(model))) {
-		ud_fail(&err, "out of memory");
-		goto fail;
-	}
 	if (!(out = ud_outfile_open(args.output, &err)))
 		goto fail;
-	if (ud_report_write(doc, args.format, NULL, ud_outfile_stream(out), &err) != 0)
+	if (ud_report_write(model, args.format, NULL, ud_outfile_stream(out), &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 	out = NULL;
@@ -80,7 +75,6 @@ fail:
 	ud_cmd_error(&command, "%s", err.msg);
 	ud_outfile_abort(out);
 done:
-	json_decref(doc);
 	ud_diff_free(model);
 	ud_profile_free(p[0]);
 	ud_profile_free(p[1]);

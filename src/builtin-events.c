@@ -199,7 +199,7 @@ int cmd_events(int argc, char **argv)
 	}
 	t = table_json(u, chosen);
 	if (args.json) {
-		ud_json_write(t, JSON_INDENT(2) | JSON_PRESERVE_ORDER, stdout);
+		ud_json_write(t, stdout);
 	} else {
 		print_text(t);
 	}

@@ -87,7 +87,7 @@ int cmd_host(int argc, char **argv)
 		return UD_EXIT_USAGE;
 	}
 	if (args.json) {
-		ud_json_write(host, JSON_INDENT(2) | JSON_PRESERVE_ORDER, stdout);
+		ud_json_write(host, stdout);
 	} else {
 		const char *k;
 		const json_t *v;

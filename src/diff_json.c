@@ -1,218 +1,315 @@
 /*
  * The uarchdiff.diff/1 document (SPEC §5), written once from the typed
- * model.  The keys come from the enums' name tables; a number the model
- * holds as NAN (or one that overflowed) becomes null.
+ * model through json_emit.h: straight to a file for `diff -f json`, into a
+ * tree for the report view and compare.  The keys come from the enums' name
+ * tables; a number the model holds as NAN (or one that overflowed) is null.
  */
 #include <math.h>
 
 #include "diff.h"
+#include "json_emit.h"
 
-static json_t *num(double v)
+static void tristate(struct ud_jw *w, const char *key, int v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	if (v < 0)
+		ud_jw_null(w, key);
+	else
+		ud_jw_bool(w, key, v);
 }
 
-static json_t *tristate(int v)
+static void ab(struct ud_jw *w, const char *key, const struct ud_ab *v)
 {
-	return v < 0 ? json_null() : json_boolean(v);
+	ud_jw_object(w, key);
+	ud_jw_real(w, "a", v->a);
+	ud_jw_real(w, "b", v->b);
+	ud_jw_real(w, "ratio", v->ratio);
+	ud_jw_end(w);
 }
 
-static json_t *factors_json(const double *v)
+static void factors(struct ud_jw *w, const char *key, const double *v)
 {
-	json_t *o = json_object();
-
+	ud_jw_object(w, key);
 	for (int f = 0; f < UD_FACTOR_COUNT; f++)
-		json_object_set_new(o, ud_factor_name((enum ud_factor)f), num(v[f]));
-	return o;
+		ud_jw_real(w, ud_factor_name((enum ud_factor)f), v[f]);
+	ud_jw_end(w);
 }
 
-static json_t *metrics_json(const struct ud_ab *m)
+static void metrics(struct ud_jw *w, const struct ud_ab *m)
 {
-	json_t *o = json_object();
-
+	ud_jw_object(w, "metrics");
 	for (int i = 0; i < UD_METRIC_COUNT; i++)
-		json_object_set_new(o, ud_metric_name((enum ud_metric)i),
-				    json_pack("{s:o s:o s:o}", "a", num(m[i].a), "b", num(m[i].b), "ratio", num(m[i].ratio)));
-	return o;
-}
-
-static json_t *ab_json(const struct ud_ab *v)
-{
-	return json_pack("{s:o s:o s:o}", "a", num(v->a), "b", num(v->b), "ratio", num(v->ratio));
+		ab(w, ud_metric_name((enum ud_metric)i), &m[i]);
+	ud_jw_end(w);
 }
 
 /* The branch and L1d parts charge each miss its full penalty: upper bounds where misses overlap. */
-static json_t *cpi_stack_json(const struct ud_cpi_stack *c)
+static void cpi_stack(struct ud_jw *w, const struct ud_cpi_stack *c)
 {
-	return json_pack("{s:o s:o s:o s:o s:o s:o s:b s:b}", "cpi_a", num(c->cpi_a), "cpi_b", num(c->cpi_b),
-			 "delta_cpi", num(c->delta), "branch", num(c->branch), "l1d", num(c->l1d), "other",
-			 num(c->other), "upper_bounds", 1, "overshoot", c->overshoot);
+	ud_jw_object(w, "cpi_stack");
+	ud_jw_real(w, "cpi_a", c->cpi_a);
+	ud_jw_real(w, "cpi_b", c->cpi_b);
+	ud_jw_real(w, "delta_cpi", c->delta);
+	ud_jw_real(w, "branch", c->branch);
+	ud_jw_real(w, "l1d", c->l1d);
+	ud_jw_real(w, "other", c->other);
+	ud_jw_bool(w, "upper_bounds", true);
+	ud_jw_bool(w, "overshoot", c->overshoot);
+	ud_jw_end(w);
 }
 
-static json_t *work_json(const struct ud_work *u)
+static void work(struct ud_jw *w, const struct ud_work *u)
 {
-	return json_pack("{s:o s:o s:s s:s}", "a", num(u->a), "b", num(u->b), "unit", u->unit, "basis",
-			 ud_work_basis_text(u->basis));
+	ud_jw_object(w, "work");
+	ud_jw_real(w, "a", u->a);
+	ud_jw_real(w, "b", u->b);
+	ud_jw_string(w, "unit", u->unit);
+	ud_jw_string(w, "basis", ud_work_basis_text(u->basis));
+	ud_jw_end(w);
 }
 
-static json_t *per_unit_json(const struct ud_diff_workload *w)
+static void per_unit(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < w->nper_unit; i++)
-		json_object_set_new(o, w->per_unit[i].name, ab_json(&w->per_unit[i].v));
-	return o;
+	ud_jw_object(w, "per_unit");
+	for (size_t i = 0; i < dw->nper_unit; i++)
+		ab(w, dw->per_unit[i].name, &dw->per_unit[i].v);
+	ud_jw_end(w);
 }
 
-static json_t *time_split_json(const struct ud_diff_workload *w)
+static void time_split(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
-	json_t *o = json_object();
-
+	ud_jw_object(w, "time_split");
 	for (int m = 0; m < UD_MODE_COUNT; m++) {
-		const struct ud_mode_part *p = &w->mode[m];
-		json_t *part = json_pack("{s:o s:o s:o}", "a", num(p->a), "b", num(p->b), "share", num(p->share));
+		const struct ud_mode_part *p = &dw->mode[m];
 
+		ud_jw_object(w, ud_mode_name((enum ud_mode)m));
+		ud_jw_real(w, "a", p->a);
+		ud_jw_real(w, "b", p->b);
+		ud_jw_real(w, "share", p->share);
 		/* Only where cycles and instructions were counted per mode on both sides. */
 		if (isfinite(p->ipc.a) && isfinite(p->ipc.b))
-			json_object_set_new(part, "ipc", ab_json(&p->ipc));
+			ab(w, "ipc", &p->ipc);
 		if (isfinite(p->cycles_share))
-			json_object_set_new(part, "cycles_share", num(p->cycles_share));
-		json_object_set_new(o, ud_mode_name((enum ud_mode)m), part);
+			ud_jw_real(w, "cycles_share", p->cycles_share);
+		ud_jw_end(w);
 	}
-	return o;
+	ud_jw_end(w);
 }
 
-static json_t *significance_json(const struct ud_significance *s)
+static void significance(struct ud_jw *w, const struct ud_significance *s)
 {
-	return json_pack("{s:o s:s s:o s:s}", "significant", tristate(s->significant), "method",
-			 ud_sig_method_name(s->method), "p", num(s->p), "note", s->note);
+	ud_jw_object(w, "significance");
+	tristate(w, "significant", s->significant);
+	ud_jw_string(w, "method", ud_sig_method_name(s->method));
+	ud_jw_real(w, "p", s->p);
+	ud_jw_string(w, "note", s->note);
+	ud_jw_end(w);
 }
 
-static json_t *workload_json(const struct ud_diff_workload *w)
+static void workload_head(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
-	const struct ud_workload *a = w->a, *b = w->b;
-	json_t *o;
+	const struct ud_workload *a = dw->a, *b = dw->b;
 
-	o = json_pack("{s:s s:o s:b s:{s:o s:o} s:o s:s s:s s:b s:o s:s s:o s:o s:o s:o s:o}", "name", a->name,
-		      "units", a->units ? json_string(a->units) : json_null(), "higher_is_better",
-		      a->higher_is_better != 0, "score", "a", num(a->score.median), "b", num(b->score.median), "speedup",
-		      num(w->speedup), "speedup_basis", ud_speedup_basis_name(w->basis), "group", ud_group_name(w->group),
-		      "composite", w->composite, "work", work_json(&w->work), "work_basis",
-		      ud_work_basis_text(w->work.basis), "factors", factors_json(w->factor), "shares",
-		      factors_json(w->share), "metrics", metrics_json(w->metric), "per_unit", per_unit_json(w),
-		      "time_split", time_split_json(w));
-	if (o && w->user_mode_only)
-		json_object_set_new(o, "user_mode_only", json_true());
-	if (o)
-		json_object_update_new(o, json_pack("{s:o s:o s:o s:o s:s}", "dominant",
-						    w->has_dominant ? json_string(ud_factor_name(w->dominant)) : json_null(),
-						    "cpi_stack", cpi_stack_json(&w->cpi),
-						    "significance", significance_json(&w->sig), "significant",
-						    tristate(w->sig.significant), "explanation", w->explanation));
-	return o;
+	ud_jw_string(w, "name", a->name);
+	ud_jw_string(w, "units", a->units);
+	ud_jw_bool(w, "higher_is_better", a->higher_is_better != 0);
+	ud_jw_object(w, "score");
+	ud_jw_real(w, "a", a->score.median);
+	ud_jw_real(w, "b", b->score.median);
+	ud_jw_end(w);
+	ud_jw_real(w, "speedup", dw->speedup);
+	ud_jw_string(w, "speedup_basis", ud_speedup_basis_name(dw->basis));
+	ud_jw_string(w, "group", ud_group_name(dw->group));
+	ud_jw_bool(w, "composite", dw->composite);
+	work(w, &dw->work);
+	ud_jw_string(w, "work_basis", ud_work_basis_text(dw->work.basis));
+}
+
+static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	ud_jw_object(w, NULL);
+	workload_head(w, dw);
+	factors(w, "factors", dw->factor);
+	factors(w, "shares", dw->share);
+	metrics(w, dw->metric);
+	per_unit(w, dw);
+	time_split(w, dw);
+	if (dw->user_mode_only)
+		ud_jw_bool(w, "user_mode_only", true);
+	ud_jw_string(w, "dominant", dw->has_dominant ? ud_factor_name(dw->dominant) : NULL);
+	cpi_stack(w, &dw->cpi);
+	significance(w, &dw->sig);
+	tristate(w, "significant", dw->sig.significant);
+	ud_jw_string(w, "explanation", dw->explanation);
+	ud_jw_end(w);
+}
+
+static void penalty(struct ud_jw *w, const char *key, double cycles, const char *source)
+{
+	ud_jw_object(w, key);
+	ud_jw_real(w, "cycles", cycles);
+	ud_jw_string(w, "source", source);
+	ud_jw_end(w);
 }
 
 /* Each host's penalties with their sources, or nulls where the table has none. */
-static json_t *penalties_json(const struct ud_uarch *u)
+static void penalties(struct ud_jw *w, const char *key, const struct ud_uarch *u)
 {
-	if (!u || !isfinite(u->penalty_branch) || !isfinite(u->penalty_l1d))
-		return json_pack("{s:o s:n s:n}", "uarch", u ? json_string(u->name) : json_null(), "branch_mispredict",
-				 "l1d_miss");
-	return json_pack("{s:s s:{s:f s:s} s:{s:f s:s}}", "uarch", u->name, "branch_mispredict", "cycles",
-			 u->penalty_branch, "source", u->penalty_branch_source, "l1d_miss", "cycles", u->penalty_l1d,
-			 "source", u->penalty_l1d_source);
+	ud_jw_object(w, key);
+	ud_jw_string(w, "uarch", u ? u->name : NULL);
+	if (!u || !isfinite(u->penalty_branch) || !isfinite(u->penalty_l1d)) {
+		ud_jw_null(w, "branch_mispredict");
+		ud_jw_null(w, "l1d_miss");
+	} else {
+		penalty(w, "branch_mispredict", u->penalty_branch, u->penalty_branch_source);
+		penalty(w, "l1d_miss", u->penalty_l1d, u->penalty_l1d_source);
+	}
+	ud_jw_end(w);
 }
 
-static json_t *names_json(const struct ud_diff_host *h)
+static void only_in(struct ud_jw *w, const char *key, const struct ud_diff_host *h)
 {
-	json_t *a = json_array();
-
+	ud_jw_array(w, key);
 	for (size_t i = 0; i < h->nonly; i++)
-		json_array_append_new(a, json_string(h->only[i]));
-	return a;
+		ud_jw_string(w, NULL, h->only[i]);
+	ud_jw_end(w);
 }
 
-static json_t *env_json(const struct ud_diff *d)
+void ud_diff_emit_environment(const struct ud_diff *d, struct ud_jw *w)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < d->nenv; i++)
-		json_array_append_new(a, json_pack("{s:s s:O s:O}", "field", d->env[i].field, "a", d->env[i].a, "b",
-						   d->env[i].b));
-	return a;
+	ud_jw_array(w, "environment");
+	for (size_t i = 0; d && i < d->nenv; i++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "field", d->env[i].field);
+		ud_jw_value(w, "a", d->env[i].a);
+		ud_jw_value(w, "b", d->env[i].b);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
 }
 
-static json_t *finding_json(const struct ud_finding *f)
+static void findings(struct ud_jw *w, const struct ud_diff *d)
 {
-	json_t *ev = json_array(), *o;
+	ud_jw_array(w, "findings");
+	for (size_t i = 0; i < d->nfindings; i++) {
+		const struct ud_finding *f = &d->findings[i];
 
-	for (size_t i = 0; i < f->nevidence; i++)
-		json_array_append_new(ev, json_string(f->evidence[i]));
-	o = json_pack("{s:s s:s s:o}", "id", ud_finding_name(f->id), "hypothesis", f->hypothesis, "evidence", ev);
-	if (o && f->confirm)
-		json_object_set_new(o, "confirm", json_string(f->confirm));
-	return o;
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "id", ud_finding_name(f->id));
+		ud_jw_string(w, "hypothesis", f->hypothesis);
+		ud_jw_array(w, "evidence");
+		for (size_t k = 0; k < f->nevidence; k++)
+			ud_jw_string(w, NULL, f->evidence[k]);
+		ud_jw_end(w);
+		if (f->confirm)
+			ud_jw_string(w, "confirm", f->confirm);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
 }
 
-static json_t *array_of(const struct ud_diff *d, size_t n, json_t *(*one)(const struct ud_diff *, size_t))
+static void summary_groups(struct ud_jw *w, const struct ud_diff *d)
 {
-	json_t *a = json_array();
+	ud_jw_array(w, "groups");
+	for (int g = 0; g < UD_GROUP_COUNT; g++) {
+		bool any = false;
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, one(d, i));
-	return a;
+		for (size_t i = 0; i < d->nworkloads; i++) {
+			const struct ud_diff_workload *dw = &d->workloads[i];
+
+			if (dw->group != (enum ud_group)g || !ud_diff_in_summary(d, dw))
+				continue;
+			if (!any) {
+				ud_jw_object(w, NULL);
+				ud_jw_string(w, "name", ud_group_name((enum ud_group)g));
+				ud_jw_array(w, "workloads");
+				any = true;
+			}
+			ud_jw_string(w, NULL, dw->a->name);
+		}
+		if (any) {
+			ud_jw_end(w);
+			ud_jw_real(w, "geomean_speedup", d->summary.group_geomean[g]);
+			ud_jw_end(w);
+		}
+	}
+	ud_jw_end(w);
 }
 
-static json_t *workload_at(const struct ud_diff *d, size_t i)
-{
-	return workload_json(&d->workloads[i]);
-}
-
-static json_t *finding_at(const struct ud_diff *d, size_t i)
-{
-	return finding_json(&d->findings[i]);
-}
-
-static json_t *summary_json(const struct ud_diff *d)
+static void summary(struct ud_jw *w, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
-	json_t *composites = json_array(), *groups = json_array();
 
-	for (int g = 0; g < UD_GROUP_COUNT; g++) {
-		json_t *names = json_array();
-
-		for (size_t i = 0; i < d->nworkloads; i++)
-			if (d->workloads[i].group == (enum ud_group)g && ud_diff_in_summary(d, &d->workloads[i]))
-				json_array_append_new(names, json_string(d->workloads[i].a->name));
-		if (json_array_size(names))
-			json_array_append_new(groups, json_pack("{s:s s:o s:o}", "name", ud_group_name((enum ud_group)g),
-								"workloads", names, "geomean_speedup",
-								num(s->group_geomean[g])));
-		else
-			json_decref(names);
-	}
+	ud_jw_object(w, "summary");
+	ud_jw_real(w, "geomean_speedup", s->geomean_speedup);
+	ud_jw_integer(w, "workloads", (json_int_t)s->ngeomean);
+	ud_jw_string(w, "speedup_basis", ud_speedup_basis_name(s->basis));
+	ud_jw_array(w, "composites");
 	for (size_t i = 0; i < d->nworkloads; i++) {
-		const struct ud_diff_workload *w = &d->workloads[i];
+		const struct ud_diff_workload *dw = &d->workloads[i];
 
-		if (w->composite)
-			json_array_append_new(composites, json_pack("{s:s s:o s:o s:o}", "name", w->a->name, "a",
-								    num(w->a->score.median), "b",
-								    num(w->b->score.median), "ratio", num(w->speedup)));
+		if (!dw->composite)
+			continue;
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "name", dw->a->name);
+		ud_jw_real(w, "a", dw->a->score.median);
+		ud_jw_real(w, "b", dw->b->score.median);
+		ud_jw_real(w, "ratio", dw->speedup);
+		ud_jw_end(w);
 	}
-	return json_pack("{s:o s:I s:s s:o s:o s:b s:s}", "geomean_speedup", num(s->geomean_speedup), "workloads",
-			 (json_int_t)s->ngeomean, "speedup_basis", ud_speedup_basis_name(s->basis), "composites",
-			 composites, "groups", groups, "counters", s->counters, "headline", s->headline);
+	ud_jw_end(w);
+	summary_groups(w, d);
+	ud_jw_bool(w, "counters", s->counters);
+	ud_jw_string(w, "headline", s->headline);
+	ud_jw_end(w);
+}
+
+static void side(struct ud_jw *w, const char *key, const struct ud_diff_host *h)
+{
+	ud_jw_object(w, key);
+	ud_jw_string(w, "label", h->label);
+	ud_jw_string(w, "file", h->file);
+	ud_jw_end(w);
+}
+
+void ud_diff_emit(const struct ud_diff *d, struct ud_jw *w, const char *key)
+{
+	ud_jw_object(w, key);
+	ud_jw_string(w, "schema", UD_DIFF_SCHEMA);
+	ud_jw_object(w, "tool");
+	ud_jw_string(w, "name", "uarchdiff");
+	ud_jw_string(w, "version", UD_VERSION);
+	ud_jw_end(w);
+	side(w, "baseline", &d->host[UD_SIDE_A]);
+	side(w, "candidate", &d->host[UD_SIDE_B]);
+	summary(w, d);
+	ud_jw_array(w, "workloads");
+	for (size_t i = 0; i < d->nworkloads; i++)
+		workload(w, &d->workloads[i]);
+	ud_jw_end(w);
+	ud_jw_object(w, "cpi_penalties");
+	penalties(w, "a", d->host[UD_SIDE_A].uarch);
+	penalties(w, "b", d->host[UD_SIDE_B].uarch);
+	ud_jw_end(w);
+	only_in(w, "only_in_baseline", &d->host[UD_SIDE_A]);
+	only_in(w, "only_in_candidate", &d->host[UD_SIDE_B]);
+	ud_diff_emit_environment(d, w);
+	findings(w, d);
+	ud_jw_end(w);
 }
 
 json_t *ud_diff_to_json(const struct ud_diff *d)
 {
-	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+	struct ud_jw *w = ud_jw_tree();
+	json_t *doc;
 
-	return json_pack("{s:s s:{s:s s:s} s:{s:s s:s} s:{s:s s:s} s:o s:o s:{s:o s:o} s:o s:o s:o s:o}", "schema",
-			 UD_DIFF_SCHEMA, "tool", "name", "uarchdiff", "version", UD_VERSION, "baseline", "label", a->label,
-			 "file", a->file, "candidate", "label", b->label, "file", b->file, "summary", summary_json(d),
-			 "workloads",
-			 array_of(d, d->nworkloads, workload_at), "cpi_penalties", "a", penalties_json(a->uarch), "b",
-			 penalties_json(b->uarch), "only_in_baseline", names_json(a), "only_in_candidate", names_json(b),
-			 "environment", env_json(d), "findings", array_of(d, d->nfindings, finding_at));
+	ud_diff_emit(d, w, NULL);
+	return ud_jw_finish(w, &doc) == 0 ? doc : NULL;
+}
+
+int ud_diff_write_json(const struct ud_diff *d, FILE *f)
+{
+	struct ud_jw *w = ud_jw_text(f);
+
+	ud_diff_emit(d, w, NULL);
+	return ud_jw_finish(w, NULL);
 }

@@ -188,7 +188,7 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
 {
 	json_t *j = ud_profile_to_json(p);
-	int ret = j ? ud_json_write(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), f) : -1;
+	int ret = j ? ud_json_write(j, f) : -1;
 
 	json_decref(j);
 	return ret;

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "diff.h"
 #include "fileio.h"
-#include "json_io.h"
 #include "report.h"
 #include "template.h"
 
@@ -58,17 +58,18 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 	return ret;
 }
 
-int ud_report_write(const json_t *diff, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
+int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const char *dir, FILE *out,
+		    struct ud_err *err)
 {
-	json_t *view;
+	json_t *doc, *view;
 	int ret;
 
-	if (f == UD_REPORT_JSON) {
-		ret = ud_json_write(diff, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), out);
-		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
-	}
-	view = ud_report_view(diff);
+	if (f == UD_REPORT_JSON)
+		return ud_diff_write_json(diff, out) == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
+	doc = ud_diff_to_json(diff);
+	view = doc ? ud_report_view(doc) : NULL;
 	ret = view ? ud_report_render(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
 	json_decref(view);
+	json_decref(doc);
 	return ret;
 }

@@ -397,13 +397,8 @@ int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const 
 	json_t *doc;
 	int ret;
 
-	if (f == UD_REPORT_JSON) {
-		if (!(doc = ud_compare_to_json(c)))
-			return ud_fail(err, "out of memory");
-		ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-		json_decref(doc);
-		return ret == 0 && fputc('\n', out) != EOF ? 0 : ud_fail(err, "cannot write the JSON report");
-	}
+	if (f == UD_REPORT_JSON)
+		return ud_compare_write_json(c, out) == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
 	if (!(doc = ud_compare_view(c)))
 		return ud_fail(err, "out of memory");
 	ret = ud_report_render(doc, "compare", f, dir, out, err);
