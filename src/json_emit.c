@@ -196,13 +196,11 @@ static bool tree_add(struct ud_jw *w, const char *key, json_t *v)
 		return true;
 	}
 	top = w->open[w->depth - 1];
-	if (json_is_object(top))
-		return key && json_object_set_new(top, key, v) == 0;
-	if (key) {
+	if (json_is_object(top) != (key != NULL)) { /* a member needs its name, an element has none */
 		json_decref(v);
 		return false;
 	}
-	return json_array_append_new(top, v) == 0;
+	return key ? json_object_set_new(top, key, v) == 0 : json_array_append_new(top, v) == 0;
 }
 
 static void open_container(struct ud_jw *w, const char *key, bool object)
