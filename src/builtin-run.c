@@ -36,12 +36,19 @@ static const struct {
 	{ UD_SUITE_FULL, 0.5, 60 },
 };
 
+/* The signal that stopped the run, 0 while none has. */
 static volatile sig_atomic_t stop_requested;
 
-static void on_sigint(int sig)
+/* Ctrl-C, kill's default and a closed terminal all mean "stop and keep what was measured". */
+static const struct {
+	int sig;
+	const char *name;
+} stop_signals[] = { { SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" } };
+#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 struct run_args {
@@ -75,7 +82,8 @@ static const struct ud_option options[] = {
 	  0, NULL },
 	{ 0, "exact", UD_OPT_FLAG, &args.exact, NULL, "one run a counter group: no multiplexing, more time", 0, 0,
 	  NULL },
-	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print the profile on stdout instead of the summary", 0, 0, NULL },
+	{ 0, "json", UD_OPT_FLAG, &args.json, NULL,
+	  "print the profile instead of the summary: on stdout,\nor in FILE with -o", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
@@ -84,8 +92,8 @@ static const struct ud_command command = {
 		    "                     [--label TEXT] [--exact] [--json]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
-		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C stops and saves\n"
-		       "what was measured, marked incomplete.\n",
+		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (or SIGTERM,\n"
+		       "SIGHUP) stops and saves what was measured, marked incomplete.\n",
 	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
 		    "the run was interrupted (the profile is still written); 2 for bad usage.\n",
 	.options = UD_OPTIONS(options),
@@ -165,6 +173,14 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 			free(copy);
 			free(out);
 			return NULL;
+		}
+		for (size_t k = 0; k < *n; k++) {
+			if (out[k] == d) {
+				ud_cmd_error(&command, "-w names '%s' twice", t);
+				free(copy);
+				free(out);
+				return NULL;
+			}
 		}
 		if (*n < total + nspecs)
 			out[(*n)++] = d;
@@ -271,7 +287,6 @@ struct run {
 	size_t ndefs;
 	struct ud_profile *p;
 	char *output;
-	struct ud_outfile *out;
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	double suite_timeout;
@@ -304,12 +319,11 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->p = ud_profile_new(ud_host_collect(&hopts, err));
 	if (!r->p || !json_object_size(r->p->host))
 		return -1;
-	r->output = args.output ? strdup(args.output) : default_output(r->p->host);
+	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : default_output(r->p->host);
 	if (!r->output)
 		return ud_fail(err, "out of memory");
-	/* An unwritable profile fails now, not after a minute of measuring. */
-	r->out = ud_outfile_open(args.json ? "-" : r->output, err);
-	if (!r->out)
+	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
+	if (ud_outfile_check(r->output, err) != 0)
 		return -1;
 	r->ev = ud_measure_plan(u, args.events, &r->ro.nev, err);
 	if (!r->ev)
@@ -350,30 +364,12 @@ static int measure_all(struct run *r, struct ud_err *err)
 	return status;
 }
 
-/* Measures with Ctrl-C caught: it stops the run, and what was measured is kept. */
-static int measure_interruptible(struct run *r, struct ud_err *err)
-{
-	struct sigaction sa = { .sa_handler = on_sigint }, old;
-	int status;
-
-	stop_requested = 0;
-	sigaction(SIGINT, &sa, &old);
-	status = measure_all(r, err);
-	sigaction(SIGINT, &old, NULL);
-	if (status >= 0 && stop_requested) {
-		r->p->incomplete = 1;
-		status = UD_EXIT_RUN_FAILED;
-		ud_cmd_error(&command, "interrupted: saving the %zu workloads measured, marked incomplete",
-			     r->p->nworkloads);
-	}
-	return status;
-}
-
 static int save(struct run *r, struct ud_err *err)
 {
-	struct ud_outfile *out = r->out;
+	struct ud_outfile *out = ud_outfile_open(r->output, err);
 
-	r->out = NULL; /* committed or not, it is gone */
+	if (!out)
+		return -1;
 	if (ud_profile_dump(r->p, ud_outfile_stream(out)) != 0) {
 		ud_outfile_abort(out);
 		return ud_fail(err, "%s: cannot write the profile", r->output);
@@ -387,9 +383,39 @@ static int save(struct run *r, struct ud_err *err)
 	return 0;
 }
 
+/*
+ * Measures and saves with the stop signals caught: one stops the run, and
+ * what was measured is saved, marked incomplete.  They stay caught until the
+ * profile is written, so a second one cannot cut the save short.
+ */
+static int measure_and_save(struct run *r, struct ud_err *err)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old[NSTOP_SIGNALS];
+	int status;
+
+	stop_requested = 0;
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i].sig, &sa, &old[i]);
+	status = measure_all(r, err);
+	if (status >= 0 && stop_requested) {
+		const char *name = "a signal";
+
+		for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+			name = stop_signals[i].sig == stop_requested ? stop_signals[i].name : name;
+		r->p->incomplete = 1;
+		status = UD_EXIT_RUN_FAILED;
+		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete",
+			     name, r->p->nworkloads);
+	}
+	if (status >= 0 && save(r, err) != 0)
+		status = -1;
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i].sig, &old[i], NULL);
+	return status;
+}
+
 static void run_free(struct run *r)
 {
-	ud_outfile_abort(r->out);
 	ud_profile_free(r->p);
 	free(r->output);
 	free(r->ev);
@@ -424,9 +450,7 @@ int cmd_run(int argc, char **argv)
 	if (prepare(&r, &err) != 0) {
 		status = UD_EXIT_USAGE;
 	} else {
-		status = measure_interruptible(&r, &err);
-		if (status >= 0 && save(&r, &err) != 0)
-			status = -1;
+		status = measure_and_save(&r, &err);
 	}
 	if (status < 0 || status == UD_EXIT_USAGE) {
 		ud_cmd_error(&command, "%s", err.msg);

@@ -75,6 +75,9 @@ static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
 	long v;
 
 	spelling(o, name, sizeof(name));
+	/* No option means anything by "": an empty file name, separator or list is a slip. */
+	if (o->kind != UD_OPT_FLAG && !*arg)
+		return ud_fail(err, "%s needs a non-empty argument (%s)", name, o->arg_name);
 	switch (o->kind) {
 	case UD_OPT_FLAG: *(bool *)o->dest = true; return 0;
 	case UD_OPT_STRING: *(const char **)o->dest = arg; return 0;
