@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "runner.h"
 #include "spec.h"
+#include "text.h"
 #include "uarch.h"
 
 /* Each suite's sample length and per-child time limit. */
@@ -237,8 +238,12 @@ static char *default_output(const json_t *host)
 	return path;
 }
 
-static void progress(int tty, size_t i, size_t n, const char *name, const struct ud_workload *w)
+static void progress(int tty, size_t i, size_t n, const char *raw_name, const struct ud_workload *w)
 {
+	char buf[256], ubuf[128], obuf[2048];
+	/* Spec names, units and a program's failure text are input: shown, never obeyed by the terminal. */
+	const char *name = ud_visible(raw_name, buf, sizeof(buf)), *units, *outcome;
+
 	if (!w) {
 		if (tty)
 			fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
@@ -246,12 +251,14 @@ static void progress(int tty, size_t i, size_t n, const char *name, const struct
 	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");
+	units = ud_visible(w->units, ubuf, sizeof(ubuf));
+	outcome = ud_visible(w->outcome, obuf, sizeof(obuf));
 	if (isfinite(w->score.median))
 		fprintf(stderr, "[%zu/%zu] %-16s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
-			w->units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
-			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? w->outcome : "");
+			units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
+			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? outcome : "");
 	else
-		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, w->outcome);
+		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, outcome);
 }
 
 static void summary(const struct ud_profile *p)
@@ -263,6 +270,7 @@ static void summary(const struct ud_profile *p)
 		double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
 		double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
 		char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-";
+		char name[256], units[128], outcome[2048];
 
 		if (isfinite(w->score.median))
 			snprintf(s, sizeof(s), "%.5g", w->score.median);
@@ -274,7 +282,9 @@ static void summary(const struct ud_profile *p)
 			snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
 		if (isfinite(l1))
 			snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
-		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", w->name, s, w->units, ci, si, sb, sl, w->outcome);
+		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
+		       ud_visible(w->units, units, sizeof(units)), ci, si, sb, sl,
+		       ud_visible(w->outcome, outcome, sizeof(outcome)));
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "text.h"
 
 /* getopt_long's value for an option without a short name: past any char. */
 #define LONG_ONLY_BASE 256
@@ -227,11 +228,14 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
 	fprintf(stderr, "uarchdiff%s%s: ", cmd->name ? " " : "", cmd->name ? cmd->name : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Messages quote input (names, lines of files): one line, shown, never obeyed by the terminal. */
+	ud_fputs_visible(stderr, msg);
 	fputc('\n', stderr);
 }

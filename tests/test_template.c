@@ -93,7 +93,7 @@ START_TEST(test_escapes)
 
 	ck_assert_str_eq(h, "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
 	ck_assert_str_eq(m, "&lt;b&gt;\\*bold\\* \\| \\[link\\](x) next");
-	ck_assert_str_eq(t, "ok?[31mred?");
+	ck_assert_str_eq(t, "ok\\x1b[31mred\\x07");
 	free(h);
 	free(m);
 	free(t);
