@@ -223,5 +223,5 @@ int cmd_events(int argc, char **argv)
 	json_decref(t);
 	ud_uarch_db_free(&db);
 	ud_events_cleanup();
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

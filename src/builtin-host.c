@@ -100,5 +100,5 @@ int cmd_host(int argc, char **argv)
 			print_value("", k, v);
 	}
 	json_decref(host);
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

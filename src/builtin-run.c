@@ -376,15 +376,7 @@ static int measure_all(struct run *r, struct ud_err *err)
 
 static int save(struct run *r, struct ud_err *err)
 {
-	struct ud_outfile *out = ud_outfile_open(r->output, err);
-
-	if (!out)
-		return -1;
-	if (ud_profile_dump(r->p, ud_outfile_stream(out)) != 0) {
-		ud_outfile_abort(out);
-		return ud_fail(err, "%s: cannot write the profile", r->output);
-	}
-	if (ud_outfile_commit(out, err) != 0)
+	if (ud_profile_save(r->p, r->output, err) != 0)
 		return -1;
 	if (!args.json) {
 		summary(r->p);

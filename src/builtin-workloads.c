@@ -57,5 +57,5 @@ int cmd_workloads(int argc, char **argv)
 	for (size_t i = 0; i < nspecs; i++)
 		print_def(&specs[i].def, &specs[i]);
 	ud_specs_free(specs, nspecs);
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

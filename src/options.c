@@ -219,11 +219,19 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 	case UD_OPT_OK: return UD_OPT_GO_ON;
 	case UD_OPT_HELP:
 		ud_options_usage(cmd, stdout);
-		return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+		return ud_stdout_status(cmd);
 	case UD_OPT_ERROR: break;
 	}
 	ud_cmd_error(cmd, "%s", err.msg);
 	return UD_EXIT_USAGE;
+}
+
+int ud_stdout_status(const struct ud_command *cmd)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return UD_EXIT_OK;
+	ud_cmd_error(cmd, "standard output: write failed: %s", strerror(errno ? errno : EIO));
+	return UD_EXIT_RUN_FAILED;
 }
 
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)
