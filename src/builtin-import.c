@@ -37,10 +37,10 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 
 	errno = 0;
 	o->score = strtod(arg, &end);
-	if (errno || end == arg || (*end && end != colon) || !(o->score > 0))
+	if (errno || end == arg || (*end && end != colon) || !(o->score > 0) || (colon && !colon[1]))
 		return ud_fail(err, "--score needs a positive number[:units], not '%s'", arg);
 	o->has_score = 1;
-	o->score_units = colon && colon[1] ? colon + 1 : NULL;
+	o->score_units = colon ? colon + 1 : NULL;
 	return 0;
 }
 

@@ -124,8 +124,8 @@ static int validate(const struct ud_spec *s, const char *path, struct ud_err *er
 	if (s->re.re_nsub < 1)
 		return ud_fail(err, "%s: score pattern has no group: group 1 must capture the score", path);
 	if ((size_t)s->units_group > s->re.re_nsub)
-		return ud_fail(err, "%s: units_group %d, but the score pattern has %zu groups", path, s->units_group,
-			       s->re.re_nsub);
+		return ud_fail(err, "%s: units_group %d names no group of the score pattern (it has %zu)", path,
+			       s->units_group, s->re.re_nsub);
 	return 0;
 }
 
