@@ -209,7 +209,7 @@ void ud_stat_print_csv(FILE *f, const struct ud_workload *w, const char *sep)
 		} else {
 			fprintf(f, "%s%s%s", status_text(c), sep, sep);
 		}
-		fprintf(f, "%s", c->name);
+		ud_fputs_visible(f, c->name);
 		if (w->runs > 1) {
 			if (isnan(c->rel_stddev))
 				fprintf(f, "%s", sep);
