@@ -3,8 +3,9 @@
  *
  * What -o does with each kind of path:
  *   "-", /dev/stdout   standard output; /dev/stderr standard error.
- *   a new path         a temporary file in the same directory, renamed into
- *                      place on commit (mode 0666 less the umask).
+ *   a new path         kept in memory until commit, then written to a
+ *                      temporary file in the same directory, synced and
+ *                      renamed into place (mode 0666 less the umask).
  *   a regular file     the same, keeping the existing file's mode; refused
  *                      when the file is not writable (read-only): only what
  *                      could be written in place is replaced.
@@ -19,9 +20,10 @@
  *
  * ud_outfile_check() makes the same decision without creating or opening
  * anything, so that a command can refuse an unusable -o before it measures
- * (opening a FIFO to test it would hand its reader an EOF).  While a
- * temporary exists, SIGINT, SIGTERM, SIGHUP and SIGQUIT are held (blocked)
- * and delivered after commit or abort, so no signal leaves it behind.
+ * (opening a FIFO to test it would hand its reader an EOF).  The temporary
+ * exists only inside ud_outfile_commit(), with SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT held (delivered after it), so neither a signal nor a crash while
+ * the output is produced leaves it behind.
  *
  * Ownership: the caller owns the ud_outfile and must end it with exactly one
  * of ud_outfile_commit() or ud_outfile_abort(), which free it.

@@ -18,13 +18,13 @@ enum out_kind {
 };
 
 struct ud_outfile {
-	FILE *stream;
-	char *path;   /* as given, for messages */
-	char *target; /* OUT_REPLACE: the file renamed over (a symlink's target) */
-	char *tmp;
+	FILE *stream;  /* OUT_REPLACE: a memory stream, so that nothing is on disk until commit */
+	char *path;    /* as given, for messages */
+	char *target;  /* OUT_REPLACE: the file renamed over (a symlink's target) */
+	char *buf;     /* OUT_REPLACE: what was written, once the memory stream is closed */
+	size_t len;
+	mode_t mode;   /* OUT_REPLACE: the replacement's */
 	enum out_kind kind;
-	int blocked;  /* termination signals are held while the temporary exists */
-	sigset_t old_mask;
 };
 
 /* Where a path resolves to, and the mode its replacement gets. */
@@ -134,40 +134,65 @@ static int open_in_place(struct ud_outfile *out, struct ud_err *err)
 	return 0;
 }
 
-/* A dot-file beside the target: same filesystem, so rename is atomic. */
-static int open_temporary(struct ud_outfile *out, mode_t mode, struct ud_err *err)
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * The whole output into a dot-file beside the target (same filesystem, so
+ * rename is atomic), synced, renamed over it.  The temporary lives only
+ * here, with the stop signals held: neither a signal nor a crash while the
+ * output was being produced can leave it behind.
+ */
+static int replace(const struct ud_outfile *out, struct ud_err *err)
 {
 	const char *slash = strrchr(out->target, '/');
 	size_t dirlen = slash ? (size_t)(slash - out->target) + 1 : 0;
-	sigset_t term;
-	int fd;
+	char *tmp = malloc(strlen(out->target) + 16);
+	sigset_t term, old;
+	int fd, ret = -1;
 
-	out->tmp = malloc(strlen(out->target) + 16);
-	if (!out->tmp)
+	if (!tmp)
 		return ud_fail(err, "%s: out of memory", out->path);
-	sprintf(out->tmp, "%.*s.%s.XXXXXX", (int)dirlen, out->target, out->target + dirlen);
-	/* Held until commit or abort, so that no signal can leave the temporary behind. */
+	sprintf(tmp, "%.*s.%s.XXXXXX", (int)dirlen, out->target, out->target + dirlen);
 	sigemptyset(&term);
 	sigaddset(&term, SIGINT);
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGHUP);
 	sigaddset(&term, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &term, &out->old_mask);
-	out->blocked = 1;
-	fd = mkstemp(out->tmp);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	fd = mkstemp(tmp);
 	if (fd < 0) {
 		ud_fail(err, "%s: cannot write: %s", out->path, strerror(errno));
-		free(out->tmp);
-		out->tmp = NULL;
-		return -1;
+	} else if (fchmod(fd, out->mode) != 0 || write_all(fd, out->buf, out->len) != 0 || fsync(fd) != 0) {
+		ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+	} else {
+		int closed = close(fd);
+
+		fd = -1;
+		if (closed != 0 || rename(tmp, out->target) != 0)
+			ud_fail(err, "%s: cannot rename into place: %s", out->path, strerror(errno));
+		else
+			ret = 0;
 	}
-	fchmod(fd, mode);
-	out->stream = fdopen(fd, "w");
-	if (!out->stream) {
+	if (fd >= 0)
 		close(fd);
-		return ud_fail(err, "%s: cannot write: %s", out->path, strerror(errno));
-	}
-	return 0;
+	if (ret != 0)
+		unlink(tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(tmp);
+	return ret;
 }
 
 struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err)
@@ -193,7 +218,13 @@ struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err)
 		out->stream = r.kind == OUT_STDOUT ? stdout : stderr;
 		return out;
 	}
-	ret = r.kind == OUT_IN_PLACE ? open_in_place(out, err) : open_temporary(out, r.mode, err);
+	out->mode = r.mode;
+	if (r.kind == OUT_IN_PLACE) {
+		ret = open_in_place(out, err);
+	} else {
+		out->stream = open_memstream(&out->buf, &out->len);
+		ret = out->stream ? 0 : ud_fail(err, "%s: out of memory", path);
+	}
 	if (ret != 0) {
 		ud_outfile_abort(out);
 		return NULL;
@@ -213,35 +244,20 @@ static int is_standard(const struct ud_outfile *out)
 
 int ud_outfile_commit(struct ud_outfile *out, struct ud_err *err)
 {
-	int failed;
+	const char *name = out->kind == OUT_STDOUT ? "standard output" : out->kind == OUT_STDERR ? "standard error"
+											    : out->path;
+	int failed = ferror(out->stream) | fflush(out->stream);
 
-	if (is_standard(out)) {
-		failed = ferror(out->stream) | fflush(out->stream);
-		if (failed)
-			ud_fail(err, "%s: write failed: %s", out->kind == OUT_STDOUT ? "standard output" : "standard error",
-				strerror(errno));
-		ud_outfile_abort(out);
-		return failed ? -1 : 0;
+	if (!is_standard(out)) {
+		failed |= fclose(out->stream);
+		out->stream = NULL;
 	}
-	failed = ferror(out->stream) | fflush(out->stream);
-	if (out->tmp && !failed)
-		failed = fsync(fileno(out->stream));
-	failed |= fclose(out->stream);
-	out->stream = NULL;
-	if (failed) {
-		ud_fail(err, "%s: write failed: %s", out->path, strerror(errno ? errno : EIO));
-		ud_outfile_abort(out);
-		return -1;
-	}
-	if (out->tmp && rename(out->tmp, out->target) != 0) {
-		ud_fail(err, "%s: cannot rename into place: %s", out->path, strerror(errno));
-		ud_outfile_abort(out);
-		return -1;
-	}
-	free(out->tmp);
-	out->tmp = NULL;
+	if (failed)
+		ud_fail(err, "%s: write failed: %s", name, strerror(errno ? errno : EIO));
+	else if (out->kind == OUT_REPLACE)
+		failed = replace(out, err);
 	ud_outfile_abort(out);
-	return 0;
+	return failed ? -1 : 0;
 }
 
 void ud_outfile_abort(struct ud_outfile *out)
@@ -250,11 +266,7 @@ void ud_outfile_abort(struct ud_outfile *out)
 		return;
 	if (out->stream && !is_standard(out))
 		fclose(out->stream);
-	if (out->tmp)
-		unlink(out->tmp);
-	if (out->blocked)
-		sigprocmask(SIG_SETMASK, &out->old_mask, NULL);
-	free(out->tmp);
+	free(out->buf);
 	free(out->target);
 	free(out->path);
 	free(out);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -183,6 +184,29 @@ START_TEST(test_fifo_without_reader_refused)
 }
 END_TEST
 
+START_TEST(test_death_before_commit_leaves_nothing)
+{
+	char *dir = make_tempdir(), path[4200];
+	struct ud_err err;
+	pid_t pid;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	pid = fork();
+	if (pid == 0) {
+		struct ud_outfile *o = ud_outfile_open(path, &err);
+
+		fputs("half a report", ud_outfile_stream(o));
+		_exit(o ? 3 : 4); /* dies as a crash would: no commit, no abort, no cleanup */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 3);
+	ck_assert_int_eq(count_entries(dir), 0);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("outfile");
@@ -197,6 +221,7 @@ int main(void)
 	tcase_add_test(tc, test_symlink_written_through);
 	tcase_add_test(tc, test_check_opens_nothing);
 	tcase_add_test(tc, test_fifo_without_reader_refused);
+	tcase_add_test(tc, test_death_before_commit_leaves_nothing);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
