@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +47,14 @@ static void child(char *const argv[], int go_fd, int err_fd)
 	if (write(err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(126);
 	_exit(127);
+}
+
+/* exec's EACCES for a directory reads as a permission problem: say what it is. */
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return strchr(path, '/') && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
@@ -109,7 +119,8 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		ret = UD_LAUNCH_EXEC_FAILED;
 		ud_fail(err, "%s: %s", argv[0],
-			exec_errno == ENOENT ? "command not found" : strerror(exec_errno));
+			exec_errno == ENOENT ? "command not found" : is_directory(argv[0]) ? "a directory, not a program"
+											  : strerror(exec_errno));
 	} else if (ud_counters_read(set, counts, err) != 0) {
 		ret = UD_LAUNCH_SYSTEM;
 	}
