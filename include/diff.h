@@ -204,6 +204,7 @@ struct ud_env_entry {
 
 /* Rule ids; diff_rules.c has the table (scope, condition, hypothesis) in this order. */
 enum ud_finding_id {
+	UD_FINDING_INCOMPLETE_PROFILE, /* first: it qualifies everything after it */
 	UD_FINDING_KERNEL_HEAVY,
 	UD_FINDING_KERNEL_HEAVY_GAINED_MOST,
 	UD_FINDING_MITIGATIONS_DIFFER,

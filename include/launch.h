@@ -37,6 +37,17 @@ enum {
 int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
 		      struct ud_launch_result *res, struct ud_err *err);
 
+/*
+ * Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER): a
+ * descendant whose parent exits, even one that left the process group with
+ * setsid(), becomes our child instead of init's, so that
+ * ud_kill_descendants() can reach it.  A process-wide setting.
+ */
+int ud_adopt_orphans(struct ud_err *err);
+
+/* Kills (SIGKILL) and reaps every child of this process, and the children they orphan. */
+void ud_kill_descendants(void);
+
 /* The exit status a shell would report for a wait status: 128+signal when killed. */
 int ud_exit_status(int wait_status);
 

@@ -75,6 +75,9 @@ void ud_options_usage(const struct ud_command *cmd, FILE *f);
 #define UD_OPT_GO_ON (-1)
 int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *next);
 
+/* Flushes stdout: UD_EXIT_OK, or UD_EXIT_RUN_FAILED with the failure reported (a full disk, a closed pipe). */
+int ud_stdout_status(const struct ud_command *cmd);
+
 /* Prints "uarchdiff CMD: message" on stderr: the one form of a command's error. */
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

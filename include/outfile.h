@@ -1,16 +1,32 @@
 /*
  * outfile.h - output files that are never left half-written.
  *
- * A regular file (or a path that does not exist yet) is written to a
- * temporary file in the same directory and renamed over the target on commit,
- * so a reader sees the old file or the whole new one.  "-" is standard output.
- * A path that exists and is not a regular file (/dev/null, a FIFO, a
- * terminal) is opened and written directly: renaming over it would replace
- * the device node.
+ * What -o does with each kind of path:
+ *   "-", /dev/stdout   standard output; /dev/stderr standard error.
+ *   a new path         kept in memory until commit, then written to a
+ *                      temporary file in the same directory, synced and
+ *                      renamed into place (mode 0666 less the umask).
+ *   a regular file     the same, keeping the existing file's mode; refused
+ *                      when the file is not writable (read-only): only what
+ *                      could be written in place is replaced.
+ *   a symbolic link    followed: its target is replaced as above and the link
+ *                      stays; a link to nothing is refused.
+ *   a FIFO or a        opened and written in place (renaming over it would
+ *   character device   replace the node): /dev/null, a terminal, /dev/full.
+ *                      A FIFO must have a reader when the output is opened,
+ *                      else it is refused ("a FIFO with no reader") instead
+ *                      of waiting for one.
+ *   anything else      refused: a directory, a socket, a block device, "".
  *
- * Opening is done before any work starts so that an unwritable path fails
- * fast.  Ownership: the caller owns the ud_outfile and must end it with
- * exactly one of ud_outfile_commit() or ud_outfile_abort(), which free it.
+ * ud_outfile_check() makes the same decision without creating or opening
+ * anything, so that a command can refuse an unusable -o before it measures
+ * (opening a FIFO to test it would hand its reader an EOF).  The temporary
+ * exists only inside ud_outfile_commit(), with SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT held (delivered after it), so neither a signal nor a crash while
+ * the output is produced leaves it behind.
+ *
+ * Ownership: the caller owns the ud_outfile and must end it with exactly one
+ * of ud_outfile_commit() or ud_outfile_abort(), which free it.
  */
 #ifndef UD_OUTFILE_H
 #define UD_OUTFILE_H
@@ -21,6 +37,8 @@
 
 struct ud_outfile;
 
+/* 0 when path could be written as above, else -1 with err naming it; creates and opens nothing. */
+int ud_outfile_check(const char *path, struct ud_err *err);
 struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err);
 FILE *ud_outfile_stream(struct ud_outfile *out);
 /* Flushes, renames into place; returns 0 or -1 with err (and removes the temp). */

@@ -53,8 +53,10 @@ struct ud_run_result {
 
 /*
  * Calibrates and samples def.  Returns 0 with the outcome in *res (a crashed
- * or hung workload is an outcome, not an error), -1 with err when the run
- * itself could not be made (no fork, no temporary directory).  Free with
+ * or hung workload is an outcome, not an error, and so is a temporary
+ * directory that cannot be made), -1 with err only when out of memory.
+ * Makes this process a child subreaper (launch.h) and, after each child,
+ * kills whatever it left running, setsid() helpers included.  Free with
  * ud_run_result_free().
  */
 int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,

@@ -16,6 +16,12 @@
  *   suites = quick,default,full    requires = UNIXBENCH_DIR (an environment
  *           variable that must be set, else the spec is unavailable)
  *
+ * Checked at load, so that a bad spec never fails mid-run: name matches
+ * [A-Za-z0-9._-]+ and is neither a built-in workload's nor another spec's;
+ * a value longer than its field is refused, never cut; at most 64 arguments;
+ * the score pattern has a group (units_group names one); timeout is 1 s to
+ * 1 day.  The program's stdin is /dev/null.
+ *
  * Ownership: ud_specs_load() allocates the array; ud_specs_free() releases
  * it.  A spec's `def` points back into the spec, so the array must outlive
  * any use of the definitions.

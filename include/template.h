@@ -21,7 +21,7 @@ typedef void (*ud_escape_fn)(FILE *f, const char *s);
 
 void ud_escape_html(FILE *f, const char *s);
 void ud_escape_markdown(FILE *f, const char *s);
-/* Plain text: control characters (a terminal's escape sequences) become '?'. */
+/* Plain text: control characters (a terminal's escape sequences) shown as \xHH (text.h's ud_visible). */
 void ud_escape_text(FILE *f, const char *s);
 
 /* Renders tmpl with ctx; errors read "name:line: reason". */

@@ -5,11 +5,27 @@
 #define UD_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Strips leading and trailing white space in place; returns the new start. */
 char *ud_trim(char *s);
 
 /* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
 void ud_format_ns(double ns, char *buf, size_t len);
+
+/*
+ * Text for a terminal from untrusted input (spec names, cpuinfo model names,
+ * event tables, -e names, profile labels): every control character but tab
+ * (C0, DEL, and C1 encoded in UTF-8) written as \xHH, so that an escape
+ * sequence is shown rather than obeyed.  The one owner of that rule for
+ * every text output.
+ *
+ * ud_visible() returns s itself when it needs no escaping, else buf holding
+ * the escaped form (cut at a whole escape when len is short).
+ */
+const char *ud_visible(const char *s, char *buf, size_t len);
+void ud_fputs_visible(FILE *f, const char *s);
+/* The same for a whole report built in memory: its line breaks are kept. */
+void ud_fputs_visible_lines(FILE *f, const char *text);
 
 #endif

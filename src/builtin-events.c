@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -14,6 +15,7 @@
 #include "counting.h"
 #include "events.h"
 #include "options.h"
+#include "text.h"
 #include "uarch.h"
 
 static struct {
@@ -96,32 +98,32 @@ static json_t *table_json(const struct ud_uarch *u, const char *chosen_by)
 			 "pmu_here", ud_pmu_state_name(pmu), "pmu_here_reason", pmu_reason, "events", events);
 }
 
-static void print_text(const json_t *t)
+static void print_text(FILE *f, const json_t *t)
 {
 	const json_t *pen = json_object_get(t, "penalties"), *e;
 	size_t i;
 
-	printf("%s: %s\n", json_string_value(json_object_get(t, "uarch")), json_string_value(json_object_get(t, "title")));
-	printf("table:      %s (%s)\n", json_string_value(json_object_get(t, "table")),
+	fprintf(f, "%s: %s\n", json_string_value(json_object_get(t, "uarch")), json_string_value(json_object_get(t, "title")));
+	fprintf(f, "table:      %s (%s)\n", json_string_value(json_object_get(t, "table")),
 	       json_string_value(json_object_get(t, "chosen_by")));
-	printf("counters:   %lld programmable, %lld fixed\n",
+	fprintf(f, "counters:   %lld programmable, %lld fixed\n",
 	       (long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "programmable")),
 	       (long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "fixed")));
 	if (json_is_string(json_object_get(t, "libpfm4_pmu")))
-		printf("libpfm4:    %s (%s on this host)\n", json_string_value(json_object_get(t, "libpfm4_pmu")),
+		fprintf(f, "libpfm4:    %s (%s on this host)\n", json_string_value(json_object_get(t, "libpfm4_pmu")),
 		       json_is_true(json_object_get(t, "libpfm4_detected_here")) ? "detected" : "not detected");
 	else
-		printf("libpfm4:    no PMU for this microarchitecture\n");
+		fprintf(f, "libpfm4:    no PMU for this microarchitecture\n");
 	for (const char *const *k = (const char *const[]){ "branch_mispredict", "l1d_miss", NULL }; *k; k++) {
 		const json_t *p = json_object_get(pen, *k);
 
 		if (json_is_object(p))
-			printf("penalty:    %s %g cycles (%s)\n", *k, json_real_value(json_object_get(p, "cycles")),
+			fprintf(f, "penalty:    %s %g cycles (%s)\n", *k, json_real_value(json_object_get(p, "cycles")),
 			       json_string_value(json_object_get(p, "source")));
 	}
-	printf("PMU here:   %s: %s\n\n", json_string_value(json_object_get(t, "pmu_here")),
+	fprintf(f, "PMU here:   %s: %s\n\n", json_string_value(json_object_get(t, "pmu_here")),
 	       json_string_value(json_object_get(t, "pmu_here_reason")));
-	printf("%-24s %-52s %-6s %-5s %-11s %s\n", "generic", "vendor event", "code", "umask", "semantics",
+	fprintf(f, "%-24s %-52s %-6s %-5s %-11s %s\n", "generic", "vendor event", "code", "umask", "semantics",
 	       "opened as");
 	json_array_foreach(json_object_get(t, "events"), i, e) {
 		const char *vendor = json_string_value(json_object_get(e, "vendor_event"));
@@ -132,16 +134,31 @@ static void print_text(const json_t *t)
 			snprintf(codes, sizeof(codes), "0x%03llx", (long long)json_integer_value(code));
 		if (json_is_integer(umask))
 			snprintf(umasks, sizeof(umasks), "0x%02llx", (long long)json_integer_value(umask));
-		printf("%-24s %-52s %-6s %-5s %-11s %s", json_string_value(json_object_get(e, "generic")),
+		fprintf(f, "%-24s %-52s %-6s %-5s %-11s %s", json_string_value(json_object_get(e, "generic")),
 		       vendor ? vendor : strcmp(json_string_value(json_object_get(e, "opened_as")), "generic") == 0
 					 ? "(the kernel's generic event)" : "-",
 		       codes, umasks,
 		       json_is_string(json_object_get(e, "semantics")) ? json_string_value(json_object_get(e, "semantics")) : "-",
 		       json_string_value(json_object_get(e, "opened_as")));
 		if (json_is_string(json_object_get(e, "reason")))
-			printf(": %s", json_string_value(json_object_get(e, "reason")));
-		putchar('\n');
+			fprintf(f, ": %s", json_string_value(json_object_get(e, "reason")));
+		fputc('\n', f);
 	}
+}
+
+/* The table's strings come from data files: shown, never obeyed by the terminal. */
+static void print_visible(const json_t *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	print_text(f, t);
+	fclose(f);
+	ud_fputs_visible_lines(stdout, text);
+	free(text);
 }
 
 /* The table named by --uarch, or detected from a cpuinfo; chosen says which. */
@@ -201,10 +218,10 @@ int cmd_events(int argc, char **argv)
 	if (args.json) {
 		ud_json_write(t, stdout);
 	} else {
-		print_text(t);
+		print_visible(t);
 	}
 	json_decref(t);
 	ud_uarch_db_free(&db);
 	ud_events_cleanup();
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

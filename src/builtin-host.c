@@ -10,6 +10,7 @@
 #include "json_io.h"
 #include "host.h"
 #include "options.h"
+#include "text.h"
 
 static struct {
 	const char *cpuinfo;
@@ -37,7 +38,10 @@ static void print_value(const char *indent, const char *key, const json_t *v)
 {
 	const char *k;
 	const json_t *sub;
+	char kbuf[256], vbuf[1024];
 
+	/* The facts come from files (--cpuinfo, /sys): shown, never obeyed by the terminal. */
+	key = ud_visible(key, kbuf, sizeof(kbuf));
 	if (json_is_object(v)) {
 		char deeper[32];
 
@@ -50,7 +54,7 @@ static void print_value(const char *indent, const char *key, const json_t *v)
 	if (json_is_null(v))
 		printf("%s%-24s (unknown)\n", indent, key);
 	else if (json_is_string(v))
-		printf("%s%-24s %s\n", indent, key, json_string_value(v));
+		printf("%s%-24s %s\n", indent, key, ud_visible(json_string_value(v), vbuf, sizeof(vbuf)));
 	else if (json_is_integer(v) && strncmp(key, "midr_", 5) == 0)
 		printf("%s%-24s 0x%llx\n", indent, key, (long long)json_integer_value(v));
 	else if (json_is_integer(v))
@@ -96,5 +100,5 @@ int cmd_host(int argc, char **argv)
 			print_value("", k, v);
 	}
 	json_decref(host);
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

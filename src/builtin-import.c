@@ -37,10 +37,10 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 
 	errno = 0;
 	o->score = strtod(arg, &end);
-	if (errno || end == arg || (*end && end != colon) || !(o->score > 0))
+	if (errno || end == arg || (*end && end != colon) || !(o->score > 0) || (colon && !colon[1]))
 		return ud_fail(err, "--score needs a positive number[:units], not '%s'", arg);
 	o->has_score = 1;
-	o->score_units = colon && colon[1] ? colon + 1 : NULL;
+	o->score_units = colon ? colon + 1 : NULL;
 	return 0;
 }
 
@@ -177,7 +177,6 @@ static int import_files(struct ud_profile *p, char **files, int nfiles, struct u
 
 int cmd_import(int argc, char **argv)
 {
-	struct ud_outfile *out = NULL;
 	struct ud_profile *p = NULL;
 	struct ud_err err = UD_ERR_INIT;
 	json_t *host;
@@ -187,23 +186,18 @@ int cmd_import(int argc, char **argv)
 		return ret;
 	host = imported_host(&args, argv[next], &err);
 	p = host ? ud_profile_new(host) : NULL;
-	if (!p || !(out = ud_outfile_open(args.output, &err)))
+	/* -o is checked before the inputs are read, and created only once they all parsed. */
+	if (!p || ud_outfile_check(args.output, &err) != 0 || import_files(p, argv + next, argc - next, &err) != 0)
 		goto fail;
-	if (import_files(p, argv + next, argc - next, &err) != 0)
-		goto fail;
-	if (ud_profile_dump(p, ud_outfile_stream(out)) != 0) {
-		ud_fail(&err, "%s: cannot write the profile", args.output);
-		goto fail;
+	if (ud_profile_save(p, args.output, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		ud_profile_free(p);
+		return UD_EXIT_RUN_FAILED;
 	}
-	ret = ud_outfile_commit(out, &err);
-	out = NULL;
-	if (ret != 0)
-		goto fail;
 	ud_profile_free(p);
 	return UD_EXIT_OK;
 fail:
 	ud_cmd_error(&command, "%s", err.msg);
-	ud_outfile_abort(out);
 	ud_profile_free(p);
 	return UD_EXIT_USAGE;
 }

@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "runner.h"
 #include "spec.h"
+#include "text.h"
 #include "uarch.h"
 
 /* Each suite's sample length and per-child time limit. */
@@ -36,12 +37,19 @@ static const struct {
 	{ UD_SUITE_FULL, 0.5, 60 },
 };
 
+/* The signal that stopped the run, 0 while none has. */
 static volatile sig_atomic_t stop_requested;
 
-static void on_sigint(int sig)
+/* Ctrl-C, kill's default and a closed terminal all mean "stop and keep what was measured". */
+static const struct {
+	int sig;
+	const char *name;
+} stop_signals[] = { { SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" } };
+#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 struct run_args {
@@ -75,7 +83,8 @@ static const struct ud_option options[] = {
 	  0, NULL },
 	{ 0, "exact", UD_OPT_FLAG, &args.exact, NULL, "one run a counter group: no multiplexing, more time", 0, 0,
 	  NULL },
-	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print the profile on stdout instead of the summary", 0, 0, NULL },
+	{ 0, "json", UD_OPT_FLAG, &args.json, NULL,
+	  "print the profile instead of the summary: on stdout,\nor in FILE with -o", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
@@ -84,8 +93,8 @@ static const struct ud_command command = {
 		    "                     [--label TEXT] [--exact] [--json]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
-		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C stops and saves\n"
-		       "what was measured, marked incomplete.\n",
+		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (or SIGTERM,\n"
+		       "SIGHUP) stops and saves what was measured, marked incomplete.\n",
 	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
 		    "the run was interrupted (the profile is still written); 2 for bad usage.\n",
 	.options = UD_OPTIONS(options),
@@ -166,6 +175,14 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 			free(out);
 			return NULL;
 		}
+		for (size_t k = 0; k < *n; k++) {
+			if (out[k] == d) {
+				ud_cmd_error(&command, "-w names '%s' twice", t);
+				free(copy);
+				free(out);
+				return NULL;
+			}
+		}
 		if (*n < total + nspecs)
 			out[(*n)++] = d;
 	}
@@ -221,8 +238,12 @@ static char *default_output(const json_t *host)
 	return path;
 }
 
-static void progress(int tty, size_t i, size_t n, const char *name, const struct ud_workload *w)
+static void progress(int tty, size_t i, size_t n, const char *raw_name, const struct ud_workload *w)
 {
+	char buf[256], ubuf[128], obuf[2048];
+	/* Spec names, units and a program's failure text are input: shown, never obeyed by the terminal. */
+	const char *name = ud_visible(raw_name, buf, sizeof(buf)), *units, *outcome;
+
 	if (!w) {
 		if (tty)
 			fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
@@ -230,12 +251,14 @@ static void progress(int tty, size_t i, size_t n, const char *name, const struct
 	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");
+	units = ud_visible(w->units, ubuf, sizeof(ubuf));
+	outcome = ud_visible(w->outcome, obuf, sizeof(obuf));
 	if (isfinite(w->score.median))
 		fprintf(stderr, "[%zu/%zu] %-16s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
-			w->units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
-			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? w->outcome : "");
+			units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
+			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? outcome : "");
 	else
-		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, w->outcome);
+		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, outcome);
 }
 
 static void summary(const struct ud_profile *p)
@@ -247,6 +270,7 @@ static void summary(const struct ud_profile *p)
 		double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
 		double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
 		char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-";
+		char name[256], units[128], outcome[2048];
 
 		if (isfinite(w->score.median))
 			snprintf(s, sizeof(s), "%.5g", w->score.median);
@@ -258,7 +282,9 @@ static void summary(const struct ud_profile *p)
 			snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
 		if (isfinite(l1))
 			snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
-		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", w->name, s, w->units, ci, si, sb, sl, w->outcome);
+		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
+		       ud_visible(w->units, units, sizeof(units)), ci, si, sb, sl,
+		       ud_visible(w->outcome, outcome, sizeof(outcome)));
 	}
 }
 
@@ -271,7 +297,6 @@ struct run {
 	size_t ndefs;
 	struct ud_profile *p;
 	char *output;
-	struct ud_outfile *out;
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	double suite_timeout;
@@ -304,12 +329,11 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->p = ud_profile_new(ud_host_collect(&hopts, err));
 	if (!r->p || !json_object_size(r->p->host))
 		return -1;
-	r->output = args.output ? strdup(args.output) : default_output(r->p->host);
+	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : default_output(r->p->host);
 	if (!r->output)
 		return ud_fail(err, "out of memory");
-	/* An unwritable profile fails now, not after a minute of measuring. */
-	r->out = ud_outfile_open(args.json ? "-" : r->output, err);
-	if (!r->out)
+	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
+	if (ud_outfile_check(r->output, err) != 0)
 		return -1;
 	r->ev = ud_measure_plan(u, args.events, &r->ro.nev, err);
 	if (!r->ev)
@@ -350,35 +374,9 @@ static int measure_all(struct run *r, struct ud_err *err)
 	return status;
 }
 
-/* Measures with Ctrl-C caught: it stops the run, and what was measured is kept. */
-static int measure_interruptible(struct run *r, struct ud_err *err)
-{
-	struct sigaction sa = { .sa_handler = on_sigint }, old;
-	int status;
-
-	stop_requested = 0;
-	sigaction(SIGINT, &sa, &old);
-	status = measure_all(r, err);
-	sigaction(SIGINT, &old, NULL);
-	if (status >= 0 && stop_requested) {
-		r->p->incomplete = 1;
-		status = UD_EXIT_RUN_FAILED;
-		ud_cmd_error(&command, "interrupted: saving the %zu workloads measured, marked incomplete",
-			     r->p->nworkloads);
-	}
-	return status;
-}
-
 static int save(struct run *r, struct ud_err *err)
 {
-	struct ud_outfile *out = r->out;
-
-	r->out = NULL; /* committed or not, it is gone */
-	if (ud_profile_dump(r->p, ud_outfile_stream(out)) != 0) {
-		ud_outfile_abort(out);
-		return ud_fail(err, "%s: cannot write the profile", r->output);
-	}
-	if (ud_outfile_commit(out, err) != 0)
+	if (ud_profile_save(r->p, r->output, err) != 0)
 		return -1;
 	if (!args.json) {
 		summary(r->p);
@@ -387,9 +385,39 @@ static int save(struct run *r, struct ud_err *err)
 	return 0;
 }
 
+/*
+ * Measures and saves with the stop signals caught: one stops the run, and
+ * what was measured is saved, marked incomplete.  They stay caught until the
+ * profile is written, so a second one cannot cut the save short.
+ */
+static int measure_and_save(struct run *r, struct ud_err *err)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old[NSTOP_SIGNALS];
+	int status;
+
+	stop_requested = 0;
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i].sig, &sa, &old[i]);
+	status = measure_all(r, err);
+	if (status >= 0 && stop_requested) {
+		const char *name = "a signal";
+
+		for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+			name = stop_signals[i].sig == stop_requested ? stop_signals[i].name : name;
+		r->p->incomplete = 1;
+		status = UD_EXIT_RUN_FAILED;
+		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete",
+			     name, r->p->nworkloads);
+	}
+	if (status >= 0 && save(r, err) != 0)
+		status = -1;
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i].sig, &old[i], NULL);
+	return status;
+}
+
 static void run_free(struct run *r)
 {
-	ud_outfile_abort(r->out);
 	ud_profile_free(r->p);
 	free(r->output);
 	free(r->ev);
@@ -424,9 +452,7 @@ int cmd_run(int argc, char **argv)
 	if (prepare(&r, &err) != 0) {
 		status = UD_EXIT_USAGE;
 	} else {
-		status = measure_interruptible(&r, &err);
-		if (status >= 0 && save(&r, &err) != 0)
-			status = -1;
+		status = measure_and_save(&r, &err);
 	}
 	if (status < 0 || status == UD_EXIT_USAGE) {
 		ud_cmd_error(&command, "%s", err.msg);

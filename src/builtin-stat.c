@@ -62,7 +62,7 @@ static const struct ud_command command = {
 		    "core's counters, each carrying cycles and instructions.\n"
 		    "\n"
 		    "Exit status: the command's; 2 for bad usage or a command that cannot run;\n"
-		    "1 when no counter at all could be opened.\n",
+		    "1 when no counter at all could be opened or the report could not be written.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 };
@@ -143,20 +143,15 @@ static int write_report(const struct ud_workload *w, const struct ud_profile *p)
 	return 0;
 }
 
-/* Fails early on an unwritable -o, before the command runs. */
+/* Fails early on an unusable -o, before the command runs; opens nothing (a FIFO's reader would see EOF). */
 static int check_output(void)
 {
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_outfile *probe;
 
-	if (!o.output)
-		return 0;
-	probe = ud_outfile_open(o.output, &err);
-	if (!probe) {
+	if (o.output && ud_outfile_check(o.output, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}
-	ud_outfile_abort(probe);
 	return 0;
 }
 
@@ -193,7 +188,7 @@ static int measure(char **cmd, const struct ud_event *ev, size_t n, struct ud_pr
 		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;
 	}
 	if (write_report(w, p) != 0)
-		return UD_EXIT_USAGE;
+		return UD_EXIT_RUN_FAILED;
 	for (size_t i = 0; i < w->ncounters; i++)
 		opened += w->counters[i].status != UD_NOT_SUPPORTED;
 	if (!opened) {

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "options.h"
 #include "spec.h"
+#include "text.h"
 #include "workload.h"
 
 static const struct ud_command command = {
@@ -21,14 +22,17 @@ static const struct ud_command command = {
 static void print_def(const struct ud_workload_def *d, const struct ud_spec *spec)
 {
 	struct ud_err why = UD_ERR_INIT;
-	char suites[32];
+	char suites[32], name[256], units[128], teaches[1024], reason[sizeof(why.msg) * 4];
 
 	snprintf(suites, sizeof(suites), "%s%s%s", d->suites & UD_SUITE_QUICK ? "quick " : "",
 		 d->suites & UD_SUITE_DEFAULT ? "default " : "", d->suites & UD_SUITE_FULL ? "full" : "");
-	printf("%-20s %-8s %-20s %s", d->name, d->units[0] ? d->units : "-", suites, d->teaches);
+	/* Specs are files anyone may have written: their text is shown, never obeyed by the terminal. */
+	printf("%-20s %-8s %-20s %s", ud_visible(d->name, name, sizeof(name)),
+	       d->units[0] ? ud_visible(d->units, units, sizeof(units)) : "-", suites,
+	       ud_visible(d->teaches, teaches, sizeof(teaches)));
 	/* The reason without the name it starts with: the row already names it. */
 	if (spec && !ud_spec_available(spec, &why, NULL, 0))
-		printf(" [unavailable: %s]", why.msg + strlen(spec->name) + 2);
+		printf(" [unavailable: %s]", ud_visible(why.msg + strlen(spec->name) + 2, reason, sizeof(reason)));
 	putchar('\n');
 }
 
@@ -53,5 +57,5 @@ int cmd_workloads(int argc, char **argv)
 	for (size_t i = 0; i < nspecs; i++)
 		print_def(&specs[i].def, &specs[i]);
 	ud_specs_free(specs, nspecs);
-	return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	return ud_stdout_status(&command);
 }

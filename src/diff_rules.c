@@ -386,6 +386,19 @@ static int rule_hybrid_cpu(const struct subject *s, struct evidence *ev)
 	return ev->n > 0;
 }
 
+/* One finding naming each profile whose run was stopped early (run's Ctrl-C, an unfinished UnixBench log). */
+static int rule_incomplete_profile(const struct subject *s, struct evidence *ev)
+{
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		const struct ud_diff_host *h = &s->d->host[side];
+
+		if (h->profile->incomplete)
+			add(ev, "%s (%s): marked incomplete; %zu workloads in it", h->label, h->file,
+			    h->profile->nworkloads);
+	}
+	return ev->n > 0;
+}
+
 /* ---- the table ---- */
 
 static const struct rule {
@@ -395,6 +408,11 @@ static const struct rule {
 	const char *hypothesis;
 	const char *confirm; /* what to run to confirm it; NULL where the rule has nothing to propose yet */
 } rules[UD_FINDING_COUNT] = {
+	[UD_FINDING_INCOMPLETE_PROFILE] = {
+		"incomplete-profile", SCOPE_DIFF, rule_incomplete_profile,
+		"A profile is incomplete: its run was stopped before every workload ran, so workloads may be missing "
+		"and the means cover only those measured.",
+		"Profile that host again and let 'uarchdiff run' finish, then diff again." },
 	[UD_FINDING_KERNEL_HEAVY] = {
 		"kernel-heavy", SCOPE_DIFF, rule_kernel_heavy,
 		"Some workloads spend most of their CPU time in the kernel, so their speedup measures the system-call "

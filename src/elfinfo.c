@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfinfo.h"
@@ -58,6 +59,14 @@ int ud_elf_build_id(const char *path, char *hex, size_t len, struct ud_err *err)
 	return found ? 0 : ud_fail(err, "%s: no GNU build-id note", path);
 }
 
+/* access(X_OK) also passes a directory, which exec refuses. */
+static int is_regular(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int ud_which(const char *name, char *out, size_t len, struct ud_err *err)
 {
 	char candidate[PATH_MAX], resolved[PATH_MAX];
@@ -66,6 +75,8 @@ int ud_which(const char *name, char *out, size_t len, struct ud_err *err)
 	if (strchr(name, '/')) {
 		if (access(name, X_OK) != 0 || !realpath(name, resolved))
 			return ud_fail(err, "%s: %s", name, strerror(errno));
+		if (!is_regular(resolved))
+			return ud_fail(err, "%s: not a program (not a regular file)", name);
 		snprintf(out, len, "%s", resolved);
 		return 0;
 	}
@@ -73,7 +84,7 @@ int ud_which(const char *name, char *out, size_t len, struct ud_err *err)
 		size_t n = strcspn(p, ":");
 
 		snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
-		if (access(candidate, X_OK) == 0 && realpath(candidate, resolved)) {
+		if (access(candidate, X_OK) == 0 && realpath(candidate, resolved) && is_regular(resolved)) {
 			snprintf(out, len, "%s", resolved);
 			return 0;
 		}

@@ -1,4 +1,6 @@
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,12 +105,25 @@ static bool resolve_generic(const char *name, struct ud_event *ev)
 	return true;
 }
 
+/* "r" and hex digits only: a raw code, whether or not it fits. */
+static bool looks_raw(const char *name)
+{
+	return name[0] == 'r' && name[1] && name[1 + strspn(name + 1, "0123456789abcdefABCDEF")] == '\0';
+}
+
+/* A raw code wider than a perf config (64 bits) is refused, never cut. */
+static bool raw_overflows(const char *name)
+{
+	errno = 0;
+	return looks_raw(name) && strtoull(name + 1, NULL, 16) == ULLONG_MAX && errno == ERANGE;
+}
+
 static bool resolve_raw(const char *name, struct ud_event *ev)
 {
 	char *end;
 	unsigned long long code;
 
-	if (name[0] != 'r' || !isxdigit((unsigned char)name[1]))
+	if (!looks_raw(name) || raw_overflows(name))
 		return false;
 	code = strtoull(name + 1, &end, 16);
 	if (*end)
@@ -318,6 +333,12 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
 		return 0;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (raw_overflows(tok)) {
+			ud_fail(err, "'%s': a raw event code must fit in 64 bits", tok);
+			free(copy);
+			free(ev);
+			return 0;
+		}
 		ud_event_resolve_for(u, tok, &ev[i]);
 		/* "cycles,cycles:G" or "cycles,cpu-cycles": one counter under one name, twice, would collide in a profile */
 		for (size_t k = 0; k < i; k++) {

@@ -6,6 +6,8 @@
  * fill the profile's hostname and kernel where they are unknown.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +247,16 @@ static int take_line(struct ud_profile *p, struct run *r, char *s, const struct 
 			return ud_fail(err, "out of memory");
 		new_run(r);
 	} else if ((copy = strstr(s, "running ")) && strstr(s, "parallel cop")) {
-		r->copies = atoi(copy + 8);
+		char *end;
+		long copies;
+
+		errno = 0;
+		copies = strtol(copy + 8, &end, 10);
+		/* A count that does not fit an int would wrap into another run's name: refused. */
+		if (errno || end == copy + 8 || copies < 1 || copies > INT_MAX)
+			return ud_fail(err, "%s:%d: the number of parallel copies must be from 1 to %d", name, l->lineno,
+				       INT_MAX);
+		r->copies = (int)copies;
 	} else if (strncmp(s, "System Benchmarks Index Values", 30) == 0) {
 		r->in_index = true;
 	} else if (strncmp(s, "System Benchmarks Index Score", 29) == 0) {

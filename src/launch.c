@@ -1,8 +1,15 @@
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +47,14 @@ static void child(char *const argv[], int go_fd, int err_fd)
 	if (write(err_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
 		_exit(126);
 	_exit(127);
+}
+
+/* exec's EACCES for a directory reads as a permission problem: say what it is. */
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return strchr(path, '/') && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
@@ -104,10 +119,68 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		ret = UD_LAUNCH_EXEC_FAILED;
 		ud_fail(err, "%s: %s", argv[0],
-			exec_errno == ENOENT ? "command not found" : strerror(exec_errno));
+			exec_errno == ENOENT ? "command not found" : is_directory(argv[0]) ? "a directory, not a program"
+											  : strerror(exec_errno));
 	} else if (ud_counters_read(set, counts, err) != 0) {
 		ret = UD_LAUNCH_SYSTEM;
 	}
 	ud_counters_close(set);
 	return ret;
+}
+
+int ud_adopt_orphans(struct ud_err *err)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return ud_fail(err, "cannot become a child subreaper: %s", strerror(errno));
+	return 0;
+}
+
+/* Whether /proc/PID/stat names parent as its parent. */
+static int child_of(long pid, pid_t parent)
+{
+	char path[64], buf[512], *close_paren;
+	FILE *f;
+	int ppid = -1;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) state ppid": comm may hold spaces and parentheses, so read after the last ')'. */
+	close_paren = strrchr(buf, ')');
+	return close_paren && sscanf(close_paren + 1, " %*c %d", &ppid) == 1 && ppid == parent;
+}
+
+/* Kills up to max children of this process, their pids in pids; returns how many. */
+static size_t kill_children(pid_t *pids, size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t found = 0;
+
+	if (!d)
+		return 0;
+	while (found < max && (e = readdir(d)))
+		if (isdigit((unsigned char)e->d_name[0]) && child_of(atol(e->d_name), getpid())) {
+			pids[found] = (pid_t)atol(e->d_name);
+			kill(pids[found++], SIGKILL);
+		}
+	closedir(d);
+	return found;
+}
+
+void ud_kill_descendants(void)
+{
+	pid_t pids[256];
+	size_t n;
+
+	/* Killing a child orphans its own children, which a subreaper adopts: repeat until none is left. */
+	while ((n = kill_children(pids, sizeof(pids) / sizeof(pids[0]))) > 0)
+		for (size_t i = 0; i < n; i++)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
 }

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		return status;
 	if (show_version) {
 		printf("uarchdiff %s\n", UD_VERSION);
-		return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+		return ud_stdout_status(&top);
 	}
 	if (next >= argc) {
 		ud_options_usage(&top, stderr);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "text.h"
 
 /* getopt_long's value for an option without a short name: past any char. */
 #define LONG_ONLY_BASE 256
@@ -75,6 +76,9 @@ static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
 	long v;
 
 	spelling(o, name, sizeof(name));
+	/* No option means anything by "": an empty file name, separator or list is a slip. */
+	if (o->kind != UD_OPT_FLAG && !*arg)
+		return ud_fail(err, "%s needs a non-empty argument (%s)", name, o->arg_name);
 	switch (o->kind) {
 	case UD_OPT_FLAG: *(bool *)o->dest = true; return 0;
 	case UD_OPT_STRING: *(const char **)o->dest = arg; return 0;
@@ -215,20 +219,31 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 	case UD_OPT_OK: return UD_OPT_GO_ON;
 	case UD_OPT_HELP:
 		ud_options_usage(cmd, stdout);
-		return fflush(stdout) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+		return ud_stdout_status(cmd);
 	case UD_OPT_ERROR: break;
 	}
 	ud_cmd_error(cmd, "%s", err.msg);
 	return UD_EXIT_USAGE;
 }
 
+int ud_stdout_status(const struct ud_command *cmd)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return UD_EXIT_OK;
+	ud_cmd_error(cmd, "standard output: write failed: %s", strerror(errno ? errno : EIO));
+	return UD_EXIT_RUN_FAILED;
+}
+
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
 	fprintf(stderr, "uarchdiff%s%s: ", cmd->name ? " " : "", cmd->name ? cmd->name : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Messages quote input (names, lines of files): one line, shown, never obeyed by the terminal. */
+	ud_fputs_visible(stderr, msg);
 	fputc('\n', stderr);
 }

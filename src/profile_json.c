@@ -4,6 +4,7 @@
  * checked.  The model itself is profile.c's; this file only translates.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
@@ -200,9 +201,12 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 
 	if (!out)
 		return -1;
+	errno = 0;
 	if (ud_profile_dump(p, ud_outfile_stream(out)) != 0) {
+		ud_fail(err, "%s: write failed: %s", strcmp(path, "-") ? path : "standard output",
+			strerror(errno ? errno : EIO));
 		ud_outfile_abort(out);
-		return ud_fail(err, "%s: cannot write profile", path);
+		return -1;
 	}
 	return ud_outfile_commit(out, err);
 }
@@ -395,6 +399,9 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 		w->binary_path = get_str(r, json_object_get(j, "binary"), "path", where);
 		w->build_id = get_str(r, json_object_get(j, "binary"), "build_id", where);
 	}
+	/* A count that does not fit an int would wrap: refused, never cut. */
+	if (runs && !(json_is_integer(runs) && json_integer_value(runs) >= 0 && json_integer_value(runs) <= INT_MAX))
+		bad(r, where, "\"runs\" must be a whole number from 0 to 2147483647");
 	w->runs = json_is_integer(runs) ? (int)json_integer_value(runs) : 0;
 	read_score(r, &w->score, json_object_get(j, "score"), where);
 	read_subscores(r, w, json_object_get(j, "subscores"), where);

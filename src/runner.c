@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "launch.h"
 #include "measure.h"
 #include "runner.h"
 #include "stats.h"
@@ -78,6 +79,8 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 
 	setpgid(0, 0); /* a timeout kills the whole group, helpers too */
 	signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C stops */
+	signal(SIGTERM, SIG_DFL); /* not the parent's stop handler, inherited by the fork */
+	signal(SIGHUP, SIG_DFL);
 	if (!counts)
 		child_fail(fd, &m, "out of memory");
 	if (def->setup && def->setup(&ctx, &err) != 0)
@@ -238,6 +241,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 		kill_group(pid);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	ud_kill_descendants(); /* helpers that left the group with setsid(), adopted as orphans */
 	out = judge(out, status, buf, got, want, o, detail);
 	if (out == UD_OUT_OK) {
 		memcpy(m, buf, sizeof(*m));
@@ -304,13 +308,16 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 
 	memset(res, 0, sizeof(*res));
 	sr.detail = &res->detail;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
-	if (!mkdtemp(tmpdir))
-		return ud_fail(err, "%s: cannot make a temporary directory: %s", tmpdir, strerror(errno));
 	res->samples = calloc((size_t)o->samples, sizeof(*res->samples));
-	if (!res->samples) {
-		rmdir(tmpdir);
+	if (!res->samples)
 		return ud_fail(err, "out of memory");
+	if (ud_adopt_orphans(&res->detail) != 0)
+		return res->outcome = UD_OUT_FAILED, 0;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
+	/* This workload fails; the others may still run. */
+	if (!mkdtemp(tmpdir)) {
+		ud_fail(&res->detail, "failed: %s: cannot make a temporary directory: %s", tmpdir, strerror(errno));
+		return res->outcome = UD_OUT_FAILED, 0;
 	}
 	/* A program that sets its own duration runs once a sample, uncalibrated. */
 	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, &res->detail);

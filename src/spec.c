@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,28 +17,61 @@
 #include "spec.h"
 
 #define MAX_ARGS 64
+/* A spec's timeout: under a second no program finishes a sample; over a day it is not a benchmark. */
+#define TIMEOUT_MIN_S 1.0
+#define TIMEOUT_MAX_S 86400.0
+
+/* The spec's fixed-size text fields, by key: a value that does not fit is refused, never cut. */
+#define TEXT_FIELD(key, member) { key, offsetof(struct ud_spec, member), sizeof(((struct ud_spec *)0)->member) }
+static const struct {
+	const char *key;
+	size_t offset, size;
+} text_fields[] = {
+	TEXT_FIELD("name", name),	TEXT_FIELD("what", what),   TEXT_FIELD("command", command),
+	TEXT_FIELD("score", pattern),	TEXT_FIELD("units", units), TEXT_FIELD("requires", requires),
+};
+#undef TEXT_FIELD
+
+static int set_text(struct ud_spec *s, size_t i, const char *v, const char *path, int line, struct ud_err *err)
+{
+	size_t len = strlen(v);
+
+	if (len >= text_fields[i].size)
+		return ud_fail(err, "%s:%d: %s is longer than %zu characters", path, line, text_fields[i].key,
+			       text_fields[i].size - 1);
+	memcpy((char *)s + text_fields[i].offset, v, len + 1);
+	return 0;
+}
+
+static int set_suites(struct ud_spec *s, const char *v, const char *path, int line, struct ud_err *err)
+{
+	char copy[128], *save = NULL;
+
+	if (strlen(v) >= sizeof(copy))
+		return ud_fail(err, "%s:%d: suites is longer than %zu characters", path, line, sizeof(copy) - 1);
+	snprintf(copy, sizeof(copy), "%s", v);
+	s->suites = 0;
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		unsigned one;
+
+		if (ud_suite_parse(t, &one) != 0)
+			return ud_fail(err, "%s:%d: unknown suite '%s'", path, line, t);
+		s->suites |= one;
+	}
+	return 0;
+}
 
 static int set_field(struct ud_spec *s, const char *key, const char *v, const char *path, int line,
 		     struct ud_err *err)
 {
 	char *end;
 
-#define COPY(field) snprintf(s->field, sizeof(s->field), "%s", v)
-	if (strcmp(key, "name") == 0)
-		COPY(name);
-	else if (strcmp(key, "what") == 0)
-		COPY(what);
-	else if (strcmp(key, "command") == 0)
-		COPY(command);
-	else if (strcmp(key, "score") == 0)
-		COPY(pattern);
-	else if (strcmp(key, "units") == 0)
-		COPY(units);
-	else if (strcmp(key, "requires") == 0)
-		COPY(requires);
-	else if (strcmp(key, "units_group") == 0) {
+	for (size_t i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++)
+		if (strcmp(key, text_fields[i].key) == 0)
+			return set_text(s, i, v, path, line, err);
+	if (strcmp(key, "units_group") == 0) {
 		s->units_group = (int)strtol(v, &end, 10);
-		if (*end || s->units_group < 1 || s->units_group > 9)
+		if (*end || end == v || s->units_group < 1 || s->units_group > 9)
 			return ud_fail(err, "%s:%d: units_group must be 1-9", path, line);
 	} else if (strcmp(key, "higher_is_better") == 0) {
 		if (strcmp(v, "yes") && strcmp(v, "no"))
@@ -45,44 +79,66 @@ static int set_field(struct ud_spec *s, const char *key, const char *v, const ch
 		s->higher_is_better = strcmp(v, "yes") == 0;
 	} else if (strcmp(key, "timeout") == 0) {
 		s->timeout_s = strtod(v, &end);
-		if (*end || !(s->timeout_s > 0))
-			return ud_fail(err, "%s:%d: timeout must be a positive number of seconds", path, line);
+		if (*end || end == v || !(s->timeout_s >= TIMEOUT_MIN_S && s->timeout_s <= TIMEOUT_MAX_S))
+			return ud_fail(err, "%s:%d: timeout must be from %.0f to %.0f seconds, not '%s'", path, line,
+				       TIMEOUT_MIN_S, TIMEOUT_MAX_S, v);
 	} else if (strcmp(key, "suites") == 0) {
-		char copy[128], *save = NULL;
-
-		snprintf(copy, sizeof(copy), "%s", v);
-		s->suites = 0;
-		for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-			unsigned one;
-
-			if (ud_suite_parse(t, &one) != 0)
-				return ud_fail(err, "%s:%d: unknown suite '%s'", path, line, t);
-			s->suites |= one;
-		}
+		return set_suites(s, v, path, line, err);
 	} else {
 		return ud_fail(err, "%s:%d: unknown key '%s'", path, line, key);
 	}
-#undef COPY
+	return 0;
+}
+
+/* The name becomes part of a directory's name: nothing that could leave TMPDIR or need quoting. */
+static bool valid_name(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			return false;
+	return true;
+}
+
+static size_t count_words(const char *s)
+{
+	size_t n = 0;
+
+	for (s += strspn(s, " \t"); *s; s += strspn(s, " \t")) {
+		n++;
+		s += strcspn(s, " \t");
+	}
+	return n;
+}
+
+/* What can be checked before a spec runs: so that a bad one is refused at load, not mid-run. */
+static int validate(const struct ud_spec *s, const char *path, struct ud_err *err)
+{
+	if (!valid_name(s->name))
+		return ud_fail(err, "%s: name '%s' may hold only letters, digits, '.', '_' and '-'", path, s->name);
+	if (ud_workload_find(s->name))
+		return ud_fail(err, "%s: name '%s' is a built-in workload's", path, s->name);
+	if (count_words(s->command) > MAX_ARGS)
+		return ud_fail(err, "%s: command has more than %d arguments", path, MAX_ARGS);
+	if (s->re.re_nsub < 1)
+		return ud_fail(err, "%s: score pattern has no group: group 1 must capture the score", path);
+	if ((size_t)s->units_group > s->re.re_nsub)
+		return ud_fail(err, "%s: units_group %d names no group of the score pattern (it has %zu)", path,
+			       s->units_group, s->re.re_nsub);
 	return 0;
 }
 
 static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 
-int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+/* The file's key = value lines into s; -1 with err at the first bad one. */
+static int read_fields(FILE *f, const char *path, struct ud_spec *s, struct ud_err *err)
 {
-	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, rc;
+	int lineno = 0, ret = 0;
 
-	memset(s, 0, sizeof(*s));
-	s->higher_is_better = true;
-	s->timeout_s = 60;
-	s->suites = UD_SUITE_FULL;
-	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	while (getline(&line, &cap, f) > 0) {
+	while (ret == 0 && getline(&line, &cap, f) > 0) {
 		char *eq, *key;
 
 		lineno++;
@@ -91,19 +147,32 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			fclose(f);
-			free(line);
-			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
+			ret = ud_fail(err, "%s:%d: expected key = value", path, lineno);
+			break;
 		}
 		*eq = '\0';
-		if (set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err) != 0) {
-			fclose(f);
-			free(line);
-			return -1;
-		}
+		ret = set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err);
 	}
-	fclose(f);
 	free(line);
+	return ret;
+}
+
+int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->higher_is_better = true;
+	s->timeout_s = 60;
+	s->suites = UD_SUITE_FULL;
+	if (!f)
+		return ud_fail(err, "%s: %s", path, strerror(errno));
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	rc = read_fields(f, path, s, err);
+	fclose(f);
+	if (rc != 0)
+		return -1;
 	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
 		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
 	rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NEWLINE);
@@ -112,6 +181,10 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 
 		regerror(rc, &s->re, msg, sizeof(msg));
 		return ud_fail(err, "%s: score pattern: %s", path, msg);
+	}
+	if (validate(s, path, err) != 0) {
+		regfree(&s->re);
+		return -1;
 	}
 	s->def = (struct ud_workload_def){
 		.name = s->name, .units = s->units[0] ? s->units : "", .higher_is_better = s->higher_is_better,
@@ -165,6 +238,15 @@ int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_er
 		return ud_fail(err, "out of memory");
 	/* Definitions point into the array, which qsort moves: fix them after. */
 	qsort(specs, *n, sizeof(*specs), cmp_spec);
+	for (size_t i = 1; i < *n; i++) {
+		if (strcmp(specs[i - 1].name, specs[i].name) == 0) {
+			ud_fail(err, "%s and %s both name the workload '%s'", specs[i - 1].path, specs[i].path,
+				specs[i].name);
+			ud_specs_free(specs, *n);
+			*n = 0;
+			return -1;
+		}
+	}
 	for (size_t i = 0; i < *n; i++) {
 		specs[i].def.name = specs[i].name;
 		specs[i].def.units = specs[i].units;
@@ -204,7 +286,11 @@ static int expand(const char *in, const char *tmpdir, char *out, size_t len, str
 			out[o++] = *in++;
 		}
 	}
-	out[o < len ? o : len - 1] = '\0';
+	if (o >= len || *in) {
+		out[len - 1] = '\0';
+		return ud_fail(err, "the command is longer than %zu characters once expanded", len - 1);
+	}
+	out[o] = '\0';
 	return 0;
 }
 
@@ -268,6 +354,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 	(void)iters;
 	if (expand(s->command, ctx->tmpdir, cmd, sizeof(cmd), err) != 0)
 		return -1;
+	if (count_words(cmd) > MAX_ARGS)
+		return ud_fail(err, "%s: more than %d arguments once expanded", s->name, MAX_ARGS);
 	for (char *t = strtok_r(cmd, " \t", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " \t", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
@@ -281,6 +369,11 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		return ud_fail(err, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		/* Never uarchdiff's stdin: a program that reads it would wait on the user's terminal. */
+		if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0)
+			_exit(126);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO); /* UnixBench programs print their COUNT lines on stderr */
 		if (chdir(ctx->tmpdir) != 0)

@@ -3,6 +3,7 @@
 
 #include "derived.h"
 #include "stat_format.h"
+#include "text.h"
 #include "stats.h"
 
 struct comment {
@@ -99,11 +100,13 @@ static int multiplexed(const struct ud_counter *c)
 static void print_counter_line(FILE *f, const struct ud_workload *w, const struct ud_counter *c)
 {
 	struct comment cm = comment_for(w, c);
-	char comment[96] = "", line[256];
+	char comment[96] = "", line[512], buf[256];
+	/* -e names are the user's input: shown, never obeyed by the terminal. */
+	const char *name = ud_visible(c->name, buf, sizeof(buf));
 	size_t len;
 
 	if (c->status != UD_COUNTED) {
-		fprintf(f, "%18s      %s\n", status_text(c), c->name);
+		fprintf(f, "%18s      %s\n", status_text(c), name);
 		return;
 	}
 	if (!isnan(cm.value)) {
@@ -113,9 +116,9 @@ static void print_counter_line(FILE *f, const struct ud_workload *w, const struc
 		snprintf(comment, sizeof(comment), "# %s %s", v, cm.unit);
 	}
 	if (is_clock(c->name))
-		len = snprintf(line, sizeof(line), "%18.2f msec %-32s %-40s", c->value / 1e6, c->name, comment);
+		len = snprintf(line, sizeof(line), "%18.2f msec %-32s %-40s", c->value / 1e6, name, comment);
 	else
-		len = snprintf(line, sizeof(line), "%18.0f      %-32s %-40s", c->value, c->name, comment);
+		len = snprintf(line, sizeof(line), "%18.0f      %-32s %-40s", c->value, name, comment);
 	if (!isnan(c->rel_stddev) && len < sizeof(line))
 		len += snprintf(line + len, sizeof(line) - len, "  ( +- %5.2f%% )", 100 * c->rel_stddev);
 	if (multiplexed(c) && len < sizeof(line))
@@ -152,10 +155,13 @@ static void print_reasons(FILE *f, const struct ud_workload *w)
 
 			if (d->status == UD_COUNTED || strcmp(d->reason ? d->reason : "no reason given", why) != 0)
 				continue;
-			fprintf(f, "%s%s", first ? "" : ", ", d->name);
+			fputs(first ? "" : ", ", f);
+			ud_fputs_visible(f, d->name);
 			first = 0;
 		}
-		fprintf(f, ": %s\n", why);
+		fputs(": ", f);
+		ud_fputs_visible(f, why);
+		fputc('\n', f);
 	}
 }
 
@@ -163,7 +169,9 @@ void ud_stat_print_text(FILE *f, const struct ud_workload *w)
 {
 	double elapsed_s = w->elapsed_ns / 1e9;
 
-	fprintf(f, "\n Performance counter stats for '%s'", w->command ? w->command : w->name);
+	fputs("\n Performance counter stats for '", f);
+	ud_fputs_visible(f, w->command ? w->command : w->name);
+	fputc('\'', f);
 	if (w->runs > 1)
 		fprintf(f, " (%d runs)", w->runs);
 	fprintf(f, ":\n\n");
@@ -201,7 +209,7 @@ void ud_stat_print_csv(FILE *f, const struct ud_workload *w, const char *sep)
 		} else {
 			fprintf(f, "%s%s%s", status_text(c), sep, sep);
 		}
-		fprintf(f, "%s", c->name);
+		ud_fputs_visible(f, c->name);
 		if (w->runs > 1) {
 			if (isnan(c->rel_stddev))
 				fprintf(f, "%s", sep);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "template.h"
+#include "text.h"
 
 #define MAX_DEPTH 32
 
@@ -57,20 +58,9 @@ void ud_escape_markdown(FILE *f, const char *s)
 	escape_with(f, s, "<>&\n\r\\`*_{}[]#|~!", markdown_escape);
 }
 
-static const char *text_control(char c, char *buf)
-{
-	(void)c;
-	(void)buf;
-	return "?"; /* a terminal escape sequence in a label must not reach the terminal */
-}
-
 void ud_escape_text(FILE *f, const char *s)
 {
-	/* The C0 controls but tab, and DEL. */
-	static const char controls[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
-				       "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
-
-	escape_with(f, s, controls, text_control);
+	ud_fputs_visible(f, s); /* a terminal escape sequence in a label must not reach the terminal */
 }
 
 struct render {

@@ -34,3 +34,65 @@ void ud_format_ns(double ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3g s", ns / NS_PER_S);
 }
+
+/* How many bytes at s form one control character (0: none): C0 but tab, DEL, or C1 as UTF-8 (0xC2 0x80-0x9F). */
+static size_t control_at(const unsigned char *s, int keep_newline)
+{
+	if ((*s < 0x20 && *s != '\t' && !(keep_newline && *s == '\n')) || *s == 0x7f)
+		return 1;
+	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f ? 2 : 0;
+}
+
+const char *ud_visible(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*p && !control_at(p, 0))
+		p++;
+	if (!*p)
+		return s;
+	for (p = (const unsigned char *)s; *p;) {
+		size_t n = control_at(p, 0), need = n ? 4 * n : 1;
+
+		if (o + need >= len)
+			break;
+		for (size_t i = 0; n && i < n; i++)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", p[i]);
+		if (!n)
+			buf[o++] = (char)*p;
+		p += n ? n : 1;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void put_visible(FILE *f, const char *s, int keep_newline)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = control_at(p, keep_newline);
+		const unsigned char *start = p;
+
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "\\x%02x", p[i]);
+		if (n) {
+			p += n;
+			continue;
+		}
+		while (*p && !control_at(p, keep_newline))
+			p++;
+		fwrite(start, 1, (size_t)(p - start), f);
+	}
+}
+
+void ud_fputs_visible(FILE *f, const char *s)
+{
+	put_visible(f, s, 0);
+}
+
+void ud_fputs_visible_lines(FILE *f, const char *text)
+{
+	put_visible(f, text, 1);
+}

@@ -153,7 +153,7 @@ START_TEST(test_stat_bad_input)
 	char *both[] = { UD, "stat", "-x", ",", "--json", "--", "true", NULL };
 	char *unwritable[] = { UD, "stat", "-o", "/nonexistent-dir/out.txt", "--", "true", NULL };
 
-	expect_one_line_error(empty, 2, "empty event list");
+	expect_one_line_error(empty, 2, "-e needs a non-empty argument");
 	expect_one_line_error(nocmd, 2, "no command given");
 	expect_one_line_error(missing, 2, "/nonexistent/cmd: command not found");
 	expect_one_line_error(zero, 2, "uarchdiff stat: -r needs a whole number from 1 to 1000, not '0'");

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "outfile.h"
 #include "testutil.h"
@@ -78,6 +81,132 @@ START_TEST(test_unwritable_paths)
 }
 END_TEST
 
+START_TEST(test_existing_mode_kept)
+{
+	char *dir = make_tempdir(), path[4200];
+	struct ud_err err;
+	struct ud_outfile *o;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	write_text(path, "old");
+	chmod(path, 0600);
+	o = ud_outfile_open(path, &err);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_read_only_refused)
+{
+	char *dir = make_tempdir(), path[4200], *text;
+	struct ud_err err;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	write_text(path, "keep");
+	chmod(path, 0444);
+	ck_assert_int_ne(ud_outfile_check(path, &err), 0);
+	ck_assert_ptr_null(ud_outfile_open(path, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "p.json: read-only file: not replaced"));
+	text = read_text(path);
+	ck_assert_str_eq(text, "keep");
+	free(text);
+	ck_assert_int_eq(count_entries(dir), 1);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_symlink_written_through)
+{
+	char *dir = make_tempdir(), target[4200], link[4200], *text;
+	struct ud_err err;
+	struct ud_outfile *o;
+	struct stat st;
+
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	write_text(target, "old");
+	ck_assert_int_eq(symlink("target.json", link), 0);
+	o = ud_outfile_open(link, &err);
+	ck_assert_ptr_nonnull(o);
+	fputs("new", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	text = read_text(target);
+	ck_assert_str_eq(text, "new");
+	free(text);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_check_opens_nothing)
+{
+	char *dir = make_tempdir(), fifo[4200], path[4200];
+	struct ud_err err;
+	int reader;
+	char c;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(path, sizeof(path), "%s/new.json", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	reader = open(fifo, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(reader, 0);
+	ck_assert_int_eq(ud_outfile_check(fifo, &err), 0);
+	/* no writer came and went: the reader has seen nothing, not even EOF after a writer */
+	ck_assert_int_eq(read(reader, &c, 1), 0);
+	ck_assert_int_eq(ud_outfile_check(path, &err), 0);
+	ck_assert_int_eq(count_entries(dir), 1); /* the FIFO only: nothing created */
+	close(reader);
+	ck_assert_int_ne(ud_outfile_check("", &err), 0);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_fifo_without_reader_refused)
+{
+	char *dir = make_tempdir(), fifo[4200];
+	struct ud_err err;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_ptr_null(ud_outfile_open(fifo, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "fifo: cannot write: a FIFO with no reader"));
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_death_before_commit_leaves_nothing)
+{
+	char *dir = make_tempdir(), path[4200];
+	struct ud_err err;
+	pid_t pid;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	pid = fork();
+	if (pid == 0) {
+		struct ud_outfile *o = ud_outfile_open(path, &err);
+
+		fputs("half a report", ud_outfile_stream(o));
+		_exit(o ? 3 : 4); /* dies as a crash would: no commit, no abort, no cleanup */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 3);
+	ck_assert_int_eq(count_entries(dir), 0);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("outfile");
@@ -87,6 +216,12 @@ int main(void)
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_device_written_in_place);
 	tcase_add_test(tc, test_unwritable_paths);
+	tcase_add_test(tc, test_existing_mode_kept);
+	tcase_add_test(tc, test_read_only_refused);
+	tcase_add_test(tc, test_symlink_written_through);
+	tcase_add_test(tc, test_check_opens_nothing);
+	tcase_add_test(tc, test_fifo_without_reader_refused);
+	tcase_add_test(tc, test_death_before_commit_leaves_nothing);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

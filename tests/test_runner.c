@@ -121,6 +121,28 @@ static int fail_setup(struct wl_ctx *ctx, struct ud_err *err)
 	return ud_fail(err, "no such device");
 }
 
+/* A helper that leaves the process group (setsid), as daemons do, and would live on. */
+static int setsid_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	pid_t helper = fork();
+	char pid[32];
+
+	(void)ctx;
+	(void)iters;
+	(void)err;
+	if (helper == 0) {
+		setsid();
+		/* exec, as a spec's program does: the runner's pipe is close-on-exec */
+		execlp("sleep", "sleep", "300", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)helper);
+	write_text(helper_pid_file, pid);
+	return 0;
+}
+
+static const struct ud_workload_def escapes = { .name = "escapes", .units = "lps", .run = setsid_run, .once = true };
+
 static const struct ud_workload_def heavy = { .name = "heavy-setup", .units = "lps", .higher_is_better = true,
 					      .setup = heavy_setup, .run = spin_run };
 static const struct ud_workload_def crash = { .name = "crash", .units = "lps", .run = crash_run };
@@ -203,6 +225,43 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 }
 END_TEST
 
+START_TEST(test_setsid_helper_is_killed)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err;
+	char *pid;
+
+	snprintf(helper_pid_file, sizeof(helper_pid_file), "%s.helper", tmproot);
+	o.samples = 1;
+	ck_assert_int_eq(ud_run_workload(&escapes, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_OK);
+	ud_run_result_free(&r);
+	pid = read_text(helper_pid_file);
+	ck_assert_ptr_nonnull(pid);
+	/* adopted by the runner (a subreaper), killed and reaped: not even a zombie */
+	ck_assert(!process_running((pid_t)atoi(pid)));
+	ck_assert_int_ne(kill((pid_t)atoi(pid), 0), 0);
+	free(pid);
+	unlink(helper_pid_file);
+}
+END_TEST
+
+START_TEST(test_no_temporary_directory_is_an_outcome)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err = UD_ERR_INIT;
+
+	o.tmp_root = "/nonexistent-uarchdiff-root";
+	ck_assert_int_eq(ud_run_workload(&heavy, &o, &r, &err), 0);
+	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
+	ck_assert_ptr_nonnull(strstr(r.detail.msg, "cannot make a temporary directory"));
+	ck_assert_uint_eq(r.nsamples, 0);
+	ud_run_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_filecopy_end_to_end)
 {
 	struct ud_runner_opts o = opts();
@@ -262,6 +321,8 @@ int main(void)
 	tcase_add_test(tc, test_setup_is_not_counted);
 	tcase_add_test(tc, test_helpers_are_counted);
 	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
+	tcase_add_test(tc, test_setsid_helper_is_killed);
+	tcase_add_test(tc, test_no_temporary_directory_is_an_outcome);
 	tcase_add_test(tc, test_filecopy_end_to_end);
 	tcase_add_test(tc, test_every_builtin_runs);
 	suite_add_tcase(s, tc);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "template.h"
+#include "text.h"
 #include "testutil.h"
 
 static char *render(const char *tmpl, const json_t *ctx, ud_escape_fn esc, int *ret, struct ud_err *err)
@@ -85,6 +86,19 @@ static char *escaped(ud_escape_fn esc, const char *s)
 	return buf;
 }
 
+START_TEST(test_visible)
+{
+	char buf[64];
+
+	ck_assert_str_eq(ud_visible("plain\ttab", buf, sizeof(buf)), "plain\ttab");
+	ck_assert_str_eq(ud_visible("a\x1b[31mb\x7f\n", buf, sizeof(buf)), "a\\x1b[31mb\\x7f\\x0a");
+	/* C1 CSI in UTF-8, which some terminals obey; other UTF-8 passes */
+	ck_assert_str_eq(ud_visible("\xc2\x9b" "2J \xc3\xa9", buf, sizeof(buf)), "\\xc2\\x9b" "2J \xc3\xa9");
+	/* cut at a whole escape, never inside one */
+	ck_assert_str_eq(ud_visible("ab\x1b\x1b", buf, 8), "ab\\x1b");
+}
+END_TEST
+
 START_TEST(test_escapes)
 {
 	char *h = escaped(ud_escape_html, "<script>alert('x') & \"y\"</script>");
@@ -93,7 +107,7 @@ START_TEST(test_escapes)
 
 	ck_assert_str_eq(h, "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
 	ck_assert_str_eq(m, "&lt;b&gt;\\*bold\\* \\| \\[link\\](x) next");
-	ck_assert_str_eq(t, "ok?[31mred?");
+	ck_assert_str_eq(t, "ok\\x1b[31mred\\x07");
 	free(h);
 	free(m);
 	free(t);
@@ -107,6 +121,7 @@ int main(void)
 
 	tcase_add_test(tc, test_variables_and_sections);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_visible);
 	tcase_add_test(tc, test_escapes);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -1,0 +1,246 @@
+#!/bin/bash
+# Issue 12's output, process and terminal reproducers, one check each: the
+# exit status, the one-line message, and that nothing was written or left
+# behind (no .NAME.XXXXXX temporary beside an output, no uarchdiff-* folder
+# in TMPDIR, no helper process).  The refusals that need no setup (spec
+# fields, -o "", stat -x "", raw codes, runs/copies, -w x,x, ...) are rows
+# of tests/bad-inputs/cases.tsv.
+#
+#   tests/output-safety.sh UARCHDIFF
+set -u
+ud=$(realpath "$1")
+golden=$(cd "$(dirname "$0")/golden" && pwd)
+data=$(cd "$(dirname "$0")/data" && pwd)
+perf=$data/perf-stat/oci-e5-genoa-fstime.txt
+dir=$(mktemp -d)
+trap 'chmod -R u+w "$dir"; rm -rf "$dir"' EXIT
+export TMPDIR=$dir/tmp
+mkdir -p "$TMPDIR"
+cd "$dir"
+failed=0
+
+fail() {
+	echo "FAIL $*"
+	failed=$((failed + 1))
+}
+
+# status WANT: the last command's exit status ($rc) is WANT.
+# oneline TEXT: err holds exactly one line, containing TEXT.
+# clean: no temporary beside the outputs, nothing in TMPDIR.
+status() { [[ $rc -eq $1 ]] || fail "$name: exit $rc, want $1; stderr: $(head -c 300 err)"; }
+oneline() {
+	[[ $(wc -l <err) -eq 1 ]] || fail "$name: want one line on stderr, got: $(cat err)"
+	grep -qF -- "$1" err || fail "$name: stderr lacks '$1': $(cat err)"
+}
+clean() {
+	local left
+	left=$(ls -A "$dir" | grep -E '^\..*\.[A-Za-z0-9]{6}$')
+	[[ -z $left ]] || fail "$name: temporary left: $left"
+	[[ -z $(ls -A "$TMPDIR") ]] || fail "$name: left in TMPDIR: $(ls -A "$TMPDIR")"
+}
+
+# --- 4: stat -o FIFO: the reader gets the report; no reader is refused, not waited for
+name=stat-fifo-reader
+mkfifo fifo
+timeout 10 cat fifo >got &
+timeout 10 "$ud" stat -o fifo -- true 2>err
+rc=$?
+wait
+status 0
+grep -q "Performance counter stats for 'true'" got || fail "$name: the reader got: $(cat got)"
+clean
+name=stat-fifo-no-reader
+timeout 10 "$ud" stat -o fifo -- true 2>err
+rc=$?
+status 1
+oneline "fifo: cannot write: a FIFO with no reader"
+rm -f fifo got
+clean
+
+# --- 15: a failed write names the path, status 1 in every command
+for cmd in "stat -o /dev/full -- true" "diff -o /dev/full $golden/e5.json $golden/e6.json" \
+	"compare -o /dev/full $golden/e5.json $golden/e6.json" "import -o /dev/full $perf"; do
+	name="write-failed: ${cmd%% *}"
+	$ud $cmd >out 2>err
+	rc=$?
+	status 1
+	oneline "/dev/full: write failed: No space left on device"
+done
+name=stdout-full
+"$ud" workloads >/dev/full 2>err
+rc=$?
+status 1
+oneline "uarchdiff workloads: standard output: write failed"
+rm -f out
+
+# --- 7: -o keeps an existing file's mode, refuses a read-only one, writes through a symlink
+name=keeps-mode
+echo old >private.json
+chmod 600 private.json
+"$ud" import -o private.json "$perf" 2>err
+rc=$?
+status 0
+[[ $(stat -c %a private.json) == 600 ]] || fail "$name: mode became $(stat -c %a private.json)"
+clean
+name=read-only-refused
+echo old >ro.json
+chmod 444 ro.json
+"$ud" import -o ro.json "$perf" 2>err
+rc=$?
+status 2
+oneline "ro.json: read-only file: not replaced"
+[[ $(cat ro.json) == old ]] || fail "$name: the read-only file was replaced"
+clean
+name=symlink-written-through
+echo old >target.json
+ln -s target.json link.json
+"$ud" import -o link.json "$perf" 2>err
+rc=$?
+status 0
+[[ -L link.json ]] || fail "$name: the symlink was replaced by a file"
+grep -q uarchdiff.profile/1 target.json || fail "$name: the target was not written"
+clean
+name=dangling-symlink-refused
+ln -s nowhere.json dangling.json
+"$ud" import -o dangling.json "$perf" 2>err
+rc=$?
+status 2
+oneline "dangling.json: a symbolic link to a file that does not exist"
+[[ ! -e nowhere.json ]] || fail "$name: wrote the link's target"
+clean
+rm -f private.json ro.json target.json link.json dangling.json
+
+# --- 8: run --json -o FILE writes FILE, not stdout
+name=run-json-output
+"$ud" run -w int --suite quick -r 1 --json -o run.json >out 2>err
+rc=$?
+status 0
+[[ ! -s out ]] || fail "$name: wrote on stdout"
+grep -q '"schema": "uarchdiff.profile/1"' run.json || fail "$name: run.json is not the profile"
+clean
+rm -f run.json out
+
+# --- 6: a workload whose temporary directory cannot be made fails alone
+name=no-tmpdir
+TMPDIR=$dir/missing "$ud" run -w int,fp --suite quick -r 1 -o p.json >out 2>err
+rc=$?
+status 1
+[[ $(grep -c '"outcome": "failed: .*cannot make a temporary directory' p.json) -eq 2 ]] ||
+	fail "$name: both workloads should be recorded as failed: $(grep outcome p.json)"
+clean
+rm -f p.json out
+
+# Specs for the process checks: a slow one to signal, one that reads stdin,
+# one that leaves a setsid() helper behind.
+mkdir specs
+cat >slow.sh <<'EOF'
+#!/bin/sh
+sleep 3
+echo "score 1"
+EOF
+cat >reader.sh <<'EOF'
+#!/bin/sh
+read -r line
+echo "score 1"
+EOF
+cat >daemon.sh <<'EOF'
+#!/bin/sh
+setsid sleep 300 >/dev/null 2>&1 &
+echo $! >"$1"
+echo "score 1"
+EOF
+chmod +x slow.sh reader.sh daemon.sh
+for s in slow reader daemon; do
+	printf 'name = %s\ncommand = %s/%s.sh ${PIDFILE}\nscore = ^score ([0-9]+)$\nunits = x\ntimeout = 5\n' \
+		"$s" "$dir" "$s" >specs/$s.spec
+done
+export UARCHDIFF_WORKLOADS_DIR=$dir/specs PIDFILE=$dir/helper.pid
+
+# --- 5: SIGTERM, SIGHUP (and SIGINT) save what was measured, marked incomplete
+for sig in TERM HUP INT; do
+	name=run-sig$sig
+	"$ud" run -w int,slow,fp --suite quick -r 1 -o sig.json >out 2>err &
+	pid=$!
+	sleep 1.5
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	status 1
+	grep -qF "interrupted (SIG$sig): saving the" err || fail "$name: $(cat err)"
+	grep -q '"incomplete": true' sig.json || fail "$name: the profile is not marked incomplete"
+	grep -q '"name": "int"' sig.json || fail "$name: the measured workload was lost"
+	pgrep -f "$dir/slow.sh" >/dev/null && fail "$name: the workload's program survived"
+	clean
+	rm -f sig.json out
+done
+
+# --- 13: an external program's stdin is /dev/null, not uarchdiff's
+name=spec-stdin
+mkfifo hold
+sleep 30 >hold &
+holder=$!
+"$ud" run -w reader -r 1 -o reader.json <hold >out 2>err
+rc=$?
+kill $holder
+wait $holder 2>/dev/null
+rm -f hold
+status 0
+grep -q '"outcome": "ok"' reader.json || fail "$name: the program waited on uarchdiff's stdin: $(cat err)"
+clean
+rm -f reader.json out
+
+# --- 13: a helper that left the process group with setsid() is killed
+name=spec-setsid-helper
+"$ud" run -w daemon -r 1 -o daemon.json >out 2>err
+rc=$?
+status 0
+helper=$(cat helper.pid 2>/dev/null)
+[[ -n $helper ]] || fail "$name: the helper did not start"
+if [[ -n $helper ]] && kill -0 "$helper" 2>/dev/null; then
+	fail "$name: the setsid() helper $helper survived"
+	kill "$helper"
+fi
+clean
+rm -f daemon.json out helper.pid
+unset UARCHDIFF_WORKLOADS_DIR
+
+# --- 12: an incomplete profile is named in every format of diff and compare
+sed '1s/{/{"incomplete": true,/' "$golden/e6.json" >inc.json
+for cmd in diff compare; do
+	for f in text md html json; do
+		name="incomplete: $cmd -f $f"
+		"$ud" $cmd -f $f "$golden/e5.json" inc.json >out 2>err
+		rc=$?
+		status 0
+		grep -q 'incomplete' out || fail "$name: no word of it"
+	done
+done
+rm -f inc.json out
+
+# --- 14: control characters from input reach the terminal as \xHH
+esc=$'\e'
+name=escape-spec-what
+mkdir escspec
+printf 'name = esc\nwhat = evil %s[31mred\ncommand = true\nscore = ^([0-9]+)$\nunits = x\n' "$esc" >escspec/e.spec
+UARCHDIFF_WORKLOADS_DIR=$dir/escspec "$ud" workloads >out 2>err
+grep -qF 'evil \x1b[31mred' out || fail "$name: $(grep esc out)"
+grep -q "$esc" out && fail "$name: a raw escape reached the output"
+name=escape-cpuinfo-model
+sed "s/^model name.*/model name\t: evil ${esc}[31mred/" "$data/cpuinfo/kvm-amd-epyc-family25-model17.txt" >cpuinfo
+"$ud" host --cpuinfo cpuinfo >out 2>err
+grep -qF 'evil \x1b[31mred' out || fail "$name: $(grep -i model out)"
+grep -q "$esc" out && fail "$name: a raw escape reached the output"
+name=escape-event-title
+mkdir events
+sed "s/^title.*/title \"evil ${esc}[31mred\"/" "$data/../../events/generic" >events/generic
+UARCHDIFF_EVENTS_DIR=$dir/events "$ud" events --uarch generic >out 2>err
+grep -qF 'evil \x1b[31mred' out || fail "$name: $(head -1 out) $(cat err)"
+grep -q "$esc" out && fail "$name: a raw escape reached the output"
+name=escape-event-name
+"$ud" stat -e "evil${esc}[31mred" -- true >out 2>err
+grep -qF 'evil\x1b[31mred' err || fail "$name: $(cat err)"
+grep -q "$esc" err && fail "$name: a raw escape reached the terminal"
+rm -rf escspec cpuinfo events out err
+
+echo "output safety: $failed failed"
+[[ $failed -eq 0 ]]
