@@ -99,6 +99,11 @@ static const struct ud_workload_def *find_def(const char *name, const struct ud_
 	struct ud_err why = UD_ERR_INIT;
 
 	*unavailable = 0;
+	if (d && d->available && d->available(&why) != 0) {
+		ud_cmd_error(&command, "%s: %s", name, why.msg);
+		*unavailable = 1;
+		return NULL;
+	}
 	for (size_t i = 0; !d && i < nspecs; i++) {
 		if (strcmp(specs[i].name, name) != 0)
 			continue;
@@ -138,9 +143,14 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 	if (!out)
 		return NULL;
 	if (!a->names) {
-		for (size_t i = 0; i < total; i++)
-			if (all[i]->suites & a->suite)
+		for (size_t i = 0; i < total; i++) {
+			if (!(all[i]->suites & a->suite))
+				continue;
+			if (!all[i]->available || all[i]->available(&why) == 0)
 				out[(*n)++] = all[i];
+			else
+				ud_cmd_error(&command, "skipping %s: %s", all[i]->name, why.msg);
+		}
 		for (size_t i = 0; i < nspecs; i++) {
 			if (!(specs[i].suites & a->suite))
 				continue;
@@ -231,16 +241,16 @@ static void progress(int tty, size_t i, size_t n, const char *name, const struct
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	if (isfinite(w->score.median))
-		fprintf(stderr, "[%zu/%zu] %-16s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
+		fprintf(stderr, "[%zu/%zu] %-20s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
 			w->units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
 			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? w->outcome : "");
 	else
-		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, w->outcome);
+		fprintf(stderr, "[%zu/%zu] %-20s %s\n", i + 1, n, name, w->outcome);
 }
 
 static void summary(const struct ud_profile *p)
 {
-	printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", "workload", "score", "units", "+-95%", "IPC", "br-miss",
+	printf("%-20s %14s %-8s %7s %6s %9s %9s  %s\n", "workload", "score", "units", "+-95%", "IPC", "br-miss",
 	       "L1d-miss", "outcome");
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct ud_workload *w = &p->workloads[i];
@@ -258,7 +268,7 @@ static void summary(const struct ud_profile *p)
 			snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
 		if (isfinite(l1))
 			snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
-		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", w->name, s, w->units, ci, si, sb, sl, w->outcome);
+		printf("%-20s %14s %-8s %7s %6s %9s %9s  %s\n", w->name, s, w->units, ci, si, sb, sl, w->outcome);
 	}
 }
 

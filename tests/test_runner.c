@@ -4,12 +4,14 @@
  * and no temporary file survives; then a built-in workload end to end.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runner.h"
@@ -243,12 +245,91 @@ START_TEST(test_every_builtin_runs)
 		struct ud_run_result r;
 		struct ud_err err;
 
+		if (all[i]->available && all[i]->available(&err) != 0)
+			continue; /* context-switch-cross on a 1-CPU host */
 		ck_assert_int_eq(ud_run_workload(all[i], &o, &r, &err), 0);
 		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", all[i]->name, r.detail.msg);
 		ck_assert_msg(r.samples[0].work > 0, "%s did no work", all[i]->name);
 		ud_run_result_free(&r);
 	}
 	ck_assert_int_eq(count_entries(tmproot), 0);
+}
+END_TEST
+
+/* fstime's -m is KB whatever the buffer: 500, 2000 and 8000 KB files. */
+START_TEST(test_filecopy_sizes_are_fstimes)
+{
+	const struct ud_workload_def *defs[] = { &wl_fcopy256, &wl_fcopy1k, &wl_fcopy4k };
+	const long kb[] = { 500, 2000, 8000 };
+
+	for (int i = 0; i < 3; i++) {
+		struct wl_ctx ctx = { .tmpdir = tmproot, .work_per_iter = 1 };
+		struct ud_err err;
+		struct stat st;
+		char path[4200];
+
+		ck_assert_msg(defs[i]->setup(&ctx, &err) == 0, "%s", err.msg);
+		snprintf(path, sizeof(path), "%s/copy-src", tmproot);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_int_eq(st.st_size, kb[i] * 1024);
+		defs[i]->teardown(&ctx);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/copy-dst", tmproot);
+		unlink(path);
+	}
+}
+END_TEST
+
+/* spawn and exec run in the minimal helper process, found beside the build or through UARCHDIFF_HELPERS_DIR. */
+START_TEST(test_spawn_runs_in_the_helper)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_err err;
+
+	o.samples = 1;
+	setenv("UARCHDIFF_HELPERS_DIR", tmproot, 1);
+	ck_assert_int_eq(ud_run_workload(&wl_spawn, &o, &r, &err), 0);
+	unsetenv("UARCHDIFF_HELPERS_DIR");
+	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
+	ck_assert_msg(strstr(r.detail.msg, "/uarchdiff-spawn: No such file") != NULL, "%s", r.detail.msg);
+	ud_run_result_free(&r);
+	for (int i = 0; i < 2; i++) {
+		const struct ud_workload_def *d = i ? &wl_exec : &wl_spawn;
+
+		ck_assert_int_eq(ud_run_workload(d, &o, &r, &err), 0);
+		ck_assert_msg(r.outcome == UD_OUT_OK, "%s: %s", d->name, r.detail.msg);
+		/* a new process or program an iteration, counted through the helper: a page fault each at least */
+		ck_assert_double_ge(r.samples[0].counts[PF].value, (double)r.iters);
+		ud_run_result_free(&r);
+	}
+}
+END_TEST
+
+/* context-switch pins itself to one CPU; context-switch-cross needs two and says why when it has one. */
+START_TEST(test_context_switch_pinning)
+{
+	struct wl_ctx ctx = { .tmpdir = tmproot, .work_per_iter = 1 };
+	cpu_set_t saved, one;
+	struct ud_err err;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(saved), &saved), 0);
+	ck_assert_msg(wl_ctxsw.setup(&ctx, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(one), &one), 0);
+	ck_assert_int_eq(CPU_COUNT(&one), 1);
+	ck_assert_int_eq(wl_ctxsw.run(&ctx, 100, &err), 0);
+	wl_ctxsw.teardown(&ctx);
+	/* pinned to one CPU, the process is a 1-CPU host for the cross workload */
+	ck_assert_int_eq(wl_ctxsw_cross.available(&err), -1);
+	ck_assert_msg(strstr(err.msg, "needs 2 CPUs") != NULL, "%s", err.msg);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(saved), &saved), 0);
+	if (CPU_COUNT(&saved) >= 2) {
+		ck_assert_int_eq(wl_ctxsw_cross.available(&err), 0);
+		ck_assert_msg(wl_ctxsw_cross.setup(&ctx, &err) == 0, "%s", err.msg);
+		ck_assert_int_eq(wl_ctxsw_cross.run(&ctx, 100, &err), 0);
+		wl_ctxsw_cross.teardown(&ctx);
+		ck_assert_int_eq(sched_setaffinity(0, sizeof(saved), &saved), 0);
+	}
 }
 END_TEST
 
@@ -264,6 +345,9 @@ int main(void)
 	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
 	tcase_add_test(tc, test_filecopy_end_to_end);
 	tcase_add_test(tc, test_every_builtin_runs);
+	tcase_add_test(tc, test_filecopy_sizes_are_fstimes);
+	tcase_add_test(tc, test_spawn_runs_in_the_helper);
+	tcase_add_test(tc, test_context_switch_pinning);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
