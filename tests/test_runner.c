@@ -12,8 +12,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "derived.h"
 #include "runner.h"
 #include "testutil.h"
 
@@ -123,6 +125,24 @@ static int fail_setup(struct wl_ctx *ctx, struct ud_err *err)
 	return ud_fail(err, "no such device");
 }
 
+/* Forks from the 80 MB setup: each child's exit tears down a large address space. */
+static int fork_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	(void)ctx;
+	for (uint64_t i = 0; i < iters; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return ud_fail(err, "fork");
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+static const struct ud_workload_def heavy_forks = { .name = "heavy-forks", .units = "lps", .higher_is_better = true,
+						    .setup = heavy_setup, .run = fork_run };
 static const struct ud_workload_def heavy = { .name = "heavy-setup", .units = "lps", .higher_is_better = true,
 					      .setup = heavy_setup, .run = spin_run };
 static const struct ud_workload_def crash = { .name = "crash", .units = "lps", .run = crash_run };
@@ -256,6 +276,39 @@ START_TEST(test_every_builtin_runs)
 }
 END_TEST
 
+/*
+ * task-clock against getrusage on a fork loop: the children's exits are
+ * complete in getrusage (reaped whole), and CPUs utilized uses the larger,
+ * so the inherited task-clock's shortfall (the exiting child's address-space
+ * teardown, after its counters were flushed) does not read as idle time.
+ */
+START_TEST(test_fork_loop_cpu_time)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, heavy_forks.name);
+	struct ud_err err;
+	double tc, ru, util;
+
+	o.target_s = 0.1;
+	o.timeout_s = 20;
+	ck_assert_int_eq(ud_run_workload(&heavy_forks, &o, &r, &err), 0);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
+	ck_assert_int_eq(ud_run_to_workload(&heavy_forks, &r, ev, NSW, w), 0);
+	tc = ud_workload_value(w, "task-clock");
+	ru = w->user_ns + w->sys_ns;
+	util = ud_metric(w, UD_M_CPUS_UTILIZED);
+	fprintf(stderr, "fork loop: task-clock %.1f ms, getrusage %.1f ms, elapsed %.1f ms, CPUs utilized %.2f\n",
+		tc / 1e6, ru / 1e6, w->elapsed_ns / 1e6, util);
+	/* getrusage holds everything task-clock does (its clock ticks aside) */
+	ck_assert_double_ge(ru, 0.9 * tc);
+	ck_assert_double_ge(util * w->elapsed_ns, 0.999 * (ru > tc ? ru : tc) / 1.02);
+	ud_run_result_free(&r);
+	ud_profile_free(p);
+}
+END_TEST
+
 /* fstime's -m is KB whatever the buffer: 500, 2000 and 8000 KB files. */
 START_TEST(test_filecopy_sizes_are_fstimes)
 {
@@ -346,6 +399,7 @@ int main(void)
 	tcase_add_test(tc, test_filecopy_end_to_end);
 	tcase_add_test(tc, test_every_builtin_runs);
 	tcase_add_test(tc, test_filecopy_sizes_are_fstimes);
+	tcase_add_test(tc, test_fork_loop_cpu_time);
 	tcase_add_test(tc, test_spawn_runs_in_the_helper);
 	tcase_add_test(tc, test_context_switch_pinning);
 	suite_add_tcase(s, tc);
