@@ -42,7 +42,7 @@ struct ud_counter {
 };
 
 struct ud_score {
-	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score */
+	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score; ci95_rel: of the median (stats.h) */
 	double *samples;
 	size_t nsamples;
 };

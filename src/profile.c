@@ -203,6 +203,7 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n)
 	s->median = ud_median(samples, n);
 	s->min = ud_min(samples, n);
 	s->max = ud_max(samples, n);
-	s->ci95_rel = ud_ci95_rel(samples, n);
+	/* the score is the median: its interval, distribution-free */
+	s->ci95_rel = ud_ci95_median_rel(samples, n);
 	return 0;
 }
