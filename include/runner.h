@@ -49,6 +49,8 @@ struct ud_run_result {
 	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */
 	size_t nsamples;
+	size_t cap;                  /* private: samples' room */
+	char tmpdir[4096];           /* private: the workload's directory, from ud_run_begin to ud_run_end */
 };
 
 /*
@@ -60,6 +62,22 @@ struct ud_run_result {
 int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
 		    struct ud_err *err);
 void ud_run_result_free(struct ud_run_result *res);
+
+/*
+ * The same in steps, so that a suite's samples can interleave (sampling.h):
+ * ud_run_begin makes the private directory and calibrates (0 with the
+ * outcome in res; -1 with err when no directory could be made, nothing to
+ * end); ud_run_sample takes one more sample while the outcome is OK and
+ * returns it; ud_run_end removes the directory.  Free res after.
+ */
+int ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
+		 struct ud_err *err);
+enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud_runner_opts *o,
+			      struct ud_run_result *res);
+void ud_run_end(struct ud_run_result *res);
+
+/* A sample's score: the program's own where it reports one, else work per second. */
+double ud_sample_score(const struct ud_sample *s);
 
 /* Fills a profile workload from a result: scores, sums, counters, outcome. */
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,

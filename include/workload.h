@@ -48,6 +48,12 @@ struct ud_workload_def {
 	void (*teardown)(struct wl_ctx *ctx);                       /* may be NULL */
 	const void *data;         /* passed as ctx->data */
 	bool once;                /* one run() a sample, not calibrated (external programs) */
+	/*
+	 * Its work does not keep exactly one CPU busy (waits on wake-ups across
+	 * CPUs, sleeps, an external program of unknown shape): no warning when
+	 * it runs below one CPU utilized (noise.h).
+	 */
+	bool not_single_cpu;
 	/* May be NULL (always).  Whether this host can run it; -1 with why (a reason, no name) when not. */
 	int (*available)(struct ud_err *why);
 };

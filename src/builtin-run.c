@@ -22,8 +22,11 @@
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
+#include "noise.h"
 #include "runner.h"
+#include "sampling.h"
 #include "spec.h"
+#include "stats.h"
 #include "uarch.h"
 
 /* Each suite's sample length and per-child time limit. */
@@ -68,7 +71,9 @@ static const struct ud_option options[] = {
 	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
 	  "the counters instead of the defaults, as stat -e takes\nthem (cycles:u, instructions:k, ... count one mode)", 0,
 	  0, NULL },
-	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N", "samples a workload (default 5)", 1, UD_REPEAT_MAX, NULL },
+	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N",
+	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)", 1,
+	  UD_REPEAT_MAX, NULL },
 	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)",
 	  0, 0, NULL },
 	{ 0, "label", UD_OPT_STRING, &args.label, "TEXT", "the host's label in the profile (default: hostname)", 0,
@@ -231,44 +236,88 @@ static char *default_output(const json_t *host)
 	return path;
 }
 
-static void progress(int tty, size_t i, size_t n, const char *name, const struct ud_workload *w)
+/* The live line (a terminal) after each sample; one line a workload once it is done. */
+static void progress(void *ctx, const struct ud_suite_item *it, bool done)
 {
-	if (!w) {
-		if (tty)
-			fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
+	const int *tty = ctx;
+	const struct ud_run_result *r = &it->res;
+	double *scores;
+
+	if (!done) {
+		if (*tty)
+			fprintf(stderr, "\r\033[K%s: sample %zu ...", it->def->name, r->nsamples);
 		return;
 	}
-	if (tty)
+	if (*tty)
 		fprintf(stderr, "\r\033[K");
-	if (isfinite(w->score.median))
-		fprintf(stderr, "[%zu/%zu] %-20s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
-			w->units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
-			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? w->outcome : "");
+	scores = calloc(r->nsamples ? r->nsamples : 1, sizeof(*scores));
+	for (size_t i = 0; scores && i < r->nsamples; i++)
+		scores[i] = ud_sample_score(&r->samples[i]);
+	if (scores && r->nsamples)
+		fprintf(stderr, "%-20s %.4g %s (+-%.1f%%, %zu samples)%s%s\n", it->def->name, ud_median(scores, r->nsamples),
+			r->units[0] ? r->units : it->def->units, 100 * ud_ci95_median_rel(scores, r->nsamples),
+			r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ", r->outcome == UD_OUT_OK ? "" : r->detail.msg);
 	else
-		fprintf(stderr, "[%zu/%zu] %-20s %s\n", i + 1, n, name, w->outcome);
+		fprintf(stderr, "%-20s %s\n", it->def->name, r->outcome == UD_OUT_OK ? "no samples" : r->detail.msg);
+	free(scores);
+}
+
+/* A short tag a warning: the summary table's noise column. */
+static void noise_tags(const struct ud_noise *n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!n || !n->nwarnings) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (n->cpus_utilized_min < UD_NOISE_MIN_CPUS && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "cpu %.2f ", n->cpus_utilized_min);
+	if (n->steal_pct > UD_NOISE_MAX_STEAL_PCT && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "steal %.0f%% ", n->steal_pct);
+	if (n->ci95_rel > UD_NOISE_MAX_CI95_REL && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "ci %.0f%% ", 100 * n->ci95_rel);
+	if (used && used < len)
+		buf[used - 1] = '\0';
+}
+
+static void summary_row(const struct ud_workload *w)
+{
+	double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
+	double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
+	char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-", n[16] = "-", tags[96];
+
+	if (isfinite(w->score.median))
+		snprintf(s, sizeof(s), "%.5g", w->score.median);
+	if (isfinite(w->score.ci95_rel))
+		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
+	if (isfinite(ipc))
+		snprintf(si, sizeof(si), "%.2f", ipc);
+	if (isfinite(br))
+		snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
+	if (isfinite(l1))
+		snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
+	if (w->noise)
+		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
+	noise_tags(w->noise, tags, sizeof(tags));
+	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", w->name, s, w->units, ci, n, si, sb, sl, w->outcome,
+	       tags);
 }
 
 static void summary(const struct ud_profile *p)
 {
-	printf("%-20s %14s %-8s %7s %6s %9s %9s  %s\n", "workload", "score", "units", "+-95%", "IPC", "br-miss",
-	       "L1d-miss", "outcome");
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct ud_workload *w = &p->workloads[i];
-		double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
-		double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
-		char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-";
+	size_t warned = 0;
 
-		if (isfinite(w->score.median))
-			snprintf(s, sizeof(s), "%.5g", w->score.median);
-		if (isfinite(w->score.ci95_rel))
-			snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
-		if (isfinite(ipc))
-			snprintf(si, sizeof(si), "%.2f", ipc);
-		if (isfinite(br))
-			snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
-		if (isfinite(l1))
-			snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
-		printf("%-20s %14s %-8s %7s %6s %9s %9s  %s\n", w->name, s, w->units, ci, si, sb, sl, w->outcome);
+	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", "workload", "score", "units", "+-95%", "n", "IPC",
+	       "br-miss", "L1d-miss", "outcome", "noise");
+	for (size_t i = 0; i < p->nworkloads; i++)
+		summary_row(&p->workloads[i]);
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_noise *n = p->workloads[i].noise;
+
+		for (size_t k = 0; n && k < n->nwarnings; k++)
+			printf("%s%s: %s\n", warned++ ? "" : "\nnoise warnings:\n", p->workloads[i].name, n->warnings[k]);
 	}
 }
 
@@ -295,7 +344,6 @@ static void set_timing(struct run *r)
 			r->suite_timeout = suite_timing[i].timeout_s;
 		}
 	}
-	r->ro.samples = (int)args.repeat;
 	r->ro.exact = args.exact;
 	r->ro.l1d = cache_bytes(r->p->host, "l1d_kb");
 	r->ro.l2 = cache_bytes(r->p->host, "l2_kb");
@@ -332,31 +380,49 @@ static int prepare(struct run *r, struct ud_err *err)
 	return 0;
 }
 
-/* Every workload in turn; returns the exit status so far, or -1 with err. */
+/* A suite item's result into the profile: scores, counters, the binary and the noise. */
+static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *err)
+{
+	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
+
+	if (!w || ud_run_to_workload(it->def, &it->res, r->ev, r->ro.nev, w) != 0 ||
+	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
+		return ud_fail(err, "out of memory");
+	record_binary(it->def, w);
+	return 0;
+}
+
+/* Every workload, samples interleaved (sampling.h); returns the exit status so far, or -1 with err. */
 static int measure_all(struct run *r, struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
+	struct ud_sampling plan = { .fixed = (int)args.repeat, .target_ci95 = UD_SAMPLING_TARGET_CI95,
+				    .min_samples = UD_SAMPLING_MIN_SAMPLES, .budget_factor = UD_SAMPLING_BUDGET_FACTOR,
+				    .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
+	struct ud_suite_item *items = calloc(r->ndefs ? r->ndefs : 1, sizeof(*items));
 
-	for (size_t i = 0; i < r->ndefs && !stop_requested; i++) {
+	if (!items)
+		return ud_fail(err, "out of memory");
+	for (size_t i = 0; i < r->ndefs; i++) {
 		const struct ud_workload_def *d = r->defs[i];
-		struct ud_run_result res;
-		struct ud_workload *w;
 
-		progress(tty, i, r->ndefs, d->name, NULL);
-		r->ro.timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
-		if (ud_run_workload(d, &r->ro, &res, err) != 0)
-			return -1;
-		w = ud_profile_add_workload(r->p, d->name);
-		if (!w || ud_run_to_workload(d, &res, r->ev, r->ro.nev, w) != 0) {
-			ud_run_result_free(&res);
-			return ud_fail(err, "out of memory");
-		}
-		record_binary(d, w);
-		if (res.outcome != UD_OUT_OK)
-			status = UD_EXIT_RUN_FAILED;
-		ud_run_result_free(&res);
-		progress(tty, i, r->ndefs, d->name, w);
+		items[i].def = d;
+		items[i].timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
 	}
+	if (ud_sample_suite(items, r->ndefs, &r->ro, &plan, progress, &tty, err) != 0)
+		status = -1;
+	for (size_t i = 0; status >= 0 && i < r->ndefs; i++) {
+		/* stopped by Ctrl-C: what was measured is kept, what was not begun is not a result */
+		if (!items[i].begun || (items[i].res.outcome == UD_OUT_INTERRUPTED && !items[i].res.nsamples))
+			continue;
+		if (record(r, &items[i], err) != 0)
+			status = -1;
+		else if (items[i].res.outcome != UD_OUT_OK)
+			status = UD_EXIT_RUN_FAILED;
+	}
+	for (size_t i = 0; i < r->ndefs; i++)
+		ud_run_result_free(&items[i].res);
+	free(items);
 	return status;
 }
 
@@ -415,7 +481,7 @@ int cmd_run(int argc, char **argv)
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
 
-	args = (struct run_args){ .suite = UD_SUITE_DEFAULT, .repeat = 5 };
+	args = (struct run_args){ .suite = UD_SUITE_DEFAULT, .repeat = 0 };
 	status = ud_options_cli(&command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;

@@ -121,7 +121,7 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 	s->def = (struct ud_workload_def){
 		.name = s->name, .units = s->units[0] ? s->units : "", .higher_is_better = s->higher_is_better,
 		.teaches = s->what[0] ? s->what : s->command, .suites = s->suites, .run = spec_run,
-		.data = s, .once = true,
+		.data = s, .once = true, .not_single_cpu = true, /* an external program's shape is its own */
 	};
 	return 0;
 }

@@ -251,6 +251,7 @@ const struct ud_workload_def wl_ctxsw_cross = {
 		   "interrupt (through the hypervisor on a VM); UnixBench's context1 when the scheduler splits it",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = ctxsw_setup_cross, .run = ctxsw_run, .teardown = ctxsw_teardown, .available = cross_available,
+	.not_single_cpu = true, /* each end waits for a wake-up from the other CPU */
 };
 
 /* ---- system call overhead: UnixBench's mix ---- */
