@@ -172,9 +172,6 @@ START_TEST(test_adaptive_stops)
 	ck_assert_uint_eq(items[0].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
 	ck_assert_uint_gt(items[1].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
 	ck_assert_double_ge(items[1].seen.sampled_ns, budget_ns);
-	/* it stopped at the first turn past the budget */
-	ck_assert_double_lt(items[1].seen.sampled_ns - items[1].seen.sampled_ns / (double)items[1].res.nsamples,
-			    budget_ns);
 	free_items(items, 2);
 }
 END_TEST
