@@ -57,18 +57,30 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A sorted copy of x[0..n), n > 0 (the caller frees it); NULL when out of memory. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, x, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_double);
+	}
+	return s;
+}
+
+static double median_of_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 double ud_median(const double *x, size_t n)
 {
 	double *s, m;
 
-	if (n == 0)
+	if (n == 0 || !(s = sorted_copy(x, n)))
 		return NAN;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return NAN;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	m = median_of_sorted(s, n);
 	free(s);
 	return m;
 }
@@ -132,14 +144,9 @@ double ud_ci95_median_rel(const double *x, size_t n)
 	double *s, med, half;
 	size_t k;
 
-	if (n < 2)
+	if (n < 2 || !(s = sorted_copy(x, n)))
 		return NAN;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return NAN;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	med = median_of_sorted(s, n);
 	k = median_ci_rank(n);
 	k = k ? k : 1;
 	half = (s[n - k] - s[k - 1]) / 2;
