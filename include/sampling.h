@@ -45,6 +45,19 @@ struct ud_observed {
 	double sampled_ns;                 /* wall time spent in its samples */
 };
 
+/*
+ * Watching the host around any piece of work (what teach's experiments
+ * can use too): start before, stop after, and seen accumulates.  A seen
+ * starts as { .load_max = NAN }.
+ */
+struct ud_observation {
+	uint64_t steal0, total0, start_ns;
+	double load;
+	bool ticks_ok;
+};
+void ud_observe_start(struct ud_observation *obs);
+void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen);
+
 struct ud_suite_item {
 	const struct ud_workload_def *def;
 	double timeout_s;            /* a child's limit for this workload */

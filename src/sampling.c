@@ -46,23 +46,36 @@ static double read_loadavg(void)
 	return load;
 }
 
+void ud_observe_start(struct ud_observation *obs)
+{
+	obs->ticks_ok = read_cpu_ticks(&obs->steal0, &obs->total0) == 0;
+	obs->load = read_loadavg();
+	obs->start_ns = ud_now_ns();
+}
+
+void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen)
+{
+	uint64_t s1, t1;
+
+	seen->sampled_ns += (double)(ud_now_ns() - obs->start_ns);
+	if (obs->ticks_ok && read_cpu_ticks(&s1, &t1) == 0 && t1 >= obs->total0 && s1 >= obs->steal0) {
+		seen->steal_ticks += s1 - obs->steal0;
+		seen->total_ticks += t1 - obs->total0;
+	}
+	if (isfinite(obs->load) && !(seen->load_max >= obs->load))
+		seen->load_max = obs->load;
+}
+
 /* One sample of it, with what the host did meanwhile. */
 static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opts *o)
 {
 	struct ud_runner_opts mine = *o;
-	uint64_t s0 = 0, t0 = 0, s1, t1, start = ud_now_ns();
-	int ticks = read_cpu_ticks(&s0, &t0);
-	double load = read_loadavg();
+	struct ud_observation obs;
 
 	mine.timeout_s = it->timeout_s;
+	ud_observe_start(&obs);
 	ud_run_sample(it->def, &mine, &it->res);
-	it->seen.sampled_ns += (double)(ud_now_ns() - start);
-	if (ticks == 0 && read_cpu_ticks(&s1, &t1) == 0 && t1 >= t0 && s1 >= s0) {
-		it->seen.steal_ticks += s1 - s0;
-		it->seen.total_ticks += t1 - t0;
-	}
-	if (isfinite(load) && !(it->seen.load_max >= load))
-		it->seen.load_max = load;
+	ud_observe_stop(&obs, &it->seen);
 }
 
 /* Whether it should take another sample under plan. */
