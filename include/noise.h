@@ -33,5 +33,7 @@
  * nothing.  -1 when out of memory.
  */
 int ud_noise_assess(struct ud_noise *n, bool single_threaded);
+/* The same checks as short tags for a table ("cpu 0.48, ci 16%"), or "-" when none is crossed. */
+void ud_noise_tags(const struct ud_noise *n, bool single_threaded, char *buf, size_t len);
 
 #endif
