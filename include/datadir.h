@@ -3,11 +3,13 @@
  * templates and workload specs.
  *
  * In this order: the kind's environment variable (UARCHDIFF_EVENTS_DIR,
- * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR) when set and not empty;
- * then PREFIX/share/uarchdiff/<kind> where PREFIX is the folder above the
- * one holding the running binary (an installed tree, wherever it was
- * installed or moved), whenever PREFIX/share/uarchdiff exists; else the
- * source tree the build came from, so that build/uarchdiff runs uninstalled.
+ * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR, UARCHDIFF_HELPERS_DIR)
+ * when set and not empty; then PREFIX/share/uarchdiff/<kind> (helpers:
+ * PREFIX/libexec/uarchdiff) where PREFIX is the folder above the one
+ * holding the running binary (an installed tree, wherever it was installed
+ * or moved), whenever PREFIX/share/uarchdiff exists; else the source tree
+ * the build came from (helpers: the build folder), so that build/uarchdiff
+ * runs uninstalled.
  */
 #ifndef UD_DATADIR_H
 #define UD_DATADIR_H
@@ -18,6 +20,7 @@ enum ud_data_kind {
 	UD_DATA_EVENTS,
 	UD_DATA_TEMPLATES,
 	UD_DATA_WORKLOADS,
+	UD_DATA_HELPERS,     /* programs the workloads exec (uarchdiff-spawn) */
 };
 
 /*

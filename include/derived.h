@@ -34,6 +34,13 @@ const char *ud_metric_name(enum ud_metric m);
 const char *ud_metric_label(enum ud_metric m);
 bool ud_metric_is_percent(enum ud_metric m);
 double ud_metric(const struct ud_workload *w, enum ud_metric m);
+/*
+ * The CPU time that "CPUs utilized" divides by the elapsed time: task-clock,
+ * unless getrusage's user + sys (which counts reaped children whole) exceeds
+ * it by more than 2%, as it does for fork-heavy work (derived.c says why).
+ * NAN when neither is known.
+ */
+double ud_cpu_time_ns(double task_clock_ns, double user_ns, double sys_ns);
 /* New reference: {"ipc": .., ...} with null for NAN. */
 json_t *ud_derived_json(const struct ud_workload *w);
 

@@ -42,7 +42,7 @@ struct ud_counter {
 };
 
 struct ud_score {
-	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score */
+	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score; ci95_rel: of the median (stats.h) */
 	double *samples;
 	size_t nsamples;
 };
@@ -57,6 +57,20 @@ struct ud_subscore {
 struct ud_perf_metric {
 	char *name;
 	double value;          /* NAN where perf printed the name without a value */
+};
+
+/*
+ * How noisy the host was while a workload was measured (SPEC §3.1 "noise"),
+ * and the warnings that follow from it (noise.h).  NAN where unknown.
+ */
+struct ud_noise {
+	double cpus_utilized_min; /* the lowest of its samples' CPUs utilized */
+	double steal_pct;         /* the host's steal time over its samples, % of all CPU time */
+	double load_avg;          /* the highest 1-minute load average seen at its samples */
+	double ci95_rel;          /* its score's interval (the median's) */
+	int samples_taken;
+	char **warnings;          /* owned strings */
+	size_t nwarnings;
 };
 
 struct ud_workload {
@@ -77,6 +91,7 @@ struct ud_workload {
 	size_t ncounters;
 	struct ud_perf_metric *perf_metrics; /* SPEC §3.1 "perf_metrics"; written only when there are some */
 	size_t nperf_metrics;
+	struct ud_noise *noise;  /* SPEC §3.1 "noise"; NULL when not measured (imports) */
 };
 
 struct ud_profile {
@@ -96,6 +111,9 @@ struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *na
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
 /* Sets perf's metric name to value, replacing an earlier value of the same name (perf repeats them per interval). */
 int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value);
+/* The workload's noise record, made (all unknown, no warnings) on first use; NULL when out of memory. */
+struct ud_noise *ud_workload_noise(struct ud_workload *w);
+int ud_noise_add_warning(struct ud_noise *n, const char *text);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);

@@ -49,19 +49,34 @@ struct ud_run_result {
 	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */
 	size_t nsamples;
+	size_t cap;                  /* private: samples' room */
+	char tmpdir[4096];           /* private: the workload's directory, from ud_run_begin to ud_run_end */
 };
 
 /*
- * Calibrates and samples def.  Returns 0 with the outcome in *res (a crashed
- * or hung workload is an outcome, not an error, and so is a temporary
- * directory that cannot be made), -1 with err only when out of memory.
+ * Calibrates and samples def, the outcome in *res: a crashed or hung
+ * workload is an outcome, not an error, and so are a temporary directory
+ * that cannot be made and running out of memory.
  * Makes this process a child subreaper (launch.h) and, after each child,
  * kills whatever it left running, setsid() helpers included.  Free with
  * ud_run_result_free().
  */
-int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
-		    struct ud_err *err);
+void ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res);
 void ud_run_result_free(struct ud_run_result *res);
+
+/*
+ * The same in steps, so that a suite's samples can interleave (sampling.h):
+ * ud_run_begin makes the private directory and calibrates, the outcome in
+ * res (no directory: that workload failed); ud_run_sample takes one more sample while the outcome is OK and
+ * returns it; ud_run_end removes the directory.  Free res after.
+ */
+void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res);
+enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud_runner_opts *o,
+			      struct ud_run_result *res);
+void ud_run_end(struct ud_run_result *res);
+
+/* A sample's score: the program's own where it reports one, else work per second. */
+double ud_sample_score(const struct ud_sample *s);
 
 /* Fills a profile workload from a result: scores, sums, counters, outcome. */
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,

@@ -15,6 +15,11 @@
  *   higher_is_better = yes|no      timeout = seconds
  *   suites = quick,default,full    requires = UNIXBENCH_DIR (an environment
  *           variable that must be set, else the spec is unavailable)
+ *   timebase_group = 2   the group holding a timebase, as UnixBench's
+ *           COUNT|total|timebase|units: when it is above 0 the value is a
+ *           total over the run and the score is value / (elapsed seconds /
+ *           timebase), as UnixBench's Run scores it; 0 leaves the value as is
+ *   env = UB_BINDIR=${UNIXBENCH_DIR}/pgms ...   variables set for the program
  *
  * Checked at load, so that a bad spec never fails mid-run: name matches
  * [A-Za-z0-9._-]+ and is neither a built-in workload's nor another spec's;
@@ -37,7 +42,9 @@
 
 struct ud_spec {
 	char name[64], what[256], units[32], command[1024], pattern[512], requires[64], path[512];
+	char env[512];             /* NAME=VALUE ... set for the program, expanded like command */
 	int units_group;
+	int timebase_group;        /* 0: the score is the value; else the group holding UnixBench's timebase */
 	bool higher_is_better;
 	double timeout_s;
 	unsigned suites;
@@ -58,7 +65,11 @@ void ud_specs_free(struct ud_spec *specs, size_t n);
  */
 bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary, size_t binlen);
 
-/* Extracts the score (and units) from a program's output; -1 when no line matches. */
-int ud_spec_score(const struct ud_spec *s, const char *output, double *score, char *units, size_t ulen);
+/*
+ * Extracts the score (and units) from a program's output, elapsed_s being
+ * its wall time (for a timebase, see timebase_group); -1 when no line matches.
+ */
+int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s, double *score, char *units,
+		  size_t ulen);
 
 #endif

@@ -28,6 +28,16 @@ double ud_min(const double *x, size_t n);
 double ud_max(const double *x, size_t n);
 /* Half-width of the 95% confidence interval of the mean (Student's t), relative to the mean. */
 double ud_ci95_rel(const double *x, size_t n);
+/*
+ * Half-width of a distribution-free 95% confidence interval of the median,
+ * relative to the median: the order statistics x(k) and x(n+1-k) with k the
+ * largest for which a Binomial(n, 1/2) falls below k with probability at
+ * most 2.5%, so the pair covers the median at least 95% of the time
+ * whatever the distribution (no normality on few samples).  From 6 samples;
+ * below that no pair reaches 95% and the range stands in (covering
+ * 1 - 2^(1-n): 94% at 5).  NAN for fewer than 2 or a zero median.
+ */
+double ud_ci95_median_rel(const double *x, size_t n);
 
 /*
  * Two-sided p-value of the Mann-Whitney U test that x and y come from the

@@ -48,6 +48,14 @@ struct ud_workload_def {
 	void (*teardown)(struct wl_ctx *ctx);                       /* may be NULL */
 	const void *data;         /* passed as ctx->data */
 	bool once;                /* one run() a sample, not calibrated (external programs) */
+	/*
+	 * Its work does not keep exactly one CPU busy (waits on wake-ups across
+	 * CPUs, sleeps, an external program of unknown shape): no warning when
+	 * it runs below one CPU utilized (noise.h).
+	 */
+	bool not_single_cpu;
+	/* May be NULL (always).  Whether this host can run it; -1 with why (a reason, no name) when not. */
+	int (*available)(struct ud_err *why);
 };
 
 /* Every built-in workload, in display order. */
@@ -57,7 +65,7 @@ int ud_suite_parse(const char *name, unsigned *suite);
 
 /* The definitions, one file a family in workloads/. */
 extern const struct ud_workload_def wl_int, wl_fp, wl_ilp_dep, wl_ilp_indep, wl_frontend;
-extern const struct ud_workload_def wl_pipe, wl_ctxsw, wl_syscall, wl_spawn, wl_exec, wl_tcp;
+extern const struct ud_workload_def wl_pipe, wl_ctxsw, wl_ctxsw_cross, wl_syscall, wl_spawn, wl_exec, wl_tcp;
 extern const struct ud_workload_def wl_fcopy256, wl_fcopy1k, wl_fcopy4k;
 extern const struct ud_workload_def wl_branch_sorted, wl_branch_random, wl_sweep_l1, wl_sweep_l2, wl_sweep_l3,
 	wl_sweep_mem, wl_chase;

@@ -22,8 +22,11 @@
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
+#include "noise.h"
 #include "runner.h"
+#include "sampling.h"
 #include "spec.h"
+#include "stats.h"
 #include "text.h"
 #include "uarch.h"
 
@@ -76,7 +79,9 @@ static const struct ud_option options[] = {
 	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
 	  "the counters instead of the defaults, as stat -e takes\nthem (cycles:u, instructions:k, ... count one mode)", 0,
 	  0, NULL },
-	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N", "samples a workload (default 5)", 1, UD_REPEAT_MAX, NULL },
+	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N",
+	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)", 1,
+	  UD_REPEAT_MAX, NULL },
 	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)",
 	  0, 0, NULL },
 	{ 0, "label", UD_OPT_STRING, &args.label, "TEXT", "the host's label in the profile (default: hostname)", 0,
@@ -108,6 +113,11 @@ static const struct ud_workload_def *find_def(const char *name, const struct ud_
 	struct ud_err why = UD_ERR_INIT;
 
 	*unavailable = 0;
+	if (d && d->available && d->available(&why) != 0) {
+		ud_cmd_error(&command, "%s: %s", name, why.msg);
+		*unavailable = 1;
+		return NULL;
+	}
 	for (size_t i = 0; !d && i < nspecs; i++) {
 		if (strcmp(specs[i].name, name) != 0)
 			continue;
@@ -147,9 +157,14 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 	if (!out)
 		return NULL;
 	if (!a->names) {
-		for (size_t i = 0; i < total; i++)
-			if (all[i]->suites & a->suite)
+		for (size_t i = 0; i < total; i++) {
+			if (!(all[i]->suites & a->suite))
+				continue;
+			if (!all[i]->available || all[i]->available(&why) == 0)
 				out[(*n)++] = all[i];
+			else
+				ud_cmd_error(&command, "skipping %s: %s", all[i]->name, why.msg);
+		}
 		for (size_t i = 0; i < nspecs; i++) {
 			if (!(specs[i].suites & a->suite))
 				continue;
@@ -238,53 +253,81 @@ static char *default_output(const json_t *host)
 	return path;
 }
 
-static void progress(int tty, size_t i, size_t n, const char *raw_name, const struct ud_workload *w)
+/* The live line (a terminal) after each sample; one line a workload once it is done. */
+static void progress(void *ctx, const struct ud_suite_item *it, bool done)
 {
-	char buf[256], ubuf[128], obuf[2048];
+	const int *tty = ctx;
+	const struct ud_run_result *r = &it->res;
 	/* Spec names, units and a program's failure text are input: shown, never obeyed by the terminal. */
-	const char *name = ud_visible(raw_name, buf, sizeof(buf)), *units, *outcome;
+	char nbuf[256], ubuf[128], dbuf[2048];
+	const char *name = ud_visible(it->def->name, nbuf, sizeof(nbuf));
+	double *scores;
 
-	if (!w) {
-		if (tty)
-			fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
+	if (!done) {
+		if (*tty)
+			fprintf(stderr, "\r\033[K%s: sample %zu ...", name, r->nsamples);
 		return;
 	}
-	if (tty)
+	if (*tty)
 		fprintf(stderr, "\r\033[K");
-	units = ud_visible(w->units, ubuf, sizeof(ubuf));
-	outcome = ud_visible(w->outcome, obuf, sizeof(obuf));
-	if (isfinite(w->score.median))
-		fprintf(stderr, "[%zu/%zu] %-16s %.4g %s (+-%.1f%%, %d samples)%s%s\n", i + 1, n, name, w->score.median,
-			units, 100 * (isfinite(w->score.ci95_rel) ? w->score.ci95_rel : 0), w->runs,
-			strcmp(w->outcome, "ok") ? ": " : "", strcmp(w->outcome, "ok") ? outcome : "");
+	scores = calloc(r->nsamples ? r->nsamples : 1, sizeof(*scores));
+	for (size_t i = 0; scores && i < r->nsamples; i++)
+		scores[i] = ud_sample_score(&r->samples[i]);
+	const char *units = ud_visible(r->units[0] ? r->units : it->def->units, ubuf, sizeof(ubuf));
+	const char *detail = ud_visible(r->detail.msg, dbuf, sizeof(dbuf));
+
+	if (scores && r->nsamples)
+		fprintf(stderr, "%-20s %.4g %s (+-%.1f%%, %zu samples)%s%s\n", name, ud_median(scores, r->nsamples), units,
+			100 * ud_ci95_median_rel(scores, r->nsamples), r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ",
+			r->outcome == UD_OUT_OK ? "" : detail);
 	else
-		fprintf(stderr, "[%zu/%zu] %-16s %s\n", i + 1, n, name, outcome);
+		fprintf(stderr, "%-20s %s\n", name, r->outcome == UD_OUT_OK ? "no samples" : detail);
+	free(scores);
+}
+
+static void summary_row(const struct ud_workload *w)
+{
+	const struct ud_workload_def *d;
+	double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
+	double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
+	char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-", n[16] = "-", tags[96];
+	char name[256], units[128], outcome[2048];
+
+	if (isfinite(w->score.median))
+		snprintf(s, sizeof(s), "%.5g", w->score.median);
+	if (isfinite(w->score.ci95_rel))
+		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
+	if (isfinite(ipc))
+		snprintf(si, sizeof(si), "%.2f", ipc);
+	if (isfinite(br))
+		snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
+	if (isfinite(l1))
+		snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
+	if (w->noise)
+		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
+	/* the CPU check applies to the built-in workloads that keep one CPU busy, as when it was recorded */
+	d = ud_workload_find(w->name);
+	ud_noise_tags(w->noise, d && !d->not_single_cpu, tags, sizeof(tags));
+	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", ud_visible(w->name, name, sizeof(name)), s,
+	       ud_visible(w->units, units, sizeof(units)), ci, n, si, sb, sl,
+	       ud_visible(w->outcome, outcome, sizeof(outcome)), tags);
 }
 
 static void summary(const struct ud_profile *p)
 {
-	printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", "workload", "score", "units", "+-95%", "IPC", "br-miss",
-	       "L1d-miss", "outcome");
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct ud_workload *w = &p->workloads[i];
-		double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
-		double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
-		char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-";
-		char name[256], units[128], outcome[2048];
+	size_t warned = 0;
+	char name[256];
 
-		if (isfinite(w->score.median))
-			snprintf(s, sizeof(s), "%.5g", w->score.median);
-		if (isfinite(w->score.ci95_rel))
-			snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
-		if (isfinite(ipc))
-			snprintf(si, sizeof(si), "%.2f", ipc);
-		if (isfinite(br))
-			snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
-		if (isfinite(l1))
-			snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
-		printf("%-16s %14s %-8s %7s %6s %9s %9s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
-		       ud_visible(w->units, units, sizeof(units)), ci, si, sb, sl,
-		       ud_visible(w->outcome, outcome, sizeof(outcome)));
+	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", "workload", "score", "units", "+-95%", "n", "IPC",
+	       "br-miss", "L1d-miss", "outcome", "noise");
+	for (size_t i = 0; i < p->nworkloads; i++)
+		summary_row(&p->workloads[i]);
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_noise *n = p->workloads[i].noise;
+
+		for (size_t k = 0; n && k < n->nwarnings; k++)
+			printf("%s%s: %s\n", warned++ ? "" : "\nnoise warnings:\n",
+			       ud_visible(p->workloads[i].name, name, sizeof(name)), n->warnings[k]);
 	}
 }
 
@@ -310,7 +353,6 @@ static void set_timing(struct run *r)
 			r->suite_timeout = suite_timing[i].timeout_s;
 		}
 	}
-	r->ro.samples = (int)args.repeat;
 	r->ro.exact = args.exact;
 	r->ro.l1d = cache_bytes(r->p->host, "l1d_kb");
 	r->ro.l2 = cache_bytes(r->p->host, "l2_kb");
@@ -346,31 +388,49 @@ static int prepare(struct run *r, struct ud_err *err)
 	return 0;
 }
 
-/* Every workload in turn; returns the exit status so far, or -1 with err. */
+/* A suite item's result into the profile: scores, counters, the binary and the noise. */
+static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *err)
+{
+	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
+
+	if (!w || ud_run_to_workload(it->def, &it->res, r->ev, r->ro.nev, w) != 0 ||
+	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
+		return ud_fail(err, "out of memory");
+	record_binary(it->def, w);
+	return 0;
+}
+
+/* Every workload, samples interleaved (sampling.h); returns the exit status so far, or -1 with err. */
 static int measure_all(struct run *r, struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
+	struct ud_sampling plan = { .fixed = (int)args.repeat, .target_ci95 = UD_SAMPLING_TARGET_CI95,
+				    .min_samples = UD_SAMPLING_MIN_SAMPLES, .budget_factor = UD_SAMPLING_BUDGET_FACTOR,
+				    .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
+	struct ud_suite_item *items = calloc(r->ndefs ? r->ndefs : 1, sizeof(*items));
 
-	for (size_t i = 0; i < r->ndefs && !stop_requested; i++) {
+	if (!items)
+		return ud_fail(err, "out of memory");
+	for (size_t i = 0; i < r->ndefs; i++) {
 		const struct ud_workload_def *d = r->defs[i];
-		struct ud_run_result res;
-		struct ud_workload *w;
 
-		progress(tty, i, r->ndefs, d->name, NULL);
-		r->ro.timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
-		if (ud_run_workload(d, &r->ro, &res, err) != 0)
-			return -1;
-		w = ud_profile_add_workload(r->p, d->name);
-		if (!w || ud_run_to_workload(d, &res, r->ev, r->ro.nev, w) != 0) {
-			ud_run_result_free(&res);
-			return ud_fail(err, "out of memory");
-		}
-		record_binary(d, w);
-		if (res.outcome != UD_OUT_OK)
-			status = UD_EXIT_RUN_FAILED;
-		ud_run_result_free(&res);
-		progress(tty, i, r->ndefs, d->name, w);
+		items[i].def = d;
+		items[i].timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
 	}
+	if (ud_sample_suite(items, r->ndefs, &r->ro, &plan, progress, &tty, err) != 0)
+		status = -1;
+	for (size_t i = 0; status >= 0 && i < r->ndefs; i++) {
+		/* stopped by Ctrl-C: what was measured is kept, what was not begun is not a result */
+		if (!items[i].begun || (items[i].res.outcome == UD_OUT_INTERRUPTED && !items[i].res.nsamples))
+			continue;
+		if (record(r, &items[i], err) != 0)
+			status = -1;
+		else if (items[i].res.outcome != UD_OUT_OK)
+			status = UD_EXIT_RUN_FAILED;
+	}
+	for (size_t i = 0; i < r->ndefs; i++)
+		ud_run_result_free(&items[i].res);
+	free(items);
 	return status;
 }
 
@@ -433,7 +493,7 @@ int cmd_run(int argc, char **argv)
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
 
-	args = (struct run_args){ .suite = UD_SUITE_DEFAULT, .repeat = 5 };
+	args = (struct run_args){ .suite = UD_SUITE_DEFAULT, .repeat = 0 };
 	status = ud_options_cli(&command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;

@@ -33,6 +33,8 @@ static void print_def(const struct ud_workload_def *d, const struct ud_spec *spe
 	/* The reason without the name it starts with: the row already names it. */
 	if (spec && !ud_spec_available(spec, &why, NULL, 0))
 		printf(" [unavailable: %s]", ud_visible(why.msg + strlen(spec->name) + 2, reason, sizeof(reason)));
+	else if (d->available && d->available(&why) != 0)
+		printf(" [unavailable: %s]", ud_visible(why.msg, reason, sizeof(reason)));
 	putchar('\n');
 }
 

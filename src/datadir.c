@@ -9,12 +9,14 @@
 
 static const struct {
 	const char *env;
-	const char *folder;
+	const char *folder;     /* under the installed root */
+	const char *bin_to_root; /* the installed root, from the binary's folder */
 	const char *source_dir; /* the build tree's fallback */
 } kinds[] = {
-	[UD_DATA_EVENTS] = { "UARCHDIFF_EVENTS_DIR", "events", UD_EVENTS_DIR },
-	[UD_DATA_TEMPLATES] = { "UARCHDIFF_TEMPLATES_DIR", "report-templates", UD_TEMPLATES_DIR },
-	[UD_DATA_WORKLOADS] = { "UARCHDIFF_WORKLOADS_DIR", "workloads", UD_WORKLOADS_DIR },
+	[UD_DATA_EVENTS] = { "UARCHDIFF_EVENTS_DIR", "events", UD_BIN_TO_DATA, UD_EVENTS_DIR },
+	[UD_DATA_TEMPLATES] = { "UARCHDIFF_TEMPLATES_DIR", "report-templates", UD_BIN_TO_DATA, UD_TEMPLATES_DIR },
+	[UD_DATA_WORKLOADS] = { "UARCHDIFF_WORKLOADS_DIR", "workloads", UD_BIN_TO_DATA, UD_WORKLOADS_DIR },
+	[UD_DATA_HELPERS] = { "UARCHDIFF_HELPERS_DIR", ".", UD_BIN_TO_HELPERS, UD_HELPERS_DIR },
 };
 
 static int is_dir(const char *path)
@@ -31,9 +33,9 @@ static int is_dir(const char *path)
  * every kind is read from there, even a missing one, so an installed
  * binary never reads the source tree it was built from.
  */
-static int installed_dir(const char *folder, char *buf, size_t len)
+static int installed_dir(enum ud_data_kind kind, char *buf, size_t len)
 {
-	char exe[PATH_MAX], root[PATH_MAX + 64], real[PATH_MAX];
+	char exe[PATH_MAX], root[PATH_MAX + 64], real[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
@@ -45,9 +47,12 @@ static int installed_dir(const char *folder, char *buf, size_t len)
 		return -1;
 	*slash = '\0';
 	snprintf(root, sizeof(root), "%s/%s", exe, UD_BIN_TO_DATA);
-	if (!is_dir(root) || !realpath(root, real))
+	if (!is_dir(root))
 		return -1;
-	if ((size_t)snprintf(buf, len, "%s/%s", real, folder) >= len)
+	snprintf(root, sizeof(root), "%s/%s", exe, kinds[kind].bin_to_root);
+	if (!realpath(root, real))
+		snprintf(real, sizeof(real), "%s", root); /* missing: the path still says where it was looked for */
+	if ((size_t)snprintf(buf, len, "%s/%s", real, kinds[kind].folder) >= len)
 		return -1;
 	return 0;
 }
@@ -58,7 +63,7 @@ const char *ud_data_dir(enum ud_data_kind kind, char *buf, size_t len)
 
 	if (env && *env)
 		snprintf(buf, len, "%s", env);
-	else if (installed_dir(kinds[kind].folder, buf, len) != 0)
+	else if (installed_dir(kind, buf, len) != 0)
 		snprintf(buf, len, "%s", kinds[kind].source_dir);
 	return buf;
 }

@@ -342,6 +342,19 @@ static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 	return 1;
 }
 
+/* Each side's noise warnings (run records them, noise.h): a speedup from a noisy side says so. */
+static int rule_noisy_measurement(const struct subject *s, struct evidence *ev)
+{
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		const struct ud_workload *w = side == UD_SIDE_B ? s->w->b : s->w->a;
+
+		for (size_t i = 0; w->noise && i < w->noise->nwarnings; i++)
+			add(ev, "%s on %s (%s): %s", w->name, side == UD_SIDE_B ? "B" : "A", s->d->host[side].label,
+			    w->noise->warnings[i]);
+	}
+	return ev->n > 0;
+}
+
 /* ---- per host ---- */
 
 static bool counted_instructions(const struct ud_profile *p)
@@ -461,6 +474,12 @@ static const struct rule {
 		"compare the core types one by one.",
 		"Read each profile's derived_per_pmu (IPC per core type), or pin the workload to one core type "
 		"('taskset -c CPUS', or perf stat -e cpu_core/cycles/,cpu_core/instructions/) on both hosts." },
+	[UD_FINDING_NOISY_MEASUREMENT] = {
+		"noisy-measurement", SCOPE_WORKLOAD, rule_noisy_measurement,
+		"This workload was measured on a noisy host (another process on its CPU, steal time, or samples that "
+		"disagree): part of its speedup may be the noise's, not the hardware's.",
+		"Measure it again on that host while it is quiet (nothing else running, load average below its CPU "
+		"count): 'uarchdiff run -w NAME', and diff again; the noise warnings should be gone." },
 	[UD_FINDING_NO_HARDWARE_COUNTERS] = {
 		"no-hardware-counters", SCOPE_DIFF, rule_no_hardware_counters,
 		"Hardware counts are missing on a host: path length, IPC and frequency are null and the 'unexplained' factor "

@@ -53,6 +53,12 @@ static void workload_free(struct ud_workload *w)
 	for (size_t i = 0; i < w->nperf_metrics; i++)
 		free(w->perf_metrics[i].name);
 	free(w->perf_metrics);
+	if (w->noise) {
+		for (size_t i = 0; i < w->noise->nwarnings; i++)
+			free(w->noise->warnings[i]);
+		free(w->noise->warnings);
+		free(w->noise);
+	}
 }
 
 void ud_profile_free(struct ud_profile *p)
@@ -84,6 +90,30 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = NAN;
 	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = NAN;
 	return w;
+}
+
+struct ud_noise *ud_workload_noise(struct ud_workload *w)
+{
+	if (w->noise)
+		return w->noise;
+	w->noise = calloc(1, sizeof(*w->noise));
+	if (w->noise)
+		w->noise->cpus_utilized_min = w->noise->steal_pct = w->noise->load_avg = w->noise->ci95_rel = NAN;
+	return w->noise;
+}
+
+int ud_noise_add_warning(struct ud_noise *n, const char *text)
+{
+	char **grown = realloc(n->warnings, (n->nwarnings + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	n->warnings = grown;
+	grown[n->nwarnings] = strdup(text);
+	if (!grown[n->nwarnings])
+		return -1;
+	n->nwarnings++;
+	return 0;
 }
 
 void ud_profile_drop_last_workload(struct ud_profile *p)
@@ -203,6 +233,7 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n)
 	s->median = ud_median(samples, n);
 	s->min = ud_min(samples, n);
 	s->max = ud_max(samples, n);
-	s->ci95_rel = ud_ci95_rel(samples, n);
+	/* the score is the median: its interval, distribution-free */
+	s->ci95_rel = ud_ci95_median_rel(samples, n);
 	return 0;
 }

@@ -127,6 +127,17 @@ static json_t *perf_metrics_json(const struct ud_workload *w)
 	return m;
 }
 
+static json_t *noise_json(const struct ud_noise *n)
+{
+	json_t *warnings = json_array();
+
+	for (size_t i = 0; i < n->nwarnings; i++)
+		json_array_append_new(warnings, json_string(n->warnings[i]));
+	return json_pack("{s:o s:o s:o s:o s:i s:o}", "cpus_utilized_min", num(n->cpus_utilized_min), "steal_pct",
+			 num(n->steal_pct), "load_avg", num(n->load_avg), "ci95_rel", num(n->ci95_rel), "samples_taken",
+			 n->samples_taken, "warnings", warnings);
+}
+
 static json_t *workload_json(const struct ud_workload *w, const json_t *host)
 {
 	json_t *per_pmu;
@@ -168,6 +179,8 @@ static json_t *workload_json(const struct ud_workload *w, const json_t *host)
 		json_object_set_new(j, "derived_per_pmu", per_pmu);
 	if (w->nperf_metrics)
 		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
+	if (w->noise)
+		json_object_set_new(j, "noise", noise_json(w->noise));
 	return j;
 }
 
@@ -371,6 +384,40 @@ static void read_perf_metrics(struct reader *r, struct ud_workload *w, const jso
 	}
 }
 
+static void read_noise(struct reader *r, struct ud_workload *w, const json_t *j, const char *where)
+{
+	const json_t *taken = json_object_get(j, "samples_taken"), *warnings = json_object_get(j, "warnings"), *v;
+	struct ud_noise *n;
+	size_t i;
+
+	if (!j)
+		return;
+	if (!json_is_object(j) || (warnings && !json_is_array(warnings)) || (taken && !json_is_integer(taken))) {
+		bad(r, where, "noise: expected an object with a \"warnings\" array and an integer \"samples_taken\"");
+		return;
+	}
+	n = ud_workload_noise(w);
+	if (!n) {
+		bad(r, where, "out of memory");
+		return;
+	}
+	n->cpus_utilized_min = get_num(r, j, "cpus_utilized_min", where);
+	n->steal_pct = get_num(r, j, "steal_pct", where);
+	n->load_avg = get_num(r, j, "load_avg", where);
+	n->ci95_rel = get_num(r, j, "ci95_rel", where);
+	n->samples_taken = taken ? (int)json_integer_value(taken) : 0;
+	json_array_foreach(warnings, i, v) {
+		if (!json_is_string(v)) {
+			bad(r, where, "noise.warnings: expected strings");
+			return;
+		}
+		if (ud_noise_add_warning(n, json_string_value(v)) != 0) {
+			bad(r, where, "out of memory");
+			return;
+		}
+	}
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, const json_t *j, size_t idx)
 {
 	char where[128];
@@ -410,6 +457,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
 	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
+	read_noise(r, w, json_object_get(j, "noise"), where);
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;

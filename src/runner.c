@@ -298,41 +298,70 @@ static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
 	return UD_OUT_OK;
 }
 
-int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res,
-		    struct ud_err *err)
+void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res)
 {
 	const char *root = o->tmp_root ? o->tmp_root : getenv("TMPDIR");
-	char tmpdir[4096];
-	struct sample_run sr = { .def = def, .o = o, .tmpdir = tmpdir };
 	struct message m;
 
 	memset(res, 0, sizeof(*res));
-	sr.detail = &res->detail;
-	res->samples = calloc((size_t)o->samples, sizeof(*res->samples));
-	if (!res->samples)
-		return ud_fail(err, "out of memory");
-	if (ud_adopt_orphans(&res->detail) != 0)
-		return res->outcome = UD_OUT_FAILED, 0;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
+	if (ud_adopt_orphans(&res->detail) != 0) {
+		res->outcome = UD_OUT_FAILED;
+		return;
+	}
+	snprintf(res->tmpdir, sizeof(res->tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
 	/* This workload fails; the others may still run. */
-	if (!mkdtemp(tmpdir)) {
-		ud_fail(&res->detail, "failed: %s: cannot make a temporary directory: %s", tmpdir, strerror(errno));
-		return res->outcome = UD_OUT_FAILED, 0;
+	if (!mkdtemp(res->tmpdir)) {
+		ud_fail(&res->detail, "failed: %s: cannot make a temporary directory: %s", res->tmpdir, strerror(errno));
+		res->tmpdir[0] = '\0';
+		res->outcome = UD_OUT_FAILED;
+		return;
 	}
 	/* A program that sets its own duration runs once a sample, uncalibrated. */
-	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, &res->detail);
+	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, res->tmpdir, 0, &m, NULL, &res->detail);
 	res->iters = def->once ? 1 : res->outcome == UD_OUT_OK ? m.iters : 0;
-	sr.iters = res->iters;
-	for (int s = 0; res->outcome == UD_OUT_OK && s < o->samples; s++) {
-		res->outcome = run_sample(&sr, &res->samples[res->nsamples]);
-		if (res->outcome != UD_OUT_OK)
-			break;
+}
+
+enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud_runner_opts *o,
+			      struct ud_run_result *res)
+{
+	struct sample_run sr = { .def = def, .o = o, .tmpdir = res->tmpdir, .iters = res->iters,
+				 .detail = &res->detail };
+
+	if (res->outcome != UD_OUT_OK)
+		return res->outcome;
+	if (res->nsamples == res->cap) {
+		size_t cap = res->cap ? 2 * res->cap : 8;
+		struct ud_sample *grown = realloc(res->samples, cap * sizeof(*grown));
+
+		if (!grown) {
+			ud_fail(&res->detail, "out of memory");
+			return res->outcome = UD_OUT_FAILED;
+		}
+		res->samples = grown;
+		res->cap = cap;
+	}
+	res->outcome = run_sample(&sr, &res->samples[res->nsamples]);
+	if (res->outcome == UD_OUT_OK) {
 		snprintf(res->units, sizeof(res->units), "%s", sr.first.units);
 		res->nsamples++;
 	}
+	return res->outcome;
+}
+
+void ud_run_end(struct ud_run_result *res)
+{
 	/* Whatever the children did, their files go. */
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	return 0;
+	if (res->tmpdir[0])
+		nftw(res->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	res->tmpdir[0] = '\0';
+}
+
+void ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res)
+{
+	ud_run_begin(def, o, res);
+	for (int s = 0; s < o->samples && ud_run_sample(def, o, res) == UD_OUT_OK; s++)
+		;
+	ud_run_end(res);
 }
 
 void ud_run_result_free(struct ud_run_result *res)
@@ -342,6 +371,11 @@ void ud_run_result_free(struct ud_run_result *res)
 	free(res->samples);
 	res->samples = NULL;
 	res->nsamples = 0;
+}
+
+double ud_sample_score(const struct ud_sample *s)
+{
+	return isfinite(s->score) ? s->score : s->work / ((double)s->elapsed_ns / 1e9);
 }
 
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
@@ -360,8 +394,7 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 	for (size_t s = 0; s < res->nsamples; s++) {
 		const struct ud_sample *smp = &res->samples[s];
 
-		/* The program's own score where it reports one, else work per second. */
-		scores[s] = isfinite(smp->score) ? smp->score : smp->work / ((double)smp->elapsed_ns / 1e9);
+		scores[s] = ud_sample_score(smp);
 		work += smp->work;
 		elapsed += (double)smp->elapsed_ns;
 		user += (double)smp->user_ns;

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "datadir.h"
 #include "elfinfo.h"
 #include "fileio.h"
@@ -29,6 +30,7 @@ static const struct {
 } text_fields[] = {
 	TEXT_FIELD("name", name),	TEXT_FIELD("what", what),   TEXT_FIELD("command", command),
 	TEXT_FIELD("score", pattern),	TEXT_FIELD("units", units), TEXT_FIELD("requires", requires),
+	TEXT_FIELD("env", env),
 };
 #undef TEXT_FIELD
 
@@ -69,10 +71,12 @@ static int set_field(struct ud_spec *s, const char *key, const char *v, const ch
 	for (size_t i = 0; i < sizeof(text_fields) / sizeof(text_fields[0]); i++)
 		if (strcmp(key, text_fields[i].key) == 0)
 			return set_text(s, i, v, path, line, err);
-	if (strcmp(key, "units_group") == 0) {
-		s->units_group = (int)strtol(v, &end, 10);
-		if (*end || end == v || s->units_group < 1 || s->units_group > 9)
-			return ud_fail(err, "%s:%d: units_group must be 1-9", path, line);
+	if (strcmp(key, "units_group") == 0 || strcmp(key, "timebase_group") == 0) {
+		int *group = key[0] == 'u' ? &s->units_group : &s->timebase_group;
+
+		*group = (int)strtol(v, &end, 10);
+		if (*end || end == v || *group < 1 || *group > 9)
+			return ud_fail(err, "%s:%d: %s must be 1-9", path, line, key);
 	} else if (strcmp(key, "higher_is_better") == 0) {
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return ud_fail(err, "%s:%d: higher_is_better must be yes or no", path, line);
@@ -126,6 +130,9 @@ static int validate(const struct ud_spec *s, const char *path, struct ud_err *er
 	if ((size_t)s->units_group > s->re.re_nsub)
 		return ud_fail(err, "%s: units_group %d names no group of the score pattern (it has %zu)", path,
 			       s->units_group, s->re.re_nsub);
+	if ((size_t)s->timebase_group > s->re.re_nsub)
+		return ud_fail(err, "%s: timebase_group %d names no group of the score pattern (it has %zu)", path,
+			       s->timebase_group, s->re.re_nsub);
 	return 0;
 }
 
@@ -189,7 +196,7 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 	s->def = (struct ud_workload_def){
 		.name = s->name, .units = s->units[0] ? s->units : "", .higher_is_better = s->higher_is_better,
 		.teaches = s->what[0] ? s->what : s->command, .suites = s->suites, .run = spec_run,
-		.data = s, .once = true,
+		.data = s, .once = true, .not_single_cpu = true, /* an external program's shape is its own */
 	};
 	return 0;
 }
@@ -315,20 +322,31 @@ bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary
 	return true;
 }
 
-int ud_spec_score(const struct ud_spec *s, const char *output, double *score, char *units, size_t ulen)
+/* A captured group as a number; NAN when the group did not take part or is not one. */
+static double group_number(const char *line, const regmatch_t *g)
+{
+	char num[64], *end;
+	double v;
+
+	if (g->rm_so < 0)
+		return NAN;
+	snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+	v = strtod(num, &end);
+	return end != num && isfinite(v) ? v : NAN;
+}
+
+int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s, double *score, char *units,
+		  size_t ulen)
 {
 	regmatch_t m[10];
 	int found = -1;
 
 	for (const char *p = output; regexec(&s->re, p, 10, m, p == output ? 0 : REG_NOTBOL) == 0;) {
-		char num[64];
-		char *end;
-		double v;
+		double v = group_number(p, &m[1]), timebase = s->timebase_group ? group_number(p, &m[s->timebase_group]) : 0;
 
-		snprintf(num, sizeof(num), "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
-		v = strtod(num, &end);
-		if (m[1].rm_so >= 0 && end != num && isfinite(v)) {
-			*score = v;
+		if (isfinite(v)) {
+			/* UnixBench's Run: a total over the run, per timebase seconds of elapsed time; timebase 0, a rate. */
+			*score = timebase > 0 && elapsed_s > 0 ? v / (elapsed_s / timebase) : v;
 			if (s->units_group && m[s->units_group].rm_so >= 0)
 				snprintf(units, ulen, "%.*s", (int)(m[s->units_group].rm_eo - m[s->units_group].rm_so),
 					 p + m[s->units_group].rm_so);
@@ -343,49 +361,76 @@ int ud_spec_score(const struct ud_spec *s, const char *output, double *score, ch
 	return found;
 }
 
-/* Runs the program once; the runner's counters, inherited, count it from its exec. */
-static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+/* Splits cmd in place on blanks into argv (MAX_ARGS at most, NULL-terminated); returns the count. */
+static int split_words(char *cmd, char **argv)
 {
-	const struct ud_spec *s = ctx->data;
-	char cmd[2048], outpath[4200], *argv[MAX_ARGS + 1], *save = NULL, *output;
-	int fd, status, argc = 0;
-	pid_t pid;
+	char *save = NULL;
+	int argc = 0;
 
-	(void)iters;
-	if (expand(s->command, ctx->tmpdir, cmd, sizeof(cmd), err) != 0)
-		return -1;
-	if (count_words(cmd) > MAX_ARGS)
-		return ud_fail(err, "%s: more than %d arguments once expanded", s->name, MAX_ARGS);
 	for (char *t = strtok_r(cmd, " \t", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " \t", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
+	return argc;
+}
+
+/* In the forked child: stdin from /dev/null, the spec's environment, output to fd, its directory, the program. */
+static void exec_program(char **argv, char **envs, int fd, const char *tmpdir)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	/* Never uarchdiff's stdin: a program that reads it would wait on the user's terminal. */
+	if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0)
+		_exit(126);
+	for (int i = 0; envs[i]; i++)
+		if (strchr(envs[i], '=') && putenv(envs[i]) != 0)
+			_exit(126);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO); /* UnixBench programs print their COUNT lines on stderr */
+	if (chdir(tmpdir) != 0)
+		_exit(126);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/*
+ * Runs the program once; the runner's counters, inherited, count it from its
+ * exec.  Its wall time, from fork to reaping, is the elapsed time UnixBench's
+ * Run divides a COUNT total by.
+ */
+static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	const struct ud_spec *s = ctx->data;
+	char cmd[2048], envbuf[2048], outpath[4200], *argv[MAX_ARGS + 1], *envs[MAX_ARGS + 1], *output;
+	int fd, status;
+	uint64_t t0, elapsed;
+	pid_t pid;
+
+	(void)iters;
+	if (expand(s->command, ctx->tmpdir, cmd, sizeof(cmd), err) != 0 ||
+	    expand(s->env, ctx->tmpdir, envbuf, sizeof(envbuf), err) != 0)
+		return -1;
+	if (count_words(cmd) > MAX_ARGS || count_words(envbuf) > MAX_ARGS)
+		return ud_fail(err, "%s: more than %d arguments or variables once expanded", s->name, MAX_ARGS);
+	split_words(cmd, argv);
+	split_words(envbuf, envs);
 	snprintf(outpath, sizeof(outpath), "%s/output", ctx->tmpdir);
 	fd = open(outpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		return ud_fail(err, "%s: %s", outpath, strerror(errno));
+	t0 = ud_now_ns();
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
 		return ud_fail(err, "fork: %s", strerror(errno));
 	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		/* Never uarchdiff's stdin: a program that reads it would wait on the user's terminal. */
-		if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0)
-			_exit(126);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO); /* UnixBench programs print their COUNT lines on stderr */
-		if (chdir(ctx->tmpdir) != 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_program(argv, envs, fd, ctx->tmpdir);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			close(fd);
 			return ud_fail(err, "waitpid: %s", strerror(errno));
 		}
+	elapsed = ud_now_ns() - t0;
 	close(fd);
 	output = ud_read_file(outpath, NULL, err);
 	if (!output)
@@ -395,7 +440,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		free(output);
 		return -1;
 	}
-	if (ud_spec_score(s, output, &ctx->score, ctx->score_units, sizeof(ctx->score_units)) != 0) {
+	if (ud_spec_score(s, output, (double)elapsed / 1e9, &ctx->score, ctx->score_units,
+			  sizeof(ctx->score_units)) != 0) {
 		free(output);
 		return ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
 	}

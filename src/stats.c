@@ -57,18 +57,30 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A sorted copy of x[0..n), n > 0 (the caller frees it); NULL when out of memory. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, x, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), cmp_double);
+	}
+	return s;
+}
+
+static double median_of_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 double ud_median(const double *x, size_t n)
 {
 	double *s, m;
 
-	if (n == 0)
+	if (n == 0 || !(s = sorted_copy(x, n)))
 		return NAN;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return NAN;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	m = median_of_sorted(s, n);
 	free(s);
 	return m;
 }
@@ -109,6 +121,37 @@ double ud_ci95_rel(const double *x, size_t n)
 		return NAN;
 	t = df <= sizeof(t975) / sizeof(t975[0]) ? t975[df - 1] : 1.960;
 	return t * ud_stddev(x, n) / sqrt((double)n) / fabs(mean);
+}
+
+/* The largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025; 0 when none (n < 6). */
+static size_t median_ci_rank(size_t n)
+{
+	double p = pow(0.5, (double)n), cdf = 0, term = p; /* term = C(n, j) / 2^n */
+	size_t k = 0;
+
+	for (size_t j = 0; j < n / 2; j++) {
+		cdf += term;
+		if (cdf > 0.025)
+			break;
+		k = j + 1;
+		term = term * (double)(n - j) / (double)(j + 1);
+	}
+	return k;
+}
+
+double ud_ci95_median_rel(const double *x, size_t n)
+{
+	double *s, med, half;
+	size_t k;
+
+	if (n < 2 || !(s = sorted_copy(x, n)))
+		return NAN;
+	med = median_of_sorted(s, n);
+	k = median_ci_rank(n);
+	k = k ? k : 1;
+	half = (s[n - k] - s[k - 1]) / 2;
+	free(s);
+	return med == 0 ? NAN : half / fabs(med);
 }
 
 /* Ways to reach U = u with m x-values and n y-values: f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u). */

@@ -42,7 +42,7 @@ deb=$tmp/${deb##*/}
 rm -rf "$tmp/src" "$tmp/build"
 mv "$tmp/prefix" "$tmp/moved"
 p=$tmp/moved
-for f in bin/uarchdiff share/uarchdiff/events/generic share/uarchdiff/events/zen4 \
+for f in bin/uarchdiff libexec/uarchdiff/uarchdiff-spawn share/uarchdiff/events/generic share/uarchdiff/events/zen4 \
 	share/uarchdiff/report-templates/report.html share/uarchdiff/workloads/openssl-sha256.spec \
 	share/man/man1/uarchdiff.1 share/bash-completion/completions/uarchdiff \
 	share/uarchdiff/ansible/fleet.yml share/uarchdiff/ansible/roles/uarchdiff_fleet/tasks/main.yml; do
@@ -60,7 +60,7 @@ grep -q "table: *$p/share/uarchdiff/events/zen4 " events.txt ||
 "$ud" events >/dev/null 2>&1 || fail "events (this host)"
 "$ud" workloads >workloads.txt 2>&1 || { cat workloads.txt; fail "workloads"; }
 grep -q '^openssl-sha256' workloads.txt || { cat workloads.txt; fail "workloads: the installed specs are not read"; }
-"$ud" run -w syscall -r 1 -o this.json >run.txt 2>&1 || { cat run.txt; fail "run -w syscall -r 1"; }
+"$ud" run -w syscall,spawn -r 1 -o this.json >run.txt 2>&1 || { cat run.txt; fail "run -w syscall,spawn -r 1"; }
 grep -q '"syscall"' this.json || fail "run: no syscall workload in the profile"
 "$ud" import --label "OCI E5" -o e5.json ../fixtures/oci-e5-genoa-fstime.txt || fail "import e5"
 "$ud" import --label "OCI E6" -o e6.json ../fixtures/oci-e6-turin-fstime.txt || fail "import e6"
@@ -80,7 +80,7 @@ bash "$src/tests/completion.sh" "$ud" "$p/share/bash-completion/completions/uarc
 
 # 5. The .deb: its tree under /usr, its dependencies, and it runs unpacked.
 dpkg-deb -c "$deb" >deb.list || fail "dpkg-deb -c"
-for f in ./usr/bin/uarchdiff ./usr/share/uarchdiff/events/zen4 ./usr/share/uarchdiff/report-templates/report.html \
+for f in ./usr/bin/uarchdiff ./usr/libexec/uarchdiff/uarchdiff-spawn ./usr/share/uarchdiff/events/zen4 ./usr/share/uarchdiff/report-templates/report.html \
 	./usr/share/uarchdiff/workloads/openssl-sha256.spec ./usr/share/man/man1/uarchdiff.1 \
 	./usr/share/bash-completion/completions/uarchdiff ./usr/share/uarchdiff/ansible/fleet.yml; do
 	grep -q " $f\$" deb.list || { cat deb.list; fail ".deb lacks $f"; }

@@ -135,6 +135,7 @@ rm -f p.json out
 mkdir specs
 cat >slow.sh <<'EOF'
 #!/bin/sh
+echo started >>"$1.slow"
 sleep 3
 echo "score 1"
 EOF
@@ -156,12 +157,19 @@ for s in slow reader daemon; do
 done
 export UARCHDIFF_WORKLOADS_DIR=$dir/specs PIDFILE=$dir/helper.pid
 
-# --- 5: SIGTERM, SIGHUP (and SIGINT) save what was measured, marked incomplete
+# --- 5: SIGTERM, SIGHUP (and SIGINT) save what was measured, marked incomplete.
+# Rounds are shuffled: the signal comes when slow starts its second sample,
+# so the first round, int's sample included, is over.
 for sig in TERM HUP INT; do
 	name=run-sig$sig
-	"$ud" run -w int,slow,fp --suite quick -r 1 -o sig.json >out 2>err &
+	rm -f "$PIDFILE.slow"
+	"$ud" run -w int,slow,fp --suite quick -r 2 -o sig.json >out 2>err &
 	pid=$!
-	sleep 1.5
+	for _ in $(seq 100); do
+		[ "$(cat "$PIDFILE.slow" 2>/dev/null | wc -l)" -ge 2 ] && break
+		sleep 0.1
+	done
+	sleep 0.3
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -1,4 +1,5 @@
 /* The built binary, as a user runs it: outputs, exit statuses, bad input. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -659,7 +660,8 @@ START_TEST(test_run_command)
 	r = run_capture(argv);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "syscall"));
-	ck_assert_ptr_nonnull(strstr(r.err, "[2/2] int"));
+	ck_assert_ptr_nonnull(strstr(r.out, "noise")); /* the summary's noise column */
+	ck_assert_ptr_nonnull(strstr(r.err, "2 samples)")); /* the progress line of a workload done */
 	run_free(&r);
 	p = ud_profile_load(out, &err);
 	ck_assert_msg(p != NULL, "%s", err.msg);
@@ -670,6 +672,10 @@ START_TEST(test_run_command)
 
 		ck_assert_str_eq(w->outcome, "ok");
 		ck_assert_uint_eq(w->score.nsamples, 2);
+		/* -r 2 is a fixed count; the noise record says so and carries the figures */
+		ck_assert_ptr_nonnull(w->noise);
+		ck_assert_int_eq(w->noise->samples_taken, 2);
+		ck_assert(isfinite(w->noise->cpus_utilized_min));
 		ck_assert_double_gt(w->score.median, 0);
 		ck_assert_int_eq(ud_workload_counter(w, "task-clock")->status, UD_COUNTED);
 		ck_assert(json_is_string(json_object_get(json_object_get(p->host, "cpu"), "uarch")));

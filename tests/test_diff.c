@@ -435,6 +435,31 @@ START_TEST(test_rule_different_binaries)
 }
 END_TEST
 
+/* A speedup measured on a noisy side says so: a finding per workload, with each side's warnings. */
+START_TEST(test_rule_noisy_measurement)
+{
+	struct pair p;
+	json_t *j;
+	char *text;
+
+	pair_new(&p, NULL, NULL);
+	ud_workload_noise(p.wa)->samples_taken = 6;
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NOISY_MEASUREMENT), 0); /* measured, quiet */
+	ud_noise_add_warning(ud_workload_noise(p.wb), "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NOISY_MEASUREMENT), 1);
+	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->evidence[0],
+				     "w on B ("));
+	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->evidence[0],
+				     "): ran at 0.48 CPUs utilized"));
+	j = ud_diff_to_json(p.d);
+	text = json_dumps(j, 0);
+	ck_assert_ptr_nonnull(strstr(text, "noisy-measurement"));
+	free(text);
+	json_decref(j);
+	pair_free(&p);
+}
+END_TEST
+
 START_TEST(test_rule_semantics_differ)
 {
 	struct pair p;
@@ -540,6 +565,7 @@ int main(void)
 	tcase_add_test(tc, test_json_from_model);
 	tcase_add_test(tc, test_rule_frequency_explains_most);
 	tcase_add_test(tc, test_rule_different_binaries);
+	tcase_add_test(tc, test_rule_noisy_measurement);
 	tcase_add_test(tc, test_rule_semantics_differ);
 	tcase_add_test(tc, test_rule_multiplexed);
 	tcase_add_test(tc, test_rule_no_hardware_counters);

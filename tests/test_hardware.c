@@ -50,14 +50,13 @@ static double rate(const struct ud_workload_def *def, const char *num, const cha
 	struct ud_event ev[2];
 	struct ud_runner_opts o = { .target_s = 0.05, .samples = 1, .timeout_s = 30, .ev = ev, .nev = 2 };
 	struct ud_run_result r;
-	struct ud_err err;
 	double v;
 
 	for (int i = 0; i < 2; i++) {
 		ud_event_resolve(names[i], &ev[i]);
 		ev[i].group = 0;
 	}
-	ck_assert_int_eq(ud_run_workload(def, &o, &r, &err), 0);
+	ud_run_workload(def, &o, &r);
 	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_int_eq(r.samples[0].counts[0].status, UD_COUNTED);
 	v = r.samples[0].counts[0].value / r.samples[0].counts[1].value;

@@ -41,6 +41,11 @@ static struct ud_profile *sample_profile(void)
 	c = ud_workload_add_counter(w, "task-clock");
 	c->status = UD_COUNTED;
 	c->value = 1.8e9;
+	ud_workload_noise(w)->cpus_utilized_min = 0.48;
+	w->noise->steal_pct = 0.25;
+	w->noise->ci95_rel = w->score.ci95_rel;
+	w->noise->samples_taken = 3;
+	ud_noise_add_warning(w->noise, "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
 	return p;
 }
 
@@ -61,6 +66,12 @@ START_TEST(test_round_trip_is_lossless)
 	ck_assert_int_eq(q->workloads[0].counters[2].status, UD_NOT_SUPPORTED);
 	ck_assert(isnan(q->workloads[0].counters[2].value));
 	ck_assert_double_eq(q->workloads[0].score.median, 11);
+	/* SPEC 3.1 noise: figures, null where unknown, and the warnings */
+	ck_assert_double_eq(q->workloads[0].noise->cpus_utilized_min, 0.48);
+	ck_assert(isnan(q->workloads[0].noise->load_avg));
+	ck_assert_int_eq(q->workloads[0].noise->samples_taken, 3);
+	ck_assert_uint_eq(q->workloads[0].noise->nwarnings, 1);
+	ck_assert_ptr_nonnull(strstr(first, "\"load_avg\": null"));
 	ck_assert_int_eq(ud_profile_save(q, path, &err), 0);
 	second = read_text(path);
 	ck_assert_str_eq(first, second);
@@ -110,6 +121,9 @@ START_TEST(test_malformed_files)
 	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
 			  "[{\"name\": \"x\", \"counters\": {\"cycles\": {\"status\": \"zero\"}}}]}",
 			  "%s: workloads[0].counters.cycles: status must be");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
+			  "[{\"name\": \"x\", \"noise\": {\"warnings\": \"loud\"}}]}",
+			  "%s: workloads[0]: noise: expected an object");
 }
 END_TEST
 

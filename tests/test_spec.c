@@ -68,10 +68,71 @@ START_TEST(test_unixbench_count_lines)
 			    "units_group = 2\n", &s, &err) == 0, "%s", err.msg);
 	/* fstime prints three; the last is the score */
 	ck_assert_int_eq(ud_spec_score(&s, "Write done: 1\nCOUNT|667259|0|KBps\nTIME|2.0\nCOUNT|1094631|0|KBps\n"
-					   "COUNT|397163|0|KBps\nTIME|30.0\n", &score, units, sizeof(units)), 0);
+					   "COUNT|397163|0|KBps\nTIME|30.0\n", 30.0, &score, units, sizeof(units)), 0);
 	ck_assert_double_eq(score, 397163);
 	ck_assert_str_eq(units, "KBps");
-	ck_assert_int_eq(ud_spec_score(&s, "nothing here\n", &score, units, sizeof(units)), -1);
+	ck_assert_int_eq(ud_spec_score(&s, "nothing here\n", 1, &score, units, sizeof(units)), -1);
+	regfree(&s.re);
+}
+END_TEST
+
+/* UnixBench's Run: COUNT|total|timebase|units is total / (elapsed / timebase); timebase 0 is the score itself. */
+START_TEST(test_unixbench_timebase)
+{
+	struct ud_spec s;
+	struct ud_err err;
+	double score = 0;
+	char units[32];
+
+	ck_assert_msg(parse("name = ub\ncommand = true\nscore = ^COUNT\\|([0-9.]+)\\|([0-9]+)\\|([A-Za-z/]+)\n"
+			    "units_group = 3\ntimebase_group = 2\n", &s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|20000000|1|lps\n", 2.0, &score, units, sizeof(units)), 0);
+	ck_assert_double_eq_tol(score, 1e7, 1e-3);
+	ck_assert_str_eq(units, "lps");
+	/* a timebase of 60: a count per minute */
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|300|60|lpm\n", 30.0, &score, units, sizeof(units)), 0);
+	ck_assert_double_eq_tol(score, 600, 1e-9);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|5133.2|0|MWIPS\n", 10.0, &score, units, sizeof(units)), 0);
+	ck_assert_double_eq(score, 5133.2);
+	regfree(&s.re);
+	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = s\nscore = (1)\ntimebase_group = 0\n", &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.spec:5: timebase_group must be 1-9"));
+}
+END_TEST
+
+/*
+ * A stand-in for a UnixBench program, run by the runner: it sleeps a known
+ * time and prints a known total, so the score must be that total over its
+ * elapsed time; it fails unless the spec's environment reached it.
+ */
+START_TEST(test_unixbench_stand_in)
+{
+	const char *names[] = { "task-clock" };
+	struct ud_event ev[1];
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 10, .ev = ev, .nev = 1, .tmp_root = dir };
+	struct ud_run_result r;
+	struct ud_spec s;
+	struct ud_err err;
+	char prog[4200];
+
+	snprintf(prog, sizeof(prog), "%s/stand-in", dir);
+	write_text(prog, "#!/bin/sh\n[ \"$UB_BINDIR\" = \"$UD_TEST_PROGRAM_DIR/pgms\" ] || exit 3\n"
+			 "[ -d \"$UB_TMPDIR\" ] || exit 4\nsleep 0.5\necho 'COUNT|9|0|lps' >&2\necho 'COUNT|1000|1|lps' >&2\n");
+	chmod(prog, 0755);
+	setenv("UD_TEST_PROGRAM_DIR", dir, 1);
+	ck_assert_int_eq(parse("name = stand-in\ncommand = ${UD_TEST_PROGRAM_DIR}/stand-in\n"
+			       "score = ^COUNT\\|([0-9.]+)\\|([0-9]+)\\|([A-Za-z/]+)\nunits_group = 3\ntimebase_group = 2\n"
+			       "env = UB_BINDIR=${UD_TEST_PROGRAM_DIR}/pgms UB_TMPDIR=${TMPDIR}\n", &s, &err), 0);
+	ud_event_resolve(names[0], &ev[0]);
+	ud_run_workload(&s.def, &o, &r);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
+	ck_assert_uint_eq(r.nsamples, 2);
+	for (size_t i = 0; i < r.nsamples; i++) {
+		/* 1000 in a little over 0.5 s: just under 2000 a second, never the total itself */
+		ck_assert_double_le(r.samples[i].score, 2000);
+		ck_assert_double_ge(r.samples[i].score, 1500);
+	}
+	ud_run_result_free(&r);
 	regfree(&s.re);
 }
 END_TEST
@@ -135,7 +196,7 @@ START_TEST(test_program_end_to_end)
 			       "requires = UD_TEST_PROGRAM_DIR\n", &s, &err), 0);
 	for (int i = 0; i < 2; i++)
 		ud_event_resolve(names[i], &ev[i]);
-	ck_assert_int_eq(ud_run_workload(&s.def, &o, &r, &err), 0);
+	ud_run_workload(&s.def, &o, &r);
 	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_uint_eq(r.nsamples, 2);
 	ck_assert_uint_eq(r.iters, 1); /* not calibrated: the program sets its own length */
@@ -178,6 +239,8 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_shipped_specs_load);
 	tcase_add_test(tc, test_unixbench_count_lines);
+	tcase_add_test(tc, test_unixbench_timebase);
+	tcase_add_test(tc, test_unixbench_stand_in);
 	tcase_add_test(tc, test_malformed_specs);
 	tcase_add_test(tc, test_availability);
 	tcase_add_test(tc, test_program_end_to_end);

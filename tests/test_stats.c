@@ -33,6 +33,31 @@ START_TEST(test_mean_median_spread)
 }
 END_TEST
 
+/* The median's interval from order statistics: ranks from the binomial, an outlier ignored. */
+START_TEST(test_median_interval)
+{
+	const double six[] = { 6, 1, 5, 2, 4, 3 }, nine[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	double twenty[20], outlier[11];
+
+	/* 6 samples: P(B <= 0) = 1/64 <= 2.5%, so x(1)..x(6), covering 96.9% */
+	ck_assert_double_eq_tol(ud_ci95_median_rel(six, 6), (6.0 - 1) / 2 / 3.5, 1e-12);
+	/* 9: P(B <= 1) = 10/512 = 1.95%: x(2)..x(8) */
+	ck_assert_double_eq_tol(ud_ci95_median_rel(nine, 9), (8.0 - 2) / 2 / 5, 1e-12);
+	/* 20: P(B <= 5) = 2.07%, P(B <= 6) = 5.77%: x(6)..x(15) */
+	for (int i = 0; i < 20; i++)
+		twenty[i] = i + 1;
+	ck_assert_double_eq_tol(ud_ci95_median_rel(twenty, 20), (15.0 - 6) / 2 / 10.5, 1e-12);
+	/* one sample ten times the rest widens the mean's interval, not the median's */
+	for (int i = 0; i < 11; i++)
+		outlier[i] = i == 5 ? 1000 : 100;
+	ck_assert_double_eq(ud_ci95_median_rel(outlier, 11), 0);
+	ck_assert_double_gt(ud_ci95_rel(outlier, 11), 0.5);
+	/* fewer than 6: the range */
+	ck_assert_double_eq_tol(ud_ci95_median_rel(nine, 5), (5.0 - 1) / 2 / 3, 1e-12);
+	ck_assert(isnan(ud_ci95_median_rel(nine, 1)));
+}
+END_TEST
+
 START_TEST(test_degenerate_inputs_are_nan)
 {
 	const double one[] = { 7 };
@@ -69,6 +94,7 @@ int main(void)
 
 	tcase_add_test(tc, test_mean_median_spread);
 	tcase_add_test(tc, test_geomean);
+	tcase_add_test(tc, test_median_interval);
 	tcase_add_test(tc, test_degenerate_inputs_are_nan);
 	tcase_add_test(tc, test_mann_whitney);
 	suite_add_tcase(s, tc);

@@ -79,7 +79,8 @@ static void free_state(struct wl_ctx *ctx)
 
 const struct ud_workload_def wl_int = {
 	.name = "int", .units = "lps", .higher_is_better = true,
-	.teaches = "integer work as Dhrystone mixes it: string copies and compares, record copies, calls, arithmetic",
+	.teaches = "integer work as Dhrystone mixes it: string copies and compares, record copies, calls, arithmetic; "
+		   "the same kind as UnixBench's dhry2reg, not its code",
 	.suites = UD_SUITE_QUICK | UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = int_setup, .run = int_run, .teardown = free_state,
 };
@@ -128,7 +129,8 @@ static int fp_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 
 const struct ud_workload_def wl_fp = {
 	.name = "fp", .units = "lps", .higher_is_better = true,
-	.teaches = "double-precision arithmetic and libm functions (sin, cos, atan, sqrt, exp, log), as Whetstone",
+	.teaches = "double-precision arithmetic and libm functions (sin, cos, atan, sqrt, exp, log); the same kind as "
+		   "UnixBench's whetstone-double, not its code",
 	.suites = UD_SUITE_QUICK | UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = fp_setup, .run = fp_run, .teardown = free_state,
 };
@@ -184,14 +186,16 @@ static int ilp_indep_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 
 const struct ud_workload_def wl_ilp_dep = {
 	.name = "ilp-dependent", .units = "ops/s", .higher_is_better = true,
-	.teaches = "one chain of dependent multiply-adds: each waits for the last, so IPC is bounded by latency",
+	.teaches = "one chain of dependent multiply-adds: each waits for the last, so IPC is bounded by latency; "
+		   "no UnixBench counterpart",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = ilp_setup, .run = ilp_dep_run,
 };
 
 const struct ud_workload_def wl_ilp_indep = {
 	.name = "ilp-independent", .units = "ops/s", .higher_is_better = true,
-	.teaches = "the same multiply-adds in four independent chains: the core overlaps them, IPC rises",
+	.teaches = "the same multiply-adds in four independent chains: the core overlaps them, IPC rises; no UnixBench "
+		   "counterpart",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = ilp_setup, .run = ilp_indep_run,
 };
@@ -255,7 +259,8 @@ static int frontend_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 
 const struct ud_workload_def wl_frontend = {
 	.name = "frontend", .units = "calls/s", .higher_is_better = true,
-	.teaches = "512 distinct functions called in a shuffled order: more code than the L1 i-cache holds",
+	.teaches = "512 distinct functions called in a shuffled order: more code than the L1 i-cache holds; no UnixBench "
+		   "counterpart",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = frontend_setup, .run = frontend_run, .teardown = free_state,
 };

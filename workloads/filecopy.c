@@ -1,6 +1,7 @@
 /*
- * filecopy.c - UnixBench's file copy: a file of `maxblocks` buffers copied
- * buffer by buffer with read() and write(), at 256, 1024 and 4096 bytes.  The
+ * filecopy.c - UnixBench's file copy: a file of `maxblocks` KB (fstime's -m,
+ * 1 KB blocks whatever the buffer) copied buffer by buffer with read() and
+ * write(), at 256, 1024 and 4096 bytes.  The
  * file lives in the runner's private temporary directory and is created in
  * setup(), so only the copying is counted.
  */
@@ -19,8 +20,10 @@ struct copy {
 	char *buf;
 };
 
-static int copy_setup(struct wl_ctx *ctx, size_t bufsize, size_t maxblocks, struct ud_err *err)
+/* fstime's -m counts 1 KB blocks, whatever the buffer: the file is max_kb KB, max_kb * 1024 / bufsize buffers. */
+static int copy_setup(struct wl_ctx *ctx, size_t bufsize, size_t max_kb, struct ud_err *err)
 {
+	size_t maxblocks = max_kb * 1024 / bufsize;
 	struct copy *c = calloc(1, sizeof(*c));
 	char src[4096], dst[4096];
 
@@ -80,7 +83,7 @@ static void copy_teardown(struct wl_ctx *ctx)
 	ctx->state = NULL;
 }
 
-/* UnixBench's sizes: bufsize and maxblocks of its three fstime runs. */
+/* UnixBench's sizes: bufsize and -m maxblocks (KB) of its three fstime runs. */
 static int setup_256(struct wl_ctx *ctx, struct ud_err *err)
 {
 	return copy_setup(ctx, 256, 500, err);
@@ -98,21 +101,24 @@ static int setup_4k(struct wl_ctx *ctx, struct ud_err *err)
 
 const struct ud_workload_def wl_fcopy256 = {
 	.name = "filecopy-256", .units = "KBps", .higher_is_better = true,
-	.teaches = "copy a file in 256-byte reads and writes: system-call cost dominates, as in UnixBench",
+	.teaches = "copy a 500 KB file in 256-byte reads and writes: system-call cost dominates; UnixBench's fstime "
+		   "-c -b 256 -m 500 loop",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = setup_256, .run = copy_run, .teardown = copy_teardown,
 };
 
 const struct ud_workload_def wl_fcopy1k = {
 	.name = "filecopy-1024", .units = "KBps", .higher_is_better = true,
-	.teaches = "copy a file in 1 KB reads and writes through the page cache (UnixBench's fstime)",
+	.teaches = "copy a 2000 KB file in 1 KB reads and writes through the page cache; UnixBench's fstime -c -b 1024 "
+		   "-m 2000 loop",
 	.suites = UD_SUITE_QUICK | UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = setup_1k, .run = copy_run, .teardown = copy_teardown,
 };
 
 const struct ud_workload_def wl_fcopy4k = {
 	.name = "filecopy-4096", .units = "KBps", .higher_is_better = true,
-	.teaches = "copy a file in 4 KB reads and writes: copying bandwidth matters more than call cost",
+	.teaches = "copy an 8000 KB file in 4 KB reads and writes: copying bandwidth matters more than call cost; "
+		   "UnixBench's fstime -c -b 4096 -m 8000 loop",
 	.suites = UD_SUITE_DEFAULT | UD_SUITE_FULL,
 	.setup = setup_4k, .run = copy_run, .teardown = copy_teardown,
 };

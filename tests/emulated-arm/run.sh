@@ -102,7 +102,7 @@ aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$cross/init" "$here/
 step "building the initramfs"
 rootfs=$work/rootfs
 rm -rf "$rootfs"
-mkdir -p "$rootfs/bin" "$rootfs/usr/bin" "$rootfs/usr/share/uarchdiff/workloads"
+mkdir -p "$rootfs/bin" "$rootfs/usr/bin" "$rootfs/usr/share/uarchdiff/workloads" "$rootfs/usr/libexec/uarchdiff"
 cp "$work/busybox/bin/busybox" "$rootfs/bin/"
 for applet in sh cat ls tar base64; do
 	ln -s busybox "$rootfs/bin/$applet"
@@ -113,6 +113,8 @@ cp "$cross/uarchdiff" "$cross/loop" "$rootfs/usr/bin/"
 # uarchdiff finds its data under ../share/uarchdiff next to its binary.
 cp -r "$root/events" "$root/report-templates" "$rootfs/usr/share/uarchdiff/"
 cp "$root"/workloads/*.spec "$rootfs/usr/share/uarchdiff/workloads/"
+# spawn and exec run their loops in this helper, installed under ../libexec/uarchdiff (built with uarchdiff).
+cp "$cross/uarchdiff-spawn" "$rootfs/usr/libexec/uarchdiff/"
 (cd "$rootfs" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.cpio.gz"
 
 # --- boot ----------------------------------------------------------------------

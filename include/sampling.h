@@ -1,0 +1,90 @@
+/*
+ * sampling.h - a suite's samples, interleaved and taken until they agree.
+ *
+ * The samples are taken in rounds, each round every workload still
+ * sampling once (calibrated at its first turn), in a shuffled order, so
+ * that slow drift of the host (thermal, frequency, neighbours) lands inside
+ * every workload's interval instead of between workloads.  With a fixed
+ * count (-r N) each workload gets exactly N.  Otherwise (adaptive) a
+ * workload keeps sampling until the 95% interval of its median
+ * (ud_ci95_median_rel) is within the target, or its budget of sampled time
+ * is spent; samples_taken says how many it took.
+ *
+ * While each sample runs, the host's steal time (/proc/stat) and load
+ * average (/proc/loadavg) are read, so that ud_noise_measure() can say how
+ * noisy the host was for that workload (noise.h).
+ *
+ * Ownership: the caller owns items and their results (ud_run_result_free).
+ */
+#ifndef UD_SAMPLING_H
+#define UD_SAMPLING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+#include "runner.h"
+
+/* The adaptive defaults: the goal of a 2% interval, a budget of 3x a workload's six samples. */
+#define UD_SAMPLING_TARGET_CI95 0.02
+#define UD_SAMPLING_MIN_SAMPLES 6 /* the fewest whose order statistics cover the median at 95% */
+#define UD_SAMPLING_BUDGET_FACTOR 3.0
+
+struct ud_sampling {
+	int fixed;            /* > 0: exactly this many samples a workload (-r N); 0: adaptive */
+	double target_ci95;   /* adaptive: stop once the median's relative 95% interval is within this */
+	int min_samples;      /* adaptive: at least this many */
+	double budget_factor; /* adaptive: at most this x min_samples x the sample time of sampling each */
+	unsigned seed;        /* the shuffle's */
+};
+
+/* What the host did while one workload's samples ran. */
+struct ud_observed {
+	uint64_t steal_ticks, total_ticks; /* /proc/stat, all CPUs, summed over its samples */
+	double load_max;                   /* the highest 1-minute load average at its samples; NAN unknown */
+	double sampled_ns;                 /* wall time spent in its samples */
+};
+
+/*
+ * Watching the host around any piece of work (what teach's experiments
+ * can use too): start before, stop after, and seen accumulates.  A seen
+ * starts as { .load_max = NAN }.
+ */
+struct ud_observation {
+	uint64_t steal0, total0, start_ns;
+	double load;
+	bool ticks_ok;
+};
+void ud_observe_start(struct ud_observation *obs);
+void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen);
+
+struct ud_suite_item {
+	const struct ud_workload_def *def;
+	double timeout_s;            /* a child's limit for this workload */
+	struct ud_run_result res;
+	struct ud_observed seen;
+	bool begun;                  /* calibrated (its result to be freed), at its first turn */
+	bool sampling;               /* still taking samples */
+};
+
+/* Called after each sample and once when a workload is done (done true). */
+typedef void (*ud_sampling_progress)(void *ctx, const struct ud_suite_item *it, bool done);
+
+/*
+ * Calibrates and samples items[0..n) under o (its timeout_s replaced by
+ * each item's) as plan says, until each is done, failed, or o->stop is
+ * set; an item not begun when it stopped was never run.  A workload that
+ * fails (its temporary directory too) stops sampling; the others go on.  0,
+ * or -1 with err when out of memory.
+ */
+int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
+		    const struct ud_sampling *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err);
+
+/*
+ * Fills w's noise (SPEC §3.1) from an item sampled under counters ev[0..nev)
+ * and adds its warnings (noise.h); the CPUs-utilized check applies unless
+ * the workload says it runs below one CPU.  -1 when out of memory.
+ */
+int ud_noise_measure(const struct ud_suite_item *it, const struct ud_event *ev, size_t nev, struct ud_workload *w);
+
+#endif

@@ -1,0 +1,197 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "derived.h"
+#include "noise.h"
+#include "sampling.h"
+#include "stats.h"
+
+/* The host's steal and total CPU time so far, in clock ticks over all CPUs (the first line of /proc/stat). */
+static int read_cpu_ticks(uint64_t *steal, uint64_t *total)
+{
+	uint64_t v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int got;
+
+	if (!f)
+		return -1;
+	/* cpu  user nice system idle iowait irq softirq steal (guest time is inside user already) */
+	got = fscanf(f, "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		     " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (got < 4)
+		return -1;
+	*steal = got == 8 ? v[7] : 0;
+	*total = 0;
+	for (int i = 0; i < got; i++)
+		*total += v[i];
+	return 0;
+}
+
+/* The 1-minute load average; NAN when unreadable. */
+static double read_loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load = NAN;
+
+	if (f) {
+		if (fscanf(f, "%lf", &load) != 1)
+			load = NAN;
+		fclose(f);
+	}
+	return load;
+}
+
+void ud_observe_start(struct ud_observation *obs)
+{
+	obs->ticks_ok = read_cpu_ticks(&obs->steal0, &obs->total0) == 0;
+	obs->load = read_loadavg();
+	obs->start_ns = ud_now_ns();
+}
+
+void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen)
+{
+	uint64_t s1, t1;
+
+	seen->sampled_ns += (double)(ud_now_ns() - obs->start_ns);
+	if (obs->ticks_ok && read_cpu_ticks(&s1, &t1) == 0 && t1 >= obs->total0 && s1 >= obs->steal0) {
+		seen->steal_ticks += s1 - obs->steal0;
+		seen->total_ticks += t1 - obs->total0;
+	}
+	if (isfinite(obs->load) && !(seen->load_max >= obs->load))
+		seen->load_max = obs->load;
+}
+
+/* One sample of it, with what the host did meanwhile. */
+static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opts *o)
+{
+	struct ud_runner_opts mine = *o;
+	struct ud_observation obs;
+
+	mine.timeout_s = it->timeout_s;
+	ud_observe_start(&obs);
+	ud_run_sample(it->def, &mine, &it->res);
+	ud_observe_stop(&obs, &it->seen);
+}
+
+/* Whether it should take another sample under plan. */
+static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling *plan, double target_s)
+{
+	const struct ud_run_result *r = &it->res;
+	double *scores, ci;
+
+	if (r->outcome != UD_OUT_OK)
+		return false;
+	if (plan->fixed > 0)
+		return r->nsamples < (size_t)plan->fixed;
+	if (r->nsamples < (size_t)plan->min_samples)
+		return true;
+	if (it->seen.sampled_ns >= plan->budget_factor * plan->min_samples * target_s * 1e9)
+		return false;
+	scores = malloc(r->nsamples * sizeof(*scores));
+	if (!scores)
+		return false;
+	for (size_t i = 0; i < r->nsamples; i++)
+		scores[i] = ud_sample_score(&r->samples[i]);
+	ci = ud_ci95_median_rel(scores, r->nsamples);
+	free(scores);
+	return !(ci <= plan->target_ci95);
+}
+
+/* Fisher-Yates with rand_r: the order of one round. */
+static void shuffle(size_t *order, size_t n, unsigned *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)rand_r(state) % i, t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
+/*
+ * Its turn in a round: calibrated first if this is its first (so the first
+ * round spreads calibrations among samples too), then one sample.
+ */
+static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, const struct ud_sampling *plan)
+{
+	if (!it->begun) {
+		struct ud_runner_opts mine = *o;
+
+		mine.timeout_s = it->timeout_s;
+		it->seen = (struct ud_observed){ .load_max = NAN };
+		ud_run_begin(it->def, &mine, &it->res);
+		it->begun = true;
+	}
+	if (it->res.outcome == UD_OUT_OK)
+		sample_observed(it, o);
+	it->sampling = wants_more(it, plan, o->target_s);
+}
+
+static bool stopped(const struct ud_runner_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
+		    const struct ud_sampling *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err)
+{
+	size_t *order = calloc(n ? n : 1, sizeof(*order)), m;
+	unsigned state = plan->seed;
+
+	if (!order)
+		return ud_fail(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		items[i].sampling = true;
+	do {
+		m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (items[i].sampling)
+				order[m++] = i;
+		shuffle(order, m, &state);
+		for (size_t k = 0; k < m && !stopped(o); k++) {
+			struct ud_suite_item *it = &items[order[k]];
+
+			take_turn(it, o, plan);
+			if (progress)
+				progress(ctx, it, !it->sampling);
+		}
+	} while (m && !stopped(o));
+	for (size_t i = 0; i < n; i++)
+		if (items[i].begun)
+			ud_run_end(&items[i].res);
+	free(order);
+	return 0;
+}
+
+int ud_noise_measure(const struct ud_suite_item *it, const struct ud_event *ev, size_t nev, struct ud_workload *w)
+{
+	struct ud_noise *noise = ud_workload_noise(w);
+	const struct ud_run_result *r = &it->res;
+	size_t tc = nev;
+
+	if (!noise)
+		return -1;
+	for (size_t i = 0; i < nev; i++)
+		if (strcmp(ev[i].name, "task-clock") == 0)
+			tc = i;
+	for (size_t s = 0; s < r->nsamples; s++) {
+		const struct ud_sample *smp = &r->samples[s];
+		double task_clock = tc < nev && smp->counts[tc].status == UD_COUNTED ? smp->counts[tc].value : NAN;
+		double cpus = ud_cpu_time_ns(task_clock, (double)smp->user_ns, (double)smp->sys_ns) /
+			      (double)smp->elapsed_ns;
+
+		if (isfinite(cpus) && !(noise->cpus_utilized_min <= cpus))
+			noise->cpus_utilized_min = cpus;
+	}
+	if (it->seen.total_ticks)
+		noise->steal_pct = 100.0 * (double)it->seen.steal_ticks / (double)it->seen.total_ticks;
+	noise->load_avg = it->seen.load_max;
+	noise->ci95_rel = w->score.ci95_rel;
+	noise->samples_taken = (int)r->nsamples;
+	return ud_noise_assess(noise, !it->def->not_single_cpu);
+}

@@ -1,0 +1,254 @@
+/*
+ * The noise guard and the suite's sampling: thresholds turn figures into
+ * warnings; samples interleave in rounds; adaptive sampling stops a steady
+ * workload at six samples and a noisy one at its budget; workloads run
+ * beside busy loops on every CPU each get a warning.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "noise.h"
+#include "sampling.h"
+#include "testutil.h"
+
+static const char *const sw[] = { "task-clock", "context-switches" };
+static struct ud_event ev[2];
+static char *tmproot, logpath[4200];
+
+static void setup(void)
+{
+	for (int i = 0; i < 2; i++)
+		ud_event_resolve(sw[i], &ev[i]);
+	tmproot = make_tempdir();
+	snprintf(logpath, sizeof(logpath), "%s/log", tmproot);
+}
+
+static void teardown(void)
+{
+	rm_tree(tmproot);
+	free(tmproot);
+}
+
+static struct ud_runner_opts opts(void)
+{
+	return (struct ud_runner_opts){ .target_s = 0.01, .timeout_s = 10, .ev = ev, .nev = 2, .tmp_root = tmproot };
+}
+
+/* ---- thresholds ---- */
+
+START_TEST(test_thresholds)
+{
+	struct ud_noise quiet = { .cpus_utilized_min = 0.99, .steal_pct = 0.1, .load_avg = 1, .ci95_rel = 0.01 };
+	struct ud_noise busy = { .cpus_utilized_min = 0.48, .steal_pct = 3.5, .load_avg = 4, .ci95_rel = 0.16 };
+	struct ud_noise unknown = { .cpus_utilized_min = NAN, .steal_pct = NAN, .load_avg = NAN, .ci95_rel = NAN };
+
+	ck_assert_int_eq(ud_noise_assess(&quiet, true), 0);
+	ck_assert_uint_eq(quiet.nwarnings, 0);
+	ck_assert_int_eq(ud_noise_assess(&unknown, true), 0);
+	ck_assert_uint_eq(unknown.nwarnings, 0);
+	ck_assert_int_eq(ud_noise_assess(&busy, true), 0);
+	ck_assert_uint_eq(busy.nwarnings, 3);
+	ck_assert_str_eq(busy.warnings[0], "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
+	ck_assert_ptr_nonnull(strstr(busy.warnings[1], "steal time 3.5%"));
+	ck_assert_ptr_nonnull(strstr(busy.warnings[2], "95% interval 16.0% (above 5%)"));
+	for (size_t i = 0; i < busy.nwarnings; i++)
+		free(busy.warnings[i]);
+	free(busy.warnings);
+	/* a workload that waits across CPUs by design is not warned for it */
+	busy = (struct ud_noise){ .cpus_utilized_min = 0.3, .steal_pct = 0, .ci95_rel = 0.01 };
+	ck_assert_int_eq(ud_noise_assess(&busy, false), 0);
+	ck_assert_uint_eq(busy.nwarnings, 0);
+}
+END_TEST
+
+/* ---- workloads for the sampling tests ---- */
+
+/* Each child's setup notes the workload's name: calibrations and samples in the order they ran. */
+static int log_setup(struct wl_ctx *ctx, struct ud_err *err)
+{
+	int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+	if (fd < 0)
+		return ud_fail(err, "log");
+	dprintf(fd, "%s\n", (const char *)ctx->data);
+	close(fd);
+	return 0;
+}
+
+static int spin_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	volatile uint64_t x = 0;
+
+	(void)ctx;
+	(void)err;
+	for (uint64_t i = 0; i < iters * 100; i++)
+		x += i;
+	return 0;
+}
+
+#define LOGGED(n) { .name = n, .units = "lps", .higher_is_better = true, .setup = log_setup, .run = spin_run, .data = n }
+static const struct ud_workload_def logged[] = { LOGGED("a"), LOGGED("b"), LOGGED("c") };
+
+/* A program-like workload reporting its own score: the same every time, or scattered tenfold. */
+static int steady_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	(void)iters;
+	(void)err;
+	ctx->score = 100;
+	snprintf(ctx->score_units, sizeof(ctx->score_units), "lps");
+	return 0;
+}
+
+static int noisy_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	struct timespec ts;
+
+	(void)iters;
+	(void)err;
+	uint64_t x;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* a different child each sample: its pid and the clock, mixed (xorshift), scatter the score over 40% */
+	x = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)getpid() * 2654435761u;
+	for (int i = 0; i < 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	ctx->score = 100 + (double)(x % 1000); /* 100 to 1099: no number of samples in the budget narrows it to 2% */
+	snprintf(ctx->score_units, sizeof(ctx->score_units), "lps");
+	usleep(10000);
+	return 0;
+}
+
+static const struct ud_workload_def steady = { .name = "steady", .units = "lps", .run = steady_run, .once = true };
+static const struct ud_workload_def noisy = { .name = "noisy", .units = "lps", .run = noisy_run, .once = true };
+
+static void free_items(struct ud_suite_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ud_run_result_free(&items[i].res);
+}
+
+/* ---- sampling ---- */
+
+/* With -r 3, three rounds: every workload once in each, so drift reaches every interval. */
+START_TEST(test_rounds_interleave)
+{
+	struct ud_suite_item items[3] = { { .def = &logged[0] }, { .def = &logged[1] }, { .def = &logged[2] } };
+	struct ud_sampling plan = { .fixed = 3, .seed = 7 };
+	struct ud_runner_opts o = opts();
+	struct ud_err err;
+	char *log, *line, *save = NULL, seq[32] = "";
+	int seen[3] = { 0 };
+	size_t len = 0;
+
+	for (int i = 0; i < 3; i++)
+		items[i].timeout_s = 10;
+	ck_assert_int_eq(ud_sample_suite(items, 3, &o, &plan, NULL, NULL, &err), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_uint_eq(items[i].res.nsamples, 3);
+	log = read_text(logpath);
+	/* the first time a name shows is its calibration; the rest are its samples */
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (seen[line[0] - 'a']++)
+			seq[len++] = line[0];
+	ck_assert_uint_eq(len, 9);
+	for (int round = 0; round < 3; round++) {
+		ck_assert_msg(memchr(seq + 3 * round, 'a', 3) && memchr(seq + 3 * round, 'b', 3) &&
+				      memchr(seq + 3 * round, 'c', 3), "round %d of %s", round, seq);
+	}
+	free(log);
+	free_items(items, 3);
+}
+END_TEST
+
+/* Adaptive: a steady score stops at six samples; a scattered one goes on until its budget is spent. */
+START_TEST(test_adaptive_stops)
+{
+	struct ud_suite_item items[2] = { { .def = &steady, .timeout_s = 10 }, { .def = &noisy, .timeout_s = 10 } };
+	struct ud_sampling plan = { .target_ci95 = UD_SAMPLING_TARGET_CI95, .min_samples = UD_SAMPLING_MIN_SAMPLES,
+				    .budget_factor = UD_SAMPLING_BUDGET_FACTOR, .seed = 1 };
+	struct ud_runner_opts o = opts();
+	struct ud_err err;
+	double budget_ns;
+
+	o.target_s = 0.1; /* a budget of 1.8 s: six samples of a few milliseconds cannot spend it */
+	budget_ns = UD_SAMPLING_BUDGET_FACTOR * UD_SAMPLING_MIN_SAMPLES * o.target_s * 1e9;
+
+	ck_assert_int_eq(ud_sample_suite(items, 2, &o, &plan, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(items[0].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
+	fprintf(stderr, "noisy: %zu samples in %.2f s\n", items[1].res.nsamples, items[1].seen.sampled_ns / 1e9);
+	ck_assert_uint_gt(items[1].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
+	ck_assert_double_ge(items[1].seen.sampled_ns, budget_ns);
+	free_items(items, 2);
+}
+END_TEST
+
+/* Busy loops on every CPU, four each: a workload gets about a fifth of a CPU and must say so. */
+START_TEST(test_busy_host_warns)
+{
+	const struct ud_workload_def *defs[] = { &wl_int, &wl_syscall };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 20 }, { .def = defs[1], .timeout_s = 20 } };
+	struct ud_sampling plan = { .fixed = 5, .seed = 3 };
+	struct ud_runner_opts o = opts();
+	pid_t *busy = calloc((size_t)(4 * ncpu), sizeof(*busy));
+	struct ud_err err;
+
+	o.target_s = 0.2; /* samples long enough for the scheduler to share the CPUs out */
+	for (long i = 0; i < 4 * ncpu; i++) {
+		busy[i] = fork();
+		if (busy[i] == 0)
+			for (volatile unsigned long x = 0;; x++)
+				;
+	}
+	ck_assert_int_eq(ud_sample_suite(items, 2, &o, &plan, NULL, NULL, &err), 0);
+	for (long i = 0; i < 4 * ncpu; i++) {
+		kill(busy[i], SIGKILL);
+		waitpid(busy[i], NULL, 0);
+	}
+	free(busy);
+	for (int i = 0; i < 2; i++) {
+		struct ud_profile *p = ud_profile_new(NULL);
+		struct ud_workload *w = ud_profile_add_workload(p, defs[i]->name);
+
+		ck_assert_msg(items[i].res.outcome == UD_OUT_OK, "%s", items[i].res.detail.msg);
+		ck_assert_int_eq(ud_run_to_workload(defs[i], &items[i].res, ev, 2, w), 0);
+		ck_assert_int_eq(ud_noise_measure(&items[i], ev, 2, w), 0);
+		fprintf(stderr, "%s beside %ld busy loops: %.2f CPUs utilized at least, load %.1f, steal %.1f%%\n",
+			defs[i]->name, 4 * ncpu, w->noise->cpus_utilized_min, w->noise->load_avg, w->noise->steal_pct);
+		ck_assert_int_eq(w->noise->samples_taken, 5);
+		/* the CPU share is the expected warning; samples that disagree are the other sign of the loops */
+		ck_assert_msg(w->noise->nwarnings >= 1, "%s: no warning at %.2f CPUs, interval %.1f%%", defs[i]->name,
+			      w->noise->cpus_utilized_min, 100 * w->noise->ci95_rel);
+		ck_assert(strstr(w->noise->warnings[0], "CPUs utilized") || strstr(w->noise->warnings[0], "interval"));
+		ck_assert(isfinite(w->noise->load_avg));
+		ck_assert(w->noise->steal_pct >= 0);
+		ud_profile_free(p);
+	}
+	free_items(items, 2);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("noise");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_thresholds);
+	tcase_add_test(tc, test_rounds_interleave);
+	tcase_add_test(tc, test_adaptive_stops);
+	tcase_add_test(tc, test_busy_host_warns);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
