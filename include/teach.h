@@ -59,6 +59,9 @@ struct ud_cache_kb {
 };
 
 /* At most one knee a cache level and one for the TLB. */
+/* The caches of a host object (host.h, SPEC §3: cpu.caches.*_kb, read from sysfs); 0 where null. */
+struct ud_cache_kb ud_teach_caches(const json_t *host);
+
 #define UD_TEACH_KNEES_MAX 4
 /*
  * A knee rises at least this much: log latency over log size of 0.5 is

@@ -104,13 +104,6 @@ static int parse_args(int argc, char **argv, enum ud_lab *labs, size_t *n)
 	return UD_OPT_GO_ON;
 }
 
-static double cache_kb(const json_t *host, const char *key)
-{
-	const json_t *v = json_object_get(json_object_get(json_object_get(host, "cpu"), "caches"), key);
-
-	return json_is_integer(v) ? (double)json_integer_value(v) : 0;
-}
-
 /* This host's facts, caches and counter plan: what every lab needs. */
 static json_t *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct ud_event **ev, struct ud_err *err)
 {
@@ -126,7 +119,7 @@ static json_t *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct u
 	if (!(*ev = ud_measure_plan(u, UD_TEACH_EVENTS, &o->nev, err)))
 		return json_decref(host), NULL;
 	o->ev = *ev;
-	o->caches = (struct ud_cache_kb){ cache_kb(host, "l1d_kb"), cache_kb(host, "l2_kb"), cache_kb(host, "l3_kb") };
+	o->caches = ud_teach_caches(host);
 	o->mem_avail_kb = ud_teach_mem_available_kb();
 	o->quick = quick && *quick && strcmp(quick, "0") != 0;
 	return host;

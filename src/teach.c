@@ -95,6 +95,20 @@ void ud_lab_result_free(struct ud_lab_result *r)
 	r->npoints = 0;
 }
 
+static double kb_of(const json_t *caches, const char *key)
+{
+	const json_t *v = json_object_get(caches, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ? (double)json_integer_value(v) : 0;
+}
+
+struct ud_cache_kb ud_teach_caches(const json_t *host)
+{
+	const json_t *c = json_object_get(json_object_get(host, "cpu"), "caches");
+
+	return (struct ud_cache_kb){ kb_of(c, "l1d_kb"), kb_of(c, "l2_kb"), kb_of(c, "l3_kb") };
+}
+
 static double slope(const struct ud_lab_point *p, size_t i)
 {
 	double dx = log(p[i + 1].x / p[i].x), dy = log(p[i + 1].y / p[i].y);
