@@ -41,16 +41,19 @@ static json_t *axes_json(const struct ud_lab_text *t)
 static void add_cache(json_t *lab, const struct ud_lab_result *r)
 {
 	json_t *knees = json_array();
+	char method[256];
 
+	snprintf(method, sizeof(method),
+		 "slope of log latency over log working set between neighbouring sizes; knees are the steepest %d "
+		 "local maxima of at least %g (%.3gx a doubling), each reported as the larger working set before the "
+		 "jump",
+		 UD_TEACH_KNEES_MAX, UD_KNEE_MIN_SLOPE, pow(2, UD_KNEE_MIN_SLOPE));
 	for (size_t i = 0; i < r->nknees; i++)
 		json_array_append_new(knees, json_real(r->knees_kb[i]));
 	json_object_set_new(lab, "knees_kb", knees);
 	json_object_set_new(lab, "sysfs_kb", json_pack("{s:o s:o s:o}", "l1d", kb_or_null(r->sysfs.l1d), "l2",
 						       kb_or_null(r->sysfs.l2), "l3", kb_or_null(r->sysfs.l3)));
-	json_object_set_new(lab, "knee_method",
-			    json_string("slope of log latency over log working set between neighbouring sizes; knees "
-					"are the steepest local maxima of at least 0.5 (1.41x a doubling), each reported "
-					"as the larger working set before the jump"));
+	json_object_set_new(lab, "knee_method", json_string(method));
 }
 
 static json_t *lab_json(const struct ud_lab_result *r)

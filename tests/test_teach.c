@@ -292,6 +292,7 @@ START_TEST(test_json_shape)
 	ck_assert_uint_eq(json_array_size(json_object_get(cache, "knees_kb")), 3);
 	ck_assert_double_eq(json_number_value(json_object_get(json_object_get(cache, "sysfs_kb"), "l2")), 1024);
 	ck_assert(json_is_number(json_object_get(json_object_get(cache, "sysfs_kb"), "l3")));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(cache, "knee_method")), "at least 0.5"));
 	ck_assert_ptr_null(json_object_get(json_array_get(labs, 0), "knees_kb"));
 	json_decref(doc);
 }
