@@ -98,11 +98,14 @@ void ud_lab_result_free(struct ud_lab_result *r);
 /*
  * The knees of a latency curve (x: working set in KB, ascending; y: ns per
  * load): where latency jumps most.  For each pair of neighbouring sizes the
- * slope of log latency over log size is taken; a knee is a slope that is a
- * local maximum and at least UD_KNEE_MIN_SLOPE, and the largest
- * UD_TEACH_KNEES_MAX of them are kept.  Each knee is reported as the larger
- * working set before the jump (the last that still fit), ascending.
- * Returns how many were found.
+ * slope of log latency over log size is taken; the steepest slope of at
+ * least UD_KNEE_MIN_SLOPE is a knee, then the steepest of the rest that is
+ * not beside a knee already taken (a neighbour is the same rise spread over
+ * two steps), and so on, up to max (at most UD_TEACH_KNEES_MAX).  A rise
+ * spread over several steps, as where an L2's exit and a small L3 share of a
+ * VM blend, still yields a knee where it starts.  Each knee is reported as
+ * the larger working set before the jump (the last that still fit),
+ * ascending.  Returns how many were found.
  */
 size_t ud_knees_find(const struct ud_lab_point *p, size_t n, double *knees_kb, size_t max);
 

@@ -125,7 +125,7 @@ static int by_kb(const void *x, const void *y)
 
 size_t ud_knees_find(const struct ud_lab_point *p, size_t n, double *knees_kb, size_t max)
 {
-	size_t found = 0, order[64] = { 0 };
+	size_t found = 0, at[UD_TEACH_KNEES_MAX];
 	double s[64];
 
 	if (n < 2)
@@ -133,23 +133,25 @@ size_t ud_knees_find(const struct ud_lab_point *p, size_t n, double *knees_kb, s
 	n = n - 1 > 64 ? 64 : n - 1; /* n slopes from here on */
 	for (size_t i = 0; i < n; i++)
 		s[i] = slope(p, i);
-	for (size_t i = 0; i < n; i++) {
-		bool peak = s[i] >= UD_KNEE_MIN_SLOPE && (i == 0 || s[i] >= s[i - 1]) && (i + 1 == n || s[i] > s[i + 1]);
-		size_t at = found;
+	max = max > UD_TEACH_KNEES_MAX ? UD_TEACH_KNEES_MAX : max;
+	/* steepest first; a slope beside one already taken is the same rise, spread over two steps */
+	while (found < max) {
+		size_t best = n;
 
-		if (!peak)
-			continue;
-		/* insertion, steepest first; keep at most max */
-		while (at > 0 && s[order[at - 1]] < s[i])
-			at--;
-		if (at >= max)
-			continue;
-		memmove(order + at + 1, order + at, (found - at - (found == max)) * sizeof(order[0]));
-		order[at] = i;
-		found += found < max;
+		for (size_t i = 0; i < n; i++) {
+			bool beside = false;
+
+			for (size_t k = 0; k < found; k++)
+				beside |= i + 1 >= at[k] && i <= at[k] + 1;
+			if (!beside && s[i] >= UD_KNEE_MIN_SLOPE && (best == n || s[i] > s[best]))
+				best = i;
+		}
+		if (best == n)
+			break;
+		at[found++] = best;
 	}
 	for (size_t k = 0; k < found; k++)
-		knees_kb[k] = p[order[k]].x;
+		knees_kb[k] = p[at[k]].x;
 	qsort(knees_kb, found, sizeof(*knees_kb), by_kb);
 	return found;
 }

@@ -45,8 +45,8 @@ static void add_cache(json_t *lab, const struct ud_lab_result *r)
 
 	snprintf(method, sizeof(method),
 		 "slope of log latency over log working set between neighbouring sizes; knees are the steepest %d "
-		 "local maxima of at least %g (%.3gx a doubling), each reported as the larger working set before the "
-		 "jump",
+		 "slopes of at least %g (%.3gx a doubling), none beside another, each reported as the larger working "
+		 "set before the jump",
 		 UD_TEACH_KNEES_MAX, UD_KNEE_MIN_SLOPE, pow(2, UD_KNEE_MIN_SLOPE));
 	for (size_t i = 0; i < r->nknees; i++)
 		json_array_append_new(knees, json_real(r->knees_kb[i]));

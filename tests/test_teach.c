@@ -145,6 +145,25 @@ START_TEST(test_knee_spread_over_two_steps)
 }
 END_TEST
 
+START_TEST(test_knee_where_a_blended_rise_starts)
+{
+	/* the L2's exit and a VM's small share of the L3 blend into one rise that
+	 * steepens all the way to memory (measured here: no slope a local maximum
+	 * before 3 MB); the knees still find where it starts */
+	struct ud_lab_point p[] = { { 128, 3.9, 0, 0, 0 },  { 192, 4.0, 0, 0, 0 },  { 256, 4.5, 0, 0, 0 },
+				    { 384, 5.5, 0, 0, 0 },  { 512, 6.5, 0, 0, 0 },  { 768, 9.0, 0, 0, 0 },
+				    { 1024, 12, 0, 0, 0 },  { 1536, 20, 0, 0, 0 },  { 2048, 40, 0, 0, 0 },
+				    { 3072, 110, 0, 0, 0 }, { 4096, 130, 0, 0, 0 }, { 6144, 150, 0, 0, 0 } };
+	double knees[UD_TEACH_KNEES_MAX];
+	size_t k = ud_knees_find(p, 12, knees, UD_TEACH_KNEES_MAX), near_l2 = 0;
+
+	ck_assert_uint_ge(k, 2);
+	for (size_t i = 0; i < k; i++)
+		near_l2 += knees[i] >= 512 && knees[i] <= 2048;
+	ck_assert_uint_ge(near_l2, 1);
+}
+END_TEST
+
 /* ---- verdicts ---- */
 
 static void set_points(struct ud_lab_result *r, const double *x, const double *y, size_t n)
@@ -439,6 +458,7 @@ int main(void)
 	tcase_add_test(tc, test_knees_at_the_steps);
 	tcase_add_test(tc, test_no_knees_without_a_step);
 	tcase_add_test(tc, test_knee_spread_over_two_steps);
+	tcase_add_test(tc, test_knee_where_a_blended_rise_starts);
 	tcase_add_test(tc, test_branch_verdict);
 	tcase_add_test(tc, test_cache_verdict);
 	tcase_add_test(tc, test_ilp_verdict);
