@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/sysinfo.h>
 
 #include "clock.h"
 #include "counting.h"
+#include "hugebuf.h"
 #include "kernels.h"
 #include "teach_labs.h"
 #include "text.h"
@@ -38,8 +38,6 @@ static const double branch_shares[] = { 0, 5, 10, 20, 30, 40, 50 };
 #define CACHE_SIZES_MAX 64
 /* A chase run is a whole number of these steps. */
 #define CHASE_BLOCK 4096
-/* Huge pages: the buffer's alignment, so the TLB adds no knee of its own. */
-#define HUGE_PAGE (2u << 20)
 
 #define ILP_BLOCK 1024
 
@@ -222,22 +220,11 @@ static size_t cache_sizes(double max_kb, double *kb)
 	return n;
 }
 
-static void *chase_buffer(size_t bytes)
-{
-	void *buf = NULL;
-
-	if (posix_memalign(&buf, HUGE_PAGE, bytes) != 0)
-		return NULL;
-	madvise(buf, bytes, MADV_HUGEPAGE); /* a hint: without huge pages the TLB adds a knee of its own */
-	memset(buf, 0, bytes);              /* the page faults now, not while timed */
-	return buf;
-}
-
 static int cache_lab(struct probe *pr, struct ud_lab_result *r, struct ud_err *err)
 {
 	double kb[CACHE_SIZES_MAX];
 	size_t n = cache_sizes(cache_max_kb(pr->o, r), kb);
-	void *buf = n ? chase_buffer((size_t)(kb[n - 1] * 1024)) : NULL;
+	void *buf = n ? ud_huge_alloc((size_t)(kb[n - 1] * 1024)) : NULL;
 	struct chase_arg arg;
 
 	r->sysfs = pr->o->caches;

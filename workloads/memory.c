@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hugebuf.h"
 #include "kernels.h"
 #include "workload.h"
 
@@ -98,7 +99,7 @@ static int chase_setup(struct wl_ctx *ctx, size_t size, struct ud_err *err)
 
 	size = size < 4096 ? 4096 : size;
 	lines = size / UD_LINE_BYTES;
-	if (!c || !(c->buf = malloc(lines * UD_LINE_BYTES))) {
+	if (!c || !(c->buf = ud_huge_alloc(lines * UD_LINE_BYTES))) {
 		free(c);
 		return ud_fail(err, "out of memory for a %zu-byte working set", size);
 	}
@@ -177,7 +178,7 @@ CHASE(wl_sweep_l2, "sweep-l2", "the same chase over half the L2: every load an L
       UD_SUITE_DEFAULT | UD_SUITE_FULL);
 CHASE(wl_sweep_l3, "sweep-l3", "the same chase over half the L3: L2 misses, L3 latency", sweep_l3_setup,
       UD_SUITE_FULL);
-CHASE(wl_sweep_mem, "sweep-mem", "the same chase over four times the L3: memory latency (and TLB misses)",
+CHASE(wl_sweep_mem, "sweep-mem", "the same chase over four times the L3: memory latency",
       sweep_mem_setup, UD_SUITE_FULL);
 CHASE(wl_chase, "pointer-chase", "dependent loads in random order over four times the L2: load latency, no overlap possible",
       pointer_chase_setup, UD_SUITE_DEFAULT | UD_SUITE_FULL);
