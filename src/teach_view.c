@@ -88,12 +88,15 @@ static void table(enum ud_lab lab, const json_t *doc_lab, json_t *view)
 static json_t *effect_line(const json_t *lab)
 {
 	const json_t *e = json_object_get(lab, "effect");
+	double a = ud_rv_get(e, "a"), b = ud_rv_get(e, "b"), ratio = ud_rv_get(e, "ratio");
 	char buf[256];
 
-	snprintf(buf, sizeof(buf), "%s: %.3g (%s) -> %.3g (%s): %.3gx", json_string_value(json_object_get(e, "metric")),
-		 ud_rv_get(e, "a"), json_string_value(json_object_get(e, "a_label")), ud_rv_get(e, "b"),
-		 json_string_value(json_object_get(e, "b_label")), ud_rv_get(e, "ratio"));
-	return json_string(strstr(buf, "nan") ? "not measured" : buf);
+	if (!isfinite(a) || !isfinite(b) || !isfinite(ratio))
+		return json_string("not measured");
+	snprintf(buf, sizeof(buf), "%s: %.3g (%s) -> %.3g (%s): %.3gx", json_string_value(json_object_get(e, "metric")), a,
+		 json_string_value(json_object_get(e, "a_label")), b, json_string_value(json_object_get(e, "b_label")),
+		 ratio);
+	return json_string(buf);
 }
 
 static json_t *counters_line(const json_t *lab)
