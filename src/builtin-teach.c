@@ -97,10 +97,9 @@ static int parse_args(int argc, char **argv, enum ud_lab *labs, size_t *n)
 			break;
 		base = next - 1;
 	}
-	for (int i = 0; *n == 0 && i < UD_LAB_COUNT; i++)
-		labs[i] = (enum ud_lab)i;
 	if (*n == 0)
-		*n = UD_LAB_COUNT;
+		for (int i = 0; i < UD_LAB_COUNT; i++)
+			labs[(*n)++] = (enum ud_lab)i;
 	return UD_OPT_GO_ON;
 }
 
