@@ -447,6 +447,29 @@ START_TEST(test_cli_quick_json)
 }
 END_TEST
 
+START_TEST(test_cli_all_labs_by_default)
+{
+	char *argv[] = { UD_BINARY, "teach", "--format=json", NULL };
+	struct run_result r;
+	json_t *doc, *labs;
+
+	setenv("UARCHDIFF_TEACH_QUICK", "1", 1);
+	r = run_capture(argv);
+	unsetenv("UARCHDIFF_TEACH_QUICK");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	doc = json_loads(r.out, 0, NULL);
+	labs = json_object_get(doc, "labs");
+	ck_assert_uint_eq(json_array_size(labs), UD_LAB_COUNT);
+	for (size_t i = 0; i < UD_LAB_COUNT; i++)
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(labs, i), "name")),
+				 ud_lab_name((enum ud_lab)i));
+	/* the cache lab in quick mode says what limited it */
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_array_get(labs, 1), "note")), "quick"));
+	json_decref(doc);
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("teach");
@@ -468,6 +491,7 @@ int main(void)
 	tcase_add_test(tc, test_text_page);
 	tcase_add_test(tc, test_cli_usage);
 	tcase_add_test(tc, test_cli_quick_json);
+	tcase_add_test(tc, test_cli_all_labs_by_default);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
