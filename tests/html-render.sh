@@ -73,4 +73,4 @@ if [ "$(grep -c '<svg class="teach"' "$dir/teach.html")" -ne 3 ]; then
 	exit 1
 fi
 render teach
-$colors "$dir/teach.png" 1f77b4:2000 2ca02c:80
+$colors "$dir/teach.png" 1f77b4:2000 2ca02c:300
