@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "host.h"
 #include "kernels.h"
 #include "teach.h"
+#include "teach_labs.h"
 #include "testutil.h"
 
 /* ---- kernels ---- */
@@ -394,6 +396,56 @@ START_TEST(test_text_page)
 }
 END_TEST
 
+/* ---- counters around the timed runs ---- */
+
+START_TEST(test_counts_reach_the_points)
+{
+	/*
+	 * Software stand-ins in UD_TEACH_EVENTS' places (cycles, instructions,
+	 * branch-misses, L1d misses), as no machine here has a PMU: what is
+	 * counted around the fastest run reaches each point, per unit of work.
+	 */
+	const char *names[] = { "cpu-clock", "task-clock", "page-faults", "context-switches" };
+	struct ud_event ev[4];
+	struct ud_teach_opts o = { .quick = true, .ev = ev, .nev = 4 };
+	struct ud_lab_result r;
+	struct ud_err err = UD_ERR_INIT;
+
+	for (int i = 0; i < 4; i++)
+		ud_event_resolve(names[i], &ev[i]);
+	ck_assert_int_eq(ud_teach_run(UD_LAB_ILP, &o, &r, &err), 0);
+	ck_assert_int_eq(r.counters, UD_COUNTED);
+	ck_assert_str_eq(r.counters_reason, "");
+	for (size_t i = 0; i < r.npoints; i++) {
+		/* task-clock over cpu-clock: the same time, so about 1 */
+		ck_assert_double_eq_tol(r.points[i].ipc, 1, 0.2);
+		ck_assert(isnan(r.points[i].mispredicts)); /* the ilp lab has no branch column */
+	}
+	ud_lab_result_free(&r);
+	ck_assert_int_eq(ud_teach_run(UD_LAB_BRANCH, &o, &r, &err), 0);
+	for (size_t i = 0; i < r.npoints; i++)
+		ck_assert(isfinite(r.points[i].mispredicts) && r.points[i].mispredicts >= 0);
+	ud_lab_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_not_counted_says_why)
+{
+	struct ud_event ev[1];
+	struct ud_teach_opts o = { .quick = true, .ev = ev, .nev = 1 };
+	struct ud_lab_result r;
+	struct ud_err err = UD_ERR_INIT;
+
+	ud_event_resolve("no-such-event", &ev[0]);
+	ck_assert_int_eq(ud_teach_run(UD_LAB_ILP, &o, &r, &err), 0);
+	ck_assert_int_eq(r.counters, UD_NOT_SUPPORTED);
+	ck_assert_ptr_nonnull(strstr(r.counters_reason, "no-such-event: "));
+	ck_assert(isnan(r.points[0].ipc));
+	ck_assert(r.points[0].y > 0);
+	ud_lab_result_free(&r);
+}
+END_TEST
+
 /* ---- the command ---- */
 
 START_TEST(test_cli_usage)
@@ -489,6 +541,8 @@ int main(void)
 	tcase_add_test(tc, test_caches_from_fixture_sysfs);
 	tcase_add_test(tc, test_html_page);
 	tcase_add_test(tc, test_text_page);
+	tcase_add_test(tc, test_counts_reach_the_points);
+	tcase_add_test(tc, test_not_counted_says_why);
 	tcase_add_test(tc, test_cli_usage);
 	tcase_add_test(tc, test_cli_quick_json);
 	tcase_add_test(tc, test_cli_all_labs_by_default);
