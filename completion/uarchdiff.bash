@@ -9,6 +9,7 @@
 #   --uarch                     the event tables: share/uarchdiff/events, or
 #                               UARCHDIFF_EVENTS_DIR
 #   --suite, -f/--format        their values;  -e/--event  perf's generic names
+#   teach LAB...                the labs: branch, cache, ilp
 #   stat ... -- CMD             a command, then files
 #   elsewhere                   files
 
@@ -109,6 +110,9 @@ _uarchdiff()
 	diff:-f | diff:--format | compare:-f | compare:--format)
 		mapfile -t COMPREPLY < <(compgen -W "text json md html" -- "$cur")
 		return 0 ;;
+	teach:-f | teach:--format)
+		mapfile -t COMPREPLY < <(compgen -W "text html json" -- "$cur")
+		return 0 ;;
 	import:--format)
 		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench" -- "$cur")
 		return 0 ;;
@@ -123,6 +127,8 @@ _uarchdiff()
 
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_options "$bin" "$cmd")" -- "$cur")
+	elif [[ $cmd == teach ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "branch cache ilp" -- "$cur")
 	elif [[ $cmd != workloads ]]; then
 		_uarchdiff_files "$cur"
 	fi

@@ -27,5 +27,7 @@ const char *ud_visible(const char *s, char *buf, size_t len);
 void ud_fputs_visible(FILE *f, const char *s);
 /* The same for a whole report built in memory: its line breaks are kept. */
 void ud_fputs_visible_lines(FILE *f, const char *text);
+/* A size in KB (1024 bytes) in the unit that reads best: "48 KB", "1 MB", "1.5 MB", "32 MB"; "n/a" when not finite. */
+void ud_format_kb(double kb, char *buf, size_t len);
 
 #endif

@@ -23,6 +23,7 @@ static const struct {
 	{ "compare", cmd_compare, "compare several profiles with the first: speedups, geomeans, per-pair diffs" },
 	{ "import", cmd_import, "turn perf stat output or a UnixBench log into a profile" },
 	{ "workloads", cmd_workloads, "list the built-in workloads and what each teaches" },
+	{ "teach", cmd_teach, "run teaching labs: branch prediction, cache latency, ILP, measured here" },
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },
 };
 

@@ -96,3 +96,18 @@ void ud_fputs_visible_lines(FILE *f, const char *text)
 {
 	put_visible(f, text, 1);
 }
+
+#define KB_PER_MB 1024.0
+#define KB_PER_GB (1024.0 * 1024.0)
+
+void ud_format_kb(double kb, char *buf, size_t len)
+{
+	if (!isfinite(kb))
+		snprintf(buf, len, "n/a");
+	else if (fabs(kb) < KB_PER_MB)
+		snprintf(buf, len, "%.3g KB", kb);
+	else if (fabs(kb) < KB_PER_GB)
+		snprintf(buf, len, "%.3g MB", kb / KB_PER_MB);
+	else
+		snprintf(buf, len, "%.3g GB", kb / KB_PER_GB);
+}

@@ -38,7 +38,7 @@ check() {
 }
 
 check "diff"                          "uarchdiff d"
-check "~run stat import diff compare events host workloads" "uarchdiff "
+check "~run stat import diff compare events host workloads teach" "uarchdiff "
 check "--help --version"              "uarchdiff --"
 check "--repeat"                      "uarchdiff run --rep"
 check "~-w --workloads --suite -r --repeat -o --output --label --exact --json" "uarchdiff run -"
@@ -57,6 +57,9 @@ check "perf-csv perf-json perf-text"  "uarchdiff import --format perf-"
 check "cycles"                        "uarchdiff stat -e cyc"
 check "~true"                         "uarchdiff stat -r 2 -- tru"
 check "events"                        "uarchdiff help ev"
+check "cache"                         "uarchdiff teach c"
+check "branch cache ilp"              "uarchdiff teach -f html "
+check "html"                          "uarchdiff teach --format h"
 check ""                              "uarchdiff run -r "
 
 # Files elsewhere: a profile argument completes from the working directory.

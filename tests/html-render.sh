@@ -8,6 +8,8 @@
 #     neutral grey (the noise of anti-aliased text stays well under the bound);
 #   - the Graviton2 vs Graviton3 UnixBench logs (scores only): the overview's
 #     green and red, and no chart that needs counters.
+#   - `teach -f html` (quick mode): each lab's line and points in blue, the
+#     branch lab's sorted-data reference line in green.
 # No page may show "nan", "inf" or "(null)", or a label unescaped.
 # Exit 77 (skipped) where Chromium or Python is not installed; .ci/run
 # installs both.
@@ -64,3 +66,11 @@ if grep -q -E 'class="(waterfall|bars|cpi)"' "$dir/scores.html"; then
 fi
 render scores
 $colors "$dir/scores.png" 2ca02c:5000 d62728:600
+
+UARCHDIFF_TEACH_QUICK=1 "$ud" teach -f html -o "$dir/teach.html" 2>/dev/null
+if [ "$(grep -c '<svg class="teach"' "$dir/teach.html")" -ne 3 ]; then
+	echo "FAIL: teach: not one chart a lab"
+	exit 1
+fi
+render teach
+$colors "$dir/teach.png" 1f77b4:2000 2ca02c:300

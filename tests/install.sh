@@ -5,7 +5,7 @@
 # Copies the source to a temporary folder, builds it there, installs it into
 # a temporary prefix and packs a .deb; then deletes that source copy and
 # build, moves the prefix, and from another working directory, with no
-# UARCHDIFF_*_DIR set, runs events, run, import, diff -f html and workloads
+# UARCHDIFF_*_DIR set, runs events, run, import, diff -f html, teach -f html and workloads
 # from the installed binary, renders the installed man page and completes
 # with the installed bash completion.  The .deb must hold the same tree under
 # /usr, depend on the libraries, and run once unpacked.
@@ -66,10 +66,12 @@ grep -q '"syscall"' this.json || fail "run: no syscall workload in the profile"
 "$ud" import --label "OCI E6" -o e6.json ../fixtures/oci-e6-turin-fstime.txt || fail "import e6"
 "$ud" diff -f html -o e5-vs-e6.html e5.json e6.json || fail "diff -f html"
 grep -q '<svg' e5-vs-e6.html || fail "diff -f html: no chart (templates not found?)"
+UARCHDIFF_TEACH_QUICK=1 "$ud" teach ilp -f html -o teach.html 2>teach.txt || { cat teach.txt; fail "teach ilp -f html"; }
+grep -q '<svg' teach.html || fail "teach -f html: no chart (templates not found?)"
 "$ud" diff e5.json e6.json >diff.txt || fail "diff"
 grep -q '4\.66' diff.txt || { cat diff.txt; fail "diff: not the worked example's 4.66x"; }
 "$ud" diff this.json this.json >/dev/null || fail "diff of the run's profile"
-echo "ran from the installed tree: events, workloads, run, import, diff -f html"
+echo "ran from the installed tree: events, workloads, run, import, diff -f html, teach -f html"
 
 # 4. The man page renders; the completion loads and completes, uarchs from share/.
 MANWIDTH=80 man --warnings -l "$p/share/man/man1/uarchdiff.1" >man.txt 2>man.err || fail "man -l"

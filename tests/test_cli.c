@@ -796,7 +796,7 @@ END_TEST
 /* Every command words a bad option the same way, on one line, exit 2. */
 START_TEST(test_unknown_option_everywhere)
 {
-	static const char *const cmds[] = { "run", "stat", "host", "diff", "import", "workloads", "events" };
+	static const char *const cmds[] = { "run", "stat", "host", "diff", "import", "workloads", "events", "teach" };
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		char *argv[] = { UD, (char *)cmds[i], "--frobnicate", NULL };
