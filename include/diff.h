@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cpu_mode.h"
 #include "derived.h"
 #include "error.h"
 #include "profile.h"
@@ -131,11 +132,6 @@ struct ud_per_unit {
 	const char *name; /* borrowed: a counter's name in the profile, or a static string */
 	struct ud_ab v;
 };
-
-enum ud_mode { UD_MODE_USER, UD_MODE_KERNEL, UD_MODE_COUNT };
-
-/* "user", "kernel": the JSON key. */
-const char *ud_mode_name(enum ud_mode m);
 
 /*
  * One privilege level's CPU time per unit of work (ns) and its part of the

@@ -19,6 +19,7 @@
 
 #include "counting.h"
 #include "profile.h"
+#include "sampling.h"
 #include "workload.h"
 
 struct ud_runner_opts {
@@ -31,6 +32,7 @@ struct ud_runner_opts {
 	size_t l1d, l2, l3;          /* this host's cache sizes; 0 unknown */
 	const char *tmp_root;        /* NULL: $TMPDIR, else /tmp */
 	volatile sig_atomic_t *stop; /* nonzero: stop at once (Ctrl-C) */
+	const struct ud_sampler_config *sampling; /* --hotspots: sample each measured run; NULL: no */
 };
 
 enum ud_outcome { UD_OUT_OK, UD_OUT_CRASHED, UD_OUT_TIMEOUT, UD_OUT_FAILED, UD_OUT_INTERRUPTED };
@@ -49,6 +51,8 @@ struct ud_run_result {
 	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */
 	size_t nsamples;
+	uint8_t *records;            /* with sampling: the measured runs' record streams in turn (sampling.h) */
+	size_t nrecords;             /* bytes */
 };
 
 /*

@@ -23,7 +23,9 @@
 #include "outfile.h"
 #include "profile.h"
 #include "runner.h"
+#include "sampling.h"
 #include "spec.h"
+#include "symbols.h"
 #include "uarch.h"
 
 /* Each suite's sample length and per-child time limit. */
@@ -49,7 +51,7 @@ struct run_args {
 	char *events; /* comma-joined -e arguments (options.c allocates); NULL: the defaults */
 	unsigned suite;
 	long repeat;
-	bool exact, json;
+	bool exact, json, hotspots;
 };
 
 static struct run_args args;
@@ -76,12 +78,14 @@ static const struct ud_option options[] = {
 	{ 0, "exact", UD_OPT_FLAG, &args.exact, NULL, "one run a counter group: no multiplexing, more time", 0, 0,
 	  NULL },
 	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print the profile on stdout instead of the summary", 0, 0, NULL },
+	{ 0, "hotspots", UD_OPT_FLAG, &args.hotspots, NULL,
+	  "sample where each workload spends its time (user and\nkernel symbols), at 1000 Hz", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
 	.name = "run",
 	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-e EVENTS] [-r N] [-o FILE]\n"
-		    "                     [--label TEXT] [--exact] [--json]",
+		    "                     [--label TEXT] [--exact] [--json] [--hotspots]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
 		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C stops and saves\n"
@@ -262,6 +266,24 @@ static void summary(const struct ud_profile *p)
 	}
 }
 
+/* With --hotspots: where each workload spent most of its time. */
+static void top_symbols(const struct ud_profile *p)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_hotspot *t = ud_hotspots_top(p->workloads[i].hotspots);
+
+		if (!t)
+			continue;
+		if (!header)
+			printf("\n%-16s %7s  %s\n", "workload", "samples", "top symbol");
+		header = true;
+		printf("%-16s %6.1f%%  %s (%s, %s)\n", p->workloads[i].name, 100 * t->share, t->symbol,
+		       t->dso ? t->dso : "-", ud_mode_name(t->mode));
+	}
+}
+
 /* Everything one `run` holds between measuring and writing. */
 struct run {
 	struct ud_uarch_db db;
@@ -274,6 +296,7 @@ struct run {
 	struct ud_outfile *out;
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
+	struct ud_sampler_config sampling;
 	double suite_timeout;
 };
 
@@ -318,6 +341,9 @@ static int prepare(struct run *r, struct ud_err *err)
 		if (r->ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
 	r->ro.ev = r->ev;
+	if (args.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &r->sampling, err) != 0)
+		return -1;
+	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
 	set_timing(r);
 	return 0;
 }
@@ -342,6 +368,12 @@ static int measure_all(struct run *r, struct ud_err *err)
 			return ud_fail(err, "out of memory");
 		}
 		record_binary(d, w);
+		if (r->ro.sampling &&
+		    !(w->hotspots = ud_symbols_from_records(res.records, res.nrecords, r->sampling.event,
+							     r->sampling.frequency_hz, r->sampling.kernel_reason, err))) {
+			ud_run_result_free(&res);
+			return -1;
+		}
 		if (res.outcome != UD_OUT_OK)
 			status = UD_EXIT_RUN_FAILED;
 		ud_run_result_free(&res);
@@ -382,6 +414,7 @@ static int save(struct run *r, struct ud_err *err)
 		return -1;
 	if (!args.json) {
 		summary(r->p);
+		top_symbols(r->p);
 		printf("\nprofile: %s\n", r->output);
 	}
 	return 0;

@@ -53,6 +53,7 @@ static void workload_free(struct ud_workload *w)
 	for (size_t i = 0; i < w->nperf_metrics; i++)
 		free(w->perf_metrics[i].name);
 	free(w->perf_metrics);
+	ud_hotspots_free(w->hotspots);
 }
 
 void ud_profile_free(struct ud_profile *p)

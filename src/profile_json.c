@@ -167,6 +167,8 @@ static json_t *workload_json(const struct ud_workload *w, const json_t *host)
 		json_object_set_new(j, "derived_per_pmu", per_pmu);
 	if (w->nperf_metrics)
 		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
+	if (w->hotspots)
+		ud_hotspots_to_json(w->hotspots, j);
 	return j;
 }
 
@@ -403,6 +405,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
 	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
+	if (!r->failed && ud_hotspots_from_json(j, where, &w->hotspots, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;

@@ -66,13 +66,14 @@ static void child_fail(int fd, struct message *m, const char *what)
 
 /* In the child: iters = 0 calibrates, else one counted sample. */
 static void child(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
-		  size_t nev, const char *tmpdir, uint64_t iters, int fd)
+		  size_t nev, const char *tmpdir, uint64_t iters, int fd, int records_fd)
 {
 	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1,
 			      .data = def->data, .score = NAN };
 	struct message m = { .ok = 1 };
 	struct ud_count *counts = calloc(nev ? nev : 1, sizeof(*counts));
 	struct ud_counters *set = NULL;
+	struct ud_sampler *smp = NULL;
 	struct ud_err err = UD_ERR_INIT;
 	uint64_t t0, u0, s0;
 
@@ -102,18 +103,22 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT);
 		if (!set)
 			child_fail(fd, &m, "out of memory");
+		if (records_fd >= 0 && !(smp = ud_sampler_open(o->sampling, 0, 0, records_fd, &err)))
+			child_fail(fd, &m, err.msg);
 		u0 = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1);
 		s0 = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0);
 		t0 = ud_now_ns();
-		if (ud_counters_enable(set, &err) != 0)
+		if (ud_counters_enable(set, &err) != 0 || (smp && ud_sampler_enable(smp, &err) != 0))
 			child_fail(fd, &m, err.msg);
 		if (def->run(&ctx, iters, &err) != 0)
 			child_fail(fd, &m, err.msg);
+		if (smp)
+			ud_sampler_disable(smp, &err);
 		ud_counters_disable(set, &err);
 		m.elapsed_ns = ud_now_ns() - t0;
 		m.user_ns = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1) - u0;
 		m.sys_ns = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0) - s0;
-		if (ud_counters_read(set, counts, &err) != 0)
+		if (ud_counters_read(set, counts, &err) != 0 || (smp && ud_sampler_close(smp, &err) != 0))
 			child_fail(fd, &m, err.msg);
 		m.iters = iters;
 		m.work = (double)iters * ctx.work_per_iter;
@@ -205,7 +210,7 @@ static enum ud_outcome judge(enum ud_outcome out, int status, const char *buf, s
  * *m and counts[0..nev) hold what it sent, else detail says what happened.
  */
 static enum ud_outcome run_child(const struct ud_workload_def *def, const struct ud_runner_opts *o,
-				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters,
+				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters, int records_fd,
 				 struct message *m, struct ud_count *counts, struct ud_err *detail)
 {
 	size_t want = sizeof(*m) + (iters ? nev * sizeof(*counts) : 0), got = 0;
@@ -228,7 +233,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(def, o, ev, nev, tmpdir, iters, p[1]);
+		child(def, o, ev, nev, tmpdir, iters, p[1], records_fd);
 	}
 	setpgid(pid, pid); /* also here: no race with an early kill */
 	close(p[1]);
@@ -254,6 +259,7 @@ struct sample_run {
 	const struct ud_runner_opts *o;
 	const char *tmpdir;
 	uint64_t iters;
+	int records_fd;       /* where sampled runs append their records; -1: not sampled */
 	struct message first; /* the first group's message: its times stand for the sample */
 	struct ud_err *detail;
 };
@@ -262,7 +268,8 @@ static int sample_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 {
 	struct sample_run *sr = ctx;
 	struct message m;
-	enum ud_outcome out = run_child(sr->def, sr->o, ev, n, sr->tmpdir, sr->iters, &m, counts, sr->detail);
+	enum ud_outcome out = run_child(sr->def, sr->o, ev, n, sr->tmpdir, sr->iters, sr->records_fd, &m, counts,
+						sr->detail);
 
 	if (out == UD_OUT_OK && first)
 		sr->first = m;
@@ -299,7 +306,7 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 {
 	const char *root = o->tmp_root ? o->tmp_root : getenv("TMPDIR");
 	char tmpdir[4096];
-	struct sample_run sr = { .def = def, .o = o, .tmpdir = tmpdir };
+	struct sample_run sr = { .def = def, .o = o, .tmpdir = tmpdir, .records_fd = -1 };
 	struct message m;
 
 	memset(res, 0, sizeof(*res));
@@ -308,12 +315,16 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 	if (!mkdtemp(tmpdir))
 		return ud_fail(err, "%s: cannot make a temporary directory: %s", tmpdir, strerror(errno));
 	res->samples = calloc((size_t)o->samples, sizeof(*res->samples));
-	if (!res->samples) {
+	if (!res->samples || (o->sampling && (sr.records_fd = ud_records_fd_new(err)) < 0)) {
+		int oom = !res->samples;
+
+		free(res->samples);
+		res->samples = NULL;
 		rmdir(tmpdir);
-		return ud_fail(err, "out of memory");
+		return oom ? ud_fail(err, "out of memory") : -1;
 	}
 	/* A program that sets its own duration runs once a sample, uncalibrated. */
-	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, tmpdir, 0, &m, NULL, &res->detail);
+	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, tmpdir, 0, -1, &m, NULL, &res->detail);
 	res->iters = def->once ? 1 : res->outcome == UD_OUT_OK ? m.iters : 0;
 	sr.iters = res->iters;
 	for (int s = 0; res->outcome == UD_OUT_OK && s < o->samples; s++) {
@@ -325,6 +336,12 @@ int ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_op
 	}
 	/* Whatever the children did, their files go. */
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (sr.records_fd >= 0) {
+		int ret = ud_records_fd_read(sr.records_fd, &res->records, &res->nrecords, err);
+
+		close(sr.records_fd);
+		return ret;
+	}
 	return 0;
 }
 
@@ -334,6 +351,9 @@ void ud_run_result_free(struct ud_run_result *res)
 		free(res->samples[i].counts);
 	free(res->samples);
 	res->samples = NULL;
+	free(res->records);
+	res->records = NULL;
+	res->nrecords = 0;
 	res->nsamples = 0;
 }
 

@@ -1,0 +1,408 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf_records.h"
+#include "sampling.h"
+
+/*
+ * 64 data pages (256 KB) plus the header page: twice what a second of
+ * sampling at 4 kHz with exec-heavy side-band fills between two drains, and
+ * within the default perf_event_mlock_kb (516 KB) that unprivileged users get.
+ */
+#define RING_PAGES 64
+/* The drainer looks at least this often, whether or not the kernel woke it. */
+#define DRAIN_POLL_MS 50
+
+/* One CPU's event and its ring: the kernel maps no ring of an inherited event that follows a task on every CPU. */
+struct ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	uint8_t *data;
+};
+
+struct ud_sampler {
+	struct ring *rings;       /* one a CPU */
+	size_t nrings;
+	struct pollfd *pfd;       /* the drainer's: the rings, then ctl[0] */
+	uint64_t data_size;
+	size_t map_len;
+	int out_fd;
+	int ctl[2];               /* the thread's wake-up pipe: 'g' go, 'q' quit */
+	pthread_t thread;
+	int write_errno;          /* the first failed write, set by the thread */
+	uint8_t chunk[RING_PAGES * 4096];
+};
+
+static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static void make_attr(struct perf_event_attr *a, const struct ud_sampler_config *c, unsigned flags)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = c->type;
+	a->config = c->config;
+	if (c->type == PERF_TYPE_SOFTWARE) {
+		/* A clock's period is in nanoseconds: exact from the first sample, where freq mode ramps up. */
+		a->sample_period = 1000000000ULL / c->frequency_hz;
+	} else {
+		a->freq = 1;
+		a->sample_freq = c->frequency_hz;
+	}
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	a->disabled = 1;
+	a->inherit = 1;
+	a->exclude_kernel = c->exclude_kernel;
+	a->exclude_hv = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->watermark = 1;
+	a->wakeup_watermark = RING_PAGES * 4096 / 2;
+	a->enable_on_exec = (flags & UD_SAMPLER_ENABLE_ON_EXEC) != 0;
+}
+
+/* 0 when c opens on this process; errno otherwise. */
+static int try_open(const struct ud_sampler_config *c)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	make_attr(&a, c, 0);
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close((int)fd);
+	return 0;
+}
+
+int ud_sampler_choose(unsigned frequency_hz, struct ud_sampler_config *c, struct ud_err *err)
+{
+	static const struct {
+		const char *name;
+		uint32_t type;
+		uint64_t config;
+	} events[] = {
+		{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+		{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	};
+	int e = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->frequency_hz = frequency_hz;
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		c->event = events[i].name;
+		c->type = events[i].type;
+		c->config = events[i].config;
+		c->exclude_kernel = false;
+		e = try_open(c);
+		if (e == EACCES || e == EPERM) {
+			c->exclude_kernel = true;
+			snprintf(c->kernel_reason, sizeof(c->kernel_reason),
+				 "kernel code not sampled: perf_event_paranoid forbids it without privilege (%s)",
+				 strerror(e));
+			e = try_open(c);
+		}
+		if (e == 0)
+			return 0;
+		c->kernel_reason[0] = '\0';
+	}
+	return ud_fail(err, "no sampling event opens on this host: cpu-clock: %s", strerror(e));
+}
+
+/* Writes all of buf; 0, or the errno of the failure. */
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? errno : EIO;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Moves every unread record to the output; the kernel writes only whole records, so every chunk ends on one. */
+static void drain_ring(struct ud_sampler *s, struct ring *r)
+{
+	for (;;) {
+		uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+		uint64_t tail = r->meta->data_tail;
+		size_t n = ud_ring_copy(r->data, s->data_size, tail, head, s->chunk, sizeof(s->chunk));
+		int e;
+
+		if (n == 0)
+			return;
+		e = write_all(s->out_fd, s->chunk, n);
+		if (e && !s->write_errno)
+			s->write_errno = e;
+		__atomic_store_n(&r->meta->data_tail, tail + n, __ATOMIC_RELEASE);
+	}
+}
+
+static void drain(struct ud_sampler *s)
+{
+	for (size_t i = 0; i < s->nrings; i++)
+		drain_ring(s, &s->rings[i]);
+}
+
+/* Wakes when a ring is half full, on 'q', or every DRAIN_POLL_MS, and drains. */
+static void *drainer(void *arg)
+{
+	struct ud_sampler *s = arg;
+	char cmd = 0;
+
+	/* Waits for 'g' (the rings are mapped) or 'q' (opening failed). */
+	while (read(s->ctl[0], &cmd, 1) < 0 && errno == EINTR)
+		;
+	for (size_t i = 0; i < s->nrings; i++)
+		s->pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
+	s->pfd[s->nrings] = (struct pollfd){ .fd = s->ctl[0], .events = POLLIN };
+	while (cmd == 'g') {
+		if (poll(s->pfd, s->nrings + 1, DRAIN_POLL_MS) > 0 && (s->pfd[s->nrings].revents & POLLIN) &&
+		    read(s->ctl[0], &cmd, 1) != 1)
+			cmd = 'q';
+		drain(s);
+	}
+	return NULL;
+}
+
+/* The layout of a PERF_RECORD_MMAP up to its file name. */
+struct mmap_head {
+	uint32_t type;
+	uint16_t misc, size;
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+};
+
+/* MMAP records for the executable mappings /proc/self/maps lists now. */
+static int synthesize_maps(int out_fd)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4096 + 128], path[4096];
+	uint8_t rec[sizeof(struct mmap_head) + sizeof(path) + 8];
+	int e = 0;
+
+	if (!f)
+		return errno;
+	while (!e && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8];
+		struct mmap_head h = { .type = UD_REC_MMAP, .misc = UD_REC_MISC_USER };
+		size_t plen;
+
+		path[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms, &off, path) < 4 ||
+		    perms[2] != 'x' || !path[0])
+			continue;
+		plen = strlen(path) + 1;
+		h.size = (uint16_t)((sizeof(h) + plen + 7) & ~(size_t)7);
+		h.pid = h.tid = (uint32_t)getpid();
+		h.start = start;
+		h.len = end - start;
+		h.pgoff = off;
+		memset(rec, 0, h.size);
+		memcpy(rec, &h, sizeof(h));
+		memcpy(rec + sizeof(h), path, plen);
+		e = write_all(out_fd, rec, h.size);
+	}
+	fclose(f);
+	return e;
+}
+
+static void sampler_free(struct ud_sampler *s)
+{
+	for (size_t i = 0; i < s->nrings; i++) {
+		if (s->rings[i].meta)
+			munmap(s->rings[i].meta, s->map_len);
+		close(s->rings[i].fd);
+	}
+	free(s->rings);
+	free(s->pfd);
+	close(s->ctl[0]);
+	close(s->ctl[1]);
+	free(s);
+}
+
+static int map_ring(struct ud_sampler *s, struct ring *r, long page, struct ud_err *err)
+{
+	r->meta = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->meta == MAP_FAILED) {
+		r->meta = NULL;
+		return ud_fail(err, "sampling: cannot map a ring buffer (%s): perf_event_mlock_kb too small?",
+			       strerror(errno));
+	}
+	r->data = (uint8_t *)r->meta + page;
+	return 0;
+}
+
+/* One event and ring per CPU that takes one (offline CPUs refuse); -1 with err. */
+static int open_rings(struct ud_sampler *s, const struct ud_sampler_config *c, pid_t pid, unsigned flags,
+		      struct ud_err *err)
+{
+	struct perf_event_attr a;
+	long page = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int first_errno = 0;
+
+	/* As many as the arrays made in ud_sampler_open() hold. */
+	ncpu = ncpu < 1 ? 1 : ncpu;
+
+	make_attr(&a, c, flags);
+	s->data_size = (uint64_t)RING_PAGES * (uint64_t)page;
+	s->map_len = (size_t)(RING_PAGES + 1) * (size_t)page;
+	if (s->data_size > sizeof(s->chunk))
+		return ud_fail(err, "sampling: pages of %ld bytes are larger than the ring was sized for", page);
+	for (long cpu = 0; cpu < ncpu; cpu++) {
+		struct ring *r = &s->rings[s->nrings];
+
+		r->fd = (int)sys_perf_event_open(&a, pid, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (r->fd < 0) {
+			first_errno = first_errno ? first_errno : errno;
+			continue;
+		}
+		s->nrings++;
+		if (map_ring(s, r, page, err) != 0)
+			return -1;
+	}
+	if (!s->nrings)
+		return ud_fail(err, "sampling %s: perf_event_open: %s", c->event, strerror(first_errno));
+	return 0;
+}
+
+struct ud_sampler *ud_sampler_open(const struct ud_sampler_config *c, pid_t pid, unsigned flags, int out_fd,
+				   struct ud_err *err)
+{
+	struct ud_sampler *s = calloc(1, sizeof(*s));
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char go = 'g';
+	int e = 0;
+
+	ncpu = ncpu < 1 ? 1 : ncpu;
+	if (s) {
+		s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
+		s->pfd = calloc((size_t)ncpu + 1, sizeof(*s->pfd));
+	}
+	if (!s || !s->rings || !s->pfd) {
+		if (s) {
+			free(s->rings);
+			free(s->pfd);
+		}
+		free(s);
+		return ud_fail(err, "out of memory"), NULL;
+	}
+	s->out_fd = out_fd;
+	if (pipe2(s->ctl, O_CLOEXEC) != 0) {
+		ud_fail(err, "sampling: pipe: %s", strerror(errno));
+		free(s->rings);
+		free(s->pfd);
+		free(s);
+		return NULL;
+	}
+	/* The thread first: one started after the event opened would inherit it and be sampled too. */
+	e = pthread_create(&s->thread, NULL, drainer, s);
+	if (e != 0) {
+		ud_fail(err, "sampling: cannot start the drain thread: %s", strerror(e));
+		sampler_free(s);
+		return NULL;
+	}
+	if (open_rings(s, c, pid, flags, err) != 0 || (pid == 0 && (e = synthesize_maps(out_fd)) != 0)) {
+		if (e)
+			ud_fail(err, "sampling: writing the mappings: %s", strerror(e));
+		go = 'q';
+	}
+	if (write_all(s->ctl[1], &go, 1) != 0 || go == 'q') {
+		pthread_join(s->thread, NULL);
+		sampler_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int ioctl_all(struct ud_sampler *s, unsigned long req, const char *what, struct ud_err *err)
+{
+	for (size_t i = 0; i < s->nrings; i++)
+		if (ioctl(s->rings[i].fd, req, 0) != 0)
+			return ud_fail(err, "sampling: %s: %s", what, strerror(errno));
+	return 0;
+}
+
+int ud_sampler_enable(struct ud_sampler *s, struct ud_err *err)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_ENABLE, "enable", err);
+}
+
+int ud_sampler_disable(struct ud_sampler *s, struct ud_err *err)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_DISABLE, "disable", err);
+}
+
+int ud_sampler_close(struct ud_sampler *s, struct ud_err *err)
+{
+	char quit = 'q';
+	int e;
+
+	write_all(s->ctl[1], &quit, 1);
+	pthread_join(s->thread, NULL);
+	drain(s); /* what came after the thread's last look */
+	e = s->write_errno;
+	sampler_free(s);
+	if (e)
+		return ud_fail(err, "sampling: writing the records: %s", strerror(e));
+	return 0;
+}
+
+int ud_records_fd_new(struct ud_err *err)
+{
+	int fd = memfd_create("uarchdiff-samples", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return ud_fail(err, "sampling: cannot make a file for the records: %s", strerror(errno));
+	return fd;
+}
+
+int ud_records_fd_read(int fd, uint8_t **buf, size_t *len, struct ud_err *err)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	size_t got = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (size < 0)
+		return ud_fail(err, "sampling: reading the records: %s", strerror(errno));
+	if (size == 0)
+		return 0;
+	*buf = malloc((size_t)size);
+	if (!*buf)
+		return ud_fail(err, "out of memory");
+	while (got < (size_t)size) {
+		ssize_t k = pread(fd, *buf + got, (size_t)size - got, (off_t)got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	*len = got;
+	return 0;
+}
