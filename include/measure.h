@@ -27,6 +27,7 @@
 #include "counting.h"
 #include "error.h"
 #include "events.h"
+#include "launch.h"
 #include "profile.h"
 #include "uarch.h"
 
@@ -92,12 +93,13 @@ void ud_fold_abort(struct ud_fold *f);
 
 /*
  * `stat`: runs argv `runs` times counting ev[0..n) from its exec (exact: once
- * a group per run) and fills w: counters (means over runs), the score (the
+ * a group per run), sampling it too where sampling is not NULL, and fills w: counters (means over runs), the score (the
  * elapsed seconds of each run), and mean elapsed, user and sys times;
  * *wait_status is the last run's, as from wait4().  Returns UD_LAUNCH_OK, or launch.h's UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM
  * with err set.
  */
 int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, bool exact, size_t runs,
-		       struct ud_workload *w, int *wait_status, struct ud_err *err);
+		       const struct ud_launch_sampling *sampling, struct ud_workload *w, int *wait_status,
+		       struct ud_err *err);
 
 #endif

@@ -4,7 +4,7 @@
 
 /* Fixed parts after the header: pid, tid, then the type's fields. */
 #define MMAP_FIXED 32   /* pid tid addr len pgoff */
-#define MMAP2_FIXED 72  /* ... maj min ino ino_generation (or build-id), prot flags */
+#define MMAP2_FIXED 64  /* ... maj min ino ino_generation (or build-id), prot flags */
 #define COMM_FIXED 8
 #define TASK_FIXED 24   /* pid ppid tid ptid time */
 #define LOST_FIXED 16   /* id lost */
