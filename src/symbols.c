@@ -169,12 +169,16 @@ static int add(struct resolver *r, const char *symbol, const char *dso, enum ud_
 static int add_kernel(struct resolver *r, const struct ud_hit *hit)
 {
 	const struct ud_sym *s = r->kernel_named ? ud_symtab_find(&r->kernel, hit->addr) : NULL;
-	char buf[64];
+	char buf[300];
 
 	if (!r->kernel_named)
 		return add(r, UD_KERNEL_ROW, UD_KERNEL_DSO, UD_MODE_KERNEL, hit->count);
+	if (s && s->module) {
+		snprintf(buf, sizeof(buf), "[%s]", s->module); /* as perf names a module */
+		return add(r, s->name, buf, UD_MODE_KERNEL, hit->count);
+	}
 	if (s)
-		return add(r, s->name, s->module ? s->module : UD_KERNEL_DSO, UD_MODE_KERNEL, hit->count);
+		return add(r, s->name, UD_KERNEL_DSO, UD_MODE_KERNEL, hit->count);
 	snprintf(buf, sizeof(buf), UD_HOTSPOT_UNKNOWN " 0x%llx", (unsigned long long)hit->addr);
 	return add(r, buf, UD_KERNEL_DSO, UD_MODE_KERNEL, hit->count);
 }
