@@ -150,6 +150,19 @@ struct ud_mode_part {
 	double cycles_share;
 };
 
+/*
+ * A sampled symbol on both hosts (SPEC §5.1 "hotspots"): its share of the
+ * samples and the CPU time per unit of work that share stands for (share x
+ * the time split's user + kernel time per unit, else task-clock per unit).
+ * A share is NAN where the symbol is not among that host's top symbols.
+ */
+struct ud_hotspot_move {
+	const char *symbol, *dso; /* borrowed from a profile's hotspots */
+	enum ud_mode mode;
+	double a_share, b_share;
+	double a_ns, b_ns;        /* per unit of work; NAN where the share or the time is unknown */
+};
+
 /* How much of its CPU time a workload spends in the kernel, on the worse side. */
 enum ud_group {
 	UD_GROUP_KERNEL_HEAVY,  /* sys share >= 50% on either host */
@@ -181,6 +194,8 @@ struct ud_diff_workload {
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
 	struct ud_mode_part mode[UD_MODE_COUNT];
+	struct ud_hotspot_move *hotspots; /* owned: largest share moves first; none unless both sides were sampled */
+	size_t nhotspots;
 	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
@@ -209,6 +224,7 @@ enum ud_finding_id {
 	UD_FINDING_MULTIPLEXED,
 	UD_FINDING_NO_HARDWARE_COUNTERS,
 	UD_FINDING_HYBRID_CPU,
+	UD_FINDING_KERNEL_SYMBOL_ONE_HOST,
 	UD_FINDING_COUNT
 };
 

@@ -82,6 +82,22 @@ static json_t *time_split_json(const struct ud_diff_workload *w)
 	return o;
 }
 
+static json_t *hotspots_json(const struct ud_diff_workload *w)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < w->nhotspots; i++) {
+		const struct ud_hotspot_move *m = &w->hotspots[i];
+
+		json_array_append_new(a, json_pack("{s:s s:o s:s s:o s:o s:o s:o}", "symbol", m->symbol, "dso",
+						   m->dso ? json_string(m->dso) : json_null(), "mode",
+						   ud_mode_name(m->mode), "a_share", num(m->a_share), "b_share",
+						   num(m->b_share), "a_ns_per_unit", num(m->a_ns), "b_ns_per_unit",
+						   num(m->b_ns)));
+	}
+	return a;
+}
+
 static json_t *significance_json(const struct ud_significance *s)
 {
 	return json_pack("{s:o s:s s:o s:s}", "significant", tristate(s->significant), "method",
@@ -103,6 +119,8 @@ static json_t *workload_json(const struct ud_diff_workload *w)
 		      "time_split", time_split_json(w));
 	if (o && w->user_mode_only)
 		json_object_set_new(o, "user_mode_only", json_true());
+	if (o && w->a->hotspots && w->b->hotspots) /* SPEC §5.1: when both profiles have them */
+		json_object_set_new(o, "hotspots", hotspots_json(w));
 	if (o)
 		json_object_update_new(o, json_pack("{s:o s:o s:o s:o s:s}", "dominant",
 						    w->has_dominant ? json_string(ud_factor_name(w->dominant)) : json_null(),

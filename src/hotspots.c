@@ -136,6 +136,13 @@ int ud_hotspots_finish(struct ud_hotspots *h)
 		}
 	}
 	h->nrows = keep;
+	/* Percentages rounded to two places can add up past 100%: scaled back, so the shares sum to 1. */
+	if (total > 1) {
+		for (size_t i = 0; i < h->nrows; i++)
+			h->rows[i].share /= total;
+		other /= total;
+		total = 1;
+	}
 	/* Rounding in a source's percentages is not a share of its own. */
 	if (total < 1 - 1e-6)
 		other += 1 - total, other_samples = NAN;
