@@ -357,17 +357,18 @@ static void one_host_evidence(struct evidence *ev, const struct subject *s, cons
 	const struct ud_hotspots *other = on == UD_SIDE_A ? w->b->hotspots : w->a->hotspots;
 	const struct ud_hotspot *last = other->nrows ? &other->rows[other->nrows - 1] : NULL;
 	double share = on == UD_SIDE_A ? m->a_share : m->b_share, ns = on == UD_SIDE_A ? m->a_ns : m->b_ns;
-	char t[32] = "";
+	bool has_other = last && last->mode == UD_MODE_COUNT;
+	char t[32] = "", per[64] = "";
 
-	if (isfinite(ns))
+	if (isfinite(ns)) {
 		ud_format_ns(ns, t, sizeof(t));
-	add(ev, "%s: kernel symbol %s carries %.0f%% of the CPU time on %s%s%s%s%s, and is not among %s's top %zu "
-		"symbols%s",
-	    w->a->name, m->symbol, 100 * share, s->d->host[on].label, *t ? " (" : "", t, *t ? " per " : "",
-	    *t ? w->work.unit : "", s->d->host[!on].label, other->nrows,
-	    last && last->mode == UD_MODE_COUNT && last->share > UD_KERNEL_SYMBOL_ONE_HOST_SHARE
-		    ? " (its [other] row is larger: look there first)"
-		    : "");
+		snprintf(per, sizeof(per), " (%s per %s)", t, w->work.unit);
+	}
+	add(ev, "%s: kernel symbol %s carries %.0f%% of the CPU time on %s%s, and is not among %s's top %zu symbols%s",
+	    w->a->name, m->symbol, 100 * share, s->d->host[on].label, per, s->d->host[!on].label,
+	    other->nrows - has_other,
+	    has_other && last->share > UD_KERNEL_SYMBOL_ONE_HOST_SHARE ? " (its [other] row is larger: look there first)"
+								       : "");
 }
 
 static int rule_kernel_symbol_one_host(const struct subject *s, struct evidence *ev)
