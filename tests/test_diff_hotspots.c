@@ -4,11 +4,14 @@
  * work from the time split; the kernel-symbol-one-host finding.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diffutil.h"
 #include "hotspots.h"
 #include "profile.h"
+#include "report.h"
 #include "testutil.h"
 
 /* A side's sampled symbols: name, mode, share; the rest [other]. */
@@ -139,6 +142,48 @@ START_TEST(test_one_side_unsampled)
 }
 END_TEST
 
+/* The diff of hosts() rendered in format f. */
+static char *rendered(enum ud_report_format f)
+{
+	struct ud_profile *pa, *pb;
+	struct ud_err err = UD_ERR_INIT;
+	json_t *doc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	hosts(&pa, &pb, "cpu-clock");
+	doc = diff_of(pa, pb, &err);
+	ck_assert_msg(doc != NULL, "%s", err.msg);
+	ck_assert_msg(ud_report_write(doc, f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
+	fclose(out);
+	json_decref(doc);
+	ud_profile_free(pa);
+	ud_profile_free(pb);
+	return buf;
+}
+
+START_TEST(test_reports_show_the_table)
+{
+	char *text = rendered(UD_REPORT_TEXT), *md = rendered(UD_REPORT_MD), *html = rendered(UD_REPORT_HTML);
+
+	const char *row = strstr(text, "  srso_safe_ret ");
+
+	ck_assert_ptr_nonnull(row);
+	ck_assert_msg(strncmp(row, "  srso_safe_ret                            kernel   40.0%       -      1.6 µs            -",
+			      strlen("  srso_safe_ret                            kernel   40.0%       -      1.6 µs            -")) == 0,
+		      "%.100s", row);
+	ck_assert_ptr_nonnull(strstr(md, "| entry\\_SYSCALL\\_64 | kernel | 30.0% | 50.0% | 1.2 µs | 500 ns |"));
+	/* The chart: a bar each side, none where a host lacks the symbol. */
+	ck_assert_ptr_nonnull(strstr(html, "<h3>Hotspots</h3>"));
+	ck_assert_ptr_nonnull(strstr(html, "B not among its top symbols"));
+	ck_assert_ptr_nonnull(strstr(html, "<td><code>srso_safe_ret</code></td>"));
+	free(text);
+	free(md);
+	free(html);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_hotspots");
@@ -148,6 +193,7 @@ int main(void)
 	tcase_add_test(tc, test_moves_and_time_per_unit);
 	tcase_add_test(tc, test_kernel_symbol_one_host);
 	tcase_add_test(tc, test_one_side_unsampled);
+	tcase_add_test(tc, test_reports_show_the_table);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
