@@ -14,9 +14,9 @@
 
 #include "error.h"
 
-/* Where the kernel's symbols are read unless UD_KALLSYMS names another file (tests point it elsewhere). */
+/* Where the kernel's symbols are read unless UARCHDIFF_KALLSYMS names another file (tests point it elsewhere). */
 #define UD_KALLSYMS_DEFAULT "/proc/kallsyms"
-#define UD_KALLSYMS_ENV "UD_KALLSYMS"
+#define UD_KALLSYMS_ENV "UARCHDIFF_KALLSYMS"
 
 struct ud_sym {
 	uint64_t start, size; /* size 0: up to the next symbol (kallsyms gives no sizes) */
@@ -41,7 +41,7 @@ void ud_symtab_sort(struct ud_symtab *t);
 const struct ud_sym *ud_symtab_find(const struct ud_symtab *t, uint64_t addr);
 void ud_symtab_free(struct ud_symtab *t);
 
-/* The path the kernel's symbols are read from: $UD_KALLSYMS, else /proc/kallsyms. */
+/* The path the kernel's symbols are read from: $UARCHDIFF_KALLSYMS, else /proc/kallsyms. */
 const char *ud_kallsyms_path(void);
 /*
  * Reads the text symbols of a kallsyms file ("ADDR TYPE NAME [MODULE]")

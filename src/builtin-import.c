@@ -75,7 +75,7 @@ static const struct ud_command command = {
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
 		       "can be diffed.  Several files make several workloads of one profile.  The\n"
 		       "numbers are the ones the source printed; what it did not give stays null.\n"
-		       "'perf report --stdio' output becomes the hotspots of the workload named by\n"
+		       "Text from 'perf report' becomes the hotspots of the workload named by\n"
 		       "--workload (or of its top command), joining that workload's perf stat file.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
