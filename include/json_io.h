@@ -19,4 +19,10 @@ json_t *ud_json_load_file(const char *path, struct ud_err *err);
 /* Writes j with jansson's flags, then a newline; 0, or -1 when the stream refused. */
 int ud_json_write(const json_t *j, size_t flags, FILE *f);
 
+/*
+ * v as a JSON number for a profile: integral values (counts, nanoseconds)
+ * as integers so that they read back exactly, NAN and infinities as null.
+ */
+json_t *ud_json_number(double v);
+
 #endif

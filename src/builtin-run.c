@@ -320,6 +320,7 @@ static void set_timing(struct run *r)
 static int prepare(struct run *r, struct ud_err *err)
 {
 	struct ud_host_opts hopts = { .db = &r->db, .label = args.label };
+	struct ud_err why = UD_ERR_INIT;
 	const struct ud_uarch *u;
 
 	if (ud_uarch_db_load(NULL, &r->db, err) != 0 || !(u = ud_uarch_detect_file(&r->db, NULL, err)))
@@ -341,9 +342,11 @@ static int prepare(struct run *r, struct ud_err *err)
 		if (r->ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
 	r->ro.ev = r->ev;
-	if (args.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &r->sampling, err) != 0)
-		return -1;
 	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
+	if (args.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &r->sampling, &why) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
+		r->ro.sampling = NULL;
+	}
 	set_timing(r);
 	return 0;
 }

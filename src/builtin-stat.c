@@ -211,9 +211,13 @@ static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, stru
 	size_t len = 0;
 	int ret;
 
+	if (o.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &cfg, err) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err->msg);
+		o.hotspots = false;
+	}
 	if (!o.hotspots)
 		return ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, NULL, w, wait_status, err);
-	if (ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &cfg, err) != 0 || (s.records_fd = ud_records_fd_new(err)) < 0)
+	if ((s.records_fd = ud_records_fd_new(err)) < 0)
 		return UD_LAUNCH_SYSTEM;
 	ret = ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, &s, w, wait_status, err);
 	if (ret == UD_LAUNCH_OK && ud_records_fd_read(s.records_fd, &records, &len, err) != 0)

@@ -5,15 +5,11 @@
 #include <string.h>
 
 #include "hotspots.h"
+#include "json_io.h"
 
-/* Counts as integers so they read back exactly; NAN as null. */
 static json_t *num(double v)
 {
-	if (!isfinite(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+	return ud_json_number(v);
 }
 
 static json_t *str(const char *s)

@@ -24,11 +24,7 @@
 /* Integral values (counts, nanoseconds) as JSON integers, so they read back exactly. */
 static json_t *num(double v)
 {
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+	return ud_json_number(v);
 }
 
 static json_t *str(const char *s)
