@@ -50,6 +50,9 @@ struct ud_sampler_config {
  */
 int ud_sampler_choose(unsigned frequency_hz, struct ud_sampler_config *c, struct ud_err *err);
 
+/* Programmable counters the sampling event holds while it runs: 1 on cycles, 0 on cpu-clock. */
+int ud_sampler_counters_held(const struct ud_sampler_config *c);
+
 enum {
 	UD_SAMPLER_ENABLE_ON_EXEC = 1 << 0, /* for a held child: start at its exec (launch.h) */
 };

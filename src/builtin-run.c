@@ -335,18 +335,18 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->out = ud_outfile_open(args.json ? "-" : r->output, err);
 	if (!r->out)
 		return -1;
-	r->ev = ud_measure_plan(u, args.events, &r->ro.nev, err);
+	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
+	if (args.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &r->sampling, &why) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
+		r->ro.sampling = NULL;
+	}
+	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
 	for (size_t i = 0; i < r->ro.nev; i++)
 		if (r->ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
 	r->ro.ev = r->ev;
-	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
-	if (args.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &r->sampling, &why) != 0) {
-		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
-		r->ro.sampling = NULL;
-	}
 	set_timing(r);
 	return 0;
 }

@@ -27,6 +27,7 @@ struct stat_opts {
 	long repeat;
 	const char *sep, *output;
 	bool json, exact, hotspots;
+	struct ud_sampler_config sampler; /* with --hotspots, chosen before the counters are planned */
 };
 
 static struct stat_opts o;
@@ -113,8 +114,13 @@ static char *join_command(char **argv)
 static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 {
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev = ud_measure_plan(u, o.events, n, &err);
+	struct ud_event *ev;
 
+	if (o.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &o.sampler, &err) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
+		o.hotspots = false;
+	}
+	ev = ud_measure_plan_reserving(u, o.events, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0, n, &err);
 	if (!ev) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return NULL;
@@ -205,16 +211,12 @@ static struct ud_profile *new_profile(const struct ud_uarch_db *db, char **cmd)
 static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, struct ud_workload *w, int *wait_status,
 			   struct ud_err *err)
 {
-	struct ud_sampler_config cfg;
-	struct ud_launch_sampling s = { .config = &cfg, .records_fd = -1 };
+	const struct ud_sampler_config *cfg = &o.sampler;
+	struct ud_launch_sampling s = { .config = cfg, .records_fd = -1 };
 	uint8_t *records = NULL;
 	size_t len = 0;
 	int ret;
 
-	if (o.hotspots && ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &cfg, err) != 0) {
-		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err->msg);
-		o.hotspots = false;
-	}
 	if (!o.hotspots)
 		return ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, NULL, w, wait_status, err);
 	if ((s.records_fd = ud_records_fd_new(err)) < 0)
@@ -223,7 +225,7 @@ static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, stru
 	if (ret == UD_LAUNCH_OK && ud_records_fd_read(s.records_fd, &records, &len, err) != 0)
 		ret = UD_LAUNCH_SYSTEM;
 	if (ret == UD_LAUNCH_OK &&
-	    !(w->hotspots = ud_symbols_from_records(records, len, cfg.event, cfg.frequency_hz, cfg.kernel_reason, err)))
+	    !(w->hotspots = ud_symbols_from_records(records, len, cfg->event, cfg->frequency_hz, cfg->kernel_reason, err)))
 		ret = UD_LAUNCH_SYSTEM;
 	free(records);
 	close(s.records_fd);

@@ -9,7 +9,14 @@
 
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
+	return ud_measure_plan_reserving(u, list, 0, n, err);
+}
+
+struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
+					   struct ud_err *err)
+{
 	struct ud_event *ev, *planned;
+	int usable;
 
 	if (!list) {
 		ev = calloc(ud_default_events_count, sizeof(*ev));
@@ -23,8 +30,8 @@ struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, siz
 		if (!*n)
 			return NULL;
 	}
-	planned = ud_event_plan_groups(ev, *n, ud_uarch_usable_counters(u, ud_host_nmi_watchdog()), u->counters_fixed,
-				       n);
+	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
+	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
 	free(ev);
 	if (!planned)
 		ud_fail(err, "out of memory");

@@ -124,6 +124,11 @@ int ud_sampler_choose(unsigned frequency_hz, struct ud_sampler_config *c, struct
 	return ud_fail(err, "no sampling event opens on this host: cpu-clock: %s", strerror(e));
 }
 
+int ud_sampler_counters_held(const struct ud_sampler_config *c)
+{
+	return c && c->type == PERF_TYPE_HARDWARE;
+}
+
 /* Writes all of buf; 0, or the errno of the failure. */
 static int write_all(int fd, const void *buf, size_t n)
 {

@@ -13,12 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events.h"
+#include "host.h"
 #include "hotspots.h"
+#include "measure.h"
 #include "perf_records.h"
 #include "profile.h"
 #include "sample_hist.h"
 #include "symbols.h"
 #include "symtab.h"
+#include "uarch.h"
 #include "testutil.h"
 
 /* A record stream built in memory, laid out as the kernel writes it. */
@@ -396,6 +400,46 @@ START_TEST(test_unresolved_is_unknown)
 }
 END_TEST
 
+/* The largest number of hardware events planned into one group. */
+static int largest_group(const struct ud_event *ev, size_t n)
+{
+	int most = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int k = 0;
+
+		for (size_t j = 0; j < n; j++)
+			k += ev[j].hardware && ev[j].group >= 0 && ev[j].group == ev[i].group;
+		most = k > most ? k : most;
+	}
+	return most;
+}
+
+START_TEST(test_plan_leaves_the_sampler_a_counter)
+{
+	struct ud_uarch_db db = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_uarch *u;
+	struct ud_event *all, *left;
+	size_t n_all = 0, n_left = 0;
+	int usable;
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	u = ud_uarch_find(&db, "zen4"); /* no fixed counters: every hardware event takes a programmable one */
+	ck_assert_ptr_nonnull(u);
+	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog());
+	all = ud_measure_plan(u, NULL, &n_all, &err);
+	left = ud_measure_plan_reserving(u, NULL, 1, &n_left, &err);
+	ck_assert(all && left);
+	ck_assert_int_eq(largest_group(all, n_all), usable);
+	ck_assert_int_eq(largest_group(left, n_left), usable - 1);
+	free(all);
+	free(left);
+	ud_uarch_db_free(&db);
+	ud_events_cleanup();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hotspots");
@@ -408,6 +452,7 @@ int main(void)
 	tcase_add_test(tc, test_kallsyms_named_or_stated);
 	tcase_add_test(tc, test_user_symbols_match_nm);
 	tcase_add_test(tc, test_unresolved_is_unknown);
+	tcase_add_test(tc, test_plan_leaves_the_sampler_a_counter);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
