@@ -5,13 +5,14 @@
  * with the side-band records that map user addresses to files (MMAP2, COMM,
  * FORK), inherited by everything the sampled process forks.
  *
- * The ring buffer is drained by a thread of the sampler's own (started
- * before the event opens, so its own time is not sampled) whenever it is
- * half full and at close, into a file descriptor: the output is the kernel's
- * record stream as perf_records.h decodes it, preceded, for the calling
- * process, by MMAP records for what it had mapped before the event opened
- * (the kernel announces only later mappings).  A full ring makes the kernel
- * drop records and say so in a LOST record.
+ * One event and one ring a CPU; the rings are emptied by a helper process
+ * (ring_drainer.h, forked before the events open, so it is neither sampled
+ * nor counted) whenever one is half full and at close, into a file
+ * descriptor: the output is the kernel's record stream as perf_records.h
+ * decodes it, preceded, for the calling process, by MMAP records for what it
+ * had mapped before the events opened (the kernel announces only later
+ * mappings).  A full ring makes the kernel drop records and say so in a LOST
+ * record.
  *
  * Ownership: ud_sampler_open() returns a sampler that ud_sampler_close()
  * stops and frees; the output descriptor stays the caller's.

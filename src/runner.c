@@ -100,7 +100,7 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		/* Unmeasured warm-up: caches, TLB, predictors and the clock settle first. */
 		if (!def->once && def->run(&ctx, iters / 10 + 1, &err) != 0)
 			child_fail(fd, &m, err.msg);
-		/* The sampler first: its drain thread must not inherit the counters. */
+		/* The sampler first: its drainer must not inherit the counters. */
 		if (records_fd >= 0 && !(smp = ud_sampler_open(o->sampling, 0, 0, records_fd, &err)))
 			child_fail(fd, &m, err.msg);
 		set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT);

@@ -2,7 +2,6 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,35 +11,25 @@
 #include <unistd.h>
 
 #include "perf_records.h"
+#include "ring_drainer.h"
 #include "sampling.h"
 
 /*
- * 64 data pages (256 KB) plus the header page: twice what a second of
- * sampling at 4 kHz with exec-heavy side-band fills between two drains, and
- * within the default perf_event_mlock_kb (516 KB) that unprivileged users get.
+ * 64 data pages (256 KB) a CPU: twice what a second of sampling at 4 kHz
+ * with exec-heavy side-band fills between two drains, and within the
+ * default perf_event_mlock_kb (516 KB) that unprivileged users get.
  */
 #define RING_PAGES 64
-/* The drainer looks at least this often, whether or not the kernel woke it. */
-#define DRAIN_POLL_MS 50
 
-/* One CPU's event and its ring: the kernel maps no ring of an inherited event that follows a task on every CPU. */
-struct ring {
-	int fd;
-	struct perf_event_mmap_page *meta;
-	uint8_t *data;
-};
-
+/*
+ * One event a CPU: the kernel maps no ring of an inherited event that
+ * follows a task on every CPU.  The rings are mapped and emptied by the
+ * drainer (ring_drainer.h); the events stay here to be enabled and disabled.
+ */
 struct ud_sampler {
-	struct ring *rings;       /* one a CPU */
-	size_t nrings;
-	struct pollfd *pfd;       /* the drainer's: the rings, then ctl[0] */
-	uint64_t data_size;
-	size_t map_len;
-	int out_fd;
-	int ctl[2];               /* the thread's wake-up pipe: 'g' go, 'q' quit */
-	pthread_t thread;
-	int write_errno;          /* the first failed write, set by the thread */
-	uint8_t chunk[RING_PAGES * 4096];
+	int *fds;
+	size_t n;
+	struct ud_drainer drainer;
 };
 
 static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
@@ -72,7 +61,7 @@ static void make_attr(struct perf_event_attr *a, const struct ud_sampler_config 
 	a->comm_exec = 1;
 	a->task = 1;
 	a->watermark = 1;
-	a->wakeup_watermark = RING_PAGES * 4096 / 2;
+	a->wakeup_watermark = (uint32_t)(RING_PAGES * sysconf(_SC_PAGESIZE) / 2);
 	a->enable_on_exec = (flags & UD_SAMPLER_ENABLE_ON_EXEC) != 0;
 }
 
@@ -147,51 +136,6 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* Moves every unread record to the output; the kernel writes only whole records, so every chunk ends on one. */
-static void drain_ring(struct ud_sampler *s, struct ring *r)
-{
-	for (;;) {
-		uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-		uint64_t tail = r->meta->data_tail;
-		size_t n = ud_ring_copy(r->data, s->data_size, tail, head, s->chunk, sizeof(s->chunk));
-		int e;
-
-		if (n == 0)
-			return;
-		e = write_all(s->out_fd, s->chunk, n);
-		if (e && !s->write_errno)
-			s->write_errno = e;
-		__atomic_store_n(&r->meta->data_tail, tail + n, __ATOMIC_RELEASE);
-	}
-}
-
-static void drain(struct ud_sampler *s)
-{
-	for (size_t i = 0; i < s->nrings; i++)
-		drain_ring(s, &s->rings[i]);
-}
-
-/* Wakes when a ring is half full, on 'q', or every DRAIN_POLL_MS, and drains. */
-static void *drainer(void *arg)
-{
-	struct ud_sampler *s = arg;
-	char cmd = 0;
-
-	/* Waits for 'g' (the rings are mapped) or 'q' (opening failed). */
-	while (read(s->ctl[0], &cmd, 1) < 0 && errno == EINTR)
-		;
-	for (size_t i = 0; i < s->nrings; i++)
-		s->pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
-	s->pfd[s->nrings] = (struct pollfd){ .fd = s->ctl[0], .events = POLLIN };
-	while (cmd == 'g') {
-		if (poll(s->pfd, s->nrings + 1, DRAIN_POLL_MS) > 0 && (s->pfd[s->nrings].revents & POLLIN) &&
-		    read(s->ctl[0], &cmd, 1) != 1)
-			cmd = 'q';
-		drain(s);
-	}
-	return NULL;
-}
-
 /* The layout of a PERF_RECORD_MMAP up to its file name. */
 struct mmap_head {
 	uint32_t type;
@@ -237,59 +181,29 @@ static int synthesize_maps(int out_fd)
 
 static void sampler_free(struct ud_sampler *s)
 {
-	for (size_t i = 0; i < s->nrings; i++) {
-		if (s->rings[i].meta)
-			munmap(s->rings[i].meta, s->map_len);
-		close(s->rings[i].fd);
-	}
-	free(s->rings);
-	free(s->pfd);
-	close(s->ctl[0]);
-	close(s->ctl[1]);
+	for (size_t i = 0; i < s->n; i++)
+		close(s->fds[i]);
+	free(s->fds);
 	free(s);
 }
 
-static int map_ring(struct ud_sampler *s, struct ring *r, long page, struct ud_err *err)
-{
-	r->meta = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->meta == MAP_FAILED) {
-		r->meta = NULL;
-		return ud_fail(err, "sampling: cannot map a ring buffer (%s): perf_event_mlock_kb too small?",
-			       strerror(errno));
-	}
-	r->data = (uint8_t *)r->meta + page;
-	return 0;
-}
-
-/* One event and ring per CPU that takes one (offline CPUs refuse); -1 with err. */
-static int open_rings(struct ud_sampler *s, const struct ud_sampler_config *c, pid_t pid, unsigned flags,
-		      struct ud_err *err)
+/* One event per CPU that takes one (offline CPUs refuse); -1 with err. */
+static int open_events(struct ud_sampler *s, const struct ud_sampler_config *c, pid_t pid, unsigned flags, long ncpu,
+		       struct ud_err *err)
 {
 	struct perf_event_attr a;
-	long page = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int first_errno = 0;
 
-	/* As many as the arrays made in ud_sampler_open() hold. */
-	ncpu = ncpu < 1 ? 1 : ncpu;
-
 	make_attr(&a, c, flags);
-	s->data_size = (uint64_t)RING_PAGES * (uint64_t)page;
-	s->map_len = (size_t)(RING_PAGES + 1) * (size_t)page;
-	if (s->data_size > sizeof(s->chunk))
-		return ud_fail(err, "sampling: pages of %ld bytes are larger than the ring was sized for", page);
 	for (long cpu = 0; cpu < ncpu; cpu++) {
-		struct ring *r = &s->rings[s->nrings];
+		int fd = (int)sys_perf_event_open(&a, pid, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
-		r->fd = (int)sys_perf_event_open(&a, pid, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		if (r->fd < 0) {
+		if (fd < 0)
 			first_errno = first_errno ? first_errno : errno;
-			continue;
-		}
-		s->nrings++;
-		if (map_ring(s, r, page, err) != 0)
-			return -1;
+		else
+			s->fds[s->n++] = fd;
 	}
-	if (!s->nrings)
+	if (!s->n)
 		return ud_fail(err, "sampling %s: perf_event_open: %s", c->event, strerror(first_errno));
 	return 0;
 }
@@ -299,54 +213,37 @@ struct ud_sampler *ud_sampler_open(const struct ud_sampler_config *c, pid_t pid,
 {
 	struct ud_sampler *s = calloc(1, sizeof(*s));
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	char go = 'g';
-	int e = 0;
+	struct ud_err ignore = UD_ERR_INIT;
+	int e;
 
 	ncpu = ncpu < 1 ? 1 : ncpu;
-	if (s) {
-		s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
-		s->pfd = calloc((size_t)ncpu + 1, sizeof(*s->pfd));
-	}
-	if (!s || !s->rings || !s->pfd) {
-		if (s) {
-			free(s->rings);
-			free(s->pfd);
-		}
+	if (s)
+		s->fds = calloc((size_t)ncpu, sizeof(*s->fds));
+	if (!s || !s->fds) {
 		free(s);
 		return ud_fail(err, "out of memory"), NULL;
 	}
-	s->out_fd = out_fd;
-	if (pipe2(s->ctl, O_CLOEXEC) != 0) {
-		ud_fail(err, "sampling: pipe: %s", strerror(errno));
-		free(s->rings);
-		free(s->pfd);
-		free(s);
-		return NULL;
-	}
-	/* The thread first: one started after the event opened would inherit it and be sampled too. */
-	e = pthread_create(&s->thread, NULL, drainer, s);
-	if (e != 0) {
-		ud_fail(err, "sampling: cannot start the drain thread: %s", strerror(e));
+	/* The drainer first: forked after the events opened, it would inherit them and be sampled too. */
+	if (ud_drainer_start(&s->drainer, out_fd, err) != 0) {
 		sampler_free(s);
 		return NULL;
 	}
-	if (open_rings(s, c, pid, flags, err) != 0 || (pid == 0 && (e = synthesize_maps(out_fd)) != 0)) {
+	if (open_events(s, c, pid, flags, ncpu, err) == 0) {
+		e = pid == 0 ? synthesize_maps(out_fd) : 0;
 		if (e)
 			ud_fail(err, "sampling: writing the mappings: %s", strerror(e));
-		go = 'q';
+		else if (ud_drainer_go(&s->drainer, s->fds, s->n, RING_PAGES, err) == 0)
+			return s;
 	}
-	if (write_all(s->ctl[1], &go, 1) != 0 || go == 'q') {
-		pthread_join(s->thread, NULL);
-		sampler_free(s);
-		return NULL;
-	}
-	return s;
+	ud_drainer_stop(&s->drainer, &ignore); /* err already says what failed */
+	sampler_free(s);
+	return NULL;
 }
 
 static int ioctl_all(struct ud_sampler *s, unsigned long req, const char *what, struct ud_err *err)
 {
-	for (size_t i = 0; i < s->nrings; i++)
-		if (ioctl(s->rings[i].fd, req, 0) != 0)
+	for (size_t i = 0; i < s->n; i++)
+		if (ioctl(s->fds[i], req, 0) != 0)
 			return ud_fail(err, "sampling: %s: %s", what, strerror(errno));
 	return 0;
 }
@@ -363,17 +260,10 @@ int ud_sampler_disable(struct ud_sampler *s, struct ud_err *err)
 
 int ud_sampler_close(struct ud_sampler *s, struct ud_err *err)
 {
-	char quit = 'q';
-	int e;
+	int ret = ud_drainer_stop(&s->drainer, err);
 
-	write_all(s->ctl[1], &quit, 1);
-	pthread_join(s->thread, NULL);
-	drain(s); /* what came after the thread's last look */
-	e = s->write_errno;
 	sampler_free(s);
-	if (e)
-		return ud_fail(err, "sampling: writing the records: %s", strerror(e));
-	return 0;
+	return ret;
 }
 
 int ud_records_fd_new(struct ud_err *err)

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "sample_hist.h"
 #include "sampling.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -187,6 +190,50 @@ START_TEST(test_unreadable_kallsyms_is_stated)
 }
 END_TEST
 
+/*
+ * More side-band than the rings hold (each fork writes a FORK and an EXIT
+ * record): the drainer empties them while the program runs, so nothing is
+ * lost or cut, and it leaves no process behind.
+ */
+START_TEST(test_drainer_keeps_up)
+{
+	struct ud_sampler_config c;
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_sample_hist h;
+	struct ud_sampler *s;
+	uint8_t *buf;
+	size_t len;
+	int fd;
+
+	ck_assert_int_eq(ud_sampler_choose(UD_SAMPLING_DEFAULT_HZ, &c, &err), 0);
+	fd = ud_records_fd_new(&err);
+	ck_assert_int_ge(fd, 0);
+	s = ud_sampler_open(&c, 0, 0, fd, &err);
+	ck_assert_msg(s != NULL, "%s", err.msg);
+	ck_assert_int_eq(ud_sampler_enable(s, &err), 0);
+	for (int i = 0; i < 16000; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		ck_assert_int_gt(pid, 0);
+		waitpid(pid, NULL, 0);
+	}
+	ck_assert_int_eq(ud_sampler_disable(s, &err), 0);
+	ck_assert_msg(ud_sampler_close(s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1); /* the drainer was reaped */
+	ck_assert_int_eq(ud_records_fd_read(fd, &buf, &len, &err), 0);
+	ck_assert_uint_gt(len, 256 * 1024 * 3); /* more than the rings of this VM's two CPUs hold */
+	ud_sample_hist_init(&h);
+	ck_assert_int_eq(ud_sample_hist_feed(&h, buf, len), 0);
+	ck_assert_uint_eq(h.truncated, 0);
+	ck_assert_uint_eq(h.lost, 0);
+	ud_sample_hist_free(&h);
+	free(buf);
+	close(fd);
+}
+END_TEST
+
 int main(void)
 {
 	struct ud_sampler_config c;
@@ -203,6 +250,7 @@ int main(void)
 	tcase_add_test(tc, test_run_int_finds_its_function);
 	tcase_add_test(tc, test_run_syscall_is_kernel);
 	tcase_add_test(tc, test_unreadable_kallsyms_is_stated);
+	tcase_add_test(tc, test_drainer_keeps_up);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
