@@ -18,8 +18,14 @@ trap 'rm -rf "$dir"' EXIT
 
 r=1
 while [ "$r" -le "$rounds" ]; do
-	"$ud" run --suite quick -o "$dir/plain-$r.json" >/dev/null 2>&1 || true
-	"$ud" run --suite quick --hotspots -o "$dir/sampled-$r.json" >/dev/null 2>&1 || true
+	# Which goes first alternates, so a machine getting busier or quieter favours neither.
+	if [ $((r % 2)) = 1 ]; then
+		"$ud" run --suite quick -o "$dir/plain-$r.json" >/dev/null 2>&1 || true
+		"$ud" run --suite quick --hotspots -o "$dir/sampled-$r.json" >/dev/null 2>&1 || true
+	else
+		"$ud" run --suite quick --hotspots -o "$dir/sampled-$r.json" >/dev/null 2>&1 || true
+		"$ud" run --suite quick -o "$dir/plain-$r.json" >/dev/null 2>&1 || true
+	fi
 	r=$((r + 1))
 done
 python3 - "$dir" "$rounds" <<'PY'

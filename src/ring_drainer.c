@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "perf_records.h"
 #include "ring_drainer.h"
 
@@ -33,23 +34,6 @@ struct drain {
 	uint8_t *chunk;
 };
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const uint8_t *p = buf;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? errno : EIO;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Moves every unread record out; the kernel writes only whole records, so every chunk ends on one. */
 static void drain_all(struct drain *d)
 {
@@ -63,7 +47,7 @@ static void drain_all(struct drain *d)
 			tail = r->meta->data_tail;
 			got = ud_ring_copy(r->data, d->data_size, tail, head, d->chunk, (size_t)d->data_size);
 			if (got && !d->status)
-				d->status = write_all(d->out_fd, d->chunk, got);
+				d->status = ud_write_all(d->out_fd, d->chunk, got);
 			__atomic_store_n(&r->meta->data_tail, tail + got, __ATOMIC_RELEASE);
 		} while (got);
 	}
@@ -141,7 +125,7 @@ static void drainer_main(int sock, int out_fd)
 	d.pfd = calloc(d.n + 1, sizeof(*d.pfd));
 	if (!d.status && !d.pfd)
 		d.status = ENOMEM;
-	if (write_all(sock, &d.status, sizeof(d.status)) != 0 || d.status)
+	if (ud_write_all(sock, &d.status, sizeof(d.status)) != 0 || d.status)
 		_exit(1);
 	for (size_t i = 0; i < d.n; i++) /* readable when a ring is half full (the events' watermark) */
 		d.pfd[i] = (struct pollfd){ .fd = d.rings[i].fd, .events = POLLIN };
@@ -152,7 +136,7 @@ static void drainer_main(int sock, int out_fd)
 			_exit(1); /* the sampled process is gone */
 		drain_all(&d);
 	}
-	write_all(sock, &d.status, sizeof(d.status));
+	ud_write_all(sock, &d.status, sizeof(d.status));
 	_exit(0);
 }
 

@@ -1,7 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "perf_records.h"
 #include "ring_drainer.h"
 #include "sampling.h"
@@ -118,24 +118,6 @@ int ud_sampler_counters_held(const struct ud_sampler_config *c)
 	return c && c->type == PERF_TYPE_HARDWARE;
 }
 
-/* Writes all of buf; 0, or the errno of the failure. */
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const uint8_t *p = buf;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? errno : EIO;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* The layout of a PERF_RECORD_MMAP up to its file name. */
 struct mmap_head {
 	uint32_t type;
@@ -173,7 +155,7 @@ static int synthesize_maps(int out_fd)
 		memset(rec, 0, h.size);
 		memcpy(rec, &h, sizeof(h));
 		memcpy(rec + sizeof(h), path, plen);
-		e = write_all(out_fd, rec, h.size);
+		e = ud_write_all(out_fd, rec, h.size);
 	}
 	fclose(f);
 	return e;
