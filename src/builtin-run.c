@@ -297,6 +297,16 @@ struct run {
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	struct ud_sampler_config sampling;
+	/*
+	 * --hotspots: each workload's record stream, by workload index, named
+	 * only once every workload has run: loading symbols grows this process,
+	 * and every workload child (a fork of it) would pay for that at each of
+	 * its own forks.
+	 */
+	struct ud_records {
+		uint8_t *bytes;
+		size_t len;
+	} *records;
 	double suite_timeout;
 };
 
@@ -340,6 +350,8 @@ static int prepare(struct run *r, struct ud_err *err)
 		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
 		r->ro.sampling = NULL;
 	}
+	if (r->ro.sampling && !(r->records = calloc(r->ndefs + 1, sizeof(*r->records))))
+		return ud_fail(err, "out of memory");
 	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
@@ -371,11 +383,9 @@ static int measure_all(struct run *r, struct ud_err *err)
 			return ud_fail(err, "out of memory");
 		}
 		record_binary(d, w);
-		if (r->ro.sampling &&
-		    !(w->hotspots = ud_symbols_from_records(res.records, res.nrecords, r->sampling.event,
-							     r->sampling.frequency_hz, r->sampling.kernel_reason, err))) {
-			ud_run_result_free(&res);
-			return -1;
+		if (r->records) { /* kept for resolve_hotspots() */
+			r->records[r->p->nworkloads - 1] = (struct ud_records){ res.records, res.nrecords };
+			res.records = NULL;
 		}
 		if (res.outcome != UD_OUT_OK)
 			status = UD_EXIT_RUN_FAILED;
@@ -383,6 +393,20 @@ static int measure_all(struct run *r, struct ud_err *err)
 		progress(tty, i, r->ndefs, d->name, w);
 	}
 	return status;
+}
+
+/* Names the sampled symbols of every workload measured; -1 with err when out of memory. */
+static int resolve_hotspots(struct run *r, struct ud_err *err)
+{
+	for (size_t i = 0; r->records && i < r->p->nworkloads; i++) {
+		struct ud_workload *w = &r->p->workloads[i];
+
+		w->hotspots = ud_symbols_from_records(r->records[i].bytes, r->records[i].len, r->sampling.event,
+						      r->sampling.frequency_hz, r->sampling.kernel_reason, err);
+		if (!w->hotspots)
+			return -1;
+	}
+	return 0;
 }
 
 /* Measures with Ctrl-C caught: it stops the run, and what was measured is kept. */
@@ -395,6 +419,8 @@ static int measure_interruptible(struct run *r, struct ud_err *err)
 	sigaction(SIGINT, &sa, &old);
 	status = measure_all(r, err);
 	sigaction(SIGINT, &old, NULL);
+	if (status >= 0 && resolve_hotspots(r, err) != 0)
+		status = -1;
 	if (status >= 0 && stop_requested) {
 		r->p->incomplete = 1;
 		status = UD_EXIT_RUN_FAILED;
@@ -426,6 +452,9 @@ static int save(struct run *r, struct ud_err *err)
 static void run_free(struct run *r)
 {
 	ud_outfile_abort(r->out);
+	for (size_t i = 0; r->records && i < r->ndefs; i++)
+		free(r->records[i].bytes);
+	free(r->records);
 	ud_profile_free(r->p);
 	free(r->output);
 	free(r->ev);

@@ -76,7 +76,7 @@ static int receive_rings(struct drain *d, int sock, size_t pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (pages + 1) * (size_t)page;
-	char cmd;
+	char cmd = 0;
 	int fd, e = 0;
 
 	d->data_size = (uint64_t)pages * (uint64_t)page;
