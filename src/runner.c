@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "measure.h"
 #include "runner.h"
 #include "stats.h"
@@ -42,18 +43,8 @@ static uint64_t cpu_ns(int who, int user)
 
 static void send_all(int fd, const void *buf, size_t n)
 {
-	const char *p = buf;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			_exit(4);
-		p += k;
-		n -= (size_t)k;
-	}
+	if (ud_write_all(fd, buf, n) != 0)
+		_exit(4);
 }
 
 static void child_fail(int fd, struct message *m, const char *what)
