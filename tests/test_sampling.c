@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -191,6 +192,47 @@ START_TEST(test_unreadable_kallsyms_is_stated)
 END_TEST
 
 /*
+ * Without privilege (perf_event_paranoid 2 here) kernel code cannot be
+ * sampled: the user's symbols still are, and the profile says why the
+ * kernel's are missing.  Run as nobody; skipped unless root with setpriv.
+ */
+START_TEST(test_unprivileged_states_kernel_excluded)
+{
+	char *dir = make_tempdir(), out[512];
+	char *argv[] = { "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", UD_BINARY, "stat",
+			 "--hotspots", "--json", "-o", out, "--", UD_HOTPIE, "150", NULL };
+	struct run_result r;
+	json_t *root, *w;
+	json_error_t jerr;
+	const char *why;
+
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+		fprintf(stderr, "unprivileged sampling not checked: needs root and setpriv\n");
+		rm_tree(dir);
+		free(dir);
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	chmod(dir, 0777);
+	r = run_capture(argv);
+	root = json_load_file(out, 0, &jerr);
+	ck_assert_msg(root != NULL, "exit %d: %s", r.status, r.err);
+	w = json_array_get(json_object_get(root, "workloads"), 0);
+	why = json_string_value(json_object_get(json_object_get(w, "sampling"), "kernel_symbols"));
+	if (why && strstr(why, "kallsyms") == why) { /* this host lets users sample the kernel */
+		fprintf(stderr, "kernel sampled without privilege here: %s\n", why);
+	} else {
+		ck_assert_msg(why && strstr(why, "kernel code not sampled"), "%s", why ? why : "(null)");
+		ck_assert(share_of(json_object_get(w, "hotspots"), "ud_hot_prog_spin", UD_HOTPIE) > 0.2);
+	}
+	json_decref(root);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
  * More side-band than the rings hold (each fork writes a FORK and an EXIT
  * record): the drainer empties them while the program runs, so nothing is
  * lost or cut, and it leaves no process behind.
@@ -251,6 +293,7 @@ int main(void)
 	tcase_add_test(tc, test_run_syscall_is_kernel);
 	tcase_add_test(tc, test_unreadable_kallsyms_is_stated);
 	tcase_add_test(tc, test_drainer_keeps_up);
+	tcase_add_test(tc, test_unprivileged_states_kernel_excluded);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
