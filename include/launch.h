@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "counting.h"
-#include "sampling.h"
+#include "sampler.h"
 
 struct ud_launch_result {
 	int wait_status;     /* as from wait4() */

@@ -41,7 +41,7 @@
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err);
 /*
  * The same, leaving `reserved` programmable counters to another user: a
- * sampling event on cycles (sampling.h) holds one while the groups count,
+ * sampling event on cycles (sampler.h) holds one while the groups count,
  * and --exact's groups must still fit beside it.
  */
 struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,

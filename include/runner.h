@@ -19,7 +19,7 @@
 
 #include "counting.h"
 #include "profile.h"
-#include "sampling.h"
+#include "sampler.h"
 #include "workload.h"
 
 struct ud_runner_opts {
@@ -51,7 +51,7 @@ struct ud_run_result {
 	char units[32];              /* the program's own units, where it reports them */
 	struct ud_sample *samples;   /* those completed, even on failure */
 	size_t nsamples;
-	uint8_t *records;            /* with sampling: the measured runs' record streams in turn (sampling.h) */
+	uint8_t *records;            /* with sampling: the measured runs' record streams in turn (sampler.h) */
 	size_t nrecords;             /* bytes */
 };
 

@@ -31,7 +31,7 @@ int ud_symbols_resolve(const struct ud_sample_hist *h, const char *kallsyms, str
 		       struct ud_err *err);
 
 /*
- * A new hotspots set from a sampled record stream (sampling.h): the samples
+ * A new hotspots set from a sampled record stream (sampler.h): the samples
  * resolved as above, with kallsyms from ud_kallsyms_path(), and the sampling
  * facts: the event, its frequency, and kernel_reason where kernel code was
  * not sampled at all (NULL or "" when it was).  Streams cut short are kept

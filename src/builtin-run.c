@@ -23,7 +23,7 @@
 #include "outfile.h"
 #include "profile.h"
 #include "runner.h"
-#include "sampling.h"
+#include "sampler.h"
 #include "spec.h"
 #include "symbols.h"
 #include "uarch.h"

@@ -17,7 +17,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
-#include "sampling.h"
+#include "sampler.h"
 #include "stat_format.h"
 #include "symbols.h"
 #include "uarch.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "sample_hist.h"
-#include "sampling.h"
+#include "sampler.h"
 #include "symtab.h"
 #include "testutil.h"
 

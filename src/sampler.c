@@ -12,7 +12,7 @@
 #include "fileio.h"
 #include "perf_records.h"
 #include "ring_drainer.h"
-#include "sampling.h"
+#include "sampler.h"
 
 /*
  * 64 data pages (256 KB) a CPU: twice what a second of sampling at 4 kHz

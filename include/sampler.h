@@ -1,5 +1,5 @@
 /*
- * sampling.h - sampled profiles with perf_event_open: one sampling event
+ * sampler.h - sampled profiles with perf_event_open: one sampling event
  * (cycles where the PMU counts, else the software cpu-clock, which works on
  * a VM without a PMU) at a fixed frequency, PERF_SAMPLE_IP | PERF_SAMPLE_TID,
  * with the side-band records that map user addresses to files (MMAP2, COMM,
