@@ -114,7 +114,7 @@ _uarchdiff()
 		mapfile -t COMPREPLY < <(compgen -W "text html json" -- "$cur")
 		return 0 ;;
 	import:--format)
-		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report" -- "$cur")
 		return 0 ;;
 	stat:-e | stat:--event)
 		_uarchdiff_list "$cur" "cycles instructions branches branch-misses L1-dcache-loads

@@ -14,6 +14,7 @@ seconds=${1:-60}
 command -v clang >/dev/null || { echo "clang not found: apt-get install clang" >&2; exit 2; }
 cmake -S . -B build-fuzz -DUD_FUZZ=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=OFF >/dev/null
 cmake --build build-fuzz --target fuzz_import -j "$(nproc)" >/dev/null
+fuzz/run-records.sh "$seconds"
 mkdir -p build-fuzz/corpus build-fuzz/seeds
 i=0
 for f in tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*; do

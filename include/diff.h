@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cpu_mode.h"
 #include "derived.h"
 #include "error.h"
 #include "profile.h"
@@ -133,11 +134,6 @@ struct ud_per_unit {
 	struct ud_ab v;
 };
 
-enum ud_mode { UD_MODE_USER, UD_MODE_KERNEL, UD_MODE_COUNT };
-
-/* "user", "kernel": the JSON key. */
-const char *ud_mode_name(enum ud_mode m);
-
 /*
  * One privilege level's CPU time per unit of work (ns) and its part of the
  * change in CPU time per unit: the two shares sum to 1 (NAN when the total
@@ -153,6 +149,19 @@ struct ud_mode_part {
 	 * per-mode cycles on both sides.
 	 */
 	double cycles_share;
+};
+
+/*
+ * A sampled symbol on both hosts (SPEC §5.1 "hotspots"): its share of the
+ * samples and the CPU time per unit of work that share stands for (share x
+ * the time split's user + kernel time per unit, else task-clock per unit).
+ * A share is NAN where the symbol is not among that host's top symbols.
+ */
+struct ud_hotspot_move {
+	const char *symbol, *dso; /* borrowed from a profile's hotspots */
+	enum ud_mode mode;
+	double a_share, b_share;
+	double a_ns, b_ns;        /* per unit of work; NAN where the share or the time is unknown */
 };
 
 /* How much of its CPU time a workload spends in the kernel, on the worse side. */
@@ -186,6 +195,8 @@ struct ud_diff_workload {
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
 	struct ud_mode_part mode[UD_MODE_COUNT];
+	struct ud_hotspot_move *hotspots; /* owned: largest share moves first; none unless both sides were sampled */
+	size_t nhotspots;
 	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
@@ -216,6 +227,7 @@ enum ud_finding_id {
 	UD_FINDING_NO_HARDWARE_COUNTERS,
 	UD_FINDING_HYBRID_CPU,
 	UD_FINDING_NOISY_MEASUREMENT,
+	UD_FINDING_KERNEL_SYMBOL_ONE_HOST,
 	UD_FINDING_COUNT
 };
 

@@ -21,4 +21,7 @@
  */
 char *ud_read_file(const char *path, size_t *len, struct ud_err *err);
 
+/* Writes all of buf to fd, again after EINTR and short writes; 0, or the errno of the failure. */
+int ud_write_all(int fd, const void *buf, size_t n);
+
 #endif

@@ -26,6 +26,7 @@ enum ud_import_format {
 	UD_FMT_PERF_CSV,
 	UD_FMT_PERF_JSON,
 	UD_FMT_UNIXBENCH,
+	UD_FMT_PERF_REPORT,
 };
 
 struct ud_import_opts {

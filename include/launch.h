@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "counting.h"
+#include "sampler.h"
 
 struct ud_launch_result {
 	int wait_status;     /* as from wait4() */
@@ -47,6 +48,15 @@ int ud_adopt_orphans(struct ud_err *err);
 
 /* Kills (SIGKILL) and reaps every child of this process, and the children they orphan. */
 void ud_kill_descendants(void);
+/* Sampling the command too (stat --hotspots): its records are appended to records_fd. */
+struct ud_launch_sampling {
+	const struct ud_sampler_config *config;
+	int records_fd;
+};
+
+/* ud_launch_counted(), sampling the command from its exec as well where s is not NULL. */
+int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
+		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err);
 
 /* The exit status a shell would report for a wait status: 128+signal when killed. */
 int ud_exit_status(int wait_status);

@@ -27,6 +27,7 @@
 #include "counting.h"
 #include "error.h"
 #include "events.h"
+#include "launch.h"
 #include "profile.h"
 #include "uarch.h"
 
@@ -38,6 +39,13 @@
  * list, an empty name in it, or no memory.
  */
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err);
+/*
+ * The same, leaving `reserved` programmable counters to another user: a
+ * sampling event on cycles (sampler.h) holds one while the groups count,
+ * and --exact's groups must still fit beside it.
+ */
+struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
+					   struct ud_err *err);
 
 /*
  * Counts one run of the measured unit with ev[0..n) into counts[0..n).
@@ -92,12 +100,13 @@ void ud_fold_abort(struct ud_fold *f);
 
 /*
  * `stat`: runs argv `runs` times counting ev[0..n) from its exec (exact: once
- * a group per run) and fills w: counters (means over runs), the score (the
+ * a group per run), sampling it too where sampling is not NULL, and fills w: counters (means over runs), the score (the
  * elapsed seconds of each run), and mean elapsed, user and sys times;
  * *wait_status is the last run's, as from wait4().  Returns UD_LAUNCH_OK, or launch.h's UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM
  * with err set.
  */
 int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, bool exact, size_t runs,
-		       struct ud_workload *w, int *wait_status, struct ud_err *err);
+		       const struct ud_launch_sampling *sampling, struct ud_workload *w, int *wait_status,
+		       struct ud_err *err);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "count_status.h"
 #include "error.h"
+#include "hotspots.h"
 
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
 
@@ -92,6 +93,7 @@ struct ud_workload {
 	struct ud_perf_metric *perf_metrics; /* SPEC §3.1 "perf_metrics"; written only when there are some */
 	size_t nperf_metrics;
 	struct ud_noise *noise;  /* SPEC §3.1 "noise"; NULL when not measured (imports) */
+	struct ud_hotspots *hotspots; /* SPEC §3.1 "hotspots" and "sampling"; NULL when not sampled */
 };
 
 struct ud_profile {

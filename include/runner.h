@@ -19,6 +19,7 @@
 
 #include "counting.h"
 #include "profile.h"
+#include "sampler.h"
 #include "workload.h"
 
 struct ud_runner_opts {
@@ -31,6 +32,7 @@ struct ud_runner_opts {
 	size_t l1d, l2, l3;          /* this host's cache sizes; 0 unknown */
 	const char *tmp_root;        /* NULL: $TMPDIR, else /tmp */
 	volatile sig_atomic_t *stop; /* nonzero: stop at once (Ctrl-C) */
+	const struct ud_sampler_config *sampling; /* --hotspots: sample each measured run; NULL: no */
 };
 
 enum ud_outcome { UD_OUT_OK, UD_OUT_CRASHED, UD_OUT_TIMEOUT, UD_OUT_FAILED, UD_OUT_INTERRUPTED };
@@ -51,6 +53,9 @@ struct ud_run_result {
 	size_t nsamples;
 	size_t cap;                  /* private: samples' room */
 	char tmpdir[4096];           /* private: the workload's directory, from ud_run_begin to ud_run_end */
+	int records_fd;              /* private: where sampled runs append their records, -1 when not sampled */
+	uint8_t *records;            /* with sampling: the measured runs' record streams in turn (sampler.h) */
+	size_t nrecords;             /* bytes */
 };
 
 /*
@@ -67,8 +72,9 @@ void ud_run_result_free(struct ud_run_result *res);
 /*
  * The same in steps, so that a suite's samples can interleave (sampling.h):
  * ud_run_begin makes the private directory and calibrates, the outcome in
- * res (no directory: that workload failed); ud_run_sample takes one more sample while the outcome is OK and
- * returns it; ud_run_end removes the directory.  Free res after.
+ * res (no directory: that workload failed); ud_run_sample takes one more
+ * sample while the outcome is OK and returns it; ud_run_end removes the
+ * directory and, when sampled, reads the records back.  Free res after.
  */
 void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res);
 enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud_runner_opts *o,

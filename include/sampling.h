@@ -30,7 +30,7 @@
 #define UD_SAMPLING_MIN_SAMPLES 6 /* the fewest whose order statistics cover the median at 95% */
 #define UD_SAMPLING_BUDGET_FACTOR 3.0
 
-struct ud_sampling {
+struct ud_sampling_plan {
 	int fixed;            /* > 0: exactly this many samples a workload (-r N); 0: adaptive */
 	double target_ci95;   /* adaptive: stop once the median's relative 95% interval is within this */
 	int min_samples;      /* adaptive: at least this many */
@@ -78,7 +78,7 @@ typedef void (*ud_sampling_progress)(void *ctx, const struct ud_suite_item *it, 
  * or -1 with err when out of memory.
  */
 int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
-		    const struct ud_sampling *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err);
+		    const struct ud_sampling_plan *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err);
 
 /*
  * Fills w's noise (SPEC §3.1) from an item sampled under counters ev[0..nev)

@@ -25,7 +25,7 @@ static struct import_args args;
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
 	if (ud_import_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench)", arg);
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report)", arg);
 	return 0;
 }
 
@@ -67,14 +67,16 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "import",
-	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench] [--label L]\n"
+	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report] [--label L]\n"
 		    "                        [--workload NAME] [--score VALUE[:UNITS]] [--host FILE | --cpuinfo FILE]\n"
 		    "                        [--uarch NAME]\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
 		       "can be diffed.  Several files make several workloads of one profile.  The\n"
-		       "numbers are the ones the source printed; what it did not give stays null.\n",
+		       "numbers are the ones the source printed; what it did not give stays null.\n"
+		       "Text from 'perf report' becomes the hotspots of the workload named by\n"
+		       "--workload (or of its top command), joining that workload's perf stat file.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 };

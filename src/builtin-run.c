@@ -24,9 +24,11 @@
 #include "profile.h"
 #include "noise.h"
 #include "runner.h"
+#include "sampler.h"
 #include "sampling.h"
 #include "spec.h"
 #include "stats.h"
+#include "symbols.h"
 #include "text.h"
 #include "uarch.h"
 
@@ -60,7 +62,7 @@ struct run_args {
 	char *events; /* comma-joined -e arguments (options.c allocates); NULL: the defaults */
 	unsigned suite;
 	long repeat;
-	bool exact, json;
+	bool exact, json, hotspots;
 };
 
 static struct run_args args;
@@ -90,12 +92,14 @@ static const struct ud_option options[] = {
 	  NULL },
 	{ 0, "json", UD_OPT_FLAG, &args.json, NULL,
 	  "print the profile instead of the summary: on stdout,\nor in FILE with -o", 0, 0, NULL },
+	{ 0, "hotspots", UD_OPT_FLAG, &args.hotspots, NULL,
+	  "sample where each workload spends its time (user and\nkernel symbols), at 1000 Hz", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
 	.name = "run",
 	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-e EVENTS] [-r N] [-o FILE]\n"
-		    "                     [--label TEXT] [--exact] [--json]",
+		    "                     [--label TEXT] [--exact] [--json] [--hotspots]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
 		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (or SIGTERM,\n"
@@ -331,6 +335,26 @@ static void summary(const struct ud_profile *p)
 	}
 }
 
+/* With --hotspots: where each workload spent most of its time. */
+static void top_symbols(const struct ud_profile *p)
+{
+	bool header = false;
+	char name[256], sym[512], dso[4096];
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_hotspot *t = ud_hotspots_top(p->workloads[i].hotspots);
+
+		if (!t)
+			continue;
+		if (!header)
+			printf("\n%-16s %7s  %s\n", "workload", "samples", "top symbol");
+		header = true;
+		printf("%-16s %6.1f%%  %s (%s, %s)\n", ud_visible(p->workloads[i].name, name, sizeof(name)),
+		       100 * t->share, ud_visible(t->symbol, sym, sizeof(sym)),
+		       t->dso ? ud_visible(t->dso, dso, sizeof(dso)) : "-", ud_mode_name(t->mode));
+	}
+}
+
 /* Everything one `run` holds between measuring and writing. */
 struct run {
 	struct ud_uarch_db db;
@@ -343,6 +367,7 @@ struct run {
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	double suite_timeout;
+	struct ud_sampler_config sampling; /* --hotspots: the event, as chosen for this host */
 };
 
 static void set_timing(struct run *r)
@@ -364,6 +389,7 @@ static void set_timing(struct run *r)
 static int prepare(struct run *r, struct ud_err *err)
 {
 	struct ud_host_opts hopts = { .db = &r->db, .label = args.label };
+	struct ud_err why = UD_ERR_INIT;
 	const struct ud_uarch *u;
 
 	if (ud_uarch_db_load(NULL, &r->db, err) != 0 || !(u = ud_uarch_detect_file(&r->db, NULL, err)))
@@ -377,7 +403,12 @@ static int prepare(struct run *r, struct ud_err *err)
 	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
 	if (ud_outfile_check(r->output, err) != 0)
 		return -1;
-	r->ev = ud_measure_plan(u, args.events, &r->ro.nev, err);
+	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
+	if (args.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &r->sampling, &why) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
+		r->ro.sampling = NULL;
+	}
+	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
 	for (size_t i = 0; i < r->ro.nev; i++)
@@ -388,7 +419,12 @@ static int prepare(struct run *r, struct ud_err *err)
 	return 0;
 }
 
-/* A suite item's result into the profile: scores, counters, the binary and the noise. */
+/*
+ * A suite item's result into the profile: scores, counters, the binary, the
+ * noise and, with --hotspots, its symbols.  Called once every workload has
+ * run: loading symbols grows this process, and every workload child (a fork
+ * of it) would pay for that at each of its own forks.
+ */
 static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *err)
 {
 	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
@@ -397,6 +433,10 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
 		return ud_fail(err, "out of memory");
 	record_binary(it->def, w);
+	if (r->ro.sampling &&
+	    !(w->hotspots = ud_symbols_from_records(it->res.records, it->res.nrecords, r->sampling.event,
+						     r->sampling.frequency_hz, r->sampling.kernel_reason, err)))
+		return -1;
 	return 0;
 }
 
@@ -404,7 +444,7 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 static int measure_all(struct run *r, struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
-	struct ud_sampling plan = { .fixed = (int)args.repeat, .target_ci95 = UD_SAMPLING_TARGET_CI95,
+	struct ud_sampling_plan plan = { .fixed = (int)args.repeat, .target_ci95 = UD_SAMPLING_TARGET_CI95,
 				    .min_samples = UD_SAMPLING_MIN_SAMPLES, .budget_factor = UD_SAMPLING_BUDGET_FACTOR,
 				    .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
 	struct ud_suite_item *items = calloc(r->ndefs ? r->ndefs : 1, sizeof(*items));
@@ -440,6 +480,7 @@ static int save(struct run *r, struct ud_err *err)
 		return -1;
 	if (!args.json) {
 		summary(r->p);
+		top_symbols(r->p);
 		printf("\nprofile: %s\n", r->output);
 	}
 	return 0;

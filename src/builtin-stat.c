@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtins.h"
 #include "host.h"
@@ -16,14 +17,17 @@
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
+#include "sampler.h"
 #include "stat_format.h"
+#include "symbols.h"
 #include "uarch.h"
 
 struct stat_opts {
 	char *events; /* comma-joined -e arguments; NULL: the defaults */
 	long repeat;
 	const char *sep, *output;
-	bool json, exact;
+	bool json, exact, hotspots;
+	struct ud_sampler_config sampler; /* with --hotspots, chosen before the counters are planned */
 };
 
 static struct stat_opts o;
@@ -49,11 +53,13 @@ static const struct ud_option options[] = {
 	{ 'o', "output", UD_OPT_STRING, &o.output, "FILE",
 	  "write the report (or, with --json, the profile)\n"
 	  "to FILE, atomically; '-' is stdout", 0, 0, NULL },
+	{ 0, "hotspots", UD_OPT_FLAG, &o.hotspots, NULL,
+	  "sample the command too, at 1000 Hz: its top user\nand kernel symbols", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
 	.name = "stat",
-	.synopsis = "uarchdiff stat [-e EVENTS] [-r N] [-x SEP | --json] [-o FILE] -- CMD [ARGS...]",
+	.synopsis = "uarchdiff stat [-e EVENTS] [-r N] [-x SEP | --json] [-o FILE] [--hotspots] -- CMD [ARGS...]",
 	.description = "Runs CMD and counts its events from its exec, including every process it\n"
 		       "forks.  The command's stdin, stdout and stderr are its own; its exit status\n"
 		       "becomes uarchdiff's.  The report goes to stderr, or to FILE with -o.\n",
@@ -108,8 +114,13 @@ static char *join_command(char **argv)
 static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 {
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev = ud_measure_plan(u, o.events, n, &err);
+	struct ud_event *ev;
 
+	if (o.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &o.sampler, &err) != 0) {
+		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
+		o.hotspots = false;
+	}
+	ev = ud_measure_plan_reserving(u, o.events, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0, n, &err);
 	if (!ev) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return NULL;
@@ -118,6 +129,21 @@ static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 		if (ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", ev[i].name);
 	return ev;
+}
+
+/* The sampled symbols under perf's text report, as perf report would list them. */
+static void print_hotspots(FILE *f, const struct ud_hotspots *h)
+{
+	if (!h)
+		return;
+	fprintf(f, " Hotspots (%s at %.0f Hz, %.0f samples%s%s):\n\n", h->sampling.event, h->sampling.frequency_hz,
+		h->sampling.samples, h->sampling.kernel_symbols ? "; kernel symbols: " : "",
+		h->sampling.kernel_symbols ? h->sampling.kernel_symbols : "");
+	for (size_t i = 0; i < h->nrows; i++)
+		fprintf(f, " %6.2f%%  %-6s  %-40s %s\n", 100 * h->rows[i].share,
+			h->rows[i].mode == UD_MODE_COUNT ? "" : ud_mode_name(h->rows[i].mode), h->rows[i].symbol,
+			h->rows[i].dso ? h->rows[i].dso : "");
+	fprintf(f, "\n");
 }
 
 static int write_report(const struct ud_workload *w, const struct ud_profile *p)
@@ -130,12 +156,14 @@ static int write_report(const struct ud_workload *w, const struct ud_profile *p)
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}
-	if (o.json)
+	if (o.json) {
 		ud_profile_dump(p, f);
-	else if (o.sep)
+	} else if (o.sep) {
 		ud_stat_print_csv(f, w, o.sep);
-	else
+	} else {
 		ud_stat_print_text(f, w);
+		print_hotspots(f, w->hotspots);
+	}
 	if (out && ud_outfile_commit(out, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
@@ -174,6 +202,31 @@ static struct ud_profile *new_profile(const struct ud_uarch_db *db, char **cmd)
 	return p;
 }
 
+/* ud_measure_command(), with --hotspots sampling the command and naming its symbols in w. */
+static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, struct ud_workload *w, int *wait_status,
+			   struct ud_err *err)
+{
+	const struct ud_sampler_config *cfg = &o.sampler;
+	struct ud_launch_sampling s = { .config = cfg, .records_fd = -1 };
+	uint8_t *records = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!o.hotspots)
+		return ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, NULL, w, wait_status, err);
+	if ((s.records_fd = ud_records_fd_new(err)) < 0)
+		return UD_LAUNCH_SYSTEM;
+	ret = ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, &s, w, wait_status, err);
+	if (ret == UD_LAUNCH_OK && ud_records_fd_read(s.records_fd, &records, &len, err) != 0)
+		ret = UD_LAUNCH_SYSTEM;
+	if (ret == UD_LAUNCH_OK &&
+	    !(w->hotspots = ud_symbols_from_records(records, len, cfg->event, cfg->frequency_hz, cfg->kernel_reason, err)))
+		ret = UD_LAUNCH_SYSTEM;
+	free(records);
+	close(s.records_fd);
+	return ret;
+}
+
 /* Counts the command and reports; returns the exit status. */
 static int measure(char **cmd, const struct ud_event *ev, size_t n, struct ud_profile *p)
 {
@@ -182,7 +235,7 @@ static int measure(char **cmd, const struct ud_event *ev, size_t n, struct ud_pr
 	int wait_status = 0, ret;
 	size_t opened = 0;
 
-	ret = ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, w, &wait_status, &err);
+	ret = measure_sampled(cmd, ev, n, w, &wait_status, &err);
 	if (ret != UD_LAUNCH_OK) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;

@@ -1,7 +1,7 @@
 /*
  * ud_diff_build(): pairs the two profiles' workloads by name and runs the
  * steps in order - each workload's numbers and explanation
- * (diff_workload.c, diff_explain.c), the summary across workloads
+ * (diff_workload.c, diff_hotspots.c, diff_explain.c), the summary across workloads
  * (diff_summary.c), the environment (diff_env.c), the rules (diff_rules.c).  Writing JSON is diff_json.c's job, done once at the end.
  */
 #include <math.h>
@@ -131,7 +131,8 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 		    check_comparable(w->a, w->b, ha->file, hb->file, err))
 			return -1;
 		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */
-		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_explain(w, ha->label, hb->label) != 0)
+		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_hotspots_compute(w) != 0 ||
+		    ud_diff_explain(w, ha->label, hb->label) != 0)
 			return ud_fail(err, "out of memory");
 	}
 	return 0;
@@ -197,6 +198,7 @@ void ud_diff_free(struct ud_diff *d)
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		free(d->workloads[i].explanation);
 		free(d->workloads[i].per_unit);
+		free(d->workloads[i].hotspots);
 	}
 	free(d->summary.headline);
 	free(d->workloads);

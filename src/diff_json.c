@@ -95,6 +95,26 @@ static void time_split(struct ud_jw *w, const struct ud_diff_workload *dw)
 	ud_jw_end(w);
 }
 
+/* The symbols whose share moved most (diff_hotspots.c), when both profiles were sampled. */
+static void hotspots(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	ud_jw_array(w, "hotspots");
+	for (size_t i = 0; i < dw->nhotspots; i++) {
+		const struct ud_hotspot_move *m = &dw->hotspots[i];
+
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "symbol", m->symbol);
+		ud_jw_string(w, "dso", m->dso);
+		ud_jw_string(w, "mode", ud_mode_name(m->mode));
+		ud_jw_real(w, "a_share", m->a_share);
+		ud_jw_real(w, "b_share", m->b_share);
+		ud_jw_real(w, "a_ns_per_unit", m->a_ns);
+		ud_jw_real(w, "b_ns_per_unit", m->b_ns);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
 static void significance(struct ud_jw *w, const struct ud_significance *s)
 {
 	ud_jw_object(w, "significance");
@@ -135,6 +155,8 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 	time_split(w, dw);
 	if (dw->user_mode_only)
 		ud_jw_bool(w, "user_mode_only", true);
+	if (dw->a->hotspots && dw->b->hotspots) /* SPEC §5.1: when both profiles have them */
+		hotspots(w, dw);
 	ud_jw_string(w, "dominant", dw->has_dominant ? ud_factor_name(dw->dominant) : NULL);
 	cpi_stack(w, &dw->cpi);
 	significance(w, &dw->sig);

@@ -15,6 +15,12 @@
  */
 int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 
+/*
+ * diff_hotspots.c: w->hotspots from the two sides' sampled symbols and the
+ * time split computed before; -1 when out of memory.
+ */
+int ud_diff_hotspots_compute(struct ud_diff_workload *w);
+
 /* diff_summary.c: d->summary from the computed workloads; -1 when out of memory. */
 int ud_diff_summarize(struct ud_diff *d);
 

@@ -355,6 +355,57 @@ static int rule_noisy_measurement(const struct subject *s, struct evidence *ev)
 	return ev->n > 0;
 }
 
+/* ---- sampled symbols ---- */
+
+/* A named kernel symbol (not the one [kernel] row of unreadable kallsyms, not an [unknown] address). */
+static bool named_kernel_symbol(const struct ud_hotspot_move *m)
+{
+	return m->mode == UD_MODE_KERNEL && m->symbol[0] != '[';
+}
+
+static void one_host_evidence(struct evidence *ev, const struct subject *s, const struct ud_hotspot_move *m,
+			      enum ud_side on)
+{
+	const struct ud_diff_workload *w = s->w;
+	const struct ud_hotspots *other = on == UD_SIDE_A ? w->b->hotspots : w->a->hotspots;
+	const struct ud_hotspot *last = other->nrows ? &other->rows[other->nrows - 1] : NULL;
+	double share = on == UD_SIDE_A ? m->a_share : m->b_share, ns = on == UD_SIDE_A ? m->a_ns : m->b_ns;
+	bool has_other = last && last->mode == UD_MODE_COUNT;
+	char t[32] = "", per[64] = "";
+
+	if (isfinite(ns)) {
+		ud_format_ns(ns, t, sizeof(t));
+		snprintf(per, sizeof(per), " (%s per %s)", t, w->work.unit);
+	}
+	add(ev, "%s: kernel symbol %s carries %.0f%% of the CPU time on %s%s, and is not among %s's top %zu symbols%s",
+	    w->a->name, m->symbol, 100 * share, s->d->host[on].label, per, s->d->host[!on].label,
+	    other->nrows - has_other,
+	    has_other && last->share > UD_KERNEL_SYMBOL_ONE_HOST_SHARE ? " (its [other] row is larger: look there first)"
+								       : "");
+}
+
+static int rule_kernel_symbol_one_host(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_workload *w = s->w;
+	const char *ea = w->a->hotspots ? w->a->hotspots->sampling.event : NULL;
+	const char *eb = w->b->hotspots ? w->b->hotspots->sampling.event : NULL;
+
+	for (size_t i = 0; i < w->nhotspots; i++) {
+		const struct ud_hotspot_move *m = &w->hotspots[i];
+
+		if (!named_kernel_symbol(m))
+			continue;
+		if (!isfinite(m->b_share) && m->a_share > UD_KERNEL_SYMBOL_ONE_HOST_SHARE)
+			one_host_evidence(ev, s, m, UD_SIDE_A);
+		else if (!isfinite(m->a_share) && m->b_share > UD_KERNEL_SYMBOL_ONE_HOST_SHARE)
+			one_host_evidence(ev, s, m, UD_SIDE_B);
+	}
+	if (ev->n && ea && eb && strcmp(ea, eb) != 0)
+		add(ev, "%s: sampled on %s on %s and on %s on %s: shares of different clocks", w->a->name, ea,
+		    s->d->host[UD_SIDE_A].label, eb, s->d->host[UD_SIDE_B].label);
+	return ev->n > 0;
+}
+
 /* ---- per host ---- */
 
 static bool counted_instructions(const struct ud_profile *p)
@@ -480,6 +531,15 @@ static const struct rule {
 		"disagree): part of its speedup may be the noise's, not the hardware's.",
 		"Measure it again on that host while it is quiet (nothing else running, load average below its CPU "
 		"count): 'uarchdiff run -w NAME', and diff again; the noise warnings should be gone." },
+	[UD_FINDING_KERNEL_SYMBOL_ONE_HOST] = {
+		"kernel-symbol-one-host", SCOPE_WORKLOAD, rule_kernel_symbol_one_host,
+		"A kernel function takes a large part of the CPU time on one host and does not show on the other: "
+		"the two kernels run different code on this path (a mitigation thunk or barrier, another "
+		"configuration or version), which the cores alone do not explain.",
+		"Read the symbol's name against /sys/devices/system/cpu/vulnerabilities/* and the kernel command "
+		"line on both hosts (srso_*, retbleed_*, __x86_return_thunk, *_untrain_ret, entry_IBPB are "
+		"mitigations); 'perf annotate' it, or boot a test host with that mitigation off and run "
+		"'uarchdiff run --hotspots -w WORKLOAD' again." },
 	[UD_FINDING_NO_HARDWARE_COUNTERS] = {
 		"no-hardware-counters", SCOPE_DIFF, rule_no_hardware_counters,
 		"Hardware counts are missing on a host: path length, IPC and frequency are null and the 'unexplained' factor "

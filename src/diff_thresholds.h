@@ -75,4 +75,12 @@
  */
 #define UD_GROUP_GAP 1.5
 
+/*
+ * A kernel symbol sampled on one host only is worth a finding when it
+ * carries more than a tenth of that host's CPU time (issue 15): a
+ * mitigation thunk run on every return shows at that size, while timer and
+ * scheduler symbols stay at a few percent.
+ */
+#define UD_KERNEL_SYMBOL_ONE_HOST_SHARE 0.1
+
 #endif

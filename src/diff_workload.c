@@ -40,10 +40,6 @@ static const char *const speedup_basis_names[UD_SPEEDUP_BASIS_COUNT] = {
 	[UD_SPEEDUP_NONE] = "none",
 };
 
-static const char *const mode_names[UD_MODE_COUNT] = {
-	[UD_MODE_USER] = "user",
-	[UD_MODE_KERNEL] = "kernel",
-};
 
 static const char *const group_names[UD_GROUP_COUNT] = {
 	[UD_GROUP_KERNEL_HEAVY] = "kernel-heavy",
@@ -100,11 +96,6 @@ const char *ud_sig_method_name(enum ud_sig_method m)
 const char *ud_speedup_basis_name(enum ud_speedup_basis b)
 {
 	return speedup_basis_names[b];
-}
-
-const char *ud_mode_name(enum ud_mode m)
-{
-	return mode_names[m];
 }
 
 const char *ud_group_name(enum ud_group g)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 
@@ -51,4 +52,21 @@ char *ud_read_file(const char *path, size_t *len, struct ud_err *err)
 	text = read_stream(f, path, len, err);
 	fclose(f);
 	return text;
+}
+
+int ud_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? errno : EIO;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
 }

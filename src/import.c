@@ -26,6 +26,7 @@ static const char *const format_names[] = {
 	[UD_FMT_PERF_CSV] = "perf-csv",
 	[UD_FMT_PERF_JSON] = "perf-json",
 	[UD_FMT_UNIXBENCH] = "unixbench",
+	[UD_FMT_PERF_REPORT] = "perf-report",
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
@@ -98,6 +99,11 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		if (!*line || strncmp(line, "# started on", 12) == 0)
 			continue;
 		n++;
+		if (strncmp(line, "# Samples:", 10) == 0 || strncmp(line, "# Overhead", 10) == 0 ||
+		    strncmp(line, "# Children", 10) == 0) {
+			f = UD_FMT_PERF_REPORT;
+			break;
+		}
 		if (strstr(line, "System Benchmarks Index") || strstr(line, "BYTE UNIX Benchmarks")) {
 			f = UD_FMT_UNIXBENCH;
 			break;
@@ -166,6 +172,7 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 	case UD_FMT_PERF_CSV: return import_perf_csv(p, text, len, name, o, err);
 	case UD_FMT_PERF_JSON: return import_perf_json(p, text, len, name, o, err);
 	case UD_FMT_UNIXBENCH: return import_unixbench(p, text, len, name, warn, err);
+	case UD_FMT_PERF_REPORT: return import_perf_report(p, text, len, name, o, err);
 	default: return import_perf_text(p, text, len, name, o, err);
 	}
 }

@@ -60,9 +60,17 @@ static bool is_directory(const char *path)
 int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
 		      struct ud_launch_result *res, struct ud_err *err)
 {
+	return ud_launch_sampled(argv, ev, n, counts, NULL, res, err);
+}
+
+int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
+		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err)
+{
 	int go[2], ep[2], exec_errno = 0, ret = UD_LAUNCH_OK;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	struct ud_counters *set;
+	struct ud_sampler *smp = NULL;
+	struct ud_err serr = UD_ERR_INIT;
 	struct rusage ru;
 	uint64_t start;
 	ssize_t got;
@@ -94,11 +102,14 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	close(ep[1]);
 
 	set = ud_counters_open(ev, n, pid, UD_COUNT_INHERIT | UD_COUNT_ENABLE_ON_EXEC);
-	if (!set) {
+	if (!set)
+		ud_fail(err, "out of memory");
+	if (!set || (s && !(smp = ud_sampler_open(s->config, pid, UD_SAMPLER_ENABLE_ON_EXEC, s->records_fd, err)))) {
 		close(go[1]); /* the child sees EOF and exits without running */
 		close(ep[0]);
 		waitpid(pid, NULL, 0);
-		return ud_fail(err, "out of memory"), UD_LAUNCH_SYSTEM;
+		ud_counters_close(set);
+		return UD_LAUNCH_SYSTEM;
 	}
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
@@ -122,6 +133,10 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 			exec_errno == ENOENT ? "command not found" : is_directory(argv[0]) ? "a directory, not a program"
 											  : strerror(exec_errno));
 	} else if (ud_counters_read(set, counts, err) != 0) {
+		ret = UD_LAUNCH_SYSTEM;
+	}
+	if (smp && ud_sampler_close(smp, &serr) != 0 && ret == UD_LAUNCH_OK) {
+		*err = serr;
 		ret = UD_LAUNCH_SYSTEM;
 	}
 	ud_counters_close(set);

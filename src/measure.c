@@ -9,7 +9,14 @@
 
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
+	return ud_measure_plan_reserving(u, list, 0, n, err);
+}
+
+struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
+					   struct ud_err *err)
+{
 	struct ud_event *ev, *planned;
+	int usable;
 
 	if (!list) {
 		ev = calloc(ud_default_events_count, sizeof(*ev));
@@ -23,8 +30,8 @@ struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, siz
 		if (!*n)
 			return NULL;
 	}
-	planned = ud_event_plan_groups(ev, *n, ud_uarch_usable_counters(u, ud_host_nmi_watchdog()), u->counters_fixed,
-				       n);
+	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
+	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
 	free(ev);
 	if (!planned)
 		ud_fail(err, "out of memory");
@@ -172,6 +179,7 @@ void ud_fold_abort(struct ud_fold *f)
 /* One launch of the command: what ud_measure_unit() calls, once or once a group. */
 struct command_run {
 	char *const *argv;
+	const struct ud_launch_sampling *sampling;
 	struct ud_launch_result first;
 	struct ud_err *err;
 };
@@ -180,7 +188,7 @@ static int launch_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 {
 	struct command_run *cr = ctx;
 	struct ud_launch_result r;
-	int ret = ud_launch_counted(cr->argv, ev, n, counts, &r, cr->err);
+	int ret = ud_launch_sampled(cr->argv, ev, n, counts, cr->sampling, &r, cr->err);
 
 	if (ret == UD_LAUNCH_OK && first)
 		cr->first = r;
@@ -188,9 +196,10 @@ static int launch_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 }
 
 int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, bool exact, size_t runs,
-		       struct ud_workload *w, int *wait_status, struct ud_err *err)
+		       const struct ud_launch_sampling *sampling, struct ud_workload *w, int *wait_status,
+		       struct ud_err *err)
 {
-	struct command_run cr = { .argv = argv, .err = err };
+	struct command_run cr = { .argv = argv, .sampling = sampling, .err = err };
 	struct ud_count *counts = calloc(n ? n : 1, sizeof(*counts));
 	double *elapsed = calloc(runs ? runs : 1, sizeof(*elapsed)), user = 0, sys = 0;
 	struct ud_fold fold = { 0 };

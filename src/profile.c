@@ -59,6 +59,7 @@ static void workload_free(struct ud_workload *w)
 		free(w->noise->warnings);
 		free(w->noise);
 	}
+	ud_hotspots_free(w->hotspots);
 }
 
 void ud_profile_free(struct ud_profile *p)

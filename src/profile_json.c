@@ -25,11 +25,7 @@
 /* Integral values (counts, nanoseconds) as JSON integers, so they read back exactly. */
 static json_t *num(double v)
 {
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+	return ud_json_number(v);
 }
 
 static json_t *str(const char *s)
@@ -181,6 +177,8 @@ static json_t *workload_json(const struct ud_workload *w, const json_t *host)
 		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
 	if (w->noise)
 		json_object_set_new(j, "noise", noise_json(w->noise));
+	if (w->hotspots)
+		ud_hotspots_to_json(w->hotspots, j);
 	return j;
 }
 
@@ -458,6 +456,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->sys_ns = get_num(r, j, "sys_ns", where);
 	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
 	read_noise(r, w, json_object_get(j, "noise"), where);
+	if (!r->failed && ud_hotspots_from_json(j, where, &w->hotspots, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;

@@ -249,6 +249,39 @@ json_t *ud_chart_ab_bars(const json_t *metrics)
 			 "left", CHART_PLOT_LEFT, "rows", rows);
 }
 
+/* A share as the chart labels it; a symbol not among a host's top ones has none there. */
+static json_t *share_text(double v)
+{
+	return isfinite(v) ? ud_rv_fmt("%.1f%%", 100 * v) : json_string("not among its top symbols");
+}
+
+/* The symbols' shares, A above B, scaled to the largest; a symbol absent on a side has no bar there. */
+json_t *ud_chart_hotspots(const json_t *hotspots)
+{
+	json_t *rows = json_array(), *h;
+	double top = 0, width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
+	size_t i;
+
+	json_array_foreach(hotspots, i, h)
+		top = fmax(top, fmax(ud_rv_get(h, "a_share"), ud_rv_get(h, "b_share")));
+	json_array_foreach(hotspots, i, h) {
+		double a = ud_rv_get(h, "a_share"), b = ud_rv_get(h, "b_share"), y = CHART_TOP + (double)i * (2 * CHART_BAR + 14);
+		double aw = isfinite(a) && top > 0 ? fmax(width * a / top, 1) : 0, bw = isfinite(b) && top > 0 ? fmax(width * b / top, 1) : 0;
+
+		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
+						      ud_rv_shorten(json_string_value(json_object_get(h, "symbol")), 24),
+						      "label_y", ud_rv_coord(y + CHART_BAR * 0.7), "a_y", ud_rv_coord(y), "b_y",
+						      ud_rv_coord(y + CHART_BAR + 2), "a_w", ud_rv_coord(aw), "b_w", ud_rv_coord(bw),
+						      "a_text", share_text(a), "b_text", share_text(b),
+						      "a_tx", ud_rv_coord(CHART_PLOT_LEFT + aw + 4), "b_tx",
+						      ud_rv_coord(CHART_PLOT_LEFT + bw + 4), "b_ty",
+						      ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
+	}
+	return json_pack("{s:i s:o s:i s:o}", "width", CHART_WIDTH, "height",
+			 ud_rv_coord(CHART_TOP + (double)json_array_size(hotspots) * (2 * CHART_BAR + 14)), "left",
+			 CHART_PLOT_LEFT, "rows", rows);
+}
+
 struct ov_item {
 	const json_t *w;
 	double ln; /* ln(speedup) */

@@ -53,6 +53,14 @@ void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi);
 json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct ud_log_axis *ax);
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
 json_t *ud_chart_ab_bars(const json_t *metrics);
+/* Each sampled symbol's share of samples (a diff's "hotspots"), A above B, the largest share the full width. */
+json_t *ud_chart_hotspots(const json_t *hotspots);
+/*
+ * report_hotspots.c: a diff workload's hotspots as the reports show them,
+ * {title, rows: [{symbol, mode, a, b, a_ns, b_ns, col}], chart}; null
+ * when the diff has none.
+ */
+json_t *ud_rv_hotspots(const json_t *w);
 /* One bar per workload's speedup on a log axis centred at 1x, composites left out; geomean marked. */
 json_t *ud_chart_overview(const json_t *workloads, double geomean);
 /* Each host's CPI as a stacked bar: branch part, L1d part, the rest; null without a CPI. */

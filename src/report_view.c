@@ -233,6 +233,7 @@ static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, co
 					    "lower_is_better", !json_is_true(json_object_get(w, "higher_is_better"))));
 	json_object_set_new(v, "score_line", score_line(w));
 	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(metrics, pen));
+	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(json_object_size(json_object_get(w, "per_unit")) > 0));
 	return v;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "launch.h"
 #include "measure.h"
 #include "runner.h"
@@ -43,18 +44,8 @@ static uint64_t cpu_ns(int who, int user)
 
 static void send_all(int fd, const void *buf, size_t n)
 {
-	const char *p = buf;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			_exit(4);
-		p += k;
-		n -= (size_t)k;
-	}
+	if (ud_write_all(fd, buf, n) != 0)
+		_exit(4);
 }
 
 static void child_fail(int fd, struct message *m, const char *what)
@@ -67,13 +58,14 @@ static void child_fail(int fd, struct message *m, const char *what)
 
 /* In the child: iters = 0 calibrates, else one counted sample. */
 static void child(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
-		  size_t nev, const char *tmpdir, uint64_t iters, int fd)
+		  size_t nev, const char *tmpdir, uint64_t iters, int fd, int records_fd)
 {
 	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1,
 			      .data = def->data, .score = NAN };
 	struct message m = { .ok = 1 };
 	struct ud_count *counts = calloc(nev ? nev : 1, sizeof(*counts));
 	struct ud_counters *set = NULL;
+	struct ud_sampler *smp = NULL;
 	struct ud_err err = UD_ERR_INIT;
 	uint64_t t0, u0, s0;
 
@@ -102,21 +94,26 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		/* Unmeasured warm-up: caches, TLB, predictors and the clock settle first. */
 		if (!def->once && def->run(&ctx, iters / 10 + 1, &err) != 0)
 			child_fail(fd, &m, err.msg);
+		/* The sampler first: its drainer must not inherit the counters. */
+		if (records_fd >= 0 && !(smp = ud_sampler_open(o->sampling, 0, 0, records_fd, &err)))
+			child_fail(fd, &m, err.msg);
 		set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT);
 		if (!set)
 			child_fail(fd, &m, "out of memory");
 		u0 = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1);
 		s0 = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0);
 		t0 = ud_now_ns();
-		if (ud_counters_enable(set, &err) != 0)
+		if (ud_counters_enable(set, &err) != 0 || (smp && ud_sampler_enable(smp, &err) != 0))
 			child_fail(fd, &m, err.msg);
 		if (def->run(&ctx, iters, &err) != 0)
 			child_fail(fd, &m, err.msg);
+		if (smp)
+			ud_sampler_disable(smp, &err);
 		ud_counters_disable(set, &err);
 		m.elapsed_ns = ud_now_ns() - t0;
 		m.user_ns = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1) - u0;
 		m.sys_ns = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0) - s0;
-		if (ud_counters_read(set, counts, &err) != 0)
+		if (ud_counters_read(set, counts, &err) != 0 || (smp && ud_sampler_close(smp, &err) != 0))
 			child_fail(fd, &m, err.msg);
 		m.iters = iters;
 		m.work = (double)iters * ctx.work_per_iter;
@@ -208,7 +205,7 @@ static enum ud_outcome judge(enum ud_outcome out, int status, const char *buf, s
  * *m and counts[0..nev) hold what it sent, else detail says what happened.
  */
 static enum ud_outcome run_child(const struct ud_workload_def *def, const struct ud_runner_opts *o,
-				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters,
+				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters, int records_fd,
 				 struct message *m, struct ud_count *counts, struct ud_err *detail)
 {
 	size_t want = sizeof(*m) + (iters ? nev * sizeof(*counts) : 0), got = 0;
@@ -231,7 +228,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(def, o, ev, nev, tmpdir, iters, p[1]);
+		child(def, o, ev, nev, tmpdir, iters, p[1], records_fd);
 	}
 	setpgid(pid, pid); /* also here: no race with an early kill */
 	close(p[1]);
@@ -258,6 +255,7 @@ struct sample_run {
 	const struct ud_runner_opts *o;
 	const char *tmpdir;
 	uint64_t iters;
+	int records_fd;       /* where sampled runs append their records; -1: not sampled */
 	struct message first; /* the first group's message: its times stand for the sample */
 	struct ud_err *detail;
 };
@@ -266,7 +264,8 @@ static int sample_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 {
 	struct sample_run *sr = ctx;
 	struct message m;
-	enum ud_outcome out = run_child(sr->def, sr->o, ev, n, sr->tmpdir, sr->iters, &m, counts, sr->detail);
+	enum ud_outcome out = run_child(sr->def, sr->o, ev, n, sr->tmpdir, sr->iters, sr->records_fd, &m, counts,
+						sr->detail);
 
 	if (out == UD_OUT_OK && first)
 		sr->first = m;
@@ -304,6 +303,7 @@ void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts
 	struct message m;
 
 	memset(res, 0, sizeof(*res));
+	res->records_fd = -1;
 	if (ud_adopt_orphans(&res->detail) != 0) {
 		res->outcome = UD_OUT_FAILED;
 		return;
@@ -316,8 +316,13 @@ void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts
 		res->outcome = UD_OUT_FAILED;
 		return;
 	}
+	/* A sampled workload's children append their records here, read back by ud_run_end. */
+	if (o->sampling && (res->records_fd = ud_records_fd_new(&res->detail)) < 0) {
+		res->outcome = UD_OUT_FAILED;
+		return;
+	}
 	/* A program that sets its own duration runs once a sample, uncalibrated. */
-	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, res->tmpdir, 0, &m, NULL, &res->detail);
+	res->outcome = def->once ? UD_OUT_OK : run_child(def, o, NULL, 0, res->tmpdir, 0, -1, &m, NULL, &res->detail);
 	res->iters = def->once ? 1 : res->outcome == UD_OUT_OK ? m.iters : 0;
 }
 
@@ -325,7 +330,7 @@ enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud
 			      struct ud_run_result *res)
 {
 	struct sample_run sr = { .def = def, .o = o, .tmpdir = res->tmpdir, .iters = res->iters,
-				 .detail = &res->detail };
+				 .records_fd = res->records_fd, .detail = &res->detail };
 
 	if (res->outcome != UD_OUT_OK)
 		return res->outcome;
@@ -354,6 +359,16 @@ void ud_run_end(struct ud_run_result *res)
 	if (res->tmpdir[0])
 		nftw(res->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	res->tmpdir[0] = '\0';
+	if (res->records_fd >= 0) {
+		struct ud_err err = UD_ERR_INIT;
+
+		if (ud_records_fd_read(res->records_fd, &res->records, &res->nrecords, &err) != 0) {
+			ud_fail(&res->detail, "failed: cannot read the sampled records: %s", err.msg);
+			res->outcome = UD_OUT_FAILED;
+		}
+		close(res->records_fd);
+		res->records_fd = -1;
+	}
 }
 
 void ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res)
@@ -370,6 +385,9 @@ void ud_run_result_free(struct ud_run_result *res)
 		free(res->samples[i].counts);
 	free(res->samples);
 	res->samples = NULL;
+	free(res->records);
+	res->records = NULL;
+	res->nrecords = 0;
 	res->nsamples = 0;
 }
 

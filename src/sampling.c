@@ -79,7 +79,7 @@ static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opt
 }
 
 /* Whether it should take another sample under plan. */
-static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling *plan, double target_s)
+static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
 {
 	const struct ud_run_result *r = &it->res;
 	double *scores, ci;
@@ -117,7 +117,7 @@ static void shuffle(size_t *order, size_t n, unsigned *state)
  * Its turn in a round: calibrated first if this is its first (so the first
  * round spreads calibrations among samples too), then one sample.
  */
-static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, const struct ud_sampling *plan)
+static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, const struct ud_sampling_plan *plan)
 {
 	if (!it->begun) {
 		struct ud_runner_opts mine = *o;
@@ -138,7 +138,7 @@ static bool stopped(const struct ud_runner_opts *o)
 }
 
 int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
-		    const struct ud_sampling *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err)
+		    const struct ud_sampling_plan *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err)
 {
 	size_t *order = calloc(n ? n : 1, sizeof(*order)), m;
 	unsigned state = plan->seed;

@@ -176,7 +176,7 @@ START_TEST(test_exact_command_with_software_groups)
 		ud_event_resolve(names[i], &ev[i]);
 		ev[i].group = i;
 	}
-	ck_assert_int_eq(ud_measure_command(argv, ev, 3, true, 2, w, &wait_status, &err), 0);
+	ck_assert_int_eq(ud_measure_command(argv, ev, 3, true, 2, NULL, w, &wait_status, &err), 0);
 	ck_assert_int_eq(wait_status, 0);
 	text = read_text(log);
 	ck_assert_int_eq(count_lines(text), 6);

@@ -143,7 +143,7 @@ static void free_items(struct ud_suite_item *items, size_t n)
 START_TEST(test_rounds_interleave)
 {
 	struct ud_suite_item items[3] = { { .def = &logged[0] }, { .def = &logged[1] }, { .def = &logged[2] } };
-	struct ud_sampling plan = { .fixed = 3, .seed = 7 };
+	struct ud_sampling_plan plan = { .fixed = 3, .seed = 7 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;
 	char *log, *line, *save = NULL, seq[32] = "";
@@ -174,7 +174,7 @@ END_TEST
 START_TEST(test_adaptive_stops)
 {
 	struct ud_suite_item items[2] = { { .def = &steady, .timeout_s = 10 }, { .def = &noisy, .timeout_s = 10 } };
-	struct ud_sampling plan = { .target_ci95 = UD_SAMPLING_TARGET_CI95, .min_samples = UD_SAMPLING_MIN_SAMPLES,
+	struct ud_sampling_plan plan = { .target_ci95 = UD_SAMPLING_TARGET_CI95, .min_samples = UD_SAMPLING_MIN_SAMPLES,
 				    .budget_factor = UD_SAMPLING_BUDGET_FACTOR, .seed = 1 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;
@@ -198,7 +198,7 @@ START_TEST(test_busy_host_warns)
 	const struct ud_workload_def *defs[] = { &wl_int, &wl_syscall };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 20 }, { .def = defs[1], .timeout_s = 20 } };
-	struct ud_sampling plan = { .fixed = 5, .seed = 3 };
+	struct ud_sampling_plan plan = { .fixed = 5, .seed = 3 };
 	struct ud_runner_opts o = opts();
 	pid_t *busy = calloc((size_t)(4 * ncpu), sizeof(*busy));
 	struct ud_err err;

@@ -1,0 +1,159 @@
+/* The workload's "hotspots" and "sampling" (SPEC §3.1), written and read. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotspots.h"
+#include "json_io.h"
+
+static json_t *num(double v)
+{
+	return ud_json_number(v);
+}
+
+static json_t *str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *sampling_json(const struct ud_sampling *s)
+{
+	json_t *j = json_pack("{s:o s:o s:o}", "event", str(s->event), "frequency_hz", num(s->frequency_hz), "samples",
+			      num(s->samples));
+
+	if (isfinite(s->lost))
+		json_object_set_new(j, "lost", num(s->lost));
+	if (isfinite(s->truncated))
+		json_object_set_new(j, "truncated", num(s->truncated));
+	if (s->kernel_symbols)
+		json_object_set_new(j, "kernel_symbols", json_string(s->kernel_symbols));
+	if (s->ndsos) {
+		json_t *dsos = json_array();
+
+		for (size_t i = 0; i < s->ndsos; i++)
+			json_array_append_new(dsos, json_pack("{s:s s:o}", "path", s->dsos[i].path, "build_id",
+							      str(s->dsos[i].build_id)));
+		json_object_set_new(j, "dsos", dsos);
+	}
+	return j;
+}
+
+void ud_hotspots_to_json(const struct ud_hotspots *h, json_t *w)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < h->nrows; i++) {
+		const struct ud_hotspot *r = &h->rows[i];
+
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:o}", "symbol", r->symbol, "dso", str(r->dso),
+						      "mode", r->mode == UD_MODE_COUNT ? json_null()
+										: json_string(ud_mode_name(r->mode)),
+						      "share", num(r->share), "samples", num(r->samples)));
+	}
+	json_object_set_new(w, "hotspots", rows);
+	json_object_set_new(w, "sampling", sampling_json(&h->sampling));
+}
+
+/* ---- reading ---- */
+
+static double opt_num(const json_t *o, const char *key, int *bad)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return NAN;
+	if (!json_is_number(v))
+		*bad = 1;
+	return json_number_value(v);
+}
+
+static const char *opt_str(const json_t *o, const char *key, int *bad)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (v && !json_is_null(v) && !json_is_string(v))
+		*bad = 1;
+	return json_string_value(v);
+}
+
+static int read_row(struct ud_hotspots *h, const json_t *r, int *bad)
+{
+	const char *symbol = opt_str(r, "symbol", bad), *dso = opt_str(r, "dso", bad), *mode = opt_str(r, "mode", bad);
+	double share = opt_num(r, "share", bad), samples = opt_num(r, "samples", bad);
+	enum ud_mode m = UD_MODE_COUNT;
+
+	if (!symbol || !isfinite(share) || share < 0 || (mode && ud_mode_from_name(mode, &m) != 0))
+		*bad = 1;
+	if (*bad)
+		return 0;
+	return ud_hotspots_add(h, symbol, dso, m, share, samples);
+}
+
+static int read_sampling(struct ud_hotspots *h, const json_t *s, int *bad)
+{
+	struct ud_sampling *sm = &h->sampling;
+	const char *event = opt_str(s, "event", bad), *ks = opt_str(s, "kernel_symbols", bad);
+	const json_t *dsos = json_object_get(s, "dsos"), *d;
+	size_t i;
+
+	sm->frequency_hz = opt_num(s, "frequency_hz", bad);
+	sm->samples = opt_num(s, "samples", bad);
+	sm->lost = opt_num(s, "lost", bad);
+	sm->truncated = opt_num(s, "truncated", bad);
+	if ((event && !(sm->event = strdup(event))) || (ks && !(sm->kernel_symbols = strdup(ks))))
+		return -1;
+	if (dsos && !json_is_array(dsos))
+		*bad = 1;
+	json_array_foreach(dsos, i, d) {
+		const char *path = opt_str(d, "path", bad), *id = opt_str(d, "build_id", bad);
+
+		if (!path)
+			*bad = 1;
+		if (*bad)
+			return 0;
+		if (ud_hotspots_add_dso(h, path, id) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ud_hotspots_from_json(const json_t *w, const char *where, struct ud_hotspots **out, struct ud_err *err)
+{
+	const json_t *rows = json_object_get(w, "hotspots"), *s = json_object_get(w, "sampling"), *r;
+	struct ud_hotspots *h;
+	int bad = 0, oom = 0;
+	size_t i;
+
+	*out = NULL;
+	if (!rows && !s)
+		return 0;
+	if ((rows && !json_is_array(rows)) || (s && !json_is_object(s)))
+		return ud_fail(err, "%s: hotspots: expected an array and sampling an object", where);
+	h = ud_hotspots_new();
+	if (!h)
+		return ud_fail(err, "out of memory");
+	json_array_foreach(rows, i, r) {
+		if (!json_is_object(r)) {
+			bad = 1;
+			break;
+		}
+		if (read_row(h, r, &bad) != 0) {
+			oom = 1;
+			break;
+		}
+		if (bad)
+			break;
+	}
+	if (!bad && !oom && s && read_sampling(h, s, &bad) != 0)
+		oom = 1;
+	if (bad || oom) {
+		ud_hotspots_free(h);
+		return oom ? ud_fail(err, "out of memory")
+			   : ud_fail(err, "%s: hotspots: each row needs a string symbol, a share >= 0 and mode "
+					  "user, kernel or null; sampling numbers or null",
+				     where);
+	}
+	*out = h;
+	return 0;
+}
