@@ -257,8 +257,8 @@ static json_t *teach_view(const json_t *doc)
 	used = (size_t)snprintf(total, sizeof(total), "%zu of %zu lab%s shown, in %.1f s.", shown, json_array_size(labs),
 				json_array_size(labs) == 1 ? "" : "s", seconds);
 	if (noisy)
-		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s verdict.",
-			 noisy, noisy == 1 ? "its" : "their");
+		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s.",
+			 noisy, noisy == 1 ? "its verdict" : "their verdicts");
 	return json_pack("{s:o s:o s:s}", "host", host_line(json_object_get(doc, "host")), "labs", labs, "total", total);
 }
 
