@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,6 +154,7 @@ int has_word(const char *text, const char *word)
 
 int *busy_loops_start(long per_cpu, long *n)
 {
+	pid_t parent = getpid();
 	int *pids;
 
 	*n = per_cpu * sysconf(_SC_NPROCESSORS_ONLN);
@@ -161,9 +163,14 @@ int *busy_loops_start(long per_cpu, long *n)
 	for (long i = 0; i < *n; i++) {
 		pids[i] = fork();
 		ck_assert_int_ge(pids[i], 0);
-		if (pids[i] == 0)
+		if (pids[i] == 0) {
+			/* a test that fails before busy_loops_stop() must not leave them spinning */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(0);
 			for (volatile unsigned long x = 0;; x++)
 				;
+		}
 	}
 	return pids;
 }

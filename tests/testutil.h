@@ -28,7 +28,8 @@ int has_word(const char *text, const char *word);
 /*
  * Busy loops, per_cpu of them for each online CPU, so that anything
  * measured meanwhile gets a share of a CPU well below one; *n says how many.
- * busy_loops_stop() kills and reaps them and frees the array.
+ * busy_loops_stop() kills and reaps them and frees the array; they die with
+ * the process that started them if it never gets there.
  */
 int *busy_loops_start(long per_cpu, long *n);
 void busy_loops_stop(int *pids, long n);
