@@ -1,7 +1,8 @@
 #!/bin/sh
 # `uarchdiff teach`, all labs, ROUNDS times: each lab's effect ratio, verdict
 # and time, the cache lab's knees beside the sysfs sizes, the whole run's
-# wall time, then each ratio's spread over the rounds.  Prints figures;
+# wall time, each lab's noise figures and warnings (on a quiet machine there
+# should be none), then each ratio's spread over the rounds.  Prints figures;
 # asserts nothing.  Targets (issue 14): branch ratio >= 5, cache knees within
 # 2x of the L1d and L2, ilp ratio (1 -> 4 chains) >= 2, all labs < 60 s,
 # one lab < 20 s.  Run it on a quiet machine: the labs time one thread.
@@ -39,6 +40,11 @@ for r in range(1, rounds + 1):
                 f" = {e['ratio']:.3g}x  {'shown' if lab['shown'] else 'NOT shown: ' + lab['why_not']}"
                 f"  ({lab['seconds']:.1f} s)")
         print(line)
+        n = lab["noise"]
+        fmt = lambda v, f: "n/a" if v is None else f % v
+        print(f"          noise: cpu {fmt(n['cpus_utilized_min'], '%.2f')}, steal {fmt(n['steal_pct'], '%.1f%%')},"
+              f" load {fmt(n['load_avg'], '%.1f')}, widest interval {fmt(n['ci95_rel'] and 100 * n['ci95_rel'], '%.1f%%')}"
+              f"; {'; '.join(n['warnings']) or 'no warning'}")
         if "knees_kb" in lab:
             s = lab["sysfs_kb"]
             print(f"          knees {lab['knees_kb']} KB; sysfs L1d {s['l1d']}, L2 {s['l2']}, L3 {s['l3']} KB")

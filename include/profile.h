@@ -116,6 +116,10 @@ int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double 
 /* The workload's noise record, made (all unknown, no warnings) on first use; NULL when out of memory. */
 struct ud_noise *ud_workload_noise(struct ud_workload *w);
 int ud_noise_add_warning(struct ud_noise *n, const char *text);
+/* n with every figure unknown (NAN) and no warnings. */
+void ud_noise_init(struct ud_noise *n);
+/* Frees n's warnings (n itself is the caller's) and leaves none. */
+void ud_noise_clear(struct ud_noise *n);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);
@@ -142,6 +146,8 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
  * metrics of that core type's counters alone}}, so IPC never mixes core types.
  */
 json_t *ud_profile_to_json(const struct ud_profile *p);
+/* A noise record as SPEC §3.1's "noise" object (unknown figures null), as profiles and teach labs carry it; a new reference. */
+json_t *ud_noise_to_json(const struct ud_noise *n);
 /* Reads the JSON form; name prefixes error messages. */
 struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, struct ud_err *err);
 

@@ -57,6 +57,8 @@ struct ud_observation {
 };
 void ud_observe_start(struct ud_observation *obs);
 void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen);
+/* The host's steal time over what seen watched, % of all CPU time; NAN when /proc/stat said nothing. */
+double ud_observed_steal_pct(const struct ud_observed *seen);
 
 struct ud_suite_item {
 	const struct ud_workload_def *def;

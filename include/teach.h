@@ -9,8 +9,8 @@
  * document (ud_teach_to_json()) is what `teach -f json` prints and what the
  * text and HTML renderings (ud_teach_write()) read.
  *
- * Ownership: a result owns its points (malloc'd); ud_lab_result_free()
- * frees them.  ud_teach_to_json() returns a new reference.
+ * Ownership: a result owns its points (malloc'd) and its noise warnings;
+ * ud_lab_result_free() frees them.  ud_teach_to_json() returns a new reference.
  */
 #ifndef UD_TEACH_H
 #define UD_TEACH_H
@@ -22,6 +22,7 @@
 
 #include "count_status.h"
 #include "error.h"
+#include "profile.h"
 #include "report.h"
 
 enum ud_lab { UD_LAB_BRANCH, UD_LAB_CACHE, UD_LAB_ILP, UD_LAB_COUNT };
@@ -79,6 +80,15 @@ struct ud_lab_result {
 	char counters_reason[UD_REASON_MAX + 80]; /* why not counted; "" when counted */
 	double seconds;               /* the lab's wall time */
 	char note[256];               /* what limited the experiment ("" none): memory, quick mode */
+	/*
+	 * How noisy the host was over the lab (SPEC §3.1's figures, warnings by
+	 * noise.h's thresholds): the lowest share of a CPU its thread got at a
+	 * point, steal and load over its points, the widest 95% interval of a
+	 * point's repeated timings, and the fewest timings behind a point.
+	 * Warnings are reported beside the verdict, which they never change.
+	 * Owned (ud_lab_result_free()).
+	 */
+	struct ud_noise noise;
 	/* cache lab */
 	struct ud_cache_kb sysfs;
 	double knees_kb[UD_TEACH_KNEES_MAX];
@@ -91,7 +101,7 @@ struct ud_lab_result {
 	char why_not[320];            /* "" when shown */
 };
 
-/* A result for lab with no points, reference NAN, counters not_counted. */
+/* A result for lab with no points, reference NAN, counters not_counted, noise unknown. */
 void ud_lab_result_init(struct ud_lab_result *r, enum ud_lab lab);
 void ud_lab_result_free(struct ud_lab_result *r);
 

@@ -9,7 +9,10 @@
  * Each point is timed at a calibrated repetition count several times and
  * the fastest kept, on the thread's CPU clock: interference from other
  * processes only adds time, and time spent waiting for a CPU is not
- * counted at all.
+ * counted at all.  Around each point the host is watched as `run` watches
+ * a sample (sampling.h): the share of a CPU the thread got, steal time,
+ * load average, and the spread of the point's timed runs make the lab's
+ * noise record and its warnings (noise.h).
  *
  * Ownership: the result's points are the caller's (ud_lab_result_free()).
  */
@@ -38,8 +41,8 @@ struct ud_teach_opts {
 };
 
 /*
- * Runs lab and fills r (initialized here) with its points, counters' status
- * and wall time, then judges it (ud_lab_judge()).  Returns 0, or -1 with err
+ * Runs lab and fills r (initialized here) with its points, counters' status,
+ * wall time and noise, then judges it (ud_lab_judge()).  Returns 0, or -1 with err
  * when out of memory.
  */
 int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_result *r, struct ud_err *err);

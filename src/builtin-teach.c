@@ -9,6 +9,7 @@
 #include "builtins.h"
 #include "host.h"
 #include "measure.h"
+#include "noise.h"
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
@@ -128,12 +129,15 @@ static int run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *o, 
 		    struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO);
+	char tags[128];
 
 	for (size_t i = 0; i < n; i++) {
 		if (ud_teach_run(labs[i], o, &res[i], err) != 0)
 			return -1;
-		fprintf(stderr, "%s%s: %s (%.1f s)\n", tty ? "\r\033[K" : "", ud_lab_name(labs[i]),
-			res[i].shown ? "shown" : "not shown", res[i].seconds);
+		ud_noise_tags(&res[i].noise, true, tags, sizeof(tags));
+		fprintf(stderr, "%s%s: %s (%.1f s)%s%s\n", tty ? "\r\033[K" : "", ud_lab_name(labs[i]),
+			res[i].shown ? "shown" : "not shown", res[i].seconds, strcmp(tags, "-") ? ", host busy: " : "",
+			strcmp(tags, "-") ? tags : "");
 	}
 	return 0;
 }

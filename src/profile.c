@@ -54,9 +54,7 @@ static void workload_free(struct ud_workload *w)
 		free(w->perf_metrics[i].name);
 	free(w->perf_metrics);
 	if (w->noise) {
-		for (size_t i = 0; i < w->noise->nwarnings; i++)
-			free(w->noise->warnings[i]);
-		free(w->noise->warnings);
+		ud_noise_clear(w->noise);
 		free(w->noise);
 	}
 	ud_hotspots_free(w->hotspots);
@@ -97,10 +95,24 @@ struct ud_noise *ud_workload_noise(struct ud_workload *w)
 {
 	if (w->noise)
 		return w->noise;
-	w->noise = calloc(1, sizeof(*w->noise));
+	w->noise = malloc(sizeof(*w->noise));
 	if (w->noise)
-		w->noise->cpus_utilized_min = w->noise->steal_pct = w->noise->load_avg = w->noise->ci95_rel = NAN;
+		ud_noise_init(w->noise);
 	return w->noise;
+}
+
+void ud_noise_init(struct ud_noise *n)
+{
+	*n = (struct ud_noise){ .cpus_utilized_min = NAN, .steal_pct = NAN, .load_avg = NAN, .ci95_rel = NAN };
+}
+
+void ud_noise_clear(struct ud_noise *n)
+{
+	for (size_t i = 0; i < n->nwarnings; i++)
+		free(n->warnings[i]);
+	free(n->warnings);
+	n->warnings = NULL;
+	n->nwarnings = 0;
 }
 
 int ud_noise_add_warning(struct ud_noise *n, const char *text)

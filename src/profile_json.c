@@ -123,7 +123,7 @@ static json_t *perf_metrics_json(const struct ud_workload *w)
 	return m;
 }
 
-static json_t *noise_json(const struct ud_noise *n)
+json_t *ud_noise_to_json(const struct ud_noise *n)
 {
 	json_t *warnings = json_array();
 
@@ -176,7 +176,7 @@ static json_t *workload_json(const struct ud_workload *w, const json_t *host)
 	if (w->nperf_metrics)
 		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
 	if (w->noise)
-		json_object_set_new(j, "noise", noise_json(w->noise));
+		json_object_set_new(j, "noise", ud_noise_to_json(w->noise));
 	if (w->hotspots)
 		ud_hotspots_to_json(w->hotspots, j);
 	return j;

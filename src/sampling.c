@@ -66,6 +66,11 @@ void ud_observe_stop(const struct ud_observation *obs, struct ud_observed *seen)
 		seen->load_max = obs->load;
 }
 
+double ud_observed_steal_pct(const struct ud_observed *seen)
+{
+	return seen->total_ticks ? 100.0 * (double)seen->steal_ticks / (double)seen->total_ticks : NAN;
+}
+
 /* One sample of it, with what the host did meanwhile. */
 static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opts *o)
 {
@@ -188,8 +193,7 @@ int ud_noise_measure(const struct ud_suite_item *it, const struct ud_event *ev, 
 		if (isfinite(cpus) && !(noise->cpus_utilized_min <= cpus))
 			noise->cpus_utilized_min = cpus;
 	}
-	if (it->seen.total_ticks)
-		noise->steal_pct = 100.0 * (double)it->seen.steal_ticks / (double)it->seen.total_ticks;
+	noise->steal_pct = ud_observed_steal_pct(&it->seen);
 	noise->load_avg = it->seen.load_max;
 	noise->ci95_rel = w->score.ci95_rel;
 	noise->samples_taken = (int)r->nsamples;

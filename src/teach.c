@@ -86,6 +86,7 @@ void ud_lab_result_init(struct ud_lab_result *r, enum ud_lab lab)
 	r->reference = NAN;
 	r->counters = UD_NOT_COUNTED;
 	r->a = r->b = r->ratio = NAN;
+	ud_noise_init(&r->noise);
 }
 
 void ud_lab_result_free(struct ud_lab_result *r)
@@ -93,6 +94,7 @@ void ud_lab_result_free(struct ud_lab_result *r)
 	free(r->points);
 	r->points = NULL;
 	r->npoints = 0;
+	ud_noise_clear(&r->noise);
 }
 
 static double kb_of(const json_t *caches, const char *key)

@@ -1,7 +1,7 @@
 /*
  * teach_json.c - the uarchdiff.teach/1 document (teach.h): the host, then
- * each lab's words, points, effect and verdict; a number that was not
- * measured is null, never 0.
+ * each lab's words, points, effect, verdict and noise (SPEC §3.1's object);
+ * a number that was not measured is null, never 0.
  */
 #include <math.h>
 
@@ -71,6 +71,8 @@ static json_t *lab_json(const struct ud_lab_result *r)
 		r->counters_reason[0] ? json_string(r->counters_reason) : json_null(), "note",
 		r->note[0] ? json_string(r->note) : json_null(), "seconds", num(r->seconds));
 
+	if (lab)
+		json_object_set_new(lab, "noise", ud_noise_to_json(&r->noise));
 	if (lab && r->lab == UD_LAB_CACHE)
 		add_cache(lab, r);
 	return lab;

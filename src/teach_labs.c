@@ -1,7 +1,8 @@
 /*
  * teach_labs.c - the three labs measured (teach_labs.h): the points of each
  * experiment, each timed as the fastest of a few calibrated runs, with the
- * hardware counters read around the same runs.
+ * hardware counters read around the same runs and the host watched around
+ * each point (noise.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,9 @@
 #include "counting.h"
 #include "hugebuf.h"
 #include "kernels.h"
+#include "noise.h"
+#include "sampling.h"
+#include "stats.h"
 #include "teach_labs.h"
 #include "text.h"
 
@@ -63,6 +67,9 @@ struct probe {
 	struct ud_count *counts, *best;
 	double target_ns;
 	int repeats;
+	double *times;             /* the current point's timed runs, ns a unit of work (repeats of them) */
+	struct ud_noise *noise;    /* the lab's, filled point by point */
+	struct ud_observed seen;   /* steal and load over the lab's points */
 };
 
 static double per(const struct probe *pr, int ev, double units)
@@ -72,7 +79,8 @@ static double per(const struct probe *pr, int ev, double units)
 	return pr->best[ev].value / units;
 }
 
-static void timed_run(struct probe *pr, kernel_fn fn, void *arg, uint64_t reps, double *best_ns, double *best_units)
+/* One timed run; returns its ns a unit of work (INFINITY when it did none). */
+static double timed_run(struct probe *pr, kernel_fn fn, void *arg, uint64_t reps, double *best_ns, double *best_units)
 {
 	struct ud_err err = UD_ERR_INIT;
 	uint64_t t0;
@@ -91,14 +99,38 @@ static void timed_run(struct probe *pr, kernel_fn fn, void *arg, uint64_t reps, 
 		if (ud_counters_read(pr->set, pr->counts, &err) == 0)
 			memcpy(pr->best, pr->counts, pr->o->nev * sizeof(*pr->counts));
 	}
+	return units > 0 ? ns / units : INFINITY;
+}
+
+/*
+ * What the host did to one point, measured from wall0 and cpu0 (the
+ * monotonic and the thread's CPU clock at its start): the share of a CPU
+ * the thread got (below 1 only when it waited for one: it never sleeps),
+ * and the spread of the point's timed runs; the lab keeps the lowest share
+ * and the widest spread.
+ */
+static void point_noise(struct probe *pr, const struct ud_observation *obs, uint64_t wall0, uint64_t cpu0)
+{
+	double wall = (double)(ud_now_ns() - wall0), cpus = (double)(ud_thread_cpu_ns() - cpu0) / wall;
+	double ci = ud_ci95_median_rel(pr->times, (size_t)pr->repeats);
+
+	ud_observe_stop(obs, &pr->seen);
+	if (wall > 0 && !(pr->noise->cpus_utilized_min <= cpus))
+		pr->noise->cpus_utilized_min = cpus;
+	if (isfinite(ci) && !(pr->noise->ci95_rel >= ci))
+		pr->noise->ci95_rel = ci;
 }
 
 /* Times fn at a calibrated repetition count; fills pt's y (ns a unit) and counts. */
 static void measure(struct probe *pr, kernel_fn fn, void *arg, struct ud_lab_point *pt)
 {
-	uint64_t reps = 1, t0;
+	uint64_t reps = 1, t0, wall0, cpu0;
 	double ns = 0, best_ns = INFINITY, best_units = 1;
+	struct ud_observation obs;
 
+	ud_observe_start(&obs);
+	wall0 = ud_now_ns();
+	cpu0 = ud_thread_cpu_ns();
 	for (;;) {
 		t0 = ud_thread_cpu_ns();
 		fn(arg, reps);
@@ -111,7 +143,8 @@ static void measure(struct probe *pr, kernel_fn fn, void *arg, struct ud_lab_poi
 	for (size_t i = 0; i < pr->o->nev; i++)
 		pr->best[i] = (struct ud_count){ .status = UD_NOT_COUNTED };
 	for (int i = 0; i < pr->repeats; i++)
-		timed_run(pr, fn, arg, reps, &best_ns, &best_units);
+		pr->times[i] = timed_run(pr, fn, arg, reps, &best_ns, &best_units);
+	point_noise(pr, &obs, wall0, cpu0);
 	pt->y = best_ns / best_units;
 	pt->ipc = per(pr, EV_INSTRUCTIONS, best_units) / per(pr, EV_CYCLES, best_units);
 	pt->mispredicts = per(pr, EV_BRANCH_MISSES, best_units);
@@ -317,14 +350,16 @@ int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_r
 	static int (*const labs[UD_LAB_COUNT])(struct probe *, struct ud_lab_result *, struct ud_err *) = {
 		[UD_LAB_BRANCH] = branch_lab, [UD_LAB_CACHE] = cache_lab, [UD_LAB_ILP] = ilp_lab,
 	};
-	struct probe pr = { .o = o, .target_ns = o->quick ? QUICK_TARGET_NS : TARGET_NS, .repeats = o->quick ? 1 : REPEATS };
+	struct probe pr = { .o = o, .target_ns = o->quick ? QUICK_TARGET_NS : TARGET_NS, .repeats = o->quick ? 1 : REPEATS,
+			    .noise = &r->noise, .seen = { .load_max = NAN } };
 	uint64_t t0 = ud_now_ns();
 	int ret = -1;
 
 	ud_lab_result_init(r, lab);
 	pr.counts = calloc(o->nev + 1, sizeof(*pr.counts));
 	pr.best = calloc(o->nev + 1, sizeof(*pr.best));
-	pr.set = pr.counts && pr.best ? ud_counters_open(o->ev, o->nev, 0, 0) : NULL;
+	pr.times = calloc((size_t)pr.repeats, sizeof(*pr.times));
+	pr.set = pr.counts && pr.best && pr.times ? ud_counters_open(o->ev, o->nev, 0, 0) : NULL;
 	if (!pr.set) {
 		ud_fail(err, "out of memory");
 	} else if (labs[lab](&pr, r, err) == 0) {
@@ -333,11 +368,16 @@ int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_r
 		counters_status(&pr, r);
 		r->seconds = (double)(ud_now_ns() - t0) / 1e9;
 		ud_lab_judge(r);
-		ret = 0;
+		r->noise.steal_pct = ud_observed_steal_pct(&pr.seen);
+		r->noise.load_avg = pr.seen.load_max;
+		r->noise.samples_taken = pr.repeats;
+		/* a lab is one thread kept busy: below 0.9 of a CPU it shared one */
+		ret = ud_noise_assess(&r->noise, true) == 0 ? 0 : ud_fail(err, "out of memory");
 	}
 	ud_counters_close(pr.set);
 	free(pr.counts);
 	free(pr.best);
+	free(pr.times);
 	return ret;
 }
 

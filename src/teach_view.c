@@ -140,6 +140,28 @@ static json_t *knees_line(const json_t *lab)
 	return json_string(buf);
 }
 
+/*
+ * The lab's noise warnings (noise.h's sentences) as one sentence beside the
+ * verdict, which they never change; null when the host was quiet.
+ */
+static json_t *noise_line(const json_t *lab)
+{
+	const json_t *warnings = json_object_get(json_object_get(lab, "noise"), "warnings"), *w;
+	char buf[1024];
+	size_t i, used;
+
+	if (!json_array_size(warnings))
+		return json_null();
+	used = (size_t)snprintf(buf, sizeof(buf), "Measured while the host was busy:");
+	json_array_foreach(warnings, i, w)
+		if (used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s %s", i ? ";" : "", json_string_value(w));
+	if (used < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, ". The verdict is as measured; run the lab again on a quiet host "
+			 "to trust it.");
+	return json_string(buf);
+}
+
 /* The text form's paragraphs: s in lines of at most TEXT_WIDTH columns, broken at spaces. */
 #define TEXT_WIDTH 76
 
@@ -171,7 +193,7 @@ static json_t *wrap(const char *s)
 static json_t *wrapped(const json_t *v)
 {
 	static const char *const keys[] = { "explanation", "experiment", "expected", "measured", "verdict", "counters",
-					    "knees", "note" };
+					    "knees", "note", "noise" };
 	json_t *w = json_object();
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -198,6 +220,7 @@ static json_t *lab_view(const json_t *lab)
 		      json_object_get(lab, "note"), "seconds", ud_rv_fmt("%.1f s", ud_rv_get(lab, "seconds")), "chart",
 		      ud_teach_chart(lab));
 	if (v) {
+		json_object_set_new(v, "noise", noise_line(lab));
 		table(id, lab, v);
 		json_object_set_new(v, "text", wrapped(v));
 	}
@@ -221,17 +244,21 @@ static json_t *host_line(const json_t *host)
 static json_t *teach_view(const json_t *doc)
 {
 	json_t *labs = json_array(), *lab;
-	size_t i, shown = 0;
+	size_t i, shown = 0, noisy = 0, used;
 	double seconds = 0;
-	char total[128];
+	char total[192];
 
 	json_array_foreach(json_object_get(doc, "labs"), i, lab) {
 		json_array_append_new(labs, lab_view(lab));
 		shown += json_is_true(json_object_get(lab, "shown"));
+		noisy += json_array_size(json_object_get(json_object_get(lab, "noise"), "warnings")) > 0;
 		seconds += isfinite(ud_rv_get(lab, "seconds")) ? ud_rv_get(lab, "seconds") : 0;
 	}
-	snprintf(total, sizeof(total), "%zu of %zu lab%s shown, in %.1f s.", shown, json_array_size(labs),
-		 json_array_size(labs) == 1 ? "" : "s", seconds);
+	used = (size_t)snprintf(total, sizeof(total), "%zu of %zu lab%s shown, in %.1f s.", shown, json_array_size(labs),
+				json_array_size(labs) == 1 ? "" : "s", seconds);
+	if (noisy)
+		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s.",
+			 noisy, noisy == 1 ? "its verdict" : "their verdicts");
 	return json_pack("{s:o s:o s:s}", "host", host_line(json_object_get(doc, "host")), "labs", labs, "total", total);
 }
 

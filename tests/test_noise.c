@@ -6,11 +6,9 @@
  */
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -196,26 +194,17 @@ END_TEST
 START_TEST(test_busy_host_warns)
 {
 	const struct ud_workload_def *defs[] = { &wl_int, &wl_syscall };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 20 }, { .def = defs[1], .timeout_s = 20 } };
 	struct ud_sampling_plan plan = { .fixed = 5, .seed = 3 };
 	struct ud_runner_opts o = opts();
-	pid_t *busy = calloc((size_t)(4 * ncpu), sizeof(*busy));
 	struct ud_err err;
+	long nbusy;
+	int *busy;
 
 	o.target_s = 0.2; /* samples long enough for the scheduler to share the CPUs out */
-	for (long i = 0; i < 4 * ncpu; i++) {
-		busy[i] = fork();
-		if (busy[i] == 0)
-			for (volatile unsigned long x = 0;; x++)
-				;
-	}
+	busy = busy_loops_start(4, &nbusy);
 	ck_assert_int_eq(ud_sample_suite(items, 2, &o, &plan, NULL, NULL, &err), 0);
-	for (long i = 0; i < 4 * ncpu; i++) {
-		kill(busy[i], SIGKILL);
-		waitpid(busy[i], NULL, 0);
-	}
-	free(busy);
+	busy_loops_stop(busy, nbusy);
 	for (int i = 0; i < 2; i++) {
 		struct ud_profile *p = ud_profile_new(NULL);
 		struct ud_workload *w = ud_profile_add_workload(p, defs[i]->name);
@@ -224,7 +213,7 @@ START_TEST(test_busy_host_warns)
 		ck_assert_int_eq(ud_run_to_workload(defs[i], &items[i].res, ev, 2, w), 0);
 		ck_assert_int_eq(ud_noise_measure(&items[i], ev, 2, w), 0);
 		fprintf(stderr, "%s beside %ld busy loops: %.2f CPUs utilized at least, load %.1f, steal %.1f%%\n",
-			defs[i]->name, 4 * ncpu, w->noise->cpus_utilized_min, w->noise->load_avg, w->noise->steal_pct);
+			defs[i]->name, nbusy, w->noise->cpus_utilized_min, w->noise->load_avg, w->noise->steal_pct);
 		ck_assert_int_eq(w->noise->samples_taken, 5);
 		/* the CPU share is the expected warning; samples that disagree are the other sign of the loops */
 		ck_assert_msg(w->noise->nwarnings >= 1, "%s: no warning at %.2f CPUs, interval %.1f%%", defs[i]->name,

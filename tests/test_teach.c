@@ -1,8 +1,9 @@
 /*
  * The teaching labs: the kernels they time, the knee finder on synthetic
  * latency curves, the verdicts, the uarchdiff.teach/1 document, the cache
- * sizes from a fixture sysfs, the HTML and text pages, and the command's
- * usage errors and quick mode.
+ * sizes from a fixture sysfs, the HTML and text pages, each lab's noise
+ * record and its warnings beside the verdict (beside busy loops too), and
+ * the command's usage errors and quick mode.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "events.h"
 #include "host.h"
 #include "kernels.h"
+#include "noise.h"
 #include "teach.h"
 #include "teach_labs.h"
 #include "testutil.h"
@@ -259,8 +261,22 @@ END_TEST
 
 /* ---- the document and its pages ---- */
 
-/* Three judged labs over synthetic points, the host labelled hostile. */
-static json_t *sample_doc(void)
+/*
+ * The noise of a lab measured beside busy loops (a fifth of a CPU, samples
+ * 16% apart), or on a quiet host; the cache lab's steal unknown.
+ */
+static void sample_noise(struct ud_lab_result *r, bool busy)
+{
+	r->noise = busy ? (struct ud_noise){ .cpus_utilized_min = 0.2, .steal_pct = 0.5, .load_avg = 9, .ci95_rel = 0.16 }
+			: (struct ud_noise){ .cpus_utilized_min = 0.99, .steal_pct = 0, .load_avg = 0.3, .ci95_rel = 0.01 };
+	r->noise.samples_taken = 5;
+	if (r->lab == UD_LAB_CACHE)
+		r->noise.steal_pct = NAN;
+	ck_assert_int_eq(ud_noise_assess(&r->noise, true), 0);
+}
+
+/* Three judged labs over synthetic points, the host labelled hostile; the branch lab's host busy when busy_branch. */
+static json_t *sample_doc_noise(bool busy_branch)
 {
 	static const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[] = { 0.9, 1.8, 2.7, 3.6, 3.6, 3.6, 3.6, 3.6 };
 	struct ud_lab_result r[3];
@@ -276,12 +292,18 @@ static json_t *sample_doc(void)
 		r[i].counters = UD_NOT_SUPPORTED;
 		snprintf(r[i].counters_reason, sizeof(r[i].counters_reason), "cycles: no hardware PMU on this host");
 		r[i].seconds = 1.5;
+		sample_noise(&r[i], busy_branch && i == UD_LAB_BRANCH);
 	}
 	doc = ud_teach_to_json(host, r, 3);
 	for (int i = 0; i < 3; i++)
 		ud_lab_result_free(&r[i]);
 	json_decref(host);
 	return doc;
+}
+
+static json_t *sample_doc(void)
+{
+	return sample_doc_noise(false);
 }
 
 START_TEST(test_json_shape)
@@ -396,6 +418,80 @@ START_TEST(test_text_page)
 }
 END_TEST
 
+/* ---- noise beside the verdict ---- */
+
+START_TEST(test_json_noise)
+{
+	json_t *doc = sample_doc_noise(true), *labs = json_object_get(doc, "labs"), *lab;
+	size_t i;
+
+	json_array_foreach(labs, i, lab) {
+		json_t *n = json_object_get(lab, "noise"), *w = json_object_get(n, "warnings");
+
+		ck_assert(json_is_number(json_object_get(n, "cpus_utilized_min")));
+		ck_assert(json_is_number(json_object_get(n, "load_avg")));
+		ck_assert(json_is_number(json_object_get(n, "ci95_rel")));
+		ck_assert_int_eq(json_integer_value(json_object_get(n, "samples_taken")), 5);
+		ck_assert_uint_eq(json_array_size(w), i == UD_LAB_BRANCH ? 2 : 0);
+		/* noise never turns a verdict: the busy lab is shown as its points say */
+		ck_assert(json_is_true(json_object_get(lab, "shown")));
+	}
+	lab = json_array_get(labs, UD_LAB_BRANCH);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_object_get(lab, "noise"), "warnings"), 0)),
+			 "ran at 0.20 CPUs utilized (below 0.9): something else held its CPU");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(json_object_get(json_object_get(lab, "noise"),
+											"warnings"), 1)), "95% interval 16.0%"));
+	/* unknown is null, never 0 */
+	ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(labs, UD_LAB_CACHE), "noise"), "steal_pct")));
+	json_decref(doc);
+}
+END_TEST
+
+static int occurrences(const char *text, const char *s)
+{
+	int n = 0;
+
+	for (const char *at = text; (at = strstr(at, s)) != NULL; at++)
+		n++;
+	return n;
+}
+
+START_TEST(test_text_noise)
+{
+	json_t *busy = sample_doc_noise(true), *quiet = sample_doc();
+	char *text = render(busy, UD_REPORT_TEXT), *calm = render(quiet, UD_REPORT_TEXT);
+
+	/* beside the verdict of the busy lab only, saying the verdict stands */
+	ck_assert_ptr_nonnull(strstr(text, "Verdict:\n  shown\n  Measured while the host was busy: ran at 0.20 CPUs"));
+	ck_assert_int_eq(occurrences(text, "Measured while the host was busy"), 1);
+	ck_assert_ptr_nonnull(strstr(text, "interval 16.0% (above 5%)"));
+	ck_assert_ptr_nonnull(strstr(text, "The verdict is as measured"));
+	ck_assert_ptr_nonnull(strstr(text, "3 of 3 labs shown, in 4.5 s. 1 measured while the host was busy: see its verdict."));
+	ck_assert_ptr_null(strstr(calm, "host was busy"));
+	free(text);
+	free(calm);
+	json_decref(busy);
+	json_decref(quiet);
+}
+END_TEST
+
+START_TEST(test_html_noise)
+{
+	json_t *busy = sample_doc_noise(true), *quiet = sample_doc();
+	char *html = render(busy, UD_REPORT_HTML), *calm = render(quiet, UD_REPORT_HTML);
+
+	ck_assert_ptr_nonnull(strstr(html, "</span></p>\n<p class=\"noisy\">Measured while the host was busy: ran at 0.20 CPUs "
+					   "utilized (below 0.9): something else held its CPU; 95% interval 16.0%"));
+	ck_assert_int_eq(occurrences(html, "<p class=\"noisy\">"), 1);
+	ck_assert_int_eq(occurrences(calm, "<p class=\"noisy\">"), 0);
+	ck_assert_ptr_null(strstr(calm, "host was busy"));
+	free(html);
+	free(calm);
+	json_decref(busy);
+	json_decref(quiet);
+}
+END_TEST
+
 /* ---- counters around the timed runs ---- */
 
 START_TEST(test_counts_reach_the_points)
@@ -443,6 +539,27 @@ START_TEST(test_not_counted_says_why)
 	ck_assert(isnan(r.points[0].ipc));
 	ck_assert(r.points[0].y > 0);
 	ud_lab_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_lab_records_noise)
+{
+	struct ud_teach_opts o = { .quick = true };
+	struct ud_lab_result r;
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_int_eq(ud_teach_run(UD_LAB_ILP, &o, &r, &err), 0);
+	/* the thread's CPU time over wall time at its points: never above one CPU */
+	ck_assert(r.noise.cpus_utilized_min > 0 && r.noise.cpus_utilized_min <= 1.01);
+	ck_assert(r.noise.steal_pct >= 0 && r.noise.steal_pct <= 100);
+	ck_assert(isfinite(r.noise.load_avg));
+	/* quick mode times a point once: no spread to speak of, so none is claimed */
+	ck_assert_int_eq(r.noise.samples_taken, 1);
+	ck_assert(isnan(r.noise.ci95_rel));
+	for (size_t i = 0; i < r.noise.nwarnings; i++)
+		ck_assert_ptr_nonnull(strstr(r.noise.warnings[i], "CPUs utilized"));
+	ud_lab_result_free(&r);
+	ck_assert_ptr_null(r.noise.warnings);
 }
 END_TEST
 
@@ -522,10 +639,40 @@ START_TEST(test_cli_all_labs_by_default)
 }
 END_TEST
 
+/* Four busy loops on every CPU: the lab's thread gets about a fifth of one, and the lab says so. */
+START_TEST(test_cli_busy_host_warns)
+{
+	char *argv[] = { UD_BINARY, "teach", "ilp", "-f", "json", NULL };
+	struct run_result r;
+	json_t *doc, *noise, *w;
+	long nbusy;
+	int *busy = busy_loops_start(4, &nbusy);
+
+	setenv("UARCHDIFF_TEACH_QUICK", "1", 1);
+	r = run_capture(argv);
+	unsetenv("UARCHDIFF_TEACH_QUICK");
+	busy_loops_stop(busy, nbusy);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	doc = json_loads(r.out, 0, NULL);
+	noise = json_object_get(json_array_get(json_object_get(doc, "labs"), 0), "noise");
+	w = json_object_get(noise, "warnings");
+	fprintf(stderr, "teach ilp beside %ld busy loops: %.2f CPUs utilized at least, load %.1f\n", nbusy,
+		json_number_value(json_object_get(noise, "cpus_utilized_min")),
+		json_number_value(json_object_get(noise, "load_avg")));
+	ck_assert_msg(json_array_size(w) >= 1, "no warning at %.2f CPUs",
+		      json_number_value(json_object_get(noise, "cpus_utilized_min")));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(w, 0)), "CPUs utilized (below 0.9)"));
+	ck_assert_ptr_nonnull(strstr(r.err, "ilp: "));
+	ck_assert_ptr_nonnull(strstr(r.err, "host busy: cpu 0."));
+	json_decref(doc);
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("teach");
-	TCase *tc = tcase_create("teach");
+	TCase *tc = tcase_create("teach"), *busy;
 
 	tcase_add_test(tc, test_ring_is_one_cycle);
 	tcase_add_test(tc, test_branch_data);
@@ -546,6 +693,15 @@ int main(void)
 	tcase_add_test(tc, test_cli_usage);
 	tcase_add_test(tc, test_cli_quick_json);
 	tcase_add_test(tc, test_cli_all_labs_by_default);
+	tcase_add_test(tc, test_json_noise);
+	tcase_add_test(tc, test_text_noise);
+	tcase_add_test(tc, test_html_noise);
+	tcase_add_test(tc, test_lab_records_noise);
 	suite_add_tcase(s, tc);
+	/* a process at a fifth of a CPU starts and runs five times slower */
+	busy = tcase_create("busy");
+	tcase_set_timeout(busy, 60);
+	tcase_add_test(busy, test_cli_busy_host_warns);
+	suite_add_tcase(s, busy);
 	return run_suite(s);
 }

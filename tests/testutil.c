@@ -2,9 +2,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -148,4 +150,36 @@ int has_word(const char *text, const char *word)
 		if ((p == text || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[n]))
 			return 1;
 	return 0;
+}
+
+int *busy_loops_start(long per_cpu, long *n)
+{
+	pid_t parent = getpid();
+	int *pids;
+
+	*n = per_cpu * sysconf(_SC_NPROCESSORS_ONLN);
+	pids = calloc((size_t)*n, sizeof(*pids));
+	ck_assert_ptr_nonnull(pids);
+	for (long i = 0; i < *n; i++) {
+		pids[i] = fork();
+		ck_assert_int_ge(pids[i], 0);
+		if (pids[i] == 0) {
+			/* a test that fails before busy_loops_stop() must not leave them spinning */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(0);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+	}
+	return pids;
+}
+
+void busy_loops_stop(int *pids, long n)
+{
+	for (long i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	free(pids);
 }

@@ -25,6 +25,14 @@ char *read_text(const char *path);
 void write_text(const char *path, const char *text);
 /* Whether word occurs in text as a word of its own ("nan", not the one in "dominant"). */
 int has_word(const char *text, const char *word);
+/*
+ * Busy loops, per_cpu of them for each online CPU, so that anything
+ * measured meanwhile gets a share of a CPU well below one; *n says how many.
+ * busy_loops_stop() kills and reaps them and frees the array; they die with
+ * the process that started them if it never gets there.
+ */
+int *busy_loops_start(long per_cpu, long *n);
+void busy_loops_stop(int *pids, long n);
 /* Runs a suite and returns the exit status for main(). */
 int run_suite(Suite *s);
 
