@@ -70,8 +70,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 
 int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
+	char *buf, *line = NULL;
+	FILE *f = ud_open_input(path, UD_INPUT_SPEC, &buf, err);
 	size_t cap = 0;
 	int lineno = 0, rc;
 
@@ -80,7 +80,7 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 	s->timeout_s = 60;
 	s->suites = UD_SUITE_FULL;
 	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	while (getline(&line, &cap, f) > 0) {
 		char *eq, *key;
@@ -92,17 +92,20 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 		eq = strchr(key, '=');
 		if (!eq) {
 			fclose(f);
+			free(buf);
 			free(line);
 			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
 		}
 		*eq = '\0';
 		if (set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err) != 0) {
 			fclose(f);
+			free(buf);
 			free(line);
 			return -1;
 		}
 	}
 	fclose(f);
+	free(buf);
 	free(line);
 	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
 		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
@@ -146,8 +149,9 @@ int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_er
 		size_t len = strlen(d);
 		char path[1024];
 
-		if (specs && len > 5 && strcmp(d + len - 5, ".spec") == 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, d);
+		snprintf(path, sizeof(path), "%s/%s", dir, d);
+		/* A FIFO or a folder named *.spec is not a spec: skip it rather than block or fail on it. */
+		if (specs && len > 5 && strcmp(d + len - 5, ".spec") == 0 && ud_is_regular_file(path)) {
 			if (ud_spec_parse_file(path, &specs[*n], err) != 0) {
 				for (int j = i; j < count; j++)
 					free(names[j]);
@@ -294,7 +298,7 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 			return ud_fail(err, "waitpid: %s", strerror(errno));
 		}
 	close(fd);
-	output = ud_read_file(outpath, NULL, err);
+	output = ud_read_file(outpath, UD_INPUT_PROGRAM_OUTPUT, NULL, err);
 	if (!output)
 		return ud_err_prefix(err, "cannot read the output of %s", argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "fileio.h"
 #include "uarch.h"
 
 #define MAX_TOKENS 16
@@ -324,15 +325,16 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
 {
 	struct parser p = { path, 0, err };
-	char *line = NULL;
+	char *buf, *line = NULL;
 	size_t cap = 0;
 	bool has_detect = false;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 
 	memset(u, 0, sizeof(*u));
 	u->penalty_branch = u->penalty_l1d = NAN;
+	f = ud_open_input(path, UD_INPUT_EVENT_TABLE, &buf, err);
 	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	copy(u->path, sizeof(u->path), path);
 	while (getline(&line, &cap, f) > 0) {
 		char *tl;
@@ -344,12 +346,14 @@ int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err
 		if (parse_line(&p, u, line) != 0) {
 			free(line);
 			fclose(f);
+			free(buf);
 			ud_uarch_free(u);
 			return -1;
 		}
 	}
 	free(line);
 	fclose(f);
+	free(buf);
 	p.line = 0;
 	if (!u->name[0] || !has_detect || !u->counters_programmable) {
 		ud_uarch_free(u);
@@ -389,6 +393,10 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		/* Tables are the files without an extension (README.md is not one). */
 		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
 			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* A FIFO or a folder among the tables is not one: skip it rather than block or fail on it. */
+		if (!ud_is_regular_file(path))
+			continue;
 		grown = realloc(db->tables, (db->n + 1) * sizeof(*grown));
 		if (!grown) {
 			closedir(d);
@@ -396,7 +404,6 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 			return ud_fail(err, "out of memory");
 		}
 		db->tables = grown;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (ud_uarch_parse_file(path, &db->tables[db->n], err) != 0) {
 			closedir(d);
 			ud_uarch_db_free(db);
@@ -405,7 +412,8 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		db->n++;
 	}
 	closedir(d);
-	qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
+	if (db->n) /* qsort's array must not be NULL, even for none */
+		qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
 	if (!ud_uarch_find(db, "generic")) {
 		ud_uarch_db_free(db);
 		return ud_fail(err, "%s: no \"generic\" table", dir);
