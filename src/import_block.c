@@ -172,22 +172,52 @@ static bool lower_is_better(const char *units)
 	return false;
 }
 
-static char *unique_name(const struct ud_profile *p, const char *base)
+json_t *names_taken(const struct ud_profile *p)
 {
-	char *name = malloc(strlen(base) + 16);
+	json_t *taken = json_object();
+
+	for (size_t i = 0; taken && i < p->nworkloads; i++) {
+		if (name_take(taken, p->workloads[i].name) != 0) {
+			json_decref(taken);
+			return NULL;
+		}
+	}
+	return taken;
+}
+
+int name_take(json_t *taken, const char *name)
+{
+	/* nocheck: a name is any bytes perf printed, not necessarily UTF-8 */
+	return json_object_get(taken, name) ? 0 : json_object_set_new_nocheck(taken, name, json_integer(2));
+}
+
+/*
+ * base, or base#K with the lowest K free.  Each taken name holds the next K
+ * to try for it, so a run of blocks of one command costs O(1) each rather
+ * than a scan of every name per candidate.
+ */
+static char *unique_name(json_t *taken, const char *base)
+{
+	json_t *next = json_object_get(taken, base);
+	char *name = malloc(strlen(base) + 24);
+	json_int_t k;
 
 	if (!name)
 		return NULL;
 	strcpy(name, base);
-	for (int k = 2;; k++) {
-		bool taken = false;
-
-		for (size_t i = 0; i < p->nworkloads && !taken; i++)
-			taken = strcmp(p->workloads[i].name, name) == 0;
-		if (!taken)
-			return name;
-		sprintf(name, "%s#%d", base, k);
+	if (next) {
+		for (k = json_integer_value(next);; k++) {
+			sprintf(name, "%s#%lld", base, (long long)k);
+			if (!json_object_get(taken, name))
+				break;
+		}
+		json_integer_set(next, k + 1);
 	}
+	if (name_take(taken, name) != 0) {
+		free(name);
+		return NULL;
+	}
+	return name;
 }
 
 /* The core PMUs of the block when there are two or more (a hybrid CPU), in order of appearance; else 0. */
@@ -305,12 +335,12 @@ static void set_score(struct acc *a, struct ud_workload *w, const struct ud_impo
 }
 
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
-		    struct ud_err *err)
+		    json_t *taken, struct ud_err *err)
 {
 	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
 	const char *pmus[8];
 	size_t npmus = hybrid_pmus(a, pmus, sizeof(pmus) / sizeof(pmus[0]));
-	char *name = unique_name(p, base);
+	char *name = unique_name(taken, base);
 	struct ud_workload *w = name ? ud_profile_add_workload(p, name) : NULL;
 
 	free(name);
