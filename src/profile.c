@@ -69,12 +69,22 @@ void ud_profile_free(struct ud_profile *p)
 
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name)
 {
-	struct ud_workload *grown = realloc(p->workloads, (p->nworkloads + 1) * sizeof(*grown)), *w;
+	size_t n = p->nworkloads;
+	struct ud_workload *w;
 
-	if (!grown)
-		return NULL;
-	p->workloads = grown;
-	w = &p->workloads[p->nworkloads];
+	/*
+	 * Every workload is added here, so the capacity is the power of two at or
+	 * above n: growing by doubling keeps 100k imported workloads linear (one
+	 * more each time copied the array at every step).
+	 */
+	if ((n & (n - 1)) == 0) {
+		struct ud_workload *grown = realloc(p->workloads, (n ? 2 * n : 1) * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		p->workloads = grown;
+	}
+	w = &p->workloads[n];
 	memset(w, 0, sizeof(*w));
 	w->name = strdup(name);
 	if (!w->name)
