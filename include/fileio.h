@@ -60,8 +60,8 @@ const char *ud_input_name(enum ud_input_kind kind);
  * length (without the NUL) in *len (may be NULL); NULL with err set to one
  * line "PATH: reason" when it cannot: missing, not a regular file (which kind
  * it is), over the kind's cap, or binary (a NUL byte in its first block: no
- * input uarchdiff reads is binary, and a sparse or device file is refused
- * before it is read whole).
+ * input but a program's output is binary, and a sparse file is refused before
+ * it is read whole).
  */
 char *ud_read_file(const char *path, enum ud_input_kind kind, size_t *len, struct ud_err *err);
 

@@ -73,7 +73,8 @@ static bool looks_csv(const char *line)
 		if (!csv_field(line, *sep, skip, f0, sizeof(f0)) || !csv_field(line, *sep, skip + 2, f2, sizeof(f2)))
 			continue;
 		/* A VM's file may hold nothing but "<not supported>" hardware rows. */
-		if (((isdigit((unsigned char)f0[0]) && !strchr(f0, ' ')) || strcmp(f0, "<not supported>") == 0 ||
+		/* a negative count is CSV too, for the parser to refuse by name */
+		if (((isdigit((unsigned char)f0[f0[0] == '-']) && !strchr(f0, ' ')) || strcmp(f0, "<not supported>") == 0 ||
 		     strcmp(f0, "<not counted>") == 0) &&
 		    isalpha((unsigned char)f2[0]))
 			return true;

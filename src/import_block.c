@@ -128,6 +128,13 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 	return 0;
 }
 
+int check_running_pct(double pct, struct ud_err *err)
+{
+	if (isnan(pct) || (pct >= 0 && pct <= 100))
+		return 0;
+	return ud_fail(err, "running share %g%%: a share must be within 0..100", pct);
+}
+
 int acc_add_score(struct acc *a, double value, const char *units)
 {
 	struct acc_score *grown = realloc(a->scores, (a->nscores + 1) * sizeof(*grown));

@@ -82,6 +82,8 @@ int acc_set_metric(struct acc *a, const char *name, double value);
 int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
 /* A metric group's label ("TopdownL1 (cpu_atom)") sets the core type of the metrics after it. */
 void acc_metric_group(struct acc *a, const char *label);
+/* 0 when pct (perf's running share; NAN: not printed) is within 0..100, else -1 with err. */
+int check_running_pct(double pct, struct ud_err *err);
 int acc_add_score(struct acc *a, double value, const char *units);
 /* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);

@@ -299,6 +299,7 @@ static int take_counter(struct text_state *t, const char *s)
 {
 	struct counter_row row = { 0 };
 	const char *p = s, *ev, *rest;
+	double pct;
 	size_t n;
 	int r = counter_value(t, &p, &row);
 
@@ -329,8 +330,11 @@ static int take_counter(struct text_state *t, const char *s)
 	/* A counter after a block's "seconds time elapsed" line is the next run's, headed or not. */
 	if (t->acc.closed && flush(t) != 0)
 		return -1;
+	pct = running_pct(rest, t->decimal);
+	if (check_running_pct(pct, t->err) != 0)
+		return failed_at_line(t);
 	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
-		    running_pct(rest, t->decimal), rel_spread(rest, t->decimal)) != 0)
+		    pct, rel_spread(rest, t->decimal)) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }

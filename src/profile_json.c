@@ -253,6 +253,29 @@ static char *get_str(struct reader *r, const json_t *obj, const char *key, const
 	return strdup(json_string_value(v));
 }
 
+/* Refuses where.key when v (NAN: absent) is below 0 or above max. */
+static void check_range(struct reader *r, double v, double max, const char *where, const char *key, const char *what)
+{
+	char at[256];
+
+	if (isnan(v) || (v >= 0 && v <= max))
+		return;
+	snprintf(at, sizeof(at), "%s.%s", where, key);
+	bad(r, at, what);
+}
+
+/* Counts and times are never negative, a counter runs at most while enabled, and a share is a share. */
+static void check_counter(struct reader *r, const struct ud_counter *c, const char *where)
+{
+	check_range(r, c->value, INFINITY, where, "value", "a count cannot be negative");
+	check_range(r, c->raw_value, INFINITY, where, "raw_value", "a count cannot be negative");
+	check_range(r, c->enabled_ns, INFINITY, where, "enabled_ns", "a time cannot be negative");
+	check_range(r, c->running_ns, isnan(c->enabled_ns) ? INFINITY : c->enabled_ns, where, "running_ns",
+		    "cannot be negative nor exceed enabled_ns");
+	check_range(r, c->running_pct, 100, where, "running_pct", "a share must be within 0..100");
+	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
+}
+
 static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j, const char *where)
 {
 	const char *status = json_string_value(json_object_get(j, "status"));
@@ -283,6 +306,7 @@ static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j
 	c->opened_as = get_str(r, j, "opened_as", where);
 	if (json_is_integer(group))
 		c->group = (int)json_integer_value(group);
+	check_counter(r, c, where);
 }
 
 static void read_score(struct reader *r, struct ud_score *s, const json_t *j, const char *where)

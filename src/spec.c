@@ -311,5 +311,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		return ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
 	}
 	free(output);
+	/* A ratio of scores needs both positive: 0 or -5 is a broken benchmark, not a result. */
+	if (!(ctx->score > 0))
+		return ud_fail(err, "%s: its output gives the score %g: a score must be positive", s->name, ctx->score);
 	return 0;
 }

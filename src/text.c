@@ -34,3 +34,12 @@ void ud_format_ns(double ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3g s", ns / NS_PER_S);
 }
+
+const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
