@@ -426,6 +426,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
+	check_range(r, w->work_units, INFINITY, where, "work_units", "work cannot be negative");
+	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
+	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
+	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
 	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
 	if (counters && !json_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
