@@ -68,10 +68,70 @@ static int set_field(struct ud_spec *s, const char *key, const char *v, const ch
 
 static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 
-int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+/*
+ * glibc's regcomp copies a repeated part once per repetition, and a repeat
+ * of a repeat multiplies: "C++++...+" (60 of them) or "((a{99}){99}){99}"
+ * takes gigabytes (found by fuzz/fuzz_spec.c).  A score pattern may hold
+ * this many copies of its parts: real ones hold under 20.
+ */
+#define PATTERN_COPIES_MAX 10000.0
+#define PATTERN_NEST_MAX 32
+
+/* The copies of a repeat: '*', '+', '?' and {m,n} as regcomp expands them; *i is left on its last byte. */
+static double repeat_factor(const char *p, size_t *i)
 {
-	char *buf, *line = NULL;
-	FILE *f = ud_open_input(path, UD_INPUT_SPEC, &buf, err);
+	char *end;
+	double m, n;
+
+	if (p[*i] != '{')
+		return 2;
+	m = strtod(p + *i + 1, &end);
+	n = *end == ',' ? (isdigit((unsigned char)end[1]) ? strtod(end + 1, &end) : m + 1) : m;
+	while (*end && *end != '}')
+		end++;
+	*i = (size_t)(end - p) - (*end == '\0');
+	return n > 1 ? n : 2;
+}
+
+/* The size regcomp will make of pattern, in copies of its parts; -1 when it passes PATTERN_COPIES_MAX. */
+static double pattern_copies(const char *p)
+{
+	double total[PATTERN_NEST_MAX + 1] = { 0 }, last[PATTERN_NEST_MAX + 1] = { 0 };
+	int d = 0;
+
+	for (size_t i = 0; p[i]; i++) {
+		if (strchr("*+?{", p[i]) && i > 0) {
+			double f = repeat_factor(p, &i);
+
+			total[d] += last[d] * (f - 1);
+			last[d] *= f;
+		} else if (p[i] == '(' && d < PATTERN_NEST_MAX) {
+			d++;
+			total[d] = last[d] = 0;
+		} else if (p[i] == ')' && d > 0) {
+			d--;
+			last[d] = total[d + 1] > 1 ? total[d + 1] : 1;
+			total[d] += last[d];
+		} else {
+			if (p[i] == '\\' && p[i + 1])
+				i++;
+			else if (p[i] == '[') /* a bracket expression is one part; "[]...]" holds a ']' */
+				for (i += 1 + (p[i + 1] == '^'), i += p[i] == ']'; p[i] && p[i] != ']'; i++)
+					;
+			last[d] = 1;
+			total[d] += 1;
+			if (!p[i])
+				break;
+		}
+		if (total[d] > PATTERN_COPIES_MAX || last[d] > PATTERN_COPIES_MAX)
+			return -1;
+	}
+	return total[0];
+}
+
+int ud_spec_parse(FILE *f, const char *path, struct ud_spec *s, struct ud_err *err)
+{
+	char *line = NULL;
 	size_t cap = 0;
 	int lineno = 0, rc;
 
@@ -79,8 +139,6 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 	s->higher_is_better = true;
 	s->timeout_s = 60;
 	s->suites = UD_SUITE_FULL;
-	if (!f)
-		return -1;
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	while (getline(&line, &cap, f) > 0) {
 		char *eq, *key;
@@ -91,24 +149,21 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			fclose(f);
-			free(buf);
 			free(line);
 			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
 		}
 		*eq = '\0';
 		if (set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err) != 0) {
-			fclose(f);
-			free(buf);
 			free(line);
 			return -1;
 		}
 	}
-	fclose(f);
-	free(buf);
 	free(line);
 	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
 		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
+	if (pattern_copies(s->pattern) < 0)
+		return ud_fail(err, "%s: score pattern repeats a repeat too often (over %.0f copies to compile)", path,
+			       PATTERN_COPIES_MAX);
 	rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NEWLINE);
 	if (rc != 0) {
 		char msg[128];
@@ -122,6 +177,22 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 		.data = s, .once = true,
 	};
 	return 0;
+}
+
+int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+{
+	char *buf;
+	FILE *f = ud_open_input(path, UD_INPUT_SPEC, &buf, err);
+	int ret;
+
+	if (!f) {
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	ret = ud_spec_parse(f, path, s, err);
+	fclose(f);
+	free(buf);
+	return ret;
 }
 
 static int cmp_spec(const void *a, const void *b)

@@ -322,19 +322,15 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 	return perr(p, "unknown directive", t[0].key);
 }
 
-int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
+int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err *err)
 {
 	struct parser p = { path, 0, err };
-	char *buf, *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	bool has_detect = false;
-	FILE *f;
 
 	memset(u, 0, sizeof(*u));
 	u->penalty_branch = u->penalty_l1d = NAN;
-	f = ud_open_input(path, UD_INPUT_EVENT_TABLE, &buf, err);
-	if (!f)
-		return -1;
 	copy(u->path, sizeof(u->path), path);
 	while (getline(&line, &cap, f) > 0) {
 		char *tl;
@@ -345,21 +341,33 @@ int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err
 		has_detect |= strncmp(tl, "detect", 6) == 0;
 		if (parse_line(&p, u, line) != 0) {
 			free(line);
-			fclose(f);
-			free(buf);
 			ud_uarch_free(u);
 			return -1;
 		}
 	}
 	free(line);
-	fclose(f);
-	free(buf);
 	p.line = 0;
 	if (!u->name[0] || !has_detect || !u->counters_programmable) {
 		ud_uarch_free(u);
 		return ud_fail(err, "%s: a table needs uarch, detect and counters lines", path);
 	}
 	return 0;
+}
+
+int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
+{
+	char *buf;
+	FILE *f = ud_open_input(path, UD_INPUT_EVENT_TABLE, &buf, err);
+	int ret;
+
+	if (!f) {
+		memset(u, 0, sizeof(*u));
+		return -1;
+	}
+	ret = ud_uarch_parse(f, path, u, err);
+	fclose(f);
+	free(buf);
+	return ret;
 }
 
 void ud_uarch_free(struct ud_uarch *u)
