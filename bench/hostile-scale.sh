@@ -1,10 +1,12 @@
 #!/bin/sh
 # Time and peak memory of the inputs that once blew up (issue 12), each
 # generated here: a perf stat paste of N blocks naming one command (the
-# unique-name path), a diff of one workload with M samples a side (the rank
+# unique-name path), one block of N distinct events, a diff of one workload
+# with N counters, a diff of one workload with M samples a side (the rank
 # test), a UnixBench log of M index lines, and a report template nested
 # 40,000 sections deep (refused).  Prints figures; asserts nothing.
-# Targets: every line well under a second (they took 67 s, 75 s and 24 s).
+# Targets: near-linear, the first five well under a second (they took 67 s,
+# 20 s, 19 s, 75 s; the UnixBench log 24 s).
 #
 #   bench/hostile-scale.sh [N] [M]    (defaults 20000 and 100000)
 set -eu
@@ -16,21 +18,38 @@ ud=$PWD/build/uarchdiff
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-timed() { # LABEL COMMAND...: wall time and peak memory, and the exit status
+timed() { # LABEL COMMAND...: wall and CPU time (user + system: the 2 cores are shared), peak memory, exit status
 	label=$1
 	shift
 	start=$(date +%s%N)
 	set +e
-	/usr/bin/time -f "%M" -o "$dir/rss" "$@" >/dev/null 2>"$dir/err"
+	/usr/bin/time -f "%M %U %S" -o "$dir/rss" "$@" >/dev/null 2>"$dir/err"
 	rc=$?
 	set -e
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	printf '%-44s %6d ms %7d KB peak  exit %d\n' "$label" "$ms" "$(tail -1 "$dir/rss")" "$rc"
+	set -- $(tail -1 "$dir/rss")
+	printf '%-44s %6d ms wall %6.0f ms CPU %7d KB peak  exit %d\n' "$label" "$ms" \
+		"$(awk -v u="$2" -v s="$3" 'BEGIN { print (u + s) * 1000 }')" "$1" "$rc"
 }
 
 awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++)
 	printf "\n Performance counter stats for '"'"'./bench'"'"':\n\n         1,000      cycles\n\n       0.001 seconds time elapsed\n" }' > "$dir/blocks.txt"
 timed "import: $n blocks of one command" "$ud" import -o "$dir/blocks.json" "$dir/blocks.txt"
+
+awk -v n="$n" 'BEGIN { printf " Performance counter stats for '"'"'./bench'"'"':\n\n"
+	for (i = 0; i < n; i++) printf "         %d      ev%d\n", i + 1, i
+	printf "\n       1.0 seconds time elapsed\n" }' > "$dir/events.txt"
+timed "import: one block of $n distinct events" "$ud" import -o "$dir/events.json" "$dir/events.txt"
+
+for side in a b; do
+	awk -v n="$n" -v side="$side" 'BEGIN {
+		printf "{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": \"%s\"}, \"workloads\": [{\"name\": \"w\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": %d, \"samples\": [%d]}, \"counters\": {", side, side == "a" ? 1000 : 2000, side == "a" ? 1000 : 2000
+		for (i = 0; i < n; i++)
+			printf "%s\"ev%d\": {\"status\": \"counted\", \"value\": %d}", i ? ", " : "", side == "a" ? i : n - 1 - i, i + 1
+		printf "}}]}\n"
+	}' > "$dir/c$side.json"
+done
+timed "diff: one workload, $n counters a side" "$ud" diff -f json "$dir/ca.json" "$dir/cb.json"
 
 for side in a b; do
 	awk -v m="$m" -v side="$side" 'BEGIN {

@@ -213,6 +213,7 @@ void ud_diff_free(struct ud_diff *d)
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		free(d->workloads[i].explanation);
 		free(d->workloads[i].per_unit);
+		free(d->workloads[i].counter_b);
 	}
 	free(d->summary.headline);
 	free(d->workloads);

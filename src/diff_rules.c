@@ -531,7 +531,7 @@ static void apply_workload(struct run *r, const struct ud_diff_workload *w)
 	apply(r, SCOPE_WORKLOAD, &s);
 	for (size_t c = 0; c < w->a->ncounters; c++) {
 		s.ca = &w->a->counters[c];
-		s.cb = ud_workload_counter(w->b, s.ca->name);
+		s.cb = w->counter_b[c];
 		apply(r, SCOPE_COUNTER, &s);
 		for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
 			apply(r, SCOPE_COUNTER_SIDE, &s);

@@ -24,6 +24,7 @@ void acc_free(struct acc *a)
 	free(a->command);
 	free(a->scores);
 	free(a->metrics);
+	json_decref(a->index);
 	acc_init(a);
 }
 
@@ -73,24 +74,42 @@ int acc_set_metric(struct acc *a, const char *metric, double value)
 	return 0;
 }
 
+/* The longest key a printed spelling is indexed under ("p" + the spelling + NUL). */
+#define ACC_PRINTED_KEY 512
+
+/* The counter indexed under key, or NULL. */
+static struct acc_counter *acc_find(const struct acc *a, const char *key)
+{
+	const json_t *i = json_object_get(a->index, key);
+
+	return i ? &a->c[json_integer_value(i)] : NULL;
+}
+
+static int acc_index(struct acc *a, const char *key, size_t i)
+{
+	/* nocheck: an event name is whatever bytes perf printed */
+	return json_object_set_new_nocheck(a->index, key, json_integer((json_int_t)i));
+}
+
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev)
 {
-	char name[96], pmu[ACC_PMU_LEN] = "";
-	struct acc_counter *c = NULL;
+	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
+	/* a spelling too long for its key is looked up by its name alone */
+	bool keyed = snprintf(spelling, sizeof(spelling), "p%s", event) < (int)sizeof(spelling);
+	struct acc_counter *c;
 
-	/* Interval and per-CPU files repeat each spelling thousands of times. */
-	for (size_t i = 0; i < a->n && !c; i++)
-		if (strcmp(a->c[i].printed, event) == 0)
-			c = &a->c[i];
+	if (!a->index && !(a->index = json_object()))
+		return -1;
+	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
+	c = keyed ? acc_find(a, spelling) : NULL;
 	if (!c) {
 		normalize_event(event, name, sizeof(name));
 		if (!core_pmu_of(event, pmu, sizeof(pmu)))
 			pmu[0] = '\0';
+		snprintf(key, sizeof(key), "n%s/%s", name, pmu);
+		c = acc_find(a, key);
 	}
-	for (size_t i = 0; i < a->n && !c; i++)
-		if (strcmp(a->c[i].name, name) == 0 && strcmp(a->c[i].pmu, pmu) == 0)
-			c = &a->c[i];
 	if (!c) {
 		if (a->n == a->cap) {
 			size_t cap = a->cap ? 2 * a->cap : 16;
@@ -102,6 +121,8 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 			a->cap = cap;
 		}
 		c = &a->c[a->n++];
+		if (acc_index(a, key, a->n - 1) != 0 || (keyed && acc_index(a, spelling, a->n - 1) != 0))
+			return -1;
 		memset(c, 0, sizeof(*c));
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		snprintf(c->printed, sizeof(c->printed), "%s", event);
@@ -280,23 +301,25 @@ static void merge_counter(struct ud_counter *c, const struct acc_counter *s)
 
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
 {
-	for (size_t i = 0; i < a->n; i++) {
+	json_t *added = json_object(); /* name -> index in w->counters: one lookup a row, not a scan */
+	int ret = added ? 0 : -1;
+
+	for (size_t i = 0; i < a->n && ret == 0; i++) {
 		const struct acc_counter *s = &a->c[i];
 		char name[sizeof(s->pmu) + sizeof(s->name) + 1];
+		const json_t *k;
 		struct ud_counter *c;
 
 		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "", s->name);
-		c = NULL;
-		for (size_t k = 0; k < w->ncounters && !c; k++)
-			if (strcmp(w->counters[k].name, name) == 0)
-				c = &w->counters[k];
-		if (c) {
-			merge_counter(c, s);
+		if ((k = json_object_get(added, name)) != NULL) {
+			merge_counter(&w->counters[json_integer_value(k)], s);
 			continue;
 		}
 		c = ud_workload_add_counter(w, name);
-		if (!c)
-			return ud_fail(err, "out of memory");
+		if (!c || json_object_set_new_nocheck(added, name, json_integer((json_int_t)(w->ncounters - 1))) != 0) {
+			ret = -1;
+			break;
+		}
 		c->status = s->status;
 		c->value = s->status == UD_COUNTED ? s->value : NAN;
 		if (s->pct_rows)
@@ -306,6 +329,9 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 			c->reason = strdup(s->status == UD_NOT_COUNTED ? "perf printed <not counted>"
 								      : "perf printed <not supported>");
 	}
+	json_decref(added);
+	if (ret != 0)
+		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < a->nmetrics; i++)
 		if (ud_workload_set_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
 			return ud_fail(err, "out of memory");

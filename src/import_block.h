@@ -58,6 +58,7 @@ struct acc {
 	size_t nmetrics;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
+	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c: O(1) a row */
 };
 
 void acc_init(struct acc *a);

@@ -139,12 +139,18 @@ int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double 
 
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name)
 {
-	struct ud_counter *grown = realloc(w->counters, (w->ncounters + 1) * sizeof(*grown)), *c;
+	size_t n = w->ncounters;
+	struct ud_counter *c;
 
-	if (!grown)
-		return NULL;
-	w->counters = grown;
-	c = &w->counters[w->ncounters];
+	/* As for workloads: every counter is added here, so doubling at each power of two is the capacity. */
+	if ((n & (n - 1)) == 0) {
+		struct ud_counter *grown = realloc(w->counters, (n ? 2 * n : 1) * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		w->counters = grown;
+	}
+	c = &w->counters[n];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
 	if (!c->name)
