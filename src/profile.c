@@ -67,23 +67,32 @@ void ud_profile_free(struct ud_profile *p)
 	free(p);
 }
 
+/*
+ * Room for element n of *array, elements of size bytes: 0, or -1 out of
+ * memory.  Every workload and counter is added through here, so the capacity
+ * is the power of two at or above n: doubling keeps 100k imported workloads
+ * linear (growing by one copied the array at every step).
+ */
+static int room_for(void **array, size_t n, size_t size)
+{
+	void *grown;
+
+	if (n & (n - 1))
+		return 0;
+	grown = realloc(*array, (n ? 2 * n : 1) * size);
+	if (!grown)
+		return -1;
+	*array = grown;
+	return 0;
+}
+
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name)
 {
 	size_t n = p->nworkloads;
 	struct ud_workload *w;
 
-	/*
-	 * Every workload is added here, so the capacity is the power of two at or
-	 * above n: growing by doubling keeps 100k imported workloads linear (one
-	 * more each time copied the array at every step).
-	 */
-	if ((n & (n - 1)) == 0) {
-		struct ud_workload *grown = realloc(p->workloads, (n ? 2 * n : 1) * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		p->workloads = grown;
-	}
+	if (room_for((void **)&p->workloads, n, sizeof(*w)) != 0)
+		return NULL;
 	w = &p->workloads[n];
 	memset(w, 0, sizeof(*w));
 	w->name = strdup(name);
@@ -142,14 +151,8 @@ struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *na
 	size_t n = w->ncounters;
 	struct ud_counter *c;
 
-	/* As for workloads: every counter is added here, so doubling at each power of two is the capacity. */
-	if ((n & (n - 1)) == 0) {
-		struct ud_counter *grown = realloc(w->counters, (n ? 2 * n : 1) * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		w->counters = grown;
-	}
+	if (room_for((void **)&w->counters, n, sizeof(*c)) != 0)
+		return NULL;
 	c = &w->counters[n];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
