@@ -224,6 +224,18 @@ static int nest(struct toks *ts, size_t *open, int *depth, const char *tmpl, con
 }
 
 /*
+ * The first "cc" at or after s, or NULL.  Not strstr(): sanitizers measure
+ * the whole haystack on each call, which made compiling a large template
+ * quadratic under ASan; strchr's checks stop at the match.
+ */
+static const char *find_pair(const char *s, char c)
+{
+	while ((s = strchr(s, c)) != NULL && s[1] != c)
+		s++;
+	return s;
+}
+
+/*
  * Cuts tmpl into tokens.  A section tag followed by a newline takes it (the
  * body starts on the next line), and so does a closing tag alone at the start
  * of its line: a section tag on its own line leaves no blank line behind.
@@ -235,13 +247,13 @@ static int compile(struct toks *ts, const char *tmpl, const char *name, struct u
 	const char *s = tmpl;
 
 	for (;;) {
-		const char *o = strstr(s, "{{"), *c;
+		const char *o = find_pair(s, '{'), *c;
 
 		if (!push(ts, TOK_TEXT, s, o ? (size_t)(o - s) : strlen(s)))
 			return ud_fail(err, "%s: out of memory", name);
 		if (!o)
 			break;
-		c = strstr(o, "}}");
+		c = find_pair(o, '}');
 		if (!c)
 			return ud_fail(err, "%s:%d: '{{' without '}}'", name, line_of(tmpl, o));
 		s = c + 2;
