@@ -52,28 +52,6 @@ void acc_metric_group(struct acc *a, const char *label)
 		a->metric_pmu[0] = '\0';
 }
 
-int acc_set_metric(struct acc *a, const char *metric, double value)
-{
-	struct acc_metric *grown;
-	char name[sizeof(a->metrics->name)];
-
-	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
-
-	for (size_t i = 0; i < a->nmetrics; i++) {
-		if (strcmp(a->metrics[i].name, name) == 0) {
-			a->metrics[i].value = value;
-			return 0;
-		}
-	}
-	grown = realloc(a->metrics, (a->nmetrics + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	a->metrics = grown;
-	snprintf(grown[a->nmetrics].name, sizeof(grown->name), "%s", name);
-	grown[a->nmetrics++].value = value;
-	return 0;
-}
-
 /* The longest key a printed spelling is indexed under ("p" + the spelling + NUL). */
 #define ACC_PRINTED_KEY 512
 
@@ -87,8 +65,39 @@ static struct acc_counter *acc_find(const struct acc *a, const char *key)
 
 static int acc_index(struct acc *a, const char *key, size_t i)
 {
-	/* nocheck: an event name is whatever bytes perf printed */
+	/* nocheck: an event or metric name is whatever bytes perf printed */
 	return json_object_set_new_nocheck(a->index, key, json_integer((json_int_t)i));
+}
+
+int acc_set_metric(struct acc *a, const char *metric, double value)
+{
+	struct acc_metric *grown;
+	char name[sizeof(a->metrics->name)], key[sizeof(name) + 1];
+	const json_t *at;
+
+	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
+	snprintf(key, sizeof(key), "m%s", name);
+	if (!a->index && !(a->index = json_object()))
+		return -1;
+	/* perf repeats each metric per interval: the last value stands, found through the index */
+	if ((at = json_object_get(a->index, key)) != NULL) {
+		a->metrics[json_integer_value(at)].value = value;
+		return 0;
+	}
+	if (a->nmetrics == a->metrics_cap) {
+		size_t cap = a->metrics_cap ? 2 * a->metrics_cap : 16;
+
+		grown = realloc(a->metrics, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		a->metrics = grown;
+		a->metrics_cap = cap;
+	}
+	if (acc_index(a, key, a->nmetrics) != 0)
+		return -1;
+	snprintf(a->metrics[a->nmetrics].name, sizeof(grown->name), "%s", name);
+	a->metrics[a->nmetrics++].value = value;
+	return 0;
 }
 
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
@@ -333,7 +342,7 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 	if (ret != 0)
 		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < a->nmetrics; i++)
-		if (ud_workload_set_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
+		if (ud_workload_add_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
 			return ud_fail(err, "out of memory");
 	return 0;
 }

@@ -55,10 +55,10 @@ struct acc {
 	size_t nscores;
 	int last;                /* index of the counter a continuation line refers to; -1 none */
 	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
-	size_t nmetrics;
+	size_t nmetrics, metrics_cap;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
-	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c: O(1) a row */
+	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
 
 void acc_init(struct acc *a);

@@ -69,7 +69,7 @@ void ud_profile_free(struct ud_profile *p)
 
 /*
  * Room for element n of *array, elements of size bytes: 0, or -1 out of
- * memory.  Every workload and counter is added through here, so the capacity
+ * memory.  Every workload, counter and perf metric is added through here, so the capacity
  * is the power of two at or above n: doubling keeps 100k imported workloads
  * linear (growing by one copied the array at every step).
  */
@@ -125,24 +125,18 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
 	return 0;
 }
 
-int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value)
+int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value)
 {
-	struct ud_perf_metric *grown;
+	struct ud_perf_metric *m;
 
-	for (size_t i = 0; i < w->nperf_metrics; i++) {
-		if (strcmp(w->perf_metrics[i].name, name) == 0) {
-			w->perf_metrics[i].value = value;
-			return 0;
-		}
-	}
-	grown = realloc(w->perf_metrics, (w->nperf_metrics + 1) * sizeof(*grown));
-	if (!grown)
+	if (room_for((void **)&w->perf_metrics, w->nperf_metrics, sizeof(*m)) != 0)
 		return -1;
-	w->perf_metrics = grown;
-	grown[w->nperf_metrics].name = strdup(name);
-	if (!grown[w->nperf_metrics].name)
+	m = &w->perf_metrics[w->nperf_metrics];
+	m->name = strdup(name);
+	if (!m->name)
 		return -1;
-	grown[w->nperf_metrics++].value = value;
+	m->value = value;
+	w->nperf_metrics++;
 	return 0;
 }
 

@@ -384,7 +384,7 @@ static void read_perf_metrics(struct reader *r, struct ud_workload *w, const jso
 			bad(r, where, "perf_metrics: expected numbers or null");
 			return;
 		}
-		if (ud_workload_set_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
+		if (ud_workload_add_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
 			bad(r, where, "out of memory");
 			return;
 		}
