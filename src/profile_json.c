@@ -478,6 +478,12 @@ struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, st
 		ud_fail(err, "%s: a profile needs a \"host\" object and a \"workloads\" array", name);
 		return NULL;
 	}
+	/* The label names the host in every report: a number there would silently become the file name. */
+	if (json_object_get(host, "label") && !json_is_string(json_object_get(host, "label")) &&
+	    !json_is_null(json_object_get(host, "label"))) {
+		ud_fail(err, "%s: host.label: expected a string or null", name);
+		return NULL;
+	}
 	p = ud_profile_new(json_deep_copy(host));
 	if (!p) {
 		ud_fail(err, "%s: out of memory", name);

@@ -137,6 +137,8 @@ START_TEST(test_impossible_values)
 		snprintf(want, sizeof(want), "%%s: workloads[0].counters.%s: %s", cases[i].path, cases[i].why);
 		expect_load_error(text, want);
 	}
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": 5}, \"workloads\": []}",
+			  "%s: host.label: expected a string or null");
 	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
 			  "[{\"name\": \"x\", \"sys_ns\": -3}]}",
 			  "%s: workloads[0].sys_ns: a time cannot be negative");
