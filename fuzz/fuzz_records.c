@@ -2,7 +2,7 @@
  * libFuzzer target over the perf ring-buffer record stream: the decoder, the
  * address-space tracking and histogram (sample_hist.h) and the ring copy
  * with positions taken from the input.  Built with -DUD_FUZZ=ON and clang;
- * run by fuzz/run-records.sh.
+ * run by fuzz/run.sh (target records).
  */
 #include <stddef.h>
 #include <stdint.h>

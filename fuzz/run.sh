@@ -1,29 +1,68 @@
 #!/bin/sh
-# Fuzzes the import parsers for a fixed time with libFuzzer, AddressSanitizer
-# and UndefinedBehaviorSanitizer (clang; Debian: apt-get install clang).
+# Fuzzes every input parser for a fixed time each with libFuzzer,
+# AddressSanitizer and UndefinedBehaviorSanitizer (clang; Debian: apt-get
+# install clang): the importers (perf text, CSV, JSON, UnixBench), profiles as
+# diff reads them (loaded, diffed, rendered), workload specs, event tables,
+# /proc/cpuinfo, report templates and the perf record streams the sampler
+# reads (fuzz/seeds-records: streams it wrote on the development VM).
 #
-#   fuzz/run.sh [SECONDS]    (default 60)
+#   fuzz/run.sh [SECONDS] [TARGET...]    (default 60 seconds each, every target)
 #
-# Seeds come from tests/data and fuzz/seeds (hand-written pastes of each form
-# issue 11 added: perf 6.x metric rows, hybrid PMUs, locales, BOM/CRLF, a
-# UnixBench log cut short); new corpus entries stay in build-fuzz/corpus.
-# Exits non-zero when libFuzzer finds a crash, a leak or a sanitizer report.
+# Prints the executions of each target and the total.  Seeds come from
+# tests/data, tests/golden, events/, workloads/, report-templates/ and
+# fuzz/seeds; new corpus entries stay in build-fuzz/corpus-TARGET.  Exits
+# non-zero when libFuzzer finds a crash, a leak or a sanitizer report (the
+# reproducer is left as build-fuzz/crash-*).
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+[ $# -gt 0 ] && shift
+targets=${*:-import profile spec events cpuinfo template records}
 command -v clang >/dev/null || { echo "clang not found: apt-get install clang" >&2; exit 2; }
 cmake -S . -B build-fuzz -DUD_FUZZ=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_import -j "$(nproc)" >/dev/null
-fuzz/run-records.sh "$seconds"
-mkdir -p build-fuzz/corpus build-fuzz/seeds
-i=0
-for f in tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*; do
-	for fmt in 0 1 2 3 4; do
-		# the first byte selects the parser (see fuzz/fuzz_import.c)
-		{ printf "\\$(printf '%03o' $fmt)"; cat "$f"; } > build-fuzz/seeds/seed-$i-$fmt
-	done
-	i=$((i + 1))
+for t in $targets; do
+	cmake --build build-fuzz --target "fuzz_$t" -j "$(nproc)" >/dev/null
 done
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-	build-fuzz/fuzz_import -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
-	build-fuzz/corpus build-fuzz/seeds
+
+# seed TARGET PREFIX_BYTE FILE...: copies FILE... into build-fuzz/seeds-TARGET, the byte first when given
+seed() {
+	t=$1 byte=$2
+	shift 2
+	mkdir -p "build-fuzz/seeds-$t"
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		out="build-fuzz/seeds-$t/$(basename "$f")-$byte"
+		if [ "$byte" = none ]; then cp "$f" "$out"; else { printf "\\$(printf '%03o' "$byte")"; cat "$f"; } >"$out"; fi
+	done
+}
+rm -rf build-fuzz/seeds-*
+for fmt in 0 1 2 3 4; do # the first byte selects the parser (fuzz/fuzz_import.c)
+	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*
+done
+seed profile none tests/golden/e5.json tests/golden/g2.json
+{ printf '['; cat tests/golden/e5.json; printf ','; cat tests/golden/e6.json; printf ']'; } >build-fuzz/pair.json
+seed profile none build-fuzz/pair.json
+seed spec none workloads/*.spec
+seed events none events/*
+seed cpuinfo none tests/data/cpuinfo/*
+for esc in 0 1 2; do # the first byte selects the escaping (fuzz/fuzz_template.c)
+	seed template "$esc" report-templates/*
+done
+seed records none fuzz/seeds-records/*
+
+total=0
+for t in $targets; do
+	mkdir -p "build-fuzz/corpus-$t"
+	log="build-fuzz/fuzz-$t.log"
+	if ! UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		"build-fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=build-fuzz/ "build-fuzz/corpus-$t" "build-fuzz/seeds-$t" >"$log" 2>&1; then
+		tail -40 "$log"
+		echo "fuzz_$t: FAILED (log: $log)"
+		exit 1
+	fi
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	printf '%-16s %12s executions in %s s\n' "fuzz_$t" "$runs" "$seconds"
+	total=$((total + runs))
+done
+printf '%-16s %12s executions, no crash\n' total "$total"

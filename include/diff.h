@@ -179,6 +179,8 @@ const char *ud_group_name(enum ud_group g);
 /* One workload both profiles hold. */
 struct ud_diff_workload {
 	const struct ud_workload *a, *b; /* borrowed from the profiles; same name */
+	/* per counter of a, b's counter of the same name or NULL (owned; matched once, not per lookup) */
+	const struct ud_counter **counter_b;
 	enum ud_speedup_basis basis;
 	double speedup;                  /* B over A, inverted when lower is better; NAN with UD_SPEEDUP_NONE */
 	bool composite;                  /* a score made of the others (UnixBench's index): kept out of the summary */

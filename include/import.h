@@ -8,7 +8,7 @@
  * holds a number too large for a 64-bit counter fails with one message naming
  * the file and line, and nothing is added to the profile.
  *
- * Files are read whole; one over IMPORT_MAX_FILE_BYTES is refused with one
+ * Files are read whole (fileio.h); one over UD_CAP_IMPORT is refused with one
  * line rather than let memory grow without bound (a year of `perf stat -I
  * 1000` text is well under it).
  */
@@ -36,9 +36,6 @@ struct ud_import_opts {
 	double score;
 	const char *score_units; /* may be NULL */
 };
-
-/* The largest file import reads (1 GiB). */
-#define IMPORT_MAX_FILE_BYTES ((size_t)1 << 30)
 
 /*
  * What an import noticed and did not fail on (a UnixBench log cut short:

@@ -111,8 +111,12 @@ void ud_profile_free(struct ud_profile *p);
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
-/* Sets perf's metric name to value, replacing an earlier value of the same name (perf repeats them per interval). */
-int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value);
+/*
+ * Appends perf's metric name = value.  The caller keeps the names unique (an
+ * import block keeps the last value of each, a profile's JSON object cannot
+ * repeat a key): checking here cost a scan of every metric per metric.
+ */
+int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value);
 /* The workload's noise record, made (all unknown, no warnings) on first use; NULL when out of memory. */
 struct ud_noise *ud_workload_noise(struct ud_workload *w);
 int ud_noise_add_warning(struct ud_noise *n, const char *text);

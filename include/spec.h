@@ -36,6 +36,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "workload.h"
@@ -52,6 +53,12 @@ struct ud_spec {
 	struct ud_workload_def def;
 };
 
+/*
+ * One spec from f, named path in messages ("path:line: reason"); 0, or -1
+ * with err.  On success s->re is compiled: regfree() it (ud_specs_free does).
+ */
+int ud_spec_parse(FILE *f, const char *path, struct ud_spec *s, struct ud_err *err);
+/* The same from the file at path, read under UD_CAP_SPEC (fileio.h). */
 int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err);
 /* Every *.spec in dir (NULL: $UARCHDIFF_WORKLOADS_DIR, else the build's workloads/). */
 int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_err *err);

@@ -30,4 +30,12 @@ void ud_fputs_visible_lines(FILE *f, const char *text);
 /* A size in KB (1024 bytes) in the unit that reads best: "48 KB", "1 MB", "1.5 MB", "32 MB"; "n/a" when not finite. */
 void ud_format_kb(double kb, char *buf, size_t len);
 
+/*
+ * v through the one-double printf format fmt ("%.3g", "%.0f%%"), or "n/a"
+ * when v is not finite: a value that cannot be computed never reads "nan" or
+ * "inf" in a sentence.  Returns buf.
+ */
+const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
+	__attribute__((format(printf, 1, 0)));
+
 #endif

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cpuinfo.h"
 #include "error.h"
@@ -62,7 +63,9 @@ struct ud_uarch_db {
 	size_t n;
 };
 
-/* Parses one table; errors read "path:line: reason". */
+/* Parses one table from f; errors read "path:line: reason".  ud_uarch_free() frees it. */
+int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err *err);
+/* The same from the file at path, read under UD_CAP_EVENT_TABLE (fileio.h). */
 int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err);
 void ud_uarch_free(struct ud_uarch *u);
 

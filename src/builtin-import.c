@@ -3,6 +3,7 @@
  *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] -o PROFILE FILE...
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,8 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 
 	errno = 0;
 	o->score = strtod(arg, &end);
-	if (errno || end == arg || (*end && end != colon) || !(o->score > 0) || (colon && !colon[1]))
+	if (errno || end == arg || (*end && end != colon) || !(o->score > 0) || !isfinite(o->score) ||
+	    (colon && !colon[1]))
 		return ud_fail(err, "--score needs a positive number[:units], not '%s'", arg);
 	o->has_score = 1;
 	o->score_units = colon ? colon + 1 : NULL;

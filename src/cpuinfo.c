@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cpuinfo.h"
+#include "fileio.h"
 #include "text.h"
 
 /* MIDR_EL1 implementer codes, as the Arm Architecture Reference Manual assigns them. */
@@ -121,13 +122,15 @@ int ud_cpuinfo_parse(FILE *f, const char *name, struct ud_cpu *cpu, struct ud_er
 
 int ud_cpuinfo_load(const char *path, struct ud_cpu *cpu, struct ud_err *err)
 {
-	FILE *f = fopen(path, "r");
+	char *buf;
+	FILE *f = ud_open_input(path, UD_INPUT_CPUINFO, &buf, err);
 	int ret;
 
 	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	ret = ud_cpuinfo_parse(f, path, cpu, err);
 	fclose(f);
+	free(buf);
 	return ret;
 }
 

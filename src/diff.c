@@ -83,6 +83,21 @@ static int check_score(const struct ud_workload *w, const char *file, struct ud_
 	return 0;
 }
 
+/*
+ * 0, or -1 with err for two scores whose ratio a double cannot hold (1e-300
+ * against 1e300): such a speedup would print as "inf" or 0, or as "no score".
+ */
+static int check_ratio(const struct ud_workload *a, const struct ud_workload *b, const char *fa, const char *fb,
+		       struct ud_err *err)
+{
+	double r = b->score.median / a->score.median;
+
+	if (!isfinite(a->score.median) || !isfinite(b->score.median) || (isfinite(r) && r > 0 && isfinite(1 / r)))
+		return 0;
+	return ud_fail(err, "workload '%s': scores %g in %s and %g in %s are too far apart for a ratio", a->name,
+		       a->score.median, fa, b->score.median, fb);
+}
+
 /* The names in h's profile that the other side lacks. */
 static int only_in(struct ud_diff_host *h, const struct index *other)
 {
@@ -128,7 +143,8 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 		if (!w->b)
 			continue;
 		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err) ||
-		    check_comparable(w->a, w->b, ha->file, hb->file, err))
+		    check_comparable(w->a, w->b, ha->file, hb->file, err) ||
+		    check_ratio(w->a, w->b, ha->file, hb->file, err))
 			return -1;
 		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */
 		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_hotspots_compute(w) != 0 ||
@@ -199,6 +215,7 @@ void ud_diff_free(struct ud_diff *d)
 		free(d->workloads[i].explanation);
 		free(d->workloads[i].per_unit);
 		free(d->workloads[i].hotspots);
+		free(d->workloads[i].counter_b);
 	}
 	free(d->summary.headline);
 	free(d->workloads);

@@ -13,32 +13,19 @@
 #include "diff_thresholds.h"
 #include "text.h"
 
-/* "branch MPKI 23.9 -> 0.843": a metric's move from A to B. */
-static void move(char *buf, size_t len, const struct ud_diff_workload *w, enum ud_metric m)
-{
-	char fa[32], fb[32];
-
-	snprintf(fa, sizeof(fa), "%.3g", w->metric[m].a);
-	snprintf(fb, sizeof(fb), "%.3g", w->metric[m].b);
-	snprintf(buf, len, "%s %s -> %s", ud_metric_label(m), fa, fb);
-}
-
 /* ", with branch MPKI 23.9 -> 0.843 and L1d MPKI 50 -> 6.37 behind it", naming only the metrics both sides have. */
-static void behind(char *buf, size_t len, const struct ud_diff_workload *w)
+static void behind(FILE *f, const struct ud_diff_workload *w)
 {
 	static const enum ud_metric causes[] = { UD_M_BRANCH_MPKI, UD_M_L1D_MPKI };
-	char moves[2][96];
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
-		if (isfinite(w->metric[causes[i]].a) && isfinite(w->metric[causes[i]].b))
-			move(moves[n++], sizeof(moves[0]), w, causes[i]);
-	if (n == 2)
-		snprintf(buf, len, ", with %s and %s behind it", moves[0], moves[1]);
-	else if (n == 1)
-		snprintf(buf, len, ", with %s behind it", moves[0]);
-	else
-		snprintf(buf, len, " (no miss counters on both sides to say why)");
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+		const struct ud_ab *m = &w->metric[causes[i]];
+
+		if (isfinite(m->a) && isfinite(m->b))
+			fprintf(f, "%s%s %.3g -> %.3g", n++ ? " and " : ", with ", ud_metric_label(causes[i]), m->a, m->b);
+	}
+	fputs(n ? " behind it" : " (no miss counters on both sides to say why)", f);
 }
 
 /* The factor's part of ln(speedup) in percent, as the sentence shows it. */
@@ -48,38 +35,38 @@ static double percent(const struct ud_diff_workload *w, enum ud_factor f)
 }
 
 /* The sentence for the factor that carries most of ln(speedup). */
-static void dominant_sentence(char *buf, size_t len, const struct ud_diff_workload *w, const char *la)
+static void dominant_sentence(FILE *f, const struct ud_diff_workload *w, const char *la)
 {
 	const struct ud_ab *m = w->metric;
-	char m1[256];
 
 	switch (w->dominant) {
 	case UD_FACTOR_IPC:
-		behind(m1, sizeof(m1), w);
-		snprintf(buf, len, " IPC (%.2f -> %.2f) carries %.0f%% of it%s.", m[UD_M_IPC].a, m[UD_M_IPC].b,
-			 percent(w, UD_FACTOR_IPC), m1);
+		fprintf(f, " IPC (%.2f -> %.2f) carries %.0f%% of it", m[UD_M_IPC].a, m[UD_M_IPC].b,
+			percent(w, UD_FACTOR_IPC));
+		behind(f, w);
+		fputs(".", f);
 		break;
 	case UD_FACTOR_FREQUENCY:
-		snprintf(buf, len, " Clock frequency (%.3g -> %.3g GHz) carries %.0f%% of it.", m[UD_M_GHZ].a,
-			 m[UD_M_GHZ].b, percent(w, UD_FACTOR_FREQUENCY));
+		fprintf(f, " Clock frequency (%.3g -> %.3g GHz) carries %.0f%% of it.", m[UD_M_GHZ].a, m[UD_M_GHZ].b,
+			percent(w, UD_FACTOR_FREQUENCY));
 		break;
 	case UD_FACTOR_PATH_LENGTH:
-		snprintf(buf, len, " Path length carries %.0f%% of it: %s retires %.3gx the instructions per unit of work.",
-			 percent(w, UD_FACTOR_PATH_LENGTH), la, w->factor[UD_FACTOR_PATH_LENGTH]);
+		fprintf(f, " Path length carries %.0f%% of it: %s retires %.3gx the instructions per unit of work.",
+			percent(w, UD_FACTOR_PATH_LENGTH), la, w->factor[UD_FACTOR_PATH_LENGTH]);
 		break;
 	case UD_FACTOR_UTILIZATION:
-		snprintf(buf, len, " CPU utilization (%.3g -> %.3g CPUs) carries %.0f%% of it.", m[UD_M_CPUS_UTILIZED].a,
-			 m[UD_M_CPUS_UTILIZED].b, percent(w, UD_FACTOR_UTILIZATION));
+		fprintf(f, " CPU utilization (%.3g -> %.3g CPUs) carries %.0f%% of it.", m[UD_M_CPUS_UTILIZED].a,
+			m[UD_M_CPUS_UTILIZED].b, percent(w, UD_FACTOR_UTILIZATION));
 		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:
 		if (!isfinite(m[UD_M_IPC].a) || !isfinite(m[UD_M_IPC].b))
-			snprintf(buf, len, " Without cycles and instructions on both sides the counters cannot say why.");
+			fputs(" Without cycles and instructions on both sides the counters cannot say why.", f);
 		else
-			snprintf(buf, len,
-				 " The counters do not explain most of it (unexplained factor %.3g): the score does not "
-				 "follow the counted work.",
-				 w->factor[UD_FACTOR_UNEXPLAINED]);
+			fprintf(f,
+				" The counters do not explain most of it (unexplained factor %.3g): the score does not "
+				"follow the counted work.",
+				w->factor[UD_FACTOR_UNEXPLAINED]);
 		break;
 	}
 }
@@ -88,68 +75,71 @@ static void dominant_sentence(char *buf, size_t len, const struct ud_diff_worklo
  * What an expert says before crediting the cores: the work is mostly the
  * kernel's, and an IPC move beyond any core generation points there too.
  */
-static void caveat_sentence(char *buf, size_t len, const struct ud_diff_workload *w)
+static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
-	int used = 0;
 
-	buf[0] = '\0';
 	if (w->group == UD_GROUP_KERNEL_HEAVY && isfinite(ss->a) && isfinite(ss->b)) {
 		char ta[32], tb[32];
 
 		ud_format_ns(k->a, ta, sizeof(ta));
 		ud_format_ns(k->b, tb, sizeof(tb));
-		used = snprintf(buf, len, " It spends %.0f%% -> %.0f%% of its CPU time in the kernel", 100 * ss->a,
-				100 * ss->b);
+		fprintf(f, " It spends %.0f%% -> %.0f%% of its CPU time in the kernel", 100 * ss->a, 100 * ss->b);
 		/* a share outside 0..1 means user and kernel time moved opposite ways: no share to speak of */
 		if (isfinite(k->a) && isfinite(k->b) && k->share >= 0 && k->share <= 1)
-			used += snprintf(buf + used, len - (size_t)used, ", where time per %s %s %s -> %s (%.0f%% of the change)",
-					 w->work.unit, k->b < k->a ? "fell" : "rose", ta, tb, 100 * k->share);
-		used += snprintf(buf + used, len - (size_t)used, ".");
+			fprintf(f, ", where time per %s %s %s -> %s (%.0f%% of the change)", w->work.unit,
+				k->b < k->a ? "fell" : "rose", ta, tb, 100 * k->share);
+		fputs(".", f);
 	}
-	if (w->user_mode_only && (size_t)used < len)
-		used += snprintf(buf + used, len - (size_t)used,
-				 " Cycles and instructions were counted in user mode only (perf without privilege, "
-				 "':u'): the kernel's part of the work is not in them.");
-	if (w->ipc_beyond_generation && (size_t)used < len)
-		snprintf(buf + used, len - (size_t)used,
-			 " A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
-			 "look at the kernel path and the environment before the cores (see Findings).",
-			 w->factor[UD_FACTOR_IPC] >= 1 ? w->factor[UD_FACTOR_IPC] : 1 / w->factor[UD_FACTOR_IPC],
-			 w->factor[UD_FACTOR_IPC] >= 1 ? "rise" : "drop");
+	if (w->user_mode_only)
+		fputs(" Cycles and instructions were counted in user mode only (perf without privilege, "
+		      "':u'): the kernel's part of the work is not in them.",
+		      f);
+	if (w->ipc_beyond_generation)
+		fprintf(f,
+			" A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
+			"look at the kernel path and the environment before the cores (see Findings).",
+			w->factor[UD_FACTOR_IPC] >= 1 ? w->factor[UD_FACTOR_IPC] : 1 / w->factor[UD_FACTOR_IPC],
+			w->factor[UD_FACTOR_IPC] >= 1 ? "rise" : "drop");
 }
 
-static void first_sentence(char *buf, size_t len, const struct ud_diff_workload *w, const char *la, const char *lb)
+static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char *la, const char *lb)
 {
 	char words[48];
 
 	if (w->basis == UD_SPEEDUP_NONE) {
-		snprintf(buf, len, "%s has no score on both sides and no task-clock to compare CPU time by: its "
-				   "counters stand side by side.", w->a->name);
+		fprintf(f, "%s has no score on both sides and no task-clock to compare CPU time by: its "
+			   "counters stand side by side.",
+			w->a->name);
 		return;
 	}
 	ud_speedup_words(w->speedup, true, words, sizeof(words));
-	snprintf(buf, len, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
-		 w->basis == UD_SPEEDUP_TASK_CLOCK
-			 ? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
-			 : "");
+	fprintf(f, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
+		w->basis == UD_SPEEDUP_TASK_CLOCK
+			? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
+			: "");
 }
 
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 {
-	char first[1024], second[512] = "", third[512];
+	/* Sized by what it says: a long workload name or host label is never cut mid-word. */
+	size_t len = 0;
+	FILE *f = open_memstream(&w->explanation, &len);
 
-	first_sentence(first, sizeof(first), w, la, lb);
-	if (w->has_dominant)
-		dominant_sentence(second, sizeof(second), w, la);
-	else if (ud_speedup_direction(w->speedup, &(double){ 0 }) != UD_DIR_SAME && isfinite(w->speedup))
-		snprintf(second, sizeof(second), " The move is too small (under %.0f%%) or within the measured noise to "
-						 "split into factors.", 100 * UD_SHARE_MIN_MOVE);
-	caveat_sentence(third, sizeof(third), w);
-	w->explanation = malloc(strlen(first) + strlen(second) + strlen(third) + 1);
-	if (!w->explanation)
+	if (!f)
 		return -1;
-	sprintf(w->explanation, "%s%s%s", first, second, third);
+	first_sentence(f, w, la, lb);
+	if (w->has_dominant)
+		dominant_sentence(f, w, la);
+	else if (ud_speedup_direction(w->speedup, &(double){ 0 }) != UD_DIR_SAME && isfinite(w->speedup))
+		fprintf(f, " The move is too small (under %.0f%%) or within the measured noise to split into factors.",
+			100 * UD_SHARE_MIN_MOVE);
+	caveat_sentence(f, w);
+	if (fclose(f) != 0) {
+		free(w->explanation);
+		w->explanation = NULL;
+		return -1;
+	}
 	return 0;
 }

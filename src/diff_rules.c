@@ -83,10 +83,20 @@ static void evidence_free(struct evidence *ev)
 	*ev = (struct evidence){ 0 };
 }
 
-/* A host fact's text; one that is not a string (a null from an import) reads "unknown". */
-static const char *text_of(const json_t *j)
+/*
+ * A host fact's text: a string as it is, a null (from an import) "unknown",
+ * anything else (a number, a boolean, a list) its JSON text in buf, cut to fit.
+ */
+static const char *text_of(const json_t *j, char *buf, size_t len)
 {
-	return json_is_string(j) ? json_string_value(j) : "unknown";
+	char *dumped;
+
+	if (json_is_string(j))
+		return json_string_value(j);
+	dumped = j && !json_is_null(j) ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
+	snprintf(buf, len, "%s", dumped ? dumped : "unknown");
+	free(dumped);
+	return buf;
 }
 
 /* ---- speculative-execution mitigations ---- */
@@ -119,7 +129,9 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		const struct ud_env_entry *e = &d->env[i];
 
 		if (is_mitigation(e->field) || strcmp(e->field, "kernel") == 0) {
-			add(ev, "%s: %s | %s", e->field, text_of(e->a), text_of(e->b));
+			char ta[128], tb[128];
+
+			add(ev, "%s: %s | %s", e->field, text_of(e->a, ta, sizeof(ta)), text_of(e->b, tb, sizeof(tb)));
 			mitigations += is_mitigation(e->field);
 		}
 	}
@@ -214,10 +226,11 @@ static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, 
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
-	char words[48], ta[32], tb[32];
+	char words[48], ta[32], tb[32], sa[16], sb[16];
 
 	ud_speedup_words(w->speedup, true, words, sizeof(words));
-	add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel; %s is %s %s", w->a->name, 100 * ss->a, 100 * ss->b,
+	add(ev, "%s: %s -> %s of CPU time in the kernel; %s is %s %s", w->a->name,
+	    ud_format_num("%.0f%%", 100 * ss->a, sa, sizeof(sa)), ud_format_num("%.0f%%", 100 * ss->b, sb, sizeof(sb)),
 	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
 	ud_format_ns(k->a, ta, sizeof(ta));
 	ud_format_ns(k->b, tb, sizeof(tb));
@@ -275,15 +288,18 @@ static void ipc_beyond_generation_evidence(struct evidence *ev, const struct ud_
 {
 	const struct ud_per_unit *ins = per_unit(w, "instructions"), *bm = per_unit(w, "branch-misses");
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
+	char na[32], nb[32];
 
 	add(ev, "%s: IPC %.2f -> %.2f (%.3gx) on nearly the same instructions (path length %.3gx); one core "
 		"generation brings about %.1f-%.1fx",
 	    w->a->name, w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->factor[UD_FACTOR_IPC],
 	    w->factor[UD_FACTOR_PATH_LENGTH], UD_GENERATION_IPC_LOW, UD_GENERATION_IPC_HIGH);
 	if (ins)
-		add(ev, "%s: instructions per %s %.4g -> %.4g", w->a->name, w->work.unit, ins->v.a, ins->v.b);
+		add(ev, "%s: instructions per %s %s -> %s", w->a->name, w->work.unit,
+		    ud_format_num("%.4g", ins->v.a, na, sizeof(na)), ud_format_num("%.4g", ins->v.b, nb, sizeof(nb)));
 	if (bm)
-		add(ev, "%s: branch misses per %s %.3g -> %.3g", w->a->name, w->work.unit, bm->v.a, bm->v.b);
+		add(ev, "%s: branch misses per %s %s -> %s", w->a->name, w->work.unit,
+		    ud_format_num("%.3g", bm->v.a, na, sizeof(na)), ud_format_num("%.3g", bm->v.b, nb, sizeof(nb)));
 	if (isfinite(ss->a) && isfinite(ss->b))
 		add(ev, "%s: %.0f%% -> %.0f%% of CPU time in the kernel", w->a->name, 100 * ss->a, 100 * ss->b);
 }
@@ -612,7 +628,7 @@ static void apply_workload(struct run *r, const struct ud_diff_workload *w)
 	apply(r, SCOPE_WORKLOAD, &s);
 	for (size_t c = 0; c < w->a->ncounters; c++) {
 		s.ca = &w->a->counters[c];
-		s.cb = ud_workload_counter(w->b, s.ca->name);
+		s.cb = w->counter_b[c];
 		apply(r, SCOPE_COUNTER, &s);
 		for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
 			apply(r, SCOPE_COUNTER_SIDE, &s);

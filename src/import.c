@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "import.h"
 #include "import_lines.h"
 #include "import_parsers.h"
@@ -73,7 +74,8 @@ static bool looks_csv(const char *line)
 		if (!csv_field(line, *sep, skip, f0, sizeof(f0)) || !csv_field(line, *sep, skip + 2, f2, sizeof(f2)))
 			continue;
 		/* A VM's file may hold nothing but "<not supported>" hardware rows. */
-		if (((isdigit((unsigned char)f0[0]) && !strchr(f0, ' ')) || strcmp(f0, "<not supported>") == 0 ||
+		/* a negative count is CSV too, for the parser to refuse by name */
+		if (((isdigit((unsigned char)f0[f0[0] == '-']) && !strchr(f0, ' ')) || strcmp(f0, "<not supported>") == 0 ||
 		     strcmp(f0, "<not counted>") == 0) &&
 		    isalpha((unsigned char)f2[0]))
 			return true;
@@ -229,64 +231,11 @@ int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const c
 	return ud_import_buffer_warn(p, text, len, name, o, NULL, err);
 }
 
-static int too_large(const char *path, struct ud_err *err)
-{
-	return ud_fail(err, "%s: larger than import's limit of %zu MiB: split it, or import the part that matters",
-		       path, IMPORT_MAX_FILE_BYTES >> 20);
-}
-
-/* The whole file, refused past IMPORT_MAX_FILE_BYTES whatever it is (a pipe has no size to check first). */
-static char *read_bounded(const char *path, size_t *len, struct ud_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *buf = NULL;
-
-	struct stat st;
-
-	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno)), NULL;
-	/* A regular file says its size: refuse before reading any of it. */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > IMPORT_MAX_FILE_BYTES) {
-		fclose(f);
-		return too_large(path, err), NULL;
-	}
-	for (;;) {
-		char *grown = n + 1 >= cap || !buf ? realloc(buf, cap *= 2) : buf;
-		size_t got;
-
-		if (!grown) {
-			ud_fail(err, "%s: out of memory", path);
-			break;
-		}
-		buf = grown;
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n > IMPORT_MAX_FILE_BYTES) {
-			too_large(path, err);
-			break;
-		}
-		if (got == 0) {
-			if (ferror(f)) {
-				ud_fail(err, "%s: %s", path, strerror(errno));
-				break;
-			}
-			fclose(f);
-			buf[n] = '\0';
-			*len = n;
-			return buf;
-		}
-	}
-	fclose(f);
-	free(buf);
-	return NULL;
-}
-
 int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
 			struct ud_import_warnings *warn, struct ud_err *err)
 {
 	size_t len;
-	char *text = read_bounded(path, &len, err);
+	char *text = ud_read_file(path, UD_INPUT_IMPORT, &len, err);
 	int ret;
 
 	if (!text)

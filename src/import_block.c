@@ -24,6 +24,7 @@ void acc_free(struct acc *a)
 	free(a->command);
 	free(a->scores);
 	free(a->metrics);
+	json_decref(a->index);
 	acc_init(a);
 }
 
@@ -51,46 +52,73 @@ void acc_metric_group(struct acc *a, const char *label)
 		a->metric_pmu[0] = '\0';
 }
 
+/* The longest key a printed spelling is indexed under ("p" + the spelling + NUL). */
+#define ACC_PRINTED_KEY 512
+
+/* The counter indexed under key, or NULL. */
+static struct acc_counter *acc_find(const struct acc *a, const char *key)
+{
+	const json_t *i = json_object_get(a->index, key);
+
+	return i ? &a->c[json_integer_value(i)] : NULL;
+}
+
+static int acc_index(struct acc *a, const char *key, size_t i)
+{
+	/* nocheck: an event or metric name is whatever bytes perf printed */
+	return json_object_set_new_nocheck(a->index, key, json_integer((json_int_t)i));
+}
+
 int acc_set_metric(struct acc *a, const char *metric, double value)
 {
 	struct acc_metric *grown;
-	char name[sizeof(a->metrics->name)];
+	char name[sizeof(a->metrics->name)], key[sizeof(name) + 1];
+	const json_t *at;
 
 	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
-
-	for (size_t i = 0; i < a->nmetrics; i++) {
-		if (strcmp(a->metrics[i].name, name) == 0) {
-			a->metrics[i].value = value;
-			return 0;
-		}
-	}
-	grown = realloc(a->metrics, (a->nmetrics + 1) * sizeof(*grown));
-	if (!grown)
+	snprintf(key, sizeof(key), "m%s", name);
+	if (!a->index && !(a->index = json_object()))
 		return -1;
-	a->metrics = grown;
-	snprintf(grown[a->nmetrics].name, sizeof(grown->name), "%s", name);
-	grown[a->nmetrics++].value = value;
+	/* perf repeats each metric per interval: the last value stands, found through the index */
+	if ((at = json_object_get(a->index, key)) != NULL) {
+		a->metrics[json_integer_value(at)].value = value;
+		return 0;
+	}
+	if (a->nmetrics == a->metrics_cap) {
+		size_t cap = a->metrics_cap ? 2 * a->metrics_cap : 16;
+
+		grown = realloc(a->metrics, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		a->metrics = grown;
+		a->metrics_cap = cap;
+	}
+	if (acc_index(a, key, a->nmetrics) != 0)
+		return -1;
+	snprintf(a->metrics[a->nmetrics].name, sizeof(grown->name), "%s", name);
+	a->metrics[a->nmetrics++].value = value;
 	return 0;
 }
 
 int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev)
 {
-	char name[96], pmu[ACC_PMU_LEN] = "";
-	struct acc_counter *c = NULL;
+	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
+	/* a spelling too long for its key is looked up by its name alone */
+	bool keyed = snprintf(spelling, sizeof(spelling), "p%s", event) < (int)sizeof(spelling);
+	struct acc_counter *c;
 
-	/* Interval and per-CPU files repeat each spelling thousands of times. */
-	for (size_t i = 0; i < a->n && !c; i++)
-		if (strcmp(a->c[i].printed, event) == 0)
-			c = &a->c[i];
+	if (!a->index && !(a->index = json_object()))
+		return -1;
+	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
+	c = keyed ? acc_find(a, spelling) : NULL;
 	if (!c) {
 		normalize_event(event, name, sizeof(name));
 		if (!core_pmu_of(event, pmu, sizeof(pmu)))
 			pmu[0] = '\0';
+		snprintf(key, sizeof(key), "n%s/%s", name, pmu);
+		c = acc_find(a, key);
 	}
-	for (size_t i = 0; i < a->n && !c; i++)
-		if (strcmp(a->c[i].name, name) == 0 && strcmp(a->c[i].pmu, pmu) == 0)
-			c = &a->c[i];
 	if (!c) {
 		if (a->n == a->cap) {
 			size_t cap = a->cap ? 2 * a->cap : 16;
@@ -102,6 +130,8 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 			a->cap = cap;
 		}
 		c = &a->c[a->n++];
+		if (acc_index(a, key, a->n - 1) != 0 || (keyed && acc_index(a, spelling, a->n - 1) != 0))
+			return -1;
 		memset(c, 0, sizeof(*c));
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		snprintf(c->printed, sizeof(c->printed), "%s", event);
@@ -126,6 +156,13 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 	c->rows++;
 	a->last = (int)(c - a->c);
 	return 0;
+}
+
+int check_running_pct(double pct, struct ud_err *err)
+{
+	if (isnan(pct) || (pct >= 0 && pct <= 100))
+		return 0;
+	return ud_fail(err, "running share %g%%: a share must be within 0..100", pct);
 }
 
 int acc_add_score(struct acc *a, double value, const char *units)
@@ -172,22 +209,52 @@ static bool lower_is_better(const char *units)
 	return false;
 }
 
-static char *unique_name(const struct ud_profile *p, const char *base)
+json_t *names_taken(const struct ud_profile *p)
 {
-	char *name = malloc(strlen(base) + 16);
+	json_t *taken = json_object();
+
+	for (size_t i = 0; taken && i < p->nworkloads; i++) {
+		if (name_take(taken, p->workloads[i].name) != 0) {
+			json_decref(taken);
+			return NULL;
+		}
+	}
+	return taken;
+}
+
+int name_take(json_t *taken, const char *name)
+{
+	/* nocheck: a name is any bytes perf printed, not necessarily UTF-8 */
+	return json_object_get(taken, name) ? 0 : json_object_set_new_nocheck(taken, name, json_integer(2));
+}
+
+/*
+ * base, or base#K with the lowest K free.  Each taken name holds the next K
+ * to try for it, so a run of blocks of one command costs O(1) each rather
+ * than a scan of every name per candidate.
+ */
+static char *unique_name(json_t *taken, const char *base)
+{
+	json_t *next = json_object_get(taken, base);
+	char *name = malloc(strlen(base) + 24);
+	json_int_t k;
 
 	if (!name)
 		return NULL;
 	strcpy(name, base);
-	for (int k = 2;; k++) {
-		bool taken = false;
-
-		for (size_t i = 0; i < p->nworkloads && !taken; i++)
-			taken = strcmp(p->workloads[i].name, name) == 0;
-		if (!taken)
-			return name;
-		sprintf(name, "%s#%d", base, k);
+	if (next) {
+		for (k = json_integer_value(next);; k++) {
+			sprintf(name, "%s#%lld", base, (long long)k);
+			if (!json_object_get(taken, name))
+				break;
+		}
+		json_integer_set(next, k + 1);
 	}
+	if (name_take(taken, name) != 0) {
+		free(name);
+		return NULL;
+	}
+	return name;
 }
 
 /* The core PMUs of the block when there are two or more (a hybrid CPU), in order of appearance; else 0. */
@@ -243,23 +310,25 @@ static void merge_counter(struct ud_counter *c, const struct acc_counter *s)
 
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
 {
-	for (size_t i = 0; i < a->n; i++) {
+	json_t *added = json_object(); /* name -> index in w->counters: one lookup a row, not a scan */
+	int ret = added ? 0 : -1;
+
+	for (size_t i = 0; i < a->n && ret == 0; i++) {
 		const struct acc_counter *s = &a->c[i];
 		char name[sizeof(s->pmu) + sizeof(s->name) + 1];
+		const json_t *k;
 		struct ud_counter *c;
 
 		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "", s->name);
-		c = NULL;
-		for (size_t k = 0; k < w->ncounters && !c; k++)
-			if (strcmp(w->counters[k].name, name) == 0)
-				c = &w->counters[k];
-		if (c) {
-			merge_counter(c, s);
+		if ((k = json_object_get(added, name)) != NULL) {
+			merge_counter(&w->counters[json_integer_value(k)], s);
 			continue;
 		}
 		c = ud_workload_add_counter(w, name);
-		if (!c)
-			return ud_fail(err, "out of memory");
+		if (!c || json_object_set_new_nocheck(added, name, json_integer((json_int_t)(w->ncounters - 1))) != 0) {
+			ret = -1;
+			break;
+		}
 		c->status = s->status;
 		c->value = s->status == UD_COUNTED ? s->value : NAN;
 		if (s->pct_rows)
@@ -269,8 +338,11 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 			c->reason = strdup(s->status == UD_NOT_COUNTED ? "perf printed <not counted>"
 								      : "perf printed <not supported>");
 	}
+	json_decref(added);
+	if (ret != 0)
+		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < a->nmetrics; i++)
-		if (ud_workload_set_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
+		if (ud_workload_add_perf_metric(w, a->metrics[i].name, a->metrics[i].value) != 0)
 			return ud_fail(err, "out of memory");
 	return 0;
 }
@@ -305,12 +377,12 @@ static void set_score(struct acc *a, struct ud_workload *w, const struct ud_impo
 }
 
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
-		    struct ud_err *err)
+		    json_t *taken, struct ud_err *err)
 {
 	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
 	const char *pmus[8];
 	size_t npmus = hybrid_pmus(a, pmus, sizeof(pmus) / sizeof(pmus[0]));
-	char *name = unique_name(p, base);
+	char *name = unique_name(taken, base);
 	struct ud_workload *w = name ? ud_profile_add_workload(p, name) : NULL;
 
 	free(name);

@@ -55,9 +55,10 @@ struct acc {
 	size_t nscores;
 	int last;                /* index of the counter a continuation line refers to; -1 none */
 	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
-	size_t nmetrics;
+	size_t nmetrics, metrics_cap;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
+	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
 
 void acc_init(struct acc *a);
@@ -82,12 +83,25 @@ int acc_set_metric(struct acc *a, const char *name, double value);
 int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
 /* A metric group's label ("TopdownL1 (cpu_atom)") sets the core type of the metrics after it. */
 void acc_metric_group(struct acc *a, const char *label);
+/* 0 when pct (perf's running share; NAN: not printed) is within 0..100, else -1 with err. */
+int check_running_pct(double pct, struct ud_err *err);
 int acc_add_score(struct acc *a, double value, const char *units);
 /* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
 /*
+ * The workload names p holds, as a set for acc_to_workload (a jansson object:
+ * its hash table makes a lookup O(1)); NULL when out of memory.  The caller
+ * decrefs it.  One set serves a whole file's blocks.
+ */
+json_t *names_taken(const struct ud_profile *p);
+/* Marks name taken in the set (0), or -1 out of memory. */
+int name_take(json_t *taken, const char *name);
+
+/*
  * Appends the block to p as a workload named by o->workload, the command or
- * fallback (made unique with "#2", "#3"), scored by o's score, the last
+ * fallback (made unique with "#2", "#3": the lowest number free, found in
+ * constant time however many blocks share the name; taken is names_taken(p),
+ * kept up to date here), scored by o's score, the last
  * COUNT line, or the elapsed time, in that order.  Where the block's
  * counters were printed under two or more core PMUs (a hybrid CPU), each
  * keeps its PMU in its name ("cpu_core/cycles") and the profile's host gets
@@ -95,6 +109,6 @@ int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
  * rows of one event add up.
  */
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
-		    struct ud_err *err);
+		    json_t *taken, struct ud_err *err);
 
 #endif

@@ -164,6 +164,9 @@ int parse_counter_value(const char *field, const char *unit, enum ud_count_statu
 		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		return 1;
 	}
+	/* perf never prints a negative count: one is a corrupted or edited file, not program output */
+	if (field[0] == '-' && isdigit((unsigned char)field[1]))
+		return ud_fail(err, "'%s': a count cannot be negative", field);
 	r = scan_decimal_as(field, &end, &d, lone_mark(field), err);
 	if (r <= 0 || *end)
 		return r < 0 ? -1 : 0;

@@ -151,6 +151,8 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 		return ud_err_prefix(err, "%s:%d", name, lineno);
 	if (status != UD_COUNTED)
 		pct = NAN;
+	if (check_running_pct(pct, err) != 0)
+		return ud_err_prefix(err, "%s:%d", name, lineno);
 	if (acc_add(a, event, status, v, pct, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;

@@ -83,6 +83,8 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		spread = json_number_value(var) / 100;
 	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, NULL) != 0)
 		spread = NAN;
+	if (check_running_pct(p, err) != 0)
+		return ud_err_prefix(err, "%s:%d: pcnt-running", name, lineno);
 	if (acc_add(a, event, status, v, p, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;

@@ -42,7 +42,8 @@ struct text_state {
 	char prose[PROSE_NAME_MAX]; /* the last line of other text, which may name the block after it */
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	char **names;          /* per workload added: the text line before its block; NULL none */
-	size_t nnames;
+	size_t nnames, names_cap;
+	json_t *taken;         /* the profile's workload names (names_taken()) */
 };
 
 static const char *skip_space(const char *s)
@@ -77,7 +78,8 @@ static int failed_at_line(struct text_state *t)
 /* The text line before a block without a command, kept to name it if the paste turns out to hold several. */
 static int remember_name(struct text_state *t)
 {
-	char **grown = realloc(t->names, (t->nnames + 1) * sizeof(*grown));
+	char **grown = t->nnames < t->names_cap ? t->names
+			: realloc(t->names, (t->names_cap = t->names_cap ? 2 * t->names_cap : 16) * sizeof(*grown));
 
 	if (!grown)
 		return fail_line(t, "out of memory");
@@ -100,7 +102,7 @@ static int flush(struct text_state *t)
 		return fail_line(t, "a 'Performance counter stats' block with no counter lines (truncated?)");
 	}
 	if (!acc_empty(&t->acc)) {
-		ret = acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->err);
+		ret = acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->taken, t->err);
 		if (ret == 0)
 			ret = remember_name(t);
 	}
@@ -297,6 +299,7 @@ static int take_counter(struct text_state *t, const char *s)
 {
 	struct counter_row row = { 0 };
 	const char *p = s, *ev, *rest;
+	double pct;
 	size_t n;
 	int r = counter_value(t, &p, &row);
 
@@ -327,8 +330,11 @@ static int take_counter(struct text_state *t, const char *s)
 	/* A counter after a block's "seconds time elapsed" line is the next run's, headed or not. */
 	if (t->acc.closed && flush(t) != 0)
 		return -1;
+	pct = running_pct(rest, t->decimal);
+	if (check_running_pct(pct, t->err) != 0)
+		return failed_at_line(t);
 	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
-		    running_pct(rest, t->decimal), rel_spread(rest, t->decimal)) != 0)
+		    pct, rel_spread(rest, t->decimal)) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
@@ -444,14 +450,14 @@ static int name_blocks(struct text_state *t, size_t before)
 		return 0;
 	for (size_t i = 0; i < t->nnames && before + i < t->p->nworkloads; i++) {
 		struct ud_workload *w = &t->p->workloads[before + i];
-		bool taken = false;
 
 		if (!t->names[i])
 			continue;
-		for (size_t k = 0; k < t->p->nworkloads && !taken; k++)
-			taken = strcmp(t->p->workloads[k].name, t->names[i]) == 0;
-		if (taken)
+		if (json_object_get(t->taken, t->names[i]))
 			continue; /* two runs after the same line: keep the numbered names */
+		if (name_take(t->taken, t->names[i]) != 0)
+			return ud_fail(t->err, "out of memory");
+		json_object_del(t->taken, w->name);
 		free(w->name);
 		w->name = t->names[i];
 		t->names[i] = NULL;
@@ -477,6 +483,9 @@ int import_perf_text(struct ud_profile *p, const char *text, size_t len, const c
 	int ret = 0;
 
 	t.fallback = base ? base + 1 : name;
+	t.taken = names_taken(p);
+	if (!t.taken)
+		return ud_fail(err, "out of memory");
 	acc_init(&t.acc);
 	lines_init(&l, text, len);
 	while (ret == 0 && (at = l.cur, line = lines_next(&l)) != NULL) {
@@ -496,6 +505,7 @@ int import_perf_text(struct ud_profile *p, const char *text, size_t len, const c
 	acc_free(&t.acc);
 	lines_free(&l);
 	free_names(&t);
+	json_decref(t.taken);
 	if (ret == 0 && p->nworkloads == before)
 		ret = ud_fail(err, "%s: no perf stat counter lines or UnixBench results found", name);
 	return ret;

@@ -38,8 +38,13 @@ int import_rows(struct ud_profile *p, const char *text, size_t len, const char *
 	lines_free(&l);
 	if (ret == 0 && !rows)
 		ret = ud_fail(err, "%s: no %s found", name, what);
-	if (ret == 0)
-		ret = acc_to_workload(&a, p, o, base ? base + 1 : name, err);
+	if (ret == 0) {
+		json_t *taken = names_taken(p);
+
+		ret = taken ? acc_to_workload(&a, p, o, base ? base + 1 : name, taken, err)
+			    : ud_fail(err, "out of memory");
+		json_decref(taken);
+	}
 	acc_free(&a);
 	return ret;
 }

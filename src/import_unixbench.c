@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_block.h"
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
@@ -34,6 +35,7 @@ struct run {
 	int nresults;
 	bool in_index;
 	bool scored;           /* the "System Benchmarks Index Score" line was read: the table is whole */
+	json_t *taken;         /* the profile's workload names (names_taken()), kept across runs */
 };
 
 /* The last whitespace-separated token of s[0..*len) as a number; shortens *len. */
@@ -70,11 +72,10 @@ static int add_workload(struct ud_profile *p, struct run *r, const char *test, d
 
 	copies_label(r->copies, label, sizeof(label));
 	snprintf(full, sizeof(full), "%s %s", test, label);
-	for (size_t i = 0; i < p->nworkloads; i++)
-		if (strcmp(p->workloads[i].name, full) == 0)
-			return ud_fail(err, "%s:%d: '%s' appears twice", name, lineno, full);
+	if (json_object_get(r->taken, full))
+		return ud_fail(err, "%s:%d: '%s' appears twice", name, lineno, full);
 	w = ud_profile_add_workload(p, full);
-	if (!w)
+	if (!w || name_take(r->taken, full) != 0)
 		return ud_fail(err, "out of memory");
 	for (int i = 0; i < r->nresults; i++) {
 		if (strcmp(r->results[i].name, test) == 0) {
@@ -231,8 +232,11 @@ static int take_score_line(struct ud_profile *p, struct run *r, const char *s, i
 
 static void new_run(struct run *r)
 {
+	json_t *taken = r->taken;
+
 	memset(r, 0, sizeof(*r));
 	r->copies = 1;
+	r->taken = taken;
 }
 
 /* One line of the log; 1 when it ends the log early (a cut index line). */
@@ -278,8 +282,10 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 	char *line;
 	int ret = 0;
 
-	if (!r)
+	if (!r || !(r->taken = names_taken(p))) {
+		free(r);
 		return ud_fail(err, "out of memory");
+	}
 	new_run(r);
 	lines_init(&l, text, len);
 	while (ret == 0 && (line = lines_next(&l)) != NULL) {
@@ -293,6 +299,7 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 	else if (ret >= 0 && finish_run(p, r, name, l.lineno, warn) != 0)
 		ret = ud_fail(err, "out of memory");
 	lines_free(&l);
+	json_decref(r->taken);
 	free(r);
 	return ret < 0 ? -1 : 0;
 }

@@ -19,7 +19,7 @@ json_t *ud_json_load_file(const char *path, struct ud_err *err)
 	json_error_t jerr;
 	json_t *root;
 	size_t len;
-	char *text = ud_read_file(path, &len, err);
+	char *text = ud_read_file(path, UD_INPUT_PROFILE, &len, err);
 
 	if (!text)
 		return NULL;

@@ -72,14 +72,33 @@ void ud_profile_free(struct ud_profile *p)
 	free(p);
 }
 
+/*
+ * Room for element n of *array, elements of size bytes: 0, or -1 out of
+ * memory.  Every workload, counter and perf metric is added through here, so the capacity
+ * is the power of two at or above n: doubling keeps 100k imported workloads
+ * linear (growing by one copied the array at every step).
+ */
+static int room_for(void **array, size_t n, size_t size)
+{
+	void *grown;
+
+	if (n & (n - 1))
+		return 0;
+	grown = realloc(*array, (n ? 2 * n : 1) * size);
+	if (!grown)
+		return -1;
+	*array = grown;
+	return 0;
+}
+
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name)
 {
-	struct ud_workload *grown = realloc(p->workloads, (p->nworkloads + 1) * sizeof(*grown)), *w;
+	size_t n = p->nworkloads;
+	struct ud_workload *w;
 
-	if (!grown)
+	if (room_for((void **)&p->workloads, n, sizeof(*w)) != 0)
 		return NULL;
-	p->workloads = grown;
-	w = &p->workloads[p->nworkloads];
+	w = &p->workloads[n];
 	memset(w, 0, sizeof(*w));
 	w->name = strdup(name);
 	if (!w->name)
@@ -149,35 +168,29 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
 	return 0;
 }
 
-int ud_workload_set_perf_metric(struct ud_workload *w, const char *name, double value)
+int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value)
 {
-	struct ud_perf_metric *grown;
+	struct ud_perf_metric *m;
 
-	for (size_t i = 0; i < w->nperf_metrics; i++) {
-		if (strcmp(w->perf_metrics[i].name, name) == 0) {
-			w->perf_metrics[i].value = value;
-			return 0;
-		}
-	}
-	grown = realloc(w->perf_metrics, (w->nperf_metrics + 1) * sizeof(*grown));
-	if (!grown)
+	if (room_for((void **)&w->perf_metrics, w->nperf_metrics, sizeof(*m)) != 0)
 		return -1;
-	w->perf_metrics = grown;
-	grown[w->nperf_metrics].name = strdup(name);
-	if (!grown[w->nperf_metrics].name)
+	m = &w->perf_metrics[w->nperf_metrics];
+	m->name = strdup(name);
+	if (!m->name)
 		return -1;
-	grown[w->nperf_metrics++].value = value;
+	m->value = value;
+	w->nperf_metrics++;
 	return 0;
 }
 
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name)
 {
-	struct ud_counter *grown = realloc(w->counters, (w->ncounters + 1) * sizeof(*grown)), *c;
+	size_t n = w->ncounters;
+	struct ud_counter *c;
 
-	if (!grown)
+	if (room_for((void **)&w->counters, n, sizeof(*c)) != 0)
 		return NULL;
-	w->counters = grown;
-	c = &w->counters[w->ncounters];
+	c = &w->counters[n];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
 	if (!c->name)

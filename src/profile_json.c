@@ -268,6 +268,29 @@ static char *get_str(struct reader *r, const json_t *obj, const char *key, const
 	return strdup(json_string_value(v));
 }
 
+/* Refuses where.key when v (NAN: absent) is below 0 or above max. */
+static void check_range(struct reader *r, double v, double max, const char *where, const char *key, const char *what)
+{
+	char at[256];
+
+	if (isnan(v) || (v >= 0 && v <= max))
+		return;
+	snprintf(at, sizeof(at), "%s.%s", where, key);
+	bad(r, at, what);
+}
+
+/* Counts and times are never negative, a counter runs at most while enabled, and a share is a share. */
+static void check_counter(struct reader *r, const struct ud_counter *c, const char *where)
+{
+	check_range(r, c->value, INFINITY, where, "value", "a count cannot be negative");
+	check_range(r, c->raw_value, INFINITY, where, "raw_value", "a count cannot be negative");
+	check_range(r, c->enabled_ns, INFINITY, where, "enabled_ns", "a time cannot be negative");
+	check_range(r, c->running_ns, isnan(c->enabled_ns) ? INFINITY : c->enabled_ns, where, "running_ns",
+		    "cannot be negative nor exceed enabled_ns");
+	check_range(r, c->running_pct, 100, where, "running_pct", "a share must be within 0..100");
+	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
+}
+
 static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j, const char *where)
 {
 	const char *status = json_string_value(json_object_get(j, "status"));
@@ -298,6 +321,7 @@ static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j
 	c->opened_as = get_str(r, j, "opened_as", where);
 	if (json_is_integer(group))
 		c->group = (int)json_integer_value(group);
+	check_counter(r, c, where);
 }
 
 static void read_score(struct reader *r, struct ud_score *s, const json_t *j, const char *where)
@@ -375,7 +399,7 @@ static void read_perf_metrics(struct reader *r, struct ud_workload *w, const jso
 			bad(r, where, "perf_metrics: expected numbers or null");
 			return;
 		}
-		if (ud_workload_set_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
+		if (ud_workload_add_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
 			bad(r, where, "out of memory");
 			return;
 		}
@@ -438,6 +462,9 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->units = get_str(r, j, "units", where);
 	w->command = get_str(r, j, "command", where);
 	w->outcome = get_str(r, j, "outcome", where);
+	/* Unknown is null or absent; "yes" would silently read as unknown and flip no speedup's direction. */
+	if (hib && !json_is_boolean(hib) && !json_is_null(hib))
+		bad(r, where, "\"higher_is_better\" must be true, false or null");
 	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
 	w->composite = json_is_true(json_object_get(j, "composite"));
 	if (json_is_object(json_object_get(j, "binary"))) {
@@ -454,6 +481,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
+	check_range(r, w->work_units, INFINITY, where, "work_units", "work cannot be negative");
+	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
+	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
+	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
 	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
 	read_noise(r, w, json_object_get(j, "noise"), where);
 	if (!r->failed && ud_hotspots_from_json(j, where, &w->hotspots, r->err) != 0) {
@@ -505,6 +536,12 @@ struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, st
 	}
 	if (!json_is_object(host) || !json_is_array(workloads)) {
 		ud_fail(err, "%s: a profile needs a \"host\" object and a \"workloads\" array", name);
+		return NULL;
+	}
+	/* The label names the host in every report: a number there would silently become the file name. */
+	if (json_object_get(host, "label") && !json_is_string(json_object_get(host, "label")) &&
+	    !json_is_null(json_object_get(host, "label"))) {
+		ud_fail(err, "%s: host.label: expected a string or null", name);
 		return NULL;
 	}
 	p = ud_profile_new(json_deep_copy(host));

@@ -50,7 +50,7 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 		return ud_fail(err, "no template for this format");
 	snprintf(path, sizeof(path), "%s/%s.%s", dir ? dir : ud_data_dir(UD_DATA_TEMPLATES, dirbuf, sizeof(dirbuf)),
 		 stem, kinds[f].ext);
-	tmpl = ud_read_file(path, NULL, err);
+	tmpl = ud_read_file(path, UD_INPUT_TEMPLATE, NULL, err);
 	if (!tmpl)
 		return -1;
 	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);

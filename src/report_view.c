@@ -399,7 +399,7 @@ static json_t *penalty_text(const json_t *p)
 	if (!json_is_object(b) || !json_is_object(l))
 		snprintf(buf, sizeof(buf), "%s: no penalties known, so its share stays in 'other'", u ? u : "unknown core");
 	else
-		snprintf(buf, sizeof(buf), "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", u,
+		snprintf(buf, sizeof(buf), "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", u ? u : "unknown core",
 			 ud_rv_get(b, "cycles"), str(b, "source"), ud_rv_get(l, "cycles"), str(l, "source"));
 	return json_string(buf);
 }

@@ -138,14 +138,79 @@ static int validate(const struct ud_spec *s, const char *path, struct ud_err *er
 
 static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 
-/* The file's key = value lines into s; -1 with err at the first bad one. */
-static int read_fields(FILE *f, const char *path, struct ud_spec *s, struct ud_err *err)
+/*
+ * glibc's regcomp copies a repeated part once per repetition, and a repeat
+ * of a repeat multiplies: "C++++...+" (60 of them) or "((a{99}){99}){99}"
+ * takes gigabytes (found by fuzz/fuzz_spec.c).  A score pattern may hold
+ * this many copies of its parts: real ones hold under 20.
+ */
+#define PATTERN_COPIES_MAX 10000.0
+#define PATTERN_NEST_MAX 32
+
+/* The copies of a repeat: '*', '+', '?' and {m,n} as regcomp expands them; *i is left on its last byte. */
+static double repeat_factor(const char *p, size_t *i)
+{
+	char *end;
+	double m, n;
+
+	if (p[*i] != '{')
+		return 2;
+	m = strtod(p + *i + 1, &end);
+	n = *end == ',' ? (isdigit((unsigned char)end[1]) ? strtod(end + 1, &end) : m + 1) : m;
+	while (*end && *end != '}')
+		end++;
+	*i = (size_t)(end - p) - (*end == '\0');
+	return n > 1 ? n : 2;
+}
+
+/* The size regcomp will make of pattern, in copies of its parts; -1 when it passes PATTERN_COPIES_MAX. */
+static double pattern_copies(const char *p)
+{
+	double total[PATTERN_NEST_MAX + 1] = { 0 }, last[PATTERN_NEST_MAX + 1] = { 0 };
+	int d = 0;
+
+	for (size_t i = 0; p[i]; i++) {
+		if (strchr("*+?{", p[i]) && i > 0) {
+			double f = repeat_factor(p, &i);
+
+			total[d] += last[d] * (f - 1);
+			last[d] *= f;
+		} else if (p[i] == '(' && d < PATTERN_NEST_MAX) {
+			d++;
+			total[d] = last[d] = 0;
+		} else if (p[i] == ')' && d > 0) {
+			d--;
+			last[d] = total[d + 1] > 1 ? total[d + 1] : 1;
+			total[d] += last[d];
+		} else {
+			if (p[i] == '\\' && p[i + 1])
+				i++;
+			else if (p[i] == '[') /* a bracket expression is one part; "[]...]" holds a ']' */
+				for (i += 1 + (p[i + 1] == '^'), i += p[i] == ']'; p[i] && p[i] != ']'; i++)
+					;
+			last[d] = 1;
+			total[d] += 1;
+			if (!p[i])
+				break;
+		}
+		if (total[d] > PATTERN_COPIES_MAX || last[d] > PATTERN_COPIES_MAX)
+			return -1;
+	}
+	return total[0];
+}
+
+int ud_spec_parse(FILE *f, const char *path, struct ud_spec *s, struct ud_err *err)
 {
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, ret = 0;
+	int lineno = 0, rc;
 
-	while (ret == 0 && getline(&line, &cap, f) > 0) {
+	memset(s, 0, sizeof(*s));
+	s->higher_is_better = true;
+	s->timeout_s = 60;
+	s->suites = UD_SUITE_FULL;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	while (getline(&line, &cap, f) > 0) {
 		char *eq, *key;
 
 		lineno++;
@@ -154,34 +219,21 @@ static int read_fields(FILE *f, const char *path, struct ud_spec *s, struct ud_e
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			ret = ud_fail(err, "%s:%d: expected key = value", path, lineno);
-			break;
+			free(line);
+			return ud_fail(err, "%s:%d: expected key = value", path, lineno);
 		}
 		*eq = '\0';
-		ret = set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err);
+		if (set_field(s, ud_trim(key), ud_trim(eq + 1), path, lineno, err) != 0) {
+			free(line);
+			return -1;
+		}
 	}
 	free(line);
-	return ret;
-}
-
-int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
-{
-	FILE *f = fopen(path, "r");
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	s->higher_is_better = true;
-	s->timeout_s = 60;
-	s->suites = UD_SUITE_FULL;
-	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	rc = read_fields(f, path, s, err);
-	fclose(f);
-	if (rc != 0)
-		return -1;
 	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
 		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
+	if (pattern_copies(s->pattern) < 0)
+		return ud_fail(err, "%s: score pattern repeats a repeat too often (over %.0f copies to compile)", path,
+			       PATTERN_COPIES_MAX);
 	rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NEWLINE);
 	if (rc != 0) {
 		char msg[128];
@@ -199,6 +251,22 @@ int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
 		.data = s, .once = true, .not_single_cpu = true, /* an external program's shape is its own */
 	};
 	return 0;
+}
+
+int ud_spec_parse_file(const char *path, struct ud_spec *s, struct ud_err *err)
+{
+	char *buf;
+	FILE *f = ud_open_input(path, UD_INPUT_SPEC, &buf, err);
+	int ret;
+
+	if (!f) {
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	ret = ud_spec_parse(f, path, s, err);
+	fclose(f);
+	free(buf);
+	return ret;
 }
 
 static int cmp_spec(const void *a, const void *b)
@@ -226,8 +294,9 @@ int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_er
 		size_t len = strlen(d);
 		char path[1024];
 
-		if (specs && len > 5 && strcmp(d + len - 5, ".spec") == 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, d);
+		snprintf(path, sizeof(path), "%s/%s", dir, d);
+		/* A FIFO or a folder named *.spec is not a spec: skip it rather than block or fail on it. */
+		if (specs && len > 5 && strcmp(d + len - 5, ".spec") == 0 && ud_is_regular_file(path)) {
 			if (ud_spec_parse_file(path, &specs[*n], err) != 0) {
 				for (int j = i; j < count; j++)
 					free(names[j]);
@@ -432,7 +501,7 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		}
 	elapsed = ud_now_ns() - t0;
 	close(fd);
-	output = ud_read_file(outpath, NULL, err);
+	output = ud_read_file(outpath, UD_INPUT_PROGRAM_OUTPUT, NULL, err);
 	if (!output)
 		return ud_err_prefix(err, "cannot read the output of %s", argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -446,5 +515,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		return ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
 	}
 	free(output);
+	/* A ratio of scores needs both positive: 0 or -5 is a broken benchmark, not a result. */
+	if (!(ctx->score > 0))
+		return ud_fail(err, "%s: its output gives the score %g: a score must be positive", s->name, ctx->score);
 	return 0;
 }

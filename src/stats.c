@@ -183,30 +183,57 @@ static double exact_u_cdf(size_t m, size_t n, double u_obs)
 	return below / total;
 }
 
+struct ranked {
+	double v;
+	bool is_x;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/*
+ * U (the (x, y) pairs with x > y, a tie counting half) and the tie term
+ * (t^3 - t summed over the groups of t equal values) from one sort of both
+ * samples: O(n log n), where comparing every pair took minutes at 100k a side.
+ * Returns -1 when out of memory.
+ */
+static int rank_sums(const double *x, size_t nx, const double *y, size_t ny, double *u, double *ties)
+{
+	size_t n = nx + ny, below_y = 0;
+	struct ranked *r = malloc(n * sizeof(*r));
+
+	if (!r)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		r[i] = i < nx ? (struct ranked){ x[i], true } : (struct ranked){ y[i - nx], false };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	*u = *ties = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t cx = 0, cy = 0;
+
+		for (j = i; j < n && r[j].v == r[i].v; j++)
+			r[j].is_x ? cx++ : cy++;
+		if (j == i) /* a NaN equals nothing, itself included: a group of one */
+			r[j++].is_x ? cx++ : cy++;
+		*u += (double)cx * (double)below_y + 0.5 * (double)cx * (double)cy;
+		*ties += (double)(cx + cy) * ((double)(cx + cy) * (double)(cx + cy) - 1);
+		below_y += cy;
+	}
+	free(r);
+	return 0;
+}
+
 double ud_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny)
 {
 	size_t n = nx + ny;
-	double u = 0, ties = 0, mean, var, z, p;
-	bool tied = false;
+	double u, ties, mean, var, z, p;
+	bool tied;
 
-	if (nx == 0 || ny == 0)
+	if (nx == 0 || ny == 0 || rank_sums(x, nx, y, ny, &u, &ties) != 0)
 		return NAN;
-	/* U counts the (x, y) pairs with x > y, a tie counting half. */
-	for (size_t i = 0; i < nx; i++) {
-		for (size_t j = 0; j < ny; j++) {
-			u += x[i] > y[j] ? 1 : x[i] == y[j] ? 0.5 : 0;
-			tied |= x[i] == y[j];
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		const double v = i < nx ? x[i] : y[i - nx];
-		size_t t = 0;
-
-		for (size_t j = 0; j < n; j++)
-			t += (j < nx ? x[j] : y[j - nx]) == v;
-		ties += (double)(t * t - 1); /* each of a group of t adds t^2 - 1: t^3 - t a group */
-		tied |= t > 1;
-	}
+	tied = ties > 0;
 	mean = (double)(nx * ny) / 2;
 	if (!tied && nx <= 20 && ny <= 20) {
 		double lo = u < mean ? u : (double)(nx * ny) - u;

@@ -1,11 +1,10 @@
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "template.h"
 #include "text.h"
-
-#define MAX_DEPTH 32
 
 /*
  * Writes s, replacing the bytes in special by what subst returns for them.
@@ -63,21 +62,46 @@ void ud_escape_text(FILE *f, const char *s)
 	ud_fputs_visible(f, s); /* a terminal escape sequence in a label must not reach the terminal */
 }
 
+/*
+ * Sections nested deeper than this are refused before anything is written:
+ * the shipped templates nest 4 deep, and rendering recurses once a level.
+ * It also bounds the context stack, one entry a level plus the root.
+ */
+#define MAX_NEST 32
+#define NAME_MAX_LEN 128
+
+enum tok_kind { TOK_TEXT, TOK_VAR, TOK_SECTION, TOK_INVERTED, TOK_CLOSE };
+
+/*
+ * The template cut into tags and text once, in one pass: each section knows
+ * where its close is, so rendering never scans the template again.
+ */
+struct tok {
+	enum tok_kind kind;
+	const char *text; /* TOK_TEXT: the bytes; else the tag's "{{", for line numbers */
+	size_t len;       /* TOK_TEXT */
+	size_t close;     /* sections: the index of their TOK_CLOSE */
+	char name[NAME_MAX_LEN];
+};
+
+struct toks {
+	struct tok *t;
+	size_t n, cap;
+};
+
 struct render {
-	const char *name;
-	const json_t *stack[MAX_DEPTH];
+	const json_t *stack[MAX_NEST + 1];
 	int depth;
 	ud_escape_fn esc;
 	FILE *out;
-	struct ud_err *err;
-	const char *start; /* the template, for line numbers */
+	const struct tok *t;
 };
 
-static int line_of(const struct render *r, const char *at)
+static int line_of(const char *start, const char *at)
 {
 	int line = 1;
 
-	for (const char *p = r->start; p < at; p++)
+	for (const char *p = start; p < at; p++)
 		line += *p == '\n';
 	return line;
 }
@@ -88,7 +112,7 @@ static const json_t *lookup(const struct render *r, const char *name)
 		return r->stack[r->depth - 1];
 	for (int d = r->depth - 1; d >= 0; d--) {
 		const json_t *v = r->stack[d];
-		char part[128];
+		char part[NAME_MAX_LEN];
 		const char *p = name;
 
 		while (v && *p) {
@@ -131,115 +155,160 @@ static void emit(const struct render *r, const json_t *v)
 	}
 }
 
-/* Finds the {{/name}} closing the section opened just before s, honouring nesting. */
-static const char *section_end(const char *s, const char *name, const char **after)
+static struct tok *push(struct toks *ts, enum tok_kind kind, const char *text, size_t len)
 {
-	int nest = 1;
-	size_t n = strlen(name);
+	if (ts->n == ts->cap) {
+		struct tok *grown = realloc(ts->t, (ts->cap = ts->cap ? 2 * ts->cap : 64) * sizeof(*grown));
 
-	while ((s = strstr(s, "{{")) != NULL) {
-		const char *t = s + 2;
-
-		if ((*t == '#' || *t == '^') && strncmp(t + 1, name, n) == 0 && strncmp(t + 1 + n, "}}", 2) == 0)
-			nest++;
-		if (*t == '/' && strncmp(t + 1, name, n) == 0 && strncmp(t + 1 + n, "}}", 2) == 0 && --nest == 0) {
-			*after = t + 3 + n;
-			return s;
-		}
-		s = t;
+		if (!grown)
+			return NULL;
+		ts->t = grown;
 	}
-	return NULL;
+	ts->t[ts->n] = (struct tok){ .kind = kind, .text = text, .len = len };
+	return &ts->t[ts->n++];
 }
 
-static int render(struct render *r, const char *s, const char *end);
-
-static int section(struct render *r, char kind, const char *name, const char *body, const char *body_end)
+/* The tag between open ("{{") and close ("}}") as a token; its name trimmed. */
+static int tag(struct toks *ts, const char *tmpl, const char *name, const char *open, const char *close,
+	       struct ud_err *err)
 {
-	const json_t *v = lookup(r, name);
-	size_t i;
-	const json_t *item;
+	char kind = open[2];
+	const char *p = open + 2 + (kind == '#' || kind == '^' || kind == '/');
+	enum tok_kind k = kind == '#' ? TOK_SECTION : kind == '^' ? TOK_INVERTED : kind == '/' ? TOK_CLOSE : TOK_VAR;
+	struct tok *t;
+	size_t n;
 
-	if (kind == '^')
-		return truthy(v) ? 0 : render(r, body, body_end);
+	while (isspace((unsigned char)*p))
+		p++;
+	n = (size_t)(close - p);
+	while (n && isspace((unsigned char)p[n - 1]))
+		n--;
+	if (n == 0 || n >= NAME_MAX_LEN)
+		return ud_fail(err, "%s:%d: an empty or overlong tag", name, line_of(tmpl, open));
+	t = push(ts, k, open, 0);
+	if (!t)
+		return ud_fail(err, "%s: out of memory", name);
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)n, p);
+	return 0;
+}
+
+/* Matches a close to the innermost open section (open[] holds their indexes). */
+static int nest(struct toks *ts, size_t *open, int *depth, const char *tmpl, const char *name, struct ud_err *err)
+{
+	struct tok *t = &ts->t[ts->n - 1];
+
+	if (t->kind == TOK_SECTION || t->kind == TOK_INVERTED) {
+		if (*depth == MAX_NEST)
+			return ud_fail(err, "%s:%d: sections nested more than %d deep", name, line_of(tmpl, t->text),
+				       MAX_NEST);
+		open[(*depth)++] = ts->n - 1;
+	} else if (t->kind == TOK_CLOSE) {
+		if (*depth == 0)
+			return ud_fail(err, "%s:%d: a closing tag without its section", name, line_of(tmpl, t->text));
+		if (strcmp(ts->t[open[*depth - 1]].name, t->name) != 0)
+			return ud_fail(err, "%s:%d: '{{/%s}}' closes section '%s'", name, line_of(tmpl, t->text),
+				       t->name, ts->t[open[*depth - 1]].name);
+		ts->t[open[--*depth]].close = ts->n - 1;
+	}
+	return 0;
+}
+
+/*
+ * The first "cc" at or after s, or NULL.  Not strstr(): sanitizers measure
+ * the whole haystack on each call, which made compiling a large template
+ * quadratic under ASan; strchr's checks stop at the match.
+ */
+static const char *find_pair(const char *s, char c)
+{
+	while ((s = strchr(s, c)) != NULL && s[1] != c)
+		s++;
+	return s;
+}
+
+/*
+ * Cuts tmpl into tokens.  A section tag followed by a newline takes it (the
+ * body starts on the next line), and so does a closing tag alone at the start
+ * of its line: a section tag on its own line leaves no blank line behind.
+ */
+static int compile(struct toks *ts, const char *tmpl, const char *name, struct ud_err *err)
+{
+	size_t open[MAX_NEST];
+	int depth = 0;
+	const char *s = tmpl;
+
+	for (;;) {
+		const char *o = find_pair(s, '{'), *c;
+
+		if (!push(ts, TOK_TEXT, s, o ? (size_t)(o - s) : strlen(s)))
+			return ud_fail(err, "%s: out of memory", name);
+		if (!o)
+			break;
+		c = find_pair(o, '}');
+		if (!c)
+			return ud_fail(err, "%s:%d: '{{' without '}}'", name, line_of(tmpl, o));
+		s = c + 2;
+		if (o[2] == '!')
+			continue;
+		if (tag(ts, tmpl, name, o, c, err) != 0 || nest(ts, open, &depth, tmpl, name, err) != 0)
+			return -1;
+		if (*s == '\n' && (ts->t[ts->n - 1].kind == TOK_SECTION || ts->t[ts->n - 1].kind == TOK_INVERTED ||
+				   (ts->t[ts->n - 1].kind == TOK_CLOSE && (o == tmpl || o[-1] == '\n'))))
+			s++;
+	}
+	if (depth)
+		return ud_fail(err, "%s:%d: section '%s' is never closed", name, line_of(tmpl, ts->t[open[depth - 1]].text),
+			       ts->t[open[depth - 1]].name);
+	return 0;
+}
+
+static int render(struct render *r, size_t from, size_t to);
+
+/* Renders the body of the section at index i with v entered (v NULL: the same context). */
+static int body(struct render *r, size_t i, const json_t *v)
+{
+	int ret;
+
+	if (v)
+		r->stack[r->depth++] = v; /* depth <= MAX_NEST: compile() bounded the nesting */
+	ret = render(r, i + 1, r->t[i].close);
+	if (v)
+		r->depth--;
+	return ret;
+}
+
+static int section(struct render *r, size_t i)
+{
+	const json_t *v = lookup(r, r->t[i].name), *item;
+	size_t k;
+
+	if (r->t[i].kind == TOK_INVERTED)
+		return truthy(v) ? 0 : body(r, i, NULL);
 	if (!truthy(v))
 		return 0;
-	if (r->depth == MAX_DEPTH)
-		return ud_fail(r->err, "%s:%d: sections nested too deep", r->name, line_of(r, body));
 	if (json_is_array(v)) {
-		json_array_foreach(v, i, item) {
-			int ret;
-
-			r->stack[r->depth++] = item;
-			ret = render(r, body, body_end);
-			r->depth--;
-			if (ret)
-				return ret;
+		json_array_foreach(v, k, item) {
+			if (body(r, i, item) != 0)
+				return -1;
 		}
 		return 0;
 	}
-	if (json_is_object(v)) {
-		int ret;
-
-		r->stack[r->depth++] = v;
-		ret = render(r, body, body_end);
-		r->depth--;
-		return ret;
-	}
-	return render(r, body, body_end);
+	return body(r, i, json_is_object(v) ? v : NULL);
 }
 
-static int render(struct render *r, const char *s, const char *end)
+static int render(struct render *r, size_t from, size_t to)
 {
-	while (s < end) {
-		const char *open = strstr(s, "{{"), *close;
-		char name[128];
-		char kind;
-		size_t n;
+	for (size_t i = from; i < to; i++) {
+		const struct tok *t = &r->t[i];
 
-		if (!open || open >= end) {
-			fwrite(s, 1, (size_t)(end - s), r->out);
-			return 0;
+		if (t->kind == TOK_TEXT) {
+			fwrite(t->text, 1, t->len, r->out);
+		} else if (t->kind == TOK_VAR) {
+			emit(r, lookup(r, t->name));
+		} else {
+			if (section(r, i) != 0)
+				return -1;
+			i = t->close;
 		}
-		fwrite(s, 1, (size_t)(open - s), r->out);
-		close = strstr(open, "}}");
-		if (!close || close >= end)
-			return ud_fail(r->err, "%s:%d: '{{' without '}}'", r->name, line_of(r, open));
-		kind = open[2];
-		s = close + 2;
-		if (kind == '!')
-			continue;
-		if (kind == '/')
-			return ud_fail(r->err, "%s:%d: a closing tag without its section", r->name, line_of(r, open));
-		{
-			const char *p = open + 2 + (kind == '#' || kind == '^');
-
-			while (isspace((unsigned char)*p))
-				p++;
-			n = (size_t)(close - p);
-			while (n && isspace((unsigned char)p[n - 1]))
-				n--;
-			if (n == 0 || n >= sizeof(name))
-				return ud_fail(r->err, "%s:%d: an empty or overlong tag", r->name, line_of(r, open));
-			snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		}
-		if (kind == '#' || kind == '^') {
-			const char *after, *body_end = section_end(s, name, &after);
-			int ret;
-
-			if (!body_end || body_end > end)
-				return ud_fail(r->err, "%s:%d: section '%s' is never closed", r->name, line_of(r, open), name);
-			/* A section tag alone on its line leaves no blank line behind. */
-			if (*s == '\n')
-				s++;
-			ret = section(r, kind, name, s, body_end);
-			if (ret)
-				return ret;
-			s = after;
-			if (*s == '\n' && (body_end == r->start || body_end[-1] == '\n'))
-				s++;
-			continue;
-		}
-		emit(r, lookup(r, name));
 	}
 	return 0;
 }
@@ -247,8 +316,14 @@ static int render(struct render *r, const char *s, const char *end)
 int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud_escape_fn esc, FILE *out,
 		       struct ud_err *err)
 {
-	struct render r = { .name = name, .depth = 1, .esc = esc, .out = out, .err = err, .start = tmpl };
+	struct toks ts = { 0 };
+	struct render r = { .depth = 1, .esc = esc, .out = out };
+	int ret = compile(&ts, tmpl, name, err);
 
 	r.stack[0] = ctx;
-	return render(&r, tmpl, tmpl + strlen(tmpl));
+	r.t = ts.t;
+	if (ret == 0)
+		ret = render(&r, 0, ts.n);
+	free(ts.t);
+	return ret;
 }

@@ -111,3 +111,11 @@ void ud_format_kb(double kb, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3g GB", kb / KB_PER_GB);
 }
+const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "event_names.h"
+#include "fileio.h"
 #include "uarch.h"
 
 #define MAX_TOKENS 16
@@ -180,6 +182,9 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 
 	if (n < 2 || t[1].has_value)
 		return perr(p, "event needs a generic name", NULL);
+	/* The counting engine looks rows up by perf's canonical names: any other row would never be used. */
+	if (!ud_generic_event_name(t[1].key) || strcmp(ud_generic_event_name(t[1].key), t[1].key) != 0)
+		return perr(p, "not one of perf's generic event names", t[1].key);
 	if (ud_uarch_event(u, t[1].key))
 		return perr(p, "event listed twice", t[1].key);
 	grown = realloc(u->events, (u->nevents + 1) * sizeof(*grown));
@@ -321,18 +326,15 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 	return perr(p, "unknown directive", t[0].key);
 }
 
-int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
+int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err *err)
 {
 	struct parser p = { path, 0, err };
 	char *line = NULL;
 	size_t cap = 0;
 	bool has_detect = false;
-	FILE *f = fopen(path, "r");
 
 	memset(u, 0, sizeof(*u));
 	u->penalty_branch = u->penalty_l1d = NAN;
-	if (!f)
-		return ud_fail(err, "%s: %s", path, strerror(errno));
 	copy(u->path, sizeof(u->path), path);
 	while (getline(&line, &cap, f) > 0) {
 		char *tl;
@@ -343,19 +345,33 @@ int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err
 		has_detect |= strncmp(tl, "detect", 6) == 0;
 		if (parse_line(&p, u, line) != 0) {
 			free(line);
-			fclose(f);
 			ud_uarch_free(u);
 			return -1;
 		}
 	}
 	free(line);
-	fclose(f);
 	p.line = 0;
 	if (!u->name[0] || !has_detect || !u->counters_programmable) {
 		ud_uarch_free(u);
 		return ud_fail(err, "%s: a table needs uarch, detect and counters lines", path);
 	}
 	return 0;
+}
+
+int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
+{
+	char *buf;
+	FILE *f = ud_open_input(path, UD_INPUT_EVENT_TABLE, &buf, err);
+	int ret;
+
+	if (!f) {
+		memset(u, 0, sizeof(*u));
+		return -1;
+	}
+	ret = ud_uarch_parse(f, path, u, err);
+	fclose(f);
+	free(buf);
+	return ret;
 }
 
 void ud_uarch_free(struct ud_uarch *u)
@@ -389,6 +405,10 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		/* Tables are the files without an extension (README.md is not one). */
 		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
 			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* A FIFO or a folder among the tables is not one: skip it rather than block or fail on it. */
+		if (!ud_is_regular_file(path))
+			continue;
 		grown = realloc(db->tables, (db->n + 1) * sizeof(*grown));
 		if (!grown) {
 			closedir(d);
@@ -396,7 +416,6 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 			return ud_fail(err, "out of memory");
 		}
 		db->tables = grown;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (ud_uarch_parse_file(path, &db->tables[db->n], err) != 0) {
 			closedir(d);
 			ud_uarch_db_free(db);
@@ -405,7 +424,8 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		db->n++;
 	}
 	closedir(d);
-	qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
+	if (db->n) /* qsort's array must not be NULL, even for none */
+		qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
 	if (!ud_uarch_find(db, "generic")) {
 		ud_uarch_db_free(db);
 		return ud_fail(err, "%s: no \"generic\" table", dir);

@@ -319,7 +319,7 @@ START_TEST(test_events_command)
 
 	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: generic, neoverse-n1");
 	expect_one_line_error(both, 2, "give one");
-	expect_one_line_error(nocpu, 2, "/dev/null: no CPU fields");
+	expect_one_line_error(nocpu, 2, "/dev/null: a character device, not a cpuinfo file");
 }
 END_TEST
 

@@ -548,6 +548,39 @@ START_TEST(test_rule_mitigations)
 }
 END_TEST
 
+/* Counters pair by name whatever their order, once each (a sort, not a scan per counter: issue 12's sibling). */
+START_TEST(test_counters_pair_by_name)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_workload *wa = add(a, "w", 100, 1), *wb = add(b, "w", 200, 1);
+	struct ud_err err;
+	struct ud_diff *d;
+	char name[32];
+
+	wa->work_units = wb->work_units = 1;
+	for (int i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "ev%d", i);
+		put(wa, name, i + 1);
+		snprintf(name, sizeof(name), "ev%d", 2999 - i);
+		put(wb, name, 2.0 * (3000 - i)); /* B holds them in the opposite order, each twice A's */
+	}
+	put(wa, "only-a", 5);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_ptr_null(d->workloads[0].counter_b[3000]); /* only-a */
+	ck_assert_str_eq(d->workloads[0].counter_b[17]->name, "ev17");
+	for (size_t i = 0; i < d->workloads[0].nper_unit; i++) {
+		const struct ud_per_unit *u = &d->workloads[0].per_unit[i];
+
+		if (strncmp(u->name, "ev", 2) == 0)
+			REL(u->v.ratio, 2);
+	}
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff");
@@ -555,6 +588,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, diffutil_load, diffutil_unload);
 	tcase_add_test(tc, test_worked_example);
+	tcase_add_test(tc, test_counters_pair_by_name);
 	tcase_add_test(tc, test_missing_counters_go_to_unexplained);
 	tcase_add_test(tc, test_lower_is_better_and_zero_counters);
 	tcase_add_test(tc, test_bad_inputs);

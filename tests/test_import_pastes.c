@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "derived.h"
+#include "fileio.h"
 #include "import.h"
 #include "testutil.h"
 
@@ -707,10 +708,10 @@ START_TEST(test_huge_file_refused)
 	fd = open(path, O_CREAT | O_WRONLY, 0600);
 	ck_assert_int_ge(fd, 0);
 	/* sparse: no disk, and refused before a byte is read */
-	ck_assert_int_eq(ftruncate(fd, (off_t)IMPORT_MAX_FILE_BYTES + 1), 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)UD_CAP_IMPORT + 1), 0);
 	close(fd);
 	ck_assert_int_eq(ud_import_file_warn(p, path, &o, &warn, &err), -1);
-	ck_assert_msg(strstr(err.msg, "huge.txt: larger than import's limit of 1024 MiB") != NULL, "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "huge.txt: larger than the 1024 MiB limit for a file to import") != NULL, "%s", err.msg);
 	ck_assert_uint_eq(p->nworkloads, 0);
 	rm_tree(dir);
 	free(dir);

@@ -291,6 +291,7 @@ START_TEST(test_block_sums_rows)
 	struct ud_import_opts o = { 0 };
 	struct ud_err err = UD_ERR_INIT;
 	const struct ud_counter *c;
+	json_t *taken;
 	struct acc a;
 
 	acc_init(&a);
@@ -305,9 +306,11 @@ START_TEST(test_block_sums_rows)
 	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|2,5|1|lps", &err), 1);
 	ck_assert_int_eq(acc_take_count_line(&a, "hello", &err), 0);
 	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|x|1|lps", &err), -1);
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", &err), 0);
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", &err), 0); /* the same name twice */
+	taken = names_taken(p);
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0);
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0); /* the same name twice */
 	acc_free(&a);
+	json_decref(taken);
 
 	ck_assert_uint_eq(p->nworkloads, 2);
 	ck_assert_str_eq(p->workloads[0].name, "file.txt");
@@ -321,6 +324,83 @@ START_TEST(test_block_sums_rows)
 	ck_assert_double_eq(p->workloads[0].score.median, 2.5); /* the last COUNT line is the score */
 	ck_assert_str_eq(p->workloads[0].units, "lps");
 	ck_assert(p->workloads[0].higher_is_better);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* Issue 12's sibling: 20,000 distinct events in one block took 20 s (each row scanned every counter); metrics too. */
+START_TEST(test_block_many_events)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_import_opts o = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	json_t *taken = names_taken(p);
+	char ev[32];
+	struct acc a;
+
+	acc_init(&a);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 20000; i++) {
+			snprintf(ev, sizeof(ev), "ev%d", i);
+			ck_assert_int_eq(acc_add(&a, ev, UD_COUNTED, i, NAN, NAN), 0);
+		}
+	}
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 20000; i++) {
+			snprintf(ev, sizeof(ev), "metric%d", i);
+			ck_assert_int_eq(acc_set_metric(&a, ev, round * 100 + i), 0); /* perf repeats them: the last stands */
+		}
+	}
+	ck_assert_uint_eq(a.nmetrics, 20000);
+	ck_assert_int_eq(acc_add(&a, "cpu-cycles", UD_COUNTED, 1, NAN, NAN), 0);
+	ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 2, NAN, NAN), 0); /* another spelling of the same event */
+	ck_assert_uint_eq(a.n, 20001);
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "many", taken, &err), 0);
+	ck_assert_uint_eq(p->workloads[0].ncounters, 20001);
+	ck_assert_double_eq(ud_workload_value(&p->workloads[0], "ev19999"), 2 * 19999);
+	ck_assert_double_eq(ud_workload_value(&p->workloads[0], "cycles"), 3);
+	ck_assert_uint_eq(p->workloads[0].nperf_metrics, 20000);
+	ck_assert_str_eq(p->workloads[0].perf_metrics[19999].name, "metric19999");
+	ck_assert_double_eq(p->workloads[0].perf_metrics[19999].value, 100 + 19999);
+	acc_free(&a);
+	json_decref(taken);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* Issue 12: 5,000 blocks of one command took 67 s (every candidate scanned every name). */
+START_TEST(test_unique_names_many_blocks)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_import_opts o = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	json_t *taken;
+	char want[64];
+	struct acc a;
+
+	/* names already taken, some in the numbered form, before this file's blocks */
+	ud_profile_add_workload(p, "cmd");
+	ud_profile_add_workload(p, "cmd#3");
+	taken = names_taken(p);
+	for (int i = 0; i < 20000; i++) {
+		acc_init(&a);
+		ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 1, NAN, NAN), 0);
+		ck_assert_int_eq(acc_to_workload(&a, p, &o, "cmd", taken, &err), 0);
+		acc_free(&a);
+	}
+	json_decref(taken);
+	ck_assert_uint_eq(p->nworkloads, 20002);
+	/* the lowest free number each time: 2, then 4 (3 was taken), 5, ... */
+	ck_assert_str_eq(p->workloads[2].name, "cmd#2");
+	ck_assert_str_eq(p->workloads[3].name, "cmd#4");
+	snprintf(want, sizeof(want), "cmd#%d", 20002);
+	ck_assert_str_eq(p->workloads[20001].name, want);
+	taken = json_object();
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		ck_assert_ptr_null(json_object_get(taken, p->workloads[i].name)); /* all distinct */
+		json_object_set_new(taken, p->workloads[i].name, json_true());
+	}
+	json_decref(taken);
 	ud_profile_free(p);
 }
 END_TEST
@@ -341,6 +421,8 @@ int main(void)
 	tcase_add_test(tc, test_counter_value);
 	tcase_add_test(tc, test_event_names);
 	tcase_add_test(tc, test_block_sums_rows);
+	tcase_add_test(tc, test_unique_names_many_blocks);
+	tcase_add_test(tc, test_block_many_events);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

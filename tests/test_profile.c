@@ -127,6 +127,38 @@ START_TEST(test_malformed_files)
 }
 END_TEST
 
+/* Issue 12: values no measurement can have are refused with their JSON path. */
+START_TEST(test_impossible_values)
+{
+	static const struct {
+		const char *counter, *path, *why;
+	} cases[] = {
+		{ "\"value\": -5", "cycles.value", "a count cannot be negative" },
+		{ "\"value\": 5, \"raw_value\": -1", "cycles.raw_value", "a count cannot be negative" },
+		{ "\"value\": 5, \"enabled_ns\": -1, \"running_ns\": 0", "cycles.enabled_ns", "a time cannot be negative" },
+		{ "\"value\": 5, \"enabled_ns\": 10, \"running_ns\": 20", "cycles.running_ns", "cannot be negative nor exceed enabled_ns" },
+		{ "\"value\": 5, \"running_pct\": 150", "cycles.running_pct", "a share must be within 0..100" },
+		{ "\"value\": 5, \"running_pct\": -1", "cycles.running_pct", "a share must be within 0..100" },
+		{ "\"value\": 5, \"rel_stddev\": -0.5", "cycles.rel_stddev", "a spread cannot be negative" },
+	};
+	char text[512], want[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": [{\"name\": \"x\", "
+			 "\"counters\": {\"cycles\": {\"status\": \"counted\", %s}}}]}",
+			 cases[i].counter);
+		snprintf(want, sizeof(want), "%%s: workloads[0].counters.%s: %s", cases[i].path, cases[i].why);
+		expect_load_error(text, want);
+	}
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": 5}, \"workloads\": []}",
+			  "%s: host.label: expected a string or null");
+	expect_load_error("{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": "
+			  "[{\"name\": \"x\", \"sys_ns\": -3}]}",
+			  "%s: workloads[0].sys_ns: a time cannot be negative");
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
 	struct ud_err err;
@@ -190,6 +222,7 @@ int main(void)
 
 	tcase_add_test(tc, test_round_trip_is_lossless);
 	tcase_add_test(tc, test_malformed_files);
+	tcase_add_test(tc, test_impossible_values);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_value_lookup);
 	tcase_add_test(tc, test_load_all);

@@ -155,6 +155,37 @@ START_TEST(test_malformed_specs)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_spec.c: "^C+++...+" took regcomp past 2 GB (a repeat of
+ * a repeat is copied once per repetition).  Refused before compiling; as many
+ * plain repeats as a real pattern holds still compile.
+ */
+START_TEST(test_exploding_pattern_refused)
+{
+	static const char *const bad[] = {
+		"^C++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++OUNT\\)|([(A-Za-z/]+)",
+		"((a{99}){99}){99}([0-9]+)",
+		"(((((((((((((((x+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+([0-9]+)",
+		"([0-9]+){1,100000}",
+	};
+	char text[512];
+	struct ud_spec s;
+	struct ud_err err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "name = x\ncommand = true\nunits = s\nscore = %s\n", bad[i]);
+		ck_assert_int_eq(parse(text, &s, &err), -1);
+		ck_assert_msg(strstr(err.msg, "t.spec: score pattern repeats a repeat too often") != NULL, "%s: %s", bad[i],
+			      err.msg);
+	}
+	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = s\n"
+			       "score = ^a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q+r+s+t+u+v+w+x+y+z+ *[[:space:]]{1,8}([0-9.]+)$\n",
+			       &s, &err),
+			 0);
+	regfree(&s.re);
+}
+END_TEST
+
 START_TEST(test_availability)
 {
 	struct ud_spec s;
@@ -242,6 +273,7 @@ int main(void)
 	tcase_add_test(tc, test_unixbench_timebase);
 	tcase_add_test(tc, test_unixbench_stand_in);
 	tcase_add_test(tc, test_malformed_specs);
+	tcase_add_test(tc, test_exploding_pattern_refused);
 	tcase_add_test(tc, test_availability);
 	tcase_add_test(tc, test_program_end_to_end);
 	tcase_add_test(tc, test_build_id);

@@ -71,6 +71,67 @@ START_TEST(test_errors)
 	out = render("{{}}", ctx, ud_escape_text, &ret, &err);
 	ck_assert_int_eq(ret, -1);
 	free(out);
+	out = render("{{#a}}{{#b}}{{/a}}{{/b}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_str_eq(err.msg, "t.tmpl:1: '{{/a}}' closes section 'b'");
+	free(out);
+	json_decref(ctx);
+}
+END_TEST
+
+/* Issue 12: 40,000 nested sections overflowed the stack (and each level rescanned the rest). */
+static char *nested(const char *open, int levels)
+{
+	size_t one = strlen(open) + 5, len = (size_t)levels * 2 * one + 1;
+	char *t = malloc(len), *p = t;
+
+	for (int i = 0; i < levels; i++)
+		p += sprintf(p, "%s", open);
+	for (int i = 0; i < levels; i++)
+		p += sprintf(p, "{{/x}}");
+	return t;
+}
+
+START_TEST(test_deep_nesting_refused)
+{
+	json_t *ctx = json_pack("{s:b s:s}", "x", 1, "s", "v");
+	const char *opens[] = { "{{#x}}", "{{^x}}" };
+	struct ud_err err;
+	int ret;
+
+	for (size_t k = 0; k < 2; k++) {
+		char *t = nested(opens[k], 40000), *out = render(t, ctx, ud_escape_text, &ret, &err);
+
+		ck_assert_int_eq(ret, -1);
+		ck_assert_str_eq(err.msg, "t.tmpl:1: sections nested more than 32 deep");
+		ck_assert_str_eq(out, ""); /* refused before a byte is written */
+		free(out);
+		free(t);
+		t = nested(opens[k], 32);
+		out = render(t, ctx, ud_escape_text, &ret, &err);
+		ck_assert_msg(ret == 0, "%s", err.msg);
+		free(out);
+		free(t);
+	}
+	json_decref(ctx);
+}
+END_TEST
+
+START_TEST(test_many_tags_render)
+{
+	/* 100,000 sibling sections and values: each rendered once, in order */
+	json_t *ctx = json_pack("{s:b s:s}", "x", 1, "s", "v");
+	size_t n = 100000, len = n * 17 + 1;
+	char *t = malloc(len), *p = t, *out;
+	struct ud_err err;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "{{#x}}{{s}}{{/x}}");
+	out = render(t, ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_uint_eq(strlen(out), n);
+	free(out);
+	free(t);
 	json_decref(ctx);
 }
 END_TEST
@@ -122,6 +183,8 @@ int main(void)
 	tcase_add_test(tc, test_variables_and_sections);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_visible);
+	tcase_add_test(tc, test_deep_nesting_refused);
+	tcase_add_test(tc, test_many_tags_render);
 	tcase_add_test(tc, test_escapes);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
