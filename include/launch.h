@@ -46,8 +46,14 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
  */
 int ud_adopt_orphans(struct ud_err *err);
 
-/* Kills (SIGKILL) and reaps every child of this process, and the children they orphan. */
-void ud_kill_descendants(void);
+/*
+ * The children this process has now (at most max of them into pids), taken
+ * before a workload starts so that ud_kill_descendants() spares them: the
+ * caller's own helpers are not the workload's leftovers.
+ */
+size_t ud_children(pid_t *pids, size_t max);
+/* Kills (SIGKILL) and reaps every child of this process but those in spare, and the children they orphan. */
+void ud_kill_descendants(const pid_t *spare, size_t nspare);
 /* Sampling the command too (stat --hotspots): its records are appended to records_fd. */
 struct ud_launch_sampling {
 	const struct ud_sampler_config *config;

@@ -170,8 +170,8 @@ static int child_of(long pid, pid_t parent)
 	return close_paren && sscanf(close_paren + 1, " %*c %d", &ppid) == 1 && ppid == parent;
 }
 
-/* Kills up to max children of this process, their pids in pids; returns how many. */
-static size_t kill_children(pid_t *pids, size_t max)
+/* Up to max children of this process into pids, but those in spare, killed first when kill_them; returns how many. */
+static size_t scan_children(pid_t *pids, size_t max, const pid_t *spare, size_t nspare, bool kill_them)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -179,22 +179,37 @@ static size_t kill_children(pid_t *pids, size_t max)
 
 	if (!d)
 		return 0;
-	while (found < max && (e = readdir(d)))
-		if (isdigit((unsigned char)e->d_name[0]) && child_of(atol(e->d_name), getpid())) {
-			pids[found] = (pid_t)atol(e->d_name);
-			kill(pids[found++], SIGKILL);
-		}
+	while (found < max && (e = readdir(d))) {
+		pid_t pid;
+		bool spared = false;
+
+		if (!isdigit((unsigned char)e->d_name[0]) || !child_of(atol(e->d_name), getpid()))
+			continue;
+		pid = (pid_t)atol(e->d_name);
+		for (size_t i = 0; i < nspare && !spared; i++)
+			spared = spare[i] == pid;
+		if (spared)
+			continue;
+		if (kill_them)
+			kill(pid, SIGKILL);
+		pids[found++] = pid;
+	}
 	closedir(d);
 	return found;
 }
 
-void ud_kill_descendants(void)
+size_t ud_children(pid_t *pids, size_t max)
+{
+	return scan_children(pids, max, NULL, 0, false);
+}
+
+void ud_kill_descendants(const pid_t *spare, size_t nspare)
 {
 	pid_t pids[256];
 	size_t n;
 
 	/* Killing a child orphans its own children, which a subreaper adopts: repeat until none is left. */
-	while ((n = kill_children(pids, sizeof(pids) / sizeof(pids[0]))) > 0)
+	while ((n = scan_children(pids, sizeof(pids) / sizeof(pids[0]), spare, nspare, true)) > 0)
 		for (size_t i = 0; i < n; i++)
 			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
 				;

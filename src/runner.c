@@ -204,6 +204,9 @@ static enum ud_outcome judge(enum ud_outcome out, int status, const char *buf, s
  * Runs one child and collects its message.  Returns the outcome; on OK,
  * *m and counts[0..nev) hold what it sent, else detail says what happened.
  */
+/* The caller's own children a workload's run leaves alone; more than a test's busy loops will ever need. */
+#define SPARE_CHILDREN_MAX 256
+
 static enum ud_outcome run_child(const struct ud_workload_def *def, const struct ud_runner_opts *o,
 				 const struct ud_event *ev, size_t nev, const char *tmpdir, uint64_t iters, int records_fd,
 				 struct message *m, struct ud_count *counts, struct ud_err *detail)
@@ -212,7 +215,9 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	char *buf = calloc(1, want);
 	enum ud_outcome out;
 	int p[2], status = 0;
-	pid_t pid;
+	/* Children we had before this one (a caller's helpers) are not its leftovers. */
+	pid_t pid, spare[SPARE_CHILDREN_MAX];
+	size_t nspare = ud_children(spare, SPARE_CHILDREN_MAX);
 
 	if (!buf || pipe2(p, O_CLOEXEC) != 0) {
 		free(buf);
@@ -238,7 +243,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 		kill_group(pid);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	ud_kill_descendants(); /* helpers that left the group with setsid(), adopted as orphans */
+	ud_kill_descendants(spare, nspare); /* helpers that left the group with setsid(), adopted as orphans */
 	out = judge(out, status, buf, got, want, o, detail);
 	if (out == UD_OUT_OK) {
 		memcpy(m, buf, sizeof(*m));

@@ -265,6 +265,30 @@ START_TEST(test_setsid_helper_is_killed)
 }
 END_TEST
 
+/* A child the caller had before the workload (a test's busy loop, a tool's helper) is not the workload's to kill. */
+START_TEST(test_callers_children_are_spared)
+{
+	struct ud_runner_opts o = opts();
+	struct ud_run_result r;
+	pid_t mine = fork();
+
+	ck_assert_int_ge(mine, 0);
+	if (mine == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(helper_pid_file, sizeof(helper_pid_file), "%s.helper", tmproot);
+	o.samples = 1;
+	ud_run_workload(&escapes, &o, &r); /* its setsid() helper is killed, as above */
+	ck_assert_int_eq(r.outcome, UD_OUT_OK);
+	ud_run_result_free(&r);
+	ck_assert(process_running(mine));
+	kill(mine, SIGKILL);
+	waitpid(mine, NULL, 0);
+	unlink(helper_pid_file);
+}
+END_TEST
+
 START_TEST(test_no_temporary_directory_is_an_outcome)
 {
 	struct ud_runner_opts o = opts();
@@ -448,6 +472,7 @@ int main(void)
 	tcase_add_test(tc, test_helpers_are_counted);
 	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
 	tcase_add_test(tc, test_setsid_helper_is_killed);
+	tcase_add_test(tc, test_callers_children_are_spared);
 	tcase_add_test(tc, test_no_temporary_directory_is_an_outcome);
 	tcase_add_test(tc, test_filecopy_end_to_end);
 	tcase_add_test(tc, test_every_builtin_runs);
