@@ -38,4 +38,12 @@ void ud_format_kb(double kb, char *buf, size_t len);
 const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 	__attribute__((format(printf, 1, 0)));
 
+/*
+ * Makes s valid UTF-8 in place, as JSON needs every string to be: a byte
+ * that starts no valid sequence becomes '?', and a sequence cut short at the
+ * end (a fixed-size copy of a program's output) is cut off.  Text from
+ * programs and error messages goes through it before it reaches a profile.
+ */
+void ud_utf8_sanitize(char *s);
+
 #endif

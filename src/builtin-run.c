@@ -428,15 +428,17 @@ static int prepare(struct run *r, struct ud_err *err)
 static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *err)
 {
 	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
+	struct ud_err why = UD_ERR_INIT;
 
 	if (!w || ud_run_to_workload(it->def, &it->res, r->ev, r->ro.nev, w) != 0 ||
 	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
 		return ud_fail(err, "out of memory");
 	record_binary(it->def, w);
+	/* Symbols that cannot be named cost this workload its hotspots, never the run its measurements. */
 	if (r->ro.sampling &&
 	    !(w->hotspots = ud_symbols_from_records(it->res.records, it->res.nrecords, r->sampling.event,
-						     r->sampling.frequency_hz, r->sampling.kernel_reason, err)))
-		return -1;
+						     r->sampling.frequency_hz, r->sampling.kernel_reason, &why)))
+		ud_cmd_error(&command, "%s: kept without hotspots: %s", it->def->name, why.msg);
 	return 0;
 }
 

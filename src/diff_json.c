@@ -222,8 +222,7 @@ static void findings(struct ud_jw *w, const struct ud_diff *d)
 		for (size_t k = 0; k < f->nevidence; k++)
 			ud_jw_string(w, NULL, f->evidence[k]);
 		ud_jw_end(w);
-		if (f->confirm)
-			ud_jw_string(w, "confirm", f->confirm);
+		ud_jw_string(w, "confirm", f->confirm); /* SPEC §5.1: every finding has it; null where no rule names a check */
 		ud_jw_end(w);
 	}
 	ud_jw_end(w);

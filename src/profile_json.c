@@ -186,8 +186,13 @@ json_t *ud_profile_to_json(const struct ud_profile *p)
 {
 	json_t *workloads = json_array();
 
-	for (size_t i = 0; i < p->nworkloads; i++)
-		json_array_append_new(workloads, workload_json(&p->workloads[i], p->host));
+	/* A workload that cannot be written fails the whole document: never a profile silently without it. */
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		if (json_array_append_new(workloads, workload_json(&p->workloads[i], p->host)) != 0) {
+			json_decref(workloads);
+			return NULL;
+		}
+	}
 	json_t *j = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA, "tool", "name", "uarchdiff",
 			      "version", p->tool_version ? p->tool_version : UD_VERSION, "host", p->host, "workloads",
 			      workloads);

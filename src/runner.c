@@ -16,6 +16,7 @@
 #include "launch.h"
 #include "measure.h"
 #include "runner.h"
+#include "text.h"
 #include "stats.h"
 
 /* Calibration stops doubling once run() takes this share of the target. */
@@ -280,6 +281,8 @@ static int sample_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
 {
 	const struct ud_runner_opts *o = sr->o;
+	/* Where this sample's records start: a sample that is not kept takes its records with it. */
+	off_t records_at = sr->records_fd >= 0 ? lseek(sr->records_fd, 0, SEEK_END) : -1;
 	int ret;
 
 	smp->counts = calloc(o->nev ? o->nev : 1, sizeof(*smp->counts));
@@ -292,6 +295,8 @@ static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
 	if (ret != UD_OUT_OK) {
 		free(smp->counts);
 		smp->counts = NULL;
+		if (records_at >= 0 && ftruncate(sr->records_fd, records_at) == 0)
+			lseek(sr->records_fd, records_at, SEEK_SET);
 		return (enum ud_outcome)ret;
 	}
 	smp->work = sr->first.work;
@@ -414,6 +419,11 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 	w->higher_is_better = def->higher_is_better;
 	w->runs = (int)res->nsamples;
 	w->outcome = strdup(res->outcome == UD_OUT_OK ? "ok" : res->detail.msg);
+	/* A program's units and a message cut to its buffer may not be UTF-8, which JSON cannot hold. */
+	if (w->units)
+		ud_utf8_sanitize(w->units);
+	if (w->outcome)
+		ud_utf8_sanitize(w->outcome);
 	for (size_t s = 0; s < res->nsamples; s++) {
 		const struct ud_sample *smp = &res->samples[s];
 

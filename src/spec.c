@@ -175,7 +175,9 @@ static double pattern_copies(const char *p)
 
 			total[d] += last[d] * (f - 1);
 			last[d] *= f;
-		} else if (p[i] == '(' && d < PATTERN_NEST_MAX) {
+		} else if (p[i] == '(') {
+			if (d == PATTERN_NEST_MAX) /* deeper groups cannot be counted: refused, never undercounted */
+				return -1;
 			d++;
 			total[d] = last[d] = 0;
 		} else if (p[i] == ')' && d > 0) {
@@ -232,8 +234,8 @@ int ud_spec_parse(FILE *f, const char *path, struct ud_spec *s, struct ud_err *e
 	if (!s->name[0] || !s->command[0] || !s->pattern[0] || (!s->units[0] && !s->units_group))
 		return ud_fail(err, "%s: a spec needs name, command, score and units (or units_group)", path);
 	if (pattern_copies(s->pattern) < 0)
-		return ud_fail(err, "%s: score pattern repeats a repeat too often (over %.0f copies to compile)", path,
-			       PATTERN_COPIES_MAX);
+		return ud_fail(err, "%s: score pattern too costly to compile (over %.0f copies, or groups over %d deep)",
+			       path, PATTERN_COPIES_MAX, PATTERN_NEST_MAX);
 	rc = regcomp(&s->re, s->pattern, REG_EXTENDED | REG_NEWLINE);
 	if (rc != 0) {
 		char msg[128];
@@ -413,7 +415,8 @@ int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s,
 	for (const char *p = output; regexec(&s->re, p, 10, m, p == output ? 0 : REG_NOTBOL) == 0;) {
 		double v = group_number(p, &m[1]), timebase = s->timebase_group ? group_number(p, &m[s->timebase_group]) : 0;
 
-		if (isfinite(v)) {
+		/* A line whose timebase is missing is no score: its total read as a rate would be wrong. */
+		if (isfinite(v) && isfinite(timebase) && timebase >= 0) {
 			/* UnixBench's Run: a total over the run, per timebase seconds of elapsed time; timebase 0, a rate. */
 			*score = timebase > 0 && elapsed_s > 0 ? v / (elapsed_s / timebase) : v;
 			if (s->units_group && m[s->units_group].rm_so >= 0)

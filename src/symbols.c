@@ -2,6 +2,7 @@
 #include <gelf.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -283,14 +284,17 @@ struct ud_hotspots *ud_symbols_from_records(const void *records, size_t len, con
 	struct ud_hotspots *hs = ud_hotspots_new();
 	struct ud_sample_hist h;
 	int ret = -1;
+	bool said = false; /* err already holds the reason */
 
 	ud_sample_hist_init(&h);
 	if (!hs || !(hs->sampling.event = strdup(event)) || ud_sample_hist_feed(&h, records, len) != 0)
 		goto out;
 	ud_sample_hist_finish(&h);
 	hs->sampling.frequency_hz = hz;
-	if (ud_symbols_resolve(&h, ud_kallsyms_path(), hs, err) != 0)
+	if (ud_symbols_resolve(&h, ud_kallsyms_path(), hs, err) != 0) {
+		said = true;
 		goto out;
+	}
 	if (kernel_reason && *kernel_reason) {
 		free(hs->sampling.kernel_symbols);
 		if (!(hs->sampling.kernel_symbols = strdup(kernel_reason)))
@@ -301,7 +305,8 @@ out:
 	ud_sample_hist_free(&h);
 	if (ret != 0) {
 		ud_hotspots_free(hs);
-		ud_fail(err, "out of memory");
+		if (!said)
+			ud_fail(err, "out of memory");
 		return NULL;
 	}
 	return hs;

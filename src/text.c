@@ -119,3 +119,46 @@ const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 		snprintf(buf, len, fmt, v);
 	return buf;
 }
+
+/* The length of the valid UTF-8 sequence at s (jansson's rules: no overlong form, surrogate or code point past U+10FFFF), 0 if none. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+	size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+	       : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	unsigned long cp = n == 1 ? s[0] : n == 2 ? s[0] & 0x1fu : n == 3 ? s[0] & 0x0fu : s[0] & 0x07u;
+
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+void ud_utf8_sanitize(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_sequence(p);
+
+		if (n) {
+			p += n;
+			continue;
+		}
+		/* a sequence cut at the end of the string (a fixed-size copy): cut before it */
+		if (*p >= 0xc2 && *p <= 0xf4) {
+			size_t k = 1;
+
+			while (p[k] && (p[k] & 0xc0) == 0x80 && k < 4)
+				k++;
+			if (!p[k]) {
+				*p = '\0';
+				return;
+			}
+		}
+		*p++ = '?';
+	}
+}

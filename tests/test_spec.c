@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "elfinfo.h"
+#include "profile.h"
 #include "runner.h"
 #include "spec.h"
 #include "testutil.h"
@@ -137,6 +138,82 @@ START_TEST(test_unixbench_stand_in)
 }
 END_TEST
 
+/*
+ * A program printing its units in Latin-1 (not UTF-8, which JSON needs):
+ * the workload is kept, units shown with '?', and its profile can be
+ * written; before, the workload vanished from the saved profile.
+ */
+START_TEST(test_units_not_utf8_keep_the_workload)
+{
+	const char *names[] = { "task-clock" };
+	struct ud_event ev[1];
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 10, .ev = ev, .nev = 1, .tmp_root = dir };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w;
+	struct ud_run_result r;
+	struct ud_spec s;
+	struct ud_err err;
+	char prog[4200], spec[5000];
+	json_t *doc;
+
+	snprintf(prog, sizeof(prog), "%s/latin1", dir);
+	write_text(prog, "#!/bin/sh\nprintf 'score 5 caf\\351/s\\n'\n");
+	chmod(prog, 0755);
+	snprintf(spec, sizeof(spec), "name = latin1\ncommand = %s\nscore = score ([0-9]+) ([^ ]+)\nunits_group = 2\n", prog);
+	ck_assert_int_eq(parse(spec, &s, &err), 0);
+	ud_event_resolve(names[0], &ev[0]);
+	ud_run_workload(&s.def, &o, &r);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
+	w = ud_profile_add_workload(p, "latin1");
+	ck_assert_int_eq(ud_run_to_workload(&s.def, &r, ev, 1, w), 0);
+	ck_assert_str_eq(w->units, "caf?/s");
+	doc = ud_profile_to_json(p);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "workloads")), 1);
+	json_decref(doc);
+	ud_profile_free(p);
+	ud_run_result_free(&r);
+	regfree(&s.re);
+}
+END_TEST
+
+/* A line whose timebase group is missing is no score; the total of such a line is not a rate. */
+START_TEST(test_timebase_missing_is_no_score)
+{
+	struct ud_spec s;
+	struct ud_err err;
+	double score = 0;
+	char units[32];
+
+	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = lps\nscore = ^COUNT\\|([0-9.]+)\\|?([0-9]*)\n"
+			       "timebase_group = 2\n", &s, &err), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|\n", 2.0, &score, units, sizeof(units)), -1);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|1\n", 2.0, &score, units, sizeof(units)), 0);
+	ck_assert_double_eq(score, 500);
+	regfree(&s.re);
+}
+END_TEST
+
+/* Groups nested past what the size guard can count are refused, not undercounted into gigabytes. */
+START_TEST(test_deep_groups_refused)
+{
+	char spec[1024] = "name = x\ncommand = true\nunits = s\nscore = ";
+	struct ud_spec s;
+	struct ud_err err;
+
+	for (int i = 0; i < 40; i++)
+		strcat(spec, "(");
+	strcat(spec, "a");
+	for (int i = 0; i < 32; i++)
+		strcat(spec, ")");
+	for (int i = 0; i < 8; i++)
+		strcat(spec, "){9}");
+	strcat(spec, "\n");
+	ck_assert_int_eq(parse(spec, &s, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too costly to compile"));
+}
+END_TEST
+
 START_TEST(test_malformed_specs)
 {
 	struct ud_spec s;
@@ -175,7 +252,7 @@ START_TEST(test_exploding_pattern_refused)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), "name = x\ncommand = true\nunits = s\nscore = %s\n", bad[i]);
 		ck_assert_int_eq(parse(text, &s, &err), -1);
-		ck_assert_msg(strstr(err.msg, "t.spec: score pattern repeats a repeat too often") != NULL, "%s: %s", bad[i],
+		ck_assert_msg(strstr(err.msg, "t.spec: score pattern too costly to compile") != NULL, "%s: %s", bad[i],
 			      err.msg);
 	}
 	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = s\n"
@@ -273,6 +350,9 @@ int main(void)
 	tcase_add_test(tc, test_unixbench_timebase);
 	tcase_add_test(tc, test_unixbench_stand_in);
 	tcase_add_test(tc, test_malformed_specs);
+	tcase_add_test(tc, test_units_not_utf8_keep_the_workload);
+	tcase_add_test(tc, test_timebase_missing_is_no_score);
+	tcase_add_test(tc, test_deep_groups_refused);
 	tcase_add_test(tc, test_exploding_pattern_refused);
 	tcase_add_test(tc, test_availability);
 	tcase_add_test(tc, test_program_end_to_end);

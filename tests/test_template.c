@@ -147,6 +147,25 @@ static char *escaped(ud_escape_fn esc, const char *s)
 	return buf;
 }
 
+/* What JSON can hold: valid UTF-8 kept, a stray byte shown as '?', a sequence cut by a fixed-size copy dropped. */
+START_TEST(test_utf8_sanitize)
+{
+	char latin1[] = "caf\xe9/s", kept[] = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", cut[] = "ab\xe2\x82";
+	char overlong[] = "\xc0\xaf!", surrogate[] = "\xed\xa0\x80x";
+
+	ud_utf8_sanitize(latin1);
+	ck_assert_str_eq(latin1, "caf?/s");
+	ud_utf8_sanitize(kept);
+	ck_assert_str_eq(kept, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	ud_utf8_sanitize(cut);
+	ck_assert_str_eq(cut, "ab");
+	ud_utf8_sanitize(overlong);
+	ck_assert_str_eq(overlong, "?" "?!");
+	ud_utf8_sanitize(surrogate);
+	ck_assert_str_eq(surrogate, "???x");
+}
+END_TEST
+
 START_TEST(test_visible)
 {
 	char buf[64];
@@ -183,6 +202,7 @@ int main(void)
 	tcase_add_test(tc, test_variables_and_sections);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_visible);
+	tcase_add_test(tc, test_utf8_sanitize);
 	tcase_add_test(tc, test_deep_nesting_refused);
 	tcase_add_test(tc, test_many_tags_render);
 	tcase_add_test(tc, test_escapes);
