@@ -99,37 +99,44 @@ static void put_indent(struct ud_jw *w, size_t depth)
 	}
 }
 
+/* Writes the escape of c, a byte below 0x20, a quote or a backslash. */
+static void put_escape(struct ud_jw *w, unsigned char c)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char esc[6] = { '\\', 0 };
+	size_t k = 2;
+
+	switch (c) {
+	case '"': esc[1] = '"'; break;
+	case '\\': esc[1] = '\\'; break;
+	case '\b': esc[1] = 'b'; break;
+	case '\f': esc[1] = 'f'; break;
+	case '\n': esc[1] = 'n'; break;
+	case '\r': esc[1] = 'r'; break;
+	case '\t': esc[1] = 't'; break;
+	default:
+		memcpy(esc + 1, "u00", 3);
+		esc[4] = hex[c >> 4];
+		esc[5] = hex[c & 15];
+		k = 6;
+	}
+	put(w, esc, k);
+}
+
 /* jansson's escapes: the two that must be, the short control escapes, \u00XX for the other controls. */
 static void put_string(struct ud_jw *w, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	size_t run = 0;
 
 	put_c(w, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		char esc[7] = { '\\', 0 };
-		size_t k = 2;
 
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
 		put(w, s + run, i - run);
+		put_escape(w, c);
 		run = i + 1;
-		switch (c) {
-		case '"': esc[1] = '"'; break;
-		case '\\': esc[1] = '\\'; break;
-		case '\b': esc[1] = 'b'; break;
-		case '\f': esc[1] = 'f'; break;
-		case '\n': esc[1] = 'n'; break;
-		case '\r': esc[1] = 'r'; break;
-		case '\t': esc[1] = 't'; break;
-		default:
-			memcpy(esc + 1, "u00", 3);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			k = 6;
-		}
-		put(w, esc, k);
 	}
 	put(w, s + run, n - run);
 	put_c(w, '"');

@@ -154,32 +154,37 @@ double ud_ci95_median_rel(const double *x, size_t n)
 	return med == 0 ? NAN : half / fabs(med);
 }
 
-/* Ways to reach U = u with m x-values and n y-values: f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u). */
+/*
+ * Ways to reach U = u with m x-values and n y-values: f(m,n,u) = f(m-1,n,u-n)
+ * + f(m,n-1,u), kept for the rows i-1 and i only (a diff asks once a
+ * workload: allocating and zeroing all m rows was most of its cost).
+ */
 static double exact_u_cdf(size_t m, size_t n, double u_obs)
 {
 	size_t umax = m * n, stride = umax + 1;
-	double *f = calloc((m + 1) * (n + 1) * stride, sizeof(*f)), total = 0, below = 0;
+	double *rows = calloc(2 * (n + 1) * stride, sizeof(*rows)), total = 0, below = 0;
+	double *prev = rows, *cur = rows + (n + 1) * stride;
 
-	if (!f)
+	if (!rows)
 		return NAN;
-#define F(i, j, u) f[((i) * (n + 1) + (j)) * stride + (u)]
-	for (size_t i = 0; i <= m; i++) {
-		for (size_t j = 0; j <= n; j++) {
-			if (i == 0 || j == 0) {
-				F(i, j, 0) = 1;
-				continue;
-			}
+	for (size_t j = 0; j <= n; j++)
+		prev[j * stride] = 1; /* i = 0: U is 0 */
+	for (size_t i = 1; i <= m; i++) {
+		cur[0] = 1; /* j = 0: U is 0 */
+		for (size_t j = 1; j <= n; j++)
 			for (size_t u = 0; u <= i * j; u++)
-				F(i, j, u) = (u >= j ? F(i - 1, j, u - j) : 0) + F(i, j - 1, u);
-		}
+				cur[j * stride + u] = (u >= j ? prev[j * stride + u - j] : 0) + cur[(j - 1) * stride + u];
+		double *t = prev;
+
+		prev = cur;
+		cur = t;
 	}
 	for (size_t u = 0; u <= umax; u++) {
-		total += F(m, n, u);
+		total += prev[n * stride + u];
 		if ((double)u <= u_obs)
-			below += F(m, n, u);
+			below += prev[n * stride + u];
 	}
-#undef F
-	free(f);
+	free(rows);
 	return below / total;
 }
 
