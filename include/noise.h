@@ -35,5 +35,12 @@
 int ud_noise_assess(struct ud_noise *n, bool single_threaded);
 /* The same checks as short tags for a table ("cpu 0.48, ci 16%"), or "-" when none is crossed. */
 void ud_noise_tags(const struct ud_noise *n, bool single_threaded, char *buf, size_t len);
+/*
+ * Adds the warning of a workload whose adaptive sampling ran out of time
+ * before its interval reached target (a fraction): its interval is wider
+ * than asked, even where it stays under UD_NOISE_MAX_CI95_REL.  0, or -1
+ * when out of memory.
+ */
+int ud_noise_target_missed(struct ud_noise *n, double target);
 
 #endif

@@ -67,6 +67,7 @@ struct ud_suite_item {
 	struct ud_observed seen;
 	bool begun;                  /* calibrated (its result to be freed), at its first turn */
 	bool sampling;               /* still taking samples */
+	bool target_missed;          /* adaptive sampling stopped on its time budget, not on its target */
 };
 
 /* Called after each sample and once when a workload is done (done true). */

@@ -75,3 +75,13 @@ void ud_noise_tags(const struct ud_noise *n, bool single_threaded, char *buf, si
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", tag);
 	}
 }
+
+int ud_noise_target_missed(struct ud_noise *n, double target)
+{
+	char text[192];
+
+	snprintf(text, sizeof(text),
+		 "95%% interval %.1f%% after %d samples: its time budget ran out before the %.0f%% target",
+		 100 * n->ci95_rel, n->samples_taken, 100 * target);
+	return ud_noise_add_warning(n, text);
+}

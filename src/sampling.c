@@ -84,6 +84,12 @@ static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opt
 }
 
 /* Whether it should take another sample under plan. */
+/* Whether adaptive sampling has used the time it may spend on this workload. */
+static bool budget_spent(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
+{
+	return plan->fixed <= 0 && it->seen.sampled_ns >= plan->budget_factor * plan->min_samples * target_s * 1e9;
+}
+
 static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
 {
 	const struct ud_run_result *r = &it->res;
@@ -95,7 +101,7 @@ static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling_
 		return r->nsamples < (size_t)plan->fixed;
 	if (r->nsamples < (size_t)plan->min_samples)
 		return true;
-	if (it->seen.sampled_ns >= plan->budget_factor * plan->min_samples * target_s * 1e9)
+	if (budget_spent(it, plan, target_s))
 		return false;
 	scores = malloc(r->nsamples * sizeof(*scores));
 	if (!scores)
@@ -135,6 +141,7 @@ static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, 
 	if (it->res.outcome == UD_OUT_OK)
 		sample_observed(it, o);
 	it->sampling = wants_more(it, plan, o->target_s);
+	it->target_missed = !it->sampling && it->res.outcome == UD_OUT_OK && budget_spent(it, plan, o->target_s);
 }
 
 static bool stopped(const struct ud_runner_opts *o)
@@ -197,5 +204,9 @@ int ud_noise_measure(const struct ud_suite_item *it, const struct ud_event *ev, 
 	noise->load_avg = it->seen.load_max;
 	noise->ci95_rel = w->score.ci95_rel;
 	noise->samples_taken = (int)r->nsamples;
-	return ud_noise_assess(noise, !it->def->not_single_cpu);
+	if (ud_noise_assess(noise, !it->def->not_single_cpu) != 0)
+		return -1;
+	return it->target_missed && !(noise->ci95_rel <= UD_SAMPLING_TARGET_CI95)
+		       ? ud_noise_target_missed(noise, UD_SAMPLING_TARGET_CI95)
+		       : 0;
 }

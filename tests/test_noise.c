@@ -186,6 +186,21 @@ START_TEST(test_adaptive_stops)
 	fprintf(stderr, "noisy: %zu samples in %.2f s\n", items[1].res.nsamples, items[1].seen.sampled_ns / 1e9);
 	ck_assert_uint_gt(items[1].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
 	ck_assert_double_ge(items[1].seen.sampled_ns, budget_ns);
+	/* the steady one reached its target; the noisy one ran out of time and says so, interval under 5% or not */
+	ck_assert(!items[0].target_missed);
+	ck_assert(items[1].target_missed);
+	for (int i = 0; i < 2; i++) {
+		struct ud_profile *p = ud_profile_new(NULL);
+		struct ud_workload *w = ud_profile_add_workload(p, items[i].def->name);
+		bool said = false;
+
+		ck_assert_int_eq(ud_run_to_workload(items[i].def, &items[i].res, ev, 2, w), 0);
+		ck_assert_int_eq(ud_noise_measure(&items[i], ev, 2, w), 0);
+		for (size_t k = 0; k < w->noise->nwarnings; k++)
+			said |= strstr(w->noise->warnings[k], "time budget ran out before the 2% target") != NULL;
+		ck_assert_msg(said == (i == 1 && !(w->noise->ci95_rel <= UD_SAMPLING_TARGET_CI95)), "%s", w->name);
+		ud_profile_free(p);
+	}
 	free_items(items, 2);
 }
 END_TEST
