@@ -173,9 +173,17 @@ int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runne
 				progress(ctx, it, !it->sampling);
 		}
 	} while (m && !stopped(o));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		struct ud_run_result *r = &items[i].res;
+
+		/* Stopped while it still wanted samples: what it has is kept, and its outcome says it was cut short. */
+		if (items[i].begun && items[i].sampling && r->outcome == UD_OUT_OK && stopped(o)) {
+			ud_fail(&r->detail, "interrupted after %zu samples", r->nsamples);
+			r->outcome = UD_OUT_INTERRUPTED;
+		}
 		if (items[i].begun)
-			ud_run_end(&items[i].res);
+			ud_run_end(r);
+	}
 	free(order);
 	return 0;
 }

@@ -767,6 +767,9 @@ START_TEST(test_run_interrupted_saves_incomplete)
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		ck_assert_int_ge(p->workloads[i].runs, 1);
 		ck_assert_int_lt(p->workloads[i].runs, 20);
+		/* cut short, whether or not it was mid-sample: never "ok" with fewer runs than asked */
+		ck_assert_msg(strncmp(p->workloads[i].outcome, "interrupted", 11) == 0, "%s: %s", p->workloads[i].name,
+			      p->workloads[i].outcome);
 	}
 	ud_profile_free(p);
 	rm_tree(dir);
