@@ -80,18 +80,7 @@ static int log_setup(struct wl_ctx *ctx, struct ud_err *err)
 	return 0;
 }
 
-static int spin_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
-{
-	volatile uint64_t x = 0;
-
-	(void)ctx;
-	(void)err;
-	for (uint64_t i = 0; i < iters * 100; i++)
-		x += i;
-	return 0;
-}
-
-#define LOGGED(n) { .name = n, .units = "lps", .higher_is_better = true, .setup = log_setup, .run = spin_run, .data = n }
+#define LOGGED(n) { .name = n, .units = "lps", .higher_is_better = true, .setup = log_setup, .run = spin_workload, .data = n }
 static const struct ud_workload_def logged[] = { LOGGED("a"), LOGGED("b"), LOGGED("c") };
 
 /* A program-like workload reporting its own score: the same every time, or scattered tenfold. */

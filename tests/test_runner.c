@@ -59,17 +59,6 @@ static int heavy_setup(struct wl_ctx *ctx, struct ud_err *err)
 	return 0;
 }
 
-static int spin_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
-{
-	volatile uint64_t x = 0;
-
-	(void)ctx;
-	(void)err;
-	for (uint64_t i = 0; i < iters * 100; i++)
-		x += i;
-	return 0;
-}
-
 static int crash_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 {
 	FILE *f;
@@ -166,11 +155,11 @@ static int fork_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 static const struct ud_workload_def heavy_forks = { .name = "heavy-forks", .units = "lps", .higher_is_better = true,
 						    .setup = heavy_setup, .run = fork_run };
 static const struct ud_workload_def heavy = { .name = "heavy-setup", .units = "lps", .higher_is_better = true,
-					      .setup = heavy_setup, .run = spin_run };
+					      .setup = heavy_setup, .run = spin_workload };
 static const struct ud_workload_def crash = { .name = "crash", .units = "lps", .run = crash_run };
 static const struct ud_workload_def hang = { .name = "hang", .units = "lps", .run = hang_run };
 static const struct ud_workload_def failing = { .name = "fails", .units = "lps", .setup = fail_setup,
-						.run = spin_run };
+						.run = spin_workload };
 
 START_TEST(test_setup_is_not_counted)
 {

@@ -183,3 +183,14 @@ void busy_loops_stop(int *pids, long n)
 	}
 	free(pids);
 }
+
+int spin_workload(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
+{
+	volatile uint64_t x = 0;
+
+	(void)ctx;
+	(void)err;
+	for (uint64_t i = 0; i < iters * 100; i++)
+		x += i;
+	return 0;
+}

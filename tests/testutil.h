@@ -4,6 +4,9 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "workload.h"
 
 struct run_result {
 	int status;   /* exit status, or 128+signal */
@@ -33,6 +36,8 @@ int has_word(const char *text, const char *word);
  */
 int *busy_loops_start(long per_cpu, long *n);
 void busy_loops_stop(int *pids, long n);
+/* A workload run() that only spins, 100 additions an iteration: the runner tests' steady work. */
+int spin_workload(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 /* Runs a suite and returns the exit status for main(). */
 int run_suite(Suite *s);
 
