@@ -46,4 +46,11 @@ const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
  */
 void ud_utf8_sanitize(char *s);
 
+/*
+ * The length of the valid UTF-8 sequence at s, 0 if none starts there, by
+ * jansson's rules: no overlong form, surrogate or code point past U+10FFFF.
+ * Reads no further than the first byte that cannot continue it (a NUL ends it).
+ */
+size_t ud_utf8_sequence(const unsigned char *s);
+
 #endif

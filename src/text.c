@@ -120,8 +120,7 @@ const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 	return buf;
 }
 
-/* The length of the valid UTF-8 sequence at s (jansson's rules: no overlong form, surrogate or code point past U+10FFFF), 0 if none. */
-static size_t utf8_sequence(const unsigned char *s)
+size_t ud_utf8_sequence(const unsigned char *s)
 {
 	size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
 	       : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
@@ -142,7 +141,7 @@ void ud_utf8_sanitize(char *s)
 	unsigned char *p = (unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_sequence(p);
+		size_t n = ud_utf8_sequence(p);
 
 		if (n) {
 			p += n;
