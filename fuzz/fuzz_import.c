@@ -5,6 +5,8 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "import.h"
 
@@ -17,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ud_import_warnings warn = { 0 };
 	struct ud_profile *p, *back;
 	struct ud_err err;
-	json_t *j;
+	json_t *tree;
+	char *j;
 
 	if (size == 0)
 		return 0;
@@ -28,10 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ud_import_buffer_warn(p, (const char *)data + 1, size - 1, "fuzz", &o, &warn, &err);
 	ud_import_warnings_free(&warn);
 	/* What was imported must also serialise, and read back (perf_metrics, derived_per_pmu). */
-	j = ud_profile_to_json(p);
-	back = j ? ud_profile_from_json(j, "fuzz", &err) : NULL;
+	tree = ud_profile_to_json(p);
+	j = tree ? json_dumps(tree, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	json_decref(tree);
+	back = j ? ud_profile_parse(j, strlen(j), "fuzz", &err) : NULL;
 	ud_profile_free(back);
-	json_decref(j);
+	free(j);
 	ud_profile_free(p);
 	return 0;
 }

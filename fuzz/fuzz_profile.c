@@ -1,15 +1,15 @@
 /*
  * libFuzzer target over what diff reads: the bytes are a profile (diffed
- * with itself) or a JSON array of two (diffed A against B), loaded as
- * ud_json_load_file() would (duplicate keys refused), then diffed, turned
- * into the diff document and rendered as the text report.
+ * with itself) or two separated by a NUL byte (which JSON never holds:
+ * diffed A against B), read as ud_profile_load() reads a file (json_doc.h's
+ * reader, duplicate keys refused), then diffed and rendered as each report.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "diff.h"
-#include "json_io.h"
 #include "profile.h"
 #include "report.h"
 
@@ -19,35 +19,26 @@ static void diff_pair(const struct ud_profile *a, const struct ud_profile *b)
 	struct ud_diff_input in = { .a = a, .b = b, .a_name = "a.json", .b_name = "b.json", .db = NULL };
 	struct ud_err err;
 	struct ud_diff *d = ud_diff_build(&in, &err);
-	json_t *doc = d ? ud_diff_to_json(d) : NULL;
 
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	if (doc && sink)
-		ud_report_write(doc, UD_REPORT_TEXT, NULL, sink, &err);
-	json_decref(doc);
+	for (int f = UD_REPORT_TEXT; d && sink && f <= UD_REPORT_HTML; f++)
+		ud_report_write(d, (enum ud_report_format)f, NULL, sink, &err);
 	ud_diff_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
-	struct ud_profile *a = NULL, *b = NULL;
+	const char *text = (const char *)data, *nul = memchr(data, '\0', size);
+	size_t alen = nul ? (size_t)(nul - text) : size;
 	struct ud_err err;
+	struct ud_profile *a = ud_profile_parse(text, alen, "a.json", &err), *b = NULL;
 
-	if (!root)
-		return 0;
-	if (json_is_array(root) && json_array_size(root) == 2) {
-		a = ud_profile_from_json(json_array_get(root, 0), "a.json", &err);
-		b = a ? ud_profile_from_json(json_array_get(root, 1), "b.json", &err) : NULL;
-	} else {
-		a = ud_profile_from_json(root, "a.json", &err);
-	}
-	if (a)
+	if (a && nul)
+		b = ud_profile_parse(nul + 1, size - alen - 1, "b.json", &err);
+	if (a && (b || !nul))
 		diff_pair(a, b ? b : a);
 	ud_profile_free(b);
 	ud_profile_free(a);
-	json_decref(root);
 	return 0;
 }

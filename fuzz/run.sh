@@ -2,7 +2,8 @@
 # Fuzzes every input parser for a fixed time each with libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer (clang; Debian: apt-get
 # install clang): the importers (perf text, CSV, JSON, UnixBench), profiles as
-# diff reads them (loaded, diffed, rendered), workload specs, event tables,
+# diff reads them (loaded, diffed, rendered), the JSON reader against jansson
+# (fuzz/fuzz_json.c: the same verdict and values), workload specs, event tables,
 # /proc/cpuinfo, report templates and the perf record streams the sampler
 # reads (fuzz/seeds-records: streams it wrote on the development VM).
 #
@@ -17,7 +18,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-import profile spec events cpuinfo template records}
+targets=${*:-import profile json spec events cpuinfo template records}
 command -v clang >/dev/null || { echo "clang not found: apt-get install clang" >&2; exit 2; }
 cmake -S . -B build-fuzz -DUD_FUZZ=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=OFF >/dev/null
 for t in $targets; do
@@ -40,8 +41,9 @@ for fmt in 0 1 2 3 4; do # the first byte selects the parser (fuzz/fuzz_import.c
 	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*
 done
 seed profile none tests/golden/e5.json tests/golden/g2.json
-{ printf '['; cat tests/golden/e5.json; printf ','; cat tests/golden/e6.json; printf ']'; } >build-fuzz/pair.json
+{ cat tests/golden/e5.json; printf '\0'; cat tests/golden/e6.json; } >build-fuzz/pair.json
 seed profile none build-fuzz/pair.json
+seed json none tests/golden/*.json tests/data/perf-stat/*.json fuzz/seeds/*.json
 seed spec none workloads/*.spec
 seed events none events/*
 seed cpuinfo none tests/data/cpuinfo/*

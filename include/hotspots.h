@@ -18,6 +18,7 @@
 
 #include "cpu_mode.h"
 #include "error.h"
+#include "json_doc.h"
 
 /*
  * Rows a profile keeps: enough to name every symbol above about 1% in the
@@ -84,6 +85,6 @@ void ud_hotspots_to_json(const struct ud_hotspots *h, json_t *w);
  * (NULL when w has neither).  -1 with err (where: "workloads[3]") for a
  * malformed one.
  */
-int ud_hotspots_from_json(const json_t *w, const char *where, struct ud_hotspots **out, struct ud_err *err);
+int ud_hotspots_from_doc(struct ud_jv w, const char *where, struct ud_hotspots **out, struct ud_err *err);
 
 #endif

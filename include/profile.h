@@ -152,13 +152,17 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 json_t *ud_profile_to_json(const struct ud_profile *p);
 /* A noise record as SPEC §3.1's "noise" object (unknown figures null), as profiles and teach labs carry it; a new reference. */
 json_t *ud_noise_to_json(const struct ud_noise *n);
-/* Reads the JSON form; name prefixes error messages. */
-struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, struct ud_err *err);
+/*
+ * Reads the JSON form in text[0..len) (json_doc.h's reader: no jansson tree
+ * but the host's), every field checked; name prefixes error messages,
+ * "name:line:column: reason" for malformed JSON.
+ */
+struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *name, struct ud_err *err);
 
 /* Writes atomically (outfile.h); "-" is stdout. */
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
-/* Errors read "path:line:column: reason" for malformed JSON. */
+/* ud_profile_parse() of the file at path, read under the profile's size cap (fileio.h). */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
 /*
  * Loads paths[0..n) into out[0..n), on as many threads as there are CPUs

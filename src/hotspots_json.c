@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hotspots.h"
+#include "json_doc.h"
 #include "json_io.h"
 
 static json_t *num(double v)
@@ -57,27 +58,27 @@ void ud_hotspots_to_json(const struct ud_hotspots *h, json_t *w)
 
 /* ---- reading ---- */
 
-static double opt_num(const json_t *o, const char *key, int *bad)
+static double opt_num(struct ud_jv o, const char *key, int *bad)
 {
-	const json_t *v = json_object_get(o, key);
+	struct ud_jv v = ud_jv_get(o, key);
 
-	if (!v || json_is_null(v))
+	if (ud_jv_is_missing(v))
 		return NAN;
-	if (!json_is_number(v))
+	if (!ud_jv_is_number(v))
 		*bad = 1;
-	return json_number_value(v);
+	return ud_jv_number(v);
 }
 
-static const char *opt_str(const json_t *o, const char *key, int *bad)
+static const char *opt_str(struct ud_jv o, const char *key, int *bad)
 {
-	const json_t *v = json_object_get(o, key);
+	struct ud_jv v = ud_jv_get(o, key);
 
-	if (v && !json_is_null(v) && !json_is_string(v))
+	if (!ud_jv_is_missing(v) && !ud_jv_is_string(v))
 		*bad = 1;
-	return json_string_value(v);
+	return ud_jv_string(v);
 }
 
-static int read_row(struct ud_hotspots *h, const json_t *r, int *bad)
+static int read_row(struct ud_hotspots *h, struct ud_jv r, int *bad)
 {
 	const char *symbol = opt_str(r, "symbol", bad), *dso = opt_str(r, "dso", bad), *mode = opt_str(r, "mode", bad);
 	double share = opt_num(r, "share", bad), samples = opt_num(r, "samples", bad);
@@ -90,12 +91,11 @@ static int read_row(struct ud_hotspots *h, const json_t *r, int *bad)
 	return ud_hotspots_add(h, symbol, dso, m, share, samples);
 }
 
-static int read_sampling(struct ud_hotspots *h, const json_t *s, int *bad)
+static int read_sampling(struct ud_hotspots *h, struct ud_jv s, int *bad)
 {
 	struct ud_sampling *sm = &h->sampling;
 	const char *event = opt_str(s, "event", bad), *ks = opt_str(s, "kernel_symbols", bad);
-	const json_t *dsos = json_object_get(s, "dsos"), *d;
-	size_t i;
+	struct ud_jv dsos = ud_jv_get(s, "dsos"), d;
 
 	sm->frequency_hz = opt_num(s, "frequency_hz", bad);
 	sm->samples = opt_num(s, "samples", bad);
@@ -103,9 +103,9 @@ static int read_sampling(struct ud_hotspots *h, const json_t *s, int *bad)
 	sm->truncated = opt_num(s, "truncated", bad);
 	if ((event && !(sm->event = strdup(event))) || (ks && !(sm->kernel_symbols = strdup(ks))))
 		return -1;
-	if (dsos && !json_is_array(dsos))
+	if (!ud_jv_absent(dsos) && !ud_jv_is_array(dsos))
 		*bad = 1;
-	json_array_foreach(dsos, i, d) {
+	ud_jv_foreach(dsos, d) {
 		const char *path = opt_str(d, "path", bad), *id = opt_str(d, "build_id", bad);
 
 		if (!path)
@@ -118,23 +118,22 @@ static int read_sampling(struct ud_hotspots *h, const json_t *s, int *bad)
 	return 0;
 }
 
-int ud_hotspots_from_json(const json_t *w, const char *where, struct ud_hotspots **out, struct ud_err *err)
+int ud_hotspots_from_doc(struct ud_jv w, const char *where, struct ud_hotspots **out, struct ud_err *err)
 {
-	const json_t *rows = json_object_get(w, "hotspots"), *s = json_object_get(w, "sampling"), *r;
+	struct ud_jv rows = ud_jv_get(w, "hotspots"), s = ud_jv_get(w, "sampling"), r;
 	struct ud_hotspots *h;
 	int bad = 0, oom = 0;
-	size_t i;
 
 	*out = NULL;
-	if (!rows && !s)
+	if (ud_jv_absent(rows) && ud_jv_absent(s))
 		return 0;
-	if ((rows && !json_is_array(rows)) || (s && !json_is_object(s)))
+	if ((!ud_jv_absent(rows) && !ud_jv_is_array(rows)) || (!ud_jv_absent(s) && !ud_jv_is_object(s)))
 		return ud_fail(err, "%s: hotspots: expected an array and sampling an object", where);
 	h = ud_hotspots_new();
 	if (!h)
 		return ud_fail(err, "out of memory");
-	json_array_foreach(rows, i, r) {
-		if (!json_is_object(r)) {
+	ud_jv_foreach(rows, r) {
+		if (!ud_jv_is_object(r)) {
 			bad = 1;
 			break;
 		}
@@ -145,7 +144,7 @@ int ud_hotspots_from_json(const json_t *w, const char *where, struct ud_hotspots
 		if (bad)
 			break;
 	}
-	if (!bad && !oom && s && read_sampling(h, s, &bad) != 0)
+	if (!bad && !oom && !ud_jv_absent(s) && read_sampling(h, s, &bad) != 0)
 		oom = 1;
 	if (bad || oom) {
 		ud_hotspots_free(h);

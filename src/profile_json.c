@@ -13,6 +13,7 @@
 
 #include "derived.h"
 #include "fileio.h"
+#include "json_doc.h"
 #include "json_io.h"
 #include "outfile.h"
 #include "profile.h"
@@ -233,55 +234,55 @@ struct reader {
 	const char *name;
 	struct ud_err *err;
 	int failed;
+	const char *counter; /* the counter being read, named in "where" only when a message needs it */
 };
 
-static int bad(struct reader *r, const char *where, const char *what)
+/* "NAME: WHERE[.counters.COUNTER][.KEY]: WHAT", the first failure only. */
+static int bad_at(struct reader *r, const char *where, const char *key, const char *what)
 {
 	if (!r->failed)
-		ud_fail(r->err, "%s: %s: %s", r->name, where, what);
+		ud_fail(r->err, "%s: %s%s%s%s%s: %s", r->name, where, r->counter ? ".counters." : "",
+			r->counter ? r->counter : "", key ? "." : "", key ? key : "", what);
 	r->failed = 1;
 	return -1;
 }
 
-static double get_num(struct reader *r, const json_t *obj, const char *key, const char *where)
+static int bad(struct reader *r, const char *where, const char *what)
 {
-	const json_t *v = json_object_get(obj, key);
-	char at[256];
-
-	if (!v || json_is_null(v))
-		return NAN;
-	if (!json_is_number(v)) {
-		snprintf(at, sizeof(at), "%s.%s", where, key);
-		bad(r, at, "expected a number or null");
-		return NAN;
-	}
-	return json_number_value(v);
+	return bad_at(r, where, NULL, what);
 }
 
-static char *get_str(struct reader *r, const json_t *obj, const char *key, const char *where)
+static double get_num(struct reader *r, struct ud_jv obj, const char *key, const char *where)
 {
-	const json_t *v = json_object_get(obj, key);
-	char at[256];
+	struct ud_jv v = ud_jv_get(obj, key);
 
-	if (!v || json_is_null(v))
+	if (ud_jv_is_missing(v))
+		return NAN;
+	if (!ud_jv_is_number(v)) {
+		bad_at(r, where, key, "expected a number or null");
+		return NAN;
+	}
+	return ud_jv_number(v);
+}
+
+static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+{
+	struct ud_jv v = ud_jv_get(obj, key);
+
+	if (ud_jv_is_missing(v))
 		return NULL;
-	if (!json_is_string(v)) {
-		snprintf(at, sizeof(at), "%s.%s", where, key);
-		bad(r, at, "expected a string or null");
+	if (!ud_jv_is_string(v)) {
+		bad_at(r, where, key, "expected a string or null");
 		return NULL;
 	}
-	return strdup(json_string_value(v));
+	return strdup(ud_jv_string(v));
 }
 
 /* Refuses where.key when v (NAN: absent) is below 0 or above max. */
 static void check_range(struct reader *r, double v, double max, const char *where, const char *key, const char *what)
 {
-	char at[256];
-
-	if (isnan(v) || (v >= 0 && v <= max))
-		return;
-	snprintf(at, sizeof(at), "%s.%s", where, key);
-	bad(r, at, what);
+	if (!isnan(v) && !(v >= 0 && v <= max))
+		bad_at(r, where, key, what);
 }
 
 /* Counts and times are never negative, a counter runs at most while enabled, and a share is a share. */
@@ -296,12 +297,12 @@ static void check_counter(struct reader *r, const struct ud_counter *c, const ch
 	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
 }
 
-static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j, const char *where)
+static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
 {
-	const char *status = json_string_value(json_object_get(j, "status"));
-	const json_t *group = json_object_get(j, "group");
+	const char *status = ud_jv_string(ud_jv_get(j, "status"));
+	struct ud_jv group = ud_jv_get(j, "group");
 
-	if (!json_is_object(j)) {
+	if (!ud_jv_is_object(j)) {
 		bad(r, where, "expected an object");
 		return;
 	}
@@ -324,20 +325,18 @@ static void read_counter(struct reader *r, struct ud_counter *c, const json_t *j
 	c->vendor_event = get_str(r, j, "vendor_event", where);
 	c->semantics = get_str(r, j, "semantics", where);
 	c->opened_as = get_str(r, j, "opened_as", where);
-	if (json_is_integer(group))
-		c->group = (int)json_integer_value(group);
+	if (ud_jv_is_integer(group))
+		c->group = (int)ud_jv_integer(group);
 	check_counter(r, c, where);
 }
 
-static void read_score(struct reader *r, struct ud_score *s, const json_t *j, const char *where)
+static void read_score(struct reader *r, struct ud_score *s, struct ud_jv j, const char *where)
 {
-	const json_t *samples;
-	size_t i;
-	const json_t *v;
+	struct ud_jv samples, v;
 
-	if (!j || json_is_null(j))
+	if (ud_jv_is_missing(j))
 		return;
-	if (!json_is_object(j)) {
+	if (!ud_jv_is_object(j)) {
 		bad(r, where, "score: expected an object or null");
 		return;
 	}
@@ -345,36 +344,35 @@ static void read_score(struct reader *r, struct ud_score *s, const json_t *j, co
 	s->min = get_num(r, j, "min", where);
 	s->max = get_num(r, j, "max", where);
 	s->ci95_rel = get_num(r, j, "ci95_rel", where);
-	samples = json_object_get(j, "samples");
-	if (!json_is_array(samples))
+	samples = ud_jv_get(j, "samples");
+	if (!ud_jv_is_array(samples))
 		return;
-	s->samples = calloc(json_array_size(samples) + 1, sizeof(double));
+	s->samples = calloc(ud_jv_size(samples) + 1, sizeof(double));
 	if (!s->samples) {
 		bad(r, where, "out of memory");
 		return;
 	}
-	json_array_foreach(samples, i, v) {
-		if (!json_is_number(v)) {
+	ud_jv_foreach(samples, v) {
+		if (!ud_jv_is_number(v)) {
 			bad(r, where, "score.samples: expected numbers");
 			return;
 		}
-		s->samples[s->nsamples++] = json_number_value(v);
+		s->samples[s->nsamples++] = ud_jv_number(v);
 	}
 }
 
-static void read_subscores(struct reader *r, struct ud_workload *w, const json_t *subs, const char *where)
+static void read_subscores(struct reader *r, struct ud_workload *w, struct ud_jv subs, const char *where)
 {
-	const json_t *s;
-	size_t i;
+	struct ud_jv s;
 
-	if (!subs || json_is_null(subs))
+	if (ud_jv_is_missing(subs))
 		return;
-	if (!json_is_array(subs)) {
+	if (!ud_jv_is_array(subs)) {
 		bad(r, where, "subscores: expected an array");
 		return;
 	}
-	json_array_foreach(subs, i, s) {
-		const char *name = json_string_value(json_object_get(s, "name"));
+	ud_jv_foreach(subs, s) {
+		const char *name = ud_jv_string(ud_jv_get(s, "name"));
 		double v = get_num(r, s, "value", where);
 		char *units = get_str(r, s, "units", where);
 
@@ -388,38 +386,37 @@ static void read_subscores(struct reader *r, struct ud_workload *w, const json_t
 	}
 }
 
-static void read_perf_metrics(struct reader *r, struct ud_workload *w, const json_t *m, const char *where)
+static void read_perf_metrics(struct reader *r, struct ud_workload *w, struct ud_jv m, const char *where)
 {
-	const char *key;
-	const json_t *v;
+	struct ud_jv v;
 
-	if (!m)
+	if (ud_jv_absent(m))
 		return;
-	if (!json_is_object(m)) {
+	if (!ud_jv_is_object(m)) {
 		bad(r, where, "perf_metrics: expected an object");
 		return;
 	}
-	json_object_foreach((json_t *)m, key, v) {
-		if (!json_is_number(v) && !json_is_null(v)) {
+	ud_jv_foreach(m, v) {
+		if (!ud_jv_is_number(v) && !ud_jv_is_null(v)) {
 			bad(r, where, "perf_metrics: expected numbers or null");
 			return;
 		}
-		if (ud_workload_add_perf_metric(w, key, json_is_number(v) ? json_number_value(v) : NAN) != 0) {
+		if (ud_workload_add_perf_metric(w, ud_jv_key(v), ud_jv_is_number(v) ? ud_jv_number(v) : NAN) != 0) {
 			bad(r, where, "out of memory");
 			return;
 		}
 	}
 }
 
-static void read_noise(struct reader *r, struct ud_workload *w, const json_t *j, const char *where)
+static void read_noise(struct reader *r, struct ud_workload *w, struct ud_jv j, const char *where)
 {
-	const json_t *taken = json_object_get(j, "samples_taken"), *warnings = json_object_get(j, "warnings"), *v;
+	struct ud_jv taken = ud_jv_get(j, "samples_taken"), warnings = ud_jv_get(j, "warnings"), v;
 	struct ud_noise *n;
-	size_t i;
 
-	if (!j)
+	if (ud_jv_absent(j))
 		return;
-	if (!json_is_object(j) || (warnings && !json_is_array(warnings)) || (taken && !json_is_integer(taken))) {
+	if (!ud_jv_is_object(j) || (!ud_jv_absent(warnings) && !ud_jv_is_array(warnings)) ||
+	    (!ud_jv_absent(taken) && !ud_jv_is_integer(taken))) {
 		bad(r, where, "noise: expected an object with a \"warnings\" array and an integer \"samples_taken\"");
 		return;
 	}
@@ -432,30 +429,29 @@ static void read_noise(struct reader *r, struct ud_workload *w, const json_t *j,
 	n->steal_pct = get_num(r, j, "steal_pct", where);
 	n->load_avg = get_num(r, j, "load_avg", where);
 	n->ci95_rel = get_num(r, j, "ci95_rel", where);
-	n->samples_taken = taken ? (int)json_integer_value(taken) : 0;
-	json_array_foreach(warnings, i, v) {
-		if (!json_is_string(v)) {
+	n->samples_taken = (int)ud_jv_integer(taken);
+	ud_jv_foreach(warnings, v) {
+		if (!ud_jv_is_string(v)) {
 			bad(r, where, "noise.warnings: expected strings");
 			return;
 		}
-		if (ud_noise_add_warning(n, json_string_value(v)) != 0) {
+		if (ud_noise_add_warning(n, ud_jv_string(v)) != 0) {
 			bad(r, where, "out of memory");
 			return;
 		}
 	}
 }
 
-static void read_workload(struct reader *r, struct ud_profile *p, const json_t *j, size_t idx)
+static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j, size_t idx)
 {
 	char where[128];
-	const char *name = json_string_value(json_object_get(j, "name"));
-	const json_t *counters = json_object_get(j, "counters"), *hib = json_object_get(j, "higher_is_better");
-	const json_t *runs = json_object_get(j, "runs"), *cj;
-	const char *key;
+	const char *name = ud_jv_string(ud_jv_get(j, "name"));
+	struct ud_jv counters = ud_jv_get(j, "counters"), hib = ud_jv_get(j, "higher_is_better");
+	struct ud_jv runs = ud_jv_get(j, "runs"), cj;
 	struct ud_workload *w;
 
 	snprintf(where, sizeof(where), "workloads[%zu]", idx);
-	if (!json_is_object(j) || !name) {
+	if (!ud_jv_is_object(j) || !name) {
 		bad(r, where, "expected an object with a string \"name\"");
 		return;
 	}
@@ -468,20 +464,20 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	w->command = get_str(r, j, "command", where);
 	w->outcome = get_str(r, j, "outcome", where);
 	/* Unknown is null or absent; "yes" would silently read as unknown and flip no speedup's direction. */
-	if (hib && !json_is_boolean(hib) && !json_is_null(hib))
+	if (!ud_jv_absent(hib) && !ud_jv_is_boolean(hib) && !ud_jv_is_null(hib))
 		bad(r, where, "\"higher_is_better\" must be true, false or null");
-	w->higher_is_better = json_is_boolean(hib) ? json_is_true(hib) : -1;
-	w->composite = json_is_true(json_object_get(j, "composite"));
-	if (json_is_object(json_object_get(j, "binary"))) {
-		w->binary_path = get_str(r, json_object_get(j, "binary"), "path", where);
-		w->build_id = get_str(r, json_object_get(j, "binary"), "build_id", where);
+	w->higher_is_better = ud_jv_is_boolean(hib) ? ud_jv_is_true(hib) : -1;
+	w->composite = ud_jv_is_true(ud_jv_get(j, "composite"));
+	if (ud_jv_is_object(ud_jv_get(j, "binary"))) {
+		w->binary_path = get_str(r, ud_jv_get(j, "binary"), "path", where);
+		w->build_id = get_str(r, ud_jv_get(j, "binary"), "build_id", where);
 	}
 	/* A count that does not fit an int would wrap: refused, never cut. */
-	if (runs && !(json_is_integer(runs) && json_integer_value(runs) >= 0 && json_integer_value(runs) <= INT_MAX))
+	if (!ud_jv_absent(runs) && !(ud_jv_is_integer(runs) && ud_jv_integer(runs) >= 0 && ud_jv_integer(runs) <= INT_MAX))
 		bad(r, where, "\"runs\" must be a whole number from 0 to 2147483647");
-	w->runs = json_is_integer(runs) ? (int)json_integer_value(runs) : 0;
-	read_score(r, &w->score, json_object_get(j, "score"), where);
-	read_subscores(r, w, json_object_get(j, "subscores"), where);
+	w->runs = ud_jv_is_integer(runs) ? (int)ud_jv_integer(runs) : 0;
+	read_score(r, &w->score, ud_jv_get(j, "score"), where);
+	read_subscores(r, w, ud_jv_get(j, "subscores"), where);
 	w->work_units = get_num(r, j, "work_units", where);
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
@@ -490,96 +486,97 @@ static void read_workload(struct reader *r, struct ud_profile *p, const json_t *
 	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
 	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
 	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
-	read_perf_metrics(r, w, json_object_get(j, "perf_metrics"), where);
-	read_noise(r, w, json_object_get(j, "noise"), where);
-	if (!r->failed && ud_hotspots_from_json(j, where, &w->hotspots, r->err) != 0) {
+	read_perf_metrics(r, w, ud_jv_get(j, "perf_metrics"), where);
+	read_noise(r, w, ud_jv_get(j, "noise"), where);
+	if (!r->failed && ud_hotspots_from_doc(j, where, &w->hotspots, r->err) != 0) {
 		ud_err_prefix(r->err, "%s", r->name);
 		r->failed = 1;
 	}
-	if (counters && !json_is_object(counters)) {
+	if (!ud_jv_absent(counters) && !ud_jv_is_object(counters)) {
 		bad(r, where, "counters: expected an object");
 		return;
 	}
-	json_object_foreach((json_t *)counters, key, cj) {
-		char at[256];
-		struct ud_counter *c = ud_workload_add_counter(w, key);
+	ud_jv_foreach(counters, cj) {
+		struct ud_counter *c = ud_workload_add_counter(w, ud_jv_key(cj));
 
 		if (!c) {
 			bad(r, where, "out of memory");
 			return;
 		}
-		snprintf(at, sizeof(at), "%s.counters.%s", where, key);
-		read_counter(r, c, cj, at);
+		r->counter = ud_jv_key(cj);
+		read_counter(r, c, cj, where);
+		r->counter = NULL;
 	}
 }
 
-struct ud_profile *ud_profile_from_json(const json_t *root, const char *name, struct ud_err *err)
+/* A profile from the root of its document; name prefixes error messages. */
+static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, struct ud_err *err)
 {
-	struct reader r = { name, err, 0 };
-	const char *schema = json_string_value(json_object_get(root, "schema"));
-	const json_t *host = json_object_get(root, "host"), *workloads = json_object_get(root, "workloads");
-	const json_t *tool = json_object_get(root, "tool"), *w;
+	struct reader r = { name, err, 0, NULL };
+	const char *schema = ud_jv_string(ud_jv_get(root, "schema"));
+	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
+	struct ud_jv label = ud_jv_get(host, "label"), version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
 	struct ud_profile *p;
-	size_t i;
+	size_t i = 0;
 
-	if (!json_is_object(root)) {
-		ud_fail(err, "%s: not a uarchdiff profile (expected a JSON object)", name);
-		return NULL;
-	}
-	if (!schema) {
-		ud_fail(err, "%s: not a uarchdiff profile (no \"schema\")", name);
-		return NULL;
-	}
-	if (strncmp(schema, "uarchdiff.profile/", 18) == 0 && strcmp(schema, UD_PROFILE_SCHEMA) != 0) {
-		ud_fail(err, "%s: schema %s is not %s: written by another version of uarchdiff", name, schema,
-			UD_PROFILE_SCHEMA);
-		return NULL;
-	}
-	if (strcmp(schema, UD_PROFILE_SCHEMA) != 0) {
-		ud_fail(err, "%s: schema %s is not a uarchdiff profile", name, schema);
-		return NULL;
-	}
-	if (!json_is_object(host) || !json_is_array(workloads)) {
-		ud_fail(err, "%s: a profile needs a \"host\" object and a \"workloads\" array", name);
-		return NULL;
-	}
+	if (!ud_jv_is_object(root))
+		return ud_fail(err, "%s: not a uarchdiff profile (expected a JSON object)", name), NULL;
+	if (!schema)
+		return ud_fail(err, "%s: not a uarchdiff profile (no \"schema\")", name), NULL;
+	if (strncmp(schema, "uarchdiff.profile/", 18) == 0 && strcmp(schema, UD_PROFILE_SCHEMA) != 0)
+		return ud_fail(err, "%s: schema %s is not %s: written by another version of uarchdiff", name, schema,
+			       UD_PROFILE_SCHEMA), NULL;
+	if (strcmp(schema, UD_PROFILE_SCHEMA) != 0)
+		return ud_fail(err, "%s: schema %s is not a uarchdiff profile", name, schema), NULL;
+	if (!ud_jv_is_object(host) || !ud_jv_is_array(workloads))
+		return ud_fail(err, "%s: a profile needs a \"host\" object and a \"workloads\" array", name), NULL;
 	/* The label names the host in every report: a number there would silently become the file name. */
-	if (json_object_get(host, "label") && !json_is_string(json_object_get(host, "label")) &&
-	    !json_is_null(json_object_get(host, "label"))) {
-		ud_fail(err, "%s: host.label: expected a string or null", name);
-		return NULL;
-	}
-	p = ud_profile_new(json_deep_copy(host));
-	if (!p) {
-		ud_fail(err, "%s: out of memory", name);
-		return NULL;
-	}
-	p->incomplete = json_is_true(json_object_get(root, "incomplete"));
-	if (json_is_string(json_object_get(tool, "version"))) {
+	if (!ud_jv_is_missing(label) && !ud_jv_is_string(label))
+		return ud_fail(err, "%s: host.label: expected a string or null", name), NULL;
+	p = ud_profile_new(ud_jv_to_json(host));
+	if (!p)
+		return ud_fail(err, "%s: out of memory", name), NULL;
+	p->incomplete = ud_jv_is_true(ud_jv_get(root, "incomplete"));
+	if (ud_jv_is_string(version)) {
 		free(p->tool_version);
-		p->tool_version = strdup(json_string_value(json_object_get(tool, "version")));
+		p->tool_version = strdup(ud_jv_string(version));
 	}
-	json_array_foreach(workloads, i, w) {
-		read_workload(&r, p, w, i);
-		if (r.failed)
-			break;
+	ud_jv_foreach(workloads, w) {
+		read_workload(&r, p, w, i++);
+		if (r.failed) {
+			ud_profile_free(p);
+			return NULL;
+		}
 	}
-	if (r.failed) {
-		ud_profile_free(p);
-		return NULL;
+	return p;
+}
+
+struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *name, struct ud_err *err)
+{
+	struct ud_jdoc *doc = ud_jdoc_parse(text, len, err);
+	struct ud_profile *p;
+
+	if (!doc) {
+		struct ud_err why = *err;
+
+		/* "name:line:column: reason", as compilers and jansson's errors read */
+		return ud_fail(err, "%s:%s", name, why.msg), NULL;
 	}
+	p = profile_from_doc(ud_jdoc_root(doc), name, err);
+	ud_jdoc_free(doc);
 	return p;
 }
 
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err)
 {
-	json_t *root = ud_json_load_file(path, err);
+	size_t len;
+	char *text = ud_read_file(path, UD_INPUT_PROFILE, &len, err);
 	struct ud_profile *p;
 
-	if (!root)
+	if (!text)
 		return NULL;
-	p = ud_profile_from_json(root, path, err);
-	json_decref(root);
+	p = ud_profile_parse(text, len, path, err);
+	free(text);
 	return p;
 }
 

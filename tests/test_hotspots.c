@@ -221,7 +221,7 @@ START_TEST(test_model_other_and_json)
 	h->sampling.event = strdup("cpu-clock");
 	ud_profile_add_workload(p, "w")->hotspots = h;
 	j = ud_profile_to_json(p);
-	back = ud_profile_from_json(j, "p.json", &err);
+	back = profile_from_tree(j, "p.json", &err);
 	ck_assert_msg(back != NULL, "%s", err.msg);
 	ck_assert_uint_eq(back->workloads[0].hotspots->nrows, h->nrows);
 	ck_assert_str_eq(back->workloads[0].hotspots->sampling.event, "cpu-clock");
@@ -230,7 +230,7 @@ START_TEST(test_model_other_and_json)
 	json_object_set_new(json_array_get(json_object_get(json_array_get(json_object_get(j, "workloads"), 0),
 							   "hotspots"), 0), "mode", json_string("both"));
 	ud_profile_free(back);
-	ck_assert_ptr_null(ud_profile_from_json(j, "p.json", &err));
+	ck_assert_ptr_null(profile_from_tree(j, "p.json", &err));
 	ck_assert_msg(strstr(err.msg, "p.json: workloads[0]: hotspots") != NULL, "%s", err.msg);
 	json_decref(j);
 	ud_profile_free(p);

@@ -159,7 +159,7 @@ START_TEST(test_perf6_metric_rows_json)
 				    json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "perf_metrics"),
 				    "tma_backend_bound")),
 			    63.2);
-	back = ud_profile_from_json(j, "back", &err);
+	back = profile_from_tree(j, "back", &err);
 	ck_assert_msg(back != NULL, "%s", err.msg);
 	ck_assert_uint_eq(back->workloads[0].nperf_metrics, 3);
 	ck_assert_double_eq(back->workloads[0].perf_metrics[0].value, 63.2);

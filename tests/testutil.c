@@ -194,3 +194,14 @@ int spin_workload(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 		x += i;
 	return 0;
 }
+
+struct ud_profile *profile_from_tree(const json_t *j, const char *name, struct ud_err *err)
+{
+	char *text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+	struct ud_profile *p;
+
+	ck_assert_ptr_nonnull(text);
+	p = ud_profile_parse(text, strlen(text), name, err);
+	free(text);
+	return p;
+}

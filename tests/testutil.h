@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile.h"
 #include "workload.h"
 
 struct run_result {
@@ -38,6 +39,8 @@ int *busy_loops_start(long per_cpu, long *n);
 void busy_loops_stop(int *pids, long n);
 /* A workload run() that only spins, 100 additions an iteration: the runner tests' steady work. */
 int spin_workload(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
+/* The profile in the JSON tree j, read back as a file's text would be (ud_profile_parse). */
+struct ud_profile *profile_from_tree(const json_t *j, const char *name, struct ud_err *err);
 /* Runs a suite and returns the exit status for main(). */
 int run_suite(Suite *s);
 
