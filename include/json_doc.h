@@ -11,11 +11,13 @@
  * It accepts exactly the texts json_loadb() accepts with
  * JSON_REJECT_DUPLICATES | JSON_DECODE_ANY (RFC 8259, UTF-8, no "\u0000",
  * integers that fit a long long, reals that do not overflow, nesting to
- * 2048), and reads the same values, integers apart from reals as jansson
- * keeps them: tests/test_json_doc.c holds the two to that on generated and
- * mutated texts.  The one difference: a NUL byte after a number, which
- * jansson's lexer skips (it takes {"a":2\0}) and this reader refuses.  jansson stays the writer, and the tree for the values a
- * caller keeps (ud_jv_to_json).
+ * 2048 values deep, a scalar counting as one), and reads the same values,
+ * integers apart from reals as jansson keeps them: tests/test_json_doc.c
+ * and fuzz/fuzz_json.c hold the two to that on generated and mutated texts.
+ * The one difference: a NUL byte right after a number or after true, false
+ * or null, which jansson's lexer skips (it takes {"a":2\0} and [true\0])
+ * and this reader refuses.  jansson stays the writer, and the tree for the
+ * values a caller keeps (ud_jv_to_json).
  *
  * Ownership: ud_jdoc_parse() copies the text; the document owns every
  * value and string it hands out, which live until ud_jdoc_free().

@@ -312,11 +312,12 @@ static int parse_value(struct parser *ps, uint32_t key)
 
 	if (!nd)
 		return fail(ps, "out of memory");
+	/* jansson counts every value, a scalar too, against its depth */
+	if (ps->depth == UD_JDOC_MAX_DEPTH)
+		return fail(ps, "nested deeper than %d", UD_JDOC_MAX_DEPTH);
 	switch (c) {
 	case '{':
 	case '[':
-		if (ps->depth == UD_JDOC_MAX_DEPTH)
-			return fail(ps, "nested deeper than %d", UD_JDOC_MAX_DEPTH);
 		nd->type = c == '{' ? UD_JOBJECT : UD_JARRAY;
 		ps->stack[ps->depth++] = (struct frame){ ps->doc->n - 1, 0, 0 };
 		ps->p++;
@@ -342,7 +343,11 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The duplicate key of the object at node o, NULL if none (or with *oom set when the check could not run). */
+/*
+ * The second of two equal keys of the object at node o (pointing into the
+ * text, so the error can name its place), NULL if none, or with *oom set
+ * when the check could not run.
+ */
 static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 {
 	const char *dup = NULL, **keys;
@@ -352,7 +357,7 @@ static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 		for (uint32_t a = o + 1; a && !dup; a = d->nodes[a].next)
 			for (uint32_t b = d->nodes[a].next; b && !dup; b = d->nodes[b].next)
 				if (strcmp(d->text + d->nodes[a].key, d->text + d->nodes[b].key) == 0)
-					dup = d->text + d->nodes[a].key;
+					dup = d->text + d->nodes[b].key;
 		return dup;
 	}
 	keys = malloc(n * sizeof(*keys));
@@ -363,7 +368,7 @@ static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (uint32_t i = 1; i < n && !dup; i++)
 		if (strcmp(keys[i - 1], keys[i]) == 0)
-			dup = keys[i];
+			dup = keys[i - 1] > keys[i] ? keys[i - 1] : keys[i];
 	free(keys);
 	return dup;
 }
@@ -378,8 +383,10 @@ static int close_container(struct parser *ps)
 
 	nd->u.count = f.count;
 	ps->p++;
-	if (nd->type == UD_JOBJECT && f.count > 1 && (dup = duplicate_key(ps->doc, f.node, &oom)) != NULL)
-		return (ps->p--, fail(ps, "duplicate object key \"%s\"", dup));
+	if (nd->type == UD_JOBJECT && f.count > 1 && (dup = duplicate_key(ps->doc, f.node, &oom)) != NULL) {
+		ps->p = (char *)dup - 1; /* its opening quote */
+		return fail(ps, "duplicate object key \"%s\"", dup);
+	}
 	return oom ? fail(ps, "out of memory") : DONE;
 }
 
@@ -411,12 +418,12 @@ static int parse_document(struct parser *ps)
 		char closer = ps->doc->nodes[ps->stack[ps->depth - 1].node].type == UD_JOBJECT ? '}' : ']';
 
 		skip_ws(ps);
-		if (*ps->p == closer && ps->p != ps->end) {
+		if (*ps->p == closer) {
 			status = close_container(ps);
 			continue;
 		}
 		if (status == DONE) {
-			if (*ps->p != ',' || ps->p == ps->end)
+			if (*ps->p != ',')
 				return fail(ps, "',' or '%c' is expected", closer);
 			ps->p++;
 			skip_ws(ps);
@@ -440,7 +447,8 @@ struct ud_jdoc *ud_jdoc_parse(const char *text, size_t len, struct ud_err *err)
 	}
 	if (!d || !ps || !(d->text = malloc(len + 1)))
 		goto oom;
-	memcpy(d->text, text, len);
+	if (len)
+		memcpy(d->text, text, len);
 	d->text[len] = '\0';
 	d->cap = (uint32_t)(len / 16 + 16);
 	if (!(d->nodes = malloc(d->cap * sizeof(*d->nodes))))

@@ -517,6 +517,7 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
 	struct ud_jv label = ud_jv_get(host, "label"), version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
 	struct ud_profile *p;
+	json_t *host_tree;
 	size_t i = 0;
 
 	if (!ud_jv_is_object(root))
@@ -533,7 +534,9 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	/* The label names the host in every report: a number there would silently become the file name. */
 	if (!ud_jv_is_missing(label) && !ud_jv_is_string(label))
 		return ud_fail(err, "%s: host.label: expected a string or null", name), NULL;
-	p = ud_profile_new(ud_jv_to_json(host));
+	/* NULL here is out of memory, not "no host facts": never a profile silently without them */
+	host_tree = ud_jv_to_json(host);
+	p = host_tree ? ud_profile_new(host_tree) : NULL;
 	if (!p)
 		return ud_fail(err, "%s: out of memory", name), NULL;
 	p->incomplete = ud_jv_is_true(ud_jv_get(root, "incomplete"));

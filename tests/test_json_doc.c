@@ -160,11 +160,16 @@ static void mutate(struct buf *b, uint64_t *s)
 	}
 }
 
-/* A NUL byte after a digit: jansson's lexer loses its place there (it takes {"a":2\0}); the reader refuses it. */
-static int nul_after_digit(const char *text, size_t len)
+/*
+ * A NUL byte after a number or true, false, null (a digit, 'e' or 'l'):
+ * jansson's lexer skips it there (it takes {"a":2\0} and [true\0]); the
+ * reader refuses it.
+ */
+static int nul_after_token(const char *text, size_t len)
 {
 	for (size_t i = 1; i < len; i++)
-		if (text[i] == '\0' && text[i - 1] >= '0' && text[i - 1] <= '9')
+		if (text[i] == '\0' && ((text[i - 1] >= '0' && text[i - 1] <= '9') || text[i - 1] == 'e' ||
+					text[i - 1] == 'l'))
 			return 1;
 	return 0;
 }
@@ -177,10 +182,10 @@ static int same_verdict(const char *text, size_t len)
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_jdoc *doc = ud_jdoc_parse(text, len, &err);
 
-	if (nul_after_digit(text, len)) {
+	if (nul_after_token(text, len)) {
 		json_decref(want);
 		want = NULL;
-		snprintf(jerr.text, sizeof(jerr.text), "(a NUL after a digit: refused)");
+		snprintf(jerr.text, sizeof(jerr.text), "(a NUL after a number or literal: refused)");
 	}
 
 	ck_assert_msg((want != NULL) == (doc != NULL), "jansson %s, the reader %s: <%.*s>",
@@ -230,11 +235,20 @@ static char *nested(int depth)
 
 START_TEST(test_limits_as_janssons)
 {
-	char *deep = nested(2048), *deeper = nested(2049);
+	char *deep = nested(2048), *deeper = nested(2049), *scalar = nested(2048);
+	size_t n = strlen(scalar);
 	struct buf b = { 0 };
 
 	ck_assert(same_verdict(deep, strlen(deep)));
 	ck_assert(!same_verdict(deeper, strlen(deeper)));
+	/* a scalar is a level too: 2,048 arrays hold no number */
+	scalar = realloc(scalar, n + 2);
+	memmove(scalar + n / 2 + 1, scalar + n / 2, n / 2 + 1);
+	scalar[n / 2] = '1';
+	ck_assert(!same_verdict(scalar, n + 1));
+	scalar[0] = ' ';
+	scalar[n] = ' ';
+	ck_assert(same_verdict(scalar, n + 1));
 	/* duplicates found by sorting in a large object, at either end */
 	puts_(&b, "{\"dup\": 0");
 	for (int i = 0; i < 200; i++) {
@@ -255,10 +269,13 @@ START_TEST(test_limits_as_janssons)
 	ck_assert(!same_verdict("[1]\0", 4));
 	ck_assert(!same_verdict("\"a\0b\"", 5));
 	ck_assert(!same_verdict("{\"a\": 2\0}", 9));
+	ck_assert(!same_verdict("[true\0]", 7));
+	ck_assert(!same_verdict("{\"a\": null\0}", 12));
 	ck_assert(same_verdict("\"\\u0041\\ud83d\\ude00\"", 20));
 	free(b.p);
 	free(deep);
 	free(deeper);
+	free(scalar);
 }
 END_TEST
 
@@ -324,7 +341,7 @@ static const char *error_of(const char *text)
 
 START_TEST(test_errors_say_where)
 {
-	ck_assert_str_eq(error_of("{\n  \"a\": 1,\n  \"a\": 2\n}"), "4:1: duplicate object key \"a\"");
+	ck_assert_str_eq(error_of("{\n  \"a\": 1,\n  \"a\": 2\n}"), "3:3: duplicate object key \"a\"");
 	ck_assert_str_eq(error_of("[1,\n 2,,]"), "2:4: invalid token");
 	ck_assert_str_eq(error_of("{\"a\" 1}"), "1:6: ':' is expected after a key");
 	ck_assert_str_eq(error_of("[1 2]"), "1:4: ',' or ']' is expected");
