@@ -20,7 +20,7 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-import profile json spec events cpuinfo template records}
 command -v clang >/dev/null || { echo "clang not found: apt-get install clang" >&2; exit 2; }
-cmake -S . -B build-fuzz -DUD_FUZZ=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=OFF >/dev/null
+cmake -S . -B build-fuzz -DUD_FUZZ=ON -DUD_WERROR=ON -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=OFF >/dev/null
 for t in $targets; do
 	cmake --build build-fuzz --target "fuzz_$t" -j "$(nproc)" >/dev/null
 done
