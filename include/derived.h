@@ -6,9 +6,9 @@
 #ifndef UD_DERIVED_H
 #define UD_DERIVED_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
+#include "json_emit.h"
 #include "profile.h"
 
 enum ud_metric {
@@ -41,7 +41,7 @@ double ud_metric(const struct ud_workload *w, enum ud_metric m);
  * NAN when neither is known.
  */
 double ud_cpu_time_ns(double task_clock_ns, double user_ns, double sys_ns);
-/* New reference: {"ipc": .., ...} with null for NAN. */
-json_t *ud_derived_json(const struct ud_workload *w);
+/* Writes {"ipc": .., ...}, every metric as a real, null for NAN, as member key of the open object (NULL in an array). */
+void ud_derived_emit(struct ud_jw *jw, const char *key, const struct ud_workload *w);
 
 #endif

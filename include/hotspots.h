@@ -19,6 +19,7 @@
 #include "cpu_mode.h"
 #include "error.h"
 #include "json_doc.h"
+#include "json_emit.h"
 
 /*
  * Rows a profile keeps: enough to name every symbol above about 1% in the
@@ -78,8 +79,8 @@ int ud_hotspots_finish(struct ud_hotspots *h);
 /* The row with the largest share that is not [other]; NULL when none. */
 const struct ud_hotspot *ud_hotspots_top(const struct ud_hotspots *h);
 
-/* Sets "hotspots" and "sampling" on the workload object w. */
-void ud_hotspots_to_json(const struct ud_hotspots *h, json_t *w);
+/* Writes the members "hotspots" and "sampling" into the workload object open in jw. */
+void ud_hotspots_emit(struct ud_jw *jw, const struct ud_hotspots *h);
 /*
  * Reads "hotspots" and "sampling" from the workload object w into *out
  * (NULL when w has neither).  -1 with err (where: "workloads[3]") for a

@@ -39,6 +39,8 @@ void ud_jw_end(struct ud_jw *w);
 void ud_jw_string(struct ud_jw *w, const char *key, const char *s); /* NULL s writes null */
 void ud_jw_real(struct ud_jw *w, const char *key, double v);        /* NaN or an infinity writes null */
 void ud_jw_integer(struct ud_jw *w, const char *key, json_int_t v);
+/* A measured value: integral ones (counts, nanoseconds) as integers, so that they read back exactly, others as reals. */
+void ud_jw_number(struct ud_jw *w, const char *key, double v);
 void ud_jw_bool(struct ud_jw *w, const char *key, bool v);
 void ud_jw_null(struct ud_jw *w, const char *key);
 /* v as it is (a tree writer takes a new reference); NULL writes null. */

@@ -20,10 +20,4 @@ json_t *ud_json_load_file(const char *path, struct ud_err *err);
 /* Writes j indented by two, keys in order, then a newline; 0, or -1 when out of memory or the stream refused. */
 int ud_json_write(const json_t *j, FILE *f);
 
-/*
- * v as a JSON number for a profile: integral values (counts, nanoseconds)
- * as integers so that they read back exactly, NAN and infinities as null.
- */
-json_t *ud_json_number(double v);
-
 #endif

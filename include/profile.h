@@ -23,6 +23,7 @@
 #include "count_status.h"
 #include "error.h"
 #include "hotspots.h"
+#include "json_emit.h"
 
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
 
@@ -144,7 +145,8 @@ double ud_workload_total(const struct ud_workload *w, const char *name, bool *us
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 
 /*
- * New reference to the JSON form.  On a hybrid host (host "core_pmus", a
+ * New reference to the JSON form, as ud_profile_dump() writes it (one
+ * writer, json_emit.h, streamed to a file and built here as a tree).  On a hybrid host (host "core_pmus", a
  * list of the core types' PMUs, e.g. ["cpu_core", "cpu_atom"]) a workload's
  * counters named "PMU/event" also get "derived_per_pmu": {PMU: {derived
  * metrics of that core type's counters alone}}, so IPC never mixes core types.
@@ -152,6 +154,8 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 json_t *ud_profile_to_json(const struct ud_profile *p);
 /* A noise record as SPEC §3.1's "noise" object (unknown figures null), as profiles and teach labs carry it; a new reference. */
 json_t *ud_noise_to_json(const struct ud_noise *n);
+/* The same object written as member key of what is open in jw (json_emit.h). */
+void ud_noise_emit(struct ud_jw *jw, const char *key, const struct ud_noise *n);
 /*
  * Reads the JSON form in text[0..len) (json_doc.h's reader: no jansson tree
  * but the host's), every field checked; name prefixes error messages,

@@ -93,14 +93,10 @@ double ud_metric(const struct ud_workload *w, enum ud_metric m)
 	return NAN;
 }
 
-json_t *ud_derived_json(const struct ud_workload *w)
+void ud_derived_emit(struct ud_jw *jw, const char *key, const struct ud_workload *w)
 {
-	json_t *d = json_object();
-
-	for (int m = 0; m < UD_METRIC_COUNT; m++) {
-		double v = ud_metric(w, (enum ud_metric)m);
-
-		json_object_set_new(d, metrics[m].name, isnan(v) ? json_null() : json_real(v));
-	}
-	return d;
+	ud_jw_object(jw, key);
+	for (int m = 0; m < UD_METRIC_COUNT; m++)
+		ud_jw_real(jw, metrics[m].name, ud_metric(w, (enum ud_metric)m));
+	ud_jw_end(jw);
 }

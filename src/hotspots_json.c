@@ -6,54 +6,49 @@
 
 #include "hotspots.h"
 #include "json_doc.h"
-#include "json_io.h"
+#include "json_emit.h"
 
-static json_t *num(double v)
+static void sampling_emit(struct ud_jw *jw, const struct ud_sampling *s)
 {
-	return ud_json_number(v);
-}
-
-static json_t *str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *sampling_json(const struct ud_sampling *s)
-{
-	json_t *j = json_pack("{s:o s:o s:o}", "event", str(s->event), "frequency_hz", num(s->frequency_hz), "samples",
-			      num(s->samples));
-
+	ud_jw_object(jw, "sampling");
+	ud_jw_string(jw, "event", s->event);
+	ud_jw_number(jw, "frequency_hz", s->frequency_hz);
+	ud_jw_number(jw, "samples", s->samples);
 	if (isfinite(s->lost))
-		json_object_set_new(j, "lost", num(s->lost));
+		ud_jw_number(jw, "lost", s->lost);
 	if (isfinite(s->truncated))
-		json_object_set_new(j, "truncated", num(s->truncated));
+		ud_jw_number(jw, "truncated", s->truncated);
 	if (s->kernel_symbols)
-		json_object_set_new(j, "kernel_symbols", json_string(s->kernel_symbols));
+		ud_jw_string(jw, "kernel_symbols", s->kernel_symbols);
 	if (s->ndsos) {
-		json_t *dsos = json_array();
-
-		for (size_t i = 0; i < s->ndsos; i++)
-			json_array_append_new(dsos, json_pack("{s:s s:o}", "path", s->dsos[i].path, "build_id",
-							      str(s->dsos[i].build_id)));
-		json_object_set_new(j, "dsos", dsos);
+		ud_jw_array(jw, "dsos");
+		for (size_t i = 0; i < s->ndsos; i++) {
+			ud_jw_object(jw, NULL);
+			ud_jw_string(jw, "path", s->dsos[i].path);
+			ud_jw_string(jw, "build_id", s->dsos[i].build_id);
+			ud_jw_end(jw);
+		}
+		ud_jw_end(jw);
 	}
-	return j;
+	ud_jw_end(jw);
 }
 
-void ud_hotspots_to_json(const struct ud_hotspots *h, json_t *w)
+void ud_hotspots_emit(struct ud_jw *jw, const struct ud_hotspots *h)
 {
-	json_t *rows = json_array();
-
+	ud_jw_array(jw, "hotspots");
 	for (size_t i = 0; i < h->nrows; i++) {
 		const struct ud_hotspot *r = &h->rows[i];
 
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:o}", "symbol", r->symbol, "dso", str(r->dso),
-						      "mode", r->mode == UD_MODE_COUNT ? json_null()
-										: json_string(ud_mode_name(r->mode)),
-						      "share", num(r->share), "samples", num(r->samples)));
+		ud_jw_object(jw, NULL);
+		ud_jw_string(jw, "symbol", r->symbol);
+		ud_jw_string(jw, "dso", r->dso);
+		ud_jw_string(jw, "mode", r->mode == UD_MODE_COUNT ? NULL : ud_mode_name(r->mode));
+		ud_jw_number(jw, "share", r->share);
+		ud_jw_number(jw, "samples", r->samples);
+		ud_jw_end(jw);
 	}
-	json_object_set_new(w, "hotspots", rows);
-	json_object_set_new(w, "sampling", sampling_json(&h->sampling));
+	ud_jw_end(jw);
+	sampling_emit(jw, &h->sampling);
 }
 
 /* ---- reading ---- */

@@ -277,6 +277,15 @@ static bool text_ready(struct ud_jw *w, const char *key)
 	return false;
 }
 
+void ud_jw_number(struct ud_jw *w, const char *key, double v)
+{
+	/* beyond 2^53 a double no longer holds every integer: written as the real it is (NaN, infinities: null) */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		ud_jw_integer(w, key, (json_int_t)v);
+	else
+		ud_jw_real(w, key, v);
+}
+
 void ud_jw_null(struct ud_jw *w, const char *key)
 {
 	if (!w || w->failed)

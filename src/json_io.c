@@ -30,11 +30,3 @@ json_t *ud_json_load_file(const char *path, struct ud_err *err)
 	return root;
 }
 
-json_t *ud_json_number(double v)
-{
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}

@@ -14,7 +14,7 @@
 #include "derived.h"
 #include "fileio.h"
 #include "json_doc.h"
-#include "json_io.h"
+#include "json_emit.h"
 #include "outfile.h"
 #include "profile.h"
 
@@ -23,193 +23,240 @@
 
 /* ---- writing ---- */
 
-/* Integral values (counts, nanoseconds) as JSON integers, so they read back exactly. */
-static json_t *num(double v)
+static void counter_emit(struct ud_jw *jw, const struct ud_counter *c)
 {
-	return ud_json_number(v);
-}
-
-static json_t *str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *counter_json(const struct ud_counter *c)
-{
-	json_t *j = json_pack("{s:s}", "status", ud_count_status_name(c->status));
-
-	json_object_set_new(j, "value", c->status == UD_COUNTED ? num(c->value) : json_null());
+	ud_jw_object(jw, c->name);
+	ud_jw_string(jw, "status", ud_count_status_name(c->status));
+	if (c->status == UD_COUNTED)
+		ud_jw_number(jw, "value", c->value);
+	else
+		ud_jw_null(jw, "value");
 	if (!isnan(c->raw_value))
-		json_object_set_new(j, "raw_value", num(c->raw_value));
+		ud_jw_number(jw, "raw_value", c->raw_value);
 	if (!isnan(c->enabled_ns))
-		json_object_set_new(j, "enabled_ns", num(c->enabled_ns));
+		ud_jw_number(jw, "enabled_ns", c->enabled_ns);
 	if (!isnan(c->running_ns))
-		json_object_set_new(j, "running_ns", num(c->running_ns));
+		ud_jw_number(jw, "running_ns", c->running_ns);
 	if (!isnan(ud_counter_running_pct(c)))
-		json_object_set_new(j, "running_pct", json_real(ud_counter_running_pct(c)));
+		ud_jw_real(jw, "running_pct", ud_counter_running_pct(c));
 	if (!isnan(c->rel_stddev))
-		json_object_set_new(j, "rel_stddev", json_real(c->rel_stddev));
+		ud_jw_real(jw, "rel_stddev", c->rel_stddev);
 	if (c->reason)
-		json_object_set_new(j, "reason", json_string(c->reason));
+		ud_jw_string(jw, "reason", c->reason);
 	if (c->vendor_event)
-		json_object_set_new(j, "vendor_event", json_string(c->vendor_event));
+		ud_jw_string(jw, "vendor_event", c->vendor_event);
 	if (c->semantics)
-		json_object_set_new(j, "semantics", json_string(c->semantics));
+		ud_jw_string(jw, "semantics", c->semantics);
 	if (c->opened_as)
-		json_object_set_new(j, "opened_as", json_string(c->opened_as));
+		ud_jw_string(jw, "opened_as", c->opened_as);
 	if (c->group >= 0)
-		json_object_set_new(j, "group", json_integer(c->group));
-	return j;
+		ud_jw_integer(jw, "group", c->group);
+	ud_jw_end(jw);
 }
 
-static json_t *score_json(const struct ud_score *s)
+static void score_emit(struct ud_jw *jw, const struct ud_score *s)
 {
-	json_t *samples = json_array();
-
-	if (isnan(s->median))
-		return (json_decref(samples), json_null());
+	if (isnan(s->median)) {
+		ud_jw_null(jw, "score");
+		return;
+	}
+	ud_jw_object(jw, "score");
+	ud_jw_number(jw, "median", s->median);
+	ud_jw_number(jw, "min", s->min);
+	ud_jw_number(jw, "max", s->max);
+	ud_jw_array(jw, "samples");
 	for (size_t i = 0; i < s->nsamples; i++)
-		json_array_append_new(samples, num(s->samples[i]));
-	return json_pack("{s:o s:o s:o s:o s:o}", "median", num(s->median), "min", num(s->min),
-			 "max", num(s->max), "samples", samples, "ci95_rel", num(s->ci95_rel));
+		ud_jw_number(jw, NULL, s->samples[i]);
+	ud_jw_end(jw);
+	ud_jw_number(jw, "ci95_rel", s->ci95_rel);
+	ud_jw_end(jw);
+}
+
+/* The event of a counter named "PMU/event" when PMU is pmu, else NULL. */
+static const char *event_of_pmu(const char *name, const char *pmu)
+{
+	size_t plen = strlen(pmu);
+
+	return strncmp(name, pmu, plen) == 0 && name[plen] == '/' ? name + plen + 1 : NULL;
+}
+
+/* Whether w has a counter of the core PMU pmu. */
+static bool has_pmu_counter(const struct ud_workload *w, const char *pmu)
+{
+	for (size_t i = 0; i < w->ncounters; i++)
+		if (event_of_pmu(w->counters[i].name, pmu))
+			return true;
+	return false;
 }
 
 /* The derived metrics of one core type: its "PMU/event" counters seen under their plain names. */
-static json_t *pmu_derived_json(const struct ud_workload *w, const char *pmu)
+static void pmu_derived_emit(struct ud_jw *jw, const struct ud_workload *w, const char *pmu)
 {
 	struct ud_workload view = *w;
-	size_t plen = strlen(pmu), n = 0;
-	json_t *d;
+	size_t n = 0;
 
 	view.counters = calloc(w->ncounters ? w->ncounters : 1, sizeof(*view.counters));
-	if (!view.counters)
-		return json_null();
+	if (!view.counters) {
+		ud_jw_null(jw, pmu); /* out of memory: no metrics, as when they cannot be computed */
+		return;
+	}
 	for (size_t i = 0; i < w->ncounters; i++) {
-		if (strncmp(w->counters[i].name, pmu, plen) == 0 && w->counters[i].name[plen] == '/') {
+		const char *event = event_of_pmu(w->counters[i].name, pmu);
+
+		if (event) {
 			view.counters[n] = w->counters[i];
-			view.counters[n++].name = w->counters[i].name + plen + 1;
+			view.counters[n++].name = (char *)event; /* a view: nothing is freed through it */
 		}
 	}
 	view.ncounters = n;
-	d = n ? ud_derived_json(&view) : NULL;
+	ud_derived_emit(jw, pmu, &view);
 	free(view.counters);
-	return d;
 }
 
-/* {PMU: derived} for each core PMU of a hybrid host this workload has counters of; NULL if none. */
-static json_t *derived_per_pmu_json(const struct ud_workload *w, const json_t *host)
+/* "derived_per_pmu": {PMU: derived} for each core PMU of a hybrid host this workload has counters of; absent if none. */
+static void derived_per_pmu_emit(struct ud_jw *jw, const struct ud_workload *w, const json_t *host)
 {
 	const json_t *pmus = json_object_get(host, "core_pmus"), *pmu;
-	json_t *all = NULL;
+	bool open = false;
 	size_t i;
 
 	json_array_foreach(pmus, i, pmu) {
-		json_t *d = json_is_string(pmu) ? pmu_derived_json(w, json_string_value(pmu)) : NULL;
-
-		if (!d)
+		if (!json_is_string(pmu) || !has_pmu_counter(w, json_string_value(pmu)))
 			continue;
-		if (!all)
-			all = json_object();
-		json_object_set_new(all, json_string_value(pmu), d);
+		if (!open)
+			ud_jw_object(jw, "derived_per_pmu");
+		open = true;
+		pmu_derived_emit(jw, w, json_string_value(pmu));
 	}
-	return all;
+	if (open)
+		ud_jw_end(jw);
 }
 
-static json_t *perf_metrics_json(const struct ud_workload *w)
+void ud_noise_emit(struct ud_jw *jw, const char *key, const struct ud_noise *n)
 {
-	json_t *m = json_object();
-
-	for (size_t i = 0; i < w->nperf_metrics; i++)
-		json_object_set_new(m, w->perf_metrics[i].name, num(w->perf_metrics[i].value));
-	return m;
+	ud_jw_object(jw, key);
+	ud_jw_number(jw, "cpus_utilized_min", n->cpus_utilized_min);
+	ud_jw_number(jw, "steal_pct", n->steal_pct);
+	ud_jw_number(jw, "load_avg", n->load_avg);
+	ud_jw_number(jw, "ci95_rel", n->ci95_rel);
+	ud_jw_integer(jw, "samples_taken", n->samples_taken);
+	ud_jw_array(jw, "warnings");
+	for (size_t i = 0; i < n->nwarnings; i++)
+		ud_jw_string(jw, NULL, n->warnings[i]);
+	ud_jw_end(jw);
+	ud_jw_end(jw);
 }
 
 json_t *ud_noise_to_json(const struct ud_noise *n)
 {
-	json_t *warnings = json_array();
+	struct ud_jw *jw = ud_jw_tree();
+	json_t *j = NULL;
 
-	for (size_t i = 0; i < n->nwarnings; i++)
-		json_array_append_new(warnings, json_string(n->warnings[i]));
-	return json_pack("{s:o s:o s:o s:o s:i s:o}", "cpus_utilized_min", num(n->cpus_utilized_min), "steal_pct",
-			 num(n->steal_pct), "load_avg", num(n->load_avg), "ci95_rel", num(n->ci95_rel), "samples_taken",
-			 n->samples_taken, "warnings", warnings);
+	ud_noise_emit(jw, NULL, n);
+	ud_jw_finish(jw, &j);
+	return j;
 }
 
-static json_t *workload_json(const struct ud_workload *w, const json_t *host)
+/* The workload's identity: what ran, how, with what outcome. */
+static void workload_head_emit(struct ud_jw *jw, const struct ud_workload *w)
 {
-	json_t *per_pmu;
-	json_t *counters = json_object(), *j;
-
-	for (size_t i = 0; i < w->ncounters; i++)
-		json_object_set_new(counters, w->counters[i].name, counter_json(&w->counters[i]));
-	j = json_pack("{s:s s:o s:o}", "name", w->name, "units", str(w->units),
-		      "higher_is_better", w->higher_is_better < 0 ? json_null() : json_boolean(w->higher_is_better));
+	ud_jw_string(jw, "name", w->name);
+	ud_jw_string(jw, "units", w->units);
+	if (w->higher_is_better < 0)
+		ud_jw_null(jw, "higher_is_better");
+	else
+		ud_jw_bool(jw, "higher_is_better", w->higher_is_better);
 	if (w->command)
-		json_object_set_new(j, "command", json_string(w->command));
+		ud_jw_string(jw, "command", w->command);
 	if (w->runs > 0)
-		json_object_set_new(j, "runs", json_integer(w->runs));
+		ud_jw_integer(jw, "runs", w->runs);
 	if (w->composite)
-		json_object_set_new(j, "composite", json_true());
+		ud_jw_bool(jw, "composite", true);
 	if (w->outcome)
-		json_object_set_new(j, "outcome", json_string(w->outcome));
-	if (w->binary_path || w->build_id)
-		json_object_set_new(j, "binary", json_pack("{s:o s:o}", "path", str(w->binary_path), "build_id",
-							   str(w->build_id)));
-	json_object_set_new(j, "score", score_json(&w->score));
-	if (w->nsubscores) {
-		json_t *subs = json_array();
-
-		for (size_t i = 0; i < w->nsubscores; i++)
-			json_array_append_new(subs, json_pack("{s:s s:o s:o}", "name", w->subscores[i].name, "value",
-							      num(w->subscores[i].value), "units",
-							      str(w->subscores[i].units)));
-		json_object_set_new(j, "subscores", subs);
+		ud_jw_string(jw, "outcome", w->outcome);
+	if (w->binary_path || w->build_id) {
+		ud_jw_object(jw, "binary");
+		ud_jw_string(jw, "path", w->binary_path);
+		ud_jw_string(jw, "build_id", w->build_id);
+		ud_jw_end(jw);
 	}
-	json_object_set_new(j, "work_units", num(w->work_units));
-	json_object_set_new(j, "elapsed_ns", num(w->elapsed_ns));
-	json_object_set_new(j, "user_ns", num(w->user_ns));
-	json_object_set_new(j, "sys_ns", num(w->sys_ns));
-	json_object_set_new(j, "counters", counters);
-	json_object_set_new(j, "derived", ud_derived_json(w));
-	per_pmu = derived_per_pmu_json(w, host);
-	if (per_pmu)
-		json_object_set_new(j, "derived_per_pmu", per_pmu);
-	if (w->nperf_metrics)
-		json_object_set_new(j, "perf_metrics", perf_metrics_json(w));
+}
+
+static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const json_t *host)
+{
+	ud_jw_object(jw, NULL);
+	workload_head_emit(jw, w);
+	score_emit(jw, &w->score);
+	if (w->nsubscores) {
+		ud_jw_array(jw, "subscores");
+		for (size_t i = 0; i < w->nsubscores; i++) {
+			ud_jw_object(jw, NULL);
+			ud_jw_string(jw, "name", w->subscores[i].name);
+			ud_jw_number(jw, "value", w->subscores[i].value);
+			ud_jw_string(jw, "units", w->subscores[i].units);
+			ud_jw_end(jw);
+		}
+		ud_jw_end(jw);
+	}
+	ud_jw_number(jw, "work_units", w->work_units);
+	ud_jw_number(jw, "elapsed_ns", w->elapsed_ns);
+	ud_jw_number(jw, "user_ns", w->user_ns);
+	ud_jw_number(jw, "sys_ns", w->sys_ns);
+	ud_jw_object(jw, "counters");
+	for (size_t i = 0; i < w->ncounters; i++)
+		counter_emit(jw, &w->counters[i]);
+	ud_jw_end(jw);
+	ud_derived_emit(jw, "derived", w);
+	derived_per_pmu_emit(jw, w, host);
+	if (w->nperf_metrics) {
+		ud_jw_object(jw, "perf_metrics");
+		for (size_t i = 0; i < w->nperf_metrics; i++)
+			ud_jw_number(jw, w->perf_metrics[i].name, w->perf_metrics[i].value);
+		ud_jw_end(jw);
+	}
 	if (w->noise)
-		json_object_set_new(j, "noise", ud_noise_to_json(w->noise));
+		ud_noise_emit(jw, "noise", w->noise);
 	if (w->hotspots)
-		ud_hotspots_to_json(w->hotspots, j);
-	return j;
+		ud_hotspots_emit(jw, w->hotspots);
+	ud_jw_end(jw);
+}
+
+/*
+ * The whole document, written once whichever writer it goes to: a file's
+ * text is streamed (a profile of 100,000 workloads never exists as a tree),
+ * the tree is for callers that inspect it.
+ */
+static int profile_emit(struct ud_jw *jw, const struct ud_profile *p, json_t **tree)
+{
+	ud_jw_object(jw, NULL);
+	ud_jw_string(jw, "schema", UD_PROFILE_SCHEMA);
+	ud_jw_object(jw, "tool");
+	ud_jw_string(jw, "name", "uarchdiff");
+	ud_jw_string(jw, "version", p->tool_version ? p->tool_version : UD_VERSION);
+	ud_jw_end(jw);
+	ud_jw_value(jw, "host", p->host);
+	ud_jw_array(jw, "workloads");
+	for (size_t i = 0; i < p->nworkloads; i++)
+		workload_emit(jw, &p->workloads[i], p->host);
+	ud_jw_end(jw);
+	if (p->incomplete)
+		ud_jw_bool(jw, "incomplete", true);
+	ud_jw_end(jw);
+	/* a workload that cannot be written fails the whole document: never a profile silently without it */
+	return ud_jw_finish(jw, tree);
 }
 
 json_t *ud_profile_to_json(const struct ud_profile *p)
 {
-	json_t *workloads = json_array();
+	json_t *j = NULL;
 
-	/* A workload that cannot be written fails the whole document: never a profile silently without it. */
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		if (json_array_append_new(workloads, workload_json(&p->workloads[i], p->host)) != 0) {
-			json_decref(workloads);
-			return NULL;
-		}
-	}
-	json_t *j = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", UD_PROFILE_SCHEMA, "tool", "name", "uarchdiff",
-			      "version", p->tool_version ? p->tool_version : UD_VERSION, "host", p->host, "workloads",
-			      workloads);
-
-	if (p->incomplete)
-		json_object_set_new(j, "incomplete", json_true());
+	profile_emit(ud_jw_tree(), p, &j);
 	return j;
 }
 
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
 {
-	json_t *j = ud_profile_to_json(p);
-	int ret = j ? ud_json_write(j, f) : -1;
-
-	json_decref(j);
-	return ret;
+	return profile_emit(ud_jw_text(f), p, NULL);
 }
 
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err)
