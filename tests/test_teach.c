@@ -551,7 +551,9 @@ START_TEST(test_lab_records_noise)
 	ck_assert_int_eq(ud_teach_run(UD_LAB_ILP, &o, &r, &err), 0);
 	/* the thread's CPU time over wall time at its points: never above one CPU */
 	ck_assert(r.noise.cpus_utilized_min > 0 && r.noise.cpus_utilized_min <= 1.01);
-	ck_assert(r.noise.steal_pct >= 0 && r.noise.steal_pct <= 100);
+	/* unknown when /proc/stat's ticks (1/100 s over all CPUs) did not move during the quick lab: 1 run in ~200 */
+	ck_assert_msg(isnan(r.noise.steal_pct) || (r.noise.steal_pct >= 0 && r.noise.steal_pct <= 100), "steal %g%%",
+		      r.noise.steal_pct);
 	ck_assert(isfinite(r.noise.load_avg));
 	/* quick mode times a point once: no spread to speak of, so none is claimed */
 	ck_assert_int_eq(r.noise.samples_taken, 1);
