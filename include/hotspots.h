@@ -13,7 +13,6 @@
 #ifndef UD_HOTSPOTS_H
 #define UD_HOTSPOTS_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "cpu_mode.h"
