@@ -7,20 +7,12 @@
 #include <string.h>
 
 #include "json_doc.h"
+#include "kernels.h"
 #include "testutil.h"
-
-/* xorshift64: the same texts on every run. */
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 static unsigned pick(uint64_t *s, unsigned n)
 {
-	return (unsigned)(rnd(s) % n);
+	return (unsigned)(ud_xorshift(s) % n);
 }
 
 struct buf {

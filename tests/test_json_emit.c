@@ -9,16 +9,8 @@
 #include "json_emit.h"
 #include "json_io.h"
 #include "json_number.h"
+#include "kernels.h"
 #include "testutil.h"
-
-/* xorshift64: the same doubles on every run. */
-static uint64_t next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 static const char *fmt(double v)
 {
@@ -57,7 +49,7 @@ START_TEST(test_round_trip)
 	uint64_t s = 88172645463325252u;
 
 	for (int i = 0; i < 200000; i++) {
-		uint64_t bits = next(&s);
+		uint64_t bits = ud_xorshift(&s);
 		double v, back;
 		const char *t;
 		int digits = 0, started = 0;
@@ -65,7 +57,7 @@ START_TEST(test_round_trip)
 		if (i % 2)
 			memcpy(&v, &bits, sizeof(v));
 		else
-			v = (double)(bits >> 11) * 0x1p-53 * pow(10, (int)(next(&s) % 40) - 20);
+			v = (double)(bits >> 11) * 0x1p-53 * pow(10, (int)(ud_xorshift(&s) % 40) - 20);
 		if (!isfinite(v))
 			continue;
 		t = fmt(v);
