@@ -7,15 +7,15 @@ Checks, printing every violation found:
            includes a Linux-only header, directly or through project headers:
            <linux/...>, <asm/...>, <perfmon/...>, <sys/...> other than the
            POSIX ones below, or a header of the Linux part (a header named
-           after a udlinux source, and workload.h).
-  cycle    No cycle in the include graph of src/, include/ and workloads/.
+           after a udlinux source beside it, and workload.h).
+  cycle    No cycle in the include graph of src/ (its stage folders).
   calls    No cycle in the module call graph: module A calls module B when
            a symbol undefined in A's object file is defined in B's (nm).
   layer    No call downwards-up: the portable library calls nothing in the
            Linux library, and neither library calls the commands' support
            (udcli: options, usage, errors; it prints) or a command
            (builtin-*.c, main.c).
-  length   No function in src/ or workloads/ longer than 80 lines (the lines
+  length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
 
 Known violations, each being fixed elsewhere, are listed in the allowlist
@@ -42,16 +42,27 @@ def read(path):
         return f.read()
 
 
-def project_files(src):
+def project_files(src, suffixes=(".c", ".h")):
+    """Every source and header under src/, its stage folders included, as paths from SOURCE_DIR."""
     files = []
-    for d in ("src", "include", "workloads"):
-        for name in sorted(os.listdir(os.path.join(src, d))):
-            if name.endswith((".c", ".h")):
-                files.append(f"{d}/{name}")
+    for root, dirs, names in os.walk(os.path.join(src, "src")):
+        dirs.sort()
+        for name in sorted(names):
+            if name.endswith(suffixes):
+                files.append(os.path.relpath(os.path.join(root, name), src))
     return files
 
 
-def includes(src, rel):
+def header_index(files):
+    """{header name: path}: the build puts every stage folder on the include path."""
+    index = {}
+    for f in files:
+        if f.endswith(".h"):
+            index.setdefault(os.path.basename(f), f)
+    return index
+
+
+def includes(src, rel, index):
     """(system, name) pairs; a quoted name is resolved to a project file where one exists."""
     out = []
     for line in read(os.path.join(src, rel)).splitlines():
@@ -60,10 +71,11 @@ def includes(src, rel):
             continue
         name = m.group(2)
         if m.group(1) == '"':
-            for cand in (os.path.join(os.path.dirname(rel), name), f"include/{name}"):
-                if os.path.exists(os.path.join(src, cand)):
-                    out.append((False, os.path.normpath(cand)))
-                    break
+            beside = os.path.normpath(os.path.join(os.path.dirname(rel), name))
+            if os.path.exists(os.path.join(src, beside)):
+                out.append((False, beside))
+            elif name in index:
+                out.append((False, index[name]))
             else:
                 out.append((True, name))
         else:
@@ -120,10 +132,11 @@ def sccs(nodes, edges):
 
 def check_includes(src, mods, found):
     files = project_files(src)
-    graph = {f: includes(src, f) for f in files}
+    index = header_index(files)
+    graph = {f: includes(src, f, index) for f in files}
     linux_sources = [m for m, (lib, _) in mods.items() if lib == "udlinux"]
-    linux_headers = {f"include/{os.path.basename(m)[:-2]}.h" for m in linux_sources}
-    linux_headers |= {f"include/{h}" for h in LINUX_EXTRA_HEADERS}
+    linux_headers = {f"{m[:-2]}.h" for m in linux_sources}
+    linux_headers |= {index[h] for h in LINUX_EXTRA_HEADERS}
 
     def forbidden(system, name):
         if not system:
@@ -187,23 +200,19 @@ def check_calls(mods, found):
 
 
 def check_lengths(src, found):
-    for d in ("src", "workloads"):
-        for name in sorted(os.listdir(os.path.join(src, d))):
-            if not name.endswith(".c"):
-                continue
-            rel = f"{d}/{name}"
-            lines = read(os.path.join(src, rel)).splitlines()
-            start = None
-            for i, line in enumerate(lines):
-                if line.startswith("{"):
-                    start = i
-                elif line.startswith("}") and start is not None:
-                    length = i - start - 1
-                    if length > MAX_FUNCTION_LINES:
-                        fn = function_name(lines, start)
-                        found.append((f"length {rel}:{fn}",
-                                      f"{rel}:{start + 1}: {fn}() is {length} lines (at most {MAX_FUNCTION_LINES})"))
-                    start = None
+    for rel in project_files(src, (".c",)):
+        lines = read(os.path.join(src, rel)).splitlines()
+        start = None
+        for i, line in enumerate(lines):
+            if line.startswith("{"):
+                start = i
+            elif line.startswith("}") and start is not None:
+                length = i - start - 1
+                if length > MAX_FUNCTION_LINES:
+                    fn = function_name(lines, start)
+                    found.append((f"length {rel}:{fn}",
+                                  f"{rel}:{start + 1}: {fn}() is {length} lines (at most {MAX_FUNCTION_LINES})"))
+                start = None
 
 
 def function_name(lines, brace):
