@@ -153,6 +153,94 @@ START_TEST(test_mann_whitney_large)
 }
 END_TEST
 
+/*
+ * Student's t against the textbook: the table's t(0.975, 10) = 2.228, and
+ * the first example of Wikipedia's "Welch's t-test" article (two samples of
+ * 15, t = -2.46, Welch-Satterthwaite df = 25.0, two-sided p = 0.021; scipy
+ * 1.10's ttest_ind(equal_var=False) gives t = -2.4554, p = 0.021378 on the
+ * exact df 24.9885).  Fractional df is what Welch's test needs.
+ */
+START_TEST(test_student_t)
+{
+	ck_assert_double_eq_tol(ud_student_t_quantile2(0.05, 10), 2.228139, 1e-6);
+	ck_assert_double_eq_tol(ud_student_t_quantile2(0.05, 1), 12.706205, 1e-6);
+	ck_assert_double_eq_tol(ud_student_t_tail2(2.455356398286006, 24.988529290231416), 0.021378001462866985, 1e-12);
+	ck_assert_double_eq_tol(ud_student_t_tail2(2.46, 25.0), 0.021154303, 1e-8);
+	ck_assert_double_eq_tol(ud_student_t_tail2(0, 3), 1, 1e-15);
+	ck_assert_double_eq(ud_student_t_tail2(INFINITY, 3), 0);
+	ck_assert(isnan(ud_student_t_tail2(1, 0)));
+	ck_assert(isnan(ud_student_t_quantile2(1, 5)));
+}
+END_TEST
+
+/*
+ * Welch on the log of two means, by hand: A 1000 +-0.1% over 5 runs, B 999
+ * +-0.1% over 5.  se = sqrt(0.001^2 + 0.001^2) = 0.0014142; t = ln(0.999)
+ * / se = -0.70746; df = (2e-6)^2 / (2 x 1e-12 / 4) = 8; p = 0.4996
+ * (scipy: 0.49978 for t = 0.70675 with ln 1.001).  Then 700 +-0.6%: t =
+ * ln(0.7) / sqrt(1e-6 + 3.6e-5) = -58.637 on df = 4.2221, p = 2.6178e-7
+ * (scipy 1.10: 2.61776e-07): few runs and one noisy side keep p from vanishing.
+ */
+START_TEST(test_welch_ratio)
+{
+	struct ud_welch w;
+	double se = sqrt(2e-6);
+
+	ck_assert_int_eq(ud_welch_ratio(1000, 0.001, 5, 999, 0.001, 5, 0.95, &w), 0);
+	ck_assert_double_eq_tol(w.t, log(0.999) / se, 1e-12);
+	ck_assert_double_eq_tol(w.df, 8, 1e-9);
+	ck_assert_double_eq_tol(w.p, ud_student_t_tail2(log(0.999) / se, 8), 1e-12);
+	ck_assert_double_gt(w.p, 0.49);
+	ck_assert_double_lt(w.p, 0.51);
+	/* the interval of the ratio: exp(ln 0.999 +- t(0.975, 8) x se), t(0.975, 8) = 2.306004 */
+	ck_assert_double_eq_tol(w.lo, exp(log(0.999) - 2.306004 * se), 1e-6);
+	ck_assert_double_eq_tol(w.hi, exp(log(0.999) + 2.306004 * se), 1e-6);
+	ck_assert(w.lo < 1 && w.hi > 1);
+	ck_assert_int_eq(ud_welch_ratio(1000, 0.001, 5, 700, 0.006, 5, 0.95, &w), 0);
+	ck_assert_double_eq_tol(w.t, log(0.7) / sqrt(1e-6 + 3.6e-5), 1e-9);
+	ck_assert_double_eq_tol(w.df, 4.222050886661526, 1e-9);
+	ck_assert_double_eq_tol(w.p, 2.6177578532289226e-07, 1e-12);
+	ck_assert(w.hi < 1);
+	/* one run, a mean of 0, a negative spread: no test */
+	ck_assert_int_eq(ud_welch_ratio(1000, 0.001, 1, 999, 0.001, 5, 0.95, &w), -1);
+	ck_assert_int_eq(ud_welch_ratio(0, 0.001, 5, 999, 0.001, 5, 0.95, &w), -1);
+	ck_assert_int_eq(ud_welch_ratio(1000, -1, 5, 999, 0.001, 5, 0.95, &w), -1);
+	/* no spread at all: any difference is beyond it, none is not */
+	ck_assert_int_eq(ud_welch_ratio(1000, 0, 3, 1000, 0, 3, 0.95, &w), 0);
+	ck_assert_double_eq(w.p, 1);
+	ck_assert_int_eq(ud_welch_ratio(1000, 0, 3, 1001, 0, 3, 0.95, &w), 0);
+	ck_assert_double_eq(w.p, 0);
+}
+END_TEST
+
+/*
+ * The Hodges-Lehmann interval that goes with Mann-Whitney, by enumeration:
+ * x = 10..15 (6), y = 12..18 (7).  The exact U distribution of 6 and 7 has
+ * P(U <= 6) = 0.0251 > 0.025 and P(U <= 5) <= 0.025, so k = 7 (rank of the
+ * ends among the 42 ratios y/x sorted): the 7th smallest is 1.0 and the 7th
+ * largest 1.5 (exhaustive count in Python: k = 7, [1.0, 1.5]).  4 against 4
+ * reaches 95% with k = 1 (P(U = 0) = 1/70): the extremes; 3 against 3
+ * cannot (P(U = 0) = 1/20 > 0.025).
+ */
+START_TEST(test_shift_interval)
+{
+	const double x[] = { 10, 11, 12, 13, 14, 15 }, y[] = { 12, 13, 14, 15, 16, 17, 18 };
+	const double p[] = { 1, 2, 3, 4 }, q[] = { 5, 6, 7, 8 };
+	double lo, hi;
+
+	ck_assert_int_eq(ud_shift_ratio_ci(x, 6, y, 7, 0.95, &lo, &hi), 0);
+	ck_assert_double_eq_tol(lo, 1.0, 1e-12);
+	ck_assert_double_eq_tol(hi, 1.5, 1e-12);
+	ck_assert_int_eq(ud_shift_ratio_ci(p, 4, q, 4, 0.95, &lo, &hi), 0);
+	ck_assert_double_eq_tol(lo, 5.0 / 4, 1e-12);
+	ck_assert_double_eq_tol(hi, 8.0 / 1, 1e-12);
+	ck_assert_int_eq(ud_shift_ratio_ci(p, 3, q, 3, 0.95, &lo, &hi), -1);
+	ck_assert_int_eq(ud_shift_ratio_ci((const double[]){ 1, 0, 2, 3 }, 4, q, 4, 0.95, &lo, &hi), -1);
+	/* the textbook's exact p of 4 against 4, completely separated: 2/70 */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(p, 4, q, 4), 2.0 / 70, 1e-12);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -165,6 +253,9 @@ int main(void)
 	tcase_add_test(tc, test_mann_whitney);
 	tcase_add_test(tc, test_mann_whitney_matches_brute_force);
 	tcase_add_test(tc, test_mann_whitney_large);
+	tcase_add_test(tc, test_student_t);
+	tcase_add_test(tc, test_welch_ratio);
+	tcase_add_test(tc, test_shift_interval);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -155,18 +155,22 @@ double ud_ci95_median_rel(const double *x, size_t n)
 }
 
 /*
- * Ways to reach U = u with m x-values and n y-values: f(m,n,u) = f(m-1,n,u-n)
- * + f(m,n-1,u), kept for the rows i-1 and i only (a diff asks once a
- * workload: allocating and zeroing all m rows was most of its cost).
+ * Ways to reach U = u with m x-values and n y-values, u = 0..m*n, into a
+ * new array the caller frees (NULL when out of memory): f(m,n,u) =
+ * f(m-1,n,u-n) + f(m,n-1,u), kept for the rows i-1 and i only (a diff asks
+ * once a workload: allocating and zeroing all m rows was most of its cost).
  */
-static double exact_u_cdf(size_t m, size_t n, double u_obs)
+static double *exact_u_counts(size_t m, size_t n)
 {
 	size_t umax = m * n, stride = umax + 1;
-	double *rows = calloc(2 * (n + 1) * stride, sizeof(*rows)), total = 0, below = 0;
+	double *rows = calloc(2 * (n + 1) * stride, sizeof(*rows)), *out = malloc(stride * sizeof(*out));
 	double *prev = rows, *cur = rows + (n + 1) * stride;
 
-	if (!rows)
-		return NAN;
+	if (!rows || !out) {
+		free(rows);
+		free(out);
+		return NULL;
+	}
 	for (size_t j = 0; j <= n; j++)
 		prev[j * stride] = 1; /* i = 0: U is 0 */
 	for (size_t i = 1; i <= m; i++) {
@@ -179,12 +183,23 @@ static double exact_u_cdf(size_t m, size_t n, double u_obs)
 		prev = cur;
 		cur = t;
 	}
-	for (size_t u = 0; u <= umax; u++) {
-		total += prev[n * stride + u];
-		if ((double)u <= u_obs)
-			below += prev[n * stride + u];
-	}
+	memcpy(out, prev + n * stride, stride * sizeof(*out));
 	free(rows);
+	return out;
+}
+
+static double exact_u_cdf(size_t m, size_t n, double u_obs)
+{
+	double *f = exact_u_counts(m, n), total = 0, below = 0;
+
+	if (!f)
+		return NAN;
+	for (size_t u = 0; u <= m * n; u++) {
+		total += f[u];
+		if ((double)u <= u_obs)
+			below += f[u];
+	}
+	free(f);
 	return below / total;
 }
 
@@ -253,4 +268,175 @@ double ud_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny)
 	if (z < 0)
 		z = 0;
 	return erfc(z / sqrt(2));
+}
+
+/* Continued fraction of the incomplete beta function (Lentz's method, as in Numerical Recipes' betacf). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 1000; m++) {
+		double aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), del;
+
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + aa * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	/* the continued fraction converges fast on this side of the mean; the symmetry takes the other */
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double ud_student_t_tail2(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The x >= 0 at which the decreasing tail(x) falls to p, by bisection. */
+static double invert_tail(double (*tail)(double x, double arg), double arg, double p)
+{
+	double lo = 0, hi = 1;
+
+	while (tail(hi, arg) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (tail(mid, arg) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double ud_student_t_quantile2(double p, double df)
+{
+	if (!(df > 0) || !(p > 0 && p < 1))
+		return NAN;
+	return invert_tail(ud_student_t_tail2, df, p);
+}
+
+int ud_welch_ratio(double mean_a, double rel_se_a, size_t n_a, double mean_b, double rel_se_b, size_t n_b,
+		   double level, struct ud_welch *out)
+{
+	double va = rel_se_a * rel_se_a, vb = rel_se_b * rel_se_b, se = sqrt(va + vb), shift;
+
+	if (!(mean_a > 0) || !(mean_b > 0) || !(rel_se_a >= 0) || !(rel_se_b >= 0) || n_a < 2 || n_b < 2 ||
+	    !(level > 0 && level < 1) || !isfinite(se))
+		return -1;
+	shift = log(mean_b) - log(mean_a);
+	out->ratio = mean_b / mean_a;
+	if (se == 0) { /* no spread at all: any difference is beyond it */
+		*out = (struct ud_welch){ shift == 0 ? 0 : copysign(INFINITY, shift), (double)(n_a + n_b - 2),
+					  shift == 0 ? 1 : 0, out->ratio, out->ratio, out->ratio };
+		return 0;
+	}
+	out->df = (va + vb) * (va + vb) / (va * va / (double)(n_a - 1) + vb * vb / (double)(n_b - 1));
+	out->t = shift / se;
+	out->p = ud_student_t_tail2(out->t, out->df);
+	double q = ud_student_t_quantile2(1 - level, out->df);
+
+	out->lo = exp(shift - q * se);
+	out->hi = exp(shift + q * se);
+	return 0;
+}
+
+static double normal_tail2(double z, double unused)
+{
+	(void)unused;
+	return erfc(z / sqrt(2));
+}
+
+/*
+ * The largest k with P(U <= k - 1) <= tail (one side): the rank of the
+ * interval's ends among the m x n differences; 0 when none reaches it.
+ */
+static size_t shift_rank(size_t m, size_t n, double tail)
+{
+	double mn = (double)m * (double)n;
+	size_t k = 0;
+
+	if (m > 20 || n > 20) {
+		double z = invert_tail(normal_tail2, 0, 2 * tail);
+		double c = floor(mn / 2 - z * sqrt(mn * (double)(m + n + 1) / 12));
+
+		return c >= 1 ? (size_t)c : 0;
+	}
+	double *f = exact_u_counts(m, n), total = 0, cdf = 0;
+
+	if (!f)
+		return 0;
+	for (size_t u = 0; u <= m * n; u++)
+		total += f[u];
+	for (size_t u = 0; u < m * n; u++) {
+		cdf += f[u];
+		if (cdf / total > tail)
+			break;
+		k = u + 1;
+	}
+	free(f);
+	return k;
+}
+
+/* Beyond this many pairwise differences (32 MB of them) the interval is not computed: a caller falls back on Welch. */
+#define SHIFT_MAX_PAIRS ((size_t)1 << 22)
+
+int ud_shift_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, double level, double *lo,
+		      double *hi)
+{
+	size_t k, npairs = nx * ny;
+	double *d;
+
+	if (nx == 0 || ny == 0 || npairs > SHIFT_MAX_PAIRS || !(level > 0 && level < 1))
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -1;
+	for (size_t j = 0; j < ny; j++)
+		if (!(y[j] > 0) || !isfinite(y[j]))
+			return -1;
+	k = shift_rank(nx, ny, (1 - level) / 2);
+	if (k == 0 || !(d = malloc(npairs * sizeof(*d))))
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			d[i * ny + j] = log(y[j]) - log(x[i]);
+	qsort(d, npairs, sizeof(*d), cmp_double);
+	*lo = exp(d[k - 1]);
+	*hi = exp(d[npairs - k]);
+	free(d);
+	return 0;
 }

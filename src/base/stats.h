@@ -46,4 +46,42 @@ double ud_ci95_median_rel(const double *x, size_t n);
  */
 double ud_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny);
 
+/*
+ * Student's t distribution with df degrees of freedom, df > 0 and not
+ * necessarily whole (Welch's test gives fractional ones): the two-sided
+ * tail P(|T| >= t), and the t for which that tail is p (0 < p < 1).  NAN
+ * for arguments outside those ranges.
+ */
+double ud_student_t_tail2(double t, double df);
+double ud_student_t_quantile2(double p, double df);
+
+/*
+ * Welch's unequal-variances t-test of two means known only by their
+ * summaries: each side's mean (> 0), the standard error of that mean
+ * relative to it, and the runs behind it (>= 2).  It is done on ln(mean),
+ * whose standard error is the relative one (delta method), so that the
+ * test and the interval of the ratio mean_b / mean_a agree: the interval
+ * excludes 1 exactly when p < 1 - level.  df is Welch-Satterthwaite's.
+ * 0 with *out filled, -1 for inputs outside those ranges.
+ */
+struct ud_welch {
+	double t, df, p;
+	double ratio, lo, hi; /* mean_b / mean_a and its interval at the level asked */
+};
+int ud_welch_ratio(double mean_a, double rel_se_a, size_t n_a, double mean_b, double rel_se_b, size_t n_b,
+		   double level, struct ud_welch *out);
+
+/*
+ * The distribution-free interval that goes with the Mann-Whitney test
+ * (Hodges-Lehmann): of the shift of ln(y) against ln(x), so of the ratio
+ * y / x, at the level asked (0.95), from the order statistics of the
+ * nx x ny pairwise differences; the ranks come from the exact U
+ * distribution up to 20 a side and its normal approximation beyond.  All
+ * values must be > 0.  0 with *lo and *hi set (as ratios), -1 when the
+ * samples are too few for that level (4 and 4 reach 97%: P(U = 0) = 1/70
+ * a tail), a value is not positive, or out of memory.
+ */
+int ud_shift_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, double level, double *lo,
+		      double *hi);
+
 #endif
