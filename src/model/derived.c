@@ -4,25 +4,29 @@
 #include "derived.h"
 
 /*
- * The one table of the metrics' names: the JSON key of SPEC §4, the label a
- * report shows, and whether the metric is a rate a report shows as a
- * percentage.
+ * The one table of the metrics: the JSON key of SPEC §4, the label a report
+ * shows, whether it is a rate a report shows as a percentage, and for a
+ * ratio of two counters, the counters and the scale (SPEC §4's formulas).
  */
 static const struct {
 	const char *name, *label;
 	bool percent;
+	const char *num, *den; /* counter names; NULL for the metrics of times */
+	double scale;
 } metrics[UD_METRIC_COUNT] = {
-	[UD_M_IPC] = { "ipc", "IPC", false },
-	[UD_M_CPI] = { "cpi", "CPI", false },
-	[UD_M_BRANCH_MISS_RATE] = { "branch_miss_rate", "branch-miss rate", true },
-	[UD_M_BRANCH_MPKI] = { "branch_mpki", "branch MPKI", false },
-	[UD_M_L1D_MISS_RATE] = { "l1d_miss_rate", "L1d miss rate", true },
-	[UD_M_L1D_MPKI] = { "l1d_mpki", "L1d MPKI", false },
-	[UD_M_FRONTEND_STALL_RATE] = { "frontend_stall_rate", "frontend stall rate", true },
-	[UD_M_BACKEND_STALL_RATE] = { "backend_stall_rate", "backend stall rate", true },
-	[UD_M_GHZ] = { "ghz", "GHz", false },
-	[UD_M_CPUS_UTILIZED] = { "cpus_utilized", "CPUs utilized", false },
-	[UD_M_SYS_SHARE] = { "sys_share", "sys share of CPU time", true },
+	[UD_M_IPC] = { "ipc", "IPC", false, "instructions", "cycles", 1 },
+	[UD_M_CPI] = { "cpi", "CPI", false, "cycles", "instructions", 1 },
+	[UD_M_BRANCH_MISS_RATE] = { "branch_miss_rate", "branch-miss rate", true, "branch-misses", "branches", 1 },
+	[UD_M_BRANCH_MPKI] = { "branch_mpki", "branch MPKI", false, "branch-misses", "instructions", 1000 },
+	[UD_M_L1D_MISS_RATE] = { "l1d_miss_rate", "L1d miss rate", true, "L1-dcache-load-misses", "L1-dcache-loads", 1 },
+	[UD_M_L1D_MPKI] = { "l1d_mpki", "L1d MPKI", false, "L1-dcache-load-misses", "instructions", 1000 },
+	[UD_M_FRONTEND_STALL_RATE] = { "frontend_stall_rate", "frontend stall rate", true, "stalled-cycles-frontend",
+				       "cycles", 1 },
+	[UD_M_BACKEND_STALL_RATE] = { "backend_stall_rate", "backend stall rate", true, "stalled-cycles-backend",
+				      "cycles", 1 },
+	[UD_M_GHZ] = { "ghz", "GHz", false, "cycles", "task-clock", 1 },
+	[UD_M_CPUS_UTILIZED] = { "cpus_utilized", "CPUs utilized", false, NULL, NULL, 1 },
+	[UD_M_SYS_SHARE] = { "sys_share", "sys share of CPU time", true, NULL, NULL, 1 },
 };
 
 const char *ud_metric_name(enum ud_metric m)
@@ -72,25 +76,22 @@ static double ratio(double num, double den, double scale)
 	return scale * num / den;
 }
 
+bool ud_metric_counters(enum ud_metric m, const char **num, const char **den)
+{
+	*num = metrics[m].num;
+	*den = metrics[m].den;
+	return *num != NULL;
+}
+
 double ud_metric(const struct ud_workload *w, enum ud_metric m)
 {
-#define V(name) ud_workload_total(w, name, NULL)
-	switch (m) {
-	case UD_M_IPC: return ratio(V("instructions"), V("cycles"), 1);
-	case UD_M_CPI: return ratio(V("cycles"), V("instructions"), 1);
-	case UD_M_BRANCH_MISS_RATE: return ratio(V("branch-misses"), V("branches"), 1);
-	case UD_M_BRANCH_MPKI: return ratio(V("branch-misses"), V("instructions"), 1000);
-	case UD_M_L1D_MISS_RATE: return ratio(V("L1-dcache-load-misses"), V("L1-dcache-loads"), 1);
-	case UD_M_L1D_MPKI: return ratio(V("L1-dcache-load-misses"), V("instructions"), 1000);
-	case UD_M_FRONTEND_STALL_RATE: return ratio(V("stalled-cycles-frontend"), V("cycles"), 1);
-	case UD_M_BACKEND_STALL_RATE: return ratio(V("stalled-cycles-backend"), V("cycles"), 1);
-	case UD_M_GHZ: return ratio(V("cycles"), V("task-clock"), 1);
-	case UD_M_CPUS_UTILIZED: return ratio(ud_cpu_time_ns(V("task-clock"), w->user_ns, w->sys_ns), w->elapsed_ns, 1);
-	case UD_M_SYS_SHARE: return ratio(w->sys_ns, w->user_ns + w->sys_ns, 1);
-	case UD_METRIC_COUNT: break;
-	}
-#undef V
-	return NAN;
+	if (metrics[m].num)
+		return ratio(ud_workload_total(w, metrics[m].num, NULL), ud_workload_total(w, metrics[m].den, NULL),
+			     metrics[m].scale);
+	if (m == UD_M_CPUS_UTILIZED)
+		return ratio(ud_cpu_time_ns(ud_workload_total(w, "task-clock", NULL), w->user_ns, w->sys_ns),
+			     w->elapsed_ns, 1);
+	return ratio(w->sys_ns, w->user_ns + w->sys_ns, 1); /* UD_M_SYS_SHARE */
 }
 
 void ud_derived_emit(struct ud_jw *jw, const char *key, const struct ud_workload *w)

@@ -35,6 +35,12 @@ const char *ud_metric_label(enum ud_metric m);
 bool ud_metric_is_percent(enum ud_metric m);
 double ud_metric(const struct ud_workload *w, enum ud_metric m);
 /*
+ * For a metric that is a ratio of two counters, their names (static) in
+ * *num and *den, and true; false (both NULL) for the metrics of times
+ * (CPUs utilized, sys share).
+ */
+bool ud_metric_counters(enum ud_metric m, const char **num, const char **den);
+/*
  * The CPU time that "CPUs utilized" divides by the elapsed time: task-clock,
  * unless getrusage's user + sys (which counts reaped children whole) exceeds
  * it by more than 2%, as it does for fork-heavy work (derived.c says why).
