@@ -37,7 +37,8 @@ render() {
 		echo "FAIL: $1: 'nan', 'inf' or '(null)' on the page"
 		exit 1
 	fi
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,3000 \
+	# 4000 px: the findings come first on the page, so the per-workload charts sit lower down
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,4000 \
 		--screenshot="$dir/$1.png" "file://$dir/$1.html" >"$dir/chromium.log" 2>&1 || {
 		cat "$dir/chromium.log"
 		exit 1

@@ -33,9 +33,10 @@ static struct ud_profile *prof[3];
 static const char *paths[3] = { "a.json", "b.json", "c.json" };
 static struct ud_compare *cmp;
 
-static struct ud_profile *host(const char *label, const char *kernel)
+static struct ud_profile *host(const char *label, const char *uarch, const char *kernel)
 {
-	return ud_profile_new(json_pack("{s:s s:{s:s} s:s}", "label", label, "cpu", "uarch", "zen4", "kernel", kernel));
+	return ud_profile_new(json_pack("{s:s s:{s:s s:s} s:s}", "label", label, "cpu", "vendor", "AuthenticAMD", "uarch",
+					uarch, "kernel", kernel));
 }
 
 static void scored(struct ud_profile *p, const char *name, double score, int hib, bool composite)
@@ -55,10 +56,11 @@ static void setup(void)
 					    { 400, NAN, 25, 40, 600, 10 } };
 	static const char *names[6] = { "int", "fp", "pipe", "lat", "index", "extra" };
 	static const char *labels[3] = { "A", "B", EVIL }, *kernels[3] = { "6.1", "6.8", "6.8" };
+	static const char *uarchs[3] = { "zen4", "zen5", "zen5" };
 
 	diffutil_load();
 	for (int k = 0; k < 3; k++) {
-		prof[k] = host(labels[k], kernels[k]);
+		prof[k] = host(labels[k], uarchs[k], kernels[k]);
 		for (int i = 0; i < 6; i++)
 			if (!isnan(score[k][i]))
 				scored(prof[k], names[i], score[k][i], i != 3, i == 4);
@@ -126,7 +128,11 @@ START_TEST(test_geomeans_by_hand)
 }
 END_TEST
 
-/* B and C run the same newer kernel: one group apart from the baseline, its geomean sqrt(1.225 x 0.794) = 1/1.01. */
+/*
+ * B and C are Zen 5 hosts with the same newer kernel: one group apart from
+ * the Zen 4 baseline, named by what they share, listing what both differ
+ * from the baseline in; its geomean sqrt(1.225 x 0.794) = 1/1.01.
+ */
 START_TEST(test_environment_groups)
 {
 	const struct ud_compare_group *g;
@@ -137,15 +143,18 @@ START_TEST(test_environment_groups)
 
 	ck_assert_uint_eq(cmp->ngroups, 2);
 	ck_assert_uint_eq(cmp->groups[0].nhosts, 1);
-	ck_assert_ptr_null(cmp->groups[0].diff);
+	ck_assert_str_eq(cmp->groups[0].name, "zen4");
+	ck_assert_uint_eq(cmp->groups[0].nenv, 0);
 	REL(cmp->groups[0].geomean, 1);
 	g = &cmp->groups[1];
+	ck_assert_str_eq(g->name, "zen5");
 	ck_assert_uint_eq(g->nhosts, 2);
 	ck_assert_uint_eq(g->hosts[0], 1);
 	ck_assert_uint_eq(g->hosts[1], 2);
 	ck_assert_uint_eq(cmp->hosts[2].group, 1);
-	ck_assert_uint_eq(g->diff->nenv, 1);
-	ck_assert_str_eq(g->diff->env[0].field, "kernel");
+	ck_assert_uint_eq(g->nenv, 2);
+	ck_assert_str_eq(g->env[0]->field, "cpu.uarch");
+	ck_assert_str_eq(g->env[1]->field, "kernel");
 	REL(g->geomean, sqrt(sqrt(1.5) * cbrt(0.5)));
 	REL(g->min, cbrt(0.5));
 	REL(g->max, sqrt(1.5));
@@ -186,7 +195,9 @@ START_TEST(test_json)
 	ck_assert(json_is_true(json_object_get(json_array_get(t, 4), "composite")));
 	t = json_array_get(json_object_get(doc, "groups"), 1);
 	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(t, "hosts"), 1)), 2);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(t, "environment"), 0), "b")),
+	ck_assert_str_eq(json_string_value(json_object_get(t, "name")), "zen5");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(t, "keys"), "cpu.uarch")), "zen5");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(t, "environment"), 1), "b")),
 			 "6.8");
 	text = json_dumps(doc, JSON_COMPACT);
 	ck_assert(!has_word(text, "nan"));
@@ -195,16 +206,22 @@ START_TEST(test_json)
 }
 END_TEST
 
-static char *render(enum ud_report_format f)
+/* The text of c in format f, as `compare` writes it. */
+static char *render_of(const struct ud_compare *c, enum ud_report_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	struct ud_err err = UD_ERR_INIT;
 
-	ck_assert_msg(ud_compare_write(cmp, f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
+	ck_assert_msg(ud_compare_write(c, f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
 	fclose(out);
 	return buf;
+}
+
+static char *render(enum ud_report_format f)
+{
+	return render_of(cmp, f);
 }
 
 /* What no format may show: numbers that are not numbers, missing strings, ratios below 1. */
@@ -242,10 +259,41 @@ START_TEST(test_formats)
 	} else if (f == UD_REPORT_TEXT) {
 		ck_assert_ptr_nonnull(strstr(s, EVIL));
 		ck_assert_ptr_nonnull(strstr(s, "index *"));
-		ck_assert_ptr_nonnull(strstr(s, "G2: 1.01x slower (1.26x slower to 1.22x faster), 2 hosts: #2 B, #3 " EVIL "\n"
-						"    kernel: 6.1 -> 6.8\n"));
+		ck_assert_ptr_nonnull(strstr(s, "G2 zen5: 1.01x slower (1.26x slower to 1.22x faster), 2 hosts: #2 B, #3 " EVIL
+						"\n    cpu.uarch: zen4 -> zen5\n    kernel: 6.1 -> 6.8\n"));
 	}
 	free(s);
+}
+END_TEST
+
+/*
+ * Imported pastes that say nothing of their CPU share nothing known: each
+ * is a group of its own, never lumped with the baseline or with each other
+ * (issue 20: "G1: 6 hosts" of POWER, EPYC and Xeon); two Intel hosts whose
+ * microarchitecture is unknown share their vendor.
+ */
+START_TEST(test_groups_share_only_what_is_known)
+{
+	struct ud_profile *p[4] = { ud_profile_new(NULL), ud_profile_new(NULL),
+				    ud_profile_new(json_pack("{s:{s:s}}", "cpu", "vendor", "GenuineIntel")),
+				    ud_profile_new(json_pack("{s:{s:s}}", "cpu", "vendor", "GenuineIntel")) };
+	const char *ps[4] = { "p.json", "q.json", "x1.json", "x2.json" };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_compare *c;
+
+	for (int k = 0; k < 4; k++)
+		scored(p[k], "w", 100 + k, 1, false);
+	c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 4, &diffutil_db }, &err);
+	ck_assert_msg(c != NULL, "%s", err.msg);
+	ck_assert_uint_eq(c->ngroups, 3);
+	ck_assert_str_eq(c->groups[0].name, "CPU unknown");
+	ck_assert_uint_eq(c->groups[0].nhosts, 1);
+	ck_assert_uint_eq(c->groups[1].nhosts, 1);
+	ck_assert_str_eq(c->groups[2].name, "GenuineIntel, microarchitecture unknown");
+	ck_assert_uint_eq(c->groups[2].nhosts, 2);
+	ud_compare_free(c);
+	for (int k = 0; k < 4; k++)
+		ud_profile_free(p[k]);
 }
 END_TEST
 
@@ -257,6 +305,64 @@ START_TEST(test_text_columns)
 	/* name, then each host right-aligned in its column */
 	ck_assert_ptr_nonnull(strstr(line, "1.00x    2.00x slower               —\n"));
 	free(s);
+}
+END_TEST
+
+
+/* The table's head line ("workload  #1 ...") of a compare text, into out. */
+static void head_line(const char *text, char *out, size_t len)
+{
+	const char *at = strstr(text, "\nworkload");
+
+	ck_assert_msg(at != NULL, "%s", text);
+	snprintf(out, len, "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+}
+
+/*
+ * Column heads keep hosts apart (issue 20: "#1 Xeon… Lake)  #2 Xeon… Lake)"):
+ * what every label shares is dropped before a head is cut; where cutting
+ * still makes two alike, the heads are the numbers alone (the hosts list
+ * above the table names each in full).
+ */
+START_TEST(test_labels_stay_distinct)
+{
+	static const char *xeons[] = { "Intel Xeon Platinum 8375C (Ice Lake)", "Intel Xeon Platinum 8488C (Sapphire Rapids)",
+				       "Intel Xeon Platinum 8480C (Sapphire Rapids)" };
+	static const char *alike[] = { "abcdefghijklmnopq1", "abcdefghijklmnopq2", "abcdefghijklmnopq3" };
+	const char *const *sets[] = { xeons, alike };
+	const char *ps[3] = { "a.json", "b.json", "c.json" };
+
+	for (int set = 0; set < 2; set++) {
+		struct ud_profile *p[3];
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_compare *c;
+		char *t;
+
+		for (int k = 0; k < 3; k++) {
+			p[k] = ud_profile_new(json_pack("{s:s}", "label", sets[set][k]));
+			scored(p[k], "w", 100 + k, 1, false);
+		}
+		c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 3, &diffutil_db },
+				     &err);
+		ck_assert_msg(c != NULL, "%s", err.msg);
+		t = render_of(c, UD_REPORT_TEXT);
+		char head[512];
+
+		head_line(t, head, sizeof(head));
+		if (set == 0) {
+			ck_assert_msg(strstr(head, "#1 8375C (Ice…") && strstr(head, "#2 8488C (Sap…") &&
+					      strstr(head, "#3 8480C (Sap…"),
+				      "%s", head);
+			ck_assert_ptr_null(strstr(head, "Intel"));
+		} else {
+			ck_assert_msg(strstr(head, " #1") && strstr(head, " #3") && !strstr(head, "abcd"), "%s", head);
+		}
+		ck_assert_ptr_nonnull(strstr(t, set ? "  #1 abcdefghijklmnopq1  (a.json)" : "  #1 Intel Xeon Platinum 8375C"));
+		free(t);
+		ud_compare_free(c);
+		for (int k = 0; k < 3; k++)
+			ud_profile_free(p[k]);
+	}
 }
 END_TEST
 
@@ -273,7 +379,7 @@ END_TEST
 /* One odd host among others is left out, named, with its reason; alone, it fails the comparison. */
 START_TEST(test_nothing_in_common)
 {
-	struct ud_profile *other = host("D", "6.1");
+	struct ud_profile *other = host("D", "zen4", "6.1");
 	const struct ud_profile *ps[] = { prof[0], other, prof[1] };
 	const char *names[] = { "a.json", "d.json", "b.json" };
 	struct ud_compare_input in = { ps, names, 3, &diffutil_db };
@@ -370,6 +476,8 @@ int main(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
 	tcase_add_test(tc, test_text_columns);
+	tcase_add_test(tc, test_groups_share_only_what_is_known);
+	tcase_add_test(tc, test_labels_stay_distinct);
 	tcase_add_test(tc, test_fewer_than_two);
 	tcase_add_test(tc, test_nothing_in_common);
 	tcase_add_test(tc, test_cli);

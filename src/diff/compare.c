@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,12 +51,16 @@ static int collect_rows(struct ud_compare *c)
 		}
 	}
 	c->cells = malloc((c->nrows ? c->nrows : 1) * c->nhosts * sizeof(*c->cells));
-	if (!c->cells)
+	c->verdicts = malloc((c->nrows ? c->nrows : 1) * c->nhosts * sizeof(*c->verdicts));
+	if (!c->cells || !c->verdicts)
 		return -1;
 	for (size_t i = 0; i < c->nrows; i++) {
 		c->rows[i].speedup = c->cells + i * c->nhosts;
-		for (size_t k = 0; k < c->nhosts; k++)
+		c->rows[i].significant = c->verdicts + i * c->nhosts;
+		for (size_t k = 0; k < c->nhosts; k++) {
 			c->rows[i].speedup[k] = NAN;
+			c->rows[i].significant[k] = -1;
+		}
 	}
 	return 0;
 }
@@ -70,8 +75,12 @@ static void fill_table(struct ud_compare *c)
 	for (size_t k = 1; k < c->nhosts; k++) {
 		const struct ud_diff *d = c->diffs[k - 1];
 
-		for (size_t j = 0; j < d->nworkloads; j++)
-			row_of(c, d->workloads[j].a->name)->speedup[k] = d->workloads[j].speedup;
+		for (size_t j = 0; j < d->nworkloads; j++) {
+			struct ud_compare_row *r = row_of(c, d->workloads[j].a->name);
+
+			r->speedup[k] = d->workloads[j].speedup;
+			r->significant[k] = d->workloads[j].sig.significant;
+		}
 		c->hosts[k].geomean = d->summary.geomean_speedup;
 		c->hosts[k].ngeomean = d->summary.ngeomean;
 	}
@@ -80,18 +89,59 @@ static void fill_table(struct ud_compare *c)
 		c->hosts[0].ngeomean += !base->workloads[j].composite;
 }
 
-/* Whether two diffs against one baseline found the same host facts differing, with the same values. */
-static bool same_env(const struct ud_diff *x, const struct ud_diff *y)
+/* A string host fact under cpu, or NULL; "generic" is the table of no known core, so it says nothing. */
+static const char *cpu_fact(const struct ud_profile *p, const char *key)
 {
-	if (!x || !y)
-		return (x ? x->nenv : 0) == (y ? y->nenv : 0);
-	if (x->nenv != y->nenv)
-		return false;
-	for (size_t i = 0; i < x->nenv; i++)
-		if (strcmp(x->env[i].field, y->env[i].field) != 0 || !json_equal(x->env[i].a, y->env[i].a) ||
-		    !json_equal(x->env[i].b, y->env[i].b))
-			return false;
-	return true;
+	const char *v = json_string_value(json_object_get(json_object_get(p->host, "cpu"), key));
+
+	return v && *v && strcmp(v, "unknown") != 0 && strcmp(v, "generic") != 0 ? v : NULL;
+}
+
+static bool same_text(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+/* "zen4", "GenuineIntel, microarchitecture unknown", "CPU unknown": what a group's hosts share. */
+static void group_name(struct ud_compare_group *g)
+{
+	if (g->uarch)
+		snprintf(g->name, sizeof(g->name), "%s", g->uarch);
+	else if (g->vendor)
+		snprintf(g->name, sizeof(g->name), "%s, microarchitecture unknown", g->vendor);
+	else
+		snprintf(g->name, sizeof(g->name), "CPU unknown");
+}
+
+/* e in diff d, with the same field and values; NULL when d does not find that fact differing so. */
+static bool env_in(const struct ud_diff *d, const struct ud_env_entry *e)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (strcmp(d->env[i].field, e->field) == 0 && json_equal(d->env[i].a, e->a) && json_equal(d->env[i].b, e->b))
+			return true;
+	return false;
+}
+
+/* The facts every candidate of g differs from the baseline in: the first candidate's that the others share. */
+static int group_env(struct ud_compare *c, struct ud_compare_group *g)
+{
+	const struct ud_diff *first = NULL;
+
+	for (size_t i = 0; i < g->nhosts && !first; i++)
+		first = g->hosts[i] ? c->diffs[g->hosts[i] - 1] : NULL;
+	if (!first)
+		return 0;
+	if (!(g->env = calloc(first->nenv + 1, sizeof(*g->env))))
+		return -1;
+	for (size_t e = 0; e < first->nenv; e++) {
+		bool all = true;
+
+		for (size_t i = 0; i < g->nhosts && all; i++)
+			all = g->hosts[i] == 0 || env_in(c->diffs[g->hosts[i] - 1], &first->env[e]);
+		if (all)
+			g->env[g->nenv++] = &first->env[e];
+	}
+	return 0;
 }
 
 /* The group's geometric mean over its members' geomeans, and their range. */
@@ -121,22 +171,25 @@ static int group_means(struct ud_compare *c, struct ud_compare_group *g)
 	return 0;
 }
 
-/* Each host into the group of the first host whose differing facts it shares. */
+/* Each host into the group of its CPU's vendor and microarchitecture. */
 static int group_hosts(struct ud_compare *c)
 {
 	if (!(c->groups = calloc(c->nhosts, sizeof(*c->groups))))
 		return -1;
 	for (size_t k = 0; k < c->nhosts; k++) {
-		const struct ud_diff *d = k ? c->diffs[k - 1] : NULL;
+		const char *vendor = cpu_fact(c->hosts[k].profile, "vendor"), *uarch = cpu_fact(c->hosts[k].profile, "uarch");
 		size_t g = 0;
 		struct ud_compare_group *grp;
 
-		while (g < c->ngroups && !same_env(c->groups[g].diff, d))
+		/* hosts whose facts say nothing of their CPU share nothing known: each stands alone */
+		while (g < c->ngroups && !((vendor || uarch) && same_text(c->groups[g].vendor, vendor) &&
+					   same_text(c->groups[g].uarch, uarch)))
 			g++;
 		grp = &c->groups[g];
 		if (g == c->ngroups) {
 			c->ngroups++;
-			grp->diff = d && d->nenv ? d : NULL;
+			*grp = (struct ud_compare_group){ .vendor = vendor, .uarch = uarch };
+			group_name(grp);
 			if (!(grp->hosts = calloc(c->nhosts, sizeof(*grp->hosts))))
 				return -1;
 		}
@@ -144,7 +197,7 @@ static int group_hosts(struct ud_compare *c)
 		c->hosts[k].group = g;
 	}
 	for (size_t g = 0; g < c->ngroups; g++)
-		if (group_means(c, &c->groups[g]) != 0)
+		if (group_env(c, &c->groups[g]) != 0 || group_means(c, &c->groups[g]) != 0)
 			return -1;
 	return 0;
 }
@@ -215,12 +268,15 @@ void ud_compare_free(struct ud_compare *c)
 	for (size_t k = 0; c->diffs && k + 1 < c->nhosts; k++)
 		ud_diff_free(c->diffs[k]);
 	free(c->diffs);
-	for (size_t g = 0; c->groups && g < c->ngroups; g++)
+	for (size_t g = 0; c->groups && g < c->ngroups; g++) {
 		free(c->groups[g].hosts);
+		free(c->groups[g].env);
+	}
 	free(c->groups);
 	free(c->hosts);
 	free(c->rows);
 	free(c->cells);
+	free(c->verdicts);
 	free(c->skipped);
 	free(c);
 }

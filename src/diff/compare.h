@@ -11,8 +11,9 @@
  *
  * Typed in the middle, JSON at the edge: ud_compare_build() computes the
  * model, compare_json.c writes the uarchdiff.compare/1 document from
- * it, with the hosts grouped by the host facts they differ from the
- * baseline in.  A number that cannot be computed (a host lacking a workload, a
+ * it, with the hosts grouped by what their CPUs share (vendor and
+ * microarchitecture, so instruction set), each group with the host facts
+ * every candidate in it differs from the baseline in.  A number that cannot be computed (a host lacking a workload, a
  * workload the baseline lacks, no score) is NAN in the model and null in the
  * document.
  *
@@ -56,18 +57,29 @@ struct ud_compare_row {
 	bool composite;       /* a composite score on some host: not in the geomeans */
 	double *speedup;      /* nhosts values, into the compare's storage: [0] is 1 where the baseline
 			       * holds the workload, [k] host k over the baseline, NAN where unknown */
+	int *significant;     /* nhosts verdicts beside them (diff.h's significance: 1, 0, -1 unknown) */
 };
 
 /*
- * Hosts that differ from the baseline in the same host facts, with the
- * same values (the same kernel, the same mitigations ...), so a reader sees
- * which differences go with which speedups.  Group 0 holds the baseline and
- * every host whose facts do not differ from it.
+ * Hosts whose CPUs share a vendor and a microarchitecture (and so an
+ * instruction set), in order of their first host; a host whose facts say
+ * nothing of its CPU is a group of its own: it shares nothing known.
+ * A group names what its hosts share and lists the host facts every
+ * candidate in it differs from the baseline in, with the same values (the
+ * same kernel, the same mitigations ...), so a reader sees which
+ * differences go with which speedups.
  */
 struct ud_compare_group {
 	size_t *hosts;              /* owned: indices into hosts, in order */
 	size_t nhosts;
-	const struct ud_diff *diff; /* a member's diff: its env entries are the group's; NULL for group 0 */
+	char name[96];              /* "zen4", "AuthenticAMD, microarchitecture unknown", "CPU unknown" */
+	const char *vendor, *uarch; /* borrowed from the first member's facts; NULL where they do not say */
+	/*
+	 * Owned array of entries borrowed from the first candidate's diff:
+	 * the facts every candidate in the group differs from the baseline in.
+	 */
+	const struct ud_env_entry **env;
+	size_t nenv;
 	double geomean;             /* the geometric mean of the candidates' geomeans (the baseline's 1 only alone); NAN when none */
 	double min, max;            /* the members' smallest and largest geomean */
 };
@@ -85,6 +97,7 @@ struct ud_compare {
 	struct ud_compare_row *rows;   /* owned array */
 	size_t nrows;
 	double *cells;                 /* owned: nrows x nhosts, what rows[i].speedup points into */
+	int *verdicts;                 /* owned: nrows x nhosts, what rows[i].significant points into */
 	struct ud_compare_group *groups; /* owned array, in order of their first host */
 	size_t ngroups;
 	struct ud_compare_skip *skipped; /* owned array: candidates left out, in input order */

@@ -14,7 +14,7 @@ static void numbers(struct ud_jw *w, const char *key, const double *v, size_t n)
 	ud_jw_end(w);
 }
 
-/* The environment groups: member indices into profiles, the facts they differ in, their geomeans. */
+/* The groups: what their hosts share, member indices into profiles, the facts they differ in, their geomeans. */
 static void groups(struct ud_jw *w, const struct ud_compare *c)
 {
 	ud_jw_array(w, "groups");
@@ -22,11 +22,19 @@ static void groups(struct ud_jw *w, const struct ud_compare *c)
 		const struct ud_compare_group *grp = &c->groups[g];
 
 		ud_jw_object(w, NULL);
+		ud_jw_string(w, "name", grp->name);
+		ud_jw_object(w, "keys");
+		ud_jw_string(w, "cpu.vendor", grp->vendor);
+		ud_jw_string(w, "cpu.uarch", grp->uarch);
+		ud_jw_end(w);
 		ud_jw_array(w, "hosts");
 		for (size_t i = 0; i < grp->nhosts; i++)
 			ud_jw_integer(w, NULL, (json_int_t)grp->hosts[i]);
 		ud_jw_end(w);
-		ud_diff_emit_environment(grp->diff, w);
+		ud_jw_array(w, "environment");
+		for (size_t i = 0; i < grp->nenv; i++)
+			ud_env_entry_emit(grp->env[i], w);
+		ud_jw_end(w);
 		ud_jw_real(w, "geomean", grp->geomean);
 		ud_jw_real(w, "min", grp->min);
 		ud_jw_real(w, "max", grp->max);

@@ -4,10 +4,15 @@
  * For every workload both profiles hold: the speedup (from the scores, or
  * from CPU time when neither side has one), split exactly into
  * path length x IPC x frequency x utilization x unexplained (the last
- * carries whatever missing counters or inconsistent inputs leave), each
- * factor's share of ln(speedup), every derived metric side by side, the CPI
- * stack (branch, L1d, other) from each host's microarchitecture penalties,
- * whether the speedup lies outside the measured noise, and a plain
+ * carries whatever missing counters or inconsistent inputs leave; where a
+ * side has no task-clock, one clock factor, cycles per wall-clock second,
+ * stands for frequency x utilization), each factor's share of ln(speedup)
+ * and the dominant one in the direction of the result, every derived metric
+ * side by side and whether the two sides' events make it comparable, the
+ * CPI stack (branch, L1d, other) from each host's microarchitecture
+ * penalties, the misses that can carry the IPC change (causes), whether the
+ * speedup lies outside the measured noise (a test from the samples or the
+ * sources' summaries, with the speedup's 95% interval), and a plain
  * explanation; per unit of work, the CPU time and every counter counted on
  * both sides, and the CPU time split into user and kernel.  Across
  * workloads: a summary (geometric mean, groups by kernel share, composite
@@ -46,6 +51,12 @@ enum ud_factor {
 	UD_FACTOR_IPC,
 	UD_FACTOR_FREQUENCY,
 	UD_FACTOR_UTILIZATION,
+	/*
+	 * cycles per wall-clock second, frequency x utilization in one, where a
+	 * side has cycles and elapsed time but no task-clock (benchmark logs);
+	 * NAN otherwise, and frequency and utilization are NAN where it is set
+	 */
+	UD_FACTOR_CLOCK,
 	UD_FACTOR_UNEXPLAINED, /* what the counters leave: the product is always the speedup */
 	UD_FACTOR_COUNT
 };
@@ -82,19 +93,27 @@ enum ud_speedup_basis {
 
 const char *ud_speedup_basis_name(enum ud_speedup_basis b);
 
-/* Which way a speedup goes; within rounding to 1.00x it is the same. */
+/*
+ * Which way a speedup goes.  The same (as fast as) only when a test found
+ * the move within the noise (significant == 0) or the ratio is exactly 1:
+ * never from rounding, since a 0.1% move can be real and a 3% one noise.
+ */
 enum ud_direction { UD_DIR_FASTER, UD_DIR_SLOWER, UD_DIR_SAME, UD_DIR_NONE };
 
-/* The direction and, in *magnitude, the factor >= 1 a person reads ("4.66" for 4.66 and 1/4.66). */
-enum ud_direction ud_speedup_direction(double speedup, double *magnitude);
+/*
+ * The direction and, in *magnitude, the factor >= 1 a person reads ("4.66"
+ * for 4.66 and 1/4.66); significant is the test's verdict (1, 0, -1 unknown).
+ */
+enum ud_direction ud_speedup_direction(double speedup, int significant, double *magnitude);
 
 /*
  * A speedup in words, the way a person says it, never "0.215x": with its
  * object, "4.66x faster than", "4.66x slower than", "as fast as", "not
- * comparable with"; without, "4.66x faster", "4.66x slower", "1.00x", "n/a".
- * Two decimals below 10x, one below 100x, none above ("1500x").
+ * comparable with"; without, "4.66x faster", "4.66x slower", "~ 1.02x
+ * faster" (within the noise: benchstat's mark), "n/a".  Two decimals below 10x, one
+ * below 100x, none above ("1500x"); three where two would read "1.00".
  */
-void ud_speedup_words(double speedup, bool with_object, char *buf, size_t len);
+void ud_speedup_words(double speedup, int significant, bool with_object, char *buf, size_t len);
 
 /* One value on both hosts and B over A; NAN where unknown. */
 struct ud_ab {
@@ -112,10 +131,22 @@ struct ud_cpi_stack {
 	bool overshoot;
 };
 
+/*
+ * How the speedup was tested against the noise.  Mann-Whitney U where both
+ * sides have at least UD_SIG_MIN_RANK_SAMPLES samples (benchstat's choice:
+ * fewer cannot reach p < 0.05); Welch's t on the means where both sides
+ * have at least two runs but not that many samples, or only the summary a
+ * source printed (perf stat -r N: the mean and its standard error);
+ * single-run where a side truly has one run; no-spread where a side's source
+ * names several runs but prints no spread (a UnixBench log's "7 samples");
+ * none without a speedup.
+ */
 enum ud_sig_method {
-	UD_SIG_MANN_WHITNEY, /* rank test on the samples */
-	UD_SIG_CI95,         /* the speedup against both 95% intervals */
-	UD_SIG_SINGLE_RUN,   /* no noise measured: unknown */
+	UD_SIG_MANN_WHITNEY,
+	UD_SIG_WELCH,
+	UD_SIG_SINGLE_RUN,
+	UD_SIG_NO_SPREAD,
+	UD_SIG_NONE,
 	UD_SIG_METHOD_COUNT
 };
 
@@ -123,9 +154,11 @@ const char *ud_sig_method_name(enum ud_sig_method m);
 
 struct ud_significance {
 	enum ud_sig_method method;
-	int significant; /* 1, 0, or -1 unknown */
-	double p;        /* the rank test's p; NAN for the other methods */
-	char note[160];  /* how it was decided, in words */
+	int significant;   /* 1, 0, or -1 unknown */
+	double p;          /* the test's two-sided p; NAN without a test */
+	double lo, hi;     /* the speedup's 95% interval; NAN where the test gives none */
+	size_t n_a, n_b;   /* runs (or samples) behind each side's score */
+	char note[160];    /* how it was decided, in words */
 };
 
 /* One total per unit of work on both hosts: user_ns, sys_ns, task-clock or a counter. */
@@ -164,6 +197,26 @@ struct ud_hotspot_move {
 	double a_ns, b_ns;        /* per unit of work; NAN where the share or the time is unknown */
 };
 
+/*
+ * A miss counter that can carry the IPC change (SPEC §5.2 "causes"): it
+ * moved the way the IPC change needs (fewer misses per instruction where
+ * IPC rose) and in the direction of the change in cycles per unit of work.
+ * Only metrics comparable on both sides are considered.
+ */
+struct ud_cause {
+	enum ud_metric metric;           /* UD_M_BRANCH_MPKI or UD_M_L1D_MPKI: which misses */
+	double a, b;                     /* the misses per unit of work on each side */
+	/* the change in cycles per unit over the change in misses per unit: what each miss would cost to carry it all */
+	double implied_cycles_per_event;
+	bool plausible;                  /* implied within the range a miss of this kind costs (diff_thresholds.h) */
+	double penalty;                  /* the tables' penalty, the mean of the two sides'; NAN unknown */
+	/* its part of the change in cycles per unit: misses x penalty / change; NAN without a penalty */
+	double cycles_share;
+};
+
+/* The causes a workload can have: one per miss metric the CPI stack charges. */
+#define UD_MAX_CAUSES 2
+
 /* How much of its CPU time a workload spends in the kernel, on the worse side. */
 enum ud_group {
 	UD_GROUP_KERNEL_HEAVY,  /* sys share >= 50% on either host */
@@ -193,6 +246,10 @@ struct ud_diff_workload {
 	bool ipc_beyond_generation;
 	/* cycles or instructions were counted in user mode only on a side (perf without privilege) */
 	bool user_mode_only;
+	/* the two sides counted cycles and instructions in different privilege levels (SPEC §5.2) */
+	bool modes_differ;
+	/* IPC below UD_LOW_IPC on a side: instructions are not the unit of work there */
+	bool low_ipc;
 	struct ud_work work;
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
@@ -202,10 +259,23 @@ struct ud_diff_workload {
 	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
+	/*
+	 * Why a metric is not comparable between the sides (different events
+	 * behind one generic name, a rate above 100%, different counting
+	 * modes), owned; NULL where it is.  Such a metric is shown, never
+	 * ranked, charged or named as a cause.
+	 */
+	char *incomparable[UD_METRIC_COUNT];
+	struct ud_cause causes[UD_MAX_CAUSES]; /* the largest share (or implied fit) first */
+	size_t ncauses;
 	struct ud_cpi_stack cpi;
 	struct ud_significance sig;
-	bool has_dominant;               /* false when the speedup is exactly 1 */
-	enum ud_factor dominant;         /* the factor with the largest |share| */
+	bool has_dominant;               /* false when no factor pulled in the direction of the result */
+	/*
+	 * The factor with the largest share in the direction of the result
+	 * (share > 0); factors with a negative share pulled the other way.
+	 */
+	enum ud_factor dominant;
 	char *explanation;               /* owned */
 };
 
@@ -230,6 +300,8 @@ enum ud_finding_id {
 	UD_FINDING_HYBRID_CPU,
 	UD_FINDING_NOISY_MEASUREMENT,
 	UD_FINDING_KERNEL_SYMBOL_ONE_HOST,
+	UD_FINDING_COUNTING_MODES_DIFFER,
+	UD_FINDING_LOW_IPC_WORK,
 	UD_FINDING_COUNT
 };
 
@@ -267,6 +339,11 @@ struct ud_diff_summary {
 	 */
 	enum ud_speedup_basis basis;
 	double geomean_speedup;             /* NAN when no workload has a speedup */
+	/*
+	 * Its 95% interval, from the workloads' intervals on the log scale
+	 * (independent errors); NAN unless every workload behind it has one.
+	 */
+	double geomean_lo, geomean_hi;
 	size_t ngeomean;                    /* the workloads behind it */
 	double group_geomean[UD_GROUP_COUNT];
 	size_t group_n[UD_GROUP_COUNT];
@@ -310,8 +387,8 @@ struct ud_jw;
  * of memory or f refused.
  */
 void ud_diff_emit(const struct ud_diff *d, struct ud_jw *w, const char *key);
-/* Its "environment" member alone (empty for NULL d), for documents that list hosts' differences (compare's groups). */
-void ud_diff_emit_environment(const struct ud_diff *d, struct ud_jw *w);
+/* One environment entry as the document's {"field", "a", "b"}, an element of the array open in w (compare's groups). */
+void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w);
 json_t *ud_diff_to_json(const struct ud_diff *d);
 int ud_diff_write_json(const struct ud_diff *d, FILE *f);
 

@@ -1,9 +1,13 @@
 /*
- * The explanation of one workload: which host is how much faster, then the
- * dominant factor with the metric moves behind it, in plain words.  It reads
- * the computed model only, so a later explanation can add sentences from new
- * fields without touching the arithmetic.
+ * The explanation of one workload: which host is how much faster and
+ * whether that is outside the noise, then the factors in the direction of
+ * the result (the dominant first) and those that pulled the other way, the
+ * misses that can carry an IPC change (causes), and the caveats an expert
+ * states before crediting the cores.  It reads the computed model only, so
+ * a later explanation can add sentences from new fields without touching
+ * the arithmetic.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,62 +17,174 @@
 #include "diff_thresholds.h"
 #include "text.h"
 
-/* ", with branch MPKI 23.9 -> 0.843 and L1d MPKI 50 -> 6.37 behind it", naming only the metrics both sides have. */
-static void behind(FILE *f, const struct ud_diff_workload *w)
-{
-	static const enum ud_metric causes[] = { UD_M_BRANCH_MPKI, UD_M_L1D_MPKI };
-	int n = 0;
+/* The two hosts' labels, for the phrases that name the side a ratio favours. */
+struct labels {
+	const char *a, *b;
+};
 
-	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
-		const struct ud_ab *m = &w->metric[causes[i]];
-
-		if (isfinite(m->a) && isfinite(m->b))
-			fprintf(f, "%s%s %.3g -> %.3g", n++ ? " and " : ", with ", ud_metric_label(causes[i]), m->a, m->b);
-	}
-	fputs(n ? " behind it" : " (no miss counters on both sides to say why)", f);
-}
-
-/* The factor's part of ln(speedup) in percent, as the sentence shows it. */
-static double percent(const struct ud_diff_workload *w, enum ud_factor f)
-{
-	return 100 * log(w->factor[f]) / log(w->speedup);
-}
-
-/* The sentence for the factor that carries most of ln(speedup). */
-static void dominant_sentence(FILE *f, const struct ud_diff_workload *w, const char *la)
+/*
+ * A factor with the numbers behind it: "IPC (0.71 -> 2.70)", "path length
+ * (A needs 1.25x the instructions per KB)".  A ratio is always stated from
+ * the side that has more, so it never reads "0.8x".
+ */
+static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_factor k, const struct labels *l)
 {
 	const struct ud_ab *m = w->metric;
+	double r = w->factor[k], big = r >= 1 ? r : 1 / r;
+	const char *favoured = r >= 1 ? l->b : l->a, *more = r >= 1 ? l->a : l->b;
 
-	switch (w->dominant) {
+	switch (k) {
+	case UD_FACTOR_PATH_LENGTH:
+		fprintf(f, "path length (%s needs %.3gx the instructions per %s)", more, big, w->work.unit);
+		break;
 	case UD_FACTOR_IPC:
-		fprintf(f, " IPC (%.2f -> %.2f) carries %.0f%% of it", m[UD_M_IPC].a, m[UD_M_IPC].b,
-			percent(w, UD_FACTOR_IPC));
-		behind(f, w);
-		fputs(".", f);
+		fprintf(f, "IPC (%.2f -> %.2f)", m[UD_M_IPC].a, m[UD_M_IPC].b);
 		break;
 	case UD_FACTOR_FREQUENCY:
-		fprintf(f, " Clock frequency (%.3g -> %.3g GHz) carries %.0f%% of it.", m[UD_M_GHZ].a, m[UD_M_GHZ].b,
-			percent(w, UD_FACTOR_FREQUENCY));
-		break;
-	case UD_FACTOR_PATH_LENGTH:
-		fprintf(f, " Path length carries %.0f%% of it: %s retires %.3gx the instructions per unit of work.",
-			percent(w, UD_FACTOR_PATH_LENGTH), la, w->factor[UD_FACTOR_PATH_LENGTH]);
+		fprintf(f, "clock frequency (%.3g -> %.3g GHz)", m[UD_M_GHZ].a, m[UD_M_GHZ].b);
 		break;
 	case UD_FACTOR_UTILIZATION:
-		fprintf(f, " CPU utilization (%.3g -> %.3g CPUs) carries %.0f%% of it.", m[UD_M_CPUS_UTILIZED].a,
-			m[UD_M_CPUS_UTILIZED].b, percent(w, UD_FACTOR_UTILIZATION));
+		fprintf(f, "CPU utilization (%.3g -> %.3g CPUs)", m[UD_M_CPUS_UTILIZED].a, m[UD_M_CPUS_UTILIZED].b);
+		break;
+	case UD_FACTOR_CLOCK:
+		fprintf(f, "the clock (%s runs %.3gx the cycles per second: frequency and utilization, without task-clock)",
+			favoured, big);
 		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:
-		if (!isfinite(m[UD_M_IPC].a) || !isfinite(m[UD_M_IPC].b))
-			fputs(" Without cycles and instructions on both sides the counters cannot say why.", f);
-		else
-			fprintf(f,
-				" The counters do not explain most of it (unexplained factor %.3g): the score does not "
-				"follow the counted work.",
-				w->factor[UD_FACTOR_UNEXPLAINED]);
+		fprintf(f, "what the counters do not explain (%.3gx in %s's favour)", big, favoured);
 		break;
 	}
+}
+
+/* "branch MPKI 23.9 -> 0.843 (28% of the cycles per KB at 13 cycles a miss)" */
+static void cause_phrase(FILE *f, const struct ud_diff_workload *w, const struct ud_cause *c)
+{
+	const struct ud_ab *m = &w->metric[c->metric];
+
+	fprintf(f, "%s %.3g -> %.3g", ud_metric_label(c->metric), m->a, m->b);
+	if (isfinite(c->cycles_share))
+		fprintf(f, " (%.0f%% of the change in cycles per %s at %.3g cycles a miss)", 100 * c->cycles_share,
+			w->work.unit, c->penalty);
+	else
+		fprintf(f, " (%.3g cycles per miss would carry all of the change in cycles: a plausible cost)",
+			c->implied_cycles_per_event);
+}
+
+/* Both sides have the miss counters the causes would read. */
+static bool misses_counted(const struct ud_diff_workload *w)
+{
+	const struct ud_ab *b = &w->metric[UD_M_BRANCH_MPKI], *l = &w->metric[UD_M_L1D_MPKI];
+
+	return (isfinite(b->a) && isfinite(b->b)) || (isfinite(l->a) && isfinite(l->b));
+}
+
+/* What stands behind an IPC move: the causes, or plainly that no counted miss explains it. */
+static void behind(FILE *f, const struct ud_diff_workload *w)
+{
+	if (w->ncauses) {
+		fputs(", with ", f);
+		for (size_t i = 0; i < w->ncauses; i++) {
+			fputs(i ? " and " : "", f);
+			cause_phrase(f, w, &w->causes[i]);
+		}
+		fputs(" behind it", f);
+	} else if (misses_counted(w)) {
+		fputs("; no counted miss moved enough, the right way, to explain the IPC change", f);
+	} else {
+		fputs(" (no miss counters on both sides to say why)", f);
+	}
+}
+
+/* Every finite share within 0..100%: the plain "carries N% of it" reads right. */
+static bool shares_plain(const struct ud_diff_workload *w)
+{
+	for (int k = 0; k < UD_FACTOR_COUNT; k++)
+		if (isfinite(w->share[k]) && (w->share[k] < 0 || w->share[k] > 1))
+			return false;
+	return true;
+}
+
+/*
+ * The factors whose share has this sign and is worth naming
+ * (UD_FACTOR_MENTION_SHARE), dominant first: "IPC (0.71 -> 2.70) and clock
+ * frequency (...)".
+ */
+static int list_factors(FILE *f, const struct ud_diff_workload *w, bool with_result, const struct labels *l)
+{
+	int n = 0;
+
+	if (with_result) {
+		factor_phrase(f, w, w->dominant, l);
+		n++;
+	}
+	for (int k = 0; k < UD_FACTOR_COUNT; k++) {
+		double s = w->share[k];
+
+		if (!isfinite(s) || fabs(s) < UD_FACTOR_MENTION_SHARE || k == (int)w->dominant || (s > 0) != with_result)
+			continue;
+		fputs(n++ ? " and " : "", f);
+		factor_phrase(f, w, (enum ud_factor)k, l);
+	}
+	return n;
+}
+
+/* Whether the IPC factor pulled in the direction of the result. */
+static bool ipc_with_result(const struct ud_diff_workload *w)
+{
+	return w->share[UD_FACTOR_IPC] > 0;
+}
+
+/*
+ * The factors.  Where every share lies in 0..100%, the dominant one
+ * "carries N% of it"; otherwise shares beyond that range would read as
+ * nonsense (-540%), so the factors that made the result are named apart
+ * from those that pulled the other way.
+ */
+static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct labels *l)
+{
+	if (w->dominant == UD_FACTOR_UNEXPLAINED) {
+		if (!isfinite(w->metric[UD_M_IPC].a) || !isfinite(w->metric[UD_M_IPC].b))
+			fputs("Without cycles and instructions on both sides the counters cannot say why.", f);
+		else
+			fprintf(f,
+				"The counters do not explain most of it (unexplained factor %.3g): the score does not "
+				"follow the counted work.",
+				w->factor[UD_FACTOR_UNEXPLAINED]);
+		return;
+	}
+	if (shares_plain(w)) {
+		factor_phrase(f, w, w->dominant, l);
+		fprintf(f, " carries %.0f%% of it", 100 * w->share[w->dominant]);
+	} else {
+		list_factors(f, w, true, l);
+		fprintf(f, " made %s %s", l->b, w->speedup > 1 ? "faster" : "slower");
+	}
+	if (ipc_with_result(w))
+		behind(f, w);
+	if (!shares_plain(w)) {
+		fputs("; ", f);
+		if (list_factors(f, w, false, l))
+			fputs(" pulled the other way", f);
+	}
+	fputs(".", f);
+}
+
+/* The factors' sentence, begun with a capital: "Clock frequency (...) made B slower". */
+static void factors_sentence(FILE *f, const struct ud_diff_workload *w, const struct labels *l)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	factors_text(m, w, l);
+	if (fclose(m) == 0 && text) {
+		text[0] = (char)toupper((unsigned char)text[0]);
+		fprintf(f, " %s", text);
+	}
+	free(text);
 }
 
 /*
@@ -92,10 +208,18 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 				k->b < k->a ? "fell" : "rose", ta, tb, 100 * k->share);
 		fputs(".", f);
 	}
-	if (w->user_mode_only)
+	if (w->modes_differ)
+		fputs(" Cycles and instructions were counted in different privilege levels on the two sides, so "
+		      "path length, IPC and frequency are not computed (see Findings).",
+		      f);
+	else if (w->user_mode_only)
 		fputs(" Cycles and instructions were counted in user mode only (perf without privilege, "
 		      "':u'): the kernel's part of the work is not in them.",
 		      f);
+	if (w->low_ipc)
+		fprintf(f, " At IPC %.2f -> %.2f instructions are not the unit of work: compare cycles and time per %s "
+			   "(see Findings).",
+			w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->work.unit);
 	if (w->ipc_beyond_generation)
 		fprintf(f,
 			" A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
@@ -104,8 +228,10 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 			w->factor[UD_FACTOR_IPC] >= 1 ? "rise" : "drop");
 }
 
+/* The speedup in words and, where a test decided, its verdict. */
 static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char *la, const char *lb)
 {
+	const struct ud_significance *s = &w->sig;
 	char words[48];
 
 	if (w->basis == UD_SPEEDUP_NONE) {
@@ -114,11 +240,16 @@ static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char
 			w->a->name);
 		return;
 	}
-	ud_speedup_words(w->speedup, true, words, sizeof(words));
-	fprintf(f, "%s is %s %s on %s%s.", lb, words, la, w->a->name,
+	ud_speedup_words(w->speedup, s->significant, true, words, sizeof(words));
+	fprintf(f, "%s is %s %s on %s%s", lb, words, la, w->a->name,
 		w->basis == UD_SPEEDUP_TASK_CLOCK
 			? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
 			: "");
+	if (s->significant == 0)
+		fprintf(f, ": its %.3gx is within the noise (%s)", w->speedup, s->note);
+	else if (s->significant == 1 && isfinite(s->lo))
+		fprintf(f, " (95%% interval %.3g-%.3gx; p = %.2g)", s->lo, s->hi, s->p);
+	fputs(".", f);
 }
 
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
@@ -131,10 +262,10 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 		return -1;
 	first_sentence(f, w, la, lb);
 	if (w->has_dominant)
-		dominant_sentence(f, w, la);
-	else if (ud_speedup_direction(w->speedup, &(double){ 0 }) != UD_DIR_SAME && isfinite(w->speedup))
-		fprintf(f, " The move is too small (under %.0f%%) or within the measured noise to split into factors.",
-			100 * UD_SHARE_MIN_MOVE);
+		factors_sentence(f, w, &(struct labels){ la, lb });
+	else if (w->sig.significant != 0 && isfinite(w->speedup) && w->speedup != 1 &&
+		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b))
+		fprintf(f, " The move is too small (under %.0f%%) to split into factors.", 100 * UD_SHARE_MIN_MOVE);
 	caveat_sentence(f, w);
 	if (fclose(f) != 0) {
 		free(w->explanation);

@@ -34,11 +34,55 @@ static void factors(struct ud_jw *w, const char *key, const double *v)
 	ud_jw_end(w);
 }
 
-static void metrics(struct ud_jw *w, const struct ud_ab *m)
+/* [lo, hi], or null where either end is unknown. */
+static void interval(struct ud_jw *w, const char *key, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi)) {
+		ud_jw_null(w, key);
+		return;
+	}
+	ud_jw_array(w, key);
+	ud_jw_real(w, NULL, lo);
+	ud_jw_real(w, NULL, hi);
+	ud_jw_end(w);
+}
+
+/* Every metric on both sides, and whether its events mean the same on both (SPEC §5.2 "comparable"). */
+static void metrics(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
 	ud_jw_object(w, "metrics");
-	for (int i = 0; i < UD_METRIC_COUNT; i++)
-		ab(w, ud_metric_name((enum ud_metric)i), &m[i]);
+	for (int i = 0; i < UD_METRIC_COUNT; i++) {
+		const struct ud_ab *v = &dw->metric[i];
+
+		ud_jw_object(w, ud_metric_name((enum ud_metric)i));
+		ud_jw_real(w, "a", v->a);
+		ud_jw_real(w, "b", v->b);
+		ud_jw_real(w, "ratio", v->ratio);
+		ud_jw_bool(w, "comparable", !dw->incomparable[i]);
+		if (dw->incomparable[i])
+			ud_jw_string(w, "reason", dw->incomparable[i]);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+/* The misses that can carry the IPC change (SPEC §5.2 "causes"). */
+static void causes(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	ud_jw_array(w, "causes");
+	for (size_t i = 0; i < dw->ncauses; i++) {
+		const struct ud_cause *c = &dw->causes[i];
+
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "metric", ud_metric_name(c->metric));
+		ud_jw_real(w, "a", c->a);
+		ud_jw_real(w, "b", c->b);
+		ud_jw_real(w, "implied_cycles_per_event", c->implied_cycles_per_event);
+		ud_jw_bool(w, "plausible", c->plausible);
+		ud_jw_real(w, "penalty", c->penalty);
+		ud_jw_real(w, "cycles_share", c->cycles_share);
+		ud_jw_end(w);
+	}
 	ud_jw_end(w);
 }
 
@@ -121,6 +165,7 @@ static void significance(struct ud_jw *w, const struct ud_significance *s)
 	tristate(w, "significant", s->significant);
 	ud_jw_string(w, "method", ud_sig_method_name(s->method));
 	ud_jw_real(w, "p", s->p);
+	interval(w, "ci95", s->lo, s->hi);
 	ud_jw_string(w, "note", s->note);
 	ud_jw_end(w);
 }
@@ -150,11 +195,16 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 	workload_head(w, dw);
 	factors(w, "factors", dw->factor);
 	factors(w, "shares", dw->share);
-	metrics(w, dw->metric);
+	metrics(w, dw);
+	causes(w, dw);
 	per_unit(w, dw);
 	time_split(w, dw);
 	if (dw->user_mode_only)
 		ud_jw_bool(w, "user_mode_only", true);
+	if (dw->modes_differ)
+		ud_jw_bool(w, "modes_differ", true);
+	if (dw->low_ipc)
+		ud_jw_bool(w, "low_ipc", true);
 	if (dw->a->hotspots && dw->b->hotspots) /* SPEC §5.1: when both profiles have them */
 		hotspots(w, dw);
 	ud_jw_string(w, "dominant", dw->has_dominant ? ud_factor_name(dw->dominant) : NULL);
@@ -196,16 +246,20 @@ static void only_in(struct ud_jw *w, const char *key, const struct ud_diff_host 
 	ud_jw_end(w);
 }
 
-void ud_diff_emit_environment(const struct ud_diff *d, struct ud_jw *w)
+void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w)
+{
+	ud_jw_object(w, NULL);
+	ud_jw_string(w, "field", e->field);
+	ud_jw_value(w, "a", e->a);
+	ud_jw_value(w, "b", e->b);
+	ud_jw_end(w);
+}
+
+static void environment(const struct ud_diff *d, struct ud_jw *w)
 {
 	ud_jw_array(w, "environment");
-	for (size_t i = 0; d && i < d->nenv; i++) {
-		ud_jw_object(w, NULL);
-		ud_jw_string(w, "field", d->env[i].field);
-		ud_jw_value(w, "a", d->env[i].a);
-		ud_jw_value(w, "b", d->env[i].b);
-		ud_jw_end(w);
-	}
+	for (size_t i = 0; i < d->nenv; i++)
+		ud_env_entry_emit(&d->env[i], w);
 	ud_jw_end(w);
 }
 
@@ -262,6 +316,7 @@ static void summary(struct ud_jw *w, const struct ud_diff *d)
 
 	ud_jw_object(w, "summary");
 	ud_jw_real(w, "geomean_speedup", s->geomean_speedup);
+	interval(w, "geomean_ci95", s->geomean_lo, s->geomean_hi);
 	ud_jw_integer(w, "workloads", (json_int_t)s->ngeomean);
 	ud_jw_string(w, "speedup_basis", ud_speedup_basis_name(s->basis));
 	ud_jw_array(w, "composites");
@@ -313,7 +368,7 @@ void ud_diff_emit(const struct ud_diff *d, struct ud_jw *w, const char *key)
 	ud_jw_end(w);
 	only_in(w, "only_in_baseline", &d->host[UD_SIDE_A]);
 	only_in(w, "only_in_candidate", &d->host[UD_SIDE_B]);
-	ud_diff_emit_environment(d, w);
+	environment(d, w);
 	findings(w, d);
 	ud_jw_end(w);
 }

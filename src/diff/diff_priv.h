@@ -16,6 +16,26 @@
 int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 
 /*
+ * Parts of the workload's numbers, in their own files and called by
+ * diff_workload.c in this order.  diff_significance.c: w->sig from the
+ * speedup and its basis.  diff_causes.c: w->incomparable from the metrics,
+ * the modes and the two tables (-1 when out of memory), then w->causes
+ * from the comparable miss metrics and the work per run.
+ */
+void ud_diff_significance(struct ud_diff_workload *w);
+int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+
+/*
+ * Which privilege levels a side counted a generic event in, from the
+ * counters it holds: name itself (all), name:u and name:k together (all),
+ * one of them alone; and the words for it ("user mode only").
+ */
+enum ud_count_mode { UD_COUNT_UNKNOWN, UD_COUNT_ALL, UD_COUNT_USER, UD_COUNT_KERNEL };
+enum ud_count_mode ud_count_mode_of(const struct ud_workload *x, const char *name);
+const char *ud_count_mode_name(enum ud_count_mode m);
+
+/*
  * diff_hotspots.c: w->hotspots from the two sides' sampled symbols and the
  * time split computed before; -1 when out of memory.
  */

@@ -6,8 +6,9 @@
  * Thresholds are named in diff_thresholds.h, with why.
  *
  * Findings come out in a fixed order: rules over the whole diff first, then
- * each workload's (its own rules, then each of its counters'), then each
- * host's; within a scope, in the table's order.
+ * each workload's; within a scope, in the table's order.  A rule about
+ * counters looks at both sides and makes one finding per workload that
+ * lists its counters (swapping A and B finds the same).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -24,17 +25,13 @@
 
 /* What a rule looks at. */
 enum scope {
-	SCOPE_DIFF,         /* the whole diff, once */
-	SCOPE_WORKLOAD,     /* each workload in common */
-	SCOPE_COUNTER,      /* each counter of a workload, both sides together */
-	SCOPE_COUNTER_SIDE, /* each counter of a workload, each side alone */
+	SCOPE_DIFF,     /* the whole diff, once */
+	SCOPE_WORKLOAD, /* each workload in common */
 };
 
 struct subject {
 	const struct ud_diff *d;
-	const struct ud_diff_workload *w; /* workload and counter scopes */
-	const struct ud_counter *ca, *cb; /* counter scopes: A's counter, B's of the same name or NULL */
-	enum ud_side side;                /* counter-side and host scopes */
+	const struct ud_diff_workload *w; /* workload scope */
 };
 
 struct evidence {
@@ -228,7 +225,7 @@ static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, 
 	const struct ud_mode_part *k = &w->mode[UD_MODE_KERNEL];
 	char words[48], ta[32], tb[32], sa[16], sb[16];
 
-	ud_speedup_words(w->speedup, true, words, sizeof(words));
+	ud_speedup_words(w->speedup, w->sig.significant, true, words, sizeof(words));
 	add(ev, "%s: %s -> %s of CPU time in the kernel; %s is %s %s", w->a->name,
 	    ud_format_num("%.0f%%", 100 * ss->a, sa, sizeof(sa)), ud_format_num("%.0f%%", 100 * ss->b, sb, sizeof(sb)),
 	    d->host[UD_SIDE_B].label, words, d->host[UD_SIDE_A].label);
@@ -254,7 +251,8 @@ static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
 		const struct ud_diff_workload *w = &d->workloads[i];
 		double m;
 
-		if (w->group == UD_GROUP_KERNEL_HEAVY && weighed(w) && ud_speedup_direction(w->speedup, &m) != UD_DIR_SAME)
+		if (w->group == UD_GROUP_KERNEL_HEAVY && weighed(w) &&
+		    ud_speedup_direction(w->speedup, w->sig.significant, &m) != UD_DIR_SAME)
 			moved = moved || m >= UD_KERNEL_HEAVY_MIN_MOVE;
 	}
 	if (!moved) /* nothing kernel-heavy moved enough for its kernel path to matter */
@@ -336,25 +334,91 @@ static int rule_different_binaries(const struct subject *s, struct evidence *ev)
 	return 1;
 }
 
+/* Each of the workload's counters both sides hold whose vendor events differ in kind (speculative vs retired). */
 static int rule_semantics_differ(const struct subject *s, struct evidence *ev)
 {
-	const struct ud_counter *ca = s->ca, *cb = s->cb;
+	const struct ud_diff_workload *w = s->w;
 
-	if (!cb || !ca->semantics || !cb->semantics || strcmp(ca->semantics, cb->semantics) == 0)
-		return 0;
-	add(ev, "%s, %s: %s (%s) on A, %s (%s) on B", s->w->a->name, ca->name, ca->vendor_event ? ca->vendor_event : "?",
-	    ca->semantics, cb->vendor_event ? cb->vendor_event : "?", cb->semantics);
-	return 1;
+	for (size_t i = 0; i < w->a->ncounters; i++) {
+		const struct ud_counter *ca = &w->a->counters[i], *cb = w->counter_b[i];
+
+		if (cb && ca->semantics && cb->semantics && strcmp(ca->semantics, cb->semantics) != 0)
+			add(ev, "%s, %s: %s (%s) on A, %s (%s) on B", w->a->name, ca->name,
+			    ca->vendor_event ? ca->vendor_event : "?", ca->semantics,
+			    cb->vendor_event ? cb->vendor_event : "?", cb->semantics);
+	}
+	for (int m = 0; m < UD_METRIC_COUNT; m++)
+		if (w->incomparable[m])
+			add(ev, "%s, %s: %s", w->a->name, ud_metric_label((enum ud_metric)m), w->incomparable[m]);
+	return ev->n > 0;
+}
+
+/* One side's multiplexed counters in one line: "fstime, A: cycles 45.2%, instructions 44.9%". */
+static void multiplexed_side(struct evidence *ev, const struct subject *s, enum ud_side side)
+{
+	const struct ud_workload *x = side == UD_SIDE_B ? s->w->b : s->w->a;
+	char line[EVIDENCE_LINE];
+	size_t used = 0;
+
+	for (size_t i = 0; i < x->ncounters && used < sizeof(line); i++) {
+		double pct = ud_counter_running_pct(&x->counters[i]);
+
+		if (isfinite(pct) && pct < UD_MULTIPLEXED_RUNNING_PCT)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %.1f%%", used ? ", " : "",
+						 x->counters[i].name, pct);
+	}
+	if (used)
+		add(ev, "%s, %s (%s): counted only part of the time: %s", s->w->a->name, side == UD_SIDE_B ? "B" : "A",
+		    s->d->host[side].label, line);
 }
 
 static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 {
-	const struct ud_counter *c = s->side == UD_SIDE_B ? s->cb : s->ca;
-	double pct = c ? ud_counter_running_pct(c) : NAN;
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++)
+		multiplexed_side(ev, s, side);
+	return ev->n > 0;
+}
 
-	if (!(isfinite(pct) && pct < UD_MULTIPLEXED_RUNNING_PCT))
+static int rule_counting_modes_differ(const struct subject *s, struct evidence *ev)
+{
+	static const char *const names[] = { "cycles", "instructions" };
+	const struct ud_diff_workload *w = s->w;
+
+	if (!w->modes_differ)
 		return 0;
-	add(ev, "%s, %s on %s: counted %.1f%% of the time", s->w->a->name, c->name, s->side == UD_SIDE_B ? "B" : "A", pct);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		add(ev, "%s: %s counted in %s on A (%s), in %s on B (%s)", w->a->name, names[i],
+		    ud_count_mode_name(ud_count_mode_of(w->a, names[i])), s->d->host[UD_SIDE_A].label,
+		    ud_count_mode_name(ud_count_mode_of(w->b, names[i])), s->d->host[UD_SIDE_B].label);
+	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+		const struct ud_workload *x = side == UD_SIDE_B ? w->b : w->a;
+
+		if (x->command)
+			add(ev, "%s on %s: counted as '%s'", w->a->name, side == UD_SIDE_B ? "B" : "A", x->command);
+	}
+	return 1;
+}
+
+static int rule_low_ipc_work(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_workload *w = s->w;
+	const struct ud_per_unit *cyc = per_unit(w, "cycles"), *cpu = per_unit(w, "task-clock");
+	char na[32], nb[32];
+
+	if (!w->low_ipc)
+		return 0;
+	add(ev, "%s: IPC %s on A, %s on B (below %.2g: %.0f cycles or more an instruction)", w->a->name,
+	    ud_format_num("%.3g", w->metric[UD_M_IPC].a, na, sizeof(na)),
+	    ud_format_num("%.3g", w->metric[UD_M_IPC].b, nb, sizeof(nb)), UD_LOW_IPC, 1 / UD_LOW_IPC);
+	if (cyc)
+		add(ev, "%s: cycles per %s %s -> %s (%.3gx)", w->a->name, w->work.unit,
+		    ud_format_num("%.4g", cyc->v.a, na, sizeof(na)), ud_format_num("%.4g", cyc->v.b, nb, sizeof(nb)),
+		    cyc->v.ratio);
+	if (cpu) {
+		ud_format_ns(cpu->v.a, na, sizeof(na));
+		ud_format_ns(cpu->v.b, nb, sizeof(nb));
+		add(ev, "%s: CPU time per %s %s -> %s (%.3gx)", w->a->name, w->work.unit, na, nb, cpu->v.ratio);
+	}
 	return 1;
 }
 
@@ -527,13 +591,31 @@ static const struct rule {
 		"The two hosts ran different binaries, so path length (instructions per unit of work) is not "
 		"comparable: compiler and library differences count as the hardware's.", NULL },
 	[UD_FINDING_SEMANTICS_DIFFER] = {
-		"semantics-differ", SCOPE_COUNTER, rule_semantics_differ,
-		"The vendor events behind one generic name count different things on the two hosts (speculative vs "
-		"retired): their ratio mixes meanings.", NULL },
+		"semantics-differ", SCOPE_WORKLOAD, rule_semantics_differ,
+		"The events behind one generic name count different things on the two hosts (speculative vs "
+		"retired, another vendor's definition, or a rate above 100%): their ratio mixes meanings, so those "
+		"metrics are shown but not charged in the CPI stack or named as causes.", NULL },
 	[UD_FINDING_MULTIPLEXED] = {
-		"multiplexed", SCOPE_COUNTER_SIDE, rule_multiplexed,
-		"A counter ran under half the time (multiplexing): its scaled value is an estimate; count with fewer "
-		"events or --exact.", NULL },
+		"multiplexed", SCOPE_WORKLOAD, rule_multiplexed,
+		"Counters ran under half the time (multiplexing): their scaled values are estimates; count with "
+		"fewer events or --exact.", NULL },
+	[UD_FINDING_COUNTING_MODES_DIFFER] = {
+		"counting-modes-differ", SCOPE_WORKLOAD, rule_counting_modes_differ,
+		"The two sides counted cycles and instructions in different privilege levels (user only on one, "
+		"user and kernel on the other): their path length, IPC and frequency compare different work, so "
+		"they are not computed and the unexplained factor carries the speedup.",
+		"Count both hosts the same way: 'uarchdiff stat -e cycles:u,instructions:u,cycles:k,instructions:k "
+		"-- CMD' on each (or perf stat with the same modifiers, and neither --all-user nor --all-kernel on "
+		"one side only), then import and diff again." },
+	[UD_FINDING_LOW_IPC_WORK] = {
+		"low-ipc-work", SCOPE_WORKLOAD, rule_low_ipc_work,
+		"Instructions are not the unit of work here: at this IPC one instruction does a great deal (a 'rep "
+		"stos' or 'rep movs' string instruction zeroing or copying kilobytes) or the core waits on one "
+		"thing nearly all the time, so the split between path length and IPC is arbitrary (a kernel that "
+		"turns a loop into one string instruction moves work from one to the other).",
+		"Compare cycles and CPU time per unit of work (the per-unit table) instead of path length and IPC; "
+		"to see what the instructions do, sample it ('uarchdiff run --hotspots -w NAME', or perf record and "
+		"perf annotate on the hottest symbol)." },
 	[UD_FINDING_HYBRID_CPU] = {
 		"hybrid-cpu", SCOPE_DIFF, rule_hybrid_cpu,
 		"A host has cores of two or more kinds (performance and efficiency cores): a workload's IPC, path "
@@ -621,28 +703,16 @@ static void apply(struct run *r, enum scope scope, const struct subject *s)
 	}
 }
 
-static void apply_workload(struct run *r, const struct ud_diff_workload *w)
-{
-	struct subject s = { .d = r->d, .w = w };
-
-	apply(r, SCOPE_WORKLOAD, &s);
-	for (size_t c = 0; c < w->a->ncounters; c++) {
-		s.ca = &w->a->counters[c];
-		s.cb = w->counter_b[c];
-		apply(r, SCOPE_COUNTER, &s);
-		for (s.side = UD_SIDE_A; s.side < UD_SIDE_COUNT; s.side++)
-			apply(r, SCOPE_COUNTER_SIDE, &s);
-	}
-}
-
 int ud_diff_rules_apply(struct ud_diff *d)
 {
 	struct run r = { .d = d };
 	struct subject s = { .d = d };
 
 	apply(&r, SCOPE_DIFF, &s);
-	for (size_t i = 0; i < d->nworkloads; i++)
-		apply_workload(&r, &d->workloads[i]);
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		s.w = &d->workloads[i];
+		apply(&r, SCOPE_WORKLOAD, &s);
+	}
 	return r.oom ? -1 : 0;
 }
 

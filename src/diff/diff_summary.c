@@ -58,7 +58,7 @@ static int group_phrase(char *buf, size_t len, const struct ud_diff_summary *s, 
 {
 	char words[48];
 
-	ud_speedup_words(s->group_geomean[g], false, words, sizeof(words));
+	ud_speedup_words(s->group_geomean[g], -1, false, words, sizeof(words));
 	return snprintf(buf, len, "%s ones %s (%zu)", ud_group_name(g), words, s->group_n[g]);
 }
 
@@ -84,28 +84,59 @@ static void groups_sentence(char *buf, size_t len, const struct ud_diff_summary 
 		snprintf(buf, len, " The %s, the %s: kernel and user work moved alike.", heavy, bound);
 }
 
+/*
+ * Whether the summary's speedup is outside the noise: a lone workload's
+ * test, else the geometric mean's interval (1 outside it, 0 inside, -1 when
+ * there is none).
+ */
+static int summary_significance(const struct ud_diff *d)
+{
+	const struct ud_diff_summary *s = &d->summary;
+
+	if (s->ngeomean == 1)
+		for (size_t i = 0; i < d->nworkloads; i++)
+			if (ud_diff_in_summary(d, &d->workloads[i]))
+				return d->workloads[i].sig.significant;
+	if (!isfinite(s->geomean_lo))
+		return -1;
+	return s->geomean_lo > 1 || s->geomean_hi < 1;
+}
+
+/* " (95% interval 1.21-1.38x)", or " (within the noise: 95% interval 0.97-1.06x)", or "" */
+static void interval_words(char *buf, size_t len, const struct ud_diff *d, int significant)
+{
+	const struct ud_diff_summary *s = &d->summary;
+
+	buf[0] = '\0';
+	if (isfinite(s->geomean_lo))
+		snprintf(buf, len, " (%s95%% interval %.3g-%.3gx)", significant == 0 ? "within the noise: " : "",
+			 s->geomean_lo, s->geomean_hi);
+}
+
 /* The first sentence: how much faster over how many workloads, and by what measure. */
 static void first_sentence(char *buf, size_t len, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
 	const char *measure = s->basis == UD_SPEEDUP_TASK_CLOCK ? ", in CPU time (task-clock): no scores to compare" : "";
-	char words[48];
+	int significant = summary_significance(d);
+	char words[48], interval[96];
 	size_t composites = 0;
 
 	for (size_t i = 0; i < d->nworkloads; i++)
 		composites += d->workloads[i].composite;
-	ud_speedup_words(s->geomean_speedup, true, words, sizeof(words));
+	ud_speedup_words(s->geomean_speedup, significant, true, words, sizeof(words));
+	interval_words(interval, sizeof(interval), d, significant);
 	if (!s->ngeomean && composites)
 		snprintf(buf, len, "%s and %s have only composite scores in common: see them below.", la, lb);
 	else if (!s->ngeomean)
 		snprintf(buf, len, "No workload has a speedup (no score and no task-clock on a side): the counters "
 				   "stand side by side.");
 	else if (s->ngeomean == 1)
-		snprintf(buf, len, "%s is %s %s on the one workload compared%s.", lb, words, la, measure);
+		snprintf(buf, len, "%s is %s %s on the one workload compared%s%s.", lb, words, la, interval, measure);
 	else
-		snprintf(buf, len, "%s is %s %s over %zu workloads (geometric mean)%s.", lb, words, la, s->ngeomean,
-			 measure);
+		snprintf(buf, len, "%s is %s %s over %zu workloads (geometric mean%s)%s.", lb, words, la, s->ngeomean,
+			 interval, measure);
 }
 
 static int headline(struct ud_diff *d)
@@ -125,6 +156,36 @@ static int headline(struct ud_diff *d)
 	return 0;
 }
 
+/*
+ * The geometric mean's interval: each workload's interval on the log scale
+ * read as +-1.96 standard errors, the errors taken as independent, so the
+ * mean's is sqrt(sum se^2) / n; none unless every workload behind the mean
+ * has an interval.
+ */
+static void geomean_interval(struct ud_diff *d)
+{
+	struct ud_diff_summary *s = &d->summary;
+	const double z = 1.959964; /* the normal's 97.5% quantile */
+	double var = 0;
+
+	s->geomean_lo = s->geomean_hi = NAN;
+	if (!s->ngeomean)
+		return;
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_significance *g = &d->workloads[i].sig;
+
+		if (!ud_diff_in_summary(d, &d->workloads[i]))
+			continue;
+		if (!(g->lo > 0) || !(g->hi > 0))
+			return;
+		var += pow((log(g->hi) - log(g->lo)) / (2 * z), 2);
+	}
+	double se = sqrt(var) / (double)s->ngeomean, l = log(s->geomean_speedup);
+
+	s->geomean_lo = exp(l - z * se);
+	s->geomean_hi = exp(l + z * se);
+}
+
 int ud_diff_summarize(struct ud_diff *d)
 {
 	struct ud_diff_summary *s = &d->summary;
@@ -137,6 +198,7 @@ int ud_diff_summarize(struct ud_diff *d)
 	for (int g = 0; g < UD_GROUP_COUNT; g++)
 		s->group_geomean[g] = geomean_of(d, g, buf, &s->group_n[g]);
 	free(buf);
+	geomean_interval(d);
 	for (size_t i = 0; i < d->nworkloads && !s->counters; i++)
 		s->counters = any_counted(d->workloads[i].a) || any_counted(d->workloads[i].b);
 	return headline(d);

@@ -6,8 +6,58 @@
 #ifndef UD_DIFF_THRESHOLDS_H
 #define UD_DIFF_THRESHOLDS_H
 
-/* Rank-test p below which a speedup counts as outside the noise: the usual 5%. */
+/* A test's p below which a speedup counts as outside the noise: the usual 5%. */
 #define UD_SIG_ALPHA 0.05
+/* The level of every interval the diff gives (the speedup's, the geometric mean's). */
+#define UD_SIG_LEVEL 0.95
+/*
+ * Mann-Whitney U where both sides have at least this many samples: 4
+ * against 4 is the fewest whose complete separation reaches p < 0.05
+ * (2/70 = 0.029; 3 against 3 cannot go below 2/20 = 0.1), benchstat's rule
+ * (golang.org/x/perf, benchmath/anone.go, AssumeNothing).  Below it, Welch's
+ * t on the samples' means, which needs two a side.
+ */
+#define UD_SIG_MIN_RANK_SAMPLES 4
+
+/*
+ * What one miss can cost, for telling a cause from a coincidence: the
+ * change in cycles per unit of work over the change in misses per unit is
+ * the cost each miss would need to carry the whole change.  A mispredict
+ * costs 5-40 cycles: the pipeline refill of the cores in events/ is 11-20
+ * (Agner Fog, "The microarchitecture of Intel, AMD and VIA CPUs", 2024:
+ * 15-20 Skylake, 11-18 Zen; Arm's Neoverse N1/V1 optimization guides:
+ * 11-13), and a refetch that misses the micro-op cache adds a few more; a
+ * mispredict in a kernel entry with IBPB or a retpoline costs more, which
+ * the upper end allows for.
+ */
+#define UD_CAUSE_BRANCH_CYCLES_LOW 5.0
+#define UD_CAUSE_BRANCH_CYCLES_HIGH 40.0
+/*
+ * An L1d miss costs 4-300 cycles: from an L2 hit whose latency the core
+ * partly overlaps (L2 load-to-use is 12-17 cycles on these cores, the
+ * vendors' guides) to a DRAM access at 80-100 ns at 3 GHz; misses overlap
+ * each other, so the average can sit well under the L2's latency.
+ */
+#define UD_CAUSE_L1D_CYCLES_LOW 4.0
+#define UD_CAUSE_L1D_CYCLES_HIGH 300.0
+/*
+ * A miss metric with a known penalty is a cause only when it carries at
+ * least a twentieth of the change in cycles: below that it is offered as
+ * a reason for what it cannot pay for (6 thousand mispredicts for 300
+ * million cycles).
+ */
+#define UD_CAUSE_MIN_SHARE 0.05
+
+/*
+ * Below 0.1 instructions per cycle (ten cycles or more each) instructions
+ * are not the unit of work: one `rep stosb` zeroing a page does kilobytes
+ * (IPC 0.06 was kernel page zeroing, issue 20), or the core waits on one
+ * thing nearly all the time.  Then path length x IPC splits the speedup
+ * arbitrarily (a kernel that turns a loop into one string instruction
+ * moves work from path length to IPC): cycles and time per unit of work
+ * compare what was done.
+ */
+#define UD_LOW_IPC 0.1
 
 /*
  * Kernel-heavy: the kernel takes at least half of the CPU time on either
@@ -39,6 +89,13 @@
  * finds insignificant is not split either.
  */
 #define UD_SHARE_MIN_MOVE 0.01
+
+/*
+ * A factor beside the dominant one is named in the explanation when it
+ * moved ln(speedup) by at least a tenth, either way: smaller ones change
+ * nothing a reader would act on (the factors table lists them all).
+ */
+#define UD_FACTOR_MENTION_SHARE 0.1
 
 /*
  * What a new core generation brings in IPC on the same code, as the

@@ -25,6 +25,7 @@ static const struct {
 	[UD_FACTOR_IPC] = { "ipc", "IPC" },
 	[UD_FACTOR_FREQUENCY] = { "frequency", "frequency" },
 	[UD_FACTOR_UTILIZATION] = { "utilization", "utilization" },
+	[UD_FACTOR_CLOCK] = { "clock", "clock" },
 	[UD_FACTOR_UNEXPLAINED] = { "unexplained", "unexplained" },
 };
 
@@ -58,8 +59,10 @@ static const struct {
 
 static const char *const sig_method_names[UD_SIG_METHOD_COUNT] = {
 	[UD_SIG_MANN_WHITNEY] = "mann-whitney",
-	[UD_SIG_CI95] = "ci95",
+	[UD_SIG_WELCH] = "welch",
 	[UD_SIG_SINGLE_RUN] = "single-run",
+	[UD_SIG_NO_SPREAD] = "no-spread",
+	[UD_SIG_NONE] = "none",
 };
 
 const char *ud_factor_name(enum ud_factor f)
@@ -107,26 +110,26 @@ const char *ud_group_name(enum ud_group g)
 #define SPEEDUP_TWO_DECIMALS 10.0
 #define SPEEDUP_ONE_DECIMAL 100.0
 
+/* Two decimals below 10x, one below 100x, none above; three where two would read "1.00" and hide the move. */
 static int magnitude_text(double m, char *buf, size_t len)
 {
-	return snprintf(buf, len, m < SPEEDUP_TWO_DECIMALS ? "%.2f" : m < SPEEDUP_ONE_DECIMAL ? "%.1f" : "%.0f", m);
+	int n = snprintf(buf, len, m < SPEEDUP_TWO_DECIMALS ? "%.2f" : m < SPEEDUP_ONE_DECIMAL ? "%.1f" : "%.0f", m);
+
+	return strcmp(buf, "1.00") == 0 && m != 1 ? snprintf(buf, len, "%.3f", m) : n;
 }
 
-enum ud_direction ud_speedup_direction(double s, double *magnitude)
+enum ud_direction ud_speedup_direction(double s, int significant, double *magnitude)
 {
-	char num[32];
-
 	*magnitude = NAN;
 	if (!isfinite(s) || s <= 0)
 		return UD_DIR_NONE;
 	*magnitude = s >= 1 ? s : 1 / s;
-	magnitude_text(*magnitude, num, sizeof(num));
-	if (strcmp(num, "1.00") == 0) /* what the reader would see: "1.00x slower" says nothing */
+	if (significant == 0 || s == 1)
 		return UD_DIR_SAME;
 	return s > 1 ? UD_DIR_FASTER : UD_DIR_SLOWER;
 }
 
-void ud_speedup_words(double s, bool with_object, char *buf, size_t len)
+void ud_speedup_words(double s, int significant, bool with_object, char *buf, size_t len)
 {
 	static const char *const words[][2] = {
 		[UD_DIR_FASTER] = { "faster", "faster than" },
@@ -135,11 +138,20 @@ void ud_speedup_words(double s, bool with_object, char *buf, size_t len)
 		[UD_DIR_NONE] = { "n/a", "not comparable with" },
 	};
 	double m;
-	enum ud_direction d = ud_speedup_direction(s, &m);
+	enum ud_direction d = ud_speedup_direction(s, significant, &m);
 	char num[32];
 
-	if (d == UD_DIR_SAME || d == UD_DIR_NONE) {
+	if (d == UD_DIR_NONE || (d == UD_DIR_SAME && with_object)) {
 		snprintf(buf, len, "%s", words[d][with_object]);
+		return;
+	}
+	if (d == UD_DIR_SAME && s == 1) { /* a baseline against itself, or an exact tie */
+		snprintf(buf, len, "1.00x");
+		return;
+	}
+	if (d == UD_DIR_SAME) { /* benchstat's mark, beside the move the samples gave */
+		magnitude_text(m, num, sizeof(num));
+		snprintf(buf, len, "~ %sx %s", num, words[s > 1 ? UD_DIR_FASTER : UD_DIR_SLOWER][0]);
 		return;
 	}
 	magnitude_text(m, num, sizeof(num));
@@ -215,21 +227,98 @@ static bool user_mode_only(const struct ud_workload *x)
 	return cycles || instructions;
 }
 
-static void compute_factors(struct ud_diff_workload *w)
+const char *ud_count_mode_name(enum ud_count_mode m)
+{
+	static const char *const names[] = { [UD_COUNT_UNKNOWN] = "unknown", [UD_COUNT_ALL] = "all modes",
+					     [UD_COUNT_USER] = "user mode only", [UD_COUNT_KERNEL] = "kernel mode only" };
+
+	return names[m];
+}
+
+enum ud_count_mode ud_count_mode_of(const struct ud_workload *x, const char *name)
+{
+	char u[UD_WORKLOAD_MODE_NAME], k[UD_WORKLOAD_MODE_NAME];
+	bool user, kernel;
+
+	if (isfinite(ud_workload_value(x, name)))
+		return UD_COUNT_ALL;
+	snprintf(u, sizeof(u), "%s:u", name);
+	snprintf(k, sizeof(k), "%s:k", name);
+	user = isfinite(ud_workload_value(x, u));
+	kernel = isfinite(ud_workload_value(x, k));
+	return user && kernel ? UD_COUNT_ALL : user ? UD_COUNT_USER : kernel ? UD_COUNT_KERNEL : UD_COUNT_UNKNOWN;
+}
+
+/* Whether both sides counted cycles or instructions, and in different privilege levels. */
+static bool modes_differ(const struct ud_workload *a, const struct ud_workload *b)
+{
+	static const char *const names[] = { "cycles", "instructions" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		enum ud_count_mode ma = ud_count_mode_of(a, names[i]), mb = ud_count_mode_of(b, names[i]);
+
+		if (ma != UD_COUNT_UNKNOWN && mb != UD_COUNT_UNKNOWN && ma != mb)
+			return true;
+	}
+	return false;
+}
+
+/* Cycles per wall-clock second on a side: frequency x utilization in one. */
+static double clock_rate(const struct ud_workload *x)
+{
+	return ratio(ud_workload_total(x, "cycles", NULL), x->elapsed_ns);
+}
+
+/*
+ * The counted factors.  Where cycles and instructions were counted in
+ * different privilege levels on the two sides, none that reads them: their
+ * ratios would compare one mode with another.  Where a side has no
+ * task-clock (a benchmark log) but both have cycles and elapsed time, one
+ * clock factor stands for frequency and utilization.
+ */
+static void counted_factors(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
+	double *f = w->factor;
+	bool mixed = w->modes_differ;
+
+	f[UD_FACTOR_PATH_LENGTH] = mixed ? NAN
+					 : ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
+						 ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
+	f[UD_FACTOR_IPC] = mixed ? NAN : ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
+	f[UD_FACTOR_FREQUENCY] = mixed ? NAN : ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
+	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
+	f[UD_FACTOR_UTILIZATION] = w->basis == UD_SPEEDUP_TASK_CLOCK
+					   ? NAN
+					   : ratio(ud_metric(b, UD_M_CPUS_UTILIZED), ud_metric(a, UD_M_CPUS_UTILIZED));
+	f[UD_FACTOR_CLOCK] = NAN;
+	if (!mixed && w->basis == UD_SPEEDUP_SCORE && isnan(f[UD_FACTOR_FREQUENCY]) &&
+	    isfinite(ratio(clock_rate(b), clock_rate(a)))) {
+		f[UD_FACTOR_CLOCK] = ratio(clock_rate(b), clock_rate(a));
+		f[UD_FACTOR_UTILIZATION] = NAN;
+	}
+}
+
+/* The largest share in the direction of the result: a factor that pulled the other way never dominates. */
+static void pick_dominant(struct ud_diff_workload *w)
+{
+	w->has_dominant = false;
+	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
+		if (w->share[f] > 0 && (!w->has_dominant || w->share[f] > w->share[w->dominant])) {
+			w->dominant = (enum ud_factor)f;
+			w->has_dominant = true;
+		}
+	}
+}
+
+static void compute_factors(struct ud_diff_workload *w)
+{
 	double product = 1, l = log(w->speedup);
 
-	w->user_mode_only = user_mode_only(a) || user_mode_only(b);
+	w->user_mode_only = user_mode_only(w->a) || user_mode_only(w->b);
+	w->modes_differ = modes_differ(w->a, w->b);
 	w->work = work_per_run(w);
-	w->factor[UD_FACTOR_PATH_LENGTH] = ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
-						 ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
-	w->factor[UD_FACTOR_IPC] = ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
-	w->factor[UD_FACTOR_FREQUENCY] = ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
-	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
-	w->factor[UD_FACTOR_UTILIZATION] = w->basis == UD_SPEEDUP_TASK_CLOCK
-						   ? NAN
-						   : ratio(ud_metric(b, UD_M_CPUS_UTILIZED), ud_metric(a, UD_M_CPUS_UTILIZED));
+	counted_factors(w);
 	for (int f = 0; f < UD_FACTOR_UNEXPLAINED; f++) {
 		if (!(w->factor[f] > 0) || !isfinite(w->factor[f]))
 			w->factor[f] = NAN;
@@ -238,17 +327,13 @@ static void compute_factors(struct ud_diff_workload *w)
 	}
 	/* What the counters do not explain, so that the product is the speedup. */
 	w->factor[UD_FACTOR_UNEXPLAINED] = w->speedup / product;
-	w->has_dominant = false;
 	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
 		/* A move too small or insignificant has no log worth sharing out (diff_thresholds.h). */
 		double share = splittable(w) ? log(w->factor[f]) / l : NAN;
 
 		w->share[f] = isfinite(share) ? share : NAN;
-		if (isfinite(share) && fabs(share) > (w->has_dominant ? fabs(w->share[w->dominant]) : 0)) {
-			w->dominant = (enum ud_factor)f;
-			w->has_dominant = true;
-		}
 	}
+	pick_dominant(w);
 }
 
 static void compute_metrics(struct ud_diff_workload *w)
@@ -276,8 +361,9 @@ static void compute_cpi_stack(struct ud_diff_workload *w, const struct ud_uarch 
 	s->cpi_a = cpi->a;
 	s->cpi_b = cpi->b;
 	s->delta = cpi->a - cpi->b;
-	s->branch = (bm->a * pb_a - bm->b * pb_b) / PER_KILO;
-	s->l1d = (lm->a * pl_a - lm->b * pl_b) / PER_KILO;
+	/* a metric whose events mean different things on the two sides is not charged */
+	s->branch = w->incomparable[UD_M_BRANCH_MPKI] ? NAN : (bm->a * pb_a - bm->b * pb_b) / PER_KILO;
+	s->l1d = w->incomparable[UD_M_L1D_MPKI] ? NAN : (lm->a * pl_a - lm->b * pl_b) / PER_KILO;
 	s->other = s->delta - (isfinite(s->branch) ? s->branch : 0) - (isfinite(s->l1d) ? s->l1d : 0);
 	/* The parts charge every miss its full penalty: when they add up to more than ΔCPI, misses overlapped. */
 	s->overshoot = (isfinite(s->branch) || isfinite(s->l1d)) && isfinite(s->other) &&
@@ -409,55 +495,6 @@ static enum ud_group group_of(const struct ud_diff_workload *w)
 	return UD_GROUP_MIXED;
 }
 
-/* The smallest p the rank test can give for these sample sizes: complete separation. */
-static double best_possible_p(size_t na, size_t nb)
-{
-	double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double)), p = 1;
-
-	if (a && b) {
-		for (size_t i = 0; i < na; i++)
-			a[i] = -(double)i;
-		for (size_t i = 0; i < nb; i++)
-			b[i] = 1 + (double)i;
-		p = ud_mann_whitney_p(a, na, b, nb);
-	}
-	free(a);
-	free(b);
-	return p;
-}
-
-static void compute_significance(struct ud_diff_workload *w)
-{
-	const struct ud_score *sa = &w->a->score, *sb = &w->b->score;
-	double ca = sa->ci95_rel, cb = sb->ci95_rel;
-	struct ud_significance *s = &w->sig;
-
-	s->p = NAN;
-	if (w->basis != UD_SPEEDUP_SCORE) {
-		s->method = UD_SIG_SINGLE_RUN;
-		s->significant = -1;
-		snprintf(s->note, sizeof(s->note), "single runs compared by CPU time: no noise was measured");
-		return;
-	}
-	/* The rank test where the samples can reach UD_SIG_ALPHA at all (5 and 5 can: p >= 0.008). */
-	if (sa->nsamples >= 2 && sb->nsamples >= 2 && best_possible_p(sa->nsamples, sb->nsamples) < UD_SIG_ALPHA) {
-		s->method = UD_SIG_MANN_WHITNEY;
-		s->p = ud_mann_whitney_p(sa->samples, sa->nsamples, sb->samples, sb->nsamples);
-		s->significant = s->p < UD_SIG_ALPHA;
-		snprintf(s->note, sizeof(s->note), "Mann-Whitney U on %zu and %zu samples: p = %.4g", sa->nsamples,
-			 sb->nsamples, s->p);
-	} else if (isfinite(ca) && isfinite(cb)) {
-		s->method = UD_SIG_CI95;
-		s->significant = fabs(w->speedup - 1) > ca + cb;
-		snprintf(s->note, sizeof(s->note), "speedup %.4g against the two 95%% intervals (+-%.2f%%, +-%.2f%%)",
-			 w->speedup, 100 * ca, 100 * cb);
-	} else {
-		s->method = UD_SIG_SINGLE_RUN;
-		s->significant = -1;
-		snprintf(s->note, sizeof(s->note), "single runs (imported?): no noise was measured on one side or both");
-	}
-}
-
 /*
  * The scores where both sides have one; else CPU time, which any perf paste
  * has (lower is better: A's task-clock over B's); else nothing.
@@ -499,12 +536,16 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 {
 	w->composite = w->a->composite || w->b->composite;
 	compute_speedup(w);
-	compute_significance(w); /* before the factors: an insignificant move is not split */
+	ud_diff_significance(w); /* before the factors: an insignificant move is not split */
 	compute_factors(w);
 	compute_metrics(w);
+	w->low_ipc = w->metric[UD_M_IPC].a < UD_LOW_IPC || w->metric[UD_M_IPC].b < UD_LOW_IPC;
+	if (ud_diff_comparability(w, ua, ub) != 0)
+		return -1;
 	compute_modes(w);
 	w->group = group_of(w);
 	w->ipc_beyond_generation = ipc_beyond_generation(w, ua, ub);
 	compute_cpi_stack(w, ua, ub);
+	ud_diff_causes(w, ua, ub);
 	return compute_per_unit(w);
 }

@@ -105,7 +105,7 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 		return NULL;
 	p->nworkloads++;
 	w->higher_is_better = -1;
-	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = NAN;
+	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = w->score.rel_stderr = NAN;
 	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = NAN;
 	return w;
 }

@@ -47,6 +47,13 @@ struct ud_score {
 	double median, min, max, ci95_rel; /* NAN when absent; median NAN = no score; ci95_rel: of the median (stats.h) */
 	double *samples;
 	size_t nsamples;
+	/*
+	 * A score a source gave as a summary rather than samples (a perf stat
+	 * -r N block's mean elapsed time): the standard error of its mean
+	 * relative to it, and the runs behind it; NAN and 0 otherwise.
+	 */
+	double rel_stderr;
+	int runs;
 };
 
 struct ud_subscore {

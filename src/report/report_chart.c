@@ -284,8 +284,22 @@ json_t *ud_chart_hotspots(const json_t *hotspots)
 
 struct ov_item {
 	const json_t *w;
-	double ln; /* ln(speedup) */
+	double ln;     /* ln(speedup) */
+	double lo, hi; /* ln of its 95% interval's ends; NAN without one */
 };
+
+/* ln of the workload's significance.ci95 ends, NAN where the document has none. */
+static void interval_of(struct ov_item *it)
+{
+	const json_t *ci = json_object_get(json_object_get(it->w, "significance"), "ci95");
+	double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+
+	it->lo = it->hi = NAN;
+	if (lo > 0 && hi > 0) {
+		it->lo = log(lo);
+		it->hi = log(hi);
+	}
+}
 
 static int by_moved(const void *x, const void *y)
 {
@@ -315,9 +329,10 @@ static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t
 
 		if (!items || json_is_true(json_object_get(w, "composite")))
 			continue;
-		if (isfinite(s) && s > 0)
-			items[(*n)++] = (struct ov_item){ w, log(s) };
-		else
+		if (isfinite(s) && s > 0) {
+			items[*n] = (struct ov_item){ w, log(s), NAN, NAN };
+			interval_of(&items[(*n)++]);
+		} else
 			(*no_speedup)++;
 	}
 	*total = *n;
@@ -336,12 +351,21 @@ static json_t *overview_bar(const struct ov_item *it, const struct ud_log_axis *
 	const char *name = json_string_value(json_object_get(it->w, "name"));
 	char sp[48];
 
-	ud_rv_speedup_text(exp(it->ln), sp, sizeof(sp));
-	return json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name ? name : "", "label",
+	json_t *bar;
+
+	ud_rv_speedup_text(exp(it->ln), ud_rv_significant(it->w), sp, sizeof(sp));
+	bar = json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name ? name : "", "label",
 			 ud_rv_shorten(name ? name : "", OV_NAME_CHARS), "x", ud_rv_coord(x0), "y", ud_rv_coord(y + (pitch - h) / 2),
 			 "w", ud_rv_coord(fmax(x1 - x0, 1)), "h", ud_rv_coord(h), "text_y", ud_rv_coord(y + pitch * 0.72),
 			 "color", fabs(it->ln) < 1e-9 ? COLOR_SAME : it->ln > 0 ? COLOR_UP : COLOR_DOWN, "value", sp,
 			 "lower_is_better", json_is_false(json_object_get(it->w, "higher_is_better")));
+	/* the speedup's 95% interval as a whisker across the bar's end, where the diff has one */
+	json_object_set_new(bar, "whisker",
+			    isfinite(it->lo) ? json_pack("{s:o s:o s:o}", "x1", ud_rv_coord(ud_axis_x(ax, it->lo)), "x2",
+							 ud_rv_coord(ud_axis_x(ax, it->hi)), "y",
+							 ud_rv_coord(y + pitch / 2))
+					 : json_null());
+	return bar;
 }
 
 /* "The 100 of 1000 workloads that moved most", those without a speedup, or "" when all are drawn. */
@@ -374,8 +398,11 @@ json_t *ud_chart_overview(const json_t *workloads, double geomean)
 		json_decref(bars);
 		return json_null();
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		extent = fmax(extent, fabs(items[i].ln));
+		if (isfinite(items[i].lo)) /* the whiskers stay on the axis too */
+			extent = fmax(extent, fmax(fabs(items[i].lo), fabs(items[i].hi)));
+	}
 	/* Centred at 1x: a gain and a loss of the same ratio are bars of the same length. */
 	ud_axis_fit(&ax, -extent, extent, OV_PLOT_LEFT, OV_PLOT_RIGHT);
 	pitch = fmin(OV_ROW_MAX, fmax(OV_ROW_MIN, (double)OV_HEIGHT_TARGET / (double)n));
@@ -383,7 +410,7 @@ json_t *ud_chart_overview(const json_t *workloads, double geomean)
 		json_array_append_new(bars, overview_bar(&items[i], &ax, OV_TOP + (double)i * pitch, pitch));
 	free(items);
 	bottom = OV_TOP + (double)n * pitch;
-	ud_rv_speedup_text(geomean, gm, sizeof(gm));
+	ud_rv_speedup_text(geomean, -1, gm, sizeof(gm));
 	out = json_pack("{s:i s:i s:o s:i s:i s:o s:o s:o s:o s:o s:s s:o}", "width", CHART_WIDTH, "height",
 			(int)(bottom + AXIS_LABELS), "bars", bars, "label_right", OV_PLOT_LEFT - 8, "value_x", OV_VALUE_X,
 			"axis_x", ud_rv_coord(ud_axis_x(&ax, 0)), "axis_bottom", ud_rv_coord(bottom), "tick_y",

@@ -23,6 +23,8 @@
 #define HOSTS_PER_BLOCK 5
 /* Display columns of one speedup cell in the text table ("12.3x slower"). */
 #define CELL_WIDTH 14
+/* A column head of CELL_WIDTH code points, each up to 4 bytes of UTF-8, and its NUL. */
+#define HEAD_BYTES (4 * CELL_WIDTH + 1)
 /* The workload column of the text table: at least, at most. */
 #define NAME_MIN 8
 #define NAME_MAX 40
@@ -34,15 +36,15 @@
 #define CHART_BAR 13
 #define CHART_TOP 24
 
-/* "1.25x faster", "1.25x slower", "1.00x" (within rounding), "—" for none. */
-static void speedup_text(double s, char *buf, size_t len)
+/* "1.25x faster", "1.25x slower", "~ 1.02x" (within the noise), "—" for none; sig as diff.h's. */
+static void speedup_text(double s, int sig, char *buf, size_t len)
 {
 	double m;
 
-	if (ud_speedup_direction(s, &m) == UD_DIR_NONE)
+	if (ud_speedup_direction(s, sig, &m) == UD_DIR_NONE)
 		snprintf(buf, len, "—");
 	else
-		ud_speedup_words(s, false, buf, len);
+		ud_speedup_words(s, sig, false, buf, len);
 }
 
 /* The heat class of a cell: "none", "same", then f1..f3 faster and s1..s3 slower by size. */
@@ -101,11 +103,11 @@ static void put_cell(char *buf, size_t cap, const char *s, size_t width, bool ri
 		 right ? 0 : (int)(width - cols), "");
 }
 
-static json_t *speedup_json(double s)
+static json_t *speedup_json(double s, int sig)
 {
 	char buf[48];
 
-	speedup_text(s, buf, sizeof(buf));
+	speedup_text(s, sig, buf, sizeof(buf));
 	return json_string(buf);
 }
 
@@ -121,14 +123,81 @@ static size_t name_width(const struct ud_compare *c)
 	return w < NAME_MAX ? w : NAME_MAX;
 }
 
-/* One line of a text block: the name, then hosts [from, to) of values. */
-static json_t *text_line(const char *name, const double *v, size_t from, size_t to, size_t nw)
+/* Where a label may be cut between words: after a separator. */
+static bool separator(char ch)
+{
+	return ch == ' ' || ch == '-' || ch == '_' || ch == '/' || ch == '(' || ch == ',' || ch == ':';
+}
+
+/*
+ * What the hosts' labels share at their start (up to a separator) and, when
+ * it starts with a separator, at their end: the bytes a column head can
+ * drop and still tell them apart ("Intel Xeon Platinum 8375C" and "...
+ * 8488C" -> "8375C", "8488C").
+ */
+static void common_ends(const struct ud_compare *c, size_t *head, size_t *tail)
+{
+	const char *first = c->hosts[0].label;
+	size_t h = strlen(first), t = strlen(first);
+
+	for (size_t k = 1; k < c->nhosts; k++) {
+		const char *l = c->hosts[k].label;
+		size_t n = strlen(l), i = 0, j = 0;
+
+		while (i < h && i < n && l[i] == first[i])
+			i++;
+		while (j < t && j < n && j < strlen(first) && l[n - 1 - j] == first[strlen(first) - 1 - j])
+			j++;
+		h = i;
+		t = j;
+	}
+	while (h > 0 && !separator(first[h - 1]))
+		h--;
+	while (t > 0 && !separator(first[strlen(first) - t]))
+		t--;
+	*head = c->nhosts > 1 ? h : 0;
+	*tail = c->nhosts > 1 ? t : 0;
+}
+
+/*
+ * Each host's column head, "#2 8488C": its label less what every label
+ * shares, cut to the column.  Where that leaves one empty, or cutting
+ * makes two alike, every head is the number alone: the hosts list above
+ * the table names each in full.
+ */
+static void host_heads(const struct ud_compare *c, char (*heads)[HEAD_BYTES])
+{
+	size_t head, tail;
+	bool distinct = true;
+
+	common_ends(c, &head, &tail);
+	for (size_t k = 0; k < c->nhosts; k++) {
+		const char *l = c->hosts[k].label;
+		size_t n = strlen(l), keep = n > head + tail ? n - head - tail : 0;
+		char tag[600];
+
+		snprintf(tag, sizeof(tag), "#%zu %.*s", k + 1, (int)keep, l + head);
+		heads[k][0] = '\0';
+		if (columns(tag) > CELL_WIDTH) /* cut at the end, where the shared part was already taken off */
+			snprintf(heads[k], sizeof(heads[k]), "%.*s…", (int)prefix_bytes(tag, CELL_WIDTH - 1), tag);
+		else
+			snprintf(heads[k], sizeof(heads[k]), "%.*s", (int)prefix_bytes(tag, CELL_WIDTH), tag);
+		distinct = distinct && keep > 0;
+		for (size_t j = 0; j < k && distinct; j++)
+			distinct = strcmp(strchr(heads[j], ' '), strchr(heads[k], ' ')) != 0;
+	}
+	for (size_t k = 0; k < c->nhosts && !distinct; k++)
+		snprintf(heads[k], sizeof(heads[k]), "#%zu", k + 1);
+}
+
+/* One line of a text block: the name, then hosts [from, to) of values and their verdicts (NULL: unknown). */
+static json_t *text_line(const char *name, const double *v, const int *sig, size_t from, size_t to, size_t nw)
 {
 	char line[1024] = "", cell[48];
 
 	put_cell(line, sizeof(line), name, nw, false);
 	for (size_t k = from; k < to; k++) {
-		speedup_text(v[k], cell, sizeof(cell));
+		speedup_text(v[k], sig ? sig[k] : -1, cell, sizeof(cell));
 		put_cell(line, sizeof(line), "", 2, false);
 		put_cell(line, sizeof(line), cell, CELL_WIDTH, true);
 	}
@@ -136,18 +205,18 @@ static json_t *text_line(const char *name, const double *v, size_t from, size_t 
 }
 
 /* Hosts [from, to) as a block: a text header and lines, and Markdown's heads and cells. */
-static json_t *block_view(const struct ud_compare *c, const double *g, size_t from, size_t to, size_t nw)
+static json_t *block_view(const struct ud_compare *c, const double *g, size_t from, size_t to, size_t nw,
+			  char (*tags)[HEAD_BYTES])
 {
-	char head[1024] = "", tag[300];
+	char head[1024] = "";
 	json_t *rows = json_array(), *heads = json_array(), *gm = json_array();
 
 	put_cell(head, sizeof(head), "workload", nw, false);
 	for (size_t k = from; k < to; k++) {
-		snprintf(tag, sizeof(tag), "#%zu %s", k + 1, c->hosts[k].label);
 		put_cell(head, sizeof(head), "", 2, false);
-		put_cell(head, sizeof(head), tag, CELL_WIDTH, true);
-		json_array_append_new(heads, json_string(tag));
-		json_array_append_new(gm, speedup_json(g[k]));
+		put_cell(head, sizeof(head), tags[k], CELL_WIDTH, true);
+		json_array_append_new(heads, json_string(tags[k]));
+		json_array_append_new(gm, speedup_json(g[k], -1));
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct ud_compare_row *r = &c->rows[i];
@@ -156,12 +225,13 @@ static json_t *block_view(const struct ud_compare *c, const double *g, size_t fr
 
 		snprintf(name, sizeof(name), "%s%s", r->workload, r->composite ? " *" : "");
 		for (size_t k = from; k < to; k++)
-			json_array_append_new(cells, speedup_json(r->speedup[k]));
-		json_array_append_new(rows, json_pack("{s:o s:s s:o}", "col", text_line(name, r->speedup, from, to, nw),
+			json_array_append_new(cells, speedup_json(r->speedup[k], r->significant[k]));
+		json_array_append_new(rows, json_pack("{s:o s:s s:o}", "col",
+						      text_line(name, r->speedup, r->significant, from, to, nw),
 						      "name", name, "cells", cells));
 	}
 	return json_pack("{s:s s:o s:o s:o s:o}", "header", head, "rows", rows, "heads", heads, "geomean_col",
-			 text_line("geomean", g, from, to, nw), "geomeans", gm);
+			 text_line("geomean", g, NULL, from, to, nw), "geomeans", gm);
 }
 
 static json_t *blocks_view(const struct ud_compare *c)
@@ -169,29 +239,38 @@ static json_t *blocks_view(const struct ud_compare *c)
 	json_t *blocks = json_array();
 	size_t nw = name_width(c);
 	double *g = malloc(c->nhosts * sizeof(*g));
+	char (*tags)[HEAD_BYTES] = malloc(c->nhosts * sizeof(*tags));
 
-	if (!g) {
+	if (!g || !tags) {
+		free(g);
+		free(tags);
 		json_decref(blocks);
 		return NULL;
 	}
+	host_heads(c, tags);
 	for (size_t k = 0; k < c->nhosts; k++)
 		g[k] = c->hosts[k].geomean;
 	for (size_t from = 0; from < c->nhosts; from += HOSTS_PER_BLOCK)
-		json_array_append_new(blocks, block_view(c, g, from, from + HOSTS_PER_BLOCK < c->nhosts ? from + HOSTS_PER_BLOCK : c->nhosts, nw));
+		json_array_append_new(blocks, block_view(c, g, from,
+							 from + HOSTS_PER_BLOCK < c->nhosts ? from + HOSTS_PER_BLOCK : c->nhosts,
+							 nw, tags));
 	free(g);
+	free(tags);
 	return blocks;
 }
 
-/* A host fact as text: strings as they are, anything else as compact JSON, null as "unknown". */
 /* The host facts of one pair that differ, as text. */
+static json_t *env_row(const struct ud_env_entry *e)
+{
+	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, e->a), "b", ud_rv_fact(e->field, e->b));
+}
+
 static json_t *env_view(const struct ud_diff *d)
 {
 	json_t *env = json_array();
 
-	for (size_t i = 0; d && i < d->nenv; i++)
-		json_array_append_new(env, json_pack("{s:s s:o s:o}", "field", d->env[i].field, "a",
-						     ud_rv_fact(d->env[i].field, d->env[i].a), "b",
-						     ud_rv_fact(d->env[i].field, d->env[i].b)));
+	for (size_t i = 0; i < d->nenv; i++)
+		json_array_append_new(env, env_row(&d->env[i]));
 	return env;
 }
 
@@ -227,7 +306,7 @@ static json_t *geomean_words(const struct ud_compare *c, size_t k)
 
 	if (!isfinite(c->hosts[k].geomean))
 		return json_string("no geometric mean: no workload with a speedup");
-	ud_speedup_words(c->hosts[k].geomean, true, words, sizeof(words));
+	ud_speedup_words(c->hosts[k].geomean, -1, true, words, sizeof(words));
 	snprintf(buf, sizeof(buf), "%s %s (geometric mean over %zu workload%s)", words, c->hosts[0].label,
 		 c->hosts[k].ngeomean, c->hosts[k].ngeomean == 1 ? "" : "s");
 	return json_string(buf);
@@ -256,13 +335,14 @@ static json_t *host_view(const struct ud_compare *c, size_t k)
 	char anchor[32], group[32];
 
 	for (size_t i = 0; i < c->nrows; i++)
-		json_array_append_new(cells, json_pack("{s:o s:s}", "text", speedup_json(c->rows[i].speedup[k]),
+		json_array_append_new(cells, json_pack("{s:o s:s}", "text",
+						       speedup_json(c->rows[i].speedup[k], c->rows[i].significant[k]),
 						       "class", speedup_class(c->rows[i].speedup[k])));
 	snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
 	snprintf(group, sizeof(group), "G%zu", c->hosts[k].group + 1);
 	return json_pack("{s:I s:s s:s s:s s:b s:o s:o s:s s:o s:s}", "index", (json_int_t)(k + 1), "label",
 			 c->hosts[k].label, "path", c->hosts[k].path, "anchor", anchor, "baseline", k == 0, "cells",
-			 cells, "geomean", speedup_json(c->hosts[k].geomean), "class", speedup_class(c->hosts[k].geomean),
+			 cells, "geomean", speedup_json(c->hosts[k].geomean, -1), "class", speedup_class(c->hosts[k].geomean),
 			 "geomean_words", k ? geomean_words(c, k) : json_string("baseline"), "group", group);
 }
 
@@ -278,34 +358,36 @@ static json_t *members_view(const struct ud_compare *c, const struct ud_compare_
 		snprintf(anchor, sizeof(anchor), "host-%zu", k + 1);
 		json_array_append_new(list, json_pack("{s:I s:s s:s s:b s:b s:o}", "index", (json_int_t)(k + 1),
 						      "label", c->hosts[k].label, "anchor", anchor, "baseline", k == 0,
-						      "last", i + 1 == g->nhosts, "geomean", speedup_json(c->hosts[k].geomean)));
+						      "last", i + 1 == g->nhosts, "geomean", speedup_json(c->hosts[k].geomean, -1)));
 	}
 	return list;
 }
 
-/* The hosts grouped by what differs from the baseline, each group's geomean and range. */
+/* The hosts grouped by what their CPUs share, each group's geomean and range and the facts all its candidates differ in. */
 static json_t *groups_view(const struct ud_compare *c)
 {
 	json_t *groups = json_array();
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct ud_compare_group *grp = &c->groups[g];
-		json_t *env = env_view(grp->diff);
+		json_t *env = json_array();
 		char id[32], anchor[48], range[128], lo[48], hi[48], count[32];
 
 		snprintf(id, sizeof(id), "G%zu", g + 1);
 		snprintf(anchor, sizeof(anchor), "group-%s", id);
 		snprintf(count, sizeof(count), "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s");
-		speedup_text(grp->min, lo, sizeof(lo));
-		speedup_text(grp->max, hi, sizeof(hi));
+		for (size_t i = 0; i < grp->nenv; i++)
+			json_array_append_new(env, env_row(grp->env[i]));
+		speedup_text(grp->min, -1, lo, sizeof(lo));
+		speedup_text(grp->max, -1, hi, sizeof(hi));
 		if (grp->nhosts > 1 && isfinite(grp->min) && strcmp(lo, hi) != 0)
 			snprintf(range, sizeof(range), "%s to %s", lo, hi);
 		else
 			range[0] = 0;
-		json_array_append_new(groups, json_pack("{s:s s:s s:s s:o s:o s:o s:s s:b}", "id", id, "anchor",
-							anchor, "count", count, "hosts",
+		json_array_append_new(groups, json_pack("{s:s s:s s:s s:s s:o s:o s:o s:s s:b}", "id", id, "name",
+							grp->name, "anchor", anchor, "count", count, "hosts",
 							members_view(c, grp), "environment", env, "geomean",
-							speedup_json(grp->geomean), "range", range, "has_range",
+							speedup_json(grp->geomean, -1), "range", range, "has_range",
 							range[0] != 0));
 	}
 	return groups;
@@ -356,7 +438,7 @@ static json_t *chart_view(const struct ud_compare *c)
 						      coord(y), "text_y", coord(y + CHART_BAR * 0.8), "x",
 						      coord(x0 + fmin(l, 0) * scale), "w", coord(fmax(fabs(l) * scale, 1)),
 						      "value_x", coord(fmin(x0 + fmax(l, 0) * scale + 4, CHART_RIGHT + 4)),
-						      "value", speedup_json(g), "class", speedup_class(g)));
+						      "value", speedup_json(g, -1), "class", speedup_class(g)));
 	}
 	bottom = CHART_TOP + c->nhosts * CHART_ROW;
 	return json_pack("{s:i s:o s:o s:o s:o s:i s:o}", "width", CHART_WIDTH, "height", coord(bottom + 8), "axis_x",

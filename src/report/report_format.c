@@ -42,9 +42,26 @@ json_t *ud_rv_metric(double v, enum ud_metric m)
 	return ud_metric_is_percent(m) ? ud_rv_fmt("%.2f%%", 100 * v) : ud_rv_fmt("%.3g", v);
 }
 
-void ud_rv_speedup_text(double s, char *buf, size_t len)
+void ud_rv_speedup_text(double s, int significant, char *buf, size_t len)
 {
-	ud_speedup_words(s, false, buf, len);
+	ud_speedup_words(s, significant, false, buf, len);
+}
+
+int ud_rv_significant(const json_t *w)
+{
+	const json_t *v = json_object_get(json_object_get(w, "significance"), "significant");
+
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+int ud_rv_summary_significant(const json_t *summary)
+{
+	const json_t *ci = json_object_get(summary, "geomean_ci95");
+	double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+
+	if (!json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)))
+		return -1;
+	return lo > 1 || hi < 1;
 }
 
 /* UTF-8 continuation bytes (10xxxxxx) are not where a character starts. */

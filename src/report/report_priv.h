@@ -25,8 +25,16 @@ json_t *ud_rv_metric(double v, enum ud_metric m);
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
  */
 json_t *ud_rv_fact(const char *field, const json_t *v);
-/* "4.66x faster", "1.25x slower", "1.00x", "n/a": the speedup without its object (ud_speedup_words). */
-void ud_rv_speedup_text(double s, char *buf, size_t len);
+/*
+ * "4.66x faster", "1.25x slower", "~ 1.02x" (within the noise), "n/a": the
+ * speedup without its object (ud_speedup_words), significant the test's
+ * verdict (1, 0, -1 unknown).
+ */
+void ud_rv_speedup_text(double s, int significant, char *buf, size_t len);
+/* A diff workload's verdict in the document, significance.significant: 1, 0, or -1 for null. */
+int ud_rv_significant(const json_t *w);
+/* The summary's verdict from its geomean_ci95: 1 when the interval excludes 1, 0 when not, -1 without one. */
+int ud_rv_summary_significant(const json_t *summary);
 /* s in at most max_chars characters, its middle replaced by "…" when longer. */
 json_t *ud_rv_shorten(const char *s, size_t max_chars);
 

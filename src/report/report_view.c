@@ -52,7 +52,12 @@ static void count_text(double v, char *buf, size_t len)
 	buf[out] = '\0';
 }
 
-static json_t *metrics_view(const json_t *metrics)
+/*
+ * The metrics side by side; one whose events mean different things on the
+ * two sides is marked "*" and its reason goes to notes (SPEC §5.2
+ * "comparable": shown, never charged).
+ */
+static json_t *metrics_view(const json_t *metrics, json_t *notes)
 {
 	json_t *rows = json_array();
 
@@ -61,12 +66,20 @@ static json_t *metrics_view(const json_t *metrics)
 		const json_t *m = json_object_get(metrics, ud_metric_name(id));
 		json_t *a = ud_rv_metric(ud_rv_get(m, "a"), id), *b = ud_rv_metric(ud_rv_get(m, "b"), id);
 		json_t *r = ud_rv_fmt("%.3gx", ud_rv_get(m, "ratio"));
-		char col[160];
+		bool apart = json_is_false(json_object_get(m, "comparable"));
+		char col[160], name[48];
 
-		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", ud_metric_label(id), json_string_value(a),
-			 json_string_value(b), json_string_value(r));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", ud_metric_label(id), "a", a, "b",
-						      b, "ratio", r, "col", col));
+		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), apart ? " *" : "");
+		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
+			 json_string_value(r));
+		if (apart) {
+			char note[768];
+
+			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), str(m, "reason"));
+			json_array_append_new(notes, json_string(note));
+		}
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
+						      "col", col));
 	}
 	return rows;
 }
@@ -78,14 +91,21 @@ static json_t *factors_view(const json_t *w)
 
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
 		const char *key = ud_factor_name((enum ud_factor)i), *label = ud_factor_label((enum ud_factor)i);
+		double ratio = ud_rv_get(factors, key);
 		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
-		json_t *v = ud_rv_fmt("%.3gx", ud_rv_get(factors, key)),
-		       *s = ud_rv_fmt("%+.0f%%", round(100 * ud_rv_get(shares, key)) + 0.0);
+		json_t *v = ud_rv_fmt("%.3gx", ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * ud_rv_get(shares, key)) + 0.0);
+		/* what it did to B (a share beyond +-100% reads only beside the word); nothing where it prints as 1x */
+		const char *effect = strcmp(json_string_value(v), "1x") == 0 ? "" : ratio > 1 ? "helped B" : ratio < 1 ? "hurt B" : "";
 		char col[128];
 
-		snprintf(col, sizeof(col), "%-14s %10s %8s", label, json_string_value(v), json_string_value(s));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:s s:b}", "name", label, "value", v, "share", s,
-						      "col", col, "unexplained", i == UD_FACTOR_UNEXPLAINED));
+		if (isnan(ratio) && i != UD_FACTOR_UNEXPLAINED) { /* not counted, or stood in for by the clock factor */
+			json_decref(v);
+			json_decref(s);
+			continue;
+		}
+		snprintf(col, sizeof(col), "%-14s %10s  %-9s %8s", label, json_string_value(v), effect, json_string_value(s));
+		json_array_append_new(rows, json_pack("{s:s s:o s:s s:o s:s s:b}", "name", label, "value", v, "effect",
+						      effect, "share", s, "col", col, "unexplained", i == UD_FACTOR_UNEXPLAINED));
 	}
 	return rows;
 }
@@ -217,13 +237,13 @@ static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, co
 	const json_t *sig = json_object_get(w, "significance"), *metrics = json_object_get(w, "metrics");
 	const char *unit = str(json_object_get(w, "work"), "unit");
 	char sp[48], per[64];
-	json_t *v;
+	json_t *v, *notes = json_array();
 
-	ud_rv_speedup_text(speedup, sp, sizeof(sp));
+	ud_rv_speedup_text(speedup, ud_rv_significant(w), sp, sizeof(sp));
 	snprintf(per, sizeof(per), strcmp(unit, "run") == 0 ? "per %s" : "per %s of work", unit);
 	v = json_pack("{s:O s:s s:O s:o s:o s:o s:O s:O s:o s:o s:o}", "name", json_object_get(w, "name"), "speedup", sp,
 		      "explanation", json_object_get(w, "explanation"), "work", work_view(json_object_get(w, "work")),
-		      "factors", factors_view(w), "metrics", metrics_view(metrics), "significance",
+		      "factors", factors_view(w), "metrics", metrics_view(metrics, notes), "significance",
 		      json_object_get(sig, "note"), "significant", json_object_get(w, "significant"), "cpi",
 		      cpi_view(json_object_get(w, "cpi_stack")), "waterfall",
 		      ud_chart_waterfall(json_object_get(w, "factors"), speedup, axis), "bars", ud_chart_ab_bars(metrics));
@@ -232,6 +252,7 @@ static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, co
 					    time_split_view(json_object_get(w, "time_split"), unit), "units", str(w, "units"),
 					    "lower_is_better", !json_is_true(json_object_get(w, "higher_is_better"))));
 	json_object_set_new(v, "score_line", score_line(w));
+	json_object_set_new(v, "metric_notes", notes);
 	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(metrics, pen));
 	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
@@ -248,7 +269,7 @@ static json_t *summary_row(const json_t *w)
 	json_t *dom = dominant_label(w);
 	const char *full = str(w, "name");
 
-	ud_rv_speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
+	ud_rv_speedup_text(ud_rv_get(w, "speedup"), ud_rv_significant(w), sp, sizeof(sp));
 	if (isfinite(ud_rv_get(ss, "a")) && isfinite(ud_rv_get(ss, "b")))
 		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ud_rv_get(ss, "a"), 100 * ud_rv_get(ss, "b"));
 	if (isfinite(ud_rv_get(ipc, "a")) && isfinite(ud_rv_get(ipc, "b")))
@@ -287,7 +308,7 @@ static json_t *score_table(const json_t *workloads)
 			group = json_pack("{s:s s:[]}", "heading", heading, "rows");
 			json_array_append_new(groups, group);
 		}
-		ud_rv_speedup_text(ud_rv_get(w, "speedup"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(w, "speedup"), ud_rv_significant(w), sp, sizeof(sp));
 		snprintf(a, sizeof(a), "%.6g", ud_rv_get(json_object_get(w, "score"), "a"));
 		snprintf(b, sizeof(b), "%.6g", ud_rv_get(json_object_get(w, "score"), "b"));
 		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
@@ -357,17 +378,17 @@ static json_t *summary_view(const json_t *summary)
 	size_t i;
 
 	json_array_foreach(json_object_get(summary, "groups"), i, g) {
-		ud_rv_speedup_text(ud_rv_get(g, "geomean_speedup"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(g, "geomean_speedup"), -1, sp, sizeof(sp));
 		snprintf(line, sizeof(line), "%s (%zu): %s", str(g, "name"), json_array_size(json_object_get(g, "workloads")),
 			 sp);
 		json_array_append_new(groups, json_pack("{s:s}", "line", line));
 	}
 	json_array_foreach(json_object_get(summary, "composites"), i, g) {
-		ud_rv_speedup_text(ud_rv_get(g, "ratio"), sp, sizeof(sp));
+		ud_rv_speedup_text(ud_rv_get(g, "ratio"), -1, sp, sizeof(sp));
 		snprintf(line, sizeof(line), "%.6g -> %.6g (%s)", ud_rv_get(g, "a"), ud_rv_get(g, "b"), sp);
 		json_array_append_new(composites, json_pack("{s:s s:s}", "name", str(g, "name"), "line", line));
 	}
-	ud_rv_speedup_text(ud_rv_get(summary, "geomean_speedup"), sp, sizeof(sp));
+	ud_rv_speedup_text(ud_rv_get(summary, "geomean_speedup"), ud_rv_summary_significant(summary), sp, sizeof(sp));
 	snprintf(line, sizeof(line), "%s over %lld workloads", sp,
 		 (long long)json_integer_value(json_object_get(summary, "workloads")));
 	return json_pack("{s:O s:s s:o s:o s:b}", "headline", json_object_get(summary, "headline"), "geomean", line,
@@ -424,9 +445,12 @@ json_t *ud_report_view(const json_t *diff)
 	json_t *rows = json_array(), *view, *detail = counters ? NULL : json_array();
 	size_t i, shown = 0;
 	char note[160] = "";
+	bool within_noise = false;
 
-	json_array_foreach(workloads, i, w)
+	json_array_foreach(workloads, i, w) {
 		json_array_append_new(rows, summary_row(w));
+		within_noise = within_noise || ud_rv_significant(w) == 0;
+	}
 	if (counters)
 		detail = blocks(workloads, pen, &shown);
 	if (shown < json_array_size(workloads) && counters)
@@ -444,5 +468,9 @@ json_t *ud_report_view(const json_t *diff)
 					       penalty_text(json_object_get(pen, "a")), "pen_b", penalty_text(json_object_get(pen, "b"))));
 	json_object_set_new(view, "overview", ud_chart_overview(workloads, ud_rv_get(summary, "geomean_speedup")));
 	json_object_set_new(view, "has", has_flags(view, diff));
+	/* benchstat's mark needs its legend wherever it appears */
+	json_object_set_new(view, "noise_legend",
+			    within_noise ? json_string("~: within the noise (a test found no change at p < 0.05)")
+					 : json_null());
 	return view;
 }
