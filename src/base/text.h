@@ -1,5 +1,5 @@
 /*
- * text.h - small string helpers shared by the parsers.
+ * text.h - strings: trimming, formatting for a person, and text made safe for a terminal.
  */
 #ifndef UD_TEXT_H
 #define UD_TEXT_H
