@@ -21,6 +21,8 @@ END = "<!-- end of module table -->"
 # The stages in the order data flows through them (src/CMakeLists.txt's UD_STAGES), then the commands.
 STAGES = ["base", "json", "model", "host", "uarch", "count", "workloads", "hotspots", "import", "diff", "report",
           "teach", "builtin"]
+# Characters past which a job keeps only its first clause.
+LONG_JOB = 120
 COMMENT_RE = re.compile(r"\A\s*/\*(.*?)\*/", re.S)
 
 
@@ -43,8 +45,11 @@ def leading_comment(path):
 def first_sentence(text, name):
     # "profile.h - the host profile ...", "uarchdiff - why ...": drop the name in front
     text = re.sub(r"^\S+\s+-\s+", "", text)
-    m = re.match(r"(.+?[.:;])(\s|$)", text)
+    m = re.match(r"(.+?[.;])(\s|$)", text)
     sentence = m.group(1) if m else text
+    # a long sentence is kept to its first clause, where a colon ends one: a table cell, not the comment
+    if len(sentence) > LONG_JOB and ": " in sentence:
+        sentence = sentence.split(": ", 1)[0]
     sentence = sentence.rstrip(".:;").strip()
     # a command's comment opens with its usage line, which keeps its case
     return sentence if sentence.startswith("uarchdiff ") else sentence[:1].upper() + sentence[1:]

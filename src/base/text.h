@@ -1,5 +1,5 @@
 /*
- * text.h - strings: trimming, formatting for a person, and text made safe for a terminal.
+ * text.h - strings for people and terminals: trimming, numbers formatted, text made safe to show.
  */
 #ifndef UD_TEXT_H
 #define UD_TEXT_H
