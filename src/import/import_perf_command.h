@@ -1,9 +1,11 @@
 /*
- * import_perf_command.h - the perf stat command line people paste above its
- * output ("$ perf stat --all-user -e cycles ./x", "# perf stat -a sleep 5",
- * "[opc@host ~]$ sudo perf stat -d ./fstime"), read for what the output
- * itself does not say: the counting modes asked for, system-wide counting,
- * the number of runs.
+ * import_perf_command.h - the perf stat command line pasted above its
+ * output, read for what the output does not say: the counting modes,
+ * system-wide counting and runs it asked for.
+ *
+ * People paste it as their shell showed it: "$ perf stat --all-user -e
+ * cycles ./x", "# perf stat -a sleep 5", "[opc@host ~]$ sudo perf stat -d
+ * ./fstime".
  */
 #ifndef UD_IMPORT_PERF_COMMAND_H
 #define UD_IMPORT_PERF_COMMAND_H

@@ -1,7 +1,8 @@
 /*
- * unixbench_score.h - how UnixBench's Run turns a program's COUNT line into
- * a score, in one place for the spec workloads (spec.c) and the importers
- * (a COUNT line inside a perf paste).
+ * unixbench_score.h - UnixBench's Run scoring of a program's COUNT line.
+ *
+ * In one place for the spec workloads (spec.c) and the importers (a COUNT
+ * line inside a perf paste).
  */
 #ifndef UD_UNIXBENCH_SCORE_H
 #define UD_UNIXBENCH_SCORE_H
