@@ -122,7 +122,7 @@ _uarchdiff()
 			context-switches cpu-migrations page-faults"
 		return 0 ;;
 	*:-r | *:--repeat | *:--label | *:--workload | *:--score | stat:-x | stat:--field-separator)
-		return 0 ;; # a value, nothing to offer
+		return 0 ;; # a value (--score V1,V2,...[:UNITS] too), nothing to offer
 	esac
 
 	if [[ $cur == -* ]]; then

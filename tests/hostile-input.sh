@@ -149,7 +149,7 @@ refused "running > enabled" "neg/run.json: workloads[0].counters.cycles.running_
 sed 's/"value": 3000000000}/"value": 5, "running_pct": 150}/' a.json >neg/pct.json
 refused "running share 150%" "neg/pct.json: workloads[0].counters.cycles.running_pct: a share must be within 0..100" \
 	"$ud" diff -o out/r.txt neg/pct.json b.json
-refused "import --score inf" "--score needs a positive number[:units], not 'inf'" \
+refused "import --score inf" "--score needs a positive number or a list of them, V1,V2,...[:UNITS], not 'inf'" \
 	"$ud" import --score inf -o out/p.json "$paste"
 printf '{"counter-value" : "5.000000", "unit" : "", "event" : "cycles", "event-runtime" : 1000, "pcnt-running" : 150.00}\n' >pct.json
 refused "perf -j share 150%" "pct.json:1: pcnt-running: running share 150%: a share must be within 0..100" \

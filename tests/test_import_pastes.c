@@ -120,8 +120,9 @@ START_TEST(test_perf6_metric_rows_csv)
 	counted(0, "instructions", 10453270, 87.5);
 	counted(0, "TOPDOWN.SLOTS", 118331208844.0, 100.0);
 	times(0, NAN, NAN, NAN);
-	/* perf's own metrics as printed; its comments on counters (GHz, CPUs utilized) are not metrics */
-	ck_assert_uint_eq(wl(0)->nperf_metrics, 5);
+	/* perf's own metrics as printed, and the GHz beside cycles (issue 20); its other comments (CPUs utilized) are not metrics */
+	ck_assert_uint_eq(wl(0)->nperf_metrics, 6);
+	ck_assert_double_eq(metric_of(0, "ghz"), 3.998);
 	ck_assert_double_eq(metric_of(0, "tma_frontend_bound"), 18.4);
 	ck_assert_double_eq(metric_of(0, "tma_backend_bound"), 63.2);
 	ck_assert_double_eq(metric_of(0, "tma_bad_speculation"), 5.1);
@@ -148,7 +149,8 @@ START_TEST(test_perf6_metric_rows_json)
 	counted(0, "task-clock", 2070000, 100.0);
 	counted(0, "cycles", 8281920, 71.5);
 	times(0, NAN, NAN, NAN);
-	ck_assert_uint_eq(wl(0)->nperf_metrics, 3);
+	ck_assert_uint_eq(wl(0)->nperf_metrics, 4);
+	ck_assert_double_eq(metric_of(0, "ghz"), 3.998);
 	ck_assert_double_eq(metric_of(0, "tma_backend_bound"), 63.2);
 	ck_assert_double_eq(metric_of(0, "tma_bad_speculation"), 5.1);
 	ck_assert(isnan(metric_of(0, "tma_frontend_bound")));
@@ -161,9 +163,9 @@ START_TEST(test_perf6_metric_rows_json)
 			    63.2);
 	back = profile_from_tree(j, "back", &err);
 	ck_assert_msg(back != NULL, "%s", err.msg);
-	ck_assert_uint_eq(back->workloads[0].nperf_metrics, 3);
-	ck_assert_double_eq(back->workloads[0].perf_metrics[0].value, 63.2);
-	ck_assert(isnan(back->workloads[0].perf_metrics[2].value));
+	ck_assert_uint_eq(back->workloads[0].nperf_metrics, 4);
+	ck_assert_double_eq(back->workloads[0].perf_metrics[1].value, 63.2);
+	ck_assert(isnan(back->workloads[0].perf_metrics[3].value));
 	ud_profile_free(back);
 	json_decref(j);
 }
@@ -182,7 +184,8 @@ START_TEST(test_perf6_metric_rows_text)
 	counted(0, "TOPDOWN.SLOTS", 118331208844.0, NAN);
 	counted(0, "cycles", 8281920, NAN);
 	times(0, 2071190, NAN, NAN);
-	ck_assert_uint_eq(wl(0)->nperf_metrics, 3);
+	ck_assert_uint_eq(wl(0)->nperf_metrics, 4);
+	ck_assert_double_eq(metric_of(0, "ghz"), 3.998);
 	ck_assert_double_eq(metric_of(0, "tma_retiring"), 13.3);
 	ck_assert_double_eq(metric_of(0, "tma_backend_bound"), 63.2);
 	ck_assert_double_eq(metric_of(0, "tma_bad_speculation"), 5.1);

@@ -17,6 +17,7 @@
 #include "import_event_name.h"
 #include "import_lines.h"
 #include "import_number.h"
+#include "import_perf_command.h"
 #include "testutil.h"
 
 /* ---- lines ---- */
@@ -179,7 +180,9 @@ START_TEST(test_pmus_clocks_metric_names)
 	ck_assert(is_clock_event("task-clock:HG") && is_clock_event("cpu-clock") && !is_clock_event("cycles"));
 	ck_assert(metric_name_of("%  tma_backend_bound", false, buf, sizeof(buf)) && strcmp(buf, "tma_backend_bound") == 0);
 	ck_assert(metric_name_of("tma_retiring ", false, buf, sizeof(buf)) && strcmp(buf, "tma_retiring") == 0);
-	ck_assert(!metric_name_of("GHz", false, buf, sizeof(buf)));
+	/* perf's GHz beside cycles is kept as evidence of the clock (issue 20), named as the derived metric */
+	ck_assert(metric_name_of("GHz ", false, buf, sizeof(buf)) && strcmp(buf, "ghz") == 0);
+	ck_assert(!metric_name_of("K/sec", false, buf, sizeof(buf)));
 	ck_assert(!metric_name_of("of all branches", false, buf, sizeof(buf)));
 	ck_assert(!metric_name_of("TopdownL1", false, buf, sizeof(buf)));
 	ck_assert(metric_name_of("insn per cycle", true, buf, sizeof(buf)) && strcmp(buf, "insn per cycle") == 0);
@@ -280,6 +283,81 @@ START_TEST(test_event_names)
 	name_is("armv8_pmuv3_0/inst_retired/:u", "instructions:u");
 	name_is("cpu/event=0x3c,umask=0x0/", "cpu/event=0x3c,umask=0x0/"); /* terms: as printed */
 	name_is("r003c", "r003c");
+	/* issue 20: :H and :G alone count one side of virtualisation and stay; together they go */
+	name_is("cycles:H", "cycles:H");
+	name_is("cycles:G", "cycles:G");
+	name_is("cycles:uHG", "cycles:u");
+	name_is("cycles:GH", "cycles");
+}
+END_TEST
+
+/* The name a counter gets under --all-user / --all-kernel: the mode perf set, whatever was typed. */
+static void mode_name_is(const char *name, char mode, const char *want)
+{
+	char out[128] = "untouched";
+
+	ck_assert_msg(counting_mode_name(name, mode, out, sizeof(out)) == (strcmp(want, name) != 0), "%s", name);
+	ck_assert_msg(strcmp(strcmp(want, name) ? out : name, want) == 0, "%s -> %s, want %s", name, out, want);
+}
+
+START_TEST(test_counting_mode_names)
+{
+	mode_name_is("cycles", 'u', "cycles:u");
+	mode_name_is("cycles:k", 'u', "cycles:u");
+	mode_name_is("cycles:uk", 'k', "cycles:k");
+	mode_name_is("cycles:kpp", 'u', "cycles:upp");
+	mode_name_is("cycles:H", 'u', "cycles:uH");
+	mode_name_is("cpu/event=0x3c/", 'u', "cpu/event=0x3c/u");
+	mode_name_is("cpu/event=0x3c/k", 'u', "cpu/event=0x3c/u");
+	mode_name_is("page-faults", 'k', "page-faults:k");
+	/* clocks add up time in every mode: their names stay */
+	mode_name_is("task-clock", 'u', "task-clock");
+	mode_name_is("cpu-clock", 'k', "cpu-clock");
+	mode_name_is("duration_time", 'u', "duration_time");
+}
+END_TEST
+
+/* A pasted perf command line, read as perf's option parser reads it. */
+START_TEST(test_perf_command_lines)
+{
+	static const struct {
+		const char *line, *from;
+		bool all_user, all_kernel, system_wide;
+		int repeat;
+	} cases[] = {
+		{ "$ perf stat --all-user -e cycles,instructions ./x", "perf stat --all-user", true, false, false, 0 },
+		{ "# perf stat -a -r 5 sleep 1", "perf stat -a", false, false, true, 5 },
+		{ "[opc@e5 ~]$ sudo perf stat -d \"$BINDIR/fstime\" -c -t 30", "perf stat -d", false, false, false, 0 },
+		{ "perf stat --repeat=7 --all-kernel ./x", "perf stat --repeat=7", false, true, false, 7 },
+		{ "% /usr/bin/perf stat -ar3 ./x", "/usr/bin/perf stat -ar3", false, false, true, 3 },
+		{ "$ perf stat --repeat 4 -x, -e cycles ./x --all-user", "perf stat --repeat 4", false, false, false, 4 },
+		/* the counted command's own options are not perf's */
+		{ "$ perf stat ./bench -a -r 9", "perf stat ./bench", false, false, false, 0 },
+		{ "$ perf stat -e cycles -- ./bench --all-user", "perf stat -e", false, false, false, 0 },
+		{ "> $ perf stat -r 0 ./x", "perf stat -r 0", false, false, false, 0 }, /* perf refuses 0 runs */
+		{ "$ /opt/perfstat/perf stat -a ./x", "/opt/perfstat/perf stat -a", false, false, true, 0 },
+	};
+	static const char *const not_one[] = {
+		"We ran perf stat -a on both hosts:", "perfstat -a", "perf status", " Performance counter stats for 'x':",
+		"$ ./perf-stat-wrapper -a", "",
+	};
+	struct ud_perf_command c;
+	int repeat;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(has_perf_command(cases[i].line), "%s", cases[i].line);
+		ck_assert_msg(perf_command_of(cases[i].line, &c, &repeat), "%s", cases[i].line);
+		ck_assert_msg(strncmp(c.line, cases[i].from, strlen(cases[i].from)) == 0, "%s: '%s'", cases[i].line, c.line);
+		ck_assert_msg(c.all_user == cases[i].all_user && c.all_kernel == cases[i].all_kernel &&
+				      c.system_wide == cases[i].system_wide && repeat == cases[i].repeat,
+			      "%s: user %d kernel %d system %d repeat %d", cases[i].line, c.all_user, c.all_kernel,
+			      c.system_wide, repeat);
+		free(c.line);
+	}
+	for (size_t i = 0; i < sizeof(not_one) / sizeof(not_one[0]); i++) {
+		ck_assert_msg(!has_perf_command(not_one[i]), "%s", not_one[i]);
+		ck_assert_msg(!perf_command_of(not_one[i], &c, &repeat), "%s", not_one[i]);
+	}
 }
 END_TEST
 
@@ -302,8 +380,8 @@ START_TEST(test_block_sums_rows)
 	ck_assert_int_eq(acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN), 0);
 	ck_assert_int_eq(acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN), 0);
 	ck_assert_uint_eq(a.n, 2);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|1.5|1|lps", &err), 1);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|2,5|1|lps", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|1.5|0|lps", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|2,5|0|lps", &err), 1);
 	ck_assert_int_eq(acc_take_count_line(&a, "hello", &err), 0);
 	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|x|1|lps", &err), -1);
 	taken = names_taken(p);
@@ -324,6 +402,47 @@ START_TEST(test_block_sums_rows)
 	ck_assert_double_eq(p->workloads[0].score.median, 2.5); /* the last COUNT line is the score */
 	ck_assert_str_eq(p->workloads[0].units, "lps");
 	ck_assert(p->workloads[0].higher_is_better);
+	ck_assert(isnan(p->workloads[0].work_units)); /* a rate (timebase 0) tells no total */
+	ud_profile_free(p);
+}
+END_TEST
+
+/* Issue 20 item 7: a COUNT line with a timebase is a total, scored over a time; without one it is no score. */
+START_TEST(test_count_totals)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_import_opts o = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	json_t *taken = names_taken(p);
+	struct acc a;
+
+	acc_init(&a);
+	ck_assert_int_eq(acc_take_count_line(&a, "TIME|2.0", &err), 0); /* no COUNT line before it: not taken */
+	/* program output is never grouped: whetstone's %.3f is a decimal, not thousands */
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|984.123|0|MWIPS", &err), 1);
+	ck_assert_double_eq(a.scores[0].value, 984.123);
+	ck_assert_int_eq(acc_take_count_line(&a, "TIME|10.123", &err), 1);
+	ck_assert_double_eq(a.scores[0].time_s, 10.123);
+	acc_free(&a);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|4100000|1|lps", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|300|x|lpm", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "timebase 'x'"));
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "no-time.txt", taken, &err), 0);
+	/* no elapsed time, no TIME line: the total stays the work, the rate unknown (never the total as a rate) */
+	ck_assert(isnan(p->workloads[0].score.median));
+	ck_assert_double_eq(p->workloads[0].work_units, 4100000);
+	ck_assert_str_eq(p->workloads[0].units, "lps");
+	acc_free(&a);
+
+	/* the program's TIME line is the time Run divides by, before the elapsed time: 300 per 60 s over 30 s */
+	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|300|60|lpm", &err), 1);
+	ck_assert_int_eq(acc_take_count_line(&a, "TIME|30.0", &err), 1);
+	a.elapsed_ns = 45e9;
+	ck_assert_int_eq(acc_to_workload(&a, p, &o, "time.txt", taken, &err), 0);
+	ck_assert_double_eq(p->workloads[1].score.median, 600);
+	ck_assert_double_eq(p->workloads[1].work_units, 300);
+	acc_free(&a);
+	json_decref(taken);
 	ud_profile_free(p);
 }
 END_TEST
@@ -420,7 +539,10 @@ int main(void)
 	tcase_add_test(tc, test_number_bad);
 	tcase_add_test(tc, test_counter_value);
 	tcase_add_test(tc, test_event_names);
+	tcase_add_test(tc, test_counting_mode_names);
+	tcase_add_test(tc, test_perf_command_lines);
 	tcase_add_test(tc, test_block_sums_rows);
+	tcase_add_test(tc, test_count_totals);
 	tcase_add_test(tc, test_unique_names_many_blocks);
 	tcase_add_test(tc, test_block_many_events);
 	suite_add_tcase(s, tc);

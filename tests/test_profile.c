@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_mode.h"
 #include "profile.h"
 #include "testutil.h"
 
@@ -19,6 +20,9 @@ static struct ud_profile *sample_profile(void)
 	ud_score_set_samples(&w->score, samples, 3);
 	w->work_units = 1e6;
 	w->elapsed_ns = 2e9;
+	w->elapsed_rel_stddev = 0.006;
+	w->perf_command.line = strdup("perf stat --all-user -r 3 ./pipe");
+	w->perf_command.all_user = true;
 	w->user_ns = 0.5e9;
 	w->sys_ns = 1.5e9;
 	c = ud_workload_add_counter(w, "cycles");
@@ -66,6 +70,13 @@ START_TEST(test_round_trip_is_lossless)
 	ck_assert_int_eq(q->workloads[0].counters[2].status, UD_NOT_SUPPORTED);
 	ck_assert(isnan(q->workloads[0].counters[2].value));
 	ck_assert_double_eq(q->workloads[0].score.median, 11);
+	/* issue 20: the source's noise and its perf command line */
+	ck_assert_double_eq(q->workloads[0].elapsed_rel_stddev, 0.006);
+	ck_assert(isnan(q->workloads[0].score.rel_stderr)); /* samples: no summary */
+	ck_assert_int_eq(q->workloads[0].score.runs, 0);
+	ck_assert_str_eq(q->workloads[0].perf_command.line, "perf stat --all-user -r 3 ./pipe");
+	ck_assert(q->workloads[0].perf_command.all_user && !q->workloads[0].perf_command.system_wide);
+	ck_assert_ptr_null(strstr(first, "\"rel_stderr\""));
 	/* SPEC 3.1 noise: figures, null where unknown, and the warnings */
 	ck_assert_double_eq(q->workloads[0].noise->cpus_utilized_min, 0.48);
 	ck_assert(isnan(q->workloads[0].noise->load_avg));
@@ -159,6 +170,105 @@ START_TEST(test_impossible_values)
 }
 END_TEST
 
+/* A score given as a summary (perf stat -r N's mean elapsed time): its standard error and runs, read back. */
+START_TEST(test_score_summary_round_trip)
+{
+	struct ud_profile *p = ud_profile_new(NULL), *q;
+	struct ud_workload *w = ud_profile_add_workload(p, "bench");
+	const double mean = 3.159;
+	struct ud_err err;
+	json_t *j;
+
+	ck_assert(isnan(w->score.rel_stderr) && isnan(w->elapsed_rel_stddev) && w->score.runs == 0);
+	ud_score_set_samples(&w->score, &mean, 1);
+	w->score.rel_stderr = 0.0060146;
+	w->score.runs = 5;
+	j = ud_profile_to_json(p);
+	ck_assert_double_eq(json_real_value(json_object_get(
+				    json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "score"), "rel_stderr")),
+			    0.0060146);
+	q = profile_from_tree(j, "back", &err);
+	ck_assert_msg(q != NULL, "%s", err.msg);
+	ck_assert_double_eq(q->workloads[0].score.rel_stderr, 0.0060146);
+	ck_assert_int_eq(q->workloads[0].score.runs, 5);
+	ck_assert_ptr_null(q->workloads[0].perf_command.line); /* none written, none read */
+	json_decref(j);
+	ud_profile_free(q);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* The fields issue 20 adds are checked like the others: wrong types and impossible values refused by path. */
+START_TEST(test_noise_fields_checked)
+{
+	static const struct {
+		const char *fields, *why;
+	} cases[] = {
+		{ "\"elapsed_rel_stddev\": -0.1", "workloads[0].elapsed_rel_stddev: a spread cannot be negative" },
+		{ "\"elapsed_rel_stddev\": \"small\"", "workloads[0].elapsed_rel_stddev: expected a number" },
+		{ "\"score\": {\"median\": 1, \"rel_stderr\": -1}", "workloads[0].score.rel_stderr: a spread cannot be negative" },
+		{ "\"score\": {\"median\": 1, \"runs\": 2.5}", "workloads[0].score.runs: must be a whole number from 0" },
+		{ "\"score\": {\"median\": 1, \"runs\": -1}", "workloads[0].score.runs: must be a whole number from 0" },
+		{ "\"runs\": 4294967297", "workloads[0].runs: must be a whole number from 0 to 2147483647" },
+		{ "\"perf_command\": \"perf stat\"", "workloads[0]: perf_command: expected an object with a string \"line\"" },
+		{ "\"perf_command\": {\"line\": \"perf stat\", \"all_user\": 1}", "workloads[0].perf_command.all_user: expected true or false" },
+		{ "\"perf_command\": {\"line\": \"perf stat\", \"all_user\": true, \"all_kernel\": true}",
+		  "workloads[0]: perf_command: all_user and all_kernel exclude each other" },
+	};
+	char text[512], want[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": [{\"name\": \"x\", %s}]}",
+			 cases[i].fields);
+		snprintf(want, sizeof(want), "%%s: %s", cases[i].why);
+		expect_load_error(text, want);
+	}
+}
+END_TEST
+
+/* What a counter's name says it counted (the diff's counting-modes check), from perf's modifiers. */
+START_TEST(test_counted_modes)
+{
+	static const struct {
+		const char *name;
+		bool user, kernel, host, guest;
+		const char *levels;
+	} cases[] = {
+		{ "cycles", true, true, true, true, "all" },
+		{ "cycles:u", true, false, true, true, "user" },
+		{ "instructions:k", false, true, true, true, "kernel" },
+		{ "cycles:uk", true, true, true, true, "all" },
+		{ "cycles:ku", true, true, true, true, "all" },
+		{ "cycles:ppp", true, true, true, true, "all" },     /* precision is no mode */
+		{ "cycles:upp", true, false, true, true, "user" },
+		{ "cycles:H", true, true, true, false, "all" },      /* host only */
+		{ "cycles:G", true, true, false, true, "all" },      /* guest only */
+		{ "cycles:HG", true, true, true, true, "all" },
+		{ "cycles:kG", false, true, false, true, "kernel" },
+		{ "cycles:h", false, false, true, true, "none" },    /* the hypervisor alone */
+		{ "cpu_core/cycles:u", true, false, true, true, "user" },
+		{ "cpu_core/cycles", true, true, true, true, "all" },
+		{ "cpu/event=0x3c,umask=0x0/u", true, false, true, true, "user" },
+		{ "cpu/event=0x3c/:k", false, true, true, true, "kernel" },
+		{ "sched:sched_switch", true, true, true, true, "all" }, /* a tracepoint's name, not modifiers */
+		{ "msr/tsc/", true, true, true, true, "all" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ud_counted_modes m = ud_counted_modes_of(cases[i].name);
+
+		ck_assert_msg(m.user == cases[i].user && m.kernel == cases[i].kernel && m.host == cases[i].host &&
+				      m.guest == cases[i].guest,
+			      "%s: user %d kernel %d host %d guest %d", cases[i].name, m.user, m.kernel, m.host, m.guest);
+		ck_assert_str_eq(ud_counted_levels_name(m), cases[i].levels);
+	}
+	ck_assert_str_eq(ud_event_modifiers("cycles:upp"), "upp");
+	ck_assert_ptr_null(ud_event_modifiers("cycles"));
+	ck_assert_ptr_null(ud_event_modifiers("cycles:"));
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
 	struct ud_err err;
@@ -224,6 +334,9 @@ int main(void)
 	tcase_add_test(tc, test_malformed_files);
 	tcase_add_test(tc, test_impossible_values);
 	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_score_summary_round_trip);
+	tcase_add_test(tc, test_noise_fields_checked);
+	tcase_add_test(tc, test_counted_modes);
 	tcase_add_test(tc, test_value_lookup);
 	tcase_add_test(tc, test_load_all);
 	suite_add_tcase(s, tc);

@@ -1,5 +1,5 @@
 /*
- * uarchdiff import [--format F] [--label L] [--workload NAME] [--score VALUE[:UNITS]]
+ * uarchdiff import [--format F] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]
  *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] -o PROFILE FILE...
  */
 #include <errno.h>
@@ -33,17 +33,12 @@ static int parse_format(const char *arg, void *dest, struct ud_err *err)
 static int parse_score(const char *arg, void *dest, struct ud_err *err)
 {
 	struct ud_import_opts *o = dest;
-	const char *colon = strchr(arg, ':');
-	char *end;
 
-	errno = 0;
-	o->score = strtod(arg, &end);
-	if (errno || end == arg || (*end && end != colon) || !(o->score > 0) || !isfinite(o->score) ||
-	    (colon && !colon[1]))
-		return ud_fail(err, "--score needs a positive number[:units], not '%s'", arg);
-	o->has_score = 1;
-	o->score_units = colon ? colon + 1 : NULL;
-	return 0;
+	/* given twice, the last stands */
+	free(o->scores);
+	o->scores = NULL;
+	o->nscores = 0;
+	return ud_import_scores_parse(arg, o, err);
 }
 
 static const struct ud_option options[] = {
@@ -52,8 +47,9 @@ static const struct ud_option options[] = {
 	{ 0, "label", UD_OPT_STRING, &args.label, "L", "the host's label (default: the first file's name)", 0, 0, NULL },
 	{ 0, "workload", UD_OPT_STRING, &args.o.workload, "NAME",
 	  "the workload's name (one file; default: the command\nperf names, else the file's name)", 0, 0, NULL },
-	{ 0, "score", UD_OPT_PARSE, &args.o, "V[:UNITS]",
-	  "the workload's score, overriding UnixBench COUNT lines\n(one file); time units (s, ms, ...) are lower-is-better",
+	{ 0, "score", UD_OPT_PARSE, &args.o, "V[,V...][:UNITS]",
+	  "the workload's score, overriding UnixBench COUNT lines\n(one file); several values are its samples (repeated\n"
+	  "runs); time units (s, ms, ...) are lower-is-better",
 	  0, 0, parse_score },
 	{ 0, "host", UD_OPT_STRING, &args.host, "FILE",
 	  "that host's facts: 'uarchdiff host --json' taken there\n(kernel, hypervisor, mitigations, CPU), for the diff's\n"
@@ -70,7 +66,7 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report] [--label L]\n"
-		    "                        [--workload NAME] [--score VALUE[:UNITS]] [--host FILE | --cpuinfo FILE]\n"
+		    "                        [--workload NAME] [--score V[,V...][:UNITS]] [--host FILE | --cpuinfo FILE]\n"
 		    "                        [--uarch NAME]\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
@@ -96,7 +92,7 @@ static int parse_args(int argc, char **argv, int *next)
 		ud_cmd_error(&command, "no output profile: give -o PROFILE");
 	else if (*next >= argc)
 		ud_cmd_error(&command, "no input file given");
-	else if ((args.o.workload || args.o.has_score) && argc - *next > 1)
+	else if ((args.o.workload || args.o.nscores) && argc - *next > 1)
 		ud_cmd_error(&command, "--workload and --score name one workload: give one file");
 	else if (args.host && args.cpuinfo)
 		ud_cmd_error(&command, "--host already gives that host's CPU: drop --cpuinfo");
@@ -172,14 +168,14 @@ static int import_files(struct ud_profile *p, char **files, int nfiles, struct u
 		ud_import_warnings_free(&warn);
 		if (ret != 0)
 			return -1;
-		if (args.o.has_score && p->nworkloads - before != 1)
+		if (args.o.nscores && p->nworkloads - before != 1)
 			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],
 				       p->nworkloads - before);
 	}
 	return 0;
 }
 
-int cmd_import(int argc, char **argv)
+static int import_main(int argc, char **argv)
 {
 	struct ud_profile *p = NULL;
 	struct ud_err err = UD_ERR_INIT;
@@ -204,4 +200,13 @@ fail:
 	ud_cmd_error(&command, "%s", err.msg);
 	ud_profile_free(p);
 	return UD_EXIT_USAGE;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	int ret = import_main(argc, argv);
+
+	free(args.o.scores);
+	args.o.scores = NULL;
+	return ret;
 }

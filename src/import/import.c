@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,42 @@ int ud_import_format_parse(const char *name, enum ud_import_format *out)
 		}
 	}
 	return -1;
+}
+
+static int bad_scores(double *values, const char *arg, struct ud_err *err)
+{
+	free(values);
+	return ud_fail(err, "--score needs a positive number or a list of them, V1,V2,...[:UNITS], not '%s'", arg);
+}
+
+int ud_import_scores_parse(const char *arg, struct ud_import_opts *o, struct ud_err *err)
+{
+	const char *colon = strchr(arg, ':'), *end = colon ? colon : arg + strlen(arg), *p = arg;
+	size_t n = 1;
+	double *values;
+
+	for (const char *c = arg; c < end; c++)
+		n += *c == ',';
+	values = malloc(n * sizeof(*values));
+	if (!values)
+		return ud_fail(err, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		char *stop;
+
+		errno = 0;
+		values[i] = strtod(p, &stop);
+		/* each item whole, positive and finite: a ratio of scores needs both sides above 0 */
+		if (errno || stop == p || (stop != end && *stop != ',') || !(values[i] > 0) || !isfinite(values[i]) ||
+		    (i + 1 < n) != (*stop == ','))
+			return bad_scores(values, arg, err);
+		p = stop + 1;
+	}
+	if (colon && !colon[1])
+		return bad_scores(values, arg, err);
+	o->scores = values;
+	o->nscores = n;
+	o->score_units = colon ? colon + 1 : NULL;
+	return 0;
 }
 
 /* UTF-8's byte order mark, which Windows editors put first: not part of the first line. */

@@ -32,10 +32,19 @@ enum ud_import_format {
 struct ud_import_opts {
 	enum ud_import_format format;
 	const char *workload;   /* name for the workload; NULL: the command perf names, else the file's */
-	int has_score;          /* --score given */
-	double score;
+	double *scores;         /* --score's values, the workload's score samples; NULL none (ud_import_scores_parse) */
+	size_t nscores;
 	const char *score_units; /* may be NULL */
 };
+
+/*
+ * --score's "V1,V2,...[:UNITS]" (one value as well): positive finite
+ * numbers separated by commas, into o->scores (a new array, the caller
+ * frees it), o->nscores and o->score_units (borrowed: it points into arg).
+ * -1 with err, o untouched, for an empty list or item, an item that is not
+ * a positive number, or an empty unit after the colon.
+ */
+int ud_import_scores_parse(const char *arg, struct ud_import_opts *o, struct ud_err *err);
 
 /*
  * What an import noticed and did not fail on (a UnixBench log cut short:

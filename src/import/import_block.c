@@ -10,11 +10,13 @@
 #include "import_block.h"
 #include "import_event_name.h"
 #include "import_number.h"
+#include "import_perf_command.h"
+#include "unixbench_score.h"
 
 void acc_init(struct acc *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->elapsed_ns = a->user_ns = a->sys_ns = NAN;
+	a->elapsed_ns = a->user_ns = a->sys_ns = a->elapsed_rel_stddev = NAN;
 	a->last = -1;
 }
 
@@ -22,6 +24,7 @@ void acc_free(struct acc *a)
 {
 	free(a->c);
 	free(a->command);
+	free(a->perf_command.line);
 	free(a->scores);
 	free(a->metrics);
 	json_decref(a->index);
@@ -165,25 +168,38 @@ int check_running_pct(double pct, struct ud_err *err)
 	return ud_fail(err, "running share %g%%: a share must be within 0..100", pct);
 }
 
-int acc_add_score(struct acc *a, double value, const char *units)
+int acc_add_score(struct acc *a, double value, double timebase, const char *units)
 {
 	struct acc_score *grown = realloc(a->scores, (a->nscores + 1) * sizeof(*grown));
 
 	if (!grown)
 		return -1;
 	a->scores = grown;
-	a->scores[a->nscores].value = value;
-	snprintf(a->scores[a->nscores++].units, sizeof(grown->units), "%s", units ? units : "");
+	grown[a->nscores] = (struct acc_score){ .value = value, .timebase = timebase, .time_s = NAN };
+	snprintf(grown[a->nscores++].units, sizeof(grown->units), "%s", units ? units : "");
 	return 0;
+}
+
+/* "TIME|2.0" after a COUNT line: the seconds Run divides that line's total by. */
+static int take_time_line(struct acc *a, const char *line)
+{
+	double t;
+
+	if (!a->nscores || parse_field_number(line + 5, 0, &t, NULL) != 0 || !(t >= 0))
+		return 0;
+	a->scores[a->nscores - 1].time_s = t;
+	return 1;
 }
 
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
 {
-	const char *v, *units;
+	const char *v, *units, *tb;
 	char field[64];
-	double value;
+	double value, timebase = 0;
 	size_t n;
 
+	if (strncmp(line, "TIME|", 5) == 0)
+		return take_time_line(a, line);
 	if (strncmp(line, "COUNT|", 6) != 0)
 		return 0;
 	v = line + 6;
@@ -191,11 +207,34 @@ int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
 	if (n == 0 || n >= sizeof(field) || v[n] != '|')
 		return ud_fail(err, "malformed UnixBench COUNT line");
 	snprintf(field, sizeof(field), "%.*s", (int)n, v);
-	if (parse_number_str(field, 0, &value, err) != 0)
+	/* printf's %ld and %.3f, never grouped: whetstone's "COUNT|984.123|0|MWIPS" is 984.123, not 984,123 */
+	if (parse_field_number(field, 0, &value, err) != 0)
 		return -1;
 	units = strrchr(line, '|') + 1;
-	if (acc_add_score(a, value, units) != 0)
+	tb = v + n + 1;
+	/* COUNT|total|timebase|units: a timebase that is not a whole number leaves no way to score the total */
+	if (tb != units) {
+		snprintf(field, sizeof(field), "%.*s", (int)(units - 1 - tb), tb);
+		if (parse_field_number(field, 0, &timebase, NULL) != 0 || !(timebase >= 0))
+			return ud_fail(err, "UnixBench COUNT line: timebase '%s' is not a number of seconds", field);
+	}
+	if (acc_add_score(a, value, timebase, units) != 0)
 		return ud_fail(err, "out of memory");
+	return 1;
+}
+
+int acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err)
+{
+	struct ud_perf_command c;
+	int repeat;
+
+	if (!perf_command_of(line, &c, &repeat))
+		return 0;
+	if (!c.line)
+		return ud_fail(err, "out of memory");
+	free(a->perf_command.line);
+	a->perf_command = c;
+	a->perf_repeat = repeat;
 	return 1;
 }
 
@@ -311,17 +350,22 @@ static void merge_counter(struct ud_counter *c, const struct acc_counter *s)
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
 {
 	json_t *added = json_object(); /* name -> index in w->counters: one lookup a row, not a scan */
+	char mode = a->perf_command.all_user ? 'u' : a->perf_command.all_kernel ? 'k' : 0;
 	int ret = added ? 0 : -1;
 
 	for (size_t i = 0; i < a->n && ret == 0; i++) {
 		const struct acc_counter *s = &a->c[i];
-		char name[sizeof(s->pmu) + sizeof(s->name) + 1];
+		char event[sizeof(s->name) + 8], name[sizeof(s->pmu) + sizeof(event) + 1];
+		bool renamed = mode && counting_mode_name(s->name, mode, event, sizeof(event));
 		const json_t *k;
 		struct ud_counter *c;
 
-		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "", s->name);
+		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "",
+			 renamed ? event : s->name);
 		if ((k = json_object_get(added, name)) != NULL) {
-			merge_counter(&w->counters[json_integer_value(k)], s);
+			/* cycles:u and cycles:k under --all-user both counted user mode: one count, not two to add */
+			if (!renamed)
+				merge_counter(&w->counters[json_integer_value(k)], s);
 			continue;
 		}
 		c = ud_workload_add_counter(w, name);
@@ -347,33 +391,91 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 	return 0;
 }
 
-static void set_score(struct acc *a, struct ud_workload *w, const struct ud_import_opts *o)
+/*
+ * The score of COUNT line i, as UnixBench's Run scores it: over its own
+ * TIME line's seconds where the program printed one, else over the block's
+ * elapsed time.  Under -r N perf prints only the mean elapsed time (each
+ * run's own only with --table), so every run's line is divided by that
+ * mean: the samples spread as the runs' totals do, and the elapsed time's
+ * own spread stays in elapsed_rel_stddev.
+ */
+static double count_rate(const struct acc *a, size_t i)
 {
-	double samples[1];
+	const struct acc_score *c = &a->scores[i];
 
-	if (o->has_score) {
-		samples[0] = o->score;
+	return ud_unixbench_rate(c->value, c->timebase, isnan(c->time_s) ? a->elapsed_ns / 1e9 : c->time_s);
+}
+
+/* COUNT lines per run: k where the block's runs (-r N, N >= 2) printed N x k of them, else all of them in one run. */
+static size_t lines_per_run(const struct acc *a, int runs)
+{
+	if (runs < 2 || a->nscores % (size_t)runs != 0)
+		return a->nscores;
+	return a->nscores / (size_t)runs;
+}
+
+/*
+ * The COUNT lines as the score: each run's last line one sample, its
+ * earlier lines sub-scores ("COUNT 1", ...: the mean over the runs of that
+ * line); the work per run the scored line's total, where it is one (a
+ * timebase above 0; a rate tells no total).  A rate that cannot be computed
+ * (a total without a time) leaves the score unknown.
+ */
+static int set_count_score(const struct acc *a, struct ud_workload *w, int runs)
+{
+	size_t k = lines_per_run(a, runs), nruns = a->nscores / k;
+	const struct acc_score *last = &a->scores[a->nscores - 1];
+	double *samples = malloc(nruns * sizeof(*samples)), total = 0;
+	bool known = true;
+	int ret = samples ? 0 : -1;
+
+	for (size_t j = 0; ret == 0 && j + 1 < k; j++) {
+		char sub[32];
+		double sum = 0;
+
+		for (size_t r = 0; r < nruns; r++)
+			sum += count_rate(a, r * k + j);
+		snprintf(sub, sizeof(sub), "COUNT %zu", j + 1);
+		ret = ud_workload_add_subscore(w, sub, sum / (double)nruns, a->scores[j].units);
+	}
+	for (size_t r = 0; ret == 0 && r < nruns; r++) {
+		samples[r] = count_rate(a, r * k + k - 1);
+		total += a->scores[r * k + k - 1].value;
+		known = known && isfinite(samples[r]);
+	}
+	if (ret == 0 && known)
+		ret = ud_score_set_samples(&w->score, samples, nruns);
+	if (ret == 0 && last->timebase > 0)
+		w->work_units = total / (double)nruns;
+	w->units = strdup(last->units);
+	free(samples);
+	return ret == 0 && w->units ? 0 : -1;
+}
+
+/* o's scores, else the COUNT lines, else the elapsed time; -1 out of memory. */
+static int set_score(const struct acc *a, struct ud_workload *w, const struct ud_import_opts *o)
+{
+	double elapsed_s = a->elapsed_ns / 1e9;
+	int ret = 0;
+
+	if (o->nscores) {
 		w->units = o->score_units ? strdup(o->score_units) : NULL;
+		ret = ud_score_set_samples(&w->score, o->scores, o->nscores);
 	} else if (a->nscores) {
-		/* UnixBench prints several COUNT lines for some tests: the last is the score. */
-		samples[0] = a->scores[a->nscores - 1].value;
-		w->units = strdup(a->scores[a->nscores - 1].units);
-		for (size_t i = 0; i + 1 < a->nscores; i++) {
-			char sub[32];
-
-			snprintf(sub, sizeof(sub), "COUNT %zu", i + 1);
-			ud_workload_add_subscore(w, sub, a->scores[i].value, a->scores[i].units);
-		}
+		ret = set_count_score(a, w, w->runs);
 	} else if (!isnan(a->elapsed_ns)) {
 		/* Like `stat`: the score of a counted command is its time. */
-		samples[0] = a->elapsed_ns / 1e9;
 		w->units = strdup("s");
 		w->work_units = 1;
+		ret = ud_score_set_samples(&w->score, &elapsed_s, 1);
+		/* under -r N, perf's mean of N runs and its standard error: a summary, for the diff to test as one */
+		w->score.rel_stderr = a->elapsed_rel_stddev;
+		w->score.runs = w->runs > 1 ? w->runs : 0;
 	} else {
-		return;
+		return 0;
 	}
 	w->higher_is_better = !lower_is_better(w->units);
-	ud_score_set_samples(&w->score, samples, 1);
+	return ret;
 }
 
 int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
@@ -389,14 +491,18 @@ int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_
 	if (!w)
 		return ud_fail(err, "out of memory");
 	w->command = a->command ? strdup(a->command) : NULL;
-	w->runs = a->runs;
+	w->runs = a->runs ? a->runs : a->perf_repeat;
 	w->elapsed_ns = a->elapsed_ns;
+	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
 	if (add_counters(a, w, npmus > 0, err) != 0)
 		return -1;
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
 		return ud_fail(err, "out of memory");
-	set_score(a, w, o);
+	if (set_score(a, w, o) != 0)
+		return ud_fail(err, "out of memory");
+	w->perf_command = a->perf_command;
+	a->perf_command = (struct ud_perf_command){ 0 }; /* the workload owns the line now */
 	return 0;
 }

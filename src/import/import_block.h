@@ -35,8 +35,11 @@ struct acc_counter {
 	int rows;
 };
 
+/* One UnixBench COUNT|total|timebase|units line (unixbench_score.h). */
 struct acc_score {
 	double value;
+	double timebase;         /* 0: value is a rate already */
+	double time_s;           /* the program's TIME|seconds line after it (as Run prefers); NAN none */
 	char units[32];
 };
 
@@ -49,8 +52,11 @@ struct acc {
 	struct acc_counter *c;
 	size_t n, cap;
 	char *command;
-	int runs;
+	int runs;                /* from the header's "(5 runs)" */
+	struct ud_perf_command perf_command; /* the pasted perf command line before the block; line NULL none */
+	int perf_repeat;         /* its -r N, the runs where no header says (CSV, JSON); 0 none */
 	double elapsed_ns, user_ns, sys_ns;
+	double elapsed_rel_stddev; /* "+-" on the elapsed time relative to it; NAN none */
 	struct acc_score *scores;
 	size_t nscores;
 	int last;                /* index of the counter a continuation line refers to; -1 none */
@@ -85,9 +91,20 @@ int acc_set_counter_metric(struct acc *a, const char *event, const char *metric,
 void acc_metric_group(struct acc *a, const char *label);
 /* 0 when pct (perf's running share; NAN: not printed) is within 0..100, else -1 with err. */
 int check_running_pct(double pct, struct ud_err *err);
-int acc_add_score(struct acc *a, double value, const char *units);
-/* "COUNT|value|...|units": UnixBench's result line.  1 taken, 0 not one, -1 malformed (err set). */
+int acc_add_score(struct acc *a, double value, double timebase, const char *units);
+/*
+ * UnixBench's result lines: "COUNT|total|timebase|units" (a score; the
+ * timebase may be left out, "COUNT|value|units", for a rate) and the
+ * "TIME|seconds" a program prints after one.  1 taken, 0 not one (nor a
+ * TIME line without a number or a COUNT line before it), -1 a malformed
+ * COUNT line (err set).
+ */
 int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
+/*
+ * A line that holds a perf stat command line (import_perf_command.h) goes
+ * to the block: 1 taken, 0 not one, -1 out of memory (err set).
+ */
+int acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err);
 /*
  * The workload names p holds, as a set for acc_to_workload (a jansson object:
  * its hash table makes a lookup O(1)); NULL when out of memory.  The caller
@@ -101,8 +118,12 @@ int name_take(json_t *taken, const char *name);
  * Appends the block to p as a workload named by o->workload, the command or
  * fallback (made unique with "#2", "#3": the lowest number free, found in
  * constant time however many blocks share the name; taken is names_taken(p),
- * kept up to date here), scored by o's score, the last
- * COUNT line, or the elapsed time, in that order.  Where the block's
+ * kept up to date here), scored by o's scores, the COUNT lines, or the
+ * elapsed time, in that order.  COUNT lines are scored as UnixBench's Run
+ * scores them, the last one the score and the others sub-scores; where the
+ * block's N runs (-r N) printed N x k of them, each run's last is one
+ * sample.  Under --all-user or --all-kernel on the pasted perf command
+ * line, every counter but the clocks is named with :u or :k.  Where the block's
  * counters were printed under two or more core PMUs (a hybrid CPU), each
  * keeps its PMU in its name ("cpu_core/cycles") and the profile's host gets
  * "hybrid": true and "core_pmus"; otherwise PMU prefixes are dropped and

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu_mode.h"
 #include "event_names.h"
 #include "import_event_name.h"
 
@@ -21,6 +22,26 @@ static const struct {
 	{ "l1d_cache_rd", "L1-dcache-loads" }, { "l1d_cache_refill_rd", "L1-dcache-load-misses" },
 	{ "l1d_cache", "L1-dcache-loads" }, { "l1d_cache_refill", "L1-dcache-load-misses" },
 };
+
+/*
+ * Removes H and G where both stand in mods: host and guest together is what
+ * perf counts with neither since it stopped setting exclude_guest by
+ * default (Namhyung Kim's "perf tools: Don't set attr.exclude_guest by
+ * default", 2024; before, an unmodified event counted the host alone, as :H
+ * does), and on a host that runs no guest they are one count.  H or G alone
+ * restricts the count to one side and stays.
+ */
+static void drop_host_and_guest(char *mods)
+{
+	char *w = mods;
+
+	if (!strchr(mods, 'H') || !strchr(mods, 'G'))
+		return;
+	for (const char *r = mods; *r; r++)
+		if (*r != 'H' && *r != 'G')
+			*w++ = *r;
+	*w = '\0';
+}
 
 void normalize_event(const char *in, char *out, size_t len)
 {
@@ -49,8 +70,8 @@ void normalize_event(const char *in, char *out, size_t len)
 	mods = strchr(name, ':');
 	if (mods) {
 		*mods++ = '\0';
-		/* :H, :G and :HG count what the unmodified event counts on a host */
-		if (strspn(mods, "HG") == strlen(mods))
+		drop_host_and_guest(mods);
+		if (!*mods)
 			mods = NULL;
 	}
 	generic = ud_generic_event_name(name);
@@ -106,6 +127,34 @@ bool is_clock_event(const char *in)
 	return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0;
 }
 
+/* The tool and software clocks: they add up time, which no privilege filter applies to (kernel/events/core.c's task_clock_event_update() and cpu_clock_event_update() add every delta). */
+static bool counts_time(const char *name)
+{
+	return is_clock_event(name) || strcmp(name, "duration_time") == 0 || strcmp(name, "user_time") == 0 ||
+	       strcmp(name, "system_time") == 0;
+}
+
+bool counting_mode_name(const char *name, char mode, char *out, size_t len)
+{
+	const char *mods = ud_event_modifiers(name);
+	size_t base = mods ? (size_t)(mods - name) : strlen(name);
+	char kept[32];
+	size_t n = 0;
+
+	if (counts_time(name))
+		return false;
+	/* the levels typed give way to the one perf set; precision, pinning, host or guest stay */
+	for (const char *m = mods; m && *m && n + 1 < sizeof(kept); m++)
+		if (*m != 'u' && *m != 'k')
+			kept[n++] = *m;
+	kept[n] = '\0';
+	if (mods)
+		snprintf(out, len, "%.*s%c%s", (int)base, name, mode, kept);
+	else
+		snprintf(out, len, "%s%s%c", name, base && name[base - 1] == '/' ? "" : ":", mode);
+	return true;
+}
+
 static bool identifier_with_underscore(const char *s)
 {
 	if (!isalpha((unsigned char)*s) || !strchr(s, '_'))
@@ -128,6 +177,14 @@ bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
 		s++;
 	if (!*s)
 		return false;
+	/*
+	 * perf's "# 2.853 GHz" on the cycles line, cycles per task-clock second:
+	 * kept as evidence of the clock, named as the derived metric it matches
+	 */
+	if (strcmp(s, "GHz") == 0) {
+		snprintf(name, len, "ghz");
+		return true;
+	}
 	if (identifier_with_underscore(s)) {
 		snprintf(name, len, "%s", s);
 		return true;

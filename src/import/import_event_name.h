@@ -11,9 +11,9 @@
 /*
  * perf's spelling of an event as a generic name where it means the same:
  * aliases (cpu-cycles), PMU prefixes (cpu_core/cycles/, armv8_pmuv3_0/cpu_cycles/),
- * host/guest modifiers (:HG).  Modifiers that change the meaning (:u, :k)
- * stay; an event with terms (cpu/event=0x3c/) stays as printed.  Writes
- * into out.
+ * host and guest together (:HG).  Modifiers that change the meaning (:u,
+ * :k, and :H or :G alone) stay; an event with terms (cpu/event=0x3c/)
+ * stays as printed.  Writes into out.
  */
 void normalize_event(const char *in, char *out, size_t len);
 
@@ -35,11 +35,23 @@ bool group_pmu_of(const char *label, char *pmu, size_t len);
 bool is_clock_event(const char *in);
 
 /*
+ * The profile name of a counter counted under perf stat --all-user (mode
+ * 'u') or --all-kernel ('k'), into out: perf sets exclude_kernel or
+ * exclude_user on every counter after naming it, overriding the modifiers
+ * typed, so the printed name does not say it; here the name does
+ * ("cycles" -> "cycles:u", "cycles:kpp" -> "cycles:upp").  Clocks keep
+ * their name, as they count time in every mode.  False (out untouched)
+ * where the name stays as it is.
+ */
+bool counting_mode_name(const char *name, char mode, char *out, size_t len);
+
+/*
  * The metric perf names in a metric unit field ("%  tma_backend_bound" ->
  * "tma_backend_bound"), into name.  A name is one identifier with an
  * underscore after an optional unit; with any_text the whole text names it
- * ("insn per cycle"), as on perf's metric-only rows.  False when the text
- * names no metric (perf's comments on a counter: "GHz", "of all branches").
+ * ("insn per cycle"), as on perf's metric-only rows; perf's "GHz" beside
+ * cycles is "ghz".  False when the text names no metric (perf's other
+ * comments on a counter: "insn per cycle", "of all branches").
  */
 bool metric_name_of(const char *unit, bool any_text, char *name, size_t len);
 

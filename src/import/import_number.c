@@ -152,6 +152,19 @@ static char lone_mark(const char *field)
 	return mark && !strpbrk(mark + 1, ".,") ? *mark : 0;
 }
 
+int parse_field_number(const char *field, int pow10, double *value, struct ud_err *err)
+{
+	struct decimal d;
+	const char *end;
+
+	while (isspace((unsigned char)*field))
+		field++;
+	if (scan_decimal_as(field, &end, &d, lone_mark(field), err) <= 0 || *end)
+		return ud_fail(err, "'%s' is not a number", field);
+	*value = decimal_value(d, pow10);
+	return 0;
+}
+
 int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err)
 {

@@ -60,6 +60,13 @@ double decimal_value(struct decimal d, int pow10);
 int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
 
 /*
+ * A whole number field of perf -x or -j (a metric value: "3.998" GHz is
+ * 3.998, where parse_number_str() would read a grouping mark) x 10^pow10:
+ * its one '.' or ',' is the decimal mark.  -1 with err if it is not one.
+ */
+int parse_field_number(const char *field, int pow10, double *value, struct ud_err *err);
+
+/*
  * A counter value as perf writes it in CSV and JSON: "<not supported>",
  * "<not counted>", or the whole field a number (msec scaled to nanoseconds);
  * its one '.' or ',', where it has one, is the decimal mark, as perf prints

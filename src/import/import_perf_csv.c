@@ -62,7 +62,7 @@ static double number_or_nan(const char *f)
 {
 	double v;
 
-	return *f && parse_number_str(f, 0, &v, NULL) == 0 ? v : NAN;
+	return *f && parse_field_number(f, 0, &v, NULL) == 0 ? v : NAN;
 }
 
 /*
@@ -149,8 +149,9 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	}
 	if (n > i + 1 && *f[i + 1] && parse_number_str(f[i + 1], 0, &pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
+	/* perf prints "0.00%" beside "<not supported>": no run was counted, so no spread was measured */
 	if (status != UD_COUNTED)
-		pct = NAN;
+		pct = spread = NAN;
 	if (check_running_pct(pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
 	if (acc_add(a, event, status, v, pct, spread) != 0)

@@ -25,7 +25,7 @@ static double metric_value(const json_t *v)
 
 	if (json_is_number(v))
 		return json_number_value(v);
-	if (json_is_string(v) && parse_number_str(json_string_value(v), 0, &d, NULL) == 0)
+	if (json_is_string(v) && parse_field_number(json_string_value(v), 0, &d, NULL) == 0)
 		return d;
 	return NAN;
 }
@@ -54,6 +54,21 @@ static int take_metric(struct acc *a, const json_t *o, const char *event, const 
 	return 1;
 }
 
+/*
+ * perf's "variance" : 0.78 (print_noise_pct_json(), "%.2f" of the relative
+ * standard error in percent) as a fraction, exactly as text and CSV read
+ * "0.78%": from the decimal perf printed, which 15 significant digits give
+ * back, not 0.78 / 100 in binary (0.0078000000000000005).
+ */
+static double variance_fraction(double pct)
+{
+	char printed[32];
+	double v;
+
+	snprintf(printed, sizeof(printed), "%.15g", pct);
+	return parse_field_number(printed, -2, &v, NULL) == 0 ? v : NAN;
+}
+
 static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
 {
 	const char *value = json_string_value(json_object_get(o, "counter-value"));
@@ -80,9 +95,11 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	if (json_is_number(pct) && status == UD_COUNTED)
 		p = json_number_value(pct);
 	if (json_is_number(var))
-		spread = json_number_value(var) / 100;
+		spread = variance_fraction(json_number_value(var));
 	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, NULL) != 0)
 		spread = NAN;
+	if (status != UD_COUNTED)
+		spread = NAN; /* perf's "variance" : 0.00 beside "<not supported>": no spread was measured */
 	if (check_running_pct(p, err) != 0)
 		return ud_err_prefix(err, "%s:%d: pcnt-running", name, lineno);
 	if (acc_add(a, event, status, v, p, spread) != 0)

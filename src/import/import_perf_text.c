@@ -7,8 +7,9 @@
  * -A) and intervals (-I) summed, the running share on the continuation line
  * under instructions, perf 6.x's metric lines (tma_*), runs pasted one
  * after another without headers (a counter after "seconds time elapsed"
- * starts the next), and the program's own output in between (whose
- * UnixBench COUNT lines become the score).
+ * starts the next), the perf command line pasted above a block (its
+ * --all-user, -a, -r N), and the program's own output in between (whose
+ * UnixBench COUNT and TIME lines become the score).
  */
 #include <ctype.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
+#include "import_perf_command.h"
 
 /* Longest name a block takes from the text line before it. */
 #define PROSE_NAME_MAX 80
@@ -148,6 +150,49 @@ static int number_at(struct text_state *t, const char **s, int pow10, double *ou
 	return r;
 }
 
+/*
+ * "( +- 0.12% )" after a counter under -r N, as a fraction: perf's
+ * print_noise_pct() of stddev_stats(), the standard error of the mean over
+ * the N runs relative to the mean (tools/perf/util/stat.c, stat-display.c),
+ * not the runs' own standard deviation, which is sqrt(N) times larger.
+ */
+static double rel_spread(const char *s, char decimal)
+{
+	const char *pm = strstr(s, "+-"), *end;
+	struct decimal d;
+
+	if (!pm)
+		return NAN;
+	pm = skip_space(pm + 2);
+	if (scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
+		return NAN;
+	return decimal_value(d, -2);
+}
+
+/*
+ * -r N's "31.52 +- 0.19 seconds time elapsed  ( +-  0.60% )", s past the
+ * mean (mean_ns): perf's print_footer() (tools/perf/util/stat-display.c)
+ * prints the mean of the runs' wall times, then stddev_stats() of them, the
+ * standard error of the mean (stat.c: sqrt(variance / n)), in seconds to
+ * two digits past its first, then print_noise_pct()'s 100 x that / mean to
+ * two decimals.  Kept relative, a fraction: from the seconds, which keep
+ * those two digits where the percentage rounds a small spread to 0.00%;
+ * from the percentage where only it is there.  1 read.
+ */
+static int elapsed_spread(struct text_state *t, const char *s, double mean_ns)
+{
+	struct decimal d;
+	const char *end;
+
+	s = skip_space(s);
+	if (strncmp(s, "+-", 2) == 0 && scan_decimal_as(skip_space(s + 2), &end, &d, t->decimal, NULL) > 0 &&
+	    *end != '%' && mean_ns > 0)
+		t->acc.elapsed_rel_stddev = decimal_value(d, 9) / mean_ns;
+	else
+		t->acc.elapsed_rel_stddev = rel_spread(s, t->decimal);
+	return 1;
+}
+
 /* "45.58 seconds time elapsed", "0.0013 +- 0.0001 seconds time elapsed", "7.32 seconds user" */
 static int take_seconds(struct text_state *t, const char *s)
 {
@@ -170,6 +215,8 @@ static int take_seconds(struct text_state *t, const char *s)
 		return fail_line(t, "a seconds line without a number");
 	if (r > 0)
 		*dst = v;
+	if (r > 0 && dst == &t->acc.elapsed_ns)
+		return elapsed_spread(t, s, v);
 	return r;
 }
 
@@ -187,20 +234,6 @@ static double running_pct(const char *s, char decimal)
 	if (scan_decimal_as(skip_space(open), &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
 	return decimal_value(d, 0);
-}
-
-/* "( +- 0.12% )": the relative spread perf prints with -r, as a fraction. */
-static double rel_spread(const char *s, char decimal)
-{
-	const char *pm = strstr(s, "+-"), *end;
-	struct decimal d;
-
-	if (!pm)
-		return NAN;
-	pm = skip_space(pm + 2);
-	if (scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
-		return NAN;
-	return decimal_value(d, -2);
 }
 
 static bool is_timestamp(const char *s, const char **end)
@@ -228,10 +261,19 @@ static bool event_char(char c)
 	return isalnum((unsigned char)c) || strchr("_-./:=,@", c);
 }
 
+/* Whether the counter just read is cycles (any mode), the one perf prints its GHz beside. */
+static bool is_cycles(const struct text_state *t)
+{
+	const char *name = t->acc.last >= 0 ? t->acc.c[t->acc.last].name : "";
+
+	return strncmp(name, "cycles", 6) == 0 && (name[6] == '\0' || name[6] == ':');
+}
+
 /*
  * "# 63.2 %  tma_backend_bound": a metric perf computed itself, kept by its
- * name; perf's comments on a counter (GHz, insn per cycle) are not kept, as
- * the derived metrics recompute them from the counts.
+ * name, and the cycles line's "# 2.853 GHz" as "ghz" (metric_name_of());
+ * perf's other comments on a counter (insn per cycle, of all branches) are
+ * not kept, as the derived metrics recompute them from the counts.
  */
 static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
 {
@@ -239,7 +281,8 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	char metric[96], unit[128];
 	struct decimal d;
 
-	if (!hash || !strchr(hash, '_'))
+	/* the cheap tests first: most counter lines of an interval file carry a comment that is no metric */
+	if (!hash || (!strchr(hash, '_') && !(event && is_cycles(t) && strstr(hash, "GHz"))))
 		return 0;
 	p = skip_space(hash + 1);
 	if (scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
@@ -362,6 +405,20 @@ static int take_prose(struct text_state *t, const char *s)
 	return 0;
 }
 
+/*
+ * "$ perf stat --all-user -e cycles ./x" above a block: its options go to
+ * the block it starts (after a finished one, or one still open), and the
+ * line may name the block as other prompt lines do.
+ */
+static int take_perf_command(struct text_state *t, const char *s)
+{
+	if ((t->acc.closed || t->acc.n) && flush(t) != 0)
+		return -1;
+	if (acc_take_perf_command(&t->acc, s, t->err) < 0)
+		return failed_at_line(t);
+	return take_prose(t, s);
+}
+
 /* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
 static int take_comment_line(struct text_state *t, const char *s)
 {
@@ -391,6 +448,10 @@ static int take_line(struct text_state *t, const char *line)
 	}
 	if (strstr(s, "Performance counter stats for"))
 		return take_header(t, s);
+	if (has_perf_command(s))
+		return take_perf_command(t, s);
+	if (strncmp(s, "TIME|", 5) == 0 && acc_take_count_line(&t->acc, s, t->err) > 0)
+		return 0;
 	if (strncmp(s, "COUNT|", 6) == 0) {
 		/* Program output after a finished block belongs to the next one. */
 		if (t->acc.n && flush(t) != 0)

@@ -24,7 +24,11 @@ int import_rows(struct ud_profile *p, const char *text, size_t len, const char *
 
 		while (*line == ' ' || *line == '\t')
 			line++;
-		if (!*line || *line == '#')
+		/* "$ perf stat -x, -r 5 ./x" or a root prompt's "# perf stat -a -j ..." above the rows */
+		r = acc_take_perf_command(&a, line, err);
+		if (r < 0)
+			ret = ud_err_prefix(err, "%s:%d", name, l.lineno);
+		if (r != 0 || !*line || *line == '#')
 			continue;
 		r = acc_take_count_line(&a, line, err);
 		if (r < 0)

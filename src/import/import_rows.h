@@ -22,9 +22,10 @@ typedef int (*import_row_fn)(struct acc *a, char *line, void *ctx, const char *n
 			     struct ud_err *err);
 
 /*
- * The loop: blank and '#' lines skipped, UnixBench COUNT lines taken as
- * scores, every other line given to row().  what names the rows in the
- * "none found" message.  One workload results, appended to p.
+ * The loop: a pasted perf command line taken for its options, blank and
+ * '#' lines skipped, UnixBench COUNT and TIME lines taken as scores, every
+ * other line given to row().  what names the rows in the "none found"
+ * message.  One workload results, appended to p.
  */
 int import_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
 		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err);

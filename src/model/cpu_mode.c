@@ -19,3 +19,56 @@ int ud_mode_from_name(const char *name, enum ud_mode *out)
 			return *out = (enum ud_mode)m, 0;
 	return -1;
 }
+
+/*
+ * perf's event modifiers: tools/perf/util/parse-events.l's modifier_event
+ * ([ukhpPGHSDIW]+), and the e (exclusive), b (BPF counter) and R (retire
+ * latency) later perf adds.  A suffix of other letters is part of a name
+ * (sched:sched_switch).
+ */
+static const char modifier_chars[] = "ukhpPGHSDIWebR";
+
+static bool all_modifiers(const char *s)
+{
+	return *s && strspn(s, modifier_chars) == strlen(s);
+}
+
+const char *ud_event_modifiers(const char *name)
+{
+	const char *colon = strrchr(name, ':'), *slash = strrchr(name, '/');
+
+	if (colon && all_modifiers(colon + 1))
+		return colon + 1;
+	/* "cpu/event=0x3c/u": after the slash that closes a PMU's terms, not the one of "cpu_core/cycles" */
+	if (slash && slash != strchr(name, '/') && all_modifiers(slash + 1))
+		return slash + 1;
+	return NULL;
+}
+
+struct ud_counted_modes ud_counted_modes_of(const char *counter_name)
+{
+	const char *mods = ud_event_modifiers(counter_name);
+	struct ud_counted_modes m = { true, true, true, true };
+	bool host, guest;
+
+	if (!mods)
+		return m;
+	/* perf's get_event_modifier(): naming any of u, k, h excludes the levels not named */
+	if (strpbrk(mods, "ukh")) {
+		m.user = strchr(mods, 'u') != NULL;
+		m.kernel = strchr(mods, 'k') != NULL;
+	}
+	/* and naming H or G alone excludes the other side; :HG is both */
+	host = strchr(mods, 'H') != NULL;
+	guest = strchr(mods, 'G') != NULL;
+	if (host != guest) {
+		m.host = host;
+		m.guest = guest;
+	}
+	return m;
+}
+
+const char *ud_counted_levels_name(struct ud_counted_modes m)
+{
+	return m.user && m.kernel ? "all" : m.user ? "user" : m.kernel ? "kernel" : "none";
+}

@@ -38,6 +38,7 @@ static void workload_free(struct ud_workload *w)
 	free(w->name);
 	free(w->units);
 	free(w->command);
+	free(w->perf_command.line);
 	free(w->outcome);
 	free(w->binary_path);
 	free(w->build_id);
@@ -106,7 +107,7 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 	p->nworkloads++;
 	w->higher_is_better = -1;
 	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = w->score.rel_stderr = NAN;
-	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = NAN;
+	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = w->elapsed_rel_stddev = NAN;
 	return w;
 }
 

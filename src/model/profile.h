@@ -36,7 +36,13 @@ struct ud_counter {
 	double enabled_ns;     /* NAN when unknown */
 	double running_ns;
 	double running_pct;    /* 100 x running/enabled where only the share is known (imports); NAN otherwise */
-	double rel_stddev;     /* relative standard error over repeated runs; NAN for one run */
+	/*
+	 * perf stat -r N's "( +- 0.12% )" as a fraction: the standard error of
+	 * the mean over the N runs relative to the mean (perf's stddev_stats()
+	 * is sqrt(variance / n), rel_stddev_stats() 100 x that / mean), not the
+	 * runs' own spread; NAN for one run.
+	 */
+	double rel_stddev;
 	char *vendor_event;    /* what stands behind the generic name */
 	char *semantics;       /* "retired", "speculative" */
 	char *opened_as;       /* "libpfm4", "raw", "generic" */
@@ -48,12 +54,25 @@ struct ud_score {
 	double *samples;
 	size_t nsamples;
 	/*
-	 * A score a source gave as a summary rather than samples (a perf stat
-	 * -r N block's mean elapsed time): the standard error of its mean
-	 * relative to it, and the runs behind it; NAN and 0 otherwise.
+	 * A score given as a summary rather than samples (an imported block's
+	 * mean elapsed time over perf stat -r N): its standard error relative
+	 * to it, a fraction, and the N runs behind it.  NAN and 0 when the
+	 * samples are the measurement (the diff computes from them).
 	 */
 	double rel_stderr;
 	int runs;
+};
+
+/*
+ * The perf command line a paste showed above its block ("$ perf stat
+ * --all-user -e cycles ./x"), and what it asked for that the block does not
+ * print.  line NULL: none shown, and every flag false.
+ */
+struct ud_perf_command {
+	char *line;            /* from "perf" on, as pasted */
+	bool all_user;         /* --all-user: every counter counted user mode only (its name then carries :u) */
+	bool all_kernel;       /* --all-kernel: kernel mode only (:k) */
+	bool system_wide;      /* -a / --all-cpus: every CPU was counted, not the command alone */
 };
 
 struct ud_subscore {
@@ -87,6 +106,7 @@ struct ud_workload {
 	char *units;
 	int higher_is_better;  /* 1, 0, or -1 unknown */
 	char *command;         /* the counted command line, for `stat` and imports */
+	struct ud_perf_command perf_command; /* imports: the perf invocation pasted with the block */
 	char *binary_path;     /* the external program run, where there is one */
 	char *build_id;        /* its ELF build-id (hex), to tell whether two hosts ran the same binary */
 	int runs;              /* repetitions behind the counts; 0 unknown */
@@ -96,6 +116,8 @@ struct ud_workload {
 	struct ud_subscore *subscores; /* named partial results beside the score */
 	size_t nsubscores;
 	double work_units, elapsed_ns, user_ns, sys_ns; /* NAN when unknown */
+	/* perf stat -r N's "+-" on the elapsed time relative to its mean (rel_stddev's kind); NAN for one run */
+	double elapsed_rel_stddev;
 	struct ud_counter *counters;
 	size_t ncounters;
 	struct ud_perf_metric *perf_metrics; /* SPEC §3.1 "perf_metrics"; written only when there are some */

@@ -69,6 +69,10 @@ static void score_emit(struct ud_jw *jw, const struct ud_score *s)
 		ud_jw_number(jw, NULL, s->samples[i]);
 	ud_jw_end(jw);
 	ud_jw_number(jw, "ci95_rel", s->ci95_rel);
+	if (!isnan(s->rel_stderr))
+		ud_jw_real(jw, "rel_stderr", s->rel_stderr);
+	if (s->runs > 0)
+		ud_jw_integer(jw, "runs", s->runs);
 	ud_jw_end(jw);
 }
 
@@ -168,6 +172,14 @@ static void workload_head_emit(struct ud_jw *jw, const struct ud_workload *w)
 		ud_jw_bool(jw, "higher_is_better", w->higher_is_better);
 	if (w->command)
 		ud_jw_string(jw, "command", w->command);
+	if (w->perf_command.line) {
+		ud_jw_object(jw, "perf_command");
+		ud_jw_string(jw, "line", w->perf_command.line);
+		ud_jw_bool(jw, "all_user", w->perf_command.all_user);
+		ud_jw_bool(jw, "all_kernel", w->perf_command.all_kernel);
+		ud_jw_bool(jw, "system_wide", w->perf_command.system_wide);
+		ud_jw_end(jw);
+	}
 	if (w->runs > 0)
 		ud_jw_integer(jw, "runs", w->runs);
 	if (w->composite)
@@ -200,6 +212,8 @@ static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const j
 	}
 	ud_jw_number(jw, "work_units", w->work_units);
 	ud_jw_number(jw, "elapsed_ns", w->elapsed_ns);
+	if (!isnan(w->elapsed_rel_stddev))
+		ud_jw_real(jw, "elapsed_rel_stddev", w->elapsed_rel_stddev);
 	ud_jw_number(jw, "user_ns", w->user_ns);
 	ud_jw_number(jw, "sys_ns", w->sys_ns);
 	ud_jw_object(jw, "counters");
@@ -325,6 +339,23 @@ static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const 
 	return strdup(ud_jv_string(v));
 }
 
+/*
+ * A count of runs at obj's "runs", named path in messages: 0 when absent;
+ * one that does not fit an int would wrap, so it is refused, never cut.
+ */
+static int get_runs(struct reader *r, struct ud_jv obj, const char *where, const char *path)
+{
+	struct ud_jv v = ud_jv_get(obj, "runs");
+
+	if (ud_jv_absent(v))
+		return 0;
+	if (!(ud_jv_is_integer(v) && ud_jv_integer(v) >= 0 && ud_jv_integer(v) <= INT_MAX)) {
+		bad_at(r, where, path, "must be a whole number from 0 to 2147483647");
+		return 0;
+	}
+	return (int)ud_jv_integer(v);
+}
+
 /* Refuses where.key when v (NAN: absent) is below 0 or above max. */
 static void check_range(struct reader *r, double v, double max, const char *where, const char *key, const char *what)
 {
@@ -391,6 +422,9 @@ static void read_score(struct reader *r, struct ud_score *s, struct ud_jv j, con
 	s->min = get_num(r, j, "min", where);
 	s->max = get_num(r, j, "max", where);
 	s->ci95_rel = get_num(r, j, "ci95_rel", where);
+	s->rel_stderr = get_num(r, j, "rel_stderr", where);
+	check_range(r, s->rel_stderr, INFINITY, where, "score.rel_stderr", "a spread cannot be negative");
+	s->runs = get_runs(r, j, where, "score.runs");
 	samples = ud_jv_get(j, "samples");
 	if (!ud_jv_is_array(samples))
 		return;
@@ -455,6 +489,35 @@ static void read_perf_metrics(struct reader *r, struct ud_workload *w, struct ud
 	}
 }
 
+/* A flag of perf_command: absent is false, anything but a boolean is refused. */
+static bool get_flag(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+{
+	struct ud_jv v = ud_jv_get(obj, key);
+	char path[64];
+
+	snprintf(path, sizeof(path), "perf_command.%s", key);
+	if (!ud_jv_absent(v) && !ud_jv_is_boolean(v))
+		bad_at(r, where, path, "expected true or false");
+	return ud_jv_is_true(v);
+}
+
+static void read_perf_command(struct reader *r, struct ud_perf_command *c, struct ud_jv j, const char *where)
+{
+	if (ud_jv_absent(j))
+		return;
+	if (!ud_jv_is_object(j) || !ud_jv_is_string(ud_jv_get(j, "line"))) {
+		bad(r, where, "perf_command: expected an object with a string \"line\"");
+		return;
+	}
+	c->line = get_str(r, j, "line", where);
+	c->all_user = get_flag(r, j, "all_user", where);
+	c->all_kernel = get_flag(r, j, "all_kernel", where);
+	c->system_wide = get_flag(r, j, "system_wide", where);
+	/* perf refuses the two together (PARSE_OPT_EXCLUSIVE): no count was ever taken so */
+	if (c->all_user && c->all_kernel)
+		bad(r, where, "perf_command: all_user and all_kernel exclude each other");
+}
+
 static void read_noise(struct reader *r, struct ud_workload *w, struct ud_jv j, const char *where)
 {
 	struct ud_jv taken = ud_jv_get(j, "samples_taken"), warnings = ud_jv_get(j, "warnings"), v;
@@ -494,7 +557,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 	char where[128];
 	const char *name = ud_jv_string(ud_jv_get(j, "name"));
 	struct ud_jv counters = ud_jv_get(j, "counters"), hib = ud_jv_get(j, "higher_is_better");
-	struct ud_jv runs = ud_jv_get(j, "runs"), cj;
+	struct ud_jv cj;
 	struct ud_workload *w;
 
 	snprintf(where, sizeof(where), "workloads[%zu]", idx);
@@ -519,18 +582,18 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 		w->binary_path = get_str(r, ud_jv_get(j, "binary"), "path", where);
 		w->build_id = get_str(r, ud_jv_get(j, "binary"), "build_id", where);
 	}
-	/* A count that does not fit an int would wrap: refused, never cut. */
-	if (!ud_jv_absent(runs) && !(ud_jv_is_integer(runs) && ud_jv_integer(runs) >= 0 && ud_jv_integer(runs) <= INT_MAX))
-		bad(r, where, "\"runs\" must be a whole number from 0 to 2147483647");
-	w->runs = ud_jv_is_integer(runs) ? (int)ud_jv_integer(runs) : 0;
+	w->runs = get_runs(r, j, where, "runs");
+	read_perf_command(r, &w->perf_command, ud_jv_get(j, "perf_command"), where);
 	read_score(r, &w->score, ud_jv_get(j, "score"), where);
 	read_subscores(r, w, ud_jv_get(j, "subscores"), where);
 	w->work_units = get_num(r, j, "work_units", where);
 	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
+	w->elapsed_rel_stddev = get_num(r, j, "elapsed_rel_stddev", where);
 	w->user_ns = get_num(r, j, "user_ns", where);
 	w->sys_ns = get_num(r, j, "sys_ns", where);
 	check_range(r, w->work_units, INFINITY, where, "work_units", "work cannot be negative");
 	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
+	check_range(r, w->elapsed_rel_stddev, INFINITY, where, "elapsed_rel_stddev", "a spread cannot be negative");
 	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
 	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
 	read_perf_metrics(r, w, ud_jv_get(j, "perf_metrics"), where);

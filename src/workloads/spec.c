@@ -16,6 +16,7 @@
 #include "fileio.h"
 #include "text.h"
 #include "spec.h"
+#include "unixbench_score.h"
 
 #define MAX_ARGS 64
 /* A spec's timeout: under a second no program finishes a sample; over a day it is not a benchmark. */
@@ -413,12 +414,12 @@ int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s,
 	int found = -1;
 
 	for (const char *p = output; regexec(&s->re, p, 10, m, p == output ? 0 : REG_NOTBOL) == 0;) {
-		double v = group_number(p, &m[1]), timebase = s->timebase_group ? group_number(p, &m[s->timebase_group]) : 0;
-
+		double timebase = s->timebase_group ? group_number(p, &m[s->timebase_group]) : 0;
 		/* A line whose timebase is missing is no score: its total read as a rate would be wrong. */
-		if (isfinite(v) && isfinite(timebase) && timebase >= 0) {
-			/* UnixBench's Run: a total over the run, per timebase seconds of elapsed time; timebase 0, a rate. */
-			*score = timebase > 0 && elapsed_s > 0 ? v / (elapsed_s / timebase) : v;
+		double rate = ud_unixbench_rate(group_number(p, &m[1]), timebase, elapsed_s);
+
+		if (isfinite(rate)) {
+			*score = rate;
 			if (s->units_group && m[s->units_group].rm_so >= 0)
 				snprintf(units, ulen, "%.*s", (int)(m[s->units_group].rm_eo - m[s->units_group].rm_so),
 					 p + m[s->units_group].rm_so);
