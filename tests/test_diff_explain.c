@@ -417,6 +417,95 @@ START_TEST(test_low_ipc_work)
 }
 END_TEST
 
+/*
+ * The same through the importer: made-up perf stat -r 5 pastes, the score
+ * each block's mean elapsed time (lower is better) with perf's +-.  3.1590
+ * +- 0.0190 s against 3.1550 +- 0.0180 s: t = 0.1528 on 7.978 df, p = 0.882
+ * (scipy 1.10): within the noise.  Against 2.5100 +- 0.0150 s: 1.2586x, t =
+ * 27.12 on 8.0 df, p = 3.7e-9, interval 1.2342-1.2834.
+ */
+START_TEST(test_imported_r5_pairs)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-r5.txt", "A", "zen4");
+	struct ud_profile *same = imported(UD_TEST_DATA "/perf-stat/made-up-r5-same.txt", "B", "zen4");
+	struct ud_profile *faster = imported(UD_TEST_DATA "/perf-stat/made-up-r5-faster.txt", "C", "zen4");
+	struct ud_err err;
+	struct ud_diff *d = model_of(a, same, &err);
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_int_eq(d->workloads[0].sig.method, UD_SIG_WELCH);
+	ck_assert_int_eq(d->workloads[0].sig.significant, 0);
+	ck_assert_double_eq_tol(d->workloads[0].sig.p, 0.8823214767780747, 1e-9);
+	SAYS(d->summary.headline, "B is as fast as A on the one workload compared (within the noise: 95% interval");
+	ud_diff_free(d);
+	d = model_of(a, faster, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_int_eq(d->workloads[0].sig.significant, 1);
+	REL(d->workloads[0].speedup, 3.159 / 2.51);
+	ck_assert_double_eq_tol(d->workloads[0].sig.p, 3.679586310669384e-09, 1e-12);
+	ck_assert_double_eq_tol(d->workloads[0].sig.lo, 1.2341971384403045, 1e-9);
+	ck_assert_double_eq_tol(d->workloads[0].sig.hi, 1.2834154813245313, 1e-9);
+	SAYS(d->summary.headline, "C is 1.26x faster than A on the one workload compared (95% interval 1.23-1.28x)");
+	/* the same instructions in fewer cycles: IPC carries it */
+	ck_assert_int_eq(d->workloads[0].dominant, UD_FACTOR_IPC);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(same);
+	ud_profile_free(faster);
+}
+END_TEST
+
+/*
+ * UnixBench's syscall under perf stat on two hosts (made-up, one run
+ * each): COUNT|4100000|1|lps and COUNT|6150000|1|lps over 10 s are 410,000
+ * and 615,000 loops a second, 1.5x, with 4.1 M and 6.15 M loops of work a
+ * run; kernel time per loop 8.198 s / 4.1 M = 2.00 us against 8.79865 s /
+ * 6.15 M = 1.43 us.  Kernel-heavy (82% and 88% of the CPU time), no
+ * hardware counter: those findings, and one run a side.
+ */
+START_TEST(test_syscall_pair)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-syscall.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-syscall-faster.txt", "E6", "zen5");
+	struct ud_err err;
+	struct ud_diff *d = model_of(a, b, &err);
+	const struct ud_diff_workload *w;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	w = &d->workloads[0];
+	REL(w->speedup, 1.5);
+	ck_assert_int_eq(w->work.basis, UD_WORK_UNITS);
+	REL(w->work.a, 4.1e6);
+	ck_assert_str_eq(w->work.unit, "loop");
+	ck_assert_double_eq_tol(w->mode[UD_MODE_KERNEL].a, 8.19812e9 / 4.1e6, 1e-6);
+	ck_assert_int_eq(w->sig.method, UD_SIG_SINGLE_RUN);
+	ck_assert_uint_eq(fired(d, UD_FINDING_KERNEL_HEAVY), 1);
+	ck_assert_uint_eq(fired(d, UD_FINDING_NO_HARDWARE_COUNTERS), 1);
+	SAYS(w->explanation, "E6 is 1.50x faster than E5 on");
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+/* A UnixBench log's "(10.0 s, 7 samples)": several runs, no spread: no-spread, not single-run. */
+START_TEST(test_unixbench_runs_without_spread)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/unixbench/aws-m6g-graviton2.txt", "G2", "neoverse-n1");
+	struct ud_profile *b = imported(UD_TEST_DATA "/unixbench/aws-m7g-graviton3.txt", "G3", "neoverse-v1");
+	struct ud_err err;
+	struct ud_diff *d = model_of(a, b, &err);
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_int_eq(d->workloads[0].sig.method, UD_SIG_NO_SPREAD);
+	ck_assert_int_eq(d->workloads[0].sig.significant, -1);
+	SAYS(d->workloads[0].sig.note, "7 and 7 runs, but neither source printed their spread: the noise is unknown");
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_explain");
@@ -433,6 +522,9 @@ int main(void)
 	tcase_add_test(tc, test_tables_tell_meanings_apart);
 	tcase_add_test(tc, test_counting_modes_differ);
 	tcase_add_test(tc, test_low_ipc_work);
+	tcase_add_test(tc, test_imported_r5_pairs);
+	tcase_add_test(tc, test_syscall_pair);
+	tcase_add_test(tc, test_unixbench_runs_without_spread);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

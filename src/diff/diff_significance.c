@@ -59,8 +59,8 @@ static void welch(struct ud_significance *s, const struct side_noise *a, const s
 	if (!(a->rel_se >= 0) || !(b->rel_se >= 0) ||
 	    ud_welch_ratio(a->mean, a->rel_se, a->n, b->mean, b->rel_se, b->n, UD_SIG_LEVEL, &t) != 0) {
 		s->method = UD_SIG_NO_SPREAD;
-		snprintf(s->note, sizeof(s->note), "%zu and %zu runs, but %s printed no spread: the noise is unknown",
-			 a->n, b->n, !(a->rel_se >= 0) && !(b->rel_se >= 0) ? "neither source" : "one source");
+		snprintf(s->note, sizeof(s->note), "%zu and %zu runs, but %s printed their spread: the noise is unknown",
+			 a->n, b->n, !(a->rel_se >= 0) && !(b->rel_se >= 0) ? "neither source" : "one source never");
 		return;
 	}
 	s->method = UD_SIG_WELCH;

@@ -26,6 +26,7 @@ struct result {
 	char name[128];
 	double value;
 	char units[16];
+	int samples;           /* the "N samples" UnixBench averaged, which it prints without their spread; 0 unknown */
 	bool indexed;          /* its line in the index table was read */
 };
 
@@ -69,6 +70,7 @@ static int add_workload(struct ud_profile *p, struct run *r, const char *test, d
 	char full[200], label[32];
 	struct ud_workload *w;
 	const char *units = NULL;
+	int samples = 0;
 
 	copies_label(r->copies, label, sizeof(label));
 	snprintf(full, sizeof(full), "%s %s", test, label);
@@ -80,12 +82,16 @@ static int add_workload(struct ud_profile *p, struct run *r, const char *test, d
 	for (int i = 0; i < r->nresults; i++) {
 		if (strcmp(r->results[i].name, test) == 0) {
 			units = r->results[i].units;
+			samples = r->results[i].samples;
 			r->results[i].indexed = true;
 		}
 	}
 	w->higher_is_better = 1;
 	w->units = strdup(isnan(index) ? (units ? units : "") : "index");
 	ud_score_set_samples(&w->score, isnan(index) ? &result : &index, 1);
+	/* the runs behind the mean, whose spread the log does not give: the diff says so rather than "one run" */
+	if (samples >= 2)
+		w->score.runs = samples;
 	if (!isnan(index)) {
 		ud_workload_add_subscore(w, "result", result, units);
 		ud_workload_add_subscore(w, "baseline", baseline, units);
@@ -150,6 +156,8 @@ static void take_result(struct run *r, const char *s)
 	head = ud_trim(head);
 	snprintf(res->name, sizeof(res->name), "%s", head);
 	snprintf(res->units, sizeof(res->units), "%s", units);
+	if (sscanf(paren, "(%*[^,], %d samples", &res->samples) != 1 || res->samples < 0)
+		res->samples = 0;
 	r->nresults++;
 }
 
