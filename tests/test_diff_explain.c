@@ -153,6 +153,8 @@ START_TEST(test_clock_without_task_clock)
 	put(wb, "cycles", 3.75e10);
 	put(wb, "instructions", 3.75e10);
 	wa->elapsed_ns = wb->elapsed_ns = 10e9;
+	ud_workload_add_perf_metric(wa, "ghz", 3.0);
+	ud_workload_add_perf_metric(wb, "ghz", 3.75);
 	d = model_of(a, b, &err);
 	ck_assert_msg(d != NULL, "%s", err.msg);
 	w = &d->workloads[0];
@@ -163,6 +165,7 @@ START_TEST(test_clock_without_task_clock)
 	ck_assert(isnan(w->factor[UD_FACTOR_FREQUENCY]) && isnan(w->factor[UD_FACTOR_UTILIZATION]));
 	ck_assert_int_eq(w->dominant, UD_FACTOR_CLOCK);
 	SAYS(w->explanation, "The clock (B runs 1.25x the cycles per second");
+	SAYS(w->explanation, "; perf printed 3 -> 3.75 GHz)"); /* perf's own figure kept as evidence */
 	NOT_SAYS(w->explanation, "do not explain");
 	ud_diff_free(d);
 	ud_profile_free(a);
@@ -383,6 +386,30 @@ START_TEST(test_counting_modes_differ)
 	ud_diff_free(d);
 	d = model_of(b, a, &err);
 	ck_assert_uint_eq(fired(d, UD_FINDING_COUNTING_MODES_DIFFER), 1);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	/* host-only counts (perf's :H, exclude_guest) against all contexts differ too; :u with :k is all modes */
+	a = host("zen4");
+	wa = add(a, "w", 100, 1);
+	put(wa, "cycles:H", 1e9);
+	put(wa, "instructions:H", 1e9);
+	put(wa, "task-clock", 1e9);
+	d = model_of(a, b, &err);
+	f = finding_of(d, UD_FINDING_COUNTING_MODES_DIFFER);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(f->evidence[0], "w: cycles counted in all modes, host only on A (A), in all modes on B (B)");
+	ud_diff_free(d);
+	ud_profile_free(a);
+	a = host("zen4");
+	wa = add(a, "w", 100, 1);
+	put(wa, "cycles:u", 8e8);
+	put(wa, "cycles:k", 2e8);
+	put(wa, "instructions:u", 8e8);
+	put(wa, "instructions:k", 2e8);
+	put(wa, "task-clock", 1e9);
+	d = model_of(a, b, &err);
+	ck_assert_uint_eq(fired(d, UD_FINDING_COUNTING_MODES_DIFFER), 0);
+	ck_assert(!d->workloads[0].modes_differ);
 	ud_diff_free(d);
 	ud_profile_free(a);
 	ud_profile_free(b);

@@ -17,6 +17,15 @@
 #include "diff_thresholds.h"
 #include "text.h"
 
+/* The GHz perf printed beside a paste's cycles line (the importers keep it as perf_metrics.ghz); NAN without. */
+static double perf_ghz(const struct ud_workload *x)
+{
+	for (size_t i = 0; i < x->nperf_metrics; i++)
+		if (strcmp(x->perf_metrics[i].name, "ghz") == 0)
+			return x->perf_metrics[i].value;
+	return NAN;
+}
+
 /* The two hosts' labels, for the phrases that name the side a ratio favours. */
 struct labels {
 	const char *a, *b;
@@ -47,8 +56,12 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		fprintf(f, "CPU utilization (%.3g -> %.3g CPUs)", m[UD_M_CPUS_UTILIZED].a, m[UD_M_CPUS_UTILIZED].b);
 		break;
 	case UD_FACTOR_CLOCK:
-		fprintf(f, "the clock (%s runs %.3gx the cycles per second: frequency and utilization, without task-clock)",
+		fprintf(f, "the clock (%s runs %.3gx the cycles per second: frequency and utilization, without task-clock",
 			favoured, big);
+		/* perf's own GHz beside the cycles line, where both pastes kept it: the evidence as printed */
+		if (isfinite(perf_ghz(w->a)) && isfinite(perf_ghz(w->b)))
+			fprintf(f, "; perf printed %.4g -> %.4g GHz", perf_ghz(w->a), perf_ghz(w->b));
+		fputs(")", f);
 		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:

@@ -27,13 +27,14 @@ int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua,
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 
 /*
- * Which privilege levels a side counted a generic event in, from the
- * counters it holds: name itself (all), name:u and name:k together (all),
- * one of them alone; and the words for it ("user mode only").
+ * Which privilege levels and contexts a side counted a generic event in:
+ * the modes of every counted counter of that name with its modifiers
+ * (cycles, cycles:u and cycles:k together, cycles:H), joined; false when it
+ * counted none.  The words for them into buf ("user mode only", "all
+ * modes, host only").
  */
-enum ud_count_mode { UD_COUNT_UNKNOWN, UD_COUNT_ALL, UD_COUNT_USER, UD_COUNT_KERNEL };
-enum ud_count_mode ud_count_mode_of(const struct ud_workload *x, const char *name);
-const char *ud_count_mode_name(enum ud_count_mode m);
+bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out);
+void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len);
 
 /*
  * diff_hotspots.c: w->hotspots from the two sides' sampled symbols and the

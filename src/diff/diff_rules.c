@@ -386,10 +386,17 @@ static int rule_counting_modes_differ(const struct subject *s, struct evidence *
 
 	if (!w->modes_differ)
 		return 0;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		add(ev, "%s: %s counted in %s on A (%s), in %s on B (%s)", w->a->name, names[i],
-		    ud_count_mode_name(ud_count_mode_of(w->a, names[i])), s->d->host[UD_SIDE_A].label,
-		    ud_count_mode_name(ud_count_mode_of(w->b, names[i])), s->d->host[UD_SIDE_B].label);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ud_counted_modes ma, mb;
+		char ta[64] = "unknown", tb[64] = "unknown";
+
+		if (ud_count_modes_of(w->a, names[i], &ma))
+			ud_count_modes_words(ma, ta, sizeof(ta));
+		if (ud_count_modes_of(w->b, names[i], &mb))
+			ud_count_modes_words(mb, tb, sizeof(tb));
+		add(ev, "%s: %s counted in %s on A (%s), in %s on B (%s)", w->a->name, names[i], ta,
+		    s->d->host[UD_SIDE_A].label, tb, s->d->host[UD_SIDE_B].label);
+	}
 	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
 		const struct ud_workload *x = side == UD_SIDE_B ? w->b : w->a;
 

@@ -227,37 +227,47 @@ static bool user_mode_only(const struct ud_workload *x)
 	return cycles || instructions;
 }
 
-const char *ud_count_mode_name(enum ud_count_mode m)
+bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out)
 {
-	static const char *const names[] = { [UD_COUNT_UNKNOWN] = "unknown", [UD_COUNT_ALL] = "all modes",
-					     [UD_COUNT_USER] = "user mode only", [UD_COUNT_KERNEL] = "kernel mode only" };
+	size_t n = strlen(name);
+	bool any = false;
 
-	return names[m];
+	*out = (struct ud_counted_modes){ 0 };
+	for (size_t i = 0; i < x->ncounters; i++) {
+		const struct ud_counter *c = &x->counters[i];
+
+		if (c->status != UD_COUNTED || strncmp(c->name, name, n) != 0 || (c->name[n] && c->name[n] != ':'))
+			continue;
+		struct ud_counted_modes m = ud_counted_modes_of(c->name);
+
+		out->user |= m.user;
+		out->kernel |= m.kernel;
+		out->host |= m.host;
+		out->guest |= m.guest;
+		any = true;
+	}
+	return any;
 }
 
-enum ud_count_mode ud_count_mode_of(const struct ud_workload *x, const char *name)
+void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len)
 {
-	char u[UD_WORKLOAD_MODE_NAME], k[UD_WORKLOAD_MODE_NAME];
-	bool user, kernel;
+	const char *levels = ud_counted_levels_name(m);
 
-	if (isfinite(ud_workload_value(x, name)))
-		return UD_COUNT_ALL;
-	snprintf(u, sizeof(u), "%s:u", name);
-	snprintf(k, sizeof(k), "%s:k", name);
-	user = isfinite(ud_workload_value(x, u));
-	kernel = isfinite(ud_workload_value(x, k));
-	return user && kernel ? UD_COUNT_ALL : user ? UD_COUNT_USER : kernel ? UD_COUNT_KERNEL : UD_COUNT_UNKNOWN;
+	snprintf(buf, len, "%s%s", strcmp(levels, "all") == 0 ? "all modes" : strcmp(levels, "user") == 0 ? "user mode only"
+				   : strcmp(levels, "kernel") == 0 ? "kernel mode only" : "no privilege level",
+		 m.host && !m.guest ? ", host only" : m.guest && !m.host ? ", guest only" : "");
 }
 
-/* Whether both sides counted cycles or instructions, and in different privilege levels. */
+/* Whether both sides counted cycles or instructions, and in different privilege levels or contexts. */
 static bool modes_differ(const struct ud_workload *a, const struct ud_workload *b)
 {
 	static const char *const names[] = { "cycles", "instructions" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		enum ud_count_mode ma = ud_count_mode_of(a, names[i]), mb = ud_count_mode_of(b, names[i]);
+		struct ud_counted_modes ma, mb;
 
-		if (ma != UD_COUNT_UNKNOWN && mb != UD_COUNT_UNKNOWN && ma != mb)
+		if (ud_count_modes_of(a, names[i], &ma) && ud_count_modes_of(b, names[i], &mb) &&
+		    memcmp(&ma, &mb, sizeof(ma)) != 0)
 			return true;
 	}
 	return false;
