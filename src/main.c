@@ -10,6 +10,7 @@
 #include "builtins.h"
 #include "error.h"
 #include "options.h"
+#include "text.h"
 
 static const struct {
 	const char *name;
@@ -58,10 +59,19 @@ static void list_commands(void)
 
 static int dispatch(int argc, char **argv)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
+	const char *names[NCOMMANDS + 1], *near;
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(argv[0], commands[i].name) == 0)
 			return commands[i].fn(argc, argv);
-	ud_cmd_error(&top, "'%s' is not a command; see 'uarchdiff --help'", argv[0]);
+		names[i] = commands[i].name;
+	}
+	names[NCOMMANDS] = "help";
+	near = ud_closest(argv[0], names, NCOMMANDS + 1);
+	if (near)
+		ud_cmd_error(&top, "'%s' is not a command; did you mean '%s'? (see 'uarchdiff --help')", argv[0], near);
+	else
+		ud_cmd_error(&top, "'%s' is not a command; see 'uarchdiff --help'", argv[0]);
 	return UD_EXIT_USAGE;
 }
 

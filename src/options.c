@@ -25,12 +25,13 @@ static int option_val(const struct ud_option *o, size_t i)
 	return o->short_name ? (unsigned char)o->short_name : LONG_ONLY_BASE + (int)i;
 }
 
-/* getopt's tables: "+:" then each short option; long ones in table order. */
+/* getopt's tables: "+:" (or ":" to permute) then each short option; long ones in table order. */
 static void build_tables(const struct ud_command *cmd, char *shorts, struct option *longs)
 {
 	size_t k = 0;
 
-	shorts[k++] = '+'; /* stop at the first operand: a command's own options are not ours */
+	if (!cmd->permute)
+		shorts[k++] = '+'; /* stop at the first operand: a command's own options are not ours */
 	shorts[k++] = ':'; /* a missing argument returns ':' so that we can word it */
 	for (size_t i = 0; i <= cmd->noptions; i++) {
 		const struct ud_option *o = option_at(cmd, i);
@@ -95,6 +96,26 @@ static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
 	return 0;
 }
 
+/* "unknown option '--labl'; did you mean '--label'?": the nearest of the table's long names. */
+static void unknown_long(const struct ud_command *cmd, const char *given, struct ud_err *err)
+{
+	const char **names = malloc((cmd->noptions + 1) * sizeof(*names)), *near = NULL;
+	char word[64];
+
+	for (size_t i = 0; names && i <= cmd->noptions; i++)
+		names[i] = option_at(cmd, i)->long_name;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(given + strspn(given, "-"), "="), given + strspn(given, "-"));
+	if (names)
+		near = ud_closest(word, names, cmd->noptions + 1);
+	free(names);
+	if (near)
+		ud_fail(err, "unknown option '%s'; did you mean '--%s'? (see 'uarchdiff%s%s --help')", given, near,
+			cmd->name ? " " : "", cmd->name ? cmd->name : "");
+	else
+		ud_fail(err, "unknown option '%s'; see 'uarchdiff%s%s --help'", given, cmd->name ? " " : "",
+			cmd->name ? cmd->name : "");
+}
+
 /* What went wrong with the option getopt just refused, in words. */
 static void refused(const struct ud_command *cmd, int c, char **argv, struct ud_err *err)
 {
@@ -116,8 +137,7 @@ static void refused(const struct ud_command *cmd, int c, char **argv, struct ud_
 		ud_fail(err, "unknown option '-%c'; see 'uarchdiff%s%s --help'", optopt, cmd->name ? " " : "",
 			cmd->name ? cmd->name : "");
 	else
-		ud_fail(err, "unknown option '%s'; see 'uarchdiff%s%s --help'", given, cmd->name ? " " : "",
-			cmd->name ? cmd->name : "");
+		unknown_long(cmd, given, err);
 }
 
 static enum ud_opt_result parse_with(const struct ud_command *cmd, int argc, char **argv, const char *shorts,

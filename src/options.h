@@ -4,9 +4,13 @@
  * table parses them (getopt_long underneath), checks their ranges, and
  * prints the usage, so limits, wording and help cannot drift apart.
  *
- * Errors read "uarchdiff CMD: ..." on one line, exit status 2.  Parsing
- * stops at the first operand ('+' semantics), so `stat -- CMD -x` leaves the
- * command's own options alone.  -h/--help is added to every table.
+ * Errors read "uarchdiff CMD: ..." on one line, exit status 2, an unknown
+ * long option with the nearest known one ("did you mean '--label'?").
+ * Parsing stops at the first operand ('+' semantics), so `stat -- CMD -x`
+ * leaves the command's own options alone, unless the command takes options
+ * anywhere (permute: `diff a.json b.json -f html`, as git and perf
+ * accept); "--" ends the options either way.  -h/--help is added to every
+ * table.
  *
  * This is the command layer: ud_options_parse() prints nothing (tests call
  * it), ud_options_cli() prints usage and errors for the builtins.
@@ -49,6 +53,7 @@ struct ud_command {
 	const struct ud_option *options;
 	size_t noptions;
 	bool operands;           /* whether it takes arguments beyond its options */
+	bool permute;            /* options may come after operands (every command but one that runs a command line) */
 };
 
 #define UD_OPTIONS(cmd_options) (cmd_options), (sizeof(cmd_options) / sizeof((cmd_options)[0]))

@@ -157,7 +157,8 @@ START_TEST(test_bad_inputs)
 	add(a, "pipe", 10, 1);
 	add(b, "exec", 10, 1);
 	ck_assert_ptr_null(diff_of(a, b, &err));
-	ck_assert_str_eq(err.msg, "no workload in common: a.json has 'pipe'; b.json has 'exec'");
+	ck_assert_str_eq(err.msg, "no workload in common: a.json has 'pipe'; b.json has 'exec' (to compare them as one "
+				  "workload, import both with the same '--workload NAME')");
 	add(b, "pipe", 0, 1);
 	ck_assert_ptr_null(diff_of(a, b, &err));
 	ck_assert_str_eq(err.msg, "b.json: workload 'pipe': score 0: a score must be positive");

@@ -69,14 +69,25 @@ static char *too_large(const char *path, enum ud_input_kind kind, struct ud_err 
 	return NULL;
 }
 
-/* Refuses text, which holds a NUL byte, naming its line; frees text. */
+/*
+ * Refuses text, which holds a NUL byte, naming its line; frees text.  The
+ * binary people most often hand over by mistake is perf record's output
+ * (magic "PERFILE2", tools/perf/util/header.c): it gets the command that
+ * makes text of it.
+ */
 static char *binary(char *text, const char *path, enum ud_input_kind kind, struct ud_err *err)
 {
 	int line = 1;
 
-	for (const char *p = text; *p; p++)
-		line += *p == '\n';
-	ud_fail(err, "%s:%d: byte 0x00: binary data, not a %s", path, line, kinds[kind].name);
+	if (strncmp(text, "PERFILE2", 8) == 0)
+		ud_fail(err, "%s: a perf.data file (perf record's binary data), not a %s: 'perf report --stdio -i %s' "
+			     "prints its text",
+			path, kinds[kind].name, path);
+	else {
+		for (const char *p = text; *p; p++)
+			line += *p == '\n';
+		ud_fail(err, "%s:%d: byte 0x00: binary data, not a %s", path, line, kinds[kind].name);
+	}
 	free(text);
 	return NULL;
 }

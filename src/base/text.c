@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,4 +161,53 @@ void ud_utf8_sanitize(char *s)
 		}
 		*p++ = '?';
 	}
+}
+
+/* Optimal string alignment distance (Levenshtein with adjacent transpositions), case ignored; capped at 64 bytes. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	enum { MAX = 64 };
+	size_t la = strnlen(a, MAX), lb = strnlen(b, MAX), d[MAX + 1][MAX + 1];
+
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]), best;
+
+			best = d[i - 1][j] + 1;
+			best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+			best = d[i - 1][j - 1] + cost < best ? d[i - 1][j - 1] + cost : best;
+			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* One edit in three letters of the word typed: close enough to be a slip, not another word. */
+#define CLOSEST_LETTERS_PER_EDIT 3
+
+const char *ud_closest(const char *word, const char *const *candidates, size_t n)
+{
+	size_t limit = strlen(word) / CLOSEST_LETTERS_PER_EDIT, best = limit + 1;
+	const char *found = NULL;
+	bool tie = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = candidates[i] ? edit_distance(word, candidates[i]) : limit + 1;
+
+		if (d < best) {
+			best = d;
+			found = candidates[i];
+			tie = false;
+		} else if (d == best && found && strcmp(found, candidates[i]) != 0) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : found;
 }

@@ -39,6 +39,16 @@ const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 	__attribute__((format(printf, 1, 0)));
 
 /*
+ * The candidate nearest to word, for "did you mean" (git's and perf's
+ * habit): by edit distance with transpositions, case ignored, at most one
+ * edit in three letters of word (so "sycall" finds "syscall" and "stats"
+ * finds "stat", while "x" finds nothing).  Returns a borrowed candidate, or
+ * NULL when none is that close or two are equally close ("zen9" is as near
+ * zen1 as zen5: naming one would mislead).
+ */
+const char *ud_closest(const char *word, const char *const *candidates, size_t n);
+
+/*
  * Makes s valid UTF-8 in place, as JSON needs every string to be: a byte
  * that starts no valid sequence becomes '?', and a sequence cut short at the
  * end (a fixed-size copy of a program's output) is cut off.  Text from

@@ -34,6 +34,7 @@ static const struct ud_command command = {
 		       "as `uarchdiff diff` explains them.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
+	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
 };
 
 /* Loads the n profiles into ps; -1 with err naming the file that failed. */

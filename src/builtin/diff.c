@@ -35,6 +35,7 @@ static const struct ud_command command = {
 		       "environment, and rule-based findings with their evidence.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
+	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
 };
 
 int cmd_diff(int argc, char **argv)

@@ -168,12 +168,9 @@ static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, char *c
 	const struct ud_uarch *u;
 
 	if (args.uarch) {
-		u = ud_uarch_find(db, args.uarch);
+		u = ud_uarch_named(db, args.uarch, &err);
 		if (!u) {
-			char names[512];
-
-			ud_uarch_names(db, names, sizeof(names));
-			ud_cmd_error(&command, "unknown microarchitecture '%s'; known: %s", args.uarch, names);
+			ud_cmd_error(&command, "%s", err.msg);
 			return NULL;
 		}
 		snprintf(chosen, len, "--uarch %s", args.uarch);

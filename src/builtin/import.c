@@ -77,6 +77,7 @@ static const struct ud_command command = {
 		       "--workload (or of its top command), joining that workload's perf stat file.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
+	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
 };
 
 /* Returns UD_OPT_GO_ON with *next the first input file, else the exit status. */
@@ -136,13 +137,8 @@ static json_t *imported_host(const struct import_args *a, const char *first, str
 		has_cpu = 1;
 		u = ud_uarch_detect(&db, &cpu);
 	}
-	if (a->uarch && !(u = ud_uarch_find(&db, a->uarch))) {
-		char names[512];
-
-		ud_uarch_names(&db, names, sizeof(names));
-		ud_fail(err, "unknown microarchitecture '%s'; known: %s", a->uarch, names);
+	if (a->uarch && !(u = ud_uarch_named(&db, a->uarch, err)))
 		goto out;
-	}
 	host = a->host ? host_from_file(a, u, err) : ud_host_imported(label, has_cpu ? &cpu : NULL, u);
 out:
 	if (has_cpu)

@@ -135,16 +135,25 @@ static const struct ud_workload_def *find_def(const char *name, const struct ud_
 	return d;
 }
 
-static void list_known(const struct ud_spec *specs, size_t nspecs, char *buf, size_t len)
+/* "unknown workload 'sycall'; did you mean 'syscall'?": the nearest built-in or spec name, not all 32. */
+static void unknown_workload(const char *name, const struct ud_spec *specs, size_t nspecs)
 {
-	size_t total, used = 0;
+	size_t total;
 	const struct ud_workload_def *const *all = ud_workloads_all(&total);
+	const char **names = malloc((total + nspecs + 1) * sizeof(*names)), *near = NULL;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < total && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", all[i]->name);
-	for (size_t i = 0; i < nspecs && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, ", %s", specs[i].name);
+	for (size_t i = 0; names && i < total; i++)
+		names[i] = all[i]->name;
+	for (size_t i = 0; names && i < nspecs; i++)
+		names[total + i] = specs[i].name;
+	if (names)
+		near = ud_closest(name, names, total + nspecs);
+	if (near)
+		ud_cmd_error(&command, "unknown workload '%s'; did you mean '%s'? ('uarchdiff workloads' lists them)", name,
+			     near);
+	else
+		ud_cmd_error(&command, "unknown workload '%s'; 'uarchdiff workloads' lists them", name);
+	free(names);
 }
 
 /* The workloads to run, in registry order for a suite, in the user's order for -w. */
@@ -183,13 +192,10 @@ static const struct ud_workload_def **select_workloads(const struct run_args *a,
 	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
 		int unavailable;
 		const struct ud_workload_def *d = find_def(t, specs, nspecs, &unavailable);
-		char names[2048];
 
 		if (!d) {
-			if (!unavailable) {
-				list_known(specs, nspecs, names, sizeof(names));
-				ud_cmd_error(&command, "unknown workload '%s'; known: %s", t, names);
-			}
+			if (!unavailable)
+				unknown_workload(t, specs, nspecs);
 			free(copy);
 			free(out);
 			return NULL;

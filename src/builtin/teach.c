@@ -50,6 +50,7 @@ static const struct ud_command command = {
 	.epilogue = "UARCHDIFF_TEACH_QUICK=1 makes every lab tiny (a smoke test: it shows nothing).\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
+	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
 };
 
 static void progress(void *arg, enum ud_lab lab, size_t step, size_t steps)

@@ -154,14 +154,21 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 	return 0;
 }
 
+/*
+ * The message lists both sides; where each holds one workload, as two
+ * imported pastes do (named after their commands, which differ in a path
+ * or an argument), it says how to give them one name.
+ */
 static int no_workload_in_common(const struct ud_diff *d, struct ud_err *err)
 {
 	char na[512], nb[512];
+	bool one_each = d->host[UD_SIDE_A].profile->nworkloads == 1 && d->host[UD_SIDE_B].profile->nworkloads == 1;
 
 	list_names(d->host[UD_SIDE_A].profile, na, sizeof(na));
 	list_names(d->host[UD_SIDE_B].profile, nb, sizeof(nb));
-	return ud_fail(err, "no workload in common: %s has %s; %s has %s", d->host[UD_SIDE_A].file, na,
-		       d->host[UD_SIDE_B].file, nb);
+	return ud_fail(err, "no workload in common: %s has %s; %s has %s%s", d->host[UD_SIDE_A].file, na,
+		       d->host[UD_SIDE_B].file, nb,
+		       one_each ? " (to compare them as one workload, import both with the same '--workload NAME')" : "");
 }
 
 static void host_init(struct ud_diff_host *h, const struct ud_profile *p, const char *file, const char *fallback,

@@ -216,6 +216,24 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 	}
 }
 
+/*
+ * Whether text is a JSON document of uarchdiff's own with a schema starting
+ * with prefix: its "schema" member within the first bytes, where the
+ * writer puts it (json_emit's order: schema first).
+ */
+static bool is_document(const char *text, size_t len, const char *prefix)
+{
+	static const char key[] = "\"schema\": \"";
+	size_t head = len < 256 ? len : 256, plen = strlen(prefix);
+
+	if (head == 0 || text[strspn(text, " \t\r\n")] != '{')
+		return false;
+	for (size_t i = 0; i + sizeof(key) - 1 + plen <= head; i++)
+		if (memcmp(text + i, key, sizeof(key) - 1) == 0)
+			return memcmp(text + i + sizeof(key) - 1, prefix, plen) == 0;
+	return false;
+}
+
 int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
 			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
 {
@@ -239,6 +257,12 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	if (bad < len)
 		return ud_fail(err, "%s:%d: byte 0x%02x: binary data, not perf stat output or a UnixBench log", name,
 			       line_of(text, bad), (unsigned char)text[bad]);
+	if (is_document(text, len, "uarchdiff.profile/"))
+		return ud_fail(err, "%s: already a uarchdiff profile: give it to 'uarchdiff diff' or 'compare' as it is",
+			       name);
+	if (is_document(text, len, "uarchdiff."))
+		return ud_fail(err, "%s: a uarchdiff document (a diff, compare or teach report), not something to import",
+			       name);
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
 	host = json_deep_copy(p->host);
 	if (!host)

@@ -619,6 +619,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 	}
 }
 
+/* Where profiles come from, for the message about a file that is none. */
+#define PROFILE_SOURCES                                                                                          \
+	"profiles come from 'uarchdiff run -o FILE', 'uarchdiff stat -o FILE' or 'uarchdiff import -o FILE PASTE'"
+
 /* A profile from the root of its document; name prefixes error messages. */
 static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, struct ud_err *err)
 {
@@ -631,9 +635,9 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	size_t i = 0;
 
 	if (!ud_jv_is_object(root))
-		return ud_fail(err, "%s: not a uarchdiff profile (expected a JSON object)", name), NULL;
+		return ud_fail(err, "%s: not a uarchdiff profile (expected a JSON object); %s", name, PROFILE_SOURCES), NULL;
 	if (!schema)
-		return ud_fail(err, "%s: not a uarchdiff profile (no \"schema\")", name), NULL;
+		return ud_fail(err, "%s: not a uarchdiff profile (no \"schema\"); %s", name, PROFILE_SOURCES), NULL;
 	if (strncmp(schema, "uarchdiff.profile/", 18) == 0 && strcmp(schema, UD_PROFILE_SCHEMA) != 0)
 		return ud_fail(err, "%s: schema %s is not %s: written by another version of uarchdiff", name, schema,
 			       UD_PROFILE_SCHEMA), NULL;
@@ -664,11 +668,24 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	return p;
 }
 
+/* Whether text cannot be JSON at all (a README, a perf paste): its first visible byte starts no JSON value. */
+static bool not_json(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	return i < len && !strchr("{[\"-0123456789tfn", text[i]);
+}
+
 struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *name, struct ud_err *err)
 {
-	struct ud_jdoc *doc = ud_jdoc_parse(text, len, err);
+	struct ud_jdoc *doc;
 	struct ud_profile *p;
 
+	if (not_json(text, len))
+		return ud_fail(err, "%s: not a uarchdiff profile: it is not JSON; %s", name, PROFILE_SOURCES), NULL;
+	doc = ud_jdoc_parse(text, len, err);
 	if (!doc) {
 		struct ud_err why = *err;
 

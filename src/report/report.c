@@ -11,6 +11,7 @@
 #include "fileio.h"
 #include "report.h"
 #include "template.h"
+#include "text.h"
 
 int ud_report_format_parse(const char *name, enum ud_report_format *out)
 {
@@ -27,9 +28,17 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out)
 
 int ud_report_format_option(const char *arg, void *dest, struct ud_err *err)
 {
-	if (ud_report_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
-	return 0;
+	static const char *const names[] = { "text", "json", "md", "html", "txt", "markdown" };
+	const char *near;
+
+	if (ud_report_format_parse(arg, dest) == 0)
+		return 0;
+	/* "txt" and "markdown" are what people type for two of them: suggest, never guess silently */
+	near = ud_closest(arg, names, sizeof(names) / sizeof(names[0]));
+	if (near)
+		return ud_fail(err, "unknown format '%s'; did you mean '%s'? (text, json, md, html)", arg,
+			       strcmp(near, "txt") == 0 ? "text" : strcmp(near, "markdown") == 0 ? "md" : near);
+	return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
 }
 
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,

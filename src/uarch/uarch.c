@@ -9,6 +9,7 @@
 #include "datadir.h"
 #include "event_names.h"
 #include "fileio.h"
+#include "text.h"
 #include "uarch.h"
 
 #define MAX_TOKENS 16
@@ -514,4 +515,25 @@ int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
 
 	/* On x86 the kernel's NMI watchdog holds one programmable counter. */
 	return nmi_watchdog && u->detect == UD_DETECT_X86 && n > 1 ? n - 1 : n;
+}
+
+const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, struct ud_err *err)
+{
+	const struct ud_uarch *u = ud_uarch_find(db, name);
+	const char **names = u ? NULL : malloc((db->n + 1) * sizeof(*names)), *near = NULL;
+	char known[512];
+
+	if (u)
+		return u;
+	for (size_t i = 0; names && i < db->n; i++)
+		names[i] = db->tables[i].name;
+	if (names)
+		near = ud_closest(name, names, db->n);
+	free(names);
+	ud_uarch_names(db, known, sizeof(known));
+	if (near)
+		ud_fail(err, "unknown microarchitecture '%s'; did you mean '%s'? (known: %s)", name, near, known);
+	else
+		ud_fail(err, "unknown microarchitecture '%s'; known: %s", name, known);
+	return NULL;
 }

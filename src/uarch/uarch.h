@@ -91,5 +91,10 @@ const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const 
 int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog);
 /* "zen1, zen2, ..." into buf, for messages listing the known tables. */
 void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
+/*
+ * The table a user named (--uarch), or NULL with err: "unknown
+ * microarchitecture 'zen44'; did you mean 'zen4'? (known: ...)".
+ */
+const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, struct ud_err *err);
 
 #endif
