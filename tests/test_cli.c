@@ -269,6 +269,8 @@ START_TEST(test_host_detects_uarch)
 		{ UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", "neoverse-n1" },
 		{ UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "neoverse-v1" },
 		{ UD_TEST_DATA "/cpuinfo/kvm-amd-epyc-family25-model17.txt", "zen4" },
+		{ UD_TEST_DATA "/cpuinfo/archspec-xeon-8480-sapphire-rapids.txt", "sapphire-rapids" },
+		{ UD_TEST_DATA "/cpuinfo/github-actions-azure-xeon-8370c-icelake-sp.txt", "icelake-sp" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -317,7 +319,7 @@ START_TEST(test_events_command)
 	ck_assert_ptr_nonnull(strstr(r.out, "BR_MIS_PRED_RETIRED"));
 	run_free(&r);
 
-	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: generic, neoverse-n1");
+	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: alderlake, generic, granite-rapids");
 	expect_one_line_error(both, 2, "give one");
 	expect_one_line_error(nocpu, 2, "/dev/null: a character device, not a cpuinfo file");
 }

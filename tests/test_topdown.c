@@ -390,10 +390,81 @@ START_TEST(test_stall_not_counted_is_null)
 }
 END_TEST
 
+static const char *const intel_names[] = {
+	"slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
+	"INT_MISC.UOP_DROPPING", "INT_MISC.RECOVERY_CYCLES,cmask=1,edge", "topdown-heavy-ops",
+	"topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
+};
 
+START_TEST(test_icelake_sp)
+{
+	/*
+	 * 1e7 slots; the four metrics 4e6, 1e6, 2e6, 3e6 (sum 1e7).  frontend
+	 * 2e6/1e7 - 1e5/1e7 = 0.19; backend 3e6/1e7 + 5 x 20,000 / 1e7 = 0.31;
+	 * retiring 0.4; bad speculation the remainder, 1 - 0.9 = 0.1.
+	 */
+	static const double v[] = { 1e7, 4e6, 1e6, 2e6, 3e6, 1e5, 20000 };
+	struct ud_topdown t = COMPUTE("icelake-sp", "", NAN, intel_names, v);
 
+	level1(&t, 0.4, 0.1, 0.19, 0.31, 0);
+	ck_assert_int_eq(t.level, 1);
+}
+END_TEST
 
+START_TEST(test_sapphire_rapids_level2)
+{
+	/*
+	 * As Ice Lake without the clears term: frontend 0.2 - 0.01 = 0.19,
+	 * backend 0.3, retiring 0.4, bad speculation 0.11.  Level 2: heavy
+	 * 1e6/1e7 = 0.1, light 0.3; mispredicts 8e5/1e7 = 0.08, clears 0.03;
+	 * latency 1.2e6/1e7 - 0.01 = 0.11, bandwidth 0.08; memory 0.2, core 0.1.
+	 */
+	static const double v[] = { 1e7, 4e6, 1e6, 2e6, 3e6, 1e5, 0, 1e6, 8e5, 1.2e6, 2e6 };
+	struct ud_topdown t = COMPUTE("sapphire-rapids", "", NAN, intel_names, v);
 
+	level1(&t, 0.4, 0.11, 0.19, 0.3, 0);
+	bucket(&t, UD_TD_HEAVY_OPERATIONS, 0.1);
+	bucket(&t, UD_TD_LIGHT_OPERATIONS, 0.3);
+	bucket(&t, UD_TD_BRANCH_MISPREDICTS, 0.08);
+	bucket(&t, UD_TD_MACHINE_CLEARS, 0.03);
+	bucket(&t, UD_TD_FETCH_LATENCY, 0.11);
+	bucket(&t, UD_TD_FETCH_BANDWIDTH, 0.08);
+	bucket(&t, UD_TD_MEMORY_BOUND, 0.2);
+	bucket(&t, UD_TD_CORE_BOUND, 0.1);
+}
+END_TEST
+
+START_TEST(test_skylake_sp)
+{
+	/*
+	 * 1e6 cycles x 4 = 4e6 slots.  frontend 0.8e6/4e6 = 0.2; bad
+	 * speculation (2.2e6 - 2e6 + 4 x 50,000)/4e6 = 0.1; retiring 2e6/4e6 =
+	 * 0.5; backend 1 - 0.8 = 0.2.
+	 */
+	static const char *const names[] = { "CPU_CLK_UNHALTED.THREAD", "IDQ_UOPS_NOT_DELIVERED.CORE",
+					      "UOPS_ISSUED.ANY", "UOPS_RETIRED.RETIRE_SLOTS",
+					      "INT_MISC.RECOVERY_CYCLES" };
+	static const double v[] = { 1e6, 8e5, 2.2e6, 2e6, 50000 };
+	struct ud_topdown t = COMPUTE("skylake-sp", "", NAN, names, v);
+
+	level1(&t, 0.5, 0.1, 0.2, 0.2, 0);
+}
+END_TEST
+
+START_TEST(test_alderlake_core_types)
+{
+	/* E-cores: 1e6 cycles x 5 slots; retiring 0.4, frontend 0.2, backend 0.3, the rest (0.5e6/5e6) 0.1 */
+	static const char *const names[] = { "CPU_CLK_UNHALTED.CORE", "TOPDOWN_RETIRING.ALL", "TOPDOWN_FE_BOUND.ALL",
+					      "TOPDOWN_BE_BOUND.ALL" };
+	static const double v[] = { 1e6, 2e6, 1e6, 1.5e6 };
+	struct ud_topdown atom = COMPUTE("alderlake", "cpu_atom", NAN, names, v);
+
+	level1(&atom, 0.4, 0.1, 0.2, 0.3, 0);
+	ck_assert_str_eq(atom.pmu, "cpu_atom");
+	ck_assert_int_eq(method_of("alderlake", "cpu_core")->level, 2);
+	ck_assert_ptr_nonnull(ud_td_event_find(method_of("alderlake", "cpu_core"), "topdown-mem-bound"));
+}
+END_TEST
 
 START_TEST(test_every_table_says_its_method)
 {
@@ -407,6 +478,9 @@ START_TEST(test_every_table_says_its_method)
 		{ "zen4", UD_TD_SLOTS, 2 },                   { "zen5", UD_TD_SLOTS, 2 },
 		{ "neoverse-n1", UD_TD_CYCLE_ACCOUNTING, 1 }, { "neoverse-v1", UD_TD_SLOTS, 1 },
 		{ "neoverse-n2", UD_TD_SLOTS, 1 },            { "neoverse-v2", UD_TD_SLOTS, 1 },
+		{ "skylake-sp", UD_TD_SLOTS, 1 },             { "icelake-sp", UD_TD_SLOTS, 1 },
+		{ "sapphire-rapids", UD_TD_SLOTS, 2 },        { "granite-rapids", UD_TD_SLOTS, 2 },
+		{ "alderlake", UD_TD_SLOTS, 2 },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -429,11 +503,17 @@ END_TEST
 
 START_TEST(test_event_configs)
 {
-	const struct ud_uarch *z4 = ud_uarch_find(&db, "zen4");
+	const struct ud_uarch *z4 = ud_uarch_find(&db, "zen4"), *icx = ud_uarch_find(&db, "icelake-sp");
 
 	/* PMCx1A0 umask 1 with counter mask 6: the low event byte, the umask, cmask at 24, the extended bits at 32 */
 	ck_assert_uint_eq(ud_td_event_config(z4, ud_td_event_find(&z4->topdown[0],
 				"de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6")), 0x1060001a0ULL);
+	/* INT_MISC.CLEARS_COUNT: edge at bit 18 */
+	ck_assert_uint_eq(ud_td_event_config(icx, ud_td_event_find(&icx->topdown[0],
+				"INT_MISC.RECOVERY_CYCLES,cmask=1,edge")), 0x104010dULL);
+	/* the kernel's pseudo-encodings for the metrics register */
+	ck_assert_uint_eq(ud_td_event_config(icx, ud_td_event_find(&icx->topdown[0], "topdown-retiring")), 0x8000);
+	ck_assert_uint_eq(ud_td_event_config(icx, ud_td_event_find(&icx->topdown[0], "slots")), 0x400);
 	/* Arm: the event number */
 	ck_assert_uint_eq(ud_td_event_config(ud_uarch_find(&db, "neoverse-v1"),
 					     ud_td_event_find(method_of("neoverse-v1", ""), "stall_slot")), 0x3f);
@@ -629,6 +709,10 @@ int main(void)
 	tcase_add_test(tc, test_caps_slots_unread);
 	tcase_add_test(tc, test_neoverse_n1_cycle_accounting);
 	tcase_add_test(tc, test_stall_not_counted_is_null);
+	tcase_add_test(tc, test_icelake_sp);
+	tcase_add_test(tc, test_sapphire_rapids_level2);
+	tcase_add_test(tc, test_skylake_sp);
+	tcase_add_test(tc, test_alderlake_core_types);
 	tcase_add_test(tc, test_every_table_says_its_method);
 	tcase_add_test(tc, test_event_configs);
 	tcase_add_test(tc, test_bad_tables);
