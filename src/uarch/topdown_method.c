@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "topdown_expr.h"
+#include "raw_config.h"
 #include "topdown_method.h"
 
 /* One formula's state during an evaluation: each is evaluated once however often others read it. */
@@ -199,11 +200,5 @@ int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err)
 
 uint64_t ud_td_event_config(const struct ud_uarch *u, const struct ud_td_event *e)
 {
-	uint64_t code = e->code;
-
-	if (u->detect != UD_DETECT_X86)
-		return code;
-	return (code & 0xff) | ((uint64_t)(e->umask > 0 ? e->umask : 0) << 8) | ((uint64_t)e->edge << 18) |
-	       ((uint64_t)e->inv << 23) |
-	       ((uint64_t)(e->cmask & 0xff) << 24) | ((code & 0xf00) << 24);
+	return ud_uarch_raw_config(u, e->code, e->umask, e->cmask, e->inv, e->edge);
 }

@@ -44,11 +44,7 @@ int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err);
 /* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);
 
-/*
- * The raw perf config of event e on u's PMU: x86's PerfEvtSel layout
- * (event select, unit mask, edge, invert, counter mask, AMD's extended
- * event bits), or Arm's event number.
- */
+/* The raw perf config of event e on u's PMU (ud_uarch_raw_config()). */
 uint64_t ud_td_event_config(const struct ud_uarch *u, const struct ud_td_event *e);
 
 #endif
