@@ -85,6 +85,14 @@ static void opening_emit(struct ud_jw *jw, const struct ud_uarch *u, const char 
 		ud_jw_string(jw, "reason", ev.reason);
 }
 
+static void umask_emit(struct ud_jw *jw, int umask)
+{
+	if (umask >= 0)
+		ud_jw_integer(jw, "umask", umask);
+	else
+		ud_jw_null(jw, "umask");
+}
+
 static void event_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *name, const struct ud_uarch_event *e,
 		       bool first)
 {
@@ -95,10 +103,7 @@ static void event_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *n
 	if (e && !e->unavailable) {
 		ud_jw_string(jw, "vendor_event", e->vendor);
 		ud_jw_integer(jw, "code", e->code);
-		if (e->umask >= 0)
-			ud_jw_integer(jw, "umask", e->umask);
-		else
-			ud_jw_null(jw, "umask");
+		umask_emit(jw, e->umask);
 		ud_jw_string(jw, "semantics", e->semantics);
 		ud_jw_string(jw, "includes", e->includes);
 		ud_jw_string(jw, "source", e->source);
@@ -134,10 +139,7 @@ static void td_event_emit(struct ud_jw *jw, const struct ud_uarch *u, const stru
 	ud_jw_object(jw, NULL);
 	ud_jw_string(jw, "name", e->name);
 	ud_jw_integer(jw, "code", e->code);
-	if (e->umask >= 0)
-		ud_jw_integer(jw, "umask", e->umask);
-	else
-		ud_jw_null(jw, "umask");
+	umask_emit(jw, e->umask);
 	if (e->cmask)
 		ud_jw_integer(jw, "cmask", e->cmask);
 	if (e->inv)

@@ -60,15 +60,26 @@ const char *ud_topdown_method_name(enum ud_topdown_method m)
 	return methods[m];
 }
 
-int ud_topdown_method_parse(const char *name, enum ud_topdown_method *out)
+/* The index of name in names[0..n) into *out: 0, or -1 when it is none of them. */
+static int name_index(const char *const *names, size_t n, const char *name, int *out)
 {
-	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-		if (strcmp(methods[i], name) == 0) {
-			*out = (enum ud_topdown_method)i;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], name) == 0) {
+			*out = (int)i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int ud_topdown_method_parse(const char *name, enum ud_topdown_method *out)
+{
+	int i;
+
+	if (name_index(methods, sizeof(methods) / sizeof(methods[0]), name, &i) != 0)
+		return -1;
+	*out = (enum ud_topdown_method)i;
+	return 0;
 }
 
 const char *ud_topdown_source_name(enum ud_topdown_source s)
@@ -78,13 +89,12 @@ const char *ud_topdown_source_name(enum ud_topdown_source s)
 
 int ud_topdown_source_parse(const char *name, enum ud_topdown_source *out)
 {
-	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
-		if (strcmp(sources[i], name) == 0) {
-			*out = (enum ud_topdown_source)i;
-			return 0;
-		}
-	}
-	return -1;
+	int i;
+
+	if (name_index(sources, sizeof(sources) / sizeof(sources[0]), name, &i) != 0)
+		return -1;
+	*out = (enum ud_topdown_source)i;
+	return 0;
 }
 
 void ud_topdown_init(struct ud_topdown *t, enum ud_topdown_method m, enum ud_topdown_source s, const char *pmu)
