@@ -269,6 +269,8 @@ START_TEST(test_host_detects_uarch)
 		{ UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", "neoverse-n1" },
 		{ UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt", "neoverse-v1" },
 		{ UD_TEST_DATA "/cpuinfo/kvm-amd-epyc-family25-model17.txt", "zen4" },
+		{ UD_TEST_DATA "/cpuinfo/archspec-xeon-8480-sapphire-rapids.txt", "sapphire-rapids" },
+		{ UD_TEST_DATA "/cpuinfo/github-actions-azure-xeon-8370c-icelake-sp.txt", "icelake-sp" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -280,11 +282,35 @@ START_TEST(test_host_detects_uarch)
 }
 END_TEST
 
+/* SPEC §5.2: the method, level, slots and formulas in force, with their raw events and sources */
+static void check_zen4_topdown(const json_t *td)
+{
+	const json_t *ev = json_array_get(json_object_get(td, "events"), 2), *f;
+
+	ck_assert_str_eq(json_string_value(json_object_get(td, "method")), "slots");
+	ck_assert_int_eq(json_integer_value(json_object_get(td, "level")), 2);
+	ck_assert_double_eq(json_number_value(json_object_get(td, "slots")), 6);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(td, "source")), "amdzen4/pipeline.json"));
+	/* the counter-mask variant: PMCx1A0 umask 1, cmask 6, AMD's extended bits */
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "name")),
+			 "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6");
+	ck_assert_int_eq(json_integer_value(json_object_get(ev, "cmask")), 6);
+	ck_assert_int_eq(json_integer_value(json_object_get(ev, "config")), 0x1060001a0LL);
+	ck_assert_uint_eq(json_array_size(json_object_get(td, "formulas")), 14);
+	f = json_array_get(json_object_get(td, "formulas"), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "name")), "frontend_bound");
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "level")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "expr")),
+			 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)");
+	ck_assert(json_is_string(json_object_get(f, "source")));
+}
+
 START_TEST(test_events_command)
 {
 	char *zen4[] = { UD, "events", "--uarch", "zen4", "--json", NULL };
 	char *n1[] = { UD, "events", "--cpuinfo", UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt", NULL };
 	char *unknown[] = { UD, "events", "--uarch", "zen9", NULL };
+	char *adl[] = { UD, "events", "--uarch", "alderlake", "--json", NULL };
 	char *both[] = { UD, "events", "--uarch", "zen4", "--cpuinfo", "x", NULL };
 	char *nocpu[] = { UD, "events", "--cpuinfo", "/dev/null", NULL };
 	struct run_result r = run_capture(zen4);
@@ -308,6 +334,7 @@ START_TEST(test_events_command)
 		if (strcmp(g, "stalled-cycles-backend") == 0)
 			ck_assert_str_eq(json_string_value(json_object_get(e, "opened_as")), "unavailable");
 	}
+	check_zen4_topdown(json_object_get(root, "topdown"));
 	json_decref(root);
 	run_free(&r);
 
@@ -315,10 +342,28 @@ START_TEST(test_events_command)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "neoverse-n1"));
 	ck_assert_ptr_nonnull(strstr(r.out, "BR_MIS_PRED_RETIRED"));
+	/* N1's method, and that it is not top-down */
+	ck_assert_ptr_nonnull(strstr(r.out, "top-down: cycle-accounting, level 1"));
+	ck_assert_ptr_nonnull(strstr(r.out, "which is not top-down"));
+	ck_assert_ptr_nonnull(strstr(r.out, "formula  frontend_bound           (L1) = STALL_FRONTEND / CPU_CYCLES"));
+	run_free(&r);
+
+	r = run_capture(adl);
+	ck_assert_int_eq(r.status, 0);
+	root = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	/* a hybrid part: a method per core type, the E-cores' from their own events */
+	ck_assert(json_is_null(json_object_get(root, "topdown")));
+	e = json_object_get(json_object_get(root, "topdown_per_pmu"), "cpu_atom");
+	ck_assert_double_eq(json_number_value(json_object_get(e, "slots")), 5);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(json_object_get(root, "topdown_per_pmu"),
+									     "cpu_core"), "level")), 2);
+	ck_assert_uint_eq(json_array_size(json_object_get(root, "events")), 16);
+	json_decref(root);
 	run_free(&r);
 
 	/* zen9 is as near zen1 as zen5: no name is suggested, they are listed */
-	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: generic, neoverse-n1");
+	expect_one_line_error(unknown, 2, "unknown microarchitecture 'zen9'; known: alderlake, generic, granite-rapids");
 	expect_one_line_error(both, 2, "give one");
 	expect_one_line_error(nocpu, 2, "/dev/null: a character device, not a cpuinfo file");
 }

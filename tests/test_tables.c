@@ -1,10 +1,12 @@
 /*
- * The tables against their sources: every AMD entry libpfm4 can encode must
- * encode to the table's code and unit mask (LIBPFM_FORCE_PMU makes libpfm4
- * act as if on that core), and every Arm entry must carry the architectural
- * common-event number of its event.  Then resolution: libpfm4 where it knows
- * the PMU, the raw code where it does not, the kernel's generic event where
- * the table is silent.
+ * The tables against their sources: every AMD and Intel entry libpfm4 can
+ * encode must encode to the table's code and unit mask (LIBPFM_FORCE_PMU
+ * makes libpfm4 act as if on that core), every top-down event with a
+ * libpfm4 spelling to the table's whole config (counter mask and edge
+ * too), and every Arm entry must carry the architectural common-event
+ * number of its event.  Then resolution: libpfm4 where it knows the PMU,
+ * the raw code where it does not, the kernel's generic event where the
+ * table is silent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "testutil.h"
+#include "topdown_method.h"
 #include "uarch.h"
 
 static struct ud_uarch_db db;
@@ -39,9 +42,47 @@ static void force_pmu(const char *pmu)
 	ud_events_cleanup(); /* the next resolution re-initialises libpfm4 */
 }
 
-START_TEST(test_amd_entries_match_libpfm4)
+/* libpfm4's config for name on pmu (already forced), event fields only. */
+static unsigned long long pfm_config(const char *pmu, const char *event, const char *table)
 {
-	int checked_tables = 0;
+	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr attr;
+	char name[256];
+
+	memset(&arg, 0, sizeof(arg));
+	memset(&attr, 0, sizeof(attr));
+	arg.attr = &attr;
+	arg.size = sizeof(arg);
+	snprintf(name, sizeof(name), "%s::%s", pmu, event);
+	ck_assert_msg(pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg) == PFM_SUCCESS,
+		      "%s: libpfm4 cannot encode %s", table, name);
+	return attr.config;
+}
+
+/* The top-down events that carry libpfm4's spelling: the same config, bit for bit; how many were checked. */
+static int check_topdown_events(const struct ud_uarch *u)
+{
+	int checked = 0;
+
+	for (size_t m = 0; m < u->ntopdown; m++) {
+		for (size_t i = 0; i < u->topdown[m].nevents; i++) {
+			const struct ud_td_event *e = &u->topdown[m].events[i];
+			unsigned long long want;
+
+			if (!e->libpfm4[0])
+				continue;
+			want = pfm_config(u->libpfm4_pmu, e->libpfm4, u->name);
+			ck_assert_msg(want == ud_td_event_config(u, e), "%s: %s: table 0x%llx, libpfm4 encodes %s as 0x%llx",
+				      u->name, e->name, (unsigned long long)ud_td_event_config(u, e), e->libpfm4, want);
+			checked++;
+		}
+	}
+	return checked;
+}
+
+START_TEST(test_x86_entries_match_libpfm4)
+{
+	int checked_tables = 0, topdown_checked = 0;
 
 	for (size_t t = 0; t < db.n; t++) {
 		const struct ud_uarch *u = &db.tables[t];
@@ -57,31 +98,25 @@ START_TEST(test_amd_entries_match_libpfm4)
 		ck_assert_msg(ud_libpfm4_pmu_present(u->libpfm4_pmu), "libpfm4 does not know %s", u->libpfm4_pmu);
 		for (size_t i = 0; i < u->nevents; i++) {
 			const struct ud_uarch_event *e = &u->events[i];
-			pfm_perf_encode_arg_t arg;
-			struct perf_event_attr attr;
-			char name[256];
-			unsigned long long code, umask;
+			unsigned long long config, code, umask;
 
 			if (e->unavailable || !e->libpfm4)
 				continue;
-			memset(&arg, 0, sizeof(arg));
-			memset(&attr, 0, sizeof(attr));
-			arg.attr = &attr;
-			arg.size = sizeof(arg);
-			snprintf(name, sizeof(name), "%s::%s", u->libpfm4_pmu, e->vendor);
-			ck_assert_msg(pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg) == PFM_SUCCESS,
-				      "%s: %s: libpfm4 cannot encode %s", u->name, e->generic, name);
-			code = (attr.config & 0xff) | ((attr.config >> 24) & 0xf00);
-			umask = (attr.config >> 8) & 0xff;
+			config = pfm_config(u->libpfm4_pmu, e->vendor, u->name);
+			code = (config & 0xff) | ((config >> 24) & 0xf00);
+			umask = (config >> 8) & 0xff;
 			ck_assert_msg(code == e->code && umask == (unsigned long long)(e->umask < 0 ? 0 : e->umask),
 				      "%s: %s: table says 0x%x/0x%02x, libpfm4 encodes %s as 0x%llx/0x%02llx", u->name,
 				      e->generic, e->code, e->umask, e->vendor, code, umask);
 			checked++;
 		}
 		ck_assert_msg(checked >= 5, "%s: only %d entries checked", u->name, checked);
+		topdown_checked += check_topdown_events(u);
 		checked_tables++;
 	}
-	ck_assert_int_eq(checked_tables, 4); /* zen1-4 */
+	ck_assert_int_eq(checked_tables, 7); /* zen1-4, skylake-sp, icelake-sp, sapphire-rapids */
+	/* zen1 3, zen2 2, zen3 2, zen4 12, skylake-sp 5, icelake-sp 3, sapphire-rapids 2 */
+	ck_assert_int_eq(topdown_checked, 29);
 }
 END_TEST
 
@@ -96,7 +131,8 @@ START_TEST(test_arm_entries_use_architectural_numbers)
 		{ "BR_MIS_PRED_RETIRED", 0x22 }, { "BR_MIS_PRED", 0x10 }, { "BR_PRED", 0x12 },
 		{ "L1D_CACHE", 0x04 }, { "L1D_CACHE_REFILL", 0x03 }, { "L1D_CACHE_RD", 0x40 },
 		{ "L1D_CACHE_REFILL_RD", 0x42 }, { "STALL_FRONTEND", 0x23 }, { "STALL_BACKEND", 0x24 },
-		{ "INST_SPEC", 0x1b },
+		{ "INST_SPEC", 0x1b }, { "OP_RETIRED", 0x3a }, { "OP_SPEC", 0x3b }, { "STALL_SLOT_BACKEND", 0x3d },
+		{ "STALL_SLOT_FRONTEND", 0x3e }, { "STALL_SLOT", 0x3f },
 	};
 	int tables = 0;
 
@@ -119,6 +155,17 @@ START_TEST(test_arm_entries_use_architectural_numbers)
 			}
 			ck_assert_msg(found, "%s: %s is not an architectural common event", u->name, e->vendor);
 			ck_assert_int_eq(e->umask, -1);
+		}
+		for (size_t m = 0; m < u->ntopdown; m++) {
+			for (size_t i = 0; i < u->topdown[m].nevents; i++) {
+				const struct ud_td_event *e = &u->topdown[m].events[i];
+				int found = 0;
+
+				for (size_t a = 0; a < sizeof(arch) / sizeof(arch[0]) && !found; a++)
+					found = strcmp(arch[a].name, e->name) == 0 && arch[a].code == e->code;
+				ck_assert_msg(found, "%s: top-down %s 0x%x is not that architectural event", u->name,
+					      e->name, e->code);
+			}
 		}
 	}
 	ck_assert_int_eq(tables, 4);
@@ -185,7 +232,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, load, unload);
-	tcase_add_test(tc, test_amd_entries_match_libpfm4);
+	tcase_add_test(tc, test_x86_entries_match_libpfm4);
 	tcase_add_test(tc, test_arm_entries_use_architectural_numbers);
 	tcase_add_test(tc, test_resolution_paths);
 	suite_add_tcase(s, tc);

@@ -11,11 +11,14 @@
 #include <jansson.h>
 
 #include "builtins.h"
-#include "json_io.h"
+#include "json_emit.h"
 #include "counting.h"
 #include "events.h"
 #include "options.h"
+#include "raw_config.h"
 #include "text.h"
+#include "topdown.h"
+#include "topdown_method.h"
 #include "uarch.h"
 
 static struct {
@@ -36,7 +39,9 @@ static const struct ud_command command = {
 	.description = "Shows the event table in force: for each generic event, the vendor event\n"
 		       "behind it, its code and unit mask, whether it counts speculatively or at\n"
 		       "retirement, what it includes, the source of the code, and how it would be\n"
-		       "opened on this host (libpfm4, raw, generic or unavailable).\n",
+		       "opened on this host (libpfm4, raw, generic or unavailable); then the\n"
+		       "top-down method of the core (slots, cycle-accounting or none, and why), its\n"
+		       "level, its slots, its raw events and its formulas, each with its source.\n",
 	.options = UD_OPTIONS(options),
 };
 
@@ -46,72 +51,197 @@ static const char *const hardware_names[] = {
 	"L1-dcache-load-misses", "stalled-cycles-frontend", "stalled-cycles-backend",
 };
 
-static json_t *penalty_json(double cycles, const char *source)
+static void penalty_emit(struct ud_jw *jw, const char *key, double cycles, const char *source)
 {
-	if (isnan(cycles))
-		return json_null();
-	return json_pack("{s:f s:s}", "cycles", cycles, "source", source);
-}
-
-static json_t *event_json(const struct ud_uarch *u, const char *name)
-{
-	const struct ud_uarch_event *e = ud_uarch_event(u, name);
-	struct ud_event ev;
-	json_t *j = json_pack("{s:s}", "generic", name);
-
-	ud_event_resolve_for(u, name, &ev);
-	if (e && !e->unavailable) {
-		json_object_set_new(j, "vendor_event", json_string(e->vendor));
-		json_object_set_new(j, "code", json_integer(e->code));
-		json_object_set_new(j, "umask", e->umask >= 0 ? json_integer(e->umask) : json_null());
-		json_object_set_new(j, "semantics", json_string(e->semantics));
-		json_object_set_new(j, "includes", json_string(e->includes));
-		json_object_set_new(j, "source", json_string(e->source));
-	} else {
-		json_object_set_new(j, "vendor_event", json_null());
-		json_object_set_new(j, "semantics", json_null());
+	if (isnan(cycles)) {
+		ud_jw_null(jw, key);
+		return;
 	}
-	json_object_set_new(j, "opened_as", json_string(ev.resolved ? ev.opened_as : "unavailable"));
-	if (ev.resolved)
-		json_object_set_new(j, "config", json_integer((json_int_t)ev.attr.config));
-	else
-		json_object_set_new(j, "reason", json_string(ev.reason));
-	return j;
+	ud_jw_object(jw, key);
+	ud_jw_real(jw, "cycles", cycles);
+	ud_jw_string(jw, "source", source);
+	ud_jw_end(jw);
 }
 
-static json_t *table_json(const struct ud_uarch *u, const char *chosen_by)
+/* How the row opens here: the resolver's answer for the table's first entry, the raw code for another core type's. */
+static void opening_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *name, const struct ud_uarch_event *e,
+			 bool first)
+{
+	struct ud_event ev;
+
+	if (!first) {
+		ud_jw_string(jw, "opened_as", e->unavailable ? "unavailable" : "raw");
+		if (e->unavailable)
+			ud_jw_string(jw, "reason", e->reason);
+		else
+			ud_jw_integer(jw, "config", (json_int_t)ud_uarch_raw_config(u, e->code, e->umask, 0, false, false));
+		return;
+	}
+	ud_event_resolve_for(u, name, &ev);
+	ud_jw_string(jw, "opened_as", ev.resolved ? ev.opened_as : "unavailable");
+	if (ev.resolved)
+		ud_jw_integer(jw, "config", (json_int_t)ev.attr.config);
+	else
+		ud_jw_string(jw, "reason", ev.reason);
+}
+
+static void umask_emit(struct ud_jw *jw, int umask)
+{
+	if (umask >= 0)
+		ud_jw_integer(jw, "umask", umask);
+	else
+		ud_jw_null(jw, "umask");
+}
+
+static void event_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *name, const struct ud_uarch_event *e,
+		       bool first)
+{
+	ud_jw_object(jw, NULL);
+	ud_jw_string(jw, "generic", name);
+	if (e && e->pmu[0])
+		ud_jw_string(jw, "pmu", e->pmu);
+	if (e && !e->unavailable) {
+		ud_jw_string(jw, "vendor_event", e->vendor);
+		ud_jw_integer(jw, "code", e->code);
+		umask_emit(jw, e->umask);
+		ud_jw_string(jw, "semantics", e->semantics);
+		ud_jw_string(jw, "includes", e->includes);
+		ud_jw_string(jw, "source", e->source);
+	} else {
+		ud_jw_null(jw, "vendor_event");
+		ud_jw_null(jw, "semantics");
+	}
+	opening_emit(jw, u, name, e, first);
+	ud_jw_end(jw);
+}
+
+/* Each generic name once, or once per core type where a hybrid table lists it for each. */
+static void events_emit(struct ud_jw *jw, const struct ud_uarch *u)
+{
+	ud_jw_array(jw, "events");
+	for (size_t i = 0; i < sizeof(hardware_names) / sizeof(hardware_names[0]); i++) {
+		bool first = true;
+
+		for (size_t k = 0; k < u->nevents; k++) {
+			if (strcmp(u->events[k].generic, hardware_names[i]) != 0)
+				continue;
+			event_emit(jw, u, hardware_names[i], &u->events[k], first);
+			first = false;
+		}
+		if (first)
+			event_emit(jw, u, hardware_names[i], NULL, true);
+	}
+	ud_jw_end(jw);
+}
+
+static void td_event_emit(struct ud_jw *jw, const struct ud_uarch *u, const struct ud_td_event *e)
+{
+	ud_jw_object(jw, NULL);
+	ud_jw_string(jw, "name", e->name);
+	ud_jw_integer(jw, "code", e->code);
+	umask_emit(jw, e->umask);
+	if (e->cmask)
+		ud_jw_integer(jw, "cmask", e->cmask);
+	if (e->inv)
+		ud_jw_bool(jw, "inv", true);
+	if (e->edge)
+		ud_jw_bool(jw, "edge", true);
+	ud_jw_integer(jw, "config", (json_int_t)ud_td_event_config(u, e));
+	if (e->libpfm4[0])
+		ud_jw_string(jw, "libpfm4", e->libpfm4);
+	ud_jw_string(jw, "source", e->source);
+	ud_jw_end(jw);
+}
+
+/* SPEC §5.2 "events --json": the method, level, slots and formulas, with their raw events and sources. */
+static void method_emit(struct ud_jw *jw, const char *key, const struct ud_uarch *u, const struct ud_td_method *m)
+{
+	ud_jw_object(jw, key);
+	ud_jw_string(jw, "method", ud_topdown_method_name(m->method));
+	ud_jw_integer(jw, "level", m->level);
+	if (m->slots_from_caps || m->slots_counted)
+		ud_jw_string(jw, "slots", m->slots_from_caps ? "caps" : "counted");
+	else
+		ud_jw_real(jw, "slots", m->slots);
+	ud_jw_string(jw, "reason", m->reason[0] ? m->reason : NULL);
+	ud_jw_string(jw, "source", m->source[0] ? m->source : NULL);
+	ud_jw_array(jw, "events");
+	for (size_t i = 0; i < m->nevents; i++)
+		td_event_emit(jw, u, &m->events[i]);
+	ud_jw_end(jw);
+	ud_jw_array(jw, "formulas");
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		ud_jw_object(jw, NULL);
+		ud_jw_string(jw, "name", m->metrics[i].name);
+		ud_jw_integer(jw, "level", m->metrics[i].level);
+		ud_jw_string(jw, "expr", m->metrics[i].expr);
+		ud_jw_string(jw, "source", m->metrics[i].source);
+		ud_jw_end(jw);
+	}
+	ud_jw_end(jw);
+	ud_jw_end(jw);
+}
+
+/* "topdown" for one method; "topdown_per_pmu" {PMU: method} for a hybrid part's, as in profiles. */
+static void topdown_emit(struct ud_jw *jw, const struct ud_uarch *u)
+{
+	if (u->ntopdown == 1 && !u->topdown[0].pmu[0]) {
+		method_emit(jw, "topdown", u, &u->topdown[0]);
+		return;
+	}
+	ud_jw_null(jw, "topdown");
+	if (!u->ntopdown)
+		return;
+	ud_jw_object(jw, "topdown_per_pmu");
+	for (size_t i = 0; i < u->ntopdown; i++)
+		method_emit(jw, u->topdown[i].pmu, u, &u->topdown[i]);
+	ud_jw_end(jw);
+}
+
+static void table_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *chosen_by)
 {
 	char pmu_reason[UD_REASON_MAX];
 	enum ud_pmu_state pmu = ud_pmu_probe(pmu_reason, sizeof(pmu_reason));
-	json_t *events = json_array();
 
-	for (size_t i = 0; i < sizeof(hardware_names) / sizeof(hardware_names[0]); i++)
-		json_array_append_new(events, event_json(u, hardware_names[i]));
-	return json_pack("{s:s s:s s:s s:s s:{s:i s:i} s:o s:b s:{s:o s:o} s:s s:s s:o}",
-			 "uarch", u->name, "title", u->title, "table", u->path, "chosen_by", chosen_by,
-			 "counters", "programmable", u->counters_programmable, "fixed", u->counters_fixed,
-			 "libpfm4_pmu", u->libpfm4_pmu[0] ? json_string(u->libpfm4_pmu) : json_null(),
-			 "libpfm4_detected_here", ud_libpfm4_pmu_present(u->libpfm4_pmu),
-			 "penalties",
-			 "branch_mispredict", penalty_json(u->penalty_branch, u->penalty_branch_source),
-			 "l1d_miss", penalty_json(u->penalty_l1d, u->penalty_l1d_source),
-			 "pmu_here", ud_pmu_state_name(pmu), "pmu_here_reason", pmu_reason, "events", events);
+	ud_jw_object(jw, NULL);
+	ud_jw_string(jw, "uarch", u->name);
+	ud_jw_string(jw, "title", u->title);
+	ud_jw_string(jw, "table", u->path);
+	ud_jw_string(jw, "chosen_by", chosen_by);
+	ud_jw_object(jw, "counters");
+	ud_jw_integer(jw, "programmable", u->counters_programmable);
+	ud_jw_integer(jw, "fixed", u->counters_fixed);
+	ud_jw_end(jw);
+	ud_jw_string(jw, "libpfm4_pmu", u->libpfm4_pmu[0] ? u->libpfm4_pmu : NULL);
+	ud_jw_bool(jw, "libpfm4_detected_here", ud_libpfm4_pmu_present(u->libpfm4_pmu));
+	ud_jw_object(jw, "penalties");
+	penalty_emit(jw, "branch_mispredict", u->penalty_branch, u->penalty_branch_source);
+	penalty_emit(jw, "l1d_miss", u->penalty_l1d, u->penalty_l1d_source);
+	ud_jw_end(jw);
+	ud_jw_string(jw, "pmu_here", ud_pmu_state_name(pmu));
+	ud_jw_string(jw, "pmu_here_reason", pmu_reason);
+	events_emit(jw, u);
+	topdown_emit(jw, u);
+	ud_jw_end(jw);
 }
 
-static void print_text(FILE *f, const json_t *t)
+static const char *str(const json_t *o, const char *key)
 {
-	const json_t *pen = json_object_get(t, "penalties"), *e;
-	size_t i;
+	return json_string_value(json_object_get(o, key));
+}
 
-	fprintf(f, "%s: %s\n", json_string_value(json_object_get(t, "uarch")), json_string_value(json_object_get(t, "title")));
-	fprintf(f, "table:      %s (%s)\n", json_string_value(json_object_get(t, "table")),
-	       json_string_value(json_object_get(t, "chosen_by")));
+static void print_head(FILE *f, const json_t *t)
+{
+	const json_t *pen = json_object_get(t, "penalties");
+
+	fprintf(f, "%s: %s\n", str(t, "uarch"), str(t, "title"));
+	fprintf(f, "table:      %s (%s)\n", str(t, "table"), str(t, "chosen_by"));
 	fprintf(f, "counters:   %lld programmable, %lld fixed\n",
-	       (long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "programmable")),
-	       (long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "fixed")));
+		(long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "programmable")),
+		(long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "fixed")));
 	if (json_is_string(json_object_get(t, "libpfm4_pmu")))
-		fprintf(f, "libpfm4:    %s (%s on this host)\n", json_string_value(json_object_get(t, "libpfm4_pmu")),
-		       json_is_true(json_object_get(t, "libpfm4_detected_here")) ? "detected" : "not detected");
+		fprintf(f, "libpfm4:    %s (%s on this host)\n", str(t, "libpfm4_pmu"),
+			json_is_true(json_object_get(t, "libpfm4_detected_here")) ? "detected" : "not detected");
 	else
 		fprintf(f, "libpfm4:    no PMU for this microarchitecture\n");
 	for (const char *const *k = (const char *const[]){ "branch_mispredict", "l1d_miss", NULL }; *k; k++) {
@@ -119,14 +249,20 @@ static void print_text(FILE *f, const json_t *t)
 
 		if (json_is_object(p))
 			fprintf(f, "penalty:    %s %g cycles (%s)\n", *k, json_real_value(json_object_get(p, "cycles")),
-			       json_string_value(json_object_get(p, "source")));
+				str(p, "source"));
 	}
-	fprintf(f, "PMU here:   %s: %s\n\n", json_string_value(json_object_get(t, "pmu_here")),
-	       json_string_value(json_object_get(t, "pmu_here_reason")));
-	fprintf(f, "%-24s %-52s %-6s %-5s %-11s %s\n", "generic", "vendor event", "code", "umask", "semantics",
-	       "opened as");
+	fprintf(f, "PMU here:   %s: %s\n\n", str(t, "pmu_here"), str(t, "pmu_here_reason"));
+}
+
+static void print_events(FILE *f, const json_t *t)
+{
+	const json_t *e;
+	size_t i;
+
+	fprintf(f, "%-24s %-8s %-52s %-6s %-5s %-11s %s\n", "generic", "pmu", "vendor event", "code", "umask",
+		"semantics", "opened as");
 	json_array_foreach(json_object_get(t, "events"), i, e) {
-		const char *vendor = json_string_value(json_object_get(e, "vendor_event"));
+		const char *vendor = str(e, "vendor_event");
 		const json_t *code = json_object_get(e, "code"), *umask = json_object_get(e, "umask");
 		char codes[16] = "-", umasks[16] = "-";
 
@@ -134,16 +270,56 @@ static void print_text(FILE *f, const json_t *t)
 			snprintf(codes, sizeof(codes), "0x%03llx", (long long)json_integer_value(code));
 		if (json_is_integer(umask))
 			snprintf(umasks, sizeof(umasks), "0x%02llx", (long long)json_integer_value(umask));
-		fprintf(f, "%-24s %-52s %-6s %-5s %-11s %s", json_string_value(json_object_get(e, "generic")),
-		       vendor ? vendor : strcmp(json_string_value(json_object_get(e, "opened_as")), "generic") == 0
-					 ? "(the kernel's generic event)" : "-",
-		       codes, umasks,
-		       json_is_string(json_object_get(e, "semantics")) ? json_string_value(json_object_get(e, "semantics")) : "-",
-		       json_string_value(json_object_get(e, "opened_as")));
-		if (json_is_string(json_object_get(e, "reason")))
-			fprintf(f, ": %s", json_string_value(json_object_get(e, "reason")));
+		fprintf(f, "%-24s %-8s %-52s %-6s %-5s %-11s %s", str(e, "generic"), str(e, "pmu") ? str(e, "pmu") : "-",
+			vendor ? vendor : strcmp(str(e, "opened_as"), "generic") == 0 ? "(the kernel's generic event)" : "-",
+			codes, umasks, str(e, "semantics") ? str(e, "semantics") : "-", str(e, "opened_as"));
+		if (str(e, "reason"))
+			fprintf(f, ": %s", str(e, "reason"));
 		fputc('\n', f);
 	}
+}
+
+/* One method: what it is, what it is not, then its events' configs and its formulas. */
+static void print_method(FILE *f, const char *pmu, const json_t *m)
+{
+	const json_t *slots = json_object_get(m, "slots"), *x;
+	size_t i;
+
+	fprintf(f, "\ntop-down%s%s%s: %s", pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "", str(m, "method"));
+	if (strcmp(str(m, "method"), "none") != 0)
+		fprintf(f, ", level %lld", (long long)json_integer_value(json_object_get(m, "level")));
+	if (json_is_number(slots))
+		fprintf(f, ", %g slots a cycle", json_number_value(slots));
+	else if (json_is_string(slots))
+		fprintf(f, ", slots %s", strcmp(json_string_value(slots), "caps") == 0
+						 ? "from the PMU's caps/slots" : "counted by the slots event");
+	fputc('\n', f);
+	if (str(m, "reason"))
+		fprintf(f, "  %s\n", str(m, "reason"));
+	if (str(m, "source"))
+		fprintf(f, "  source: %s\n", str(m, "source"));
+	json_array_foreach(json_object_get(m, "events"), i, x)
+		fprintf(f, "  event    %-56s config 0x%-10llx %s\n", str(x, "name"),
+			(unsigned long long)json_integer_value(json_object_get(x, "config")), str(x, "source"));
+	json_array_foreach(json_object_get(m, "formulas"), i, x) {
+		long long level = json_integer_value(json_object_get(x, "level"));
+
+		fprintf(f, "  formula  %-24s %-4s = %s\n", str(x, "name"), level == 1 ? "(L1)" : level == 2 ? "(L2)" : "",
+			str(x, "expr"));
+	}
+}
+
+static void print_text(FILE *f, const json_t *t)
+{
+	const json_t *per = json_object_get(t, "topdown_per_pmu"), *m;
+	const char *pmu;
+
+	print_head(f, t);
+	print_events(f, t);
+	if (json_is_object(json_object_get(t, "topdown")))
+		print_method(f, NULL, json_object_get(t, "topdown"));
+	json_object_foreach((json_t *)per, pmu, m)
+		print_method(f, pmu, m);
 }
 
 /* The table's strings come from data files: shown, never obeyed by the terminal. */
@@ -191,7 +367,8 @@ int cmd_events(int argc, char **argv)
 	struct ud_uarch_db db;
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
-	json_t *t;
+	struct ud_jw *jw;
+	json_t *t = NULL;
 
 	args.uarch = args.cpuinfo = NULL;
 	args.json = false;
@@ -211,13 +388,18 @@ int cmd_events(int argc, char **argv)
 		ud_uarch_db_free(&db);
 		return UD_EXIT_USAGE;
 	}
-	t = table_json(u, chosen);
+	/* one writer, json_emit.h: streamed for --json, a tree for the text to read */
 	if (args.json) {
-		ud_json_write(t, stdout);
+		jw = ud_jw_text(stdout);
+		table_emit(jw, u, chosen);
+		ud_jw_finish(jw, NULL);
 	} else {
-		print_visible(t);
+		jw = ud_jw_tree();
+		table_emit(jw, u, chosen);
+		if (ud_jw_finish(jw, &t) == 0)
+			print_visible(t);
+		json_decref(t);
 	}
-	json_decref(t);
 	ud_uarch_db_free(&db);
 	ud_events_cleanup();
 	return ud_stdout_status(&command);

@@ -11,6 +11,7 @@
 #include "import_event_name.h"
 #include "import_number.h"
 #include "import_perf_command.h"
+#include "import_topdown.h"
 #include "unixbench_score.h"
 
 void acc_init(struct acc *a)
@@ -496,7 +497,7 @@ int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_
 	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
-	if (add_counters(a, w, npmus > 0, err) != 0)
+	if (add_counters(a, w, npmus > 0, err) != 0 || import_topdown(w, err) != 0)
 		return -1;
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
 		return ud_fail(err, "out of memory");

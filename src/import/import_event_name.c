@@ -165,6 +165,12 @@ static bool identifier_with_underscore(const char *s)
 	return true;
 }
 
+/* A metric's name: one with an underscore, or perf's top-down bucket without one (PipelineL1's and Arm's "retiring"). */
+static bool metric_word(const char *s)
+{
+	return identifier_with_underscore(s) || strcmp(s, "retiring") == 0;
+}
+
 bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
 {
 	char buf[128], *s = buf, *e;
@@ -185,7 +191,7 @@ bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
 		snprintf(name, len, "ghz");
 		return true;
 	}
-	if (identifier_with_underscore(s)) {
+	if (metric_word(s)) {
 		snprintf(name, len, "%s", s);
 		return true;
 	}
@@ -193,7 +199,7 @@ bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
 	e = s + strcspn(s, " \t");
 	while (isspace((unsigned char)*e))
 		e++;
-	if (*e && identifier_with_underscore(e)) {
+	if (*e && metric_word(e)) {
 		snprintf(name, len, "%s", e);
 		return true;
 	}

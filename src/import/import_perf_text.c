@@ -281,8 +281,13 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	char metric[96], unit[128];
 	struct decimal d;
 
-	/* the cheap tests first: most counter lines of an interval file carry a comment that is no metric */
-	if (!hash || (!strchr(hash, '_') && !(event && is_cycles(t) && strstr(hash, "GHz"))))
+	/*
+	 * the cheap tests first: most counter lines of an interval file carry a
+	 * comment that is no metric; a metric's name has an underscore, but
+	 * PipelineL1's and Arm's TopdownL1 "retiring"
+	 */
+	if (!hash ||
+	    (!strchr(hash, '_') && !strstr(hash, "retiring") && !(event && is_cycles(t) && strstr(hash, "GHz"))))
 		return 0;
 	p = skip_space(hash + 1);
 	if (scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)

@@ -59,6 +59,7 @@ static void workload_free(struct ud_workload *w)
 		free(w->noise);
 	}
 	ud_hotspots_free(w->hotspots);
+	free(w->topdown);
 }
 
 void ud_profile_free(struct ud_profile *p)
@@ -109,6 +110,18 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = w->score.rel_stderr = NAN;
 	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = w->elapsed_rel_stddev = NAN;
 	return w;
+}
+
+struct ud_topdown *ud_workload_add_topdown(struct ud_workload *w, enum ud_topdown_method m,
+					   enum ud_topdown_source s, const char *pmu)
+{
+	struct ud_topdown *grown = realloc(w->topdown, (w->ntopdown + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	w->topdown = grown;
+	ud_topdown_init(&w->topdown[w->ntopdown], m, s, pmu);
+	return &w->topdown[w->ntopdown++];
 }
 
 struct ud_noise *ud_workload_noise(struct ud_workload *w)

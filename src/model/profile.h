@@ -24,6 +24,7 @@
 #include "error.h"
 #include "hotspots.h"
 #include "json_emit.h"
+#include "topdown.h"
 
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
 
@@ -124,6 +125,8 @@ struct ud_workload {
 	size_t nperf_metrics;
 	struct ud_noise *noise;  /* SPEC §3.1 "noise"; NULL when not measured (imports) */
 	struct ud_hotspots *hotspots; /* SPEC §3.1 "hotspots" and "sampling"; NULL when not sampled */
+	struct ud_topdown *topdown; /* SPEC §5.2 "topdown": one record, or one per core type of a hybrid host */
+	size_t ntopdown;
 };
 
 struct ud_profile {
@@ -147,6 +150,13 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
  * repeat a key): checking here cost a scan of every metric per metric.
  */
 int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value);
+/*
+ * Appends a top-down record of method m from source s for the core PMU pmu
+ * ("" or NULL: the whole host; a hybrid host's records name theirs), or
+ * NULL when out of memory.  Borrowed: valid until the next add.
+ */
+struct ud_topdown *ud_workload_add_topdown(struct ud_workload *w, enum ud_topdown_method m,
+					   enum ud_topdown_source s, const char *pmu);
 /* The workload's noise record, made (all unknown, no warnings) on first use; NULL when out of memory. */
 struct ud_noise *ud_workload_noise(struct ud_workload *w);
 int ud_noise_add_warning(struct ud_noise *n, const char *text);

@@ -17,6 +17,7 @@
 #include "json_emit.h"
 #include "outfile.h"
 #include "profile.h"
+#include "topdown_json.h"
 
 /* More threads than this only contend for memory bandwidth. */
 #define UD_LOAD_THREADS_MAX 16
@@ -228,6 +229,7 @@ static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const j
 			ud_jw_number(jw, w->perf_metrics[i].name, w->perf_metrics[i].value);
 		ud_jw_end(jw);
 	}
+	ud_topdown_emit_workload(jw, w);
 	if (w->noise)
 		ud_noise_emit(jw, "noise", w->noise);
 	if (w->hotspots)
@@ -598,6 +600,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
 	read_perf_metrics(r, w, ud_jv_get(j, "perf_metrics"), where);
 	read_noise(r, w, ud_jv_get(j, "noise"), where);
+	if (!r->failed && ud_topdown_from_doc(j, where, w, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
 	if (!r->failed && ud_hotspots_from_doc(j, where, &w->hotspots, r->err) != 0) {
 		ud_err_prefix(r->err, "%s", r->name);
 		r->failed = 1;

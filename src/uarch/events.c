@@ -8,6 +8,7 @@
 /* The kernel's perf_event.h first: libpfm4's copy then steps aside. */
 #include "event_names.h"
 #include "events.h"
+#include "raw_config.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 
@@ -208,16 +209,6 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 		 "unknown event: not a generic name, a raw code (rHEX) or an event libpfm4 knows for this CPU");
 }
 
-/* The raw PMU config of a table entry: AMD's PerfEvtSel layout, or Arm's event number. */
-static __u64 raw_config(const struct ud_uarch *u, const struct ud_uarch_event *e)
-{
-	__u64 code = e->code;
-
-	if (u->detect == UD_DETECT_X86)
-		return (code & 0xff) | ((__u64)(e->umask > 0 ? e->umask : 0) << 8) | ((code & 0xf00) << 24);
-	return code;
-}
-
 /*
  * perf's privilege-level modifiers, as in "cycles:u": the letters after the
  * last ':' when all of them are u (user), k (kernel), h (hypervisor), G and
@@ -293,7 +284,7 @@ static void resolve_base_for(const struct ud_uarch *u, const char *name, struct 
 	}
 	snprintf(qualified, sizeof(qualified), "%s::%s", u->libpfm4_pmu, e->vendor);
 	if (!(e->libpfm4 && ud_libpfm4_pmu_present(u->libpfm4_pmu) && resolve_pfm(qualified, ev))) {
-		init_attr(ev, PERF_TYPE_RAW, raw_config(u, e));
+		init_attr(ev, PERF_TYPE_RAW, ud_uarch_raw_config(u, e->code, e->umask, 0, false, false));
 		ev->opened_as = "raw";
 	}
 	/* What the name means here comes from the table, whichever way it opens. */

@@ -10,6 +10,7 @@
 #include "event_names.h"
 #include "fileio.h"
 #include "text.h"
+#include "topdown_method.h"
 #include "uarch.h"
 
 #define MAX_TOKENS 16
@@ -186,8 +187,6 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 	/* The counting engine looks rows up by perf's canonical names: any other row would never be used. */
 	if (!ud_generic_event_name(t[1].key) || strcmp(ud_generic_event_name(t[1].key), t[1].key) != 0)
 		return perr(p, "not one of perf's generic event names", t[1].key);
-	if (ud_uarch_event(u, t[1].key))
-		return perr(p, "event listed twice", t[1].key);
 	grown = realloc(u->events, (u->nevents + 1) * sizeof(*grown));
 	if (!grown)
 		return perr(p, "out of memory", NULL);
@@ -231,6 +230,8 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 			copy(e->source, sizeof(e->source), v);
 		} else if (strcmp(k, "reason") == 0) {
 			copy(e->reason, sizeof(e->reason), v);
+		} else if (strcmp(k, "pmu") == 0) {
+			copy(e->pmu, sizeof(e->pmu), v);
 		} else if (strcmp(k, "libpfm4") == 0) {
 			if (strcmp(v, "yes") && strcmp(v, "no"))
 				return perr(p, "libpfm4 must be yes or no", v);
@@ -239,6 +240,10 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 			return perr(p, "unknown event field", k);
 		}
 	}
+	/* a hybrid part lists an event once per core type */
+	for (size_t i = 0; i + 1 < u->nevents; i++)
+		if (strcmp(u->events[i].generic, e->generic) == 0 && strcmp(u->events[i].pmu, e->pmu) == 0)
+			return perr(p, "event listed twice", e->generic);
 	if (e->unavailable && !e->reason[0])
 		return perr(p, "an unavailable event needs a reason", e->generic);
 	if (!e->unavailable && (!e->vendor[0] || !has_code || !e->semantics[0] || !e->source[0]))
@@ -265,6 +270,167 @@ static int directive_penalty(struct parser *p, struct ud_uarch *u, struct token 
 	if (parse_double(p, t[1].key, t[1].value, value))
 		return -1;
 	copy(source, UD_UARCH_TEXT, t[2].value);
+	return 0;
+}
+
+/* The method the topdown-event and topdown-metric lines after a topdown line belong to. */
+static struct ud_td_method *current_method(struct parser *p, struct ud_uarch *u)
+{
+	if (!u->ntopdown) {
+		perr(p, "a topdown line must come first", NULL);
+		return NULL;
+	}
+	return &u->topdown[u->ntopdown - 1];
+}
+
+static int topdown_field(struct parser *p, struct ud_td_method *m, const struct token *t)
+{
+	const char *k = t->key, *v = t->value;
+	long num;
+
+	if (strcmp(k, "method") == 0) {
+		if (ud_topdown_method_parse(v, &m->method) != 0)
+			return perr(p, "method must be slots, cycle-accounting or none", v);
+	} else if (strcmp(k, "level") == 0) {
+		if (parse_number(p, k, v, &num) || (num != 1 && num != 2))
+			return perr(p, "level must be 1 or 2", v);
+		m->level = (int)num;
+	} else if (strcmp(k, "slots") == 0) {
+		m->slots_from_caps = strcmp(v, "caps") == 0;
+		m->slots_counted = strcmp(v, "counted") == 0;
+		if (!m->slots_from_caps && !m->slots_counted && parse_double(p, k, v, &m->slots))
+			return -1;
+	} else if (strcmp(k, "pmu") == 0) {
+		copy(m->pmu, sizeof(m->pmu), v);
+	} else if (strcmp(k, "reason") == 0) {
+		copy(m->reason, sizeof(m->reason), v);
+	} else if (strcmp(k, "source") == 0) {
+		copy(m->source, sizeof(m->source), v);
+	} else {
+		return perr(p, "unknown topdown field", k);
+	}
+	return 0;
+}
+
+static int directive_topdown(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	struct ud_td_method *m;
+	bool has_method = false;
+
+	if (u->ntopdown == UD_TD_METHODS_MAX)
+		return perr(p, "more topdown lines than a hybrid part has core types", NULL);
+	m = &u->topdown[u->ntopdown++];
+	memset(m, 0, sizeof(*m));
+	m->slots = NAN;
+	m->level = 1;
+	for (int i = 1; i < n; i++) {
+		if (!t[i].has_value)
+			return perr(p, "expected key=value", t[i].key);
+		has_method |= strcmp(t[i].key, "method") == 0;
+		if (topdown_field(p, m, &t[i]))
+			return -1;
+	}
+	if (!has_method)
+		return perr(p, "topdown needs method=", NULL);
+	if (m->method != UD_TD_METHOD_NONE && !m->source[0])
+		return perr(p, "topdown needs a source", NULL);
+	if (m->method == UD_TD_SLOTS && isnan(m->slots) && !m->slots_from_caps && !m->slots_counted)
+		return perr(p, "a slots method needs slots=N, slots=caps or slots=counted", NULL);
+	return 0;
+}
+
+static int td_event_field(struct parser *p, struct ud_td_event *e, const struct token *t)
+{
+	const char *k = t->key, *v = t->value;
+	long num;
+
+	if (strcmp(k, "name") == 0) {
+		copy(e->name, sizeof(e->name), v);
+	} else if (strcmp(k, "source") == 0) {
+		copy(e->source, sizeof(e->source), v);
+	} else if (strcmp(k, "libpfm4") == 0) {
+		copy(e->libpfm4, sizeof(e->libpfm4), v);
+	} else if (strcmp(k, "inv") == 0 || strcmp(k, "edge") == 0) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return perr(p, "inv and edge must be yes or no", v);
+		*(strcmp(k, "inv") == 0 ? &e->inv : &e->edge) = strcmp(v, "yes") == 0;
+	} else if (strcmp(k, "code") == 0 || strcmp(k, "umask") == 0 || strcmp(k, "cmask") == 0) {
+		if (parse_number(p, k, v, &num))
+			return -1;
+		if (num > (strcmp(k, "code") == 0 ? 0xffff : 0xff))
+			return perr(p, "too large for its field", k);
+		if (strcmp(k, "code") == 0)
+			e->code = (unsigned)num;
+		else if (strcmp(k, "umask") == 0)
+			e->umask = (int)num;
+		else
+			e->cmask = (int)num;
+	} else {
+		return perr(p, "unknown topdown-event field", k);
+	}
+	return 0;
+}
+
+static int directive_td_event(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	struct ud_td_method *m = current_method(p, u);
+	struct ud_td_event *grown, *e;
+	bool has_code = false;
+
+	if (!m)
+		return -1;
+	grown = realloc(m->events, (m->nevents + 1) * sizeof(*grown));
+	if (!grown)
+		return perr(p, "out of memory", NULL);
+	m->events = grown;
+	e = &m->events[m->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->umask = -1;
+	for (int i = 1; i < n; i++) {
+		if (!t[i].has_value)
+			return perr(p, "expected key=value", t[i].key);
+		has_code |= strcmp(t[i].key, "code") == 0;
+		if (td_event_field(p, e, &t[i]))
+			return -1;
+	}
+	if (!e->name[0] || !has_code || !e->source[0])
+		return perr(p, "topdown-event needs name, code and source", NULL);
+	return 0;
+}
+
+static int directive_td_metric(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+{
+	struct ud_td_method *m = current_method(p, u);
+	struct ud_td_metric *grown, *x;
+	long num;
+
+	if (!m)
+		return -1;
+	grown = realloc(m->metrics, (m->nmetrics + 1) * sizeof(*grown));
+	if (!grown)
+		return perr(p, "out of memory", NULL);
+	m->metrics = grown;
+	x = &m->metrics[m->nmetrics++];
+	memset(x, 0, sizeof(*x));
+	for (int i = 1; i < n; i++) {
+		const char *k = t[i].key, *v = t[i].value;
+
+		if (!t[i].has_value)
+			return perr(p, "expected key=value", k);
+		if (strcmp(k, "name") == 0)
+			copy(x->name, sizeof(x->name), v);
+		else if (strcmp(k, "expr") == 0)
+			copy(x->expr, sizeof(x->expr), v);
+		else if (strcmp(k, "source") == 0)
+			copy(x->source, sizeof(x->source), v);
+		else if (strcmp(k, "level") == 0 && !parse_number(p, k, v, &num) && num <= 2)
+			x->level = (int)num;
+		else
+			return strcmp(k, "level") == 0 ? perr(p, "level must be 0, 1 or 2", v)
+							: perr(p, "unknown topdown-metric field", k);
+	}
+	if (!x->name[0] || !x->expr[0] || !x->source[0])
+		return perr(p, "topdown-metric needs name, expr and source", NULL);
 	return 0;
 }
 
@@ -324,7 +490,32 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 		return directive_penalty(p, u, t, n);
 	if (strcmp(t[0].key, "event") == 0)
 		return directive_event(p, u, t, n);
+	if (strcmp(t[0].key, "topdown") == 0)
+		return directive_topdown(p, u, t, n);
+	if (strcmp(t[0].key, "topdown-event") == 0)
+		return directive_td_event(p, u, t, n);
+	if (strcmp(t[0].key, "topdown-metric") == 0)
+		return directive_td_metric(p, u, t, n);
 	return perr(p, "unknown directive", t[0].key);
+}
+
+/* The formulas once the whole table is read: they may name what later lines declare. */
+static int check_topdown(struct ud_uarch *u, const char *path, struct ud_err *err)
+{
+	for (size_t i = 0; i < u->ntopdown; i++) {
+		const struct ud_td_method *m = &u->topdown[i];
+
+		if (u->ntopdown > 1 && !m->pmu[0]) {
+			ud_uarch_free(u);
+			return ud_fail(err, "%s: topdown: a table with two methods names each one's pmu=", path);
+		}
+		if (ud_topdown_method_check(m, err) != 0) {
+			ud_err_prefix(err, "%s: topdown%s%s", path, m->pmu[0] ? " pmu=" : "", m->pmu);
+			ud_uarch_free(u);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err *err)
@@ -356,7 +547,7 @@ int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err 
 		ud_uarch_free(u);
 		return ud_fail(err, "%s: a table needs uarch, detect and counters lines", path);
 	}
-	return 0;
+	return check_topdown(u, path, err);
 }
 
 int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err)
@@ -380,6 +571,11 @@ void ud_uarch_free(struct ud_uarch *u)
 	free(u->events);
 	u->events = NULL;
 	u->nevents = 0;
+	for (size_t i = 0; i < u->ntopdown; i++) {
+		free(u->topdown[i].events);
+		free(u->topdown[i].metrics);
+	}
+	u->ntopdown = 0;
 }
 
 static int cmp_uarch(const void *a, const void *b)

@@ -18,6 +18,8 @@
 
 #include "cpuinfo.h"
 #include "error.h"
+#include "topdown.h"
+#include "topdown_expr.h"
 
 #define UD_UARCH_TEXT 256
 
@@ -26,6 +28,7 @@ struct ud_uarch_event {
 	bool unavailable;                  /* the core has no such event; see reason */
 	char reason[UD_UARCH_TEXT];
 	char vendor[96];
+	char pmu[UD_TD_PMU];               /* the core type it is for on a hybrid part; "" every core */
 	bool libpfm4;                      /* vendor is libpfm4's spelling */
 	unsigned code;                     /* event number (AMD: up to 12 bits) */
 	int umask;                         /* AMD unit mask; -1 none */
@@ -33,6 +36,47 @@ struct ud_uarch_event {
 	char includes[UD_UARCH_TEXT];
 	char source[UD_UARCH_TEXT];
 };
+
+/* A raw event a top-down formula reads, by the name the formula gives it. */
+struct ud_td_event {
+	char name[UD_EXPR_NAME_MAX];
+	unsigned code;                     /* event number (AMD: up to 12 bits) */
+	int umask;                         /* x86 unit mask; -1 none */
+	int cmask;                         /* x86 counter mask; 0 none */
+	bool inv;                          /* x86 invert the counter mask */
+	bool edge;                         /* x86 count rising edges (perf's "edge") */
+	char libpfm4[96];                  /* libpfm4's spelling, where it has one, for the table check; "" none */
+	char source[UD_UARCH_TEXT];
+};
+
+#define UD_TD_EXPR_MAX 512
+
+/* A formula: a bucket of level 1 or 2, or (level 0) a value the others read, as perf's total_dispatch_slots. */
+struct ud_td_metric {
+	char name[UD_EXPR_NAME_MAX];
+	int level;
+	char expr[UD_TD_EXPR_MAX];
+	char source[UD_UARCH_TEXT];
+};
+
+/* How a core's slots are accounted for (events/README.md, "Top-down"). */
+struct ud_td_method {
+	char pmu[UD_TD_PMU];               /* the core type it is for on a hybrid part; "" every core */
+	enum ud_topdown_method method;
+	int level;                         /* the deepest level its formulas give */
+	bool slots_from_caps;              /* #slots is the PMU's caps/slots (Arm PMMIR_EL1.SLOTS) */
+	bool slots_counted;                /* the slots are an event the formulas read (Intel's slots counter) */
+	double slots;                      /* #slots as a constant; NAN when from caps or unused */
+	char reason[UD_UARCH_TEXT];        /* why no more than this: what none and cycle-accounting lack */
+	char source[UD_UARCH_TEXT];
+	struct ud_td_event *events;
+	size_t nevents;
+	struct ud_td_metric *metrics;
+	size_t nmetrics;
+};
+
+/* A hybrid part's core types each have their own. */
+#define UD_TD_METHODS_MAX 2
 
 struct ud_model_range {
 	long lo, hi;
@@ -56,6 +100,8 @@ struct ud_uarch {
 	char penalty_branch_source[UD_UARCH_TEXT], penalty_l1d_source[UD_UARCH_TEXT];
 	struct ud_uarch_event *events;
 	size_t nevents;
+	struct ud_td_method topdown[UD_TD_METHODS_MAX];
+	size_t ntopdown;                   /* 0: the table says nothing of top-down */
 };
 
 struct ud_uarch_db {

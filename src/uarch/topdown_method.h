@@ -1,0 +1,50 @@
+/*
+ * topdown_method.h - a table's top-down method (uarch.h's struct
+ * ud_td_method, read from events/) applied to counter values.
+ *
+ * The counting engine and the tests give the values of the raw events the
+ * formulas read, by the names the table gives them; out comes a
+ * struct ud_topdown (topdown.h) with level 1 and 2, the residual, and a
+ * null with its reason for each bucket whose events were not counted.
+ * Portable: the arithmetic only, no counters opened here.
+ */
+#ifndef UD_TOPDOWN_METHOD_H
+#define UD_TOPDOWN_METHOD_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "topdown.h"
+#include "uarch.h"
+
+/*
+ * The value of raw event name (as the table's topdown-event line names
+ * it): 0 with *v, or 1 when it was not counted, with why (len bytes)
+ * saying so.
+ */
+typedef int (*ud_td_values)(void *ctx, const char *name, double *v, char *why, size_t len);
+
+/*
+ * Fills *out from m's formulas over the values; slots is #slots where the
+ * method reads it from the PMU's caps/slots (NAN: not read), ignored where
+ * the table gives a constant.  -1 with err for a method that has nothing to
+ * compute (method none) or a formula that fails.
+ */
+int ud_topdown_compute(const struct ud_td_method *m, double slots, ud_td_values values, void *ctx,
+		       struct ud_topdown *out, struct ud_err *err);
+
+/*
+ * A method as a table must give it: its formulas well formed, reading only
+ * events and formulas it declares, without a loop; the four level-1 buckets
+ * for slots, a frontend or backend one for cycle accounting; bucket names
+ * from topdown.h's vocabulary at their level.  -1 with err naming the fault.
+ */
+int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err);
+
+/* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
+const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);
+
+/* The raw perf config of event e on u's PMU (ud_uarch_raw_config()). */
+uint64_t ud_td_event_config(const struct ud_uarch *u, const struct ud_td_event *e);
+
+#endif
