@@ -30,13 +30,13 @@ static int read_all(const char *text, size_t len, char *out, size_t outlen)
 	int n = 0;
 
 	out[0] = '\0';
-	lines_init(&l, text, len);
-	while ((line = lines_next(&l)) != NULL) {
+	imp_lines_init(&l, text, len);
+	while ((line = imp_lines_next(&l)) != NULL) {
 		n++;
 		ck_assert_int_eq(l.lineno, n);
 		snprintf(out + strlen(out), outlen - strlen(out), "%s%s", n > 1 ? "|" : "", line);
 	}
-	lines_free(&l);
+	imp_lines_free(&l);
 	return n;
 }
 
@@ -71,15 +71,15 @@ START_TEST(test_lines_long_and_modifiable)
 	ck_assert_ptr_nonnull(text);
 	memset(text, 'x', big);
 	memcpy(text + big, "\nyz", 3);
-	lines_init(&l, text, big + 3);
-	line = lines_next(&l);
+	imp_lines_init(&l, text, big + 3);
+	line = imp_lines_next(&l);
 	ck_assert_uint_eq(strlen(line), big);
 	line[0] = '\0'; /* the caller's copy: the text itself is untouched */
 	ck_assert_int_eq(text[0], 'x');
-	ck_assert_str_eq(lines_next(&l), "yz");
-	ck_assert_ptr_null(lines_next(&l));
-	ck_assert_ptr_null(lines_next(&l));
-	lines_free(&l);
+	ck_assert_str_eq(imp_lines_next(&l), "yz");
+	ck_assert_ptr_null(imp_lines_next(&l));
+	ck_assert_ptr_null(imp_lines_next(&l));
+	imp_lines_free(&l);
 	free(text);
 }
 END_TEST
@@ -91,7 +91,7 @@ static double num(const char *s, int pow10)
 	struct ud_err err = UD_ERR_INIT;
 	double v = NAN;
 
-	ck_assert_msg(parse_number_str(s, pow10, &v, &err) == 0, "%s: %s", s, err.msg);
+	ck_assert_msg(imp_parse_number_str(s, pow10, &v, &err) == 0, "%s: %s", s, err.msg);
 	return v;
 }
 
@@ -100,7 +100,7 @@ static void bad_number(const char *s, const char *why)
 	struct ud_err err = UD_ERR_INIT;
 	double v;
 
-	ck_assert_int_eq(parse_number_str(s, 0, &v, &err), -1);
+	ck_assert_int_eq(imp_parse_number_str(s, 0, &v, &err), -1);
 	ck_assert_msg(strstr(err.msg, why) != NULL, "%s: '%s' lacks '%s'", s, err.msg, why);
 }
 
@@ -132,8 +132,8 @@ static char votes(const char *const lines[])
 	struct decimal_votes v = { 0 };
 
 	for (size_t i = 0; lines[i]; i++)
-		decimal_votes_add(&v, lines[i]);
-	return decimal_votes_mark(&v);
+		imp_decimal_votes_add(&v, lines[i]);
+	return imp_decimal_votes_mark(&v);
 }
 
 static double num_as(const char *s, char mark)
@@ -141,8 +141,8 @@ static double num_as(const char *s, char mark)
 	struct decimal d;
 	const char *end;
 
-	ck_assert_int_eq(scan_decimal_as(s, &end, &d, mark, NULL), 1);
-	return decimal_value(d, 0);
+	ck_assert_int_eq(imp_scan_decimal_as(s, &end, &d, mark, NULL), 1);
+	return imp_decimal_value(d, 0);
 }
 
 /* A block's numbers decide its decimal mark; the ambiguous ones follow it. */
@@ -167,26 +167,27 @@ START_TEST(test_pmus_clocks_metric_names)
 {
 	char buf[96];
 
-	ck_assert(core_pmu_of("cpu_core/cycles/", buf, sizeof(buf)) && strcmp(buf, "cpu_core") == 0);
-	ck_assert(core_pmu_of("cpu_atom/instructions/u", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
-	ck_assert(core_pmu_of("armv8_cortex_a76/cpu_cycles/", buf, sizeof(buf)) && strcmp(buf, "armv8_cortex_a76") == 0);
-	ck_assert(core_pmu_of("apple_icestorm_pmu/cycles/", buf, sizeof(buf)) && strcmp(buf, "apple_icestorm_pmu") == 0);
-	ck_assert(!core_pmu_of("msr/tsc/", buf, sizeof(buf)));
-	ck_assert(!core_pmu_of("cpu/event=0x3c/", buf, sizeof(buf))); /* the PMU of a non-hybrid x86: no core type */
-	ck_assert(group_pmu_of("TopdownL1 (cpu_atom)", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
-	ck_assert(!group_pmu_of("TopdownL1", buf, sizeof(buf)));
-	ck_assert(!group_pmu_of("Default (85.00%)", buf, sizeof(buf)));
-	ck_assert(!core_pmu_of("cycles", buf, sizeof(buf)));
-	ck_assert(is_clock_event("task-clock:HG") && is_clock_event("cpu-clock") && !is_clock_event("cycles"));
-	ck_assert(metric_name_of("%  tma_backend_bound", false, buf, sizeof(buf)) && strcmp(buf, "tma_backend_bound") == 0);
-	ck_assert(metric_name_of("tma_retiring ", false, buf, sizeof(buf)) && strcmp(buf, "tma_retiring") == 0);
+	ck_assert(imp_core_pmu_of("cpu_core/cycles/", buf, sizeof(buf)) && strcmp(buf, "cpu_core") == 0);
+	ck_assert(imp_core_pmu_of("cpu_atom/instructions/u", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
+	ck_assert(imp_core_pmu_of("armv8_cortex_a76/cpu_cycles/", buf, sizeof(buf)) && strcmp(buf, "armv8_cortex_a76") == 0);
+	ck_assert(imp_core_pmu_of("apple_icestorm_pmu/cycles/", buf, sizeof(buf)) && strcmp(buf, "apple_icestorm_pmu") == 0);
+	ck_assert(!imp_core_pmu_of("msr/tsc/", buf, sizeof(buf)));
+	ck_assert(!imp_core_pmu_of("cpu/event=0x3c/", buf, sizeof(buf))); /* the PMU of a non-hybrid x86: no core type */
+	ck_assert(imp_group_pmu_of("TopdownL1 (cpu_atom)", buf, sizeof(buf)) && strcmp(buf, "cpu_atom") == 0);
+	ck_assert(!imp_group_pmu_of("TopdownL1", buf, sizeof(buf)));
+	ck_assert(!imp_group_pmu_of("Default (85.00%)", buf, sizeof(buf)));
+	ck_assert(!imp_core_pmu_of("cycles", buf, sizeof(buf)));
+	ck_assert(imp_is_clock_event("task-clock:HG") && imp_is_clock_event("cpu-clock") && !imp_is_clock_event("cycles"));
+	ck_assert(imp_metric_name_of("%  tma_backend_bound", false, buf, sizeof(buf)) &&
+		  strcmp(buf, "tma_backend_bound") == 0);
+	ck_assert(imp_metric_name_of("tma_retiring ", false, buf, sizeof(buf)) && strcmp(buf, "tma_retiring") == 0);
 	/* perf's GHz beside cycles is kept as evidence of the clock (issue 20), named as the derived metric */
-	ck_assert(metric_name_of("GHz ", false, buf, sizeof(buf)) && strcmp(buf, "ghz") == 0);
-	ck_assert(!metric_name_of("K/sec", false, buf, sizeof(buf)));
-	ck_assert(!metric_name_of("of all branches", false, buf, sizeof(buf)));
-	ck_assert(!metric_name_of("TopdownL1", false, buf, sizeof(buf)));
-	ck_assert(metric_name_of("insn per cycle", true, buf, sizeof(buf)) && strcmp(buf, "insn per cycle") == 0);
-	ck_assert(!metric_name_of("  ", true, buf, sizeof(buf)));
+	ck_assert(imp_metric_name_of("GHz ", false, buf, sizeof(buf)) && strcmp(buf, "ghz") == 0);
+	ck_assert(!imp_metric_name_of("K/sec", false, buf, sizeof(buf)));
+	ck_assert(!imp_metric_name_of("of all branches", false, buf, sizeof(buf)));
+	ck_assert(!imp_metric_name_of("TopdownL1", false, buf, sizeof(buf)));
+	ck_assert(imp_metric_name_of("insn per cycle", true, buf, sizeof(buf)) && strcmp(buf, "insn per cycle") == 0);
+	ck_assert(!imp_metric_name_of("  ", true, buf, sizeof(buf)));
 }
 END_TEST
 
@@ -211,14 +212,14 @@ START_TEST(test_number_exact_scaling)
 	/* task-clock printed in msec, counted in ns: 34,021.81 msec is exactly 34021810000 */
 	ck_assert_double_eq(num("34,021.81", 6), 34021810000.0);
 	ck_assert_double_eq(num("0.12", -2), 0.0012);
-	ck_assert_int_eq(scan_decimal("18446744073709551615", &end, &d, NULL), 1);
+	ck_assert_int_eq(imp_scan_decimal("18446744073709551615", &end, &d, NULL), 1);
 	ck_assert(d.mant == UINT64_MAX && d.frac == 0 && *end == '\0');
-	ck_assert_int_eq(scan_decimal("1.5 seconds", &end, &d, NULL), 1);
+	ck_assert_int_eq(imp_scan_decimal("1.5 seconds", &end, &d, NULL), 1);
 	ck_assert_str_eq(end, " seconds");
 	ck_assert(d.mant == 15 && d.frac == 1);
-	ck_assert_int_eq(scan_decimal("1 23", &end, &d, NULL), 1); /* a space groups only three digits */
+	ck_assert_int_eq(imp_scan_decimal("1 23", &end, &d, NULL), 1); /* a space groups only three digits */
 	ck_assert_str_eq(end, " 23");
-	ck_assert_int_eq(scan_decimal("cycles", &end, &d, NULL), 0);
+	ck_assert_int_eq(imp_scan_decimal("cycles", &end, &d, NULL), 0);
 }
 END_TEST
 
@@ -237,22 +238,22 @@ START_TEST(test_counter_value)
 	enum ud_count_status st = UD_COUNTED;
 	double v = -1;
 
-	ck_assert_int_eq(parse_counter_value("<not supported>", "", &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("<not supported>", "", &st, &v, &err), 1);
 	ck_assert_int_eq(st, UD_NOT_SUPPORTED);
-	ck_assert_int_eq(parse_counter_value("<not counted>", NULL, &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("<not counted>", NULL, &st, &v, &err), 1);
 	ck_assert_int_eq(st, UD_NOT_COUNTED);
-	ck_assert_int_eq(parse_counter_value("12.5", "msec", &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("12.5", "msec", &st, &v, &err), 1);
 	ck_assert_int_eq(st, UD_COUNTED);
 	ck_assert_double_eq(v, 12500000);
-	ck_assert_int_eq(parse_counter_value("1.234.567", "", &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("1.234.567", "", &st, &v, &err), 1);
 	ck_assert_double_eq(v, 1234567);
 	/* no grouping in -x and -j: a lone mark is the decimal one */
-	ck_assert_int_eq(parse_counter_value("1.234", "msec", &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("1.234", "msec", &st, &v, &err), 1);
 	ck_assert_double_eq(v, 1234000);
-	ck_assert_int_eq(parse_counter_value("1,234", "msec", &st, &v, &err), 1);
+	ck_assert_int_eq(imp_parse_counter_value("1,234", "msec", &st, &v, &err), 1);
 	ck_assert_double_eq(v, 1234000);
-	ck_assert_int_eq(parse_counter_value("12 apples", "", &st, &v, &err), 0);
-	ck_assert_int_eq(parse_counter_value("99999999999999999999", "", &st, &v, &err), -1);
+	ck_assert_int_eq(imp_parse_counter_value("12 apples", "", &st, &v, &err), 0);
+	ck_assert_int_eq(imp_parse_counter_value("99999999999999999999", "", &st, &v, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
 }
 END_TEST
@@ -263,7 +264,7 @@ static void name_is(const char *printed, const char *want)
 {
 	char out[128];
 
-	normalize_event(printed, out, sizeof(out));
+	imp_normalize_event(printed, out, sizeof(out));
 	ck_assert_msg(strcmp(out, want) == 0, "%s -> %s, want %s", printed, out, want);
 }
 
@@ -296,7 +297,7 @@ static void mode_name_is(const char *name, char mode, const char *want)
 {
 	char out[128] = "untouched";
 
-	ck_assert_msg(counting_mode_name(name, mode, out, sizeof(out)) == (strcmp(want, name) != 0), "%s", name);
+	ck_assert_msg(imp_counting_mode_name(name, mode, out, sizeof(out)) == (strcmp(want, name) != 0), "%s", name);
 	ck_assert_msg(strcmp(strcmp(want, name) ? out : name, want) == 0, "%s -> %s, want %s", name, out, want);
 }
 
@@ -345,8 +346,8 @@ START_TEST(test_perf_command_lines)
 	int repeat;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ck_assert_msg(has_perf_command(cases[i].line), "%s", cases[i].line);
-		ck_assert_msg(perf_command_of(cases[i].line, &c, &repeat), "%s", cases[i].line);
+		ck_assert_msg(imp_has_perf_command(cases[i].line), "%s", cases[i].line);
+		ck_assert_msg(imp_perf_command_of(cases[i].line, &c, &repeat), "%s", cases[i].line);
 		ck_assert_msg(strncmp(c.line, cases[i].from, strlen(cases[i].from)) == 0, "%s: '%s'", cases[i].line, c.line);
 		ck_assert_msg(c.all_user == cases[i].all_user && c.all_kernel == cases[i].all_kernel &&
 				      c.system_wide == cases[i].system_wide && repeat == cases[i].repeat,
@@ -355,8 +356,8 @@ START_TEST(test_perf_command_lines)
 		free(c.line);
 	}
 	for (size_t i = 0; i < sizeof(not_one) / sizeof(not_one[0]); i++) {
-		ck_assert_msg(!has_perf_command(not_one[i]), "%s", not_one[i]);
-		ck_assert_msg(!perf_command_of(not_one[i], &c, &repeat), "%s", not_one[i]);
+		ck_assert_msg(!imp_has_perf_command(not_one[i]), "%s", not_one[i]);
+		ck_assert_msg(!imp_perf_command_of(not_one[i], &c, &repeat), "%s", not_one[i]);
 	}
 }
 END_TEST
@@ -372,22 +373,22 @@ START_TEST(test_block_sums_rows)
 	json_t *taken;
 	struct acc a;
 
-	acc_init(&a);
-	ck_assert(acc_empty(&a));
+	imp_acc_init(&a);
+	ck_assert(imp_acc_empty(&a));
 	/* Per-CPU rows under two spellings of one event, one CPU not counting. */
-	ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 100, 50, NAN), 0);
-	ck_assert_int_eq(acc_add(&a, "cpu-cycles", UD_COUNTED, 300, 100, NAN), 0);
-	ck_assert_int_eq(acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN), 0);
-	ck_assert_int_eq(acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 100, 50, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 300, 100, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN), 0);
 	ck_assert_uint_eq(a.n, 2);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|1.5|0|lps", &err), 1);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|2,5|0|lps", &err), 1);
-	ck_assert_int_eq(acc_take_count_line(&a, "hello", &err), 0);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|x|1|lps", &err), -1);
-	taken = names_taken(p);
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0);
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0); /* the same name twice */
-	acc_free(&a);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|1.5|0|lps", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|2,5|0|lps", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "hello", &err), 0);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|x|1|lps", &err), -1);
+	taken = imp_names_taken(p);
+	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0);
+	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "file.txt", taken, &err), 0); /* the same name twice */
+	imp_acc_free(&a);
 	json_decref(taken);
 
 	ck_assert_uint_eq(p->nworkloads, 2);
@@ -413,35 +414,35 @@ START_TEST(test_count_totals)
 	struct ud_profile *p = ud_profile_new(NULL);
 	struct ud_import_opts o = { 0 };
 	struct ud_err err = UD_ERR_INIT;
-	json_t *taken = names_taken(p);
+	json_t *taken = imp_names_taken(p);
 	struct acc a;
 
-	acc_init(&a);
-	ck_assert_int_eq(acc_take_count_line(&a, "TIME|2.0", &err), 0); /* no COUNT line before it: not taken */
+	imp_acc_init(&a);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "TIME|2.0", &err), 0); /* no COUNT line before it: not taken */
 	/* program output is never grouped: whetstone's %.3f is a decimal, not thousands */
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|984.123|0|MWIPS", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|984.123|0|MWIPS", &err), 1);
 	ck_assert_double_eq(a.scores[0].value, 984.123);
-	ck_assert_int_eq(acc_take_count_line(&a, "TIME|10.123", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "TIME|10.123", &err), 1);
 	ck_assert_double_eq(a.scores[0].time_s, 10.123);
-	acc_free(&a);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|4100000|1|lps", &err), 1);
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|300|x|lpm", &err), -1);
+	imp_acc_free(&a);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|4100000|1|lps", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|300|x|lpm", &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "timebase 'x'"));
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "no-time.txt", taken, &err), 0);
+	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "no-time.txt", taken, &err), 0);
 	/* no elapsed time, no TIME line: the total stays the work, the rate unknown (never the total as a rate) */
 	ck_assert(isnan(p->workloads[0].score.median));
 	ck_assert_double_eq(p->workloads[0].work_units, 4100000);
 	ck_assert_str_eq(p->workloads[0].units, "lps");
-	acc_free(&a);
+	imp_acc_free(&a);
 
 	/* the program's TIME line is the time Run divides by, before the elapsed time: 300 per 60 s over 30 s */
-	ck_assert_int_eq(acc_take_count_line(&a, "COUNT|300|60|lpm", &err), 1);
-	ck_assert_int_eq(acc_take_count_line(&a, "TIME|30.0", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|300|60|lpm", &err), 1);
+	ck_assert_int_eq(imp_acc_take_count_line(&a, "TIME|30.0", &err), 1);
 	a.elapsed_ns = 45e9;
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "time.txt", taken, &err), 0);
+	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "time.txt", taken, &err), 0);
 	ck_assert_double_eq(p->workloads[1].score.median, 600);
 	ck_assert_double_eq(p->workloads[1].work_units, 300);
-	acc_free(&a);
+	imp_acc_free(&a);
 	json_decref(taken);
 	ud_profile_free(p);
 }
@@ -453,35 +454,35 @@ START_TEST(test_block_many_events)
 	struct ud_profile *p = ud_profile_new(NULL);
 	struct ud_import_opts o = { 0 };
 	struct ud_err err = UD_ERR_INIT;
-	json_t *taken = names_taken(p);
+	json_t *taken = imp_names_taken(p);
 	char ev[32];
 	struct acc a;
 
-	acc_init(&a);
+	imp_acc_init(&a);
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < 20000; i++) {
 			snprintf(ev, sizeof(ev), "ev%d", i);
-			ck_assert_int_eq(acc_add(&a, ev, UD_COUNTED, i, NAN, NAN), 0);
+			ck_assert_int_eq(imp_acc_add(&a, ev, UD_COUNTED, i, NAN, NAN), 0);
 		}
 	}
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < 20000; i++) {
 			snprintf(ev, sizeof(ev), "metric%d", i);
-			ck_assert_int_eq(acc_set_metric(&a, ev, round * 100 + i), 0); /* perf repeats them: the last stands */
+			ck_assert_int_eq(imp_acc_set_metric(&a, ev, round * 100 + i), 0); /* perf repeats them: the last stands */
 		}
 	}
 	ck_assert_uint_eq(a.nmetrics, 20000);
-	ck_assert_int_eq(acc_add(&a, "cpu-cycles", UD_COUNTED, 1, NAN, NAN), 0);
-	ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 2, NAN, NAN), 0); /* another spelling of the same event */
+	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 1, NAN, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 2, NAN, NAN), 0); /* another spelling of the same event */
 	ck_assert_uint_eq(a.n, 20001);
-	ck_assert_int_eq(acc_to_workload(&a, p, &o, "many", taken, &err), 0);
+	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "many", taken, &err), 0);
 	ck_assert_uint_eq(p->workloads[0].ncounters, 20001);
 	ck_assert_double_eq(ud_workload_value(&p->workloads[0], "ev19999"), 2 * 19999);
 	ck_assert_double_eq(ud_workload_value(&p->workloads[0], "cycles"), 3);
 	ck_assert_uint_eq(p->workloads[0].nperf_metrics, 20000);
 	ck_assert_str_eq(p->workloads[0].perf_metrics[19999].name, "metric19999");
 	ck_assert_double_eq(p->workloads[0].perf_metrics[19999].value, 100 + 19999);
-	acc_free(&a);
+	imp_acc_free(&a);
 	json_decref(taken);
 	ud_profile_free(p);
 }
@@ -500,12 +501,12 @@ START_TEST(test_unique_names_many_blocks)
 	/* names already taken, some in the numbered form, before this file's blocks */
 	ud_profile_add_workload(p, "cmd");
 	ud_profile_add_workload(p, "cmd#3");
-	taken = names_taken(p);
+	taken = imp_names_taken(p);
 	for (int i = 0; i < 20000; i++) {
-		acc_init(&a);
-		ck_assert_int_eq(acc_add(&a, "cycles", UD_COUNTED, 1, NAN, NAN), 0);
-		ck_assert_int_eq(acc_to_workload(&a, p, &o, "cmd", taken, &err), 0);
-		acc_free(&a);
+		imp_acc_init(&a);
+		ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 1, NAN, NAN), 0);
+		ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "cmd", taken, &err), 0);
+		imp_acc_free(&a);
 	}
 	json_decref(taken);
 	ck_assert_uint_eq(p->nworkloads, 20002);

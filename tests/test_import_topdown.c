@@ -254,7 +254,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("import_topdown");
+	Suite *s = suite_create("imp_topdown");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -3,7 +3,7 @@
  * detection, and dispatch of a file or buffer to its parser.
  *
  * The top of the import modules: it calls the parsers (import_parsers.h),
- * which call the shared pieces below them (import_rows, import_block,
+ * which call the shared pieces below them (imp_rows, import_block,
  * import_number, import_event_name, import_lines); nothing calls back up.
  */
 #include <ctype.h>
@@ -131,8 +131,8 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		text += 3;
 		len -= 3;
 	}
-	lines_init(&l, text, len);
-	while ((line = lines_next(&l)) != NULL && n < DETECT_MAX_LINES) {
+	imp_lines_init(&l, text, len);
+	while ((line = imp_lines_next(&l)) != NULL && n < DETECT_MAX_LINES) {
 		while (isspace((unsigned char)*line))
 			line++;
 		if (!*line || strncmp(line, "# started on", 12) == 0)
@@ -158,7 +158,7 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		if (strstr(line, "Performance counter stats for"))
 			break;
 	}
-	lines_free(&l);
+	imp_lines_free(&l);
 	return f;
 }
 
@@ -208,11 +208,11 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 		    const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
 {
 	switch (f) {
-	case UD_FMT_PERF_CSV: return import_perf_csv(p, text, len, name, o, err);
-	case UD_FMT_PERF_JSON: return import_perf_json(p, text, len, name, o, err);
-	case UD_FMT_UNIXBENCH: return import_unixbench(p, text, len, name, warn, err);
-	case UD_FMT_PERF_REPORT: return import_perf_report(p, text, len, name, o, err);
-	default: return import_perf_text(p, text, len, name, o, err);
+	case UD_FMT_PERF_CSV: return imp_perf_csv(p, text, len, name, o, err);
+	case UD_FMT_PERF_JSON: return imp_perf_json(p, text, len, name, o, err);
+	case UD_FMT_UNIXBENCH: return imp_unixbench(p, text, len, name, warn, err);
+	case UD_FMT_PERF_REPORT: return imp_perf_report(p, text, len, name, o, err);
+	default: return imp_perf_text(p, text, len, name, o, err);
 	}
 }
 
@@ -280,7 +280,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	}
 	json_decref(host);
 	for (size_t i = 0; i < mine.n && warn; i++)
-		if (import_warn(warn, "%s", mine.lines[i]) != 0)
+		if (imp_warn(warn, "%s", mine.lines[i]) != 0)
 			ret = ud_fail(err, "out of memory");
 	ud_import_warnings_free(&mine);
 	return ret;

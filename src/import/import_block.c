@@ -14,14 +14,14 @@
 #include "import_topdown.h"
 #include "unixbench_score.h"
 
-void acc_init(struct acc *a)
+void imp_acc_init(struct acc *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->elapsed_ns = a->user_ns = a->sys_ns = a->elapsed_rel_stddev = NAN;
 	a->last = -1;
 }
 
-void acc_free(struct acc *a)
+void imp_acc_free(struct acc *a)
 {
 	free(a->c);
 	free(a->command);
@@ -29,30 +29,30 @@ void acc_free(struct acc *a)
 	free(a->scores);
 	free(a->metrics);
 	json_decref(a->index);
-	acc_init(a);
+	imp_acc_init(a);
 }
 
-bool acc_empty(const struct acc *a)
+bool imp_acc_empty(const struct acc *a)
 {
 	return a->n == 0 && a->nscores == 0 && a->nmetrics == 0;
 }
 
-int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value)
+int imp_acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value)
 {
 	char group[sizeof(a->metric_pmu)];
 	int ret;
 
 	memcpy(group, a->metric_pmu, sizeof(group));
-	if (!core_pmu_of(event, a->metric_pmu, sizeof(a->metric_pmu)))
+	if (!imp_core_pmu_of(event, a->metric_pmu, sizeof(a->metric_pmu)))
 		memcpy(a->metric_pmu, group, sizeof(group));
-	ret = acc_set_metric(a, metric, value);
+	ret = imp_acc_set_metric(a, metric, value);
 	memcpy(a->metric_pmu, group, sizeof(group));
 	return ret;
 }
 
-void acc_metric_group(struct acc *a, const char *label)
+void imp_acc_metric_group(struct acc *a, const char *label)
 {
-	if (!group_pmu_of(label, a->metric_pmu, sizeof(a->metric_pmu)))
+	if (!imp_group_pmu_of(label, a->metric_pmu, sizeof(a->metric_pmu)))
 		a->metric_pmu[0] = '\0';
 }
 
@@ -73,7 +73,7 @@ static int acc_index(struct acc *a, const char *key, size_t i)
 	return json_object_set_new_nocheck(a->index, key, json_integer((json_int_t)i));
 }
 
-int acc_set_metric(struct acc *a, const char *metric, double value)
+int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 {
 	struct acc_metric *grown;
 	char name[sizeof(a->metrics->name)], key[sizeof(name) + 1];
@@ -104,7 +104,7 @@ int acc_set_metric(struct acc *a, const char *metric, double value)
 	return 0;
 }
 
-int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
+int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev)
 {
 	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
@@ -117,8 +117,8 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
 	c = keyed ? acc_find(a, spelling) : NULL;
 	if (!c) {
-		normalize_event(event, name, sizeof(name));
-		if (!core_pmu_of(event, pmu, sizeof(pmu)))
+		imp_normalize_event(event, name, sizeof(name));
+		if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))
 			pmu[0] = '\0';
 		snprintf(key, sizeof(key), "n%s/%s", name, pmu);
 		c = acc_find(a, key);
@@ -162,14 +162,14 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
 	return 0;
 }
 
-int check_running_pct(double pct, struct ud_err *err)
+int imp_check_running_pct(double pct, struct ud_err *err)
 {
 	if (isnan(pct) || (pct >= 0 && pct <= 100))
 		return 0;
 	return ud_fail(err, "running share %g%%: a share must be within 0..100", pct);
 }
 
-int acc_add_score(struct acc *a, double value, double timebase, const char *units)
+int imp_acc_add_score(struct acc *a, double value, double timebase, const char *units)
 {
 	struct acc_score *grown = realloc(a->scores, (a->nscores + 1) * sizeof(*grown));
 
@@ -186,13 +186,13 @@ static int take_time_line(struct acc *a, const char *line)
 {
 	double t;
 
-	if (!a->nscores || parse_field_number(line + 5, 0, &t, NULL) != 0 || !(t >= 0))
+	if (!a->nscores || imp_parse_field_number(line + 5, 0, &t, NULL) != 0 || !(t >= 0))
 		return 0;
 	a->scores[a->nscores - 1].time_s = t;
 	return 1;
 }
 
-int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
+int imp_acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
 {
 	const char *v, *units, *tb;
 	char field[64];
@@ -209,27 +209,27 @@ int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err)
 		return ud_fail(err, "malformed UnixBench COUNT line");
 	snprintf(field, sizeof(field), "%.*s", (int)n, v);
 	/* printf's %ld and %.3f, never grouped: whetstone's "COUNT|984.123|0|MWIPS" is 984.123, not 984,123 */
-	if (parse_field_number(field, 0, &value, err) != 0)
+	if (imp_parse_field_number(field, 0, &value, err) != 0)
 		return -1;
 	units = strrchr(line, '|') + 1;
 	tb = v + n + 1;
 	/* COUNT|total|timebase|units: a timebase that is not a whole number leaves no way to score the total */
 	if (tb != units) {
 		snprintf(field, sizeof(field), "%.*s", (int)(units - 1 - tb), tb);
-		if (parse_field_number(field, 0, &timebase, NULL) != 0 || !(timebase >= 0))
+		if (imp_parse_field_number(field, 0, &timebase, NULL) != 0 || !(timebase >= 0))
 			return ud_fail(err, "UnixBench COUNT line: timebase '%s' is not a number of seconds", field);
 	}
-	if (acc_add_score(a, value, timebase, units) != 0)
+	if (imp_acc_add_score(a, value, timebase, units) != 0)
 		return ud_fail(err, "out of memory");
 	return 1;
 }
 
-int acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err)
+int imp_acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err)
 {
 	struct ud_perf_command c;
 	int repeat;
 
-	if (!perf_command_of(line, &c, &repeat))
+	if (!imp_perf_command_of(line, &c, &repeat))
 		return 0;
 	if (!c.line)
 		return ud_fail(err, "out of memory");
@@ -249,12 +249,12 @@ static bool lower_is_better(const char *units)
 	return false;
 }
 
-json_t *names_taken(const struct ud_profile *p)
+json_t *imp_names_taken(const struct ud_profile *p)
 {
 	json_t *taken = json_object();
 
 	for (size_t i = 0; taken && i < p->nworkloads; i++) {
-		if (name_take(taken, p->workloads[i].name) != 0) {
+		if (imp_name_take(taken, p->workloads[i].name) != 0) {
 			json_decref(taken);
 			return NULL;
 		}
@@ -262,7 +262,7 @@ json_t *names_taken(const struct ud_profile *p)
 	return taken;
 }
 
-int name_take(json_t *taken, const char *name)
+int imp_name_take(json_t *taken, const char *name)
 {
 	/* nocheck: a name is any bytes perf printed, not necessarily UTF-8 */
 	return json_object_get(taken, name) ? 0 : json_object_set_new_nocheck(taken, name, json_integer(2));
@@ -290,7 +290,7 @@ static char *unique_name(json_t *taken, const char *base)
 		}
 		json_integer_set(next, k + 1);
 	}
-	if (name_take(taken, name) != 0) {
+	if (imp_name_take(taken, name) != 0) {
 		free(name);
 		return NULL;
 	}
@@ -357,7 +357,7 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 	for (size_t i = 0; i < a->n && ret == 0; i++) {
 		const struct acc_counter *s = &a->c[i];
 		char event[sizeof(s->name) + 8], name[sizeof(s->pmu) + sizeof(event) + 1];
-		bool renamed = mode && counting_mode_name(s->name, mode, event, sizeof(event));
+		bool renamed = mode && imp_counting_mode_name(s->name, mode, event, sizeof(event));
 		const json_t *k;
 		struct ud_counter *c;
 
@@ -479,7 +479,7 @@ static int set_score(const struct acc *a, struct ud_workload *w, const struct ud
 	return ret;
 }
 
-int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
+int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    json_t *taken, struct ud_err *err)
 {
 	const char *base = o->workload ? o->workload : a->command ? a->command : fallback;
@@ -497,7 +497,7 @@ int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_
 	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
-	if (add_counters(a, w, npmus > 0, err) != 0 || import_topdown(w, err) != 0)
+	if (add_counters(a, w, npmus > 0, err) != 0 || imp_topdown(w, err) != 0)
 		return -1;
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
 		return ud_fail(err, "out of memory");

@@ -67,16 +67,16 @@ struct acc {
 	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
 
-void acc_init(struct acc *a);
+void imp_acc_init(struct acc *a);
 /* Frees what a holds and leaves it initialised, ready for the next block. */
-void acc_free(struct acc *a);
-bool acc_empty(const struct acc *a);
+void imp_acc_free(struct acc *a);
+bool imp_acc_empty(const struct acc *a);
 /*
  * Adds a row of event (as printed; normalised here); status other than
  * counted ignores value.  pct and rel_stddev NAN when none.  -1 when out of
  * memory.
  */
-int acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
+int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev);
 /*
  * perf's metric name = value (NAN: printed without one); a later row of the
@@ -84,14 +84,14 @@ int acc_add(struct acc *a, const char *event, enum ud_count_status status, doubl
  * core PMU ("cpu_core/tma_backend_bound"), so one core type's metrics do
  * not overwrite the other's.  -1 out of memory.
  */
-int acc_set_metric(struct acc *a, const char *name, double value);
+int imp_acc_set_metric(struct acc *a, const char *name, double value);
 /* A metric perf printed beside a counter of event: named with that counter's core PMU where it has one. */
-int acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
+int imp_acc_set_counter_metric(struct acc *a, const char *event, const char *metric, double value);
 /* A metric group's label ("TopdownL1 (cpu_atom)") sets the core type of the metrics after it. */
-void acc_metric_group(struct acc *a, const char *label);
+void imp_acc_metric_group(struct acc *a, const char *label);
 /* 0 when pct (perf's running share; NAN: not printed) is within 0..100, else -1 with err. */
-int check_running_pct(double pct, struct ud_err *err);
-int acc_add_score(struct acc *a, double value, double timebase, const char *units);
+int imp_check_running_pct(double pct, struct ud_err *err);
+int imp_acc_add_score(struct acc *a, double value, double timebase, const char *units);
 /*
  * UnixBench's result lines: "COUNT|total|timebase|units" (a score; the
  * timebase may be left out, "COUNT|value|units", for a rate) and the
@@ -99,25 +99,25 @@ int acc_add_score(struct acc *a, double value, double timebase, const char *unit
  * TIME line without a number or a COUNT line before it), -1 a malformed
  * COUNT line (err set).
  */
-int acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
+int imp_acc_take_count_line(struct acc *a, const char *line, struct ud_err *err);
 /*
  * A line that holds a perf stat command line (import_perf_command.h) goes
  * to the block: 1 taken, 0 not one, -1 out of memory (err set).
  */
-int acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err);
+int imp_acc_take_perf_command(struct acc *a, const char *line, struct ud_err *err);
 /*
- * The workload names p holds, as a set for acc_to_workload (a jansson object:
+ * The workload names p holds, as a set for imp_acc_to_workload (a jansson object:
  * its hash table makes a lookup O(1)); NULL when out of memory.  The caller
  * decrefs it.  One set serves a whole file's blocks.
  */
-json_t *names_taken(const struct ud_profile *p);
+json_t *imp_names_taken(const struct ud_profile *p);
 /* Marks name taken in the set (0), or -1 out of memory. */
-int name_take(json_t *taken, const char *name);
+int imp_name_take(json_t *taken, const char *name);
 
 /*
  * Appends the block to p as a workload named by o->workload, the command or
  * fallback (made unique with "#2", "#3": the lowest number free, found in
- * constant time however many blocks share the name; taken is names_taken(p),
+ * constant time however many blocks share the name; taken is imp_names_taken(p),
  * kept up to date here), scored by o's scores, the COUNT lines, or the
  * elapsed time, in that order.  COUNT lines are scored as UnixBench's Run
  * scores them, the last one the score and the others sub-scores; where the
@@ -129,7 +129,7 @@ int name_take(json_t *taken, const char *name);
  * "hybrid": true and "core_pmus"; otherwise PMU prefixes are dropped and
  * rows of one event add up.
  */
-int acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
+int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    json_t *taken, struct ud_err *err);
 
 #endif

@@ -43,7 +43,7 @@ static void drop_host_and_guest(char *mods)
 	*w = '\0';
 }
 
-void normalize_event(const char *in, char *out, size_t len)
+void imp_normalize_event(const char *in, char *out, size_t len)
 {
 	char name[128], *mods = NULL, *first, *second;
 	const char *generic;
@@ -95,7 +95,7 @@ static bool core_pmu_name(const char *s, size_t n)
 	return false;
 }
 
-bool core_pmu_of(const char *in, char *pmu, size_t len)
+bool imp_core_pmu_of(const char *in, char *pmu, size_t len)
 {
 	size_t n = strcspn(in, "/");
 
@@ -105,7 +105,7 @@ bool core_pmu_of(const char *in, char *pmu, size_t len)
 	return true;
 }
 
-bool group_pmu_of(const char *label, char *pmu, size_t len)
+bool imp_group_pmu_of(const char *label, char *pmu, size_t len)
 {
 	const char *open = strrchr(label, '('), *close = open ? strchr(open, ')') : NULL;
 	size_t n = close ? (size_t)(close - open - 1) : 0;
@@ -116,25 +116,25 @@ bool group_pmu_of(const char *label, char *pmu, size_t len)
 	return true;
 }
 
-bool is_clock_event(const char *in)
+bool imp_is_clock_event(const char *in)
 {
 	char name[128];
 
 	/* Asked of every row of a long file: the cheap test first. */
 	if (!strstr(in, "-clock"))
 		return false;
-	normalize_event(in, name, sizeof(name));
+	imp_normalize_event(in, name, sizeof(name));
 	return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0;
 }
 
 /* The tool and software clocks: they add up time, which no privilege filter applies to (kernel/events/core.c's task_clock_event_update() and cpu_clock_event_update() add every delta). */
 static bool counts_time(const char *name)
 {
-	return is_clock_event(name) || strcmp(name, "duration_time") == 0 || strcmp(name, "user_time") == 0 ||
+	return imp_is_clock_event(name) || strcmp(name, "duration_time") == 0 || strcmp(name, "user_time") == 0 ||
 	       strcmp(name, "system_time") == 0;
 }
 
-bool counting_mode_name(const char *name, char mode, char *out, size_t len)
+bool imp_counting_mode_name(const char *name, char mode, char *out, size_t len)
 {
 	const char *mods = ud_event_modifiers(name);
 	size_t base = mods ? (size_t)(mods - name) : strlen(name);
@@ -171,7 +171,7 @@ static bool metric_word(const char *s)
 	return identifier_with_underscore(s) || strcmp(s, "retiring") == 0;
 }
 
-bool metric_name_of(const char *unit, bool any_text, char *name, size_t len)
+bool imp_metric_name_of(const char *unit, bool any_text, char *name, size_t len)
 {
 	char buf[128], *s = buf, *e;
 

@@ -15,7 +15,7 @@
  * :k, and :H or :G alone) stay; an event with terms (cpu/event=0x3c/)
  * stays as printed.  Writes into out.
  */
-void normalize_event(const char *in, char *out, size_t len);
+void imp_normalize_event(const char *in, char *out, size_t len);
 
 /*
  * The core PMU an event was printed under (cpu_core/cycles/ -> "cpu_core",
@@ -23,16 +23,16 @@ void normalize_event(const char *in, char *out, size_t len);
  * none or a PMU that is not a core's (msr/tsc/, uncore_imc/...).  Two
  * such PMUs in one block are a hybrid CPU's two core types.
  */
-bool core_pmu_of(const char *in, char *pmu, size_t len);
+bool imp_core_pmu_of(const char *in, char *pmu, size_t len);
 
 /*
  * The core PMU a metric group's label names on a hybrid CPU ("TopdownL1
  * (cpu_core)" -> "cpu_core"), into pmu; false when it names none.
  */
-bool group_pmu_of(const char *label, char *pmu, size_t len);
+bool imp_group_pmu_of(const char *label, char *pmu, size_t len);
 
 /* task-clock and cpu-clock, which perf prints in milliseconds even where it names no unit (old perf). */
-bool is_clock_event(const char *in);
+bool imp_is_clock_event(const char *in);
 
 /*
  * The profile name of a counter counted under perf stat --all-user (mode
@@ -43,7 +43,7 @@ bool is_clock_event(const char *in);
  * their name, as they count time in every mode.  False (out untouched)
  * where the name stays as it is.
  */
-bool counting_mode_name(const char *name, char mode, char *out, size_t len);
+bool imp_counting_mode_name(const char *name, char mode, char *out, size_t len);
 
 /*
  * The metric perf names in a metric unit field ("%  tma_backend_bound" ->
@@ -53,6 +53,6 @@ bool counting_mode_name(const char *name, char mode, char *out, size_t len);
  * cycles is "ghz".  False when the text names no metric (perf's other
  * comments on a counter: "insn per cycle", "of all branches").
  */
-bool metric_name_of(const char *unit, bool any_text, char *name, size_t len);
+bool imp_metric_name_of(const char *unit, bool any_text, char *name, size_t len);
 
 #endif

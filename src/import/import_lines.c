@@ -8,14 +8,14 @@
 
 #include "import_lines.h"
 
-void lines_init(struct lines *l, const char *text, size_t len)
+void imp_lines_init(struct lines *l, const char *text, size_t len)
 {
 	memset(l, 0, sizeof(*l));
 	l->text = l->cur = text;
 	l->end = text + len;
 }
 
-char *lines_next(struct lines *l)
+char *imp_lines_next(struct lines *l)
 {
 	const char *nl;
 	size_t n;
@@ -41,7 +41,7 @@ char *lines_next(struct lines *l)
 	return l->buf;
 }
 
-void lines_free(struct lines *l)
+void imp_lines_free(struct lines *l)
 {
 	free(l->buf);
 	l->buf = NULL;

@@ -12,12 +12,12 @@
 
 struct lines {
 	const char *text, *end, *cur;
-	int lineno;        /* of the line lines_next() last returned, from 1 */
+	int lineno;        /* of the line imp_lines_next() last returned, from 1 */
 	char *buf;         /* the current line, NUL-terminated, owned */
 	size_t cap;
 };
 
-void lines_init(struct lines *l, const char *text, size_t len);
+void imp_lines_init(struct lines *l, const char *text, size_t len);
 /*
  * Next line without its newline (and without a trailing \r, for files from
  * Windows and mail); NULL at the end, and when no memory is left for a
@@ -25,7 +25,7 @@ void lines_init(struct lines *l, const char *text, size_t len);
  * caller and stays valid until the next call.  A last line without a
  * newline is a line; an empty buffer has none.
  */
-char *lines_next(struct lines *l);
-void lines_free(struct lines *l);
+char *imp_lines_next(struct lines *l);
+void imp_lines_free(struct lines *l);
 
 #endif

@@ -40,12 +40,12 @@ static size_t digit_run(const char *s)
 	return n;
 }
 
-int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err)
+int imp_scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err)
 {
-	return scan_decimal_as(s, end, d, 0, err);
+	return imp_scan_decimal_as(s, end, d, 0, err);
 }
 
-int scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal_mark, struct ud_err *err)
+int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal_mark, struct ud_err *err)
 {
 	struct {
 		char kind;
@@ -102,7 +102,7 @@ int scan_decimal_as(const char *s, const char **end, struct decimal *d, char dec
 	return 1;
 }
 
-double decimal_value(struct decimal d, int pow10)
+double imp_decimal_value(struct decimal d, int pow10)
 {
 	int k = pow10 - d.frac;
 	uint64_t r = d.mant;
@@ -121,7 +121,7 @@ double decimal_value(struct decimal d, int pow10)
 	return (double)d.mant * pow(10, k);
 }
 
-int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err)
+int imp_parse_number_str(const char *s, int pow10, double *value, struct ud_err *err)
 {
 	struct decimal d;
 	const char *end;
@@ -129,14 +129,14 @@ int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err
 
 	while (isspace((unsigned char)*s))
 		s++;
-	r = scan_decimal(s, &end, &d, err);
+	r = imp_scan_decimal(s, &end, &d, err);
 	if (r < 0)
 		return -1;
 	while (r > 0 && isspace((unsigned char)*end))
 		end++;
 	if (r == 0 || *end)
 		return ud_fail(err, "'%s' is not a number", s);
-	*value = decimal_value(d, pow10);
+	*value = imp_decimal_value(d, pow10);
 	return 0;
 }
 
@@ -152,20 +152,20 @@ static char lone_mark(const char *field)
 	return mark && !strpbrk(mark + 1, ".,") ? *mark : 0;
 }
 
-int parse_field_number(const char *field, int pow10, double *value, struct ud_err *err)
+int imp_parse_field_number(const char *field, int pow10, double *value, struct ud_err *err)
 {
 	struct decimal d;
 	const char *end;
 
 	while (isspace((unsigned char)*field))
 		field++;
-	if (scan_decimal_as(field, &end, &d, lone_mark(field), err) <= 0 || *end)
+	if (imp_scan_decimal_as(field, &end, &d, lone_mark(field), err) <= 0 || *end)
 		return ud_fail(err, "'%s' is not a number", field);
-	*value = decimal_value(d, pow10);
+	*value = imp_decimal_value(d, pow10);
 	return 0;
 }
 
-int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+int imp_parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err)
 {
 	struct decimal d;
@@ -180,11 +180,11 @@ int parse_counter_value(const char *field, const char *unit, enum ud_count_statu
 	/* perf never prints a negative count: one is a corrupted or edited file, not program output */
 	if (field[0] == '-' && isdigit((unsigned char)field[1]))
 		return ud_fail(err, "'%s': a count cannot be negative", field);
-	r = scan_decimal_as(field, &end, &d, lone_mark(field), err);
+	r = imp_scan_decimal_as(field, &end, &d, lone_mark(field), err);
 	if (r <= 0 || *end)
 		return r < 0 ? -1 : 0;
 	*status = UD_COUNTED;
-	*value = decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
+	*value = imp_decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
 	return 1;
 }
 
@@ -224,7 +224,7 @@ static char decided_mark(const char *s, const char **end)
 	return 0;        /* 12.866: either */
 }
 
-void decimal_votes_add(struct decimal_votes *v, const char *line)
+void imp_decimal_votes_add(struct decimal_votes *v, const char *line)
 {
 	for (const char *s = line; *s;) {
 		const char *end;
@@ -241,7 +241,7 @@ void decimal_votes_add(struct decimal_votes *v, const char *line)
 	}
 }
 
-char decimal_votes_mark(const struct decimal_votes *v)
+char imp_decimal_votes_mark(const struct decimal_votes *v)
 {
 	if (v->dot == v->comma)
 		return 0;

@@ -33,13 +33,13 @@ struct decimal {
  * with one, -1 when it is too large for a 64-bit counter or malformed (err
  * set; err may be NULL where the reason is not wanted).
  */
-int scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err);
+int imp_scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err);
 /*
  * The same, where a number the marks alone leave ambiguous (12.866, 987,123:
  * one mark before three digits) takes decimal ('.' or ',') as its decimal
- * mark; 0 reads it as grouping, as scan_decimal() does.
+ * mark; 0 reads it as grouping, as imp_scan_decimal() does.
  */
-int scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal, struct ud_err *err);
+int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal, struct ud_err *err);
 
 /*
  * Votes for the decimal mark of a block of perf output, from every number
@@ -51,20 +51,20 @@ struct decimal_votes {
 	unsigned dot, comma;
 };
 
-void decimal_votes_add(struct decimal_votes *v, const char *line);
+void imp_decimal_votes_add(struct decimal_votes *v, const char *line);
 /* '.', ',' or 0 when no number decided. */
-char decimal_votes_mark(const struct decimal_votes *v);
+char imp_decimal_votes_mark(const struct decimal_votes *v);
 /* d x 10^pow10 as the nearest double; exact for integers below 2^53. */
-double decimal_value(struct decimal d, int pow10);
+double imp_decimal_value(struct decimal d, int pow10);
 /* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
-int parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
+int imp_parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
 
 /*
  * A whole number field of perf -x or -j (a metric value: "3.998" GHz is
- * 3.998, where parse_number_str() would read a grouping mark) x 10^pow10:
+ * 3.998, where imp_parse_number_str() would read a grouping mark) x 10^pow10:
  * its one '.' or ',' is the decimal mark.  -1 with err if it is not one.
  */
-int parse_field_number(const char *field, int pow10, double *value, struct ud_err *err);
+int imp_parse_field_number(const char *field, int pow10, double *value, struct ud_err *err);
 
 /*
  * A counter value as perf writes it in CSV and JSON: "<not supported>",
@@ -74,7 +74,7 @@ int parse_field_number(const char *field, int pow10, double *value, struct ud_er
  * Returns 1 with *status and *value, 0 when the field is not a number, -1
  * with err when it is too large or malformed.
  */
-int parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
+int imp_parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err);
 
 #endif

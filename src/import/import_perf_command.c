@@ -150,14 +150,14 @@ static const char *perf_stat_at(const char *line, const char **options)
 	return NULL;
 }
 
-bool has_perf_command(const char *line)
+bool imp_has_perf_command(const char *line)
 {
 	const char *options;
 
 	return perf_stat_at(line, &options) != NULL;
 }
 
-bool perf_command_of(const char *line, struct ud_perf_command *out, int *repeat)
+bool imp_perf_command_of(const char *line, struct ud_perf_command *out, int *repeat)
 {
 	const char *options, *start = perf_stat_at(line, &options);
 	size_t n;

@@ -23,8 +23,8 @@
  * *repeat its -r N (0 when it gives none), read as perf's option parser
  * reads them: up to the counted command or "--".
  */
-bool perf_command_of(const char *line, struct ud_perf_command *out, int *repeat);
+bool imp_perf_command_of(const char *line, struct ud_perf_command *out, int *repeat);
 /* Whether line holds one, without reading it. */
-bool has_perf_command(const char *line);
+bool imp_has_perf_command(const char *line);
 
 #endif

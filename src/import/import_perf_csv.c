@@ -62,7 +62,7 @@ static double number_or_nan(const char *f)
 {
 	double v;
 
-	return *f && parse_field_number(f, 0, &v, NULL) == 0 ? v : NAN;
+	return *f && imp_parse_field_number(f, 0, &v, NULL) == 0 ? v : NAN;
 }
 
 /*
@@ -78,14 +78,14 @@ static int take_metric_row(struct acc *a, char **f, int n, const char *name, int
 
 	while (last > 0 && !*f[last])
 		last--;
-	if (!*f[last] || !metric_name_of(f[last], true, metric, sizeof(metric)))
+	if (!*f[last] || !imp_metric_name_of(f[last], true, metric, sizeof(metric)))
 		return 0;
 	/* a header names a group, not a unit and a metric, and has no value before it */
 	if (!*f[last - 1] && f[last][0] != '%') {
-		acc_metric_group(a, f[last]);
+		imp_acc_metric_group(a, f[last]);
 		return 0;
 	}
-	if (acc_set_metric(a, metric, number_or_nan(f[last - 1])) != 0)
+	if (imp_acc_set_metric(a, metric, number_or_nan(f[last - 1])) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
 }
@@ -96,9 +96,9 @@ static int take_row_metric(struct acc *a, char **f, int n, int at, const char *e
 {
 	char metric[96];
 
-	if (n <= at + 1 || !*f[at] || !metric_name_of(f[at + 1], false, metric, sizeof(metric)))
+	if (n <= at + 1 || !*f[at] || !imp_metric_name_of(f[at + 1], false, metric, sizeof(metric)))
 		return 0;
-	if (acc_set_counter_metric(a, event, metric, number_or_nan(f[at])) != 0)
+	if (imp_acc_set_counter_metric(a, event, metric, number_or_nan(f[at])) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 0;
 }
@@ -132,9 +132,9 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	if (!*event)
 		return ud_fail(err, "%s:%d: a CSV counter row without an event name", name, lineno);
 	/* old perf: task-clock in milliseconds with the unit field empty */
-	if (!*unit && is_clock_event(event))
+	if (!*unit && imp_is_clock_event(event))
 		unit = "msec";
-	switch (parse_counter_value(value, unit, &status, &v, err)) {
+	switch (imp_parse_counter_value(value, unit, &status, &v, err)) {
 	case -1: return ud_err_prefix(err, "%s:%d", name, lineno);
 	case 0: return 0; /* the program's own output */
 	default: break;
@@ -143,26 +143,26 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	/* -r inserts the variance ("0.12%") after the event */
 	if (n > i && *f[i] && f[i][strlen(f[i]) - 1] == '%') {
 		f[i][strlen(f[i]) - 1] = '\0';
-		if (parse_number_str(f[i], -2, &spread, NULL) != 0)
+		if (imp_parse_number_str(f[i], -2, &spread, NULL) != 0)
 			spread = NAN; /* a spread perf could not compute is no reason to reject the row */
 		i++;
 	}
-	if (n > i + 1 && *f[i + 1] && parse_number_str(f[i + 1], 0, &pct, err) != 0)
+	if (n > i + 1 && *f[i + 1] && imp_parse_number_str(f[i + 1], 0, &pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
 	/* perf prints "0.00%" beside "<not supported>": no run was counted, so no spread was measured */
 	if (status != UD_COUNTED)
 		pct = spread = NAN;
-	if (check_running_pct(pct, err) != 0)
+	if (imp_check_running_pct(pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
-	if (acc_add(a, event, status, v, pct, spread) != 0)
+	if (imp_acc_add(a, event, status, v, pct, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
-int import_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
 		    const struct ud_import_opts *o, struct ud_err *err)
 {
 	char sep = 0;
 
-	return import_rows(p, text, len, name, o, take_row, &sep, "perf stat -x counter rows", err);
+	return imp_rows(p, text, len, name, o, take_row, &sep, "perf stat -x counter rows", err);
 }

@@ -25,7 +25,7 @@ static double metric_value(const json_t *v)
 
 	if (json_is_number(v))
 		return json_number_value(v);
-	if (json_is_string(v) && parse_field_number(json_string_value(v), 0, &d, NULL) == 0)
+	if (json_is_string(v) && imp_parse_field_number(json_string_value(v), 0, &d, NULL) == 0)
 		return d;
 	return NAN;
 }
@@ -45,10 +45,10 @@ static int take_metric(struct acc *a, const json_t *o, const char *event, const 
 	int r;
 
 	if (group && !event)
-		acc_metric_group(a, group);
-	if (!unit || !metric_name_of(unit, event == NULL, metric, sizeof(metric)))
+		imp_acc_metric_group(a, group);
+	if (!unit || !imp_metric_name_of(unit, event == NULL, metric, sizeof(metric)))
 		return 0;
-	r = event ? acc_set_counter_metric(a, event, metric, value) : acc_set_metric(a, metric, value);
+	r = event ? imp_acc_set_counter_metric(a, event, metric, value) : imp_acc_set_metric(a, metric, value);
 	if (r != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
@@ -66,7 +66,7 @@ static double variance_fraction(double pct)
 	double v;
 
 	snprintf(printed, sizeof(printed), "%.15g", pct);
-	return parse_field_number(printed, -2, &v, NULL) == 0 ? v : NAN;
+	return imp_parse_field_number(printed, -2, &v, NULL) == 0 ? v : NAN;
 }
 
 static int take_object(struct acc *a, const json_t *o, const char *name, int lineno, struct ud_err *err)
@@ -85,9 +85,9 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
 	/* old perf: task-clock in milliseconds without a unit */
-	if ((!unit || !*unit) && is_clock_event(event))
+	if ((!unit || !*unit) && imp_is_clock_event(event))
 		unit = "msec";
-	r = parse_counter_value(value, unit, &status, &v, err);
+	r = imp_parse_counter_value(value, unit, &status, &v, err);
 	if (r < 0)
 		return ud_err_prefix(err, "%s:%d: counter-value", name, lineno);
 	if (r == 0)
@@ -96,13 +96,13 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		p = json_number_value(pct);
 	if (json_is_number(var))
 		spread = variance_fraction(json_number_value(var));
-	else if (json_is_string(var) && parse_number_str(json_string_value(var), -2, &spread, NULL) != 0)
+	else if (json_is_string(var) && imp_parse_number_str(json_string_value(var), -2, &spread, NULL) != 0)
 		spread = NAN;
 	if (status != UD_COUNTED)
 		spread = NAN; /* perf's "variance" : 0.00 beside "<not supported>": no spread was measured */
-	if (check_running_pct(p, err) != 0)
+	if (imp_check_running_pct(p, err) != 0)
 		return ud_err_prefix(err, "%s:%d: pcnt-running", name, lineno);
-	if (acc_add(a, event, status, v, p, spread) != 0)
+	if (imp_acc_add(a, event, status, v, p, spread) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;
 }
@@ -145,8 +145,8 @@ static int take_line(struct acc *a, char *line, void *ctx, const char *name, int
 	return r;
 }
 
-int import_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
-	return import_rows(p, text, len, name, o, take_line, NULL, "perf stat -j counter objects", err);
+	return imp_rows(p, text, len, name, o, take_line, NULL, "perf stat -j counter objects", err);
 }

@@ -170,8 +170,8 @@ static int read_table(struct report *r, const char *text, size_t len)
 	char *line, header[1024] = "";
 	int ret = 0;
 
-	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+	imp_lines_init(&l, text, len);
+	while (ret == 0 && (line = imp_lines_next(&l)) != NULL) {
 		if (strncmp(line, "# Samples:", 10) == 0) {
 			if (!read_samples(r, line))
 				break; /* the next event's table */
@@ -185,11 +185,11 @@ static int read_table(struct report *r, const char *text, size_t len)
 			ret = add_row(r, line, l.lineno);
 		}
 	}
-	lines_free(&l);
+	imp_lines_free(&l);
 	return ret;
 }
 
-int import_perf_report(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_perf_report(struct ud_profile *p, const char *text, size_t len, const char *name,
 		       const struct ud_import_opts *o, struct ud_err *err)
 {
 	struct report r = { .name = name, .err = err, .h = ud_hotspots_new() };

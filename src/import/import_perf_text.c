@@ -45,7 +45,7 @@ struct text_state {
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames, names_cap;
-	json_t *taken;         /* the profile's workload names (names_taken()) */
+	json_t *taken;         /* the profile's workload names (imp_names_taken()) */
 };
 
 static const char *skip_space(const char *s)
@@ -103,12 +103,12 @@ static int flush(struct text_state *t)
 		t->lineno = t->header_line;
 		return fail_line(t, "a 'Performance counter stats' block with no counter lines (truncated?)");
 	}
-	if (!acc_empty(&t->acc)) {
-		ret = acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->taken, t->err);
+	if (!imp_acc_empty(&t->acc)) {
+		ret = imp_acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->taken, t->err);
 		if (ret == 0)
 			ret = remember_name(t);
 	}
-	acc_free(&t->acc);
+	imp_acc_free(&t->acc);
 	t->header_line = 0;
 	return ret;
 }
@@ -141,12 +141,12 @@ static int take_header(struct text_state *t, const char *s)
 static int number_at(struct text_state *t, const char **s, int pow10, double *out)
 {
 	struct decimal d;
-	int r = scan_decimal_as(*s, s, &d, t->decimal, t->err);
+	int r = imp_scan_decimal_as(*s, s, &d, t->decimal, t->err);
 
 	if (r < 0)
 		return failed_at_line(t);
 	if (r > 0)
-		*out = decimal_value(d, pow10);
+		*out = imp_decimal_value(d, pow10);
 	return r;
 }
 
@@ -164,9 +164,9 @@ static double rel_spread(const char *s, char decimal)
 	if (!pm)
 		return NAN;
 	pm = skip_space(pm + 2);
-	if (scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
+	if (imp_scan_decimal_as(pm, &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
-	return decimal_value(d, -2);
+	return imp_decimal_value(d, -2);
 }
 
 /*
@@ -185,9 +185,9 @@ static int elapsed_spread(struct text_state *t, const char *s, double mean_ns)
 	const char *end;
 
 	s = skip_space(s);
-	if (strncmp(s, "+-", 2) == 0 && scan_decimal_as(skip_space(s + 2), &end, &d, t->decimal, NULL) > 0 &&
+	if (strncmp(s, "+-", 2) == 0 && imp_scan_decimal_as(skip_space(s + 2), &end, &d, t->decimal, NULL) > 0 &&
 	    *end != '%' && mean_ns > 0)
-		t->acc.elapsed_rel_stddev = decimal_value(d, 9) / mean_ns;
+		t->acc.elapsed_rel_stddev = imp_decimal_value(d, 9) / mean_ns;
 	else
 		t->acc.elapsed_rel_stddev = rel_spread(s, t->decimal);
 	return 1;
@@ -231,9 +231,9 @@ static double running_pct(const char *s, char decimal)
 		open--;
 	if (!open || open == s || open[-1] == '+')
 		return NAN;
-	if (scan_decimal_as(skip_space(open), &end, &d, decimal, NULL) <= 0 || *end != '%')
+	if (imp_scan_decimal_as(skip_space(open), &end, &d, decimal, NULL) <= 0 || *end != '%')
 		return NAN;
-	return decimal_value(d, 0);
+	return imp_decimal_value(d, 0);
 }
 
 static bool is_timestamp(const char *s, const char **end)
@@ -271,7 +271,7 @@ static bool is_cycles(const struct text_state *t)
 
 /*
  * "# 63.2 %  tma_backend_bound": a metric perf computed itself, kept by its
- * name, and the cycles line's "# 2.853 GHz" as "ghz" (metric_name_of());
+ * name, and the cycles line's "# 2.853 GHz" as "ghz" (imp_metric_name_of());
  * perf's other comments on a counter (insn per cycle, of all branches) are
  * not kept, as the derived metrics recompute them from the counts.
  */
@@ -290,13 +290,13 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	    (!strchr(hash, '_') && !strstr(hash, "retiring") && !(event && is_cycles(t) && strstr(hash, "GHz"))))
 		return 0;
 	p = skip_space(hash + 1);
-	if (scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
+	if (imp_scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
 		return 0;
 	snprintf(unit, sizeof(unit), "%.*s", (int)strcspn(p, "(["), p);
-	if (!metric_name_of(unit, false, metric, sizeof(metric)))
+	if (!imp_metric_name_of(unit, false, metric, sizeof(metric)))
 		return 0;
-	if ((event ? acc_set_counter_metric(&t->acc, event, metric, decimal_value(d, 0))
-		   : acc_set_metric(&t->acc, metric, decimal_value(d, 0))) != 0)
+	if ((event ? imp_acc_set_counter_metric(&t->acc, event, metric, imp_decimal_value(d, 0))
+		   : imp_acc_set_metric(&t->acc, metric, imp_decimal_value(d, 0))) != 0)
 		return fail_line(t, "out of memory");
 	return 1;
 }
@@ -324,7 +324,7 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 		return 1;
 	}
 	row->status = UD_COUNTED;
-	r = scan_decimal_as(*p, p, &row->d, t->decimal, t->err);
+	r = imp_scan_decimal_as(*p, p, &row->d, t->decimal, t->err);
 	if (r <= 0)
 		return r < 0 ? failed_at_line(t) : 0;
 	if (**p && !isspace((unsigned char)**p))
@@ -370,7 +370,7 @@ static int take_counter(struct text_state *t, const char *s)
 	if (strncmp(rest, "(msec)", 6) == 0) {
 		row.pow10 = 6;
 		rest = skip_space(rest + 6);
-	} else if (row.pow10 == 0 && is_clock_event(row.event)) {
+	} else if (row.pow10 == 0 && imp_is_clock_event(row.event)) {
 		row.pow10 = 6;
 	}
 	if (*rest && *rest != '#' && *rest != '(' && *rest != '[')
@@ -379,9 +379,9 @@ static int take_counter(struct text_state *t, const char *s)
 	if (t->acc.closed && flush(t) != 0)
 		return -1;
 	pct = running_pct(rest, t->decimal);
-	if (check_running_pct(pct, t->err) != 0)
+	if (imp_check_running_pct(pct, t->err) != 0)
 		return failed_at_line(t);
-	if (acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? decimal_value(row.d, row.pow10) : 0,
+	if (imp_acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? imp_decimal_value(row.d, row.pow10) : 0,
 		    pct, rel_spread(rest, t->decimal)) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
@@ -419,7 +419,7 @@ static int take_perf_command(struct text_state *t, const char *s)
 {
 	if ((t->acc.closed || t->acc.n) && flush(t) != 0)
 		return -1;
-	if (acc_take_perf_command(&t->acc, s, t->err) < 0)
+	if (imp_acc_take_perf_command(&t->acc, s, t->err) < 0)
 		return failed_at_line(t);
 	return take_prose(t, s);
 }
@@ -453,15 +453,15 @@ static int take_line(struct text_state *t, const char *line)
 	}
 	if (strstr(s, "Performance counter stats for"))
 		return take_header(t, s);
-	if (has_perf_command(s))
+	if (imp_has_perf_command(s))
 		return take_perf_command(t, s);
-	if (strncmp(s, "TIME|", 5) == 0 && acc_take_count_line(&t->acc, s, t->err) > 0)
+	if (strncmp(s, "TIME|", 5) == 0 && imp_acc_take_count_line(&t->acc, s, t->err) > 0)
 		return 0;
 	if (strncmp(s, "COUNT|", 6) == 0) {
 		/* Program output after a finished block belongs to the next one. */
 		if (t->acc.n && flush(t) != 0)
 			return -1;
-		r = acc_take_count_line(&t->acc, s, t->err);
+		r = imp_acc_take_count_line(&t->acc, s, t->err);
 		return r < 0 ? failed_at_line(t) : 0;
 	}
 	if (strstr(s, " seconds "))
@@ -473,7 +473,7 @@ static int take_line(struct text_state *t, const char *line)
 		char label[PROSE_NAME_MAX];
 
 		snprintf(label, sizeof(label), "%.*s", (int)strcspn(s, "#"), s);
-		acc_metric_group(&t->acc, label);
+		imp_acc_metric_group(&t->acc, label);
 		r = take_comment_metric(t, NULL, s);
 		if (r != 0)
 			return r < 0 ? -1 : 0;
@@ -492,17 +492,17 @@ static char block_decimal(const char *text, size_t len)
 	char *line;
 	bool first = true;
 
-	lines_init(&l, text, len);
-	while (v.dot + v.comma < DECIMAL_VOTES_ENOUGH && (line = lines_next(&l)) != NULL) {
+	imp_lines_init(&l, text, len);
+	while (v.dot + v.comma < DECIMAL_VOTES_ENOUGH && (line = imp_lines_next(&l)) != NULL) {
 		if (!first && strstr(line, "Performance counter stats for"))
 			break;
 		first = false;
-		decimal_votes_add(&v, line);
+		imp_decimal_votes_add(&v, line);
 		if (strstr(line, "seconds time elapsed"))
 			break;
 	}
-	lines_free(&l);
-	return decimal_votes_mark(&v);
+	imp_lines_free(&l);
+	return imp_decimal_votes_mark(&v);
 }
 
 /*
@@ -521,7 +521,7 @@ static int name_blocks(struct text_state *t, size_t before)
 			continue;
 		if (json_object_get(t->taken, t->names[i]))
 			continue; /* two runs after the same line: keep the numbered names */
-		if (name_take(t->taken, t->names[i]) != 0)
+		if (imp_name_take(t->taken, t->names[i]) != 0)
 			return ud_fail(t->err, "out of memory");
 		json_object_del(t->taken, w->name);
 		free(w->name);
@@ -538,7 +538,7 @@ static void free_names(struct text_state *t)
 	free(t->names);
 }
 
-int import_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
 	struct text_state t = { .p = p, .o = o, .name = name, .err = err, .need_decimal = true };
@@ -549,12 +549,12 @@ int import_perf_text(struct ud_profile *p, const char *text, size_t len, const c
 	int ret = 0;
 
 	t.fallback = base ? base + 1 : name;
-	t.taken = names_taken(p);
+	t.taken = imp_names_taken(p);
 	if (!t.taken)
 		return ud_fail(err, "out of memory");
-	acc_init(&t.acc);
-	lines_init(&l, text, len);
-	while (ret == 0 && (at = l.cur, line = lines_next(&l)) != NULL) {
+	imp_acc_init(&t.acc);
+	imp_lines_init(&l, text, len);
+	while (ret == 0 && (at = l.cur, line = imp_lines_next(&l)) != NULL) {
 		t.lineno = l.lineno;
 		if (t.need_decimal) {
 			char mark = block_decimal(at, (size_t)(l.end - at));
@@ -568,8 +568,8 @@ int import_perf_text(struct ud_profile *p, const char *text, size_t len, const c
 		ret = flush(&t);
 	if (ret == 0)
 		ret = name_blocks(&t, before);
-	acc_free(&t.acc);
-	lines_free(&l);
+	imp_acc_free(&t.acc);
+	imp_lines_free(&l);
 	free_names(&t);
 	json_decref(t.taken);
 	if (ret == 0 && p->nworkloads == before)

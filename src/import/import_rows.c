@@ -8,7 +8,7 @@
 #include "import_lines.h"
 #include "import_rows.h"
 
-int import_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
 		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err)
 {
 	const char *base = strrchr(name, '/');
@@ -17,20 +17,20 @@ int import_rows(struct ud_profile *p, const char *text, size_t len, const char *
 	char *line;
 	int ret = 0, rows = 0;
 
-	acc_init(&a);
-	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+	imp_acc_init(&a);
+	imp_lines_init(&l, text, len);
+	while (ret == 0 && (line = imp_lines_next(&l)) != NULL) {
 		int r;
 
 		while (*line == ' ' || *line == '\t')
 			line++;
 		/* "$ perf stat -x, -r 5 ./x" or a root prompt's "# perf stat -a -j ..." above the rows */
-		r = acc_take_perf_command(&a, line, err);
+		r = imp_acc_take_perf_command(&a, line, err);
 		if (r < 0)
 			ret = ud_err_prefix(err, "%s:%d", name, l.lineno);
 		if (r != 0 || !*line || *line == '#')
 			continue;
-		r = acc_take_count_line(&a, line, err);
+		r = imp_acc_take_count_line(&a, line, err);
 		if (r < 0)
 			ret = ud_err_prefix(err, "%s:%d", name, l.lineno);
 		if (r != 0)
@@ -39,16 +39,16 @@ int import_rows(struct ud_profile *p, const char *text, size_t len, const char *
 		ret = r < 0 ? -1 : 0;
 		rows += r > 0;
 	}
-	lines_free(&l);
+	imp_lines_free(&l);
 	if (ret == 0 && !rows)
 		ret = ud_fail(err, "%s: no %s found", name, what);
 	if (ret == 0) {
-		json_t *taken = names_taken(p);
+		json_t *taken = imp_names_taken(p);
 
-		ret = taken ? acc_to_workload(&a, p, o, base ? base + 1 : name, taken, err)
+		ret = taken ? imp_acc_to_workload(&a, p, o, base ? base + 1 : name, taken, err)
 			    : ud_fail(err, "out of memory");
 		json_decref(taken);
 	}
-	acc_free(&a);
+	imp_acc_free(&a);
 	return ret;
 }

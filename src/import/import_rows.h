@@ -27,7 +27,7 @@ typedef int (*import_row_fn)(struct acc *a, char *line, void *ctx, const char *n
  * other line given to row().  what names the rows in the "none found"
  * message.  One workload results, appended to p.
  */
-int import_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
 		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err);
 
 #endif

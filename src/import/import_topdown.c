@@ -202,7 +202,7 @@ static void take_prefix(const char *name, char set[][UD_TD_PMU], size_t *n)
 	set[(*n)++][len] = '\0';
 }
 
-int import_topdown(struct ud_workload *w, struct ud_err *err)
+int imp_topdown(struct ud_workload *w, struct ud_err *err)
 {
 	char pmus[TD_MAX_PREFIXES][UD_TD_PMU] = { "" };
 	size_t n = 1;

@@ -14,6 +14,6 @@
  * Adds w's top-down records, one per core PMU on a hybrid paste ("cpu_core/"
  * names), none where perf printed nothing top-down.  -1 out of memory.
  */
-int import_topdown(struct ud_workload *w, struct ud_err *err);
+int imp_topdown(struct ud_workload *w, struct ud_err *err);
 
 #endif

@@ -36,7 +36,7 @@ struct run {
 	int nresults;
 	bool in_index;
 	bool scored;           /* the "System Benchmarks Index Score" line was read: the table is whole */
-	json_t *taken;         /* the profile's workload names (names_taken()), kept across runs */
+	json_t *taken;         /* the profile's workload names (imp_names_taken()), kept across runs */
 };
 
 /* The last whitespace-separated token of s[0..*len) as a number; shortens *len. */
@@ -53,7 +53,7 @@ static bool last_number(const char *s, size_t *len, double *v)
 	if (start == end || end - start >= sizeof(tok))
 		return false;
 	snprintf(tok, sizeof(tok), "%.*s", (int)(end - start), s + start);
-	if (parse_number_str(tok, 0, v, NULL) != 0)
+	if (imp_parse_number_str(tok, 0, v, NULL) != 0)
 		return false;
 	*len = start;
 	return true;
@@ -77,7 +77,7 @@ static int add_workload(struct ud_profile *p, struct run *r, const char *test, d
 	if (json_object_get(r->taken, full))
 		return ud_fail(err, "%s:%d: '%s' appears twice", name, lineno, full);
 	w = ud_profile_add_workload(p, full);
-	if (!w || name_take(r->taken, full) != 0)
+	if (!w || imp_name_take(r->taken, full) != 0)
 		return ud_fail(err, "out of memory");
 	for (int i = 0; i < r->nresults; i++) {
 		if (strcmp(r->results[i].name, test) == 0) {
@@ -182,7 +182,7 @@ static int finish_run(struct ud_profile *p, const struct run *r, const char *nam
 	if (used < sizeof(missing))
 		snprintf(missing + used, sizeof(missing) - used, "%sSystem Benchmarks Index Score", used ? ", " : "");
 	copies_label(r->copies, label, sizeof(label));
-	return import_warn(warn, "%s:%d: the UnixBench index table %s ends early (log cut short?); "
+	return imp_warn(warn, "%s:%d: the UnixBench index table %s ends early (log cut short?); "
 			   "profile marked incomplete; missing: %s", name, lineno, label, missing);
 }
 
@@ -281,7 +281,7 @@ static int take_line(struct ud_profile *p, struct run *r, char *s, const struct 
 	return 0;
 }
 
-int import_unixbench(struct ud_profile *p, const char *text, size_t len, const char *name,
+int imp_unixbench(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     struct ud_import_warnings *warn, struct ud_err *err)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -290,13 +290,13 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 	char *line;
 	int ret = 0;
 
-	if (!r || !(r->taken = names_taken(p))) {
+	if (!r || !(r->taken = imp_names_taken(p))) {
 		free(r);
 		return ud_fail(err, "out of memory");
 	}
 	new_run(r);
-	lines_init(&l, text, len);
-	while (ret == 0 && (line = lines_next(&l)) != NULL) {
+	imp_lines_init(&l, text, len);
+	while (ret == 0 && (line = imp_lines_next(&l)) != NULL) {
 		char *s = ud_trim(line);
 
 		if (*s)
@@ -306,7 +306,7 @@ int import_unixbench(struct ud_profile *p, const char *text, size_t len, const c
 		ret = ud_fail(err, "%s: no UnixBench index lines found", name);
 	else if (ret >= 0 && finish_run(p, r, name, l.lineno, warn) != 0)
 		ret = ud_fail(err, "out of memory");
-	lines_free(&l);
+	imp_lines_free(&l);
 	json_decref(r->taken);
 	free(r);
 	return ret < 0 ? -1 : 0;

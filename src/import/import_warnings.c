@@ -8,7 +8,7 @@
 
 #include "import_warnings.h"
 
-int import_warn(struct ud_import_warnings *w, const char *fmt, ...)
+int imp_warn(struct ud_import_warnings *w, const char *fmt, ...)
 {
 	char **grown, *line;
 	va_list ap;

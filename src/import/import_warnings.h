@@ -9,6 +9,6 @@
 #include "import.h"
 
 /* Appends one printf-formatted line to w (NULL: dropped).  -1 when out of memory. */
-int import_warn(struct ud_import_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int imp_warn(struct ud_import_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
