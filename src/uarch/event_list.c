@@ -1,14 +1,17 @@
 /*
- * event_list.c - perf's event list syntax (tools/perf/util/parse-events.y):
- * names separated by commas, groups in braces with their own modifiers
+ * event_list.c - perf's event list syntax, and the planner of counter groups.
+ *
+ * The syntax is tools/perf/util/parse-events.y's: names separated by
+ * commas, groups in braces with their own modifiers
  * ("{cycles,instructions}:u"), commas inside a PMU's terms
- * ("cpu/event=0x3c,umask=0/") belonging to the name; and the counter group
- * planner that fits a list onto a core's counters.
+ * ("cpu/event=0x3c,umask=0/") belonging to the name.  The planner fits a
+ * list onto a core's counters.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_mode.h"
 #include "events.h"
 #include "events_priv.h"
 
@@ -78,7 +81,7 @@ static int add_group_modifiers(struct list_parse *lp, size_t first, const char *
 	for (size_t i = first; i < lp->n; i++) {
 		char *name = lp->items[i].name;
 		size_t at = strlen(name);
-		bool has = ud_event_modifier_start(name) < at || (at > 0 && name[at - 1] == '/');
+		bool has = ud_event_base_len(name) < at || (at > 0 && name[at - 1] == '/');
 
 		if (at + len + 2 > UD_EVENT_NAME_MAX)
 			return ud_fail(lp->err, "event name '%s' with its group's modifiers is longer than %d characters",
@@ -107,12 +110,15 @@ static int read_group(struct list_parse *lp)
 		return ud_fail(lp->err, "malformed group in '%s': no '}' closes the '{'", lp->list);
 	mods = ++lp->p;
 	if (*mods == ':') {
-		size_t len = strspn(mods + 1, UD_MODIFIER_LETTERS);
+		size_t len = strcspn(mods + 1, ",");
+		char probe[UD_EVENT_NAME_MAX];
 
-		lp->p = mods + 1 + len;
-		if (!len)
+		/* perf's modifier letters, as a name ending ":MODS" would carry them (cpu_mode.h) */
+		snprintf(probe, sizeof(probe), "x:%.*s", (int)len, mods + 1);
+		if (!len || ud_event_modifiers(probe) != probe + 2)
 			return ud_fail(lp->err, "malformed group in '%s': ':' after '}' needs modifiers (u k h G H p D)",
 				       lp->list);
+		lp->p = mods + 1 + len;
 		if (add_group_modifiers(lp, first, mods + 1, len) != 0)
 			return -1;
 	}

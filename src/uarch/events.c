@@ -6,6 +6,7 @@
 #include <string.h>
 
 /* The kernel's perf_event.h first: libpfm4's copy then steps aside. */
+#include "cpu_mode.h"
 #include "event_names.h"
 #include "events.h"
 #include "events_priv.h"
@@ -254,18 +255,13 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 				 "(subsys:name), a PMU event (pmu/.../) or an event libpfm4 knows for this CPU");
 }
 
-size_t ud_event_modifier_start(const char *name)
+size_t ud_event_base_len(const char *name)
 {
-	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
-	size_t len = strlen(name);
+	const char *mods = ud_event_modifiers(name);
 
-	/* "pmu/terms/MODS" or "pmu/terms/:MODS": whatever follows the last '/' of a PMU event. */
-	if (slash && slash != name && strchr(name, '/') != slash)
-		return (size_t)(slash + 1 - name);
-	if (!colon || colon == name || !colon[1] || colon[-1] == ':' ||
-	    strspn(colon + 1, UD_MODIFIER_LETTERS) != strlen(colon + 1))
-		return len;
-	return (size_t)(colon - name);
+	if (!mods)
+		return strlen(name);
+	return (size_t)(mods - name) - (mods[-1] == ':');
 }
 
 /* perf's modifiers that change a count (tools/perf/Documentation/perf-list.txt, "EVENT MODIFIERS"). */
@@ -348,7 +344,7 @@ static void resolve_base_for(const struct ud_uarch *u, const char *name, struct 
 
 void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
 {
-	size_t base_len = ud_event_modifier_start(name);
+	size_t base_len = ud_event_base_len(name);
 	const char *mods = name + base_len;
 	bool pmu_style = base_len > 0 && name[base_len - 1] == '/';
 	char base[UD_EVENT_NAME_MAX], why[UD_REASON_MAX];

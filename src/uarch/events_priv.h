@@ -15,16 +15,12 @@
 /* Where the kernel lists its PMUs: a directory each, with type, format/ and events/. */
 #define UD_PMU_DEVICES "/sys/bus/event_source/devices"
 
-/* perf's modifier letters (tools/perf/util/parse-events.l, modifier_event): any of them ends a name. */
-#define UD_MODIFIER_LETTERS "ukhIGHpPSDWeb"
-
 /*
- * Where perf's modifiers start in name: the ':' before them ("cycles:u"),
- * or just after the last '/' of a PMU's terms ("msr/tsc/u"); strlen(name)
- * when it has none.  Letters after a ':' are modifiers only when every one
- * is one of UD_MODIFIER_LETTERS ("sched:sched_switch" has none).
+ * How long name is without perf's modifiers (cpu_mode.h's
+ * ud_event_modifiers() finds them): up to the ':' before them, or through
+ * the '/' that closes a PMU's terms; strlen(name) when it has none.
  */
-size_t ud_event_modifier_start(const char *name);
+size_t ud_event_base_len(const char *name);
 
 /* Sets ev resolved with a fresh attr of that type and config, unit "" and scale 1. */
 void ud_event_init_attr(struct ud_event *ev, __u32 type, __u64 config);
