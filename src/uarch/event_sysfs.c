@@ -1,9 +1,11 @@
 /*
- * event_sysfs.c - events the kernel lists in files: tracepoints in tracefs
- * (events/SUBSYS/NAME/id, Documentation/trace/events.rst) and PMUs under
- * /sys/bus/event_source/devices (type, format/, events/ with their .unit and
- * .scale; Documentation/ABI/testing/sysfs-bus-event_source-devices-format
- * and -events), read the way perf reads them (tools/perf/util/pmu.c).
+ * event_sysfs.c - events the kernel lists in files: tracepoints in tracefs, PMUs in sysfs.
+ *
+ * Tracepoints are events/SUBSYS/NAME/id (Documentation/trace/events.rst);
+ * PMUs are /sys/bus/event_source/devices/PMU, with type, format/ and
+ * events/ with their .unit and .scale
+ * (Documentation/ABI/testing/sysfs-bus-event_source-devices-format and
+ * -events), read the way perf reads them (tools/perf/util/pmu.c).
  */
 #include <ctype.h>
 #include <dirent.h>
