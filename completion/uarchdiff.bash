@@ -9,6 +9,7 @@
 #   --uarch                     the event tables: share/uarchdiff/events, or
 #                               UARCHDIFF_EVENTS_DIR
 #   --suite, -f/--format        their values;  -e/--event  perf's generic names
+#   stat -p/-t, -C              running process ids, online CPUs
 #   teach LAB...                the labs: branch, cache, ilp
 #   stat ... -- CMD             a command, then files
 #   elsewhere                   files
@@ -119,10 +120,24 @@ _uarchdiff()
 	stat:-e | stat:--event)
 		_uarchdiff_list "$cur" "cycles instructions branches branch-misses L1-dcache-loads
 			L1-dcache-load-misses stalled-cycles-frontend stalled-cycles-backend task-clock
-			context-switches cpu-migrations page-faults"
+			context-switches cpu-migrations page-faults LLC-loads LLC-load-misses L1-icache-loads
+			L1-icache-load-misses dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses
+			L1-dcache-prefetches L1-dcache-prefetch-misses duration_time"
+		return 0 ;;
+	stat:-p | stat:--pid | stat:-t | stat:--tid)
+		local p pids=""
+		for p in /proc/[0-9]*; do pids+=" ${p#/proc/}"; done
+		_uarchdiff_list "$cur" "$pids"
+		return 0 ;;
+	stat:-C | stat:--cpu)
+		local c cpus=""
+		for c in /sys/devices/system/cpu/cpu[0-9]*; do cpus+=" ${c##*/cpu}"; done
+		_uarchdiff_list "$cur" "$cpus"
 		return 0 ;;
 	*:-r | *:--repeat | *:--label | *:--workload | *:--score | stat:-x | stat:--field-separator)
 		return 0 ;; # a value (--score V1,V2,...[:UNITS] too), nothing to offer
+	stat:-I | stat:--interval-print | stat:-D | stat:--delay | stat:--timeout | stat:--pre | stat:--post)
+		return 0 ;;
 	esac
 
 	if [[ $cur == -* ]]; then

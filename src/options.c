@@ -35,7 +35,7 @@ static void build_tables(const struct ud_command *cmd, char *shorts, struct opti
 	shorts[k++] = ':'; /* a missing argument returns ':' so that we can word it */
 	for (size_t i = 0; i <= cmd->noptions; i++) {
 		const struct ud_option *o = option_at(cmd, i);
-		bool arg = o->kind != UD_OPT_FLAG;
+		bool arg = o->kind != UD_OPT_FLAG && o->kind != UD_OPT_COUNT;
 
 		if (o->short_name) {
 			shorts[k++] = o->short_name;
@@ -78,10 +78,11 @@ static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
 
 	spelling(o, name, sizeof(name));
 	/* No option means anything by "": an empty file name, separator or list is a slip. */
-	if (o->kind != UD_OPT_FLAG && !*arg)
+	if (o->kind != UD_OPT_FLAG && o->kind != UD_OPT_COUNT && !*arg)
 		return ud_fail(err, "%s needs a non-empty argument (%s)", name, o->arg_name);
 	switch (o->kind) {
 	case UD_OPT_FLAG: *(bool *)o->dest = true; return 0;
+	case UD_OPT_COUNT: ++*(int *)o->dest; return 0;
 	case UD_OPT_STRING: *(const char **)o->dest = arg; return 0;
 	case UD_OPT_LIST:
 		return append_list(o->dest, arg) == 0 ? 0 : ud_fail(err, "%s: out of memory", name);

@@ -32,6 +32,7 @@ enum ud_opt_kind {
 	UD_OPT_LONG,   /* dest: long *, a whole number in [min, max] */
 	UD_OPT_LIST,   /* dest: char **, repeatable: the arguments joined by ','; the caller frees */
 	UD_OPT_PARSE,  /* dest: whatever parse() fills; parse() words its own error */
+	UD_OPT_COUNT,  /* dest: int *, one more each time it is given ("-d -d", "-dd") */
 };
 
 struct ud_option {

@@ -42,7 +42,13 @@ check "~run stat import diff compare events host workloads teach" "uarchdiff "
 check "--help --version"              "uarchdiff --"
 check "--repeat"                      "uarchdiff run --rep"
 check "~-w --workloads --suite -r --repeat -o --output --label --exact --json" "uarchdiff run -"
-check "~--field-separator --json --event --exact" "uarchdiff stat --"
+check "~--field-separator --json --event --exact --all-cpus --pid --per-thread --profile" "uarchdiff stat --"
+check "duration_time"                 "uarchdiff stat -e dur"
+check "task-clock,dTLB-load-misses task-clock,dTLB-loads" "uarchdiff stat -e task-clock,dTLB-lo"
+check "~1"                            "uarchdiff stat -p "
+check "~0"                            "uarchdiff stat -C "
+check ""                              "uarchdiff stat -I "
+check ""                              "uarchdiff stat --timeout "
 check "--format"                      "uarchdiff diff --f"
 check "html"                          "uarchdiff diff -f h"
 check "md"                            "uarchdiff compare --format m"
@@ -63,6 +69,12 @@ check "cache"                         "uarchdiff teach c"
 check "branch cache ilp"              "uarchdiff teach -f html "
 check "html"                          "uarchdiff teach --format h"
 check ""                              "uarchdiff run -r "
+
+# Every long option a command's --help lists is offered for "CMD --".
+for cmd in $("$bin" --help | sed -n '/^commands:/,/^$/s/^ \{1,\}\([a-z][a-z-]*\) .*/\1/p'); do
+	opts=$("$bin" "$cmd" --help 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ')
+	check "~$opts" "uarchdiff $cmd --"
+done
 
 # Files elsewhere: a profile argument completes from the working directory.
 tmp=$(mktemp -d)

@@ -29,16 +29,18 @@ static void expect_one_line_error(char *const argv[], int status, const char *wa
 	run_free(&r);
 }
 
-START_TEST(test_stat_json_true)
+START_TEST(test_stat_profile_true)
 {
-	char *argv[] = { UD, "stat", "--json", "--", "true", NULL };
+	char *argv[] = { UD, "stat", "--profile", "-", "--", "true", NULL };
 	struct run_result r = run_capture(argv);
 	json_error_t jerr;
 	json_t *root, *counters, *cycles, *insns, *tc;
 	char why[256];
 
 	ck_assert_int_eq(r.status, 0);
-	root = json_loads(r.err, 0, &jerr);
+	/* the profile on stdout (--profile -), the report on stderr as ever */
+	ck_assert_ptr_nonnull(strstr(r.err, "Performance counter stats for 'true'"));
+	root = json_loads(r.out, 0, &jerr);
 	ck_assert_msg(root != NULL, "%s", jerr.text);
 	ck_assert_str_eq(json_string_value(json_object_get(root, "schema")), "uarchdiff.profile/1");
 	counters = json_object_get(json_array_get(json_object_get(root, "workloads"), 0), "counters");
@@ -77,6 +79,11 @@ START_TEST(test_stat_json_true)
 		}
 	}
 	ck_assert(json_is_string(json_object_get(json_object_get(json_object_get(root, "host"), "cpu"), "uarch")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(json_object_get(root, "workloads"),
+												   0),
+								       "target"),
+							   "kind")),
+			 "command");
 	json_decref(root);
 	run_free(&r);
 }
@@ -97,15 +104,16 @@ END_TEST
 START_TEST(test_stat_profile_file)
 {
 	char *dir = make_tempdir(), path[4200];
-	char *argv[] = { UD, "stat", "--json", "-r", "2", "-o", path, "--", UD_TESTCHILD, "pages", "500", NULL };
+	char *argv[] = { UD, "stat", "-r", "2", "-o", path, "--", UD_TESTCHILD, "pages", "500", NULL };
 	struct run_result r;
 	json_t *root, *w;
 	json_error_t jerr;
 
+	/* -o FILE.json without -x or -j: the profile there, the report on stderr */
 	snprintf(path, sizeof(path), "%s/one.json", dir);
 	r = run_capture(argv);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(r.err, "");
+	ck_assert_ptr_nonnull(strstr(r.err, " (2 runs):"));
 	root = json_load_file(path, 0, &jerr);
 	ck_assert_ptr_nonnull(root);
 	w = json_array_get(json_object_get(root, "workloads"), 0);
@@ -133,14 +141,15 @@ START_TEST(test_stat_csv)
 }
 END_TEST
 
-START_TEST(test_stat_unknown_event_goes_on)
+/* What the host cannot count is not refused up front: a known event is listed either way, and the run goes on. */
+START_TEST(test_stat_host_refusal_goes_on)
 {
-	char *argv[] = { UD, "stat", "-x", ",", "-e", "task-clock,bogus-event", "--", "true", NULL };
+	char *argv[] = { UD, "stat", "-x", ",", "-e", "task-clock,cycles", "--", "true", NULL };
 	struct run_result r = run_capture(argv);
 
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.err, "unknown event 'bogus-event'"));
-	ck_assert_ptr_nonnull(strstr(r.err, "<not supported>,,bogus-event,"));
+	ck_assert_ptr_nonnull(strstr(r.err, ",msec,task-clock,"));
+	ck_assert_ptr_nonnull(strstr(r.err, ",,cycles,"));
 	run_free(&r);
 }
 END_TEST
@@ -184,7 +193,7 @@ END_TEST
 START_TEST(test_stat_exact_runs_once_per_group)
 {
 	char *dir = make_tempdir(), out[4200], log[4200], script[4400], *text;
-	char *argv[] = { UD, "stat", "--exact", "-r", "2", "--json", "-o", out,
+	char *argv[] = { UD, "stat", "--exact", "-r", "2", "-o", out,
 			 "-e", "task-clock,cycles,instructions,branches,branch-misses,L1-dcache-loads,"
 			       "L1-dcache-load-misses,stalled-cycles-frontend",
 			 "--", "/bin/sh", "-c", script, NULL };
@@ -974,11 +983,11 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_stat_json_true);
+	tcase_add_test(tc, test_stat_profile_true);
 	tcase_add_test(tc, test_stat_passes_output_and_status_through);
 	tcase_add_test(tc, test_stat_profile_file);
 	tcase_add_test(tc, test_stat_csv);
-	tcase_add_test(tc, test_stat_unknown_event_goes_on);
+	tcase_add_test(tc, test_stat_host_refusal_goes_on);
 	tcase_add_test(tc, test_stat_bad_input);
 	tcase_add_test(tc, test_stat_unwritable_output_runs_nothing);
 	tcase_add_test(tc, test_stat_exact_runs_once_per_group);

@@ -4,6 +4,7 @@
  * honest statuses for what cannot be counted.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -262,6 +263,93 @@ START_TEST(test_status_names_round_trip)
 }
 END_TEST
 
+/* perf's aggregation: raw values and times summed over the slots, then scaled once. */
+START_TEST(test_aggregate_sums_then_scales)
+{
+	struct ud_count in[6], out[4];
+	const size_t of[3] = { 0, 1, 1 };
+
+	memset(in, 0, sizeof(in));
+	/* event 0 at three slots: counted 100 of 200 ns, 50 of 100, 50 of 100 */
+	ud_count_scale(&in[0], 1000, 200, 100);
+	ud_count_scale(&in[1], 10, 100, 50);
+	ud_count_scale(&in[2], 30, 100, 50);
+	/* event 1: refused at every slot */
+	for (int i = 3; i < 6; i++) {
+		in[i].status = UD_NOT_SUPPORTED;
+		snprintf(in[i].reason, sizeof(in[i].reason), "refused");
+	}
+	ud_counts_aggregate(in, 2, 3, of, 2, out);
+	ck_assert_int_eq(out[0].status, UD_COUNTED);
+	ck_assert_double_eq(out[0].value, 2000);
+	ck_assert_uint_eq(out[1].raw, 40);
+	ck_assert_uint_eq(out[1].enabled_ns, 200);
+	ck_assert_uint_eq(out[1].running_ns, 100);
+	ck_assert_double_eq(out[1].value, 80); /* (10 + 30) x 200 / 100 */
+	ck_assert_int_eq(out[2].status, UD_NOT_SUPPORTED);
+	ck_assert_str_eq(out[3].reason, "refused");
+}
+END_TEST
+
+START_TEST(test_delta_and_duration)
+{
+	const char *names[] = { "task-clock", "duration_time" };
+	struct ud_event ev[2];
+	struct ud_count before[2], now[2], d[2];
+
+	resolve_all(ev, names, 2);
+	memset(before, 0, sizeof(before));
+	memset(now, 0, sizeof(now));
+	ud_count_scale(&before[0], 300, 1000, 1000);
+	ud_count_scale(&now[0], 700, 3000, 2000);
+	now[1].status = UD_NOT_COUNTED;
+	ud_counts_delta(now, before, 2, d);
+	/* 400 more over 2000 ns enabled, 1000 running: scaled to 800 */
+	ck_assert_uint_eq(d[0].raw, 400);
+	ck_assert_double_eq(d[0].value, 800);
+	ck_assert_int_eq(d[1].status, UD_NOT_COUNTED);
+	ud_counts_set_duration(ev, d, 2, 123456789);
+	ck_assert_int_eq(d[1].status, UD_COUNTED);
+	ck_assert_double_eq(d[1].value, 123456789);
+	ck_assert_uint_eq(d[0].raw, 400); /* only the tool event takes the duration */
+	/* a counter with no run between two readings: not counted in that interval */
+	ud_counts_delta(now, now, 1, d);
+	ck_assert_int_eq(d[0].status, UD_NOT_COUNTED);
+}
+END_TEST
+
+/* Each CPU a slot, as stat -a opens them; skipped where CPU-wide counting is not allowed. */
+START_TEST(test_slots_per_cpu)
+{
+	const char *names[] = { "cpu-clock", "page-faults" };
+	struct ud_count_slot slots[2] = { { -1, 0 }, { -1, 1 } };
+	struct ud_event ev[2];
+	struct ud_count per[4], whole[2];
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_counters *set;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	resolve_all(ev, names, 2);
+	set = ud_counters_open_slots(ev, 2, slots, cpus >= 2 ? 2 : 1, 0);
+	if (ud_counters_opened(set) == 0) {
+		fprintf(stderr, "per-CPU slots not checked: CPU-wide counting is not allowed here\n");
+		ud_counters_close(set);
+		return;
+	}
+	ck_assert_uint_eq(ud_counters_opened(set), cpus >= 2 ? 4 : 2);
+	ck_assert_int_eq(ud_counters_enable(set, &err), 0);
+	usleep(20000);
+	ck_assert_int_eq(ud_counters_disable(set, &err), 0);
+	ck_assert_int_eq(ud_counters_read_slots(set, per, &err), 0);
+	ck_assert_int_eq(ud_counters_read(set, whole, &err), 0);
+	/* cpu-clock of a CPU counts its wall time: each at least the 20 ms slept, the whole their sum */
+	ck_assert_double_ge(per[0].value, 20e6);
+	if (cpus >= 2)
+		ck_assert_double_eq(whole[0].value, per[0].value + per[1].value);
+	ud_counters_close(set);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("counting");
@@ -276,6 +364,9 @@ int main(void)
 	tcase_add_test(tc, test_zero_rule_holds_across_merged_runs);
 	tcase_add_test(tc, test_status_names_round_trip);
 	tcase_add_test(tc, test_modifiers_split_user_and_kernel);
+	tcase_add_test(tc, test_aggregate_sums_then_scales);
+	tcase_add_test(tc, test_delta_and_duration);
+	tcase_add_test(tc, test_slots_per_cpu);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

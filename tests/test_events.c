@@ -1,9 +1,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
 #include "event_names.h"
 #include "events.h"
+#include "events_priv.h"
 #include "testutil.h"
+#include "text.h"
 
 START_TEST(test_generic_and_alias)
 {
@@ -91,15 +96,40 @@ START_TEST(test_privilege_modifiers)
 	ck_assert_uint_eq(ev.attr.config, 0x5300c0);
 	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel && ev.attr.exclude_hv);
 
-	/* :G/:H alone change nothing, as the importers read them; nor does :pp (precise sampling) to a count. */
+	/* H and G together count both sides, perf's default: nothing to name */
 	ud_event_resolve_for(NULL, "instructions:HG", &ev);
 	ck_assert_str_eq(ev.name, "instructions");
-	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel);
-	ud_event_resolve_for(NULL, "cycles:pp", &ev);
+	ck_assert(!ev.attr.exclude_user && !ev.attr.exclude_kernel && !ev.attr.exclude_host && !ev.attr.exclude_guest);
+	/* each alone is kept: the guest's part (exclude_host) or the host's (exclude_guest) */
+	ud_event_resolve_for(NULL, "cycles:G", &ev);
+	ck_assert_str_eq(ev.name, "cycles:G");
+	ck_assert(ev.attr.exclude_host && !ev.attr.exclude_guest);
+	ud_event_resolve_for(NULL, "cycles:H", &ev);
+	ck_assert(!ev.attr.exclude_host && ev.attr.exclude_guest);
+	/* precision and pinning are kept, never dropped from the name (issue 22: cycles:ppp read as cycles) */
+	ud_event_resolve_for(NULL, "cycles:ppp", &ev);
 	ck_assert(ev.resolved);
-	ck_assert_str_eq(ev.name, "cycles");
-	ud_event_resolve_for(NULL, "cycles:upp", &ev);
-	ck_assert_str_eq(ev.name, "cycles:u");
+	ck_assert_str_eq(ev.name, "cycles:ppp");
+	ck_assert_uint_eq(ev.attr.precise_ip, 3);
+	ud_event_resolve_for(NULL, "cycles:pku", &ev);
+	ck_assert_str_eq(ev.name, "cycles:ukp");
+	ck_assert_uint_eq(ev.attr.precise_ip, 1);
+	ud_event_resolve_for(NULL, "task-clock:D", &ev);
+	ck_assert_str_eq(ev.name, "task-clock:D");
+	ck_assert(ev.attr.pinned);
+	/* what means nothing to a count is refused with the reason, as a wrong request */
+	ud_event_resolve_for(NULL, "cycles:S", &ev);
+	ck_assert(!ev.resolved && ev.unknown);
+	ck_assert_str_eq(ev.name, "cycles:S");
+	ck_assert_ptr_nonnull(strstr(ev.reason, "modifier S"));
+	ud_event_resolve_for(NULL, "cycles:pppp", &ev);
+	ck_assert(ev.unknown);
+	ck_assert_ptr_nonnull(strstr(ev.reason, "ppp"));
+	ud_event_resolve_for(NULL, "cycles:uW", &ev);
+	ck_assert(ev.unknown);
+	ck_assert_ptr_nonnull(strstr(ev.reason, "modifier 'W'"));
+	ud_event_resolve_for(NULL, "duration_time:k", &ev);
+	ck_assert(ev.unknown);
 
 	/* Not modifiers: a libpfm4-style qualifier stays part of the name. */
 	ud_event_resolve_for(NULL, "no-such:event", &ev);
@@ -117,8 +147,8 @@ START_TEST(test_parse_list_refuses_one_counter_twice)
 	struct ud_event *ev;
 	struct ud_err err = UD_ERR_INIT;
 
-	ck_assert_uint_eq(ud_event_parse_list("cycles,cycles:G", NULL, &ev, &err), 0);
-	ck_assert_str_eq(err.msg, "'cycles:G' names the same counter as an earlier event (cycles): give it once");
+	ck_assert_uint_eq(ud_event_parse_list("cycles,cycles:HG", NULL, &ev, &err), 0);
+	ck_assert_str_eq(err.msg, "'cycles:HG' names the same counter as an earlier event (cycles): give it once");
 	ck_assert_uint_eq(ud_event_parse_list("cpu-cycles,instructions,cycles", NULL, &ev, &err), 0);
 	ck_assert_uint_eq(ud_event_parse_list("cycles:u,cycles:k,cycles", NULL, &ev, &err), 3);
 	free(ev);
@@ -211,6 +241,261 @@ START_TEST(test_one_group_needs_no_copies)
 }
 END_TEST
 
+START_TEST(test_group_syntax)
+{
+	struct ud_event *ev;
+	struct ud_err err = UD_ERR_INIT;
+	size_t n = ud_event_parse_list("{cycles:k,instructions}:u,task-clock,{page-faults,cs}", NULL, &ev, &err);
+
+	ck_assert_msg(n == 5, "%s", err.msg);
+	ck_assert_str_eq(ev[0].name, "cycles:uk"); /* the group's modifiers join the member's own */
+	ck_assert_str_eq(ev[1].name, "instructions:u");
+	ck_assert(ev[1].attr.exclude_kernel && !ev[1].attr.exclude_user);
+	ck_assert_str_eq(ev[3].name, "page-faults");
+	ck_assert_str_eq(ev[4].name, "context-switches");
+	ck_assert_int_eq(ev[0].request_group, 0);
+	ck_assert_int_eq(ev[1].request_group, 0);
+	ck_assert_int_eq(ev[2].request_group, -1);
+	ck_assert_int_eq(ev[3].request_group, 1);
+	ck_assert_int_eq(ev[4].request_group, 1);
+	free(ev);
+	/* a PMU's terms hold commas that do not split the list */
+	n = ud_event_parse_list("software/config=3,config1=0/,task-clock", NULL, &ev, &err);
+	ck_assert_msg(n == 2, "%s", err.msg);
+	ck_assert_str_eq(ev[0].name, "software/config=3,config1=0/");
+	ck_assert(ev[0].resolved && !ev[0].hardware);
+	ck_assert_uint_eq(ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	ck_assert_uint_eq(ev[0].attr.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	free(ev);
+}
+END_TEST
+
+START_TEST(test_malformed_groups)
+{
+	static const struct {
+		const char *list, *want;
+	} bad[] = {
+		{ "{cycles,instructions", "no '}' closes the '{'" },
+		{ "cycles}", "'}' without its '{'" },
+		{ "{cycles,{instructions}}", "groups do not nest" },
+		{ "cycles{instructions}", "groups do not nest" },
+		{ "{}", "empty event name" },
+		{ "{cycles,}", "empty event name" },
+		{ "{cycles}x", "'x' after its '}'" },
+		{ "{cycles}:", "needs modifiers" },
+		{ "software/config=1", "terms end with '/'" },
+	};
+	struct ud_event *ev;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ud_err err = UD_ERR_INIT;
+
+		ck_assert_uint_eq(ud_event_parse_list(bad[i].list, NULL, &ev, &err), 0);
+		ck_assert_msg(strstr(err.msg, bad[i].want), "'%s': %s", bad[i].list, err.msg);
+		ck_assert_ptr_null(ev);
+	}
+}
+END_TEST
+
+START_TEST(test_requested_groups_are_kept)
+{
+	struct ud_event *ev, *planned;
+	struct ud_err err = UD_ERR_INIT;
+	size_t n = ud_event_parse_list("cycles,instructions,branches,branch-misses,{cycles:u,instructions:u},"
+				       "{task-clock,page-faults}",
+				       NULL, &ev, &err);
+
+	ck_assert_msg(n == 8, "%s", err.msg);
+	/* two general counters: branches and branch-misses need two planned groups, each with its anchors */
+	planned = ud_event_plan_groups(ev, n, 2, 0, &n);
+	ck_assert_uint_eq(n, 10);
+	ck_assert_int_eq(planned[2].group, 0);
+	ck_assert_int_eq(planned[3].group, 1);
+	ck_assert_str_eq(planned[8].name, "cycles@g1");
+	/* the requested groups come after, whole, with no copies, software ones too */
+	ck_assert_int_eq(planned[4].group, 2);
+	ck_assert_int_eq(planned[5].group, 2);
+	ck_assert_int_eq(planned[6].group, 3);
+	ck_assert_int_eq(planned[7].group, 3);
+	ck_assert_int_eq(ud_event_group_count(planned, n), 4);
+	free(planned);
+	free(ev);
+}
+END_TEST
+
+START_TEST(test_units_and_tool_event)
+{
+	struct ud_event ev;
+
+	ud_event_resolve("task-clock", &ev);
+	ck_assert_str_eq(ev.unit, "msec");
+	ck_assert_double_eq(ev.scale, 1e-6);
+	ud_event_resolve("page-faults", &ev);
+	ck_assert_str_eq(ev.unit, "");
+	ck_assert_double_eq(ev.scale, 1);
+	ud_event_resolve("duration_time", &ev);
+	ck_assert(ev.resolved && ev.tool && !ev.hardware);
+	ck_assert_str_eq(ev.opened_as, "tool");
+	ck_assert_str_eq(ev.unit, "ns");
+}
+END_TEST
+
+START_TEST(test_detailed_levels)
+{
+	size_t n[4];
+	const char *const *names = ud_detailed_events(3, &n[3]);
+
+	for (int level = 0; level < 3; level++)
+		ud_detailed_events(level, &n[level]);
+	/* perf's -d adds 4, -dd 6 more, -ddd 2 more (builtin-stat.c) */
+	ck_assert_uint_eq(n[0], 0);
+	ck_assert_uint_eq(n[1], 4);
+	ck_assert_uint_eq(n[2], 10);
+	ck_assert_uint_eq(n[3], 12);
+	ck_assert_str_eq(names[2], "LLC-loads");
+	ck_assert_str_eq(names[11], "L1-dcache-prefetch-misses");
+	for (size_t i = 0; i < n[3]; i++) {
+		struct ud_event ev;
+
+		ud_event_resolve(names[i], &ev);
+		ck_assert_msg(ev.resolved && ev.attr.type == PERF_TYPE_HW_CACHE, "%s", names[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_format_place)
+{
+	struct perf_event_attr attr;
+	char why[256];
+
+	memset(&attr, 0, sizeof(attr));
+	/* the value's low 8 bits into 0-7, the next 4 into 32-35 */
+	ck_assert_int_eq(ud_pmu_format_place("config:0-7,32-35", 0x5ab, &attr, why, sizeof(why)), 0);
+	ck_assert_uint_eq(attr.config, 0xabULL | (0x5ULL << 32));
+	ck_assert_int_eq(ud_pmu_format_place("config1:0-15", 0xbeef, &attr, why, sizeof(why)), 0);
+	ck_assert_uint_eq(attr.config1, 0xbeef);
+	ck_assert_int_eq(ud_pmu_format_place("config2:3", 1, &attr, why, sizeof(why)), 0);
+	ck_assert_uint_eq(attr.config2, 8);
+	ck_assert_int_eq(ud_pmu_format_place("config:0-7,32-35", 0x1000, &attr, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "does not fit in its 12 bits"));
+	ck_assert_int_eq(ud_pmu_format_place("config:", 1, &attr, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "malformed"));
+	ck_assert_int_eq(ud_pmu_format_place("config:9-3", 1, &attr, why, sizeof(why)), -1);
+	ck_assert_int_eq(ud_pmu_format_place("config:0-64", 1, &attr, why, sizeof(why)), -1);
+	ck_assert_int_eq(ud_pmu_format_place("bogus:0-3", 1, &attr, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no config field"));
+	/* a 64-bit field takes any value */
+	ck_assert_int_eq(ud_pmu_format_place("config:0-63", ~0ULL, &attr, why, sizeof(why)), 0);
+	ck_assert_uint_eq(attr.config, ~0ULL);
+}
+END_TEST
+
+/* The kernel's own software PMU, which every Linux has in sysfs. */
+START_TEST(test_pmu_syntax)
+{
+	struct ud_event ev;
+
+	ud_event_resolve_for(NULL, "software/config=2/", &ev);
+	ck_assert_msg(ev.resolved, "%s", ev.reason);
+	ck_assert_str_eq(ev.opened_as, "pmu");
+	ck_assert_uint_eq(ev.attr.type, PERF_TYPE_SOFTWARE);
+	ck_assert_uint_eq(ev.attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	ud_event_resolve_for(NULL, "software/config=2/u", &ev);
+	ck_assert_str_eq(ev.name, "software/config=2/u");
+	ck_assert(ev.attr.exclude_kernel && !ev.attr.exclude_user);
+	ud_event_resolve_for(NULL, "software/bogus=1/", &ev);
+	ck_assert(ev.unknown);
+	ck_assert_ptr_nonnull(strstr(ev.reason, "unknown term 'bogus' for PMU 'software'"));
+	ud_event_resolve_for(NULL, "no-such-pmu/event=1/", &ev);
+	ck_assert(ev.unknown);
+	ck_assert_ptr_nonnull(strstr(ev.reason, "no PMU 'no-such-pmu'"));
+	ck_assert_ptr_nonnull(strstr(ev.reason, "software"));
+	ud_event_resolve_for(NULL, "software/config=0x1ffffffffffffffff/", &ev);
+	ck_assert(ev.unknown);
+	ud_event_resolve_for(NULL, "../software/config=1/", &ev);
+	ck_assert(ev.unknown);
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) == 0) {
+		/* a named event: its terms come from events/tsc */
+		ud_event_resolve_for(NULL, "msr/tsc/", &ev);
+		ck_assert_msg(ev.resolved, "%s", ev.reason);
+		ck_assert(!ev.hardware);
+		ck_assert_uint_eq(ev.attr.config, 0);
+	} else {
+		fprintf(stderr, "msr/tsc/ not checked: no msr PMU on this host\n");
+	}
+}
+END_TEST
+
+static bool tracefs_id(const char *event, unsigned long long *id)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+	for (size_t i = 0; i < 2; i++) {
+		char path[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/events/%s/id", dirs[i], event);
+		if ((f = fopen(path, "r"))) {
+			bool ok = fscanf(f, "%llu", id) == 1;
+
+			fclose(f);
+			return ok;
+		}
+	}
+	return false;
+}
+
+START_TEST(test_tracepoint)
+{
+	unsigned long long id;
+	struct ud_event ev;
+
+	if (!tracefs_id("sched/sched_switch", &id)) {
+		fprintf(stderr, "tracepoints not checked: tracefs is not readable here\n");
+		return;
+	}
+	ud_event_resolve_for(NULL, "sched:sched_switch", &ev);
+	ck_assert_msg(ev.resolved, "%s", ev.reason);
+	ck_assert_str_eq(ev.opened_as, "tracepoint");
+	ck_assert_uint_eq(ev.attr.type, PERF_TYPE_TRACEPOINT);
+	ck_assert_uint_eq(ev.attr.config, id);
+	ck_assert(!ev.hardware);
+	ud_event_resolve_for(NULL, "sched:sched_switch:k", &ev);
+	ck_assert_str_eq(ev.name, "sched:sched_switch:k");
+	ck_assert(ev.attr.exclude_user);
+	ud_event_resolve_for(NULL, "sched:no_such_tracepoint", &ev);
+	ck_assert(ev.unknown);
+	ud_event_resolve_for(NULL, "..:sched_switch", &ev);
+	ck_assert(ev.unknown);
+}
+END_TEST
+
+START_TEST(test_suggestions)
+{
+	char buf[256];
+	unsigned long long id;
+
+	ck_assert(ud_event_suggest("cyles", NULL, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "'cycles'");
+	ck_assert(ud_event_suggest("cylces", NULL, buf, sizeof(buf))); /* a swap is one edit */
+	ck_assert_str_eq(buf, "'cycles'");
+	ck_assert(ud_event_suggest("instrctions", NULL, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "'instructions'");
+	ck_assert(ud_event_suggest("page-fault", NULL, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "'page-faults'");
+	ck_assert(ud_event_suggest("duration-time", NULL, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "'duration_time'");
+	/* nothing near: no guess */
+	ck_assert(!ud_event_suggest("zqxjkv", NULL, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
+	if (tracefs_id("sched/sched_switch", &id)) {
+		ck_assert(ud_event_suggest("sched:sched_swich", NULL, buf, sizeof(buf)));
+		ck_assert_str_eq(buf, "'sched:sched_switch'");
+	}
+	ud_events_cleanup();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("events");
@@ -225,6 +510,15 @@ int main(void)
 	tcase_add_test(tc, test_parse_list_refuses_one_counter_twice);
 	tcase_add_test(tc, test_groups_carry_cycles_and_instructions);
 	tcase_add_test(tc, test_one_group_needs_no_copies);
+	tcase_add_test(tc, test_group_syntax);
+	tcase_add_test(tc, test_malformed_groups);
+	tcase_add_test(tc, test_requested_groups_are_kept);
+	tcase_add_test(tc, test_units_and_tool_event);
+	tcase_add_test(tc, test_detailed_levels);
+	tcase_add_test(tc, test_format_place);
+	tcase_add_test(tc, test_pmu_syntax);
+	tcase_add_test(tc, test_tracepoint);
+	tcase_add_test(tc, test_suggestions);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

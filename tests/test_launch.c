@@ -4,6 +4,8 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "launch.h"
 #include "testutil.h"
@@ -123,6 +125,154 @@ START_TEST(test_missing_command)
 }
 END_TEST
 
+struct ticks {
+	int n;
+	uint64_t at[64], len[64];
+	double faults;
+};
+
+static void count_tick(void *ctx, const struct ud_count *deltas, uint64_t at_ns, uint64_t length_ns)
+{
+	struct ticks *t = ctx;
+
+	if (t->n < 64) {
+		t->at[t->n] = at_ns;
+		t->len[t->n] = length_ns;
+	}
+	t->n++;
+	if (deltas[PF].status == UD_COUNTED)
+		t->faults += deltas[PF].value;
+}
+
+static void resolve_sw(struct ud_event *ev)
+{
+	for (int i = 0; i < NSW; i++)
+		ud_event_resolve(sw_names[i], &ev[i]);
+}
+
+/* -I: intervals of the asked length, whose deltas add up to the totals. */
+START_TEST(test_intervals_add_up)
+{
+	char *argv[] = { "/bin/sh", "-c", "sleep 0.25; exec " UD_TESTCHILD " pages 1000", NULL };
+	struct ticks t = { 0 };
+	struct ud_session s = { .argv = argv, .interval_ns = 100000000ULL, .on_interval = count_tick, .ctx = &t };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err = UD_ERR_INIT;
+
+	resolve_sw(ev);
+	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	/* at least 0.1, 0.2 and the last, shorter one; never early, under any load */
+	ck_assert_int_ge(t.n, 3);
+	for (int i = 0; i < t.n - 1 && i < 64; i++)
+		ck_assert_uint_ge(t.len[i], 100000000ULL);
+	ck_assert_uint_ge(t.at[0], 100000000ULL);
+	ck_assert_double_eq(t.faults, out[PF].value);
+	ck_assert_double_ge(out[PF].value, 1000);
+}
+END_TEST
+
+/* --timeout: the command gets SIGTERM, and what it counted until then is kept. */
+START_TEST(test_timeout_stops_the_command)
+{
+	char *argv[] = { UD_TESTCHILD, "loop", "100000000000", NULL };
+	struct ud_session s = { .argv = argv, .timeout_ns = 200000000ULL };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err = UD_ERR_INIT;
+
+	resolve_sw(ev);
+	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	ck_assert(res.timed_out && res.ran_command);
+	ck_assert_int_eq(ud_exit_status(res.wait_status), 128 + SIGTERM);
+	ck_assert_uint_ge(res.elapsed_ns, 200000000ULL);
+	ck_assert_int_eq(out[TC].status, UD_COUNTED);
+	ck_assert_double_gt(out[TC].value, 0);
+}
+END_TEST
+
+/* -D: counting starts after the delay; the elapsed time is what was counted over. */
+START_TEST(test_delay_leaves_the_start_uncounted)
+{
+	char *argv[] = { "/bin/sh", "-c", UD_TESTCHILD " pages 3000; sleep 0.3", NULL };
+	struct ud_session s = { .argv = argv, .delay_ns = 150000000ULL };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err = UD_ERR_INIT;
+
+	resolve_sw(ev);
+	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	/* the 3,000 pages are touched in the first milliseconds, long before counting starts */
+	ck_assert_double_lt(out[PF].value, 1000);
+	ck_assert_uint_lt(res.elapsed_ns, 300000000ULL + 150000000ULL);
+	ck_assert_uint_ge(res.elapsed_ns, 140000000ULL);
+}
+END_TEST
+
+/* -p: a task counted from outside; counting ends when it exits. */
+START_TEST(test_attached_task_ends_with_it)
+{
+	char *argv[] = { UD_TESTCHILD, "loop", "100000000000", NULL };
+	pid_t pid = fork();
+	struct ud_count_slot slot = { 0, -1 };
+	struct ud_session s = { .slots = &slot, .nslots = 1, .tasks = true };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err = UD_ERR_INIT;
+	pid_t killer;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	slot.pid = pid;
+	killer = fork();
+	if (killer == 0) {
+		usleep(300000);
+		kill(pid, SIGKILL);
+		_exit(0);
+	}
+	resolve_sw(ev);
+	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	waitpid(killer, NULL, 0);
+	waitpid(pid, NULL, 0);
+	ck_assert(!res.ran_command && !res.timed_out);
+	ck_assert_int_eq(res.stop_signal, 0);
+	ck_assert_int_eq(out[TC].status, UD_COUNTED);
+	ck_assert_double_gt(out[TC].value, 0);
+}
+END_TEST
+
+/* Without a command, SIGINT ends counting, and the counts are read all the same. */
+START_TEST(test_signal_ends_counting_of_tasks)
+{
+	struct ud_count_slot slot = { getpid(), -1 };
+	struct ud_session s = { .slots = &slot, .nslots = 1, .tasks = true };
+	struct ud_event ev[NSW];
+	struct ud_count out[NSW];
+	struct ud_launch_result res;
+	struct ud_err err = UD_ERR_INIT;
+	pid_t me = getpid(), killer = fork();
+
+	if (killer == 0) {
+		usleep(200000);
+		kill(me, SIGINT);
+		_exit(0);
+	}
+	resolve_sw(ev);
+	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	waitpid(killer, NULL, 0);
+	ck_assert_int_eq(res.stop_signal, SIGINT);
+	ck_assert_uint_ge(res.elapsed_ns, 150000000ULL);
+	ck_assert_int_ne(out[TC].status, UD_NOT_SUPPORTED);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("launch");
@@ -135,6 +285,11 @@ int main(void)
 	tcase_add_test(tc, test_counting_starts_at_exec);
 	tcase_add_test(tc, test_exit_status_and_signal);
 	tcase_add_test(tc, test_missing_command);
+	tcase_add_test(tc, test_intervals_add_up);
+	tcase_add_test(tc, test_timeout_stops_the_command);
+	tcase_add_test(tc, test_delay_leaves_the_start_uncounted);
+	tcase_add_test(tc, test_attached_task_ends_with_it);
+	tcase_add_test(tc, test_signal_ends_counting_of_tasks);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -3,8 +3,10 @@
  * counts of several runs into a workload's counters, both ways.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure.h"
 #include "stats.h"
@@ -168,7 +170,8 @@ START_TEST(test_exact_command_with_software_groups)
 	struct ud_workload *w = ud_profile_add_workload(p, "sh");
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_event ev[3];
-	int wait_status = -1;
+	struct ud_measure_stat m = { .session = { .argv = argv }, .exact = true, .runs = 2 };
+	struct ud_launch_result last;
 
 	snprintf(log, sizeof(log), "%s/runs", dir);
 	snprintf(script, sizeof(script), "echo run >> %s", log);
@@ -176,8 +179,8 @@ START_TEST(test_exact_command_with_software_groups)
 		ud_event_resolve(names[i], &ev[i]);
 		ev[i].group = i;
 	}
-	ck_assert_int_eq(ud_measure_command(argv, ev, 3, true, 2, NULL, w, &wait_status, &err), 0);
-	ck_assert_int_eq(wait_status, 0);
+	ck_assert_int_eq(ud_measure_stat(&m, ev, 3, w, NULL, &last, &err), 0);
+	ck_assert_int_eq(last.wait_status, 0);
 	text = read_text(log);
 	ck_assert_int_eq(count_lines(text), 6);
 	ck_assert_int_eq(w->runs, 2);
@@ -219,6 +222,115 @@ START_TEST(test_plan)
 }
 END_TEST
 
+/* --pre and --post around each run, in order; a failing --pre stops before the command runs. */
+START_TEST(test_pre_and_post_hooks)
+{
+	char *dir = make_tempdir(), log[4200], cmd[4400], pre[4400], post[4400], *text;
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	struct ud_measure_stat m = { .session = { .argv = argv }, .runs = 2, .pre = pre, .post = post };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "sh");
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_launch_result last;
+	struct ud_event ev;
+
+	snprintf(log, sizeof(log), "%s/log", dir);
+	snprintf(cmd, sizeof(cmd), "echo run >> %s", log);
+	snprintf(pre, sizeof(pre), "echo pre >> %s", log);
+	snprintf(post, sizeof(post), "echo post >> %s", log);
+	ud_event_resolve("task-clock", &ev);
+	ck_assert_int_eq(ud_measure_stat(&m, &ev, 1, w, NULL, &last, &err), UD_LAUNCH_OK);
+	text = read_text(log);
+	ck_assert_str_eq(text, "pre\nrun\npost\npre\nrun\npost\n");
+	free(text);
+	ud_profile_free(p);
+	p = ud_profile_new(NULL);
+	w = ud_profile_add_workload(p, "sh");
+	unlink(log);
+	snprintf(pre, sizeof(pre), "exit 3");
+	ck_assert_int_eq(ud_measure_stat(&m, &ev, 1, w, NULL, &last, &err), UD_LAUNCH_SYSTEM);
+	ck_assert_str_eq(err.msg, "--pre 'exit 3' failed (exit status 3): stopped before the next run");
+	ck_assert_int_ne(access(log, F_OK), 0);
+	ud_profile_free(p);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* One interval's per-slot deltas: the whole and each aggregate, over the interval's length. */
+START_TEST(test_interval_workloads)
+{
+	static const struct ud_count_slot slots[3] = { { -1, 0 }, { -1, 1 }, { -1, 2 } };
+	static const size_t of[3] = { 0, 1, 1 };
+	struct ud_measure_stat m = { .session = { .slots = slots, .nslots = 3 }, .aggr_of = of, .naggr = 2 };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *aggr[2];
+	struct ud_event ev[2];
+	struct ud_count d[6];
+
+	ud_profile_add_workload(p, "whole");
+	ud_profile_add_workload(p, "a0");
+	ud_profile_add_workload(p, "a1");
+	aggr[0] = &p->workloads[1];
+	aggr[1] = &p->workloads[2];
+	ud_event_resolve("task-clock", &ev[0]);
+	ud_event_resolve("duration_time", &ev[1]);
+	for (int s = 0; s < 3; s++) {
+		ud_count_scale(&d[s], 1000000 * (uint64_t)(s + 1), 1000000, 1000000);
+		memset(&d[3 + s], 0, sizeof(d[3 + s]));
+		d[3 + s].status = UD_NOT_COUNTED;
+	}
+	ck_assert_int_eq(ud_measure_interval(&m, ev, 2, d, 100000000, &p->workloads[0], aggr), 0);
+	ck_assert_double_eq(p->workloads[0].counters[0].value, 6e6);
+	ck_assert_double_eq(p->workloads[0].elapsed_ns, 1e8);
+	ck_assert_double_eq(p->workloads[0].counters[1].value, 1e8);
+	ck_assert_double_eq(aggr[0]->counters[0].value, 1e6);
+	ck_assert_double_eq(aggr[1]->counters[0].value, 5e6);
+	ck_assert_double_eq(aggr[1]->counters[1].value, 1e8);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* A command counted on every CPU (stat -a -A -- CMD): each CPU an aggregate, the whole their sum. */
+START_TEST(test_command_on_cpus)
+{
+	static const struct ud_count_slot slots[2] = { { -1, 0 }, { -1, 1 } };
+	static const size_t of[2] = { 0, 1 };
+	char *argv[] = { "/bin/sleep", "0.05", NULL };
+	struct ud_measure_stat m = { .session = { .argv = argv, .slots = slots, .nslots = 2 }, .runs = 1,
+				     .aggr_of = of, .naggr = 2 };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *aggr[2];
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_launch_result last;
+	struct ud_event ev;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		fprintf(stderr, "per-CPU aggregates not checked: one CPU\n");
+		ud_profile_free(p);
+		return;
+	}
+	ud_profile_add_workload(p, "whole");
+	ud_profile_add_workload(p, "cpu0");
+	ud_profile_add_workload(p, "cpu1");
+	aggr[0] = &p->workloads[1];
+	aggr[1] = &p->workloads[2];
+	ud_event_resolve("cpu-clock", &ev);
+	ck_assert_int_eq(ud_measure_stat(&m, &ev, 1, &p->workloads[0], aggr, &last, &err), UD_LAUNCH_OK);
+	if (p->workloads[0].counters[0].status == UD_NOT_SUPPORTED) {
+		fprintf(stderr, "per-CPU aggregates not checked: %s\n", p->workloads[0].counters[0].reason);
+	} else {
+		/* each CPU's clock ran the whole 50 ms and more; the whole is their sum */
+		ck_assert_double_ge(aggr[0]->counters[0].value, 50e6);
+		ck_assert_double_eq(p->workloads[0].counters[0].value,
+				    aggr[0]->counters[0].value + aggr[1]->counters[0].value);
+		ck_assert_double_eq(aggr[1]->elapsed_ns, p->workloads[0].elapsed_ns);
+	}
+	ck_assert(last.ran_command);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("measure");
@@ -230,6 +342,9 @@ int main(void)
 	tcase_add_test(tc, test_exact_runs_once_a_group);
 	tcase_add_test(tc, test_exact_command_with_software_groups);
 	tcase_add_test(tc, test_plan);
+	tcase_add_test(tc, test_pre_and_post_hooks);
+	tcase_add_test(tc, test_interval_workloads);
+	tcase_add_test(tc, test_command_on_cpus);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

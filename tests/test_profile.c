@@ -325,6 +325,70 @@ START_TEST(test_value_lookup)
 }
 END_TEST
 
+/* Issue 22: what a stat count covered, written and read back, and checked. */
+START_TEST(test_target_round_trip)
+{
+	static const int cpus[] = { 0, 1 }, pids[] = { 4242 };
+	struct ud_profile *p = ud_profile_new(NULL), *back;
+	struct ud_err err = UD_ERR_INIT;
+	json_t *j;
+	char *text;
+
+	ud_profile_add_workload(p, "cmd");
+	ud_profile_add_workload(p, "system-wide");
+	ud_profile_add_workload(p, "pid 4242");
+	ud_profile_add_workload(p, "run");
+	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[0], UD_TARGET_COMMAND, NULL, 0));
+	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[1], UD_TARGET_SYSTEM_WIDE, cpus, 2));
+	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[2], UD_TARGET_PID, pids, 1));
+	j = ud_profile_to_json(p);
+	text = json_dumps(j, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"target\": {\"kind\": \"system-wide\", \"cpus\": [0, 1]}"));
+	ck_assert_ptr_nonnull(strstr(text, "\"target\": {\"kind\": \"pid\", \"pids\": [4242]}"));
+	back = ud_profile_parse(text, strlen(text), "t.json", &err);
+	ck_assert_msg(back != NULL, "%s", err.msg);
+	ck_assert_int_eq(back->workloads[1].target->kind, UD_TARGET_SYSTEM_WIDE);
+	ck_assert_uint_eq(back->workloads[1].target->nids, 2);
+	ck_assert_int_eq(back->workloads[2].target->ids[0], 4242);
+	ck_assert_ptr_null(back->workloads[3].target);
+	/* the diff's question: are these counts one workload's own? */
+	ck_assert(ud_workload_counts_own_work(&back->workloads[0]));
+	ck_assert(!ud_workload_counts_own_work(&back->workloads[1]));
+	ck_assert(!ud_workload_counts_own_work(&back->workloads[2]));
+	ck_assert(ud_workload_counts_own_work(&back->workloads[3]));
+	ud_profile_free(back);
+	free(text);
+	json_decref(j);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_target_checked)
+{
+	static const struct {
+		const char *target, *want;
+	} bad[] = {
+		{ "\"everything\"", ": target: expected an object" },
+		{ "{\"kind\": \"galaxy\"}", ": target: expected an object whose \"kind\" is" },
+		{ "{\"kind\": \"cpus\"}", ".target: a system-wide, cpus, pid or tid target lists its ids" },
+		{ "{\"kind\": \"pid\", \"pids\": []}", ".target: a system-wide" },
+		{ "{\"kind\": \"tid\", \"tids\": [-1]}", ".target: ids must be whole numbers" },
+		{ "{\"kind\": \"cpus\", \"cpus\": [0.5]}", ".target: ids must be whole numbers" },
+		{ "{\"kind\": \"tid\", \"tids\": [3000000000]}", ".target: ids must be whole numbers" },
+	};
+	char text[512], want[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"schema\": \"uarchdiff.profile/1\", \"host\": {}, \"workloads\": [{\"name\": \"x\", "
+			 "\"target\": %s}]}",
+			 bad[i].target);
+		snprintf(want, sizeof(want), "%%s: workloads[0]%s", bad[i].want);
+		expect_load_error(text, want);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profile");
@@ -339,6 +403,8 @@ int main(void)
 	tcase_add_test(tc, test_counted_modes);
 	tcase_add_test(tc, test_value_lookup);
 	tcase_add_test(tc, test_load_all);
+	tcase_add_test(tc, test_target_round_trip);
+	tcase_add_test(tc, test_target_checked);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

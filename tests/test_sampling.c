@@ -20,7 +20,7 @@
 #include "symtab.h"
 #include "testutil.h"
 
-/* The workload's hotspots from a profile on stdout (stat --json, run --json). */
+/* The workload's hotspots from a profile on stdout (stat --profile -, run --json). */
 static json_t *hotspots_of(const char *json_text, json_t **root)
 {
 	json_error_t jerr;
@@ -70,13 +70,13 @@ static int nm_has(const char *path, const char *name)
 
 static void check_program(const char *prog)
 {
-	char *argv[] = { UD_BINARY, "stat", "--hotspots", "--json", "--", (char *)prog, "200", NULL };
+	char *argv[] = { UD_BINARY, "stat", "--hotspots", "--profile", "-", "--", (char *)prog, "200", NULL };
 	struct run_result r = run_capture(argv);
 	json_t *root, *rows;
 	double own, lib;
 
 	ck_assert_msg(r.status == 0, "exit %d: %.400s", r.status, r.err);
-	rows = hotspots_of(r.err, &root);
+	rows = hotspots_of(r.out, &root);
 	own = share_of(rows, "ud_hot_prog_spin", prog);
 	lib = share_of(rows, "ud_hot_lib_spin", UD_HOTLIB);
 	ck_assert(nm_has(prog, "ud_hot_prog_spin") && nm_has(UD_HOTLIB, "ud_hot_lib_spin"));
@@ -201,7 +201,7 @@ START_TEST(test_unprivileged_states_kernel_excluded)
 {
 	char *dir = make_tempdir(), out[512];
 	char *argv[] = { "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", UD_BINARY, "stat",
-			 "--hotspots", "--json", "-o", out, "--", UD_HOTPIE, "150", NULL };
+			 "--hotspots", "-o", out, "--", UD_HOTPIE, "150", NULL };
 	struct run_result r;
 	json_t *root, *w;
 	json_error_t jerr;

@@ -1,4 +1,5 @@
 /* perf stat's layouts, from a workload built by hand. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +46,36 @@ static struct ud_profile *example(int runs)
 	return p;
 }
 
-static char *render(const struct ud_workload *w, const char *sep)
+/* The example's units: task-clock in msec, as events.c gives it. */
+static const struct ud_stat_unit units[] = { { "msec", 1e-6 }, { "", 1 }, { "", 1 }, { "", 1 }, { "", 1 }, { "", 1 } };
+
+static struct ud_stat_view whole(const struct ud_workload *w)
+{
+	return (struct ud_stat_view){ .whole = w, .units = units, .rusage = true, .rusage_cpus = true, .interval_s = NAN };
+}
+
+/* "t" text, "j" JSON lines, else the CSV separator. */
+static char *render_view(const struct ud_stat_view *v, const char *form)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	if (sep)
-		ud_stat_print_csv(f, w, sep);
+	if (strcmp(form, "t") == 0)
+		ud_stat_print_text(f, v);
+	else if (strcmp(form, "j") == 0)
+		ud_stat_print_json(f, v);
 	else
-		ud_stat_print_text(f, w);
+		ud_stat_print_csv(f, v, form);
 	fclose(f);
 	return buf;
+}
+
+static char *render(const struct ud_workload *w, const char *sep)
+{
+	struct ud_stat_view v = whole(w);
+
+	return render_view(&v, sep ? sep : "t");
 }
 
 START_TEST(test_text_layout)
@@ -76,9 +95,12 @@ START_TEST(test_text_layout)
 	/* one line per reason, naming every counter it stopped */
 	ck_assert_ptr_nonnull(strstr(s, "   branch-misses, branches: no hardware PMU on this host\n"));
 	ck_assert_ptr_nonnull(strstr(s, "   L1-dcache-loads: never scheduled\n"));
-	ck_assert_ptr_nonnull(strstr(s, "        45.600000000 seconds time elapsed\n"));
-	ck_assert_ptr_nonnull(strstr(s, "         7.300000000 seconds user\n"));
-	ck_assert_ptr_nonnull(strstr(s, "        24.400000000 seconds sys\n"));
+	/* perf's " %17.9f", then user and sys, then two blank lines */
+	ck_assert_ptr_nonnull(strstr(s, "\n      45.600000000 seconds time elapsed\n\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\n       7.300000000 seconds user\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\n      24.400000000 seconds sys\n"));
+	/* getrusage's 31.7 s of CPU over 45.6 s is not task-clock's 34.0 s: no second CPUs utilized line */
+	ck_assert_ptr_null(strstr(s, "getrusage"));
 	free(s);
 	ud_profile_free(p);
 }
@@ -91,8 +113,9 @@ START_TEST(test_text_repeated)
 
 	ck_assert_ptr_nonnull(strstr(s, "for 'fstime -c' (3 runs):"));
 	ck_assert_ptr_nonnull(strstr(s, "( +-  0.12% )"));
-	/* stderr of the mean of 45.5, 45.6, 45.7: 0.1/sqrt(3) */
-	ck_assert_ptr_nonnull(strstr(s, "45.600000000 +- 0.057735027 seconds time elapsed  ( +-  0.13% )"));
+	/* stderr of the mean of 45.5, 45.6, 45.7: 0.1/sqrt(3), with perf's two digits past the spread's first */
+	ck_assert_ptr_nonnull(strstr(s, "\n           45.6000 +- 0.0577 seconds time elapsed  ( +-  0.13% )\n"));
+	ck_assert_ptr_null(strstr(s, "seconds user"));
 	free(s);
 	ud_profile_free(p);
 }
@@ -105,8 +128,8 @@ START_TEST(test_csv_layout)
 
 	ck_assert_ptr_nonnull(strstr(s, "34021.81,msec,task-clock,34021810000,100.00,0.746,CPUs utilized\n"));
 	ck_assert_ptr_nonnull(strstr(s, "97062243821,,cycles,857,85.70,2.853,GHz\n"));
-	ck_assert_ptr_nonnull(strstr(s, "<not supported>,,branch-misses,0,0.00,,\n"));
-	ck_assert_ptr_nonnull(strstr(s, "<not counted>,,L1-dcache-loads,0,0.00,,\n"));
+	ck_assert_ptr_nonnull(strstr(s, "<not supported>,,branch-misses,0,100.00,,\n"));
+	ck_assert_ptr_nonnull(strstr(s, "<not counted>,,L1-dcache-loads,0,100.00,,\n"));
 	ck_assert_int_eq(count_lines(s), 6);
 	free(s);
 	ud_profile_free(p);

@@ -1,13 +1,20 @@
 /*
- * uarchdiff stat [-e EVENTS] [-r N] [-x SEP | --json] [-o FILE] -- CMD [ARGS...]
+ * uarchdiff stat [options] [-- CMD [ARGS...]]
  *
- * Counts a command from its exec, like perf stat, and reports in perf's
- * layouts.  As perf does, the report goes to stderr (the command owns
- * stdout) unless -o names a file.  The counting itself is measure.h's.
+ * perf stat's command: counts a command from its exec, or CPUs (-a, -C) or
+ * running tasks (-p, -t) while a command runs or until Ctrl-C or
+ * --timeout, and reports in perf's layouts (stat_format.h), totals or
+ * intervals (-I).  As perf does, the report goes to stderr (the command
+ * owns stdout) unless -o names a file; the profile document goes to
+ * --profile FILE or -o FILE.json.  The counting itself is measure.h's.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtins.h"
@@ -20,13 +27,21 @@
 #include "sampler.h"
 #include "stat_format.h"
 #include "symbols.h"
+#include "targets.h"
 #include "uarch.h"
+
+/* perf's limits: -I and --timeout under 10 ms are refused (builtin-stat.c). */
+#define INTERVAL_MIN_MS 10
+#define TIMEOUT_MIN_MS 10
+/* A day: longer intervals, delays or timeouts are a slip of a digit, not a measurement. */
+#define MS_MAX 86400000L
 
 struct stat_opts {
 	char *events; /* comma-joined -e arguments; NULL: the defaults */
-	long repeat;
-	const char *sep, *output;
-	bool json, exact, hotspots;
+	int detailed;
+	long repeat, interval, delay, timeout;
+	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
+	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run;
 	struct ud_sampler_config sampler; /* with --hotspots, chosen before the counters are planned */
 };
 
@@ -34,64 +49,141 @@ static struct stat_opts o;
 
 static const struct ud_option options[] = {
 	{ 'e', "event", UD_OPT_LIST, &o.events, "EVENTS",
-	  "comma-separated events (repeatable): generic names\n"
+	  "events in perf's syntax (repeatable): generic names\n"
 	  "(cycles, instructions, branches, branch-misses,\n"
-	  "L1-dcache-loads, L1-dcache-load-misses,\n"
-	  "stalled-cycles-frontend, stalled-cycles-backend,\n"
-	  "task-clock, context-switches, cpu-migrations,\n"
-	  "page-faults, ...), raw codes rHEX, or vendor\n"
-	  "events libpfm4 knows for this CPU", 0, 0, NULL },
+	  "task-clock, page-faults, ...), raw codes rHEX,\n"
+	  "tracepoints subsys:name, PMU events pmu/event=N/\n"
+	  "and pmu/name/, duration_time, vendor events\n"
+	  "libpfm4 knows; groups {a,b}; modifiers :u :k :h\n"
+	  ":G :H :p :pp :ppp :D", 0, 0, NULL },
+	{ 'd', "detailed", UD_OPT_COUNT, &o.detailed, NULL,
+	  "perf's detailed events: -d L1d and LLC, -dd also\nL1i and TLBs, -ddd also L1d prefetches", 0, 0, NULL },
 	{ 'r', "repeat", UD_OPT_LONG, &o.repeat, "N", "run N times; print means and +- relative stderr", 1,
 	  UD_REPEAT_MAX, NULL },
 	{ 0, "exact", UD_OPT_FLAG, &o.exact, NULL,
 	  "run the command once per counter group, so no\n"
 	  "counter is multiplexed (N groups: N runs a repeat)", 0, 0, NULL },
+	{ 'a', "all-cpus", UD_OPT_FLAG, &o.all_cpus, NULL, "count every online CPU (system-wide)", 0, 0, NULL },
+	{ 'C', "cpu", UD_OPT_STRING, &o.cpus, "LIST", "count these CPUs (0-3,6)", 0, 0, NULL },
+	{ 'p', "pid", UD_OPT_STRING, &o.pids, "PIDS", "count these running processes, every thread", 0, 0, NULL },
+	{ 't', "tid", UD_OPT_STRING, &o.tids, "TIDS", "count these running threads", 0, 0, NULL },
+	{ 'A', "no-aggr", UD_OPT_FLAG, &o.no_aggr, NULL, "with -a or -C: a row per CPU", 0, 0, NULL },
+	{ 0, "per-core", UD_OPT_FLAG, &o.per_core, NULL, "with -a or -C: a row per core", 0, 0, NULL },
+	{ 0, "per-socket", UD_OPT_FLAG, &o.per_socket, NULL, "with -a or -C: a row per socket", 0, 0, NULL },
+	{ 0, "per-thread", UD_OPT_FLAG, &o.per_thread, NULL, "with -p or -t: a row per thread", 0, 0, NULL },
+	{ 'I', "interval-print", UD_OPT_LONG, &o.interval, "MS",
+	  "print the counts every MS milliseconds, then\nthe totals", INTERVAL_MIN_MS, MS_MAX, NULL },
+	{ 'D', "delay", UD_OPT_LONG, &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX,
+	  NULL },
+	{ 0, "timeout", UD_OPT_LONG, &o.timeout, "MS",
+	  "stop after MS milliseconds (the command gets\nSIGTERM)", TIMEOUT_MIN_MS, MS_MAX, NULL },
+	{ 'n', "null", UD_OPT_FLAG, &o.null_run, NULL, "count nothing: the elapsed time only", 0, 0, NULL },
 	{ 'x', "field-separator", UD_OPT_STRING, &o.sep, "SEP", "CSV output like perf stat -x", 0, 0, NULL },
-	{ 'j', "json", UD_OPT_FLAG, &o.json, NULL,
-	  "one JSON document: a uarchdiff.profile/1 profile\n"
-	  "with the command as its one workload", 0, 0, NULL },
+	{ 'j', "json", UD_OPT_FLAG, &o.json, NULL, "perf's JSON lines: one object a counter", 0, 0, NULL },
 	{ 'o', "output", UD_OPT_STRING, &o.output, "FILE",
-	  "write the report (or, with --json, the profile)\n"
-	  "to FILE, atomically; '-' is stdout", 0, 0, NULL },
+	  "write the report to FILE, atomically; '-' is\n"
+	  "stdout; FILE.json without -x or -j: the profile", 0, 0, NULL },
+	{ 0, "append", UD_OPT_FLAG, &o.append, NULL, "with -o: add to FILE instead of replacing it", 0, 0, NULL },
+	{ 0, "profile", UD_OPT_STRING, &o.profile, "FILE",
+	  "also write a uarchdiff.profile/1 profile to FILE", 0, 0, NULL },
+	{ 0, "pre", UD_OPT_STRING, &o.pre, "CMD", "run the shell command CMD before each run", 0, 0, NULL },
+	{ 0, "post", UD_OPT_STRING, &o.post, "CMD", "run the shell command CMD after each run", 0, 0, NULL },
 	{ 0, "hotspots", UD_OPT_FLAG, &o.hotspots, NULL,
 	  "sample the command too, at 1000 Hz: its top user\nand kernel symbols", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
 	.name = "stat",
-	.synopsis = "uarchdiff stat [-e EVENTS] [-r N] [-x SEP | --json] [-o FILE] [--hotspots] -- CMD [ARGS...]",
+	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
+		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS] [-D MS]\n"
+		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
+		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [-- CMD [ARGS...]]",
 	.description = "Runs CMD and counts its events from its exec, including every process it\n"
-		       "forks.  The command's stdin, stdout and stderr are its own; its exit status\n"
-		       "becomes uarchdiff's.  The report goes to stderr, or to FILE with -o.\n",
+		       "forks; or counts CPUs (-a, -C) or running processes and threads (-p, -t),\n"
+		       "while CMD runs, or until Ctrl-C or --timeout when no CMD is given.  The\n"
+		       "command's stdin, stdout and stderr are its own.  The report goes to stderr,\n"
+		       "or to FILE with -o.  Every event is resolved before anything runs.\n",
 	.epilogue = "Generic names open as the detected microarchitecture's vendor events (see\n"
 		    "'uarchdiff events'); hardware events are split into groups that fit the\n"
-		    "core's counters, each carrying cycles and instructions.\n"
+		    "core's counters, each carrying cycles and instructions; {a,b} groups are\n"
+		    "kept as asked.\n"
 		    "\n"
-		    "Exit status: the command's; 2 for bad usage or a command that cannot run;\n"
-		    "1 when no counter at all could be opened or the report could not be written.\n",
+		    "Exit status: the command's (0 when --timeout ended it, as perf's); without\n"
+		    "a command 0, or 128+N when signal N ended counting; 2 for bad usage, an\n"
+		    "unknown event or a command that cannot run; 1 when the report could not be\n"
+		    "written or a --pre or --post command failed.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 };
 
-/* Returns UD_OPT_GO_ON with *cmd the command to run, else the exit status. */
+static enum ud_target_kind target_kind(void)
+{
+	return o.all_cpus ? UD_TARGET_SYSTEM_WIDE
+	       : o.cpus   ? UD_TARGET_CPUS
+	       : o.pids   ? UD_TARGET_PID
+	       : o.tids   ? UD_TARGET_TID
+			  : UD_TARGET_COMMAND;
+}
+
+static enum ud_aggr_mode aggr_mode(void)
+{
+	return o.no_aggr ? UD_AGGR_CPU : o.per_core ? UD_AGGR_CORE : o.per_socket ? UD_AGGR_SOCKET
+					     : o.per_thread ? UD_AGGR_THREAD : UD_AGGR_WHOLE;
+}
+
+/* Options that exclude each other, or need another: the first conflict in words, else NULL. */
+static const char *conflict(bool has_command)
+{
+	if (o.all_cpus + !!o.cpus + !!o.pids + !!o.tids > 1)
+		return "-a, -C, -p and -t are different targets: choose one";
+	if (o.no_aggr + o.per_core + o.per_socket + o.per_thread > 1)
+		return "-A, --per-core, --per-socket and --per-thread are different rows: choose one";
+	if (o.sep && o.json)
+		return "-x and --json are different outputs: choose one";
+	if (!has_command && target_kind() == UD_TARGET_COMMAND)
+		return "no command given (uarchdiff stat [options] -- CMD [ARGS...], or -a, -C, -p, -t)";
+	if (o.repeat > 1 && (!has_command || o.interval))
+		return "-r repeats a command: it needs one, and no -I";
+	if (o.exact && (target_kind() != UD_TARGET_COMMAND || o.interval || o.delay))
+		return "--exact reruns the command a group at a time: not with -a, -C, -p, -t, -I or -D";
+	if (o.hotspots && (target_kind() != UD_TARGET_COMMAND || o.delay))
+		return "--hotspots samples the command from its exec: not with -a, -C, -p, -t or -D";
+	if (o.interval && o.timeout)
+		return "--timeout is not supported with -I (as in perf)";
+	if (o.output && o.profile && strcmp(o.output, o.profile) == 0)
+		return "-o and --profile name the same file: give each its own";
+	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
+		return "--append adds to the file -o names: give one";
+	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots))
+		return "-n counts nothing: not with -e, -d, -I, --exact or --hotspots";
+	return NULL;
+}
+
+/* Returns UD_OPT_GO_ON with *cmd the command to run (NULL: none), else the exit status. */
 static int parse_args(int argc, char **argv, char ***cmd)
 {
+	const char *why;
 	int next, status;
 
 	o = (struct stat_opts){ .repeat = 1 };
 	status = ud_options_cli(&command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
-	if (o.sep && o.json) {
-		ud_cmd_error(&command, "-x and --json are different outputs: choose one");
+	why = conflict(next < argc);
+	if (why) {
+		ud_cmd_error(&command, "%s", why);
 		return UD_EXIT_USAGE;
 	}
-	if (next >= argc) {
-		ud_cmd_error(&command, "no command given (uarchdiff stat [options] -- CMD [ARGS...])");
-		return UD_EXIT_USAGE;
-	}
-	*cmd = argv + next;
+	*cmd = next < argc ? argv + next : NULL;
 	return UD_OPT_GO_ON;
+}
+
+/* -o FILE.json without -x or -j: the profile goes there, the report to stderr. */
+static bool output_is_profile(void)
+{
+	size_t len = o.output ? strlen(o.output) : 0;
+
+	return !o.sep && !o.json && !o.profile && len > 5 && strcmp(o.output + len - 5, ".json") == 0;
 }
 
 static char *join_command(char **argv)
@@ -110,25 +202,195 @@ static char *join_command(char **argv)
 	return s;
 }
 
-/* The plan for -e (or the defaults), every unknown name reported on its own line. */
+/* Every unknown event in one line: the first's reason, or the closest known names. */
+static int refuse_unknown(const struct ud_uarch *u, const struct ud_event *ev, size_t n)
+{
+	char hint[512], msg[1024];
+	size_t used = 0, bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool plain;
+
+		if (!ev[i].unknown)
+			continue;
+		plain = strncmp(ev[i].reason, "unknown event", 13) == 0;
+		if (bad++ == 0 && plain && ud_event_suggest(ev[i].name, u, hint, sizeof(hint)))
+			used += (size_t)snprintf(msg, sizeof(msg), "unknown event '%s' (did you mean %s?)", ev[i].name, hint);
+		else if (bad == 1)
+			used += (size_t)snprintf(msg, sizeof(msg), "event '%s': %s", ev[i].name, ev[i].reason);
+	}
+	if (!bad)
+		return 0;
+	if (bad > 1 && used < sizeof(msg))
+		snprintf(msg + used, sizeof(msg) - used, " (and %zu more unknown events)", bad - 1);
+	ud_cmd_error(&command, "%s: nothing was run", msg);
+	return -1;
+}
+
+/* The plan for -e (or the defaults) and -d; NULL after an error, every unknown name refused. */
 static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 {
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_event *ev;
 
+	if (o.null_run)
+		return *n = 0, calloc(1, sizeof(*ev));
 	if (o.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &o.sampler, &err) != 0) {
 		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
 		o.hotspots = false;
 	}
-	ev = ud_measure_plan_reserving(u, o.events, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0, n, &err);
+	ev = ud_measure_plan_detailed(u, o.events, o.detailed, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0,
+				      n, &err);
 	if (!ev) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return NULL;
 	}
-	for (size_t i = 0; i < *n; i++)
-		if (ev[i].unknown)
-			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", ev[i].name);
+	if (refuse_unknown(u, ev, *n) != 0) {
+		free(ev);
+		return NULL;
+	}
 	return ev;
+}
+
+/* Everything a stat run holds, freed in one place. */
+struct stat_run {
+	struct ud_uarch_db db;
+	const struct ud_uarch *u;
+	char **cmd;
+	struct ud_event *ev;
+	size_t n;
+	struct ud_stat_unit *units;
+	struct ud_stat_target target;
+	struct ud_profile *p;      /* the profile: its one workload is the whole */
+	struct ud_profile *parts;  /* one workload an aggregate */
+	struct ud_workload **aggr;
+	struct ud_measure_stat m;
+	struct ud_outfile *out;    /* -o's report */
+	FILE *f;                   /* where the report goes */
+	int intervals;
+};
+
+static void run_free(struct stat_run *r)
+{
+	if (r->out)
+		ud_outfile_abort(r->out);
+	ud_profile_free(r->p);
+	ud_profile_free(r->parts);
+	free(r->aggr);
+	free(r->units);
+	free(r->ev);
+	ud_stat_target_free(&r->target);
+	ud_uarch_db_free(&r->db);
+	ud_events_cleanup();
+	free(o.events);
+}
+
+/* The workload's name for a target without a command of its own. */
+static void target_name(const struct stat_run *r, char *buf, size_t len)
+{
+	static const char *const kinds[] = { [UD_TARGET_SYSTEM_WIDE] = "system-wide", [UD_TARGET_CPUS] = "cpus %s",
+					     [UD_TARGET_PID] = "pid %s", [UD_TARGET_TID] = "tid %s" };
+
+	snprintf(buf, len, kinds[r->target.kind], o.cpus ? o.cpus : o.pids ? o.pids : o.tids ? o.tids : "");
+}
+
+/* The profile whose one workload is the command (or the target); host facts only when a profile is written. */
+static int new_profile(struct stat_run *r)
+{
+	struct ud_host_opts hopts = { .db = &r->db };
+	struct ud_err err = UD_ERR_INIT;
+	bool written = o.profile || output_is_profile();
+	struct ud_workload *w;
+	char name[256];
+
+	if (r->cmd)
+		snprintf(name, sizeof(name), "%s", r->cmd[0]);
+	else
+		target_name(r, name, sizeof(name));
+	r->p = ud_profile_new(written ? ud_host_collect(&hopts, &err) : NULL);
+	w = r->p ? ud_profile_add_workload(r->p, name) : NULL;
+	if (!w)
+		return -1;
+	w->command = r->cmd ? join_command(r->cmd) : NULL;
+	w->units = strdup("s");
+	w->higher_is_better = 0;
+	w->work_units = 1;
+	if (!ud_workload_set_target(w, r->target.kind, r->target.ids, r->target.nids))
+		return -1;
+	r->parts = ud_profile_new(NULL);
+	r->aggr = calloc(r->target.naggr + 1, sizeof(*r->aggr));
+	for (size_t a = 0; r->parts && r->aggr && a < r->target.naggr; a++)
+		if (!ud_profile_add_workload(r->parts, r->target.aggr[a].label[0] ? r->target.aggr[a].label : "cpu"))
+			return -1;
+	for (size_t a = 0; r->parts && r->aggr && a < r->target.naggr; a++)
+		r->aggr[a] = &r->parts->workloads[a];
+	return r->parts && r->aggr ? 0 : -1;
+}
+
+/* perf's unit and scale of each planned event, in the order of the workload's counters. */
+static int plan_units(struct stat_run *r)
+{
+	r->units = calloc(r->n + 1, sizeof(*r->units));
+	for (size_t i = 0; r->units && i < r->n; i++)
+		r->units[i] = (struct ud_stat_unit){ r->ev[i].unit, r->ev[i].scale };
+	return r->units ? 0 : -1;
+}
+
+/* The view of the whole (and its aggregates) that the report prints. */
+static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_workload *whole,
+				   struct ud_workload *const *aggr, struct ud_stat_slot *slots)
+{
+	static const enum ud_stat_aggr kinds[] = { [UD_AGGR_WHOLE] = UD_STAT_WHOLE, [UD_AGGR_CPU] = UD_STAT_PER_CPU,
+						   [UD_AGGR_CORE] = UD_STAT_PER_CORE,
+						   [UD_AGGR_SOCKET] = UD_STAT_PER_SOCKET,
+						   [UD_AGGR_THREAD] = UD_STAT_PER_THREAD };
+	struct ud_stat_view v = {
+		.whole = whole, .units = r->units, .aggr = kinds[aggr_mode()], .slots = slots,
+		.nslots = r->target.naggr, .target = r->target.words[0] ? r->target.words : NULL,
+		.rusage = r->target.kind == UD_TARGET_COMMAND, .rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay,
+		.null_run = o.null_run, .interval_s = NAN,
+	};
+
+	for (size_t a = 0; a < r->target.naggr; a++)
+		slots[a] = (struct ud_stat_slot){ aggr[a], r->target.aggr[a].label, r->target.aggr[a].number };
+	return v;
+}
+
+static void print_view(FILE *f, const struct ud_stat_view *v)
+{
+	if (o.json)
+		ud_stat_print_json(f, v);
+	else if (o.sep)
+		ud_stat_print_csv(f, v, o.sep);
+	else
+		ud_stat_print_text(f, v);
+}
+
+/* -I: one interval's counts, printed as they come. */
+static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns, uint64_t length_ns)
+{
+	struct stat_run *r = ctx;
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload **aggr = calloc(r->target.naggr + 1, sizeof(*aggr));
+	struct ud_stat_slot *slots = calloc(r->target.naggr + 1, sizeof(*slots));
+	struct ud_workload *w = p ? ud_profile_add_workload(p, r->p->workloads[0].name) : NULL;
+	struct ud_stat_view v;
+	bool ok = w && aggr && slots;
+
+	for (size_t a = 0; ok && a < r->target.naggr; a++)
+		ok = ud_profile_add_workload(p, "part") != NULL;
+	for (size_t a = 0; ok && a < r->target.naggr; a++)
+		aggr[a] = &p->workloads[a + 1];
+	if (ok && ud_measure_interval(&r->m, r->ev, r->n, deltas, length_ns, &p->workloads[0], aggr) == 0) {
+		v = view_of(r, &p->workloads[0], aggr, slots);
+		v.interval_s = (double)at_ns / 1e9;
+		v.interval_index = r->intervals++;
+		print_view(r->f, &v);
+		fflush(r->f);
+	}
+	ud_profile_free(p);
+	free(aggr);
+	free(slots);
 }
 
 /* The sampled symbols under perf's text report, as perf report would list them. */
@@ -146,77 +408,128 @@ static void print_hotspots(FILE *f, const struct ud_hotspots *h)
 	fprintf(f, "\n");
 }
 
-static int write_report(const struct ud_workload *w, const struct ud_profile *p)
+/* What --append keeps: the file's present bytes, copied ahead of the new report (a regular file only). */
+static int keep_for_append(FILE *to, struct ud_err *err)
+{
+	struct stat st;
+	char buf[65536];
+	size_t got;
+	FILE *from;
+
+	if (!o.append || stat(o.output, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (!(from = fopen(o.output, "re")))
+		return ud_fail(err, "%s: cannot read it to append: %s", o.output, strerror(errno));
+	while ((got = fread(buf, 1, sizeof(buf), from)) > 0)
+		fwrite(buf, 1, got, to);
+	fclose(from);
+	return 0;
+}
+
+/*
+ * Where the report goes: -o's file, else stderr.  Opened before counting
+ * with -I (intervals are written as they come), after it otherwise, as
+ * every command opens its output once the work is done (a FIFO's reader
+ * waits for the whole).
+ */
+static int open_report(struct stat_run *r)
 {
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_outfile *out = o.output ? ud_outfile_open(o.output, &err) : NULL;
-	FILE *f = out ? ud_outfile_stream(out) : stderr;
+	time_t now = time(NULL);
 
-	if (o.output && !out) {
+	if (r->out)
+		return 0; /* opened for the intervals */
+	r->f = stderr;
+	if (!o.output || output_is_profile())
+		return 0;
+	r->out = ud_outfile_open(o.output, &err);
+	if (!r->out || keep_for_append(ud_outfile_stream(r->out), &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}
-	if (o.json) {
-		ud_profile_dump(p, f);
-	} else if (o.sep) {
-		ud_stat_print_csv(f, w, o.sep);
-	} else {
-		ud_stat_print_text(f, w);
-		print_hotspots(f, w->hotspots);
+	r->f = ud_outfile_stream(r->out);
+	/* perf's first line in a file: when the count started (ctime's own newline, then a blank line). */
+	if (strcmp(o.output, "-") != 0)
+		fprintf(r->f, "# started on %s\n", ctime(&now));
+	return 0;
+}
+
+static int write_report(struct stat_run *r)
+{
+	struct ud_workload *w = &r->p->workloads[0];
+	struct ud_stat_slot *slots = calloc(r->target.naggr + 1, sizeof(*slots));
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_stat_view v;
+	int ret = 0;
+
+	if (!slots)
+		return ud_cmd_error(&command, "out of memory"), -1;
+	if (open_report(r) != 0) {
+		free(slots);
+		return -1;
 	}
-	if (out && ud_outfile_commit(out, &err) != 0) {
+	v = view_of(r, w, r->aggr, slots);
+	v.summary = o.interval > 0;
+	print_view(r->f, &v);
+	if (!o.json && !o.sep)
+		print_hotspots(r->f, w->hotspots);
+	free(slots);
+	if (r->out && ud_outfile_commit(r->out, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		ret = -1;
+	}
+	r->out = NULL;
+	if (ret == 0 && (o.profile || output_is_profile()) &&
+	    ud_profile_save(r->p, o.profile ? o.profile : o.output, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		ret = -1;
+	}
+	return ret;
+}
+
+/* Fails early on an unusable -o or --profile, before anything runs; opens nothing (a FIFO's reader would see EOF). */
+static int check_outputs(void)
+{
+	struct ud_err err = UD_ERR_INIT;
+
+	if ((o.output && ud_outfile_check(o.output, &err) != 0) || (o.profile && ud_outfile_check(o.profile, &err) != 0)) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}
 	return 0;
 }
 
-/* Fails early on an unusable -o, before the command runs; opens nothing (a FIFO's reader would see EOF). */
-static int check_output(void)
+/* The session: what launch.h runs each time. */
+static void plan_session(struct stat_run *r, const struct ud_launch_sampling *sampling)
 {
-	struct ud_err err = UD_ERR_INIT;
-
-	if (o.output && ud_outfile_check(o.output, &err) != 0) {
-		ud_cmd_error(&command, "%s", err.msg);
-		return -1;
-	}
-	return 0;
+	r->m = (struct ud_measure_stat){
+		.session = { .argv = r->cmd, .slots = r->target.slots, .nslots = r->target.nslots,
+			     .tasks = r->target.tasks, .delay_ns = (uint64_t)o.delay * 1000000ULL,
+			     .timeout_ns = (uint64_t)o.timeout * 1000000ULL,
+			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
+			     .on_interval = o.interval ? on_interval : NULL, .ctx = r, .sampling = sampling },
+		.exact = o.exact, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
+		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr,
+	};
 }
 
-/* The profile whose one workload is the command; host facts only for --json. */
-static struct ud_profile *new_profile(const struct ud_uarch_db *db, char **cmd)
-{
-	struct ud_host_opts hopts = { .db = db };
-	struct ud_err err = UD_ERR_INIT;
-	struct ud_profile *p = ud_profile_new(o.json ? ud_host_collect(&hopts, &err) : NULL);
-	struct ud_workload *w = p ? ud_profile_add_workload(p, cmd[0]) : NULL;
-
-	if (!w) {
-		ud_profile_free(p);
-		return NULL;
-	}
-	w->command = join_command(cmd);
-	w->units = strdup("s");
-	w->higher_is_better = 0;
-	w->work_units = 1;
-	return p;
-}
-
-/* ud_measure_command(), with --hotspots sampling the command and naming its symbols in w. */
-static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, struct ud_workload *w, int *wait_status,
-			   struct ud_err *err)
+/* ud_measure_stat(), with --hotspots sampling the command and naming its symbols in the whole. */
+static int measure_sampled(struct stat_run *r, struct ud_launch_result *last, struct ud_err *err)
 {
 	const struct ud_sampler_config *cfg = &o.sampler;
 	struct ud_launch_sampling s = { .config = cfg, .records_fd = -1 };
+	struct ud_workload *w = &r->p->workloads[0];
 	uint8_t *records = NULL;
 	size_t len = 0;
 	int ret;
 
+	plan_session(r, NULL);
 	if (!o.hotspots)
-		return ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, NULL, w, wait_status, err);
+		return ud_measure_stat(&r->m, r->ev, r->n, w, r->aggr, last, err);
 	if ((s.records_fd = ud_records_fd_new(err)) < 0)
 		return UD_LAUNCH_SYSTEM;
-	ret = ud_measure_command(cmd, ev, n, o.exact, (size_t)o.repeat, &s, w, wait_status, err);
+	plan_session(r, &s);
+	ret = ud_measure_stat(&r->m, r->ev, r->n, w, r->aggr, last, err);
 	if (ret == UD_LAUNCH_OK && ud_records_fd_read(s.records_fd, &records, &len, err) != 0)
 		ret = UD_LAUNCH_SYSTEM;
 	if (ret == UD_LAUNCH_OK &&
@@ -227,63 +540,63 @@ static int measure_sampled(char **cmd, const struct ud_event *ev, size_t n, stru
 	return ret;
 }
 
-/* Counts the command and reports; returns the exit status. */
-static int measure(char **cmd, const struct ud_event *ev, size_t n, struct ud_profile *p)
+/* The exit status of a measured session, as perf's: the command's, or the stopping signal's. */
+static int session_status(const struct ud_launch_result *last)
 {
-	struct ud_workload *w = &p->workloads[0];
-	struct ud_err err = UD_ERR_INIT;
-	int wait_status = 0, ret;
-	size_t opened = 0;
+	if (last->ran_command)
+		return last->timed_out ? UD_EXIT_OK : ud_exit_status(last->wait_status);
+	return last->stop_signal ? 128 + last->stop_signal : UD_EXIT_OK;
+}
 
-	ret = measure_sampled(cmd, ev, n, w, &wait_status, &err);
+/* Counts and reports; returns the exit status. */
+static int measure(struct stat_run *r)
+{
+	struct ud_launch_result last = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	int ret;
+
+	if (o.interval && open_report(r) != 0)
+		return UD_EXIT_USAGE;
+	ret = measure_sampled(r, &last, &err);
 	if (ret != UD_LAUNCH_OK) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;
 	}
-	if (write_report(w, p) != 0)
+	if (write_report(r) != 0)
 		return UD_EXIT_RUN_FAILED;
-	for (size_t i = 0; i < w->ncounters; i++)
-		opened += w->counters[i].status != UD_NOT_SUPPORTED;
-	if (!opened) {
-		ud_cmd_error(&command, "no counter could be opened");
+	return session_status(&last);
+}
+
+/* Everything before counting; UD_OPT_GO_ON, else the exit status. */
+static int setup(struct stat_run *r)
+{
+	struct ud_err err = UD_ERR_INIT;
+
+	if (ud_uarch_db_load(NULL, &r->db, &err) != 0 || !(r->u = ud_uarch_detect_file(&r->db, NULL, &err)) ||
+	    ud_stat_target_make(target_kind(), o.cpus ? o.cpus : o.pids ? o.pids : o.tids, aggr_mode(), &r->target,
+				&err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_USAGE;
+	}
+	r->ev = plan_events(r->u, &r->n);
+	if (!r->ev || check_outputs() != 0)
+		return UD_EXIT_USAGE;
+	if (plan_units(r) != 0 || new_profile(r) != 0) {
+		ud_cmd_error(&command, "out of memory");
 		return UD_EXIT_RUN_FAILED;
 	}
-	return ud_exit_status(wait_status);
+	return UD_OPT_GO_ON;
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	struct ud_uarch_db db = { 0 };
-	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev = NULL;
-	struct ud_profile *p = NULL;
-	const struct ud_uarch *u;
-	char **cmd = NULL;
-	size_t n = 0;
-	int status = parse_args(argc, argv, &cmd);
+	struct stat_run r = { 0 };
+	int status = parse_args(argc, argv, &r.cmd);
 
-	if (status != UD_OPT_GO_ON)
-		goto out;
-	status = UD_EXIT_USAGE;
-	if (ud_uarch_db_load(NULL, &db, &err) != 0 || !(u = ud_uarch_detect_file(&db, NULL, &err))) {
-		ud_cmd_error(&command, "%s", err.msg);
-		goto out;
-	}
-	ev = plan_events(u, &n);
-	if (!ev || check_output() != 0)
-		goto out;
-	p = new_profile(&db, cmd);
-	if (!p) {
-		ud_cmd_error(&command, "out of memory");
-		status = UD_EXIT_RUN_FAILED;
-		goto out;
-	}
-	status = measure(cmd, ev, n, p);
-out:
-	ud_profile_free(p);
-	free(ev);
-	free(o.events);
-	ud_uarch_db_free(&db);
-	ud_events_cleanup();
+	if (status == UD_OPT_GO_ON)
+		status = setup(&r);
+	if (status == UD_OPT_GO_ON)
+		status = measure(&r);
+	run_free(&r);
 	return status;
 }

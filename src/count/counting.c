@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,11 @@
 /* Below this much running time a 0 reading may be honest. */
 #define ZERO_READ_MIN_RUNNING_NS 1000000ULL
 
+/* One event at one slot. */
 struct counter {
 	int fd;        /* -1 when not opened */
 	int leader;    /* index of the group leader's counter (itself if leader) */
+	bool in_group; /* opened as a member of its group, not on its own */
 	uint64_t id;   /* PERF_EVENT_IOC_ID, to match group reads */
 	int open_errno;
 };
@@ -22,8 +25,10 @@ struct counter {
 struct ud_counters {
 	const struct ud_event *ev;
 	size_t n;
-	struct counter *c;
-	int group_read;   /* PERF_FORMAT_GROUP in use */
+	struct ud_count_slot *slots;
+	size_t nslots;
+	struct counter *c; /* n x nslots, event-major: c[i * nslots + s] */
+	int group_read;    /* PERF_FORMAT_GROUP in use */
 	int open_flags;
 };
 
@@ -150,9 +155,16 @@ static void open_reason(const struct ud_event *ev, int err, char *reason, size_t
 	}
 }
 
-static int open_one(struct ud_counters *set, size_t i, pid_t pid, int group_fd)
+/* The counter of event i at slot s. */
+static struct counter *at(struct ud_counters *set, size_t i, size_t s)
+{
+	return &set->c[i * set->nslots + s];
+}
+
+static int open_one(struct ud_counters *set, size_t i, size_t s, int group_fd)
 {
 	struct perf_event_attr attr = set->ev[i].attr;
+	const struct ud_count_slot *slot = &set->slots[s];
 	int is_leader = group_fd < 0;
 	long fd;
 
@@ -161,82 +173,120 @@ static int open_one(struct ud_counters *set, size_t i, pid_t pid, int group_fd)
 	if (set->group_read && set->ev[i].group >= 0)
 		attr.read_format |= PERF_FORMAT_GROUP;
 	attr.inherit = !!(set->open_flags & UD_COUNT_INHERIT);
-	/* Members follow their leader: only the leader is held disabled. */
+	/* Members follow their leader: only the leader is held disabled, or pinned (D) to the PMU. */
 	attr.disabled = is_leader;
+	attr.pinned = is_leader && set->ev[i].attr.pinned;
 	attr.enable_on_exec = is_leader && (set->open_flags & UD_COUNT_ENABLE_ON_EXEC);
-	fd = sys_perf_event_open(&attr, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	set->c[i].fd = (int)fd;
-	if (ioctl((int)fd, PERF_EVENT_IOC_ID, &set->c[i].id) != 0)
-		set->c[i].id = 0;
+	at(set, i, s)->fd = (int)fd;
+	if (ioctl((int)fd, PERF_EVENT_IOC_ID, &at(set, i, s)->id) != 0)
+		at(set, i, s)->id = 0;
 	return 0;
 }
 
 static void close_all(struct ud_counters *set)
 {
-	for (size_t i = 0; i < set->n; i++) {
-		if (set->c[i].fd >= 0)
-			close(set->c[i].fd);
-		set->c[i].fd = -1;
+	for (size_t k = 0; k < set->n * set->nslots; k++) {
+		if (set->c[k].fd >= 0)
+			close(set->c[k].fd);
+		set->c[k].fd = -1;
 	}
 }
 
+/* The opened leader of event i's group at slot s, as a counter index; -1 when none yet. */
+static int leader_of(struct ud_counters *set, size_t i, size_t s)
+{
+	const struct ud_event *ev = &set->ev[i];
+
+	for (size_t j = 0; ev->group >= 0 && j < i; j++) {
+		size_t k = j * set->nslots + s;
+
+		if (set->ev[j].group == ev->group && set->c[k].fd >= 0 && set->c[k].leader == (int)k)
+			return (int)k;
+	}
+	return -1;
+}
+
 /* Returns -EINVAL when the group read format itself was refused. */
-static int open_all(struct ud_counters *set, pid_t pid)
+static int open_at(struct ud_counters *set, size_t s)
 {
 	for (size_t i = 0; i < set->n; i++) {
-		set->c[i].fd = -1;
-		set->c[i].leader = (int)i;
-		set->c[i].open_errno = 0;
-	}
-	for (size_t i = 0; i < set->n; i++) {
 		const struct ud_event *ev = &set->ev[i];
-		int leader = -1, ret;
+		size_t k = i * set->nslots + s;
+		int leader, ret;
 
-		if (!ev->resolved)
+		if (!ev->resolved || ev->tool)
 			continue;
 		/* The first opened earlier member of the same group leads it. */
-		for (size_t j = 0; ev->group >= 0 && j < i && leader < 0; j++)
-			if (set->ev[j].group == ev->group && set->c[j].fd >= 0 && set->c[j].leader == (int)j)
-				leader = (int)j;
-		ret = open_one(set, i, pid, leader >= 0 ? set->c[leader].fd : -1);
-		if (ret == -EINVAL && leader >= 0) {
+		leader = leader_of(set, i, s);
+		ret = open_one(set, i, s, leader >= 0 ? set->c[leader].fd : -1);
+		if (ret == -EINVAL && leader >= 0 && ev->request_group < 0) {
 			/*
-			 * On x86 the kernel refuses a member that would make the
-			 * group unschedulable: count it on its own instead.
+			 * On x86 the kernel refuses a member that would make a
+			 * planned group unschedulable: count it on its own
+			 * instead.  A group the user asked for stays whole.
 			 */
 			leader = -1;
-			ret = open_one(set, i, pid, -1);
+			ret = open_one(set, i, s, -1);
 		}
 		if (ret == -EINVAL && set->group_read && leader < 0 && (set->open_flags & UD_COUNT_INHERIT))
 			return -EINVAL;
-		set->c[i].open_errno = -ret;
-		set->c[i].leader = leader >= 0 ? leader : (int)i;
+		set->c[k].open_errno = -ret;
+		set->c[k].in_group = leader >= 0;
+		set->c[k].leader = leader >= 0 ? leader : (int)k;
 	}
+	return 0;
+}
+
+static int open_all(struct ud_counters *set)
+{
+	for (size_t k = 0; k < set->n * set->nslots; k++) {
+		set->c[k].fd = -1;
+		set->c[k].leader = (int)k;
+		set->c[k].open_errno = 0;
+		set->c[k].in_group = false;
+	}
+	for (size_t s = 0; s < set->nslots; s++)
+		if (open_at(set, s) == -EINVAL)
+			return -EINVAL;
 	return 0;
 }
 
 struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags)
 {
+	struct ud_count_slot slot = { .pid = pid, .cpu = -1 };
+
+	return ud_counters_open_slots(ev, n, &slot, 1, flags);
+}
+
+struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, const struct ud_count_slot *slots,
+					   size_t nslots, unsigned flags)
+{
 	struct ud_counters *set = calloc(1, sizeof(*set));
 
 	if (!set)
 		return NULL;
-	set->c = calloc(n ? n : 1, sizeof(*set->c));
-	if (!set->c) {
+	set->c = calloc(n && nslots ? n * nslots : 1, sizeof(*set->c));
+	set->slots = calloc(nslots ? nslots : 1, sizeof(*set->slots));
+	if (!set->c || !set->slots) {
+		free(set->c);
+		free(set->slots);
 		free(set);
 		return NULL;
 	}
+	memcpy(set->slots, slots, nslots * sizeof(*slots));
 	set->ev = ev;
 	set->n = n;
+	set->nslots = nslots;
 	set->open_flags = (int)flags;
 	set->group_read = 1;
-	if (open_all(set, pid) == -EINVAL) {
+	if (open_all(set) == -EINVAL) {
 		/* inherit with PERF_FORMAT_GROUP: older kernels refuse it. */
 		close_all(set);
 		set->group_read = 0;
-		open_all(set, pid);
+		open_all(set);
 	}
 	return set;
 }
@@ -245,18 +295,19 @@ size_t ud_counters_opened(const struct ud_counters *set)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < set->n; i++)
+	for (size_t i = 0; i < set->n * set->nslots; i++)
 		k += set->c[i].fd >= 0;
 	return k;
 }
 
 static int ioctl_leaders(struct ud_counters *set, unsigned long req, const char *what, struct ud_err *err)
 {
-	for (size_t i = 0; i < set->n; i++) {
-		if (set->c[i].fd < 0 || set->c[i].leader != (int)i)
+	for (size_t k = 0; k < set->n * set->nslots; k++) {
+		if (set->c[k].fd < 0 || set->c[k].leader != (int)k)
 			continue;
-		if (ioctl(set->c[i].fd, req, PERF_IOC_FLAG_GROUP) != 0)
-			return ud_fail(err, "cannot %s counter '%s': %s", what, set->ev[i].name, strerror(errno));
+		if (ioctl(set->c[k].fd, req, PERF_IOC_FLAG_GROUP) != 0)
+			return ud_fail(err, "cannot %s counter '%s': %s", what, set->ev[k / set->nslots].name,
+				       strerror(errno));
 	}
 	return 0;
 }
@@ -280,9 +331,20 @@ static int group_size(const struct ud_counters *set, size_t leader)
 {
 	int k = 0;
 
-	for (size_t i = 0; i < set->n; i++)
+	for (size_t i = 0; i < set->n * set->nslots; i++)
 		k += set->c[i].fd >= 0 && set->c[i].leader == (int)leader;
 	return k;
+}
+
+/*
+ * A pinned (D) group that lost its counters to another pinned user is put
+ * in an error state by the kernel, and its read returns 0 bytes
+ * (perf_event_open(2), "pinned").
+ */
+static void pinned_lost(struct ud_count *c)
+{
+	c->status = UD_NOT_COUNTED;
+	snprintf(c->reason, sizeof(c->reason), "pinned (D), and it lost its counter to another pinned event");
 }
 
 static int read_group(struct ud_counters *set, size_t leader, struct ud_count *out, struct ud_err *err)
@@ -296,15 +358,19 @@ static int read_group(struct ud_counters *set, size_t leader, struct ud_count *o
 	if (!buf)
 		return ud_fail(err, "out of memory");
 	got = read(set->c[leader].fd, buf, words * sizeof(*buf));
-	if (got < (ssize_t)(3 * sizeof(*buf))) {
+	if (got == 0) {
+		for (size_t i = 0; i < set->n * set->nslots; i++)
+			if (set->c[i].fd >= 0 && set->c[i].leader == (int)leader)
+				pinned_lost(&out[i]);
+	} else if (got < (ssize_t)(3 * sizeof(*buf))) {
 		free(buf);
-		return ud_fail(err, "cannot read counter group '%s': %s", set->ev[leader].name,
+		return ud_fail(err, "cannot read counter group '%s': %s", set->ev[leader / set->nslots].name,
 			       got < 0 ? strerror(errno) : "short read");
 	}
-	for (uint64_t k = 0; k < buf[0] && k < (uint64_t)members; k++) {
+	for (uint64_t k = 0; got > 0 && k < buf[0] && k < (uint64_t)members; k++) {
 		uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k];
 
-		for (size_t i = 0; i < set->n; i++)
+		for (size_t i = 0; i < set->n * set->nslots; i++)
 			if (set->c[i].fd >= 0 && set->c[i].leader == (int)leader && set->c[i].id == id)
 				ud_count_scale(&out[i], value, buf[1], buf[2]);
 	}
@@ -312,15 +378,19 @@ static int read_group(struct ud_counters *set, size_t leader, struct ud_count *o
 	return 0;
 }
 
-static int read_single(struct ud_counters *set, size_t i, struct ud_count *out, struct ud_err *err)
+static int read_single(struct ud_counters *set, size_t k, struct ud_count *out, struct ud_err *err)
 {
 	uint64_t buf[4]; /* value, time_enabled, time_running, id */
-	ssize_t got = read(set->c[i].fd, buf, sizeof(buf));
+	ssize_t got = read(set->c[k].fd, buf, sizeof(buf));
 
+	if (got == 0) {
+		pinned_lost(&out[k]);
+		return 0;
+	}
 	if (got < (ssize_t)(3 * sizeof(uint64_t)))
-		return ud_fail(err, "cannot read counter '%s': %s", set->ev[i].name,
+		return ud_fail(err, "cannot read counter '%s': %s", set->ev[k / set->nslots].name,
 			       got < 0 ? strerror(errno) : "short read");
-	ud_count_scale(&out[i], buf[0], buf[1], buf[2]);
+	ud_count_scale(&out[k], buf[0], buf[1], buf[2]);
 	return 0;
 }
 
@@ -356,35 +426,144 @@ void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, s
 	}
 }
 
-int ud_counters_read(struct ud_counters *set, struct ud_count *out, struct ud_err *err)
+/* What a counter that opened nothing reads: refused, or a tool event waiting for its duration. */
+static void unopened(const struct ud_counters *set, size_t k, struct ud_count *c)
 {
-	for (size_t i = 0; i < set->n; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		if (set->c[i].fd >= 0)
-			continue;
-		out[i].status = UD_NOT_SUPPORTED;
-		if (!set->ev[i].resolved)
-			snprintf(out[i].reason, sizeof(out[i].reason), "%s", set->ev[i].reason);
-		else
-			open_reason(&set->ev[i], set->c[i].open_errno, out[i].reason, sizeof(out[i].reason));
+	const struct ud_event *ev = &set->ev[k / set->nslots];
+
+	c->status = ev->tool ? UD_NOT_COUNTED : UD_NOT_SUPPORTED;
+	if (ev->tool)
+		snprintf(c->reason, sizeof(c->reason), "no duration was given to this tool event");
+	else if (!ev->resolved)
+		snprintf(c->reason, sizeof(c->reason), "%s", ev->reason);
+	else
+		open_reason(ev, set->c[k].open_errno, c->reason, sizeof(c->reason));
+}
+
+/* The zero-reading rule, slot by slot: each slot's events are one set of readings. */
+static void flag_slots(const struct ud_counters *set, struct ud_count *out)
+{
+	struct ud_count *one = set->nslots > 1 ? calloc(set->n ? set->n : 1, sizeof(*one)) : NULL;
+
+	if (set->nslots == 1) {
+		ud_counts_flag_untrusted(set->ev, out, set->n);
+		return;
 	}
-	for (size_t i = 0; i < set->n; i++) {
+	for (size_t s = 0; one && s < set->nslots; s++) {
+		for (size_t i = 0; i < set->n; i++)
+			one[i] = out[i * set->nslots + s];
+		ud_counts_flag_untrusted(set->ev, one, set->n);
+		for (size_t i = 0; i < set->n; i++)
+			out[i * set->nslots + s] = one[i];
+	}
+	free(one);
+}
+
+int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct ud_err *err)
+{
+	size_t total = set->n * set->nslots;
+
+	for (size_t k = 0; k < total; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		if (set->c[k].fd < 0)
+			unopened(set, k, &out[k]);
+	}
+	for (size_t k = 0; k < total; k++) {
+		const struct ud_event *ev = &set->ev[k / set->nslots];
 		int ret;
 
-		if (set->c[i].fd < 0)
+		if (set->c[k].fd < 0)
 			continue;
-		if (set->group_read && set->ev[i].group >= 0) {
-			if (set->c[i].leader != (int)i)
+		if (set->group_read && ev->group >= 0) {
+			if (set->c[k].leader != (int)k)
 				continue;
-			ret = read_group(set, i, out, err);
+			ret = read_group(set, k, out, err);
 		} else {
-			ret = read_single(set, i, out, err);
+			ret = read_single(set, k, out, err);
 		}
 		if (ret)
 			return ret;
 	}
-	ud_counts_flag_untrusted(set->ev, out, set->n);
+	flag_slots(set, out);
 	return 0;
+}
+
+int ud_counters_read(struct ud_counters *set, struct ud_count *out, struct ud_err *err)
+{
+	struct ud_count *slots;
+	size_t *of;
+	int ret;
+
+	if (set->nslots == 1)
+		return ud_counters_read_slots(set, out, err);
+	slots = calloc(set->n ? set->n * set->nslots : 1, sizeof(*slots));
+	of = calloc(set->nslots, sizeof(*of));
+	if (!slots || !of) {
+		free(slots);
+		free(of);
+		return ud_fail(err, "out of memory");
+	}
+	ret = ud_counters_read_slots(set, slots, err);
+	if (ret == 0) {
+		ud_counts_aggregate(slots, set->n, set->nslots, of, 1, out);
+		ud_counts_flag_untrusted(set->ev, out, set->n);
+	}
+	free(slots);
+	free(of);
+	return ret;
+}
+
+void ud_counts_aggregate(const struct ud_count *in, size_t n, size_t nslots, const size_t *of, size_t naggr,
+			 struct ud_count *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t a = 0; a < naggr; a++) {
+			uint64_t raw = 0, enabled = 0, running = 0;
+			const struct ud_count *first = NULL;
+			bool counted = false;
+
+			for (size_t s = 0; s < nslots; s++) {
+				const struct ud_count *c = &in[i * nslots + s];
+
+				if (of[s] != a)
+					continue;
+				first = first ? first : c;
+				counted |= c->status == UD_COUNTED;
+				raw += c->raw;
+				enabled += c->enabled_ns;
+				running += c->running_ns;
+			}
+			if (!first)
+				continue;
+			if (counted)
+				ud_count_scale(&out[i * naggr + a], raw, enabled, running);
+			else
+				out[i * naggr + a] = *first;
+		}
+	}
+}
+
+void ud_counts_delta(const struct ud_count *now, const struct ud_count *before, size_t n, struct ud_count *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		/*
+		 * Refused, never run, pinned out, or zeros the zero-reading rule
+		 * gave away: what the whole says, the part says too.
+		 */
+		if (now[i].status != UD_COUNTED) {
+			out[i] = now[i];
+			continue;
+		}
+		ud_count_scale(&out[i], now[i].raw - before[i].raw, now[i].enabled_ns - before[i].enabled_ns,
+			       now[i].running_ns - before[i].running_ns);
+	}
+}
+
+void ud_counts_set_duration(const struct ud_event *ev, struct ud_count *out, size_t n, uint64_t ns)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].tool)
+			ud_count_scale(&out[i], ns, ns, ns);
 }
 
 void ud_counters_close(struct ud_counters *set)
@@ -393,5 +572,6 @@ void ud_counters_close(struct ud_counters *set)
 		return;
 	close_all(set);
 	free(set->c);
+	free(set->slots);
 	free(set);
 }

@@ -6,12 +6,15 @@
  * together (ratios inside a group are exact even when multiplexed).  Events
  * with group -1 are opened on their own.
  *
- * Two ways to count:
+ * Three ways to count:
  *  - a command from its exec: open on the child's pid with
  *    UD_COUNT_ENABLE_ON_EXEC | UD_COUNT_INHERIT before letting it exec (see
  *    launch.h, which does all of this);
  *  - a region inside this process: open on pid 0, then ud_counters_enable()
- *    and ud_counters_disable() around the region.
+ *    and ud_counters_disable() around the region;
+ *  - at several places at once, as perf stat -a, -C, -p and -t do: one
+ *    slot (a pid and a CPU, perf_event_open's two) per CPU or per thread,
+ *    every event opened at each slot, each slot's groups led there.
  *
  * Groups are read in one read() (PERF_FORMAT_GROUP) where the kernel allows
  * it; with inherit, kernels before 6.x refuse that read format, and each
@@ -49,24 +52,49 @@ enum ud_pmu_state { UD_PMU_AVAILABLE, UD_PMU_ABSENT, UD_PMU_RESTRICTED };
 
 struct ud_counters;
 
+/* Where a counter is opened: perf_event_open's pid (-1: every task) and CPU (-1: wherever the task runs). */
+struct ud_count_slot {
+	pid_t pid;
+	int cpu;
+};
+
 /*
  * Opens every event in ev[0..n) for pid (0 = this process), disabled until
  * enabled or until exec.  Events that cannot be opened are remembered with
- * their reason and read back as UD_NOT_SUPPORTED.  Returns NULL only when
- * out of memory.
+ * their reason and read back as UD_NOT_SUPPORTED; tool events (events.h)
+ * open nothing.  Returns NULL only when out of memory.
  */
 struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags);
-/* How many counters the kernel accepted. */
+/* The same at each of slots[0..nslots) (nslots >= 1). */
+struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, const struct ud_count_slot *slots,
+					   size_t nslots, unsigned flags);
+/* How many counters the kernel accepted, over every slot. */
 size_t ud_counters_opened(const struct ud_counters *set);
 int ud_counters_enable(struct ud_counters *set, struct ud_err *err);
 int ud_counters_disable(struct ud_counters *set, struct ud_err *err);
 int ud_counters_reset(struct ud_counters *set, struct ud_err *err);
-/* Fills out[0..n), one per event, in the order the events were given. */
+/* Fills out[0..n), one per event in the order given, each summed over the slots as perf aggregates. */
 int ud_counters_read(struct ud_counters *set, struct ud_count *out, struct ud_err *err);
+/* Fills out[i * nslots + s] with event i at slot s. */
+int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct ud_err *err);
 void ud_counters_close(struct ud_counters *set);
 
 /* Sets c's times, raw value, scaled value and status from one reading. */
 void ud_count_scale(struct ud_count *c, uint64_t raw, uint64_t enabled_ns, uint64_t running_ns);
+
+/*
+ * Sums per-slot counts (in[i * nslots + s]) into aggregates (out[i * naggr
+ * + a]), slot s into aggregate of[s], as perf does for a core, a socket or
+ * the whole: raw values and times added, then scaled.  An aggregate is
+ * counted where any of its slots counted; else it takes the first slot's
+ * status and reason.
+ */
+void ud_counts_aggregate(const struct ud_count *in, size_t n, size_t nslots, const size_t *of, size_t naggr,
+			 struct ud_count *out);
+/* What was counted between two readings of one set, as perf's -I prints it: raw values and times subtracted, then scaled. */
+void ud_counts_delta(const struct ud_count *now, const struct ud_count *before, size_t n, struct ud_count *out);
+/* Every tool event of ev[0..n) (duration_time) becomes counted: ns of wall-clock time. */
+void ud_counts_set_duration(const struct ud_event *ev, struct ud_count *out, size_t n, uint64_t ns);
 
 /*
  * Some hypervisors accept hardware events and never count them (rr#3510): a

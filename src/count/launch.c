@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 
 #include "clock.h"
 #include "launch.h"
+#include "sampler.h"
+#include "targets.h"
 
 static uint64_t tv_ns(struct timeval tv)
 {
@@ -31,11 +34,55 @@ int ud_exit_status(int wait_status)
 	return UD_EXIT_RUN_FAILED;
 }
 
-static void child(char *const argv[], int go_fd, int err_fd)
+/* The signals a session handles: what stops it, and the command's end. */
+static const int session_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
+#define NSESSION_SIGNALS (sizeof(session_signals) / sizeof(session_signals[0]))
+
+/* Set by the handlers, read between waits (every session signal is blocked but inside ppoll()). */
+static volatile sig_atomic_t pending_stop;
+
+static void on_signal(int sig)
+{
+	if (sig != SIGCHLD)
+		pending_stop = sig;
+}
+
+/* What a session changes of this process's signal state, put back when it ends. */
+struct saved_signals {
+	struct sigaction old[NSESSION_SIGNALS];
+	sigset_t old_mask, waiting; /* waiting: the mask inside ppoll(), every session signal let through */
+};
+
+static void take_signals(struct saved_signals *sv)
+{
+	struct sigaction act = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < NSESSION_SIGNALS; i++)
+		sigaddset(&block, session_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &sv->old_mask);
+	sv->waiting = sv->old_mask;
+	for (size_t i = 0; i < NSESSION_SIGNALS; i++) {
+		sigdelset(&sv->waiting, session_signals[i]);
+		sigaction(session_signals[i], &act, &sv->old[i]);
+	}
+	pending_stop = 0;
+}
+
+static void give_back_signals(const struct saved_signals *sv)
+{
+	for (size_t i = 0; i < NSESSION_SIGNALS; i++)
+		sigaction(session_signals[i], &sv->old[i], NULL);
+	sigprocmask(SIG_SETMASK, &sv->old_mask, NULL);
+}
+
+static void child(char *const argv[], int go_fd, int err_fd, const struct saved_signals *sv)
 {
 	char c;
 	int e;
 
+	give_back_signals(sv);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	/* EOF instead of the byte: the parent gave up, do not run the command. */
@@ -66,80 +113,296 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
 		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err)
 {
-	int go[2], ep[2], exec_errno = 0, ret = UD_LAUNCH_OK;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	struct ud_counters *set;
-	struct ud_sampler *smp = NULL;
-	struct ud_err serr = UD_ERR_INIT;
-	struct rusage ru;
-	uint64_t start;
-	ssize_t got;
-	pid_t pid;
+	struct ud_session session = { .argv = argv, .sampling = s };
 
-	memset(res, 0, sizeof(*res));
+	return ud_launch_session(&session, ev, n, counts, res, err);
+}
+
+/* A session while it runs. */
+struct session_run {
+	const struct ud_session *s;
+	const struct ud_event *ev;
+	size_t n, nslots;
+	struct ud_counters *set;
+	struct ud_sampler *smp;
+	pid_t pid;          /* the command; -1 none */
+	int go, ep;         /* its release and exec-error pipes */
+	bool reaped, enabled, forwarded, timed_out;
+	struct rusage ru;
+	uint64_t start, enable_at, next_tick, last_tick;
+	uint64_t since; /* when counting started: perf's elapsed time and interval stamps run from there, after -D */
+	struct ud_count *now, *before, *delta; /* n x nslots each, for intervals */
+	uint64_t next_check; /* when to look again whether the slots' tasks still run */
+	struct saved_signals sv;
+};
+
+/* Forks the command, held until released through r->go. */
+static int fork_held(struct session_run *r, struct ud_err *err)
+{
+	int go[2], ep[2];
+
 	if (pipe2(go, O_CLOEXEC) != 0)
-		return ud_fail(err, "pipe: %s", strerror(errno)), UD_LAUNCH_SYSTEM;
+		return ud_fail(err, "pipe: %s", strerror(errno));
 	if (pipe2(ep, O_CLOEXEC) != 0) {
 		close(go[0]);
 		close(go[1]);
-		return ud_fail(err, "pipe: %s", strerror(errno)), UD_LAUNCH_SYSTEM;
+		return ud_fail(err, "pipe: %s", strerror(errno));
 	}
-	pid = fork();
-	if (pid < 0) {
+	r->pid = fork();
+	if (r->pid < 0) {
 		ud_fail(err, "fork: %s", strerror(errno));
 		close(go[0]);
 		close(go[1]);
 		close(ep[0]);
 		close(ep[1]);
-		return UD_LAUNCH_SYSTEM;
+		return -1;
 	}
-	if (pid == 0) {
+	if (r->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child(argv, go[0], ep[1]);
+		child(r->s->argv, go[0], ep[1], &r->sv);
 	}
 	close(go[0]);
 	close(ep[1]);
+	r->go = go[1];
+	r->ep = ep[0];
+	return 0;
+}
 
-	set = ud_counters_open(ev, n, pid, UD_COUNT_INHERIT | UD_COUNT_ENABLE_ON_EXEC);
-	if (!set)
-		ud_fail(err, "out of memory");
-	if (!set || (s && !(smp = ud_sampler_open(s->config, pid, UD_SAMPLER_ENABLE_ON_EXEC, s->records_fd, err)))) {
-		close(go[1]); /* the child sees EOF and exits without running */
-		close(ep[0]);
-		waitpid(pid, NULL, 0);
-		ud_counters_close(set);
-		return UD_LAUNCH_SYSTEM;
-	}
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	start = ud_now_ns();
-	if (write(go[1], "g", 1) != 1)
+/* Opens the counters (and the sampler) where the session counts. */
+static int open_counters(struct session_run *r, struct ud_err *err)
+{
+	const struct ud_session *s = r->s;
+	unsigned flags = UD_COUNT_INHERIT | (s->delay_ns ? 0 : UD_COUNT_ENABLE_ON_EXEC);
+
+	if (s->slots)
+		r->set = ud_counters_open_slots(r->ev, r->n, s->slots, s->nslots, s->tasks ? UD_COUNT_INHERIT : 0);
+	else
+		r->set = ud_counters_open(r->ev, r->n, r->pid, flags);
+	if (!r->set)
+		return ud_fail(err, "out of memory");
+	if (s->sampling && r->pid > 0 &&
+	    !(r->smp = ud_sampler_open(s->sampling->config, r->pid, UD_SAMPLER_ENABLE_ON_EXEC, s->sampling->records_fd, err)))
+		return -1;
+	r->now = calloc(r->n * r->nslots + 1, sizeof(*r->now));
+	r->before = calloc(r->n * r->nslots + 1, sizeof(*r->before));
+	r->delta = calloc(r->n * r->nslots + 1, sizeof(*r->delta));
+	if (!r->now || !r->before || !r->delta)
+		return ud_fail(err, "out of memory");
+	return 0;
+}
+
+/* Counting starts: at the command's exec (enable-on-exec), else now or after the delay. */
+static int start_counting(struct session_run *r, struct ud_err *err)
+{
+	bool on_exec = !r->s->slots && r->pid > 0 && !r->s->delay_ns;
+
+	r->start = r->since = ud_now_ns();
+	r->enable_at = r->start + r->s->delay_ns;
+	r->enabled = on_exec || !r->s->delay_ns;
+	if (r->enabled && !on_exec && ud_counters_enable(r->set, err) != 0)
+		return -1;
+	r->last_tick = r->start;
+	r->next_tick = r->enable_at + r->s->interval_ns;
+	return 0;
+}
+
+/* Releases the command to exec; UD_LAUNCH_EXEC_FAILED when it could not. */
+static int release(struct session_run *r, struct ud_err *err)
+{
+	int exec_errno = 0;
+	ssize_t got;
+
+	if (r->pid <= 0)
+		return UD_LAUNCH_OK;
+	if (write(r->go, "g", 1) != 1)
 		exec_errno = errno;
-	close(go[1]);
-	got = read(ep[0], &exec_errno, sizeof(exec_errno));
-	close(ep[0]);
-	while (wait4(pid, &res->wait_status, 0, &ru) < 0 && errno == EINTR)
-		;
-	res->elapsed_ns = ud_now_ns() - start;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	res->user_ns = tv_ns(ru.ru_utime);
-	res->sys_ns = tv_ns(ru.ru_stime);
+	close(r->go);
+	r->go = -1;
+	got = read(r->ep, &exec_errno, sizeof(exec_errno));
+	close(r->ep);
+	r->ep = -1;
+	if (got != (ssize_t)sizeof(exec_errno))
+		return UD_LAUNCH_OK;
+	ud_fail(err, "%s: %s", r->s->argv[0],
+		exec_errno == ENOENT ? "command not found"
+		: is_directory(r->s->argv[0]) ? "a directory, not a program" : strerror(exec_errno));
+	return UD_LAUNCH_EXEC_FAILED;
+}
 
-	if (got == (ssize_t)sizeof(exec_errno)) {
-		ret = UD_LAUNCH_EXEC_FAILED;
-		ud_fail(err, "%s: %s", argv[0],
-			exec_errno == ENOENT ? "command not found" : is_directory(argv[0]) ? "a directory, not a program"
-											  : strerror(exec_errno));
-	} else if (ud_counters_read(set, counts, err) != 0) {
-		ret = UD_LAUNCH_SYSTEM;
+static void reap(struct session_run *r, struct ud_launch_result *res)
+{
+	if (r->pid > 0 && !r->reaped && wait4(r->pid, &res->wait_status, WNOHANG, &r->ru) == r->pid)
+		r->reaped = true;
+}
+
+/* One interval: what each slot counted since the last one, to the caller. */
+static int tick(struct session_run *r, uint64_t t, struct ud_err *err)
+{
+	size_t total = r->n * r->nslots;
+
+	if (ud_counters_read_slots(r->set, r->now, err) != 0)
+		return -1;
+	ud_counts_delta(r->now, r->before, total, r->delta);
+	r->s->on_interval(r->s->ctx, r->delta, t - r->since, t - r->last_tick);
+	memcpy(r->before, r->now, total * sizeof(*r->now));
+	r->last_tick = t;
+	return 0;
+}
+
+/*
+ * How soon a count of attached tasks notices that they have all exited:
+ * perf looks once a second (or an interval); a tenth of that ends a -p of
+ * a short task close to its exit, at a /proc read a slot each time.
+ */
+#define TASK_CHECK_NS 100000000ULL
+
+/* Whether any slot's task still runs. */
+static bool tasks_alive(const struct session_run *r)
+{
+	for (size_t i = 0; i < r->s->nslots; i++)
+		if (ud_task_alive(r->s->slots[i].pid))
+			return true;
+	return false;
+}
+
+/* The soonest of the next tick, the delay's end, the timeout and the tasks' check: how long ppoll() may wait. */
+static bool next_wake(const struct session_run *r, uint64_t t, struct timespec *ts)
+{
+	uint64_t wake = UINT64_MAX;
+
+	if (!r->enabled)
+		wake = r->enable_at;
+	if (r->s->interval_ns && r->enabled && r->next_tick < wake)
+		wake = r->next_tick;
+	if (r->s->timeout_ns && !r->timed_out && r->start + r->s->timeout_ns < wake)
+		wake = r->start + r->s->timeout_ns;
+	if (r->s->tasks && r->pid <= 0 && r->next_check < wake)
+		wake = r->next_check;
+	if (wake == UINT64_MAX)
+		return false;
+	wake = wake > t ? wake - t : 0;
+	ts->tv_sec = (time_t)(wake / 1000000000ULL);
+	ts->tv_nsec = (long)(wake % 1000000000ULL);
+	return true;
+}
+
+/* Sleeps until the next thing to do, or a signal. */
+static void wait_once(struct session_run *r, uint64_t t)
+{
+	struct timespec ts;
+	bool timed = next_wake(r, t, &ts);
+
+	ppoll(NULL, 0, timed ? &ts : NULL, &r->sv.waiting);
+}
+
+/* Whether counting is over: the command reaped, else a stop signal, the tasks gone, or the timeout. */
+static bool over(struct session_run *r, uint64_t t, struct ud_launch_result *res)
+{
+	bool timeout = r->s->timeout_ns && t >= r->start + r->s->timeout_ns;
+
+	if (r->pid > 0) {
+		if (!r->forwarded && (pending_stop == SIGTERM || pending_stop == SIGHUP)) {
+			kill(r->pid, pending_stop);
+			r->forwarded = true;
+			res->stop_signal = pending_stop;
+		}
+		if (timeout && !r->timed_out) {
+			kill(r->pid, SIGTERM);
+			r->timed_out = res->timed_out = true;
+		}
+		return r->reaped;
 	}
-	if (smp && ud_sampler_close(smp, &serr) != 0 && ret == UD_LAUNCH_OK) {
+	res->stop_signal = pending_stop;
+	res->timed_out = timeout;
+	if (pending_stop || timeout)
+		return true;
+	if (!r->s->tasks || t < r->next_check)
+		return false;
+	r->next_check = t + TASK_CHECK_NS;
+	return !tasks_alive(r);
+}
+
+static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct ud_err *err)
+{
+	for (;;) {
+		uint64_t t = ud_now_ns();
+
+		reap(r, res);
+		if (over(r, t, res))
+			return 0;
+		if (!r->enabled && t >= r->enable_at) {
+			if (ud_counters_enable(r->set, err) != 0)
+				return -1;
+			r->enabled = true;
+			r->since = r->last_tick = t;
+			r->next_tick = t + r->s->interval_ns;
+		}
+		if (r->s->interval_ns && r->enabled && t >= r->next_tick) {
+			if (tick(r, t, err) != 0)
+				return -1;
+			/* From this read, as perf does: an interval is never shorter than asked, however late the wake-up. */
+			r->next_tick = t + r->s->interval_ns;
+		}
+		wait_once(r, t);
+	}
+}
+
+/* The counts at the end: the last interval's too, then the totals into counts. */
+static int finish(struct session_run *r, struct ud_count *counts, struct ud_launch_result *res, struct ud_err *err)
+{
+	uint64_t end = ud_now_ns();
+
+	res->elapsed_ns = r->enabled ? end - r->since : 0;
+	res->user_ns = tv_ns(r->ru.ru_utime);
+	res->sys_ns = tv_ns(r->ru.ru_stime);
+	if (r->s->interval_ns && r->enabled && end > r->last_tick && tick(r, end, err) != 0)
+		return -1;
+	if (r->s->interval_ns && r->enabled) {
+		memcpy(counts, r->now, r->n * r->nslots * sizeof(*counts));
+		return 0;
+	}
+	return ud_counters_read_slots(r->set, counts, err);
+}
+
+/* Closes what is open; a child never released sees EOF and exits without running. */
+static void end_session(struct session_run *r, struct ud_launch_result *res)
+{
+	if (r->go >= 0)
+		close(r->go);
+	if (r->ep >= 0)
+		close(r->ep);
+	while (r->pid > 0 && !r->reaped && wait4(r->pid, &res->wait_status, 0, &r->ru) < 0 && errno == EINTR)
+		;
+	ud_counters_close(r->set);
+	free(r->now);
+	free(r->before);
+	free(r->delta);
+	give_back_signals(&r->sv);
+}
+
+int ud_launch_session(const struct ud_session *s, const struct ud_event *ev, size_t n, struct ud_count *counts,
+		      struct ud_launch_result *res, struct ud_err *err)
+{
+	struct session_run r = { .s = s, .ev = ev, .n = n, .nslots = s->slots ? s->nslots : 1, .pid = -1,
+				 .go = -1, .ep = -1 };
+	struct ud_err serr = UD_ERR_INIT;
+	int ret = UD_LAUNCH_SYSTEM;
+
+	memset(res, 0, sizeof(*res));
+	take_signals(&r.sv);
+	if ((s->argv && fork_held(&r, err) != 0) || open_counters(&r, err) != 0 || start_counting(&r, err) != 0)
+		goto out;
+	res->ran_command = r.pid > 0;
+	ret = release(&r, err);
+	if (ret == UD_LAUNCH_OK && (wait_loop(&r, res, err) != 0 || finish(&r, counts, res, err) != 0))
+		ret = UD_LAUNCH_SYSTEM;
+out:
+	if (r.smp && ud_sampler_close(r.smp, &serr) != 0 && ret == UD_LAUNCH_OK) {
 		*err = serr;
 		ret = UD_LAUNCH_SYSTEM;
 	}
-	ud_counters_close(set);
+	end_session(&r, res);
 	return ret;
 }
 

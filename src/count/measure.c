@@ -1,6 +1,9 @@
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "host.h"
 #include "launch.h"
@@ -9,27 +12,68 @@
 
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
-	return ud_measure_plan_reserving(u, list, 0, n, err);
+	return ud_measure_plan_detailed(u, list, 0, 0, n, err);
 }
 
 struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
 					   struct ud_err *err)
 {
+	return ud_measure_plan_detailed(u, list, 0, reserved, n, err);
+}
+
+/* The defaults resolved, as a list of n events the caller frees. */
+static struct ud_event *default_events(const struct ud_uarch *u, size_t *n, struct ud_err *err)
+{
+	struct ud_event *ev = calloc(ud_default_events_count, sizeof(*ev));
+
+	if (!ev)
+		return ud_fail(err, "out of memory"), NULL;
+	for (size_t i = 0; i < ud_default_events_count; i++)
+		ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
+	*n = ud_default_events_count;
+	return ev;
+}
+
+/* Appends -d's events to ev[0..*n), but those already there. */
+static struct ud_event *add_detailed(const struct ud_uarch *u, struct ud_event *ev, size_t *n, int level,
+				     struct ud_err *err)
+{
+	size_t extra;
+	const char *const *names = ud_detailed_events(level, &extra);
+	struct ud_event *grown = realloc(ev, (*n + extra + 1) * sizeof(*ev));
+
+	if (!grown) {
+		free(ev);
+		return ud_fail(err, "out of memory"), NULL;
+	}
+	for (size_t i = 0; i < extra; i++) {
+		bool have = false;
+
+		ud_event_resolve_for(u, names[i], &grown[*n]);
+		for (size_t j = 0; j < *n && !have; j++)
+			have = strcmp(grown[j].name, grown[*n].name) == 0;
+		*n += !have;
+	}
+	return grown;
+}
+
+struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *list, int detailed, int reserved,
+					  size_t *n, struct ud_err *err)
+{
 	struct ud_event *ev, *planned;
 	int usable;
 
 	if (!list) {
-		ev = calloc(ud_default_events_count, sizeof(*ev));
-		if (!ev)
-			return ud_fail(err, "out of memory"), NULL;
-		for (size_t i = 0; i < ud_default_events_count; i++)
-			ud_event_resolve_for(u, ud_default_events[i], &ev[i]);
-		*n = ud_default_events_count;
+		ev = default_events(u, n, err);
 	} else {
 		*n = ud_event_parse_list(list, u, &ev, err);
 		if (!*n)
-			return NULL;
+			ev = NULL;
 	}
+	if (ev && detailed > 0)
+		ev = add_detailed(u, ev, n, detailed, err);
+	if (!ev)
+		return NULL;
 	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
 	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
 	free(ev);
@@ -176,63 +220,221 @@ void ud_fold_abort(struct ud_fold *f)
 	f->values = NULL;
 }
 
-/* One launch of the command: what ud_measure_unit() calls, once or once a group. */
-struct command_run {
-	char *const *argv;
-	const struct ud_launch_sampling *sampling;
+/* One run's session: what ud_measure_unit() calls, once or once a group. */
+struct stat_run {
+	const struct ud_measure_stat *m;
 	struct ud_launch_result first;
+	struct ud_count *slots; /* the last session's counts per slot (n x nslots), for the aggregates */
+	size_t *whole;          /* every slot into aggregate 0: the whole */
 	struct ud_err *err;
 };
 
 static int launch_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_count *counts, bool first)
 {
-	struct command_run *cr = ctx;
+	struct stat_run *sr = ctx;
+	const struct ud_session *s = &sr->m->session;
 	struct ud_launch_result r;
-	int ret = ud_launch_sampled(cr->argv, ev, n, counts, cr->sampling, &r, cr->err);
+	int ret = ud_launch_session(s, ev, n, s->slots ? sr->slots : counts, &r, sr->err);
 
-	if (ret == UD_LAUNCH_OK && first)
-		cr->first = r;
+	if (ret != UD_LAUNCH_OK)
+		return ret;
+	if (s->slots) {
+		ud_counts_aggregate(sr->slots, n, s->nslots, sr->whole, 1, counts);
+		ud_counts_flag_untrusted(ev, counts, n);
+	}
+	ud_counts_set_duration(ev, counts, n, r.elapsed_ns);
+	if (first)
+		sr->first = r;
 	return ret;
 }
 
-int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, bool exact, size_t runs,
-		       const struct ud_launch_sampling *sampling, struct ud_workload *w, int *wait_status,
-		       struct ud_err *err)
+/* A --pre or --post command, through the shell as perf runs it; fails when it does not exit 0. */
+static int hook(const char *what, const char *cmd, struct ud_err *err)
 {
-	struct command_run cr = { .argv = argv, .sampling = sampling, .err = err };
-	struct ud_count *counts = calloc(n ? n : 1, sizeof(*counts));
-	double *elapsed = calloc(runs ? runs : 1, sizeof(*elapsed)), user = 0, sys = 0;
-	struct ud_fold fold = { 0 };
+	int status;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	status = system(cmd);
+	if (status == -1)
+		return ud_fail(err, "%s '%s': %s", what, cmd, strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return ud_fail(err, "%s '%s' failed (exit status %d): stopped before the next run", what, cmd,
+			       ud_exit_status(status));
+	return 0;
+}
+
+/* The per-aggregate folds of one run: each aggregate's counts out of the slots'. */
+static void fold_aggregates(struct stat_run *sr, struct ud_fold *folds, const struct ud_event *ev, size_t n,
+			    struct ud_count *acounts, struct ud_count *one)
+{
+	const struct ud_measure_stat *m = sr->m;
+
+	ud_counts_aggregate(sr->slots, n, m->session.nslots, m->aggr_of, m->naggr, acounts);
+	for (size_t a = 0; a < m->naggr; a++) {
+		for (size_t i = 0; i < n; i++)
+			one[i] = acounts[i * m->naggr + a];
+		ud_counts_flag_untrusted(ev, one, n);
+		ud_counts_set_duration(ev, one, n, sr->first.elapsed_ns);
+		ud_fold_add(&folds[a], one);
+	}
+}
+
+/* The whole's times, once every run is folded. */
+static void set_times(struct ud_workload *w, const double *elapsed, size_t runs, double user, double sys)
+{
+	w->runs = (int)runs;
+	ud_score_set_samples(&w->score, elapsed, runs);
+	w->elapsed_ns = ud_mean(elapsed, runs) * 1e9;
+	w->user_ns = user / (double)runs;
+	w->sys_ns = sys / (double)runs;
+}
+
+/* The memory a stat measurement works in. */
+struct stat_mem {
+	struct ud_count *counts, *slots, *acounts, *one;
+	double *elapsed;
+	size_t *whole;
+	struct ud_fold fold, *folds;
+};
+
+static int stat_mem_get(struct stat_mem *sm, const struct ud_measure_stat *m, size_t n)
+{
+	size_t nslots = m->session.slots ? m->session.nslots : 1;
+
+	sm->counts = calloc(n + 1, sizeof(*sm->counts));
+	sm->slots = calloc(n * nslots + 1, sizeof(*sm->slots));
+	sm->acounts = calloc(n * m->naggr + 1, sizeof(*sm->acounts));
+	sm->one = calloc(n + 1, sizeof(*sm->one));
+	sm->elapsed = calloc(m->runs + 1, sizeof(*sm->elapsed));
+	sm->whole = calloc(nslots, sizeof(*sm->whole));
+	sm->folds = calloc(m->naggr + 1, sizeof(*sm->folds));
+	return sm->counts && sm->slots && sm->acounts && sm->one && sm->elapsed && sm->whole && sm->folds ? 0 : -1;
+}
+
+static void stat_mem_put(struct stat_mem *sm, size_t naggr)
+{
+	ud_fold_abort(&sm->fold);
+	for (size_t a = 0; sm->folds && a < naggr; a++)
+		ud_fold_abort(&sm->folds[a]);
+	free(sm->counts);
+	free(sm->slots);
+	free(sm->acounts);
+	free(sm->one);
+	free(sm->elapsed);
+	free(sm->whole);
+	free(sm->folds);
+}
+
+static int begin_folds(struct stat_mem *sm, const struct ud_measure_stat *m, const struct ud_event *ev, size_t n,
+		       struct ud_workload *w, struct ud_workload *const *aggr)
+{
+	if (ud_fold_begin(&sm->fold, w, ev, n, m->runs, UD_FOLD_MEAN) != 0)
+		return -1;
+	for (size_t a = 0; a < m->naggr; a++)
+		if (ud_fold_begin(&sm->folds[a], aggr[a], ev, n, m->runs, UD_FOLD_MEAN) != 0)
+			return -1;
+	return 0;
+}
+
+/* One run: --pre, the session (once, or once a group with exact), --post. */
+static int one_run(struct stat_run *sr, const struct ud_event *ev, size_t n, struct stat_mem *sm)
+{
+	int ret;
+
+	if (hook("--pre", sr->m->pre, sr->err) != 0)
+		return UD_LAUNCH_SYSTEM;
+	ret = ud_measure_unit(ev, n, sr->m->exact, launch_one, sr, sm->counts);
+	if (ret == UD_MEASURE_NO_MEMORY) {
+		ud_fail(sr->err, "out of memory");
+		ret = UD_LAUNCH_SYSTEM;
+	}
+	if (ret == UD_LAUNCH_OK && hook("--post", sr->m->post, sr->err) != 0)
+		ret = UD_LAUNCH_SYSTEM;
+	return ret;
+}
+
+int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n, struct ud_workload *w,
+		    struct ud_workload *const *aggr, struct ud_launch_result *last, struct ud_err *err)
+{
+	struct stat_run sr = { .m = m, .err = err };
+	struct stat_mem sm = { 0 };
+	double user = 0, sys = 0;
+	size_t done = 0;
 	int ret = UD_LAUNCH_OK;
 
-	if (!counts || !elapsed || ud_fold_begin(&fold, w, ev, n, runs, UD_FOLD_MEAN) != 0) {
+	if (stat_mem_get(&sm, m, n) != 0 || begin_folds(&sm, m, ev, n, w, aggr) != 0) {
 		ret = UD_LAUNCH_SYSTEM;
 		ud_fail(err, "out of memory");
 	}
-	for (size_t r = 0; r < runs && ret == UD_LAUNCH_OK; r++) {
-		ret = ud_measure_unit(ev, n, exact, launch_one, &cr, counts);
-		if (ret == UD_MEASURE_NO_MEMORY) {
-			ret = UD_LAUNCH_SYSTEM;
-			ud_fail(err, "out of memory");
-		}
+	sr.slots = sm.slots;
+	sr.whole = sm.whole;
+	while (ret == UD_LAUNCH_OK && done < m->runs) {
+		ret = one_run(&sr, ev, n, &sm);
 		if (ret != UD_LAUNCH_OK)
 			break;
-		ud_fold_add(&fold, counts);
-		elapsed[r] = (double)cr.first.elapsed_ns / 1e9;
-		user += (double)cr.first.user_ns;
-		sys += (double)cr.first.sys_ns;
-		*wait_status = cr.first.wait_status;
+		ud_fold_add(&sm.fold, sm.counts);
+		if (m->naggr)
+			fold_aggregates(&sr, sm.folds, ev, n, sm.acounts, sm.one);
+		sm.elapsed[done++] = (double)sr.first.elapsed_ns / 1e9;
+		user += (double)sr.first.user_ns;
+		sys += (double)sr.first.sys_ns;
+		*last = sr.first;
+		if (sr.first.stop_signal)
+			break;
 	}
 	if (ret == UD_LAUNCH_OK) {
-		ud_fold_finish(&fold);
-		w->runs = (int)runs;
-		ud_score_set_samples(&w->score, elapsed, runs);
-		w->elapsed_ns = ud_mean(elapsed, runs) * 1e9;
-		w->user_ns = user / (double)runs;
-		w->sys_ns = sys / (double)runs;
+		ud_fold_finish(&sm.fold);
+		set_times(w, sm.elapsed, done, user, sys);
+		for (size_t a = 0; a < m->naggr; a++) {
+			ud_fold_finish(&sm.folds[a]);
+			set_times(aggr[a], sm.elapsed, done, user, sys);
+		}
 	}
-	ud_fold_abort(&fold);
+	stat_mem_put(&sm, m->naggr);
+	return ret;
+}
+
+/* One reading's counts as w's counters, over length_ns. */
+static int workload_from(struct ud_workload *w, const struct ud_event *ev, struct ud_count *counts, size_t n,
+			 uint64_t length_ns)
+{
+	struct ud_fold fold;
+
+	ud_counts_flag_untrusted(ev, counts, n);
+	ud_counts_set_duration(ev, counts, n, length_ns);
+	if (ud_fold_begin(&fold, w, ev, n, 1, UD_FOLD_MEAN) != 0)
+		return -1;
+	ud_fold_add(&fold, counts);
+	ud_fold_finish(&fold);
+	w->runs = 1;
+	w->elapsed_ns = (double)length_ns;
+	return 0;
+}
+
+int ud_measure_interval(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n,
+			const struct ud_count *deltas, uint64_t length_ns, struct ud_workload *w,
+			struct ud_workload *const *aggr)
+{
+	size_t nslots = m->session.slots ? m->session.nslots : 1;
+	struct ud_count *counts = calloc(n * (m->naggr + 1) + 1, sizeof(*counts)), *one = calloc(n + 1, sizeof(*one));
+	size_t *whole = calloc(nslots, sizeof(*whole));
+	int ret = counts && one && whole ? 0 : -1;
+
+	if (ret == 0) {
+		ud_counts_aggregate(deltas, n, nslots, whole, 1, counts);
+		ret = workload_from(w, ev, counts, n, length_ns);
+	}
+	if (ret == 0 && m->naggr)
+		ud_counts_aggregate(deltas, n, nslots, m->aggr_of, m->naggr, counts);
+	for (size_t a = 0; ret == 0 && a < m->naggr; a++) {
+		for (size_t i = 0; i < n; i++)
+			one[i] = counts[i * m->naggr + a];
+		ret = workload_from(aggr[a], ev, one, n, length_ns);
+	}
 	free(counts);
-	free(elapsed);
+	free(one);
+	free(whole);
 	return ret;
 }

@@ -5,8 +5,9 @@
  * counters of a profile workload.
  *
  * What differs between the two commands is a parameter, not a copy:
- *  - what one run is: `stat` launches a command (ud_measure_command()
- *    below, through launch.h); the runner forks a workload child (runner.h).
+ *  - what one run is: `stat` runs a session, a command or CPUs or tasks
+ *    counted (ud_measure_stat() below, through launch.h); the runner forks
+ *    a workload child (runner.h).
  *    Both hand ud_measure_unit() a callback that counts one run;
  *  - how runs combine (enum ud_fold_mode): `stat` prints means over runs as
  *    perf -r does; `run` keeps the samples' totals so that every ratio
@@ -99,14 +100,44 @@ void ud_fold_finish(struct ud_fold *f);
 void ud_fold_abort(struct ud_fold *f);
 
 /*
- * `stat`: runs argv `runs` times counting ev[0..n) from its exec (exact: once
- * a group per run), sampling it too where sampling is not NULL, and fills w: counters (means over runs), the score (the
- * elapsed seconds of each run), and mean elapsed, user and sys times;
- * *wait_status is the last run's, as from wait4().  Returns UD_LAUNCH_OK, or launch.h's UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM
- * with err set.
+ * The same, for perf stat's -d levels (0 to 3, events.h
+ * ud_detailed_events()): their events join the list's (or the defaults'),
+ * in perf's order, but those already in it.
  */
-int ud_measure_command(char *const argv[], const struct ud_event *ev, size_t n, bool exact, size_t runs,
-		       const struct ud_launch_sampling *sampling, struct ud_workload *w, int *wait_status,
-		       struct ud_err *err);
+struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *list, int detailed, int reserved,
+					  size_t *n, struct ud_err *err);
+
+/* What `stat` measures: one session a run (launch.h), repeated. */
+struct ud_measure_stat {
+	struct ud_session session; /* the command or the slots, and for how long */
+	bool exact;                /* one run a counter group: the command target alone, no aggregates */
+	size_t runs;
+	const char *pre, *post;    /* shell commands run before and after each run (perf's --pre, --post); NULL none */
+	const size_t *aggr_of;     /* slot -> aggregate (a CPU, a core, a socket, a thread); NULL: the whole only */
+	size_t naggr;
+};
+
+/*
+ * `stat`: runs the session m->runs times (a stop signal ends the runs after
+ * the one it stopped) and fills w: counters (means over runs), the score
+ * (the elapsed seconds of each run), and mean elapsed, user and sys times;
+ * and each aggr[0..naggr) with the counters of its slots alone and the
+ * same times.  duration_time is each run's elapsed time.  *last is the
+ * last run's launch result.  Returns UD_LAUNCH_OK, or launch.h's
+ * UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM with err set (a --pre or --post
+ * command that fails is UD_LAUNCH_SYSTEM).
+ */
+int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n, struct ud_workload *w,
+		    struct ud_workload *const *aggr, struct ud_launch_result *last, struct ud_err *err);
+
+/*
+ * One interval of m's session (launch.h's ud_interval_fn hands over the
+ * per-slot deltas): the whole's counters into w, each aggregate's into
+ * aggr[a], each over length_ns (its elapsed time, and duration_time).
+ * Returns -1 when out of memory.
+ */
+int ud_measure_interval(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n,
+			const struct ud_count *deltas, uint64_t length_ns, struct ud_workload *w,
+			struct ud_workload *const *aggr);
 
 #endif

@@ -60,6 +60,9 @@ static void workload_free(struct ud_workload *w)
 	}
 	ud_hotspots_free(w->hotspots);
 	free(w->topdown);
+	if (w->target)
+		free(w->target->ids);
+	free(w->target);
 }
 
 void ud_profile_free(struct ud_profile *p)
@@ -276,4 +279,54 @@ int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n)
 	/* the score is the median: its interval, distribution-free */
 	s->ci95_rel = ud_ci95_median_rel(samples, n);
 	return 0;
+}
+
+static const char *const target_kinds[] = {
+	[UD_TARGET_COMMAND] = "command",
+	[UD_TARGET_SYSTEM_WIDE] = "system-wide",
+	[UD_TARGET_CPUS] = "cpus",
+	[UD_TARGET_PID] = "pid",
+	[UD_TARGET_TID] = "tid",
+};
+
+const char *ud_target_kind_name(enum ud_target_kind kind)
+{
+	return target_kinds[kind];
+}
+
+int ud_target_kind_parse(const char *s, enum ud_target_kind *kind)
+{
+	for (size_t i = 0; i < sizeof(target_kinds) / sizeof(target_kinds[0]); i++) {
+		if (strcmp(s, target_kinds[i]) == 0) {
+			*kind = (enum ud_target_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct ud_target *ud_workload_set_target(struct ud_workload *w, enum ud_target_kind kind, const int *ids, size_t n)
+{
+	struct ud_target *t = w->target ? w->target : calloc(1, sizeof(*t));
+	int *copy = n ? malloc(n * sizeof(*copy)) : NULL;
+
+	if (!t || (n && !copy)) {
+		if (t != w->target)
+			free(t);
+		free(copy);
+		return NULL;
+	}
+	if (n)
+		memcpy(copy, ids, n * sizeof(*copy));
+	free(t->ids);
+	t->kind = kind;
+	t->ids = copy;
+	t->nids = n;
+	w->target = t;
+	return t;
+}
+
+bool ud_workload_counts_own_work(const struct ud_workload *w)
+{
+	return !w->target || w->target->kind == UD_TARGET_COMMAND;
 }

@@ -102,6 +102,19 @@ struct ud_noise {
 	size_t nwarnings;
 };
 
+/*
+ * What a `stat` count covered (SPEC §5.2 "target"): a command counted from
+ * its exec, or CPUs or running tasks, whose counts hold other work than
+ * one workload's (system-wide, cpus) or miss part of it (pid, tid).
+ */
+enum ud_target_kind { UD_TARGET_COMMAND, UD_TARGET_SYSTEM_WIDE, UD_TARGET_CPUS, UD_TARGET_PID, UD_TARGET_TID };
+
+struct ud_target {
+	enum ud_target_kind kind;
+	int *ids;    /* the CPUs (system-wide, cpus) or the process or thread ids (pid, tid); NULL for a command */
+	size_t nids;
+};
+
 struct ud_workload {
 	char *name;
 	char *units;
@@ -127,6 +140,7 @@ struct ud_workload {
 	struct ud_hotspots *hotspots; /* SPEC §3.1 "hotspots" and "sampling"; NULL when not sampled */
 	struct ud_topdown *topdown; /* SPEC §5.2 "topdown": one record, or one per core type of a hybrid host */
 	size_t ntopdown;
+	struct ud_target *target; /* SPEC §5.2 "target"; NULL when not recorded (run, imports): the workload's own */
 };
 
 struct ud_profile {
@@ -164,6 +178,21 @@ int ud_noise_add_warning(struct ud_noise *n, const char *text);
 void ud_noise_init(struct ud_noise *n);
 /* Frees n's warnings (n itself is the caller's) and leaves none. */
 void ud_noise_clear(struct ud_noise *n);
+/*
+ * Records what w's counts covered, the ids copied (none for a command).
+ * Returns the workload's target (owned by it), or NULL out of memory.
+ */
+struct ud_target *ud_workload_set_target(struct ud_workload *w, enum ud_target_kind kind, const int *ids, size_t n);
+/* "command", "system-wide", "cpus", "pid", "tid"; and back (0, or -1 for another word). */
+const char *ud_target_kind_name(enum ud_target_kind kind);
+int ud_target_kind_parse(const char *s, enum ud_target_kind *kind);
+/*
+ * Whether w's counts are its own work, whole: no target recorded, or a
+ * command counted from its exec.  A system-wide or CPU count holds other
+ * tasks' work, an attached one misses what ran before it: neither is one
+ * workload's path length (the diff's to say).
+ */
+bool ud_workload_counts_own_work(const struct ud_workload *w);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);

@@ -195,10 +195,40 @@ static void workload_head_emit(struct ud_jw *jw, const struct ud_workload *w)
 	}
 }
 
+/* The key a target's ids go under: CPUs, processes or threads. */
+static const char *target_ids_key(enum ud_target_kind kind)
+{
+	switch (kind) {
+	case UD_TARGET_SYSTEM_WIDE:
+	case UD_TARGET_CPUS: return "cpus";
+	case UD_TARGET_PID: return "pids";
+	case UD_TARGET_TID: return "tids";
+	case UD_TARGET_COMMAND: break;
+	}
+	return NULL;
+}
+
+static void target_emit(struct ud_jw *jw, const struct ud_target *t)
+{
+	const char *key = target_ids_key(t->kind);
+
+	ud_jw_object(jw, "target");
+	ud_jw_string(jw, "kind", ud_target_kind_name(t->kind));
+	if (key) {
+		ud_jw_array(jw, key);
+		for (size_t i = 0; i < t->nids; i++)
+			ud_jw_integer(jw, NULL, t->ids[i]);
+		ud_jw_end(jw);
+	}
+	ud_jw_end(jw);
+}
+
 static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const json_t *host)
 {
 	ud_jw_object(jw, NULL);
 	workload_head_emit(jw, w);
+	if (w->target)
+		target_emit(jw, w->target);
 	score_emit(jw, &w->score);
 	if (w->nsubscores) {
 		ud_jw_array(jw, "subscores");
@@ -554,6 +584,53 @@ static void read_noise(struct reader *r, struct ud_workload *w, struct ud_jv j, 
 	}
 }
 
+/* The ids of a target, under the key its kind names: CPUs or task ids, each 0..INT_MAX. */
+static int read_target_ids(struct ud_jv ids, int *out)
+{
+	struct ud_jv v;
+	size_t k = 0;
+
+	ud_jv_foreach(ids, v) {
+		if (!ud_jv_is_integer(v) || ud_jv_integer(v) < 0 || ud_jv_integer(v) > INT_MAX)
+			return -1;
+		out[k++] = (int)ud_jv_integer(v);
+	}
+	return 0;
+}
+
+static void read_target(struct reader *r, struct ud_workload *w, struct ud_jv j, const char *where)
+{
+	const char *kind = ud_jv_is_object(j) ? ud_jv_string(ud_jv_get(j, "kind")) : NULL;
+	enum ud_target_kind k = UD_TARGET_COMMAND;
+	const char *key;
+	struct ud_jv ids;
+	int *got;
+
+	if (ud_jv_absent(j))
+		return;
+	if (!kind || ud_target_kind_parse(kind, &k) != 0) {
+		bad(r, where, "target: expected an object whose \"kind\" is command, system-wide, cpus, pid or tid");
+		return;
+	}
+	key = target_ids_key(k);
+	if (!key) {
+		if (!ud_workload_set_target(w, k, NULL, 0))
+			bad(r, where, "out of memory");
+		return;
+	}
+	ids = ud_jv_get(j, key);
+	if (!ud_jv_is_array(ids) || ud_jv_size(ids) == 0) {
+		bad_at(r, where, "target", "a system-wide, cpus, pid or tid target lists its ids (cpus, pids, tids)");
+		return;
+	}
+	got = calloc(ud_jv_size(ids), sizeof(*got));
+	if (!got || read_target_ids(ids, got) != 0)
+		bad_at(r, where, "target", got ? "ids must be whole numbers from 0 to 2147483647" : "out of memory");
+	else if (!ud_workload_set_target(w, k, got, ud_jv_size(ids)))
+		bad(r, where, "out of memory");
+	free(got);
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j, size_t idx)
 {
 	char where[128];
@@ -604,6 +681,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 		ud_err_prefix(r->err, "%s", r->name);
 		r->failed = 1;
 	}
+	read_target(r, w, ud_jv_get(j, "target"), where);
 	if (!r->failed && ud_hotspots_from_doc(j, where, &w->hotspots, r->err) != 0) {
 		ud_err_prefix(r->err, "%s", r->name);
 		r->failed = 1;

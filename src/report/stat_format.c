@@ -1,14 +1,26 @@
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "derived.h"
 #include "stat_format.h"
-#include "text.h"
 #include "stats.h"
+#include "text.h"
+
+/*
+ * perf 6.1's column widths (stat-display.c: COUNTS_LEN, EVNAME_LEN, METRIC_LEN, which
+ * later perf widened to 38; the unit column at least "msec").
+ */
+#define COUNTS_LEN 18
+#define EVNAME_LEN 32
+#define METRIC_LEN 35
+#define UNIT_LEN_MIN 4
+/* perf prints the interval header again after this many intervals (print_header(): num_print_iv). */
+#define HEADER_EVERY 26
 
 struct comment {
 	double value;       /* NAN: no comment */
-	char unit[48];
+	char unit[64];
 	const char *format; /* printf format of value in the text form */
 };
 
@@ -42,22 +54,49 @@ static void rate(struct comment *cm, const struct ud_workload *w, double count)
 	}
 }
 
-static void percent(struct comment *cm, double fraction, const char *unit)
-{
-	if (isnan(fraction))
-		return;
-	cm->value = 100 * fraction;
-	cm->format = "%7.2f%%";
-	snprintf(cm->unit, sizeof(cm->unit), "%s", unit);
-}
-
 static void ratio_comment(struct comment *cm, double v, const char *unit, const char *format)
 {
-	if (isnan(v))
+	if (isnan(v) || isinf(v))
 		return;
 	cm->value = v;
 	cm->format = format;
 	snprintf(cm->unit, sizeof(cm->unit), "%s", unit);
+}
+
+static void percent(struct comment *cm, double fraction, const char *unit)
+{
+	ratio_comment(cm, 100 * fraction, unit, "%7.2f%%");
+}
+
+/* perf's "of all ... accesses" comments beyond the derived metrics (stat-shadow.c, print_*_cache_misses). */
+static const struct {
+	const char *misses, *accesses, *unit;
+} miss_ratios[] = {
+	{ "cache-misses", "cache-references", "of all cache refs" },
+	{ "LLC-load-misses", "LLC-loads", "of all LL-cache accesses" },
+	{ "L1-icache-load-misses", "L1-icache-loads", "of all L1-icache accesses" },
+	{ "dTLB-load-misses", "dTLB-loads", "of all dTLB cache accesses" },
+	{ "iTLB-load-misses", "iTLB-loads", "of all iTLB cache accesses" },
+};
+
+static bool miss_ratio(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c)
+{
+	for (size_t i = 0; i < sizeof(miss_ratios) / sizeof(miss_ratios[0]); i++) {
+		if (strcmp(c->name, miss_ratios[i].misses) == 0) {
+			double all = ud_workload_value(w, miss_ratios[i].accesses);
+
+			if (all > 0)
+				percent(cm, c->value / all, miss_ratios[i].unit);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* CPUs utilized: task-clock over the time it was counted in (SPEC §4, perf's stat-shadow.c). */
+static double cpus_utilized(const struct ud_workload *w, const struct ud_counter *c)
+{
+	return w->elapsed_ns > 0 ? c->value / w->elapsed_ns : NAN;
 }
 
 static struct comment comment_for(const struct ud_workload *w, const struct ud_counter *c)
@@ -68,7 +107,7 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 	if (c->status != UD_COUNTED)
 		return cm;
 	if (is_clock(n))
-		ratio_comment(&cm, ud_metric(w, UD_M_CPUS_UTILIZED), "CPUs utilized", "%8.3f");
+		ratio_comment(&cm, cpus_utilized(w, c), "CPUs utilized", "%8.3f");
 	else if (strcmp(n, "cycles") == 0)
 		ratio_comment(&cm, ud_metric(w, UD_M_GHZ), "GHz", "%8.3f");
 	else if (strcmp(n, "instructions") == 0)
@@ -81,6 +120,8 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 		percent(&cm, ud_metric(w, UD_M_FRONTEND_STALL_RATE), "frontend cycles idle");
 	else if (strcmp(n, "stalled-cycles-backend") == 0)
 		percent(&cm, ud_metric(w, UD_M_BACKEND_STALL_RATE), "backend cycles idle");
+	else
+		miss_ratio(&cm, w, c);
 	if (isnan(cm.value) && !is_clock(n))
 		rate(&cm, w, c->value);
 	return cm;
@@ -97,36 +138,142 @@ static int multiplexed(const struct ud_counter *c)
 	       c->running_ns < c->enabled_ns;
 }
 
-static void print_counter_line(FILE *f, const struct ud_workload *w, const struct ud_counter *c)
+static struct ud_stat_unit unit_of(const struct ud_stat_view *v, size_t i)
 {
+	static const struct ud_stat_unit none = { "", 1 };
+
+	return v->units ? v->units[i] : none;
+}
+
+/* The unit column's width: perf's 4, or the longest unit (sysfs "Joules"). */
+static int unit_width(const struct ud_stat_view *v)
+{
+	int width = UNIT_LEN_MIN;
+
+	for (size_t i = 0; v->units && i < v->whole->ncounters; i++)
+		if (v->units[i].unit && (int)strlen(v->units[i].unit) > width)
+			width = (int)strlen(v->units[i].unit);
+	return width;
+}
+
+/* A count in its unit, and perf's choice of decimals: two where the scale is not a whole number (msec). */
+static double shown(const struct ud_counter *c, struct ud_stat_unit u, const char **fmt)
+{
+	*fmt = floor(u.scale) != u.scale ? "%*.2f " : "%*.0f ";
+	return c->value * u.scale;
+}
+
+static double event_runtime(const struct ud_counter *c)
+{
+	return c->status == UD_COUNTED && !isnan(c->running_ns) ? c->running_ns : 0;
+}
+
+static double pcnt_running(const struct ud_counter *c)
+{
+	return multiplexed(c) && c->enabled_ns > 0 ? 100 * c->running_ns / c->enabled_ns : 100;
+}
+
+/* The relative spread perf prints after a count of several runs, in percent; 0 for one run. */
+static double noise_pct(const struct ud_stat_view *v, const struct ud_counter *c)
+{
+	return v->whole->runs > 1 && !isnan(c->rel_stddev) ? 100 * c->rel_stddev : 0;
+}
+
+/* "%6lu.%09lu" of the interval's time stamp: whole seconds and nanoseconds, never rounded up to the next second. */
+static void stamp(const struct ud_stat_view *v, unsigned long *sec, unsigned long *nsec)
+{
+	uint64_t ns = (uint64_t)llround(v->interval_s * 1e9);
+
+	*sec = (unsigned long)(ns / 1000000000ULL);
+	*nsec = (unsigned long)(ns % 1000000000ULL);
+}
+
+/* The aggregate's columns in perf's text layout (stat-display.c, print_aggr_id_std). */
+static int aggr_text(char *buf, size_t len, enum ud_stat_aggr aggr, const struct ud_stat_slot *s)
+{
+	char visible[128];
+	const char *label = s && s->label ? ud_visible(s->label, visible, sizeof(visible)) : "";
+
+	switch (aggr) {
+	case UD_STAT_PER_CPU: return snprintf(buf, len, "CPU%-7d ", s->number);
+	case UD_STAT_PER_CORE: return snprintf(buf, len, "%-15s %4d ", label, s->number);
+	case UD_STAT_PER_SOCKET: return snprintf(buf, len, "%-6s %4d ", label, s->number);
+	case UD_STAT_PER_THREAD: return snprintf(buf, len, "%16s-%-8d ", label, s->number);
+	case UD_STAT_WHOLE: break;
+	}
+	return 0;
+}
+
+static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i)
+{
+	const struct ud_workload *w = s ? s->w : v->whole;
+	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
-	char comment[96] = "", line[512], buf[256];
+	struct ud_stat_unit u = unit_of(v, i);
+	char line[1024], buf[256];
 	/* -e names are the user's input: shown, never obeyed by the terminal. */
-	const char *name = ud_visible(c->name, buf, sizeof(buf));
-	size_t len;
+	const char *name = ud_visible(c->name, buf, sizeof(buf)), *fmt;
+	size_t len = 0;
 
-	if (c->status != UD_COUNTED) {
-		fprintf(f, "%18s      %s\n", status_text(c), name);
-		return;
-	}
-	if (!isnan(cm.value)) {
-		char v[32];
+	if (!isnan(v->interval_s)) {
+		unsigned long sec, nsec;
 
-		snprintf(v, sizeof(v), cm.format, cm.value);
-		snprintf(comment, sizeof(comment), "# %s %s", v, cm.unit);
+		stamp(v, &sec, &nsec);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%6lu.%09lu ", sec, nsec);
 	}
-	if (is_clock(c->name))
-		len = snprintf(line, sizeof(line), "%18.2f msec %-32s %-40s", c->value / 1e6, name, comment);
-	else
-		len = snprintf(line, sizeof(line), "%18.0f      %-32s %-40s", c->value, name, comment);
-	if (!isnan(c->rel_stddev) && len < sizeof(line))
-		len += snprintf(line + len, sizeof(line) - len, "  ( +- %5.2f%% )", 100 * c->rel_stddev);
+	len += (size_t)aggr_text(line + len, sizeof(line) - len, v->aggr, s);
+	if (c->status == UD_COUNTED) {
+		double value = shown(c, u, &fmt);
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, fmt, COUNTS_LEN, value);
+	} else {
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, status_text(c));
+	}
+	len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN, name);
+	if (!isnan(cm.value) && len < sizeof(line)) {
+		int n = snprintf(buf, sizeof(buf), " # ");
+
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, cm.format, cm.value);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %-*s", buf, METRIC_LEN - n - 1, cm.unit);
+	} else if (len < sizeof(line)) {
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s", METRIC_LEN, "");
+	}
+	if (noise_pct(v, c) != 0 && len < sizeof(line))
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "  ( +-%6.2f%% )", noise_pct(v, c));
 	if (multiplexed(c) && len < sizeof(line))
-		snprintf(line + len, sizeof(line) - len, "  (%.2f%%)", 100 * c->running_ns / c->enabled_ns);
-	/* The padding lines up what follows; with nothing after it, drop it. */
+		snprintf(line + len, sizeof(line) - len, "  (%.2f%%)", pcnt_running(c));
+	/* perf pads every column; with nothing after them, the padding goes. */
 	for (len = strlen(line); len > 0 && line[len - 1] == ' '; len--)
 		line[len - 1] = '\0';
 	fprintf(f, "%s\n", line);
+}
+
+typedef void (*row_fn)(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i,
+		       const void *arg);
+
+/* Every row in perf's order: per CPU and per thread event by event; per core and socket aggregate by aggregate. */
+static void each_row(FILE *f, const struct ud_stat_view *v, row_fn fn, const void *arg)
+{
+	size_t n = v->whole->ncounters;
+
+	if (v->aggr == UD_STAT_WHOLE) {
+		for (size_t i = 0; i < n; i++)
+			fn(f, v, NULL, i, arg);
+	} else if (v->aggr == UD_STAT_PER_CPU || v->aggr == UD_STAT_PER_THREAD) {
+		for (size_t i = 0; i < n; i++)
+			for (size_t s = 0; s < v->nslots; s++)
+				fn(f, v, &v->slots[s], i, arg);
+	} else {
+		for (size_t s = 0; s < v->nslots; s++)
+			for (size_t i = 0; i < n; i++)
+				fn(f, v, &v->slots[s], i, arg);
+	}
+}
+
+static void text_row_fn(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i, const void *arg)
+{
+	(void)arg;
+	text_row(f, v, s, i);
 }
 
 /* Reasons grouped, so twelve counters refused for one reason take one line. */
@@ -165,62 +312,236 @@ static void print_reasons(FILE *f, const struct ud_workload *w)
 	}
 }
 
-void ud_stat_print_text(FILE *f, const struct ud_workload *w)
+/* perf's print_header_interval_std(): the time, the aggregate's columns, then counts, unit and events. */
+static void interval_header(FILE *f, const struct ud_stat_view *v)
 {
-	double elapsed_s = w->elapsed_ns / 1e9;
+	static const char *const aggr_part[] = {
+		[UD_STAT_WHOLE] = "",
+		[UD_STAT_PER_CPU] = " CPU       ",
+		[UD_STAT_PER_CORE] = " core            cpus",
+		[UD_STAT_PER_SOCKET] = " socket cpus",
+		[UD_STAT_PER_THREAD] = "             comm-pid     ",
+	};
 
-	fputs("\n Performance counter stats for '", f);
-	ud_fputs_visible(f, w->command ? w->command : w->name);
-	fputc('\'', f);
-	if (w->runs > 1)
-		fprintf(f, " (%d runs)", w->runs);
-	fprintf(f, ":\n\n");
-	for (size_t i = 0; i < w->ncounters; i++)
-		print_counter_line(f, w, &w->counters[i]);
-	print_reasons(f, w);
-	fputc('\n', f);
+	fprintf(f, "#%15s%s %*s %*s events\n", "time", aggr_part[v->aggr], COUNTS_LEN, "counts", unit_width(v), "unit");
+}
+
+/* The digits perf keeps of a mean with spread sd: two past the spread's first (get_precision()). */
+static int precision(double sd)
+{
+	return sd > 1 || sd <= 0 ? 2 : (int)lround(ceil(-log10(sd))) + 2;
+}
+
+/* perf's print_footer(): the elapsed time (with its spread over runs), user and sys. */
+static void footer(FILE *f, const struct ud_stat_view *v)
+{
+	const struct ud_workload *w = v->whole;
+	double elapsed_s = w->elapsed_ns / 1e9, tc = ud_workload_value(w, "task-clock");
+
+	if (!v->null_run)
+		fputc('\n', f);
 	if (w->runs > 1 && w->score.nsamples > 1) {
 		double m = ud_mean(w->score.samples, w->score.nsamples);
 		double sd = ud_stddev(w->score.samples, w->score.nsamples) / sqrt((double)w->score.nsamples);
+		int p = precision(sd);
 
-		fprintf(f, "       %12.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n\n", elapsed_s, sd,
-			m > 0 ? 100 * sd / m : 0);
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, elapsed_s, p, sd);
+		if (m > 0 && sd > 0)
+			fprintf(f, "  ( +-%6.2f%% )", 100 * sd / m);
 	} else {
-		fprintf(f, "  %18.9f seconds time elapsed\n\n", elapsed_s);
+		fprintf(f, " %17.9f seconds time elapsed", elapsed_s);
+		if (v->rusage) {
+			fprintf(f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", w->user_ns / 1e9, w->sys_ns / 1e9);
+			/* derived.h: getrusage counts reaped children whole, task-clock misses their exit. */
+			if (v->rusage_cpus && !isnan(tc) && ud_cpu_time_ns(tc, w->user_ns, w->sys_ns) != tc && w->elapsed_ns > 0)
+				fprintf(f, " %17.3f CPUs utilized by getrusage (user + sys over elapsed)\n",
+					(w->user_ns + w->sys_ns) / w->elapsed_ns);
+		}
 	}
-	fprintf(f, "  %18.9f seconds user\n", w->user_ns / 1e9);
-	fprintf(f, "  %18.9f seconds sys\n\n", w->sys_ns / 1e9);
+	fprintf(f, "\n\n");
 }
 
-void ud_stat_print_csv(FILE *f, const struct ud_workload *w, const char *sep)
+void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 {
-	for (size_t i = 0; i < w->ncounters; i++) {
-		const struct ud_counter *c = &w->counters[i];
-		struct comment cm = comment_for(w, c);
-		double pct = 0, run = 0;
+	const struct ud_workload *w = v->whole;
 
-		if (c->status == UD_COUNTED) {
-			run = c->running_ns;
-			pct = c->enabled_ns > 0 ? 100 * c->running_ns / c->enabled_ns : 100;
-			if (is_clock(c->name))
-				fprintf(f, "%.2f%smsec%s", c->value / 1e6, sep, sep);
-			else
-				fprintf(f, "%.0f%s%s", c->value, sep, sep);
-		} else {
-			fprintf(f, "%s%s%s", status_text(c), sep, sep);
-		}
-		ud_fputs_visible(f, c->name);
-		if (w->runs > 1) {
-			if (isnan(c->rel_stddev))
-				fprintf(f, "%s", sep);
-			else
-				fprintf(f, "%s%.2f%%", sep, 100 * c->rel_stddev);
-		}
-		fprintf(f, "%s%.0f%s%.2f%s", sep, run, sep, pct, sep);
-		if (!isnan(cm.value))
-			fprintf(f, "%.3f%s%s", cm.value, sep, cm.unit);
-		else
-			fprintf(f, "%s", sep);
-		fputc('\n', f);
+	if (!isnan(v->interval_s)) {
+		if (v->interval_index % HEADER_EVERY == 0)
+			interval_header(f, v);
+		each_row(f, v, text_row_fn, NULL);
+		return;
 	}
+	fputs("\n Performance counter stats for ", f);
+	if (v->target) {
+		ud_fputs_visible(f, v->target);
+	} else {
+		fputc('\'', f);
+		ud_fputs_visible(f, w->command ? w->command : w->name);
+		fputc('\'', f);
+	}
+	if (w->runs > 1)
+		fprintf(f, " (%d runs)", w->runs);
+	fprintf(f, ":\n\n");
+	if (!v->null_run) {
+		each_row(f, v, text_row_fn, NULL);
+		print_reasons(f, w);
+	}
+	footer(f, v);
+}
+
+/* The row's opening for -x and -j: the interval's time stamp, or perf --summary's marker after intervals. */
+static void csv_prefix(FILE *f, const struct ud_stat_view *v, const char *sep)
+{
+	unsigned long sec, nsec;
+
+	if (!isnan(v->interval_s)) {
+		stamp(v, &sec, &nsec);
+		fprintf(f, "%6lu.%09lu%s", sec, nsec, sep);
+	} else if (v->summary) {
+		fprintf(f, "%16s%s", "summary", sep);
+	}
+}
+
+/* The aggregate's fields of -x (stat-display.c, print_aggr_id_csv). */
+static void aggr_csv(FILE *f, enum ud_stat_aggr aggr, const struct ud_stat_slot *s, const char *sep)
+{
+	switch (aggr) {
+	case UD_STAT_PER_CPU: fprintf(f, "CPU%d%s", s->number, sep); break;
+	case UD_STAT_PER_CORE:
+	case UD_STAT_PER_SOCKET:
+		ud_fputs_visible(f, s->label);
+		fprintf(f, "%s%d%s", sep, s->number, sep);
+		break;
+	case UD_STAT_PER_THREAD:
+		ud_fputs_visible(f, s->label);
+		fprintf(f, "-%d%s", s->number, sep);
+		break;
+	case UD_STAT_WHOLE: break;
+	}
+}
+
+/* A metric's value as -x writes it: the text form's digits, without padding or '%' (print_metric_csv()). */
+static void csv_metric(FILE *f, const struct comment *cm, const char *sep)
+{
+	char buf[64], *p = buf, *end;
+
+	if (isnan(cm->value)) {
+		fprintf(f, "%s%s", sep, sep);
+		return;
+	}
+	snprintf(buf, sizeof(buf), cm->format, cm->value);
+	while (*p == ' ')
+		p++;
+	for (end = p; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
+		;
+	*end = '\0';
+	fprintf(f, "%s%s%s%s", sep, p, sep, cm->unit);
+}
+
+static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i, const void *arg)
+{
+	const char *sep = arg, *fmt;
+	const struct ud_workload *w = s ? s->w : v->whole;
+	const struct ud_counter *c = &w->counters[i];
+	struct comment cm = comment_for(w, c);
+	struct ud_stat_unit u = unit_of(v, i);
+
+	csv_prefix(f, v, sep);
+	aggr_csv(f, v->aggr, s, sep);
+	if (c->status == UD_COUNTED) {
+		double value = shown(c, u, &fmt);
+
+		fprintf(f, floor(u.scale) != u.scale ? "%.2f%s" : "%.0f%s", value, sep);
+	} else {
+		fprintf(f, "%s%s", status_text(c), sep);
+	}
+	fprintf(f, "%s%s", u.unit, sep);
+	ud_fputs_visible(f, c->name);
+	if (v->whole->runs > 1)
+		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
+	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));
+	csv_metric(f, &cm, sep);
+	fputc('\n', f);
+}
+
+void ud_stat_print_csv(FILE *f, const struct ud_stat_view *v, const char *sep)
+{
+	if (!v->null_run)
+		each_row(f, v, csv_row, sep);
+}
+
+/* A JSON string's body: names are the user's input, quotes and control characters escaped. */
+static void json_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* The aggregate's keys of -j (stat-display.c, print_aggr_id_json). */
+static void aggr_json(FILE *f, enum ud_stat_aggr aggr, const struct ud_stat_slot *s)
+{
+	static const char *const key[] = { [UD_STAT_PER_CORE] = "core", [UD_STAT_PER_SOCKET] = "socket" };
+
+	switch (aggr) {
+	case UD_STAT_PER_CPU: fprintf(f, "\"cpu\" : \"%d\", ", s->number); break;
+	case UD_STAT_PER_CORE:
+	case UD_STAT_PER_SOCKET:
+		fprintf(f, "\"%s\" : \"", key[aggr]);
+		json_text(f, s->label);
+		fprintf(f, "\", \"aggregate-number\" : %d, ", s->number);
+		break;
+	case UD_STAT_PER_THREAD:
+		fputs("\"thread\" : \"", f);
+		json_text(f, s->label);
+		fprintf(f, "-%d\", ", s->number);
+		break;
+	case UD_STAT_WHOLE: break;
+	}
+}
+
+static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i, const void *arg)
+{
+	const struct ud_workload *w = s ? s->w : v->whole;
+	const struct ud_counter *c = &w->counters[i];
+	struct comment cm = comment_for(w, c);
+	struct ud_stat_unit u = unit_of(v, i);
+	const char *fmt;
+
+	(void)arg;
+	if (!isnan(v->interval_s)) {
+		unsigned long sec, nsec;
+
+		stamp(v, &sec, &nsec);
+		fprintf(f, "{\"interval\" : %lu.%09lu, ", sec, nsec);
+	} else {
+		fputc('{', f);
+	}
+	aggr_json(f, v->aggr, s);
+	if (c->status == UD_COUNTED)
+		fprintf(f, "\"counter-value\" : \"%f\", ", shown(c, u, &fmt));
+	else
+		fprintf(f, "\"counter-value\" : \"%s\", ", status_text(c));
+	fputs("\"unit\" : \"", f);
+	json_text(f, u.unit);
+	fputs("\", \"event\" : \"", f);
+	json_text(f, c->name);
+	fputs("\", ", f);
+	if (v->whole->runs > 1)
+		fprintf(f, "\"variance\" : %.2f, ", noise_pct(v, c));
+	fprintf(f, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", event_runtime(c), pcnt_running(c));
+	/* perf 6.1 prints "(null)" for a counted event without a metric (printf of NULL); "" is what it means. */
+	fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", isnan(cm.value) ? 0 : cm.value,
+		isnan(cm.value) ? "" : cm.unit);
+}
+
+void ud_stat_print_json(FILE *f, const struct ud_stat_view *v)
+{
+	if (!v->null_run)
+		each_row(f, v, json_row, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * event_names.c - perf's generic event names (SPEC §2) and the aliases perf
  * accepts and prints for them.  The same list, in the same order, as the
- * kernel encodings in src/events.c.
+ * kernel encodings in src/uarch/events.c.
  */
 #include <stddef.h>
 #include <string.h>
@@ -23,9 +23,16 @@ static const struct {
 	{ "ref-cycles", NULL },
 	{ "L1-dcache-loads", NULL },
 	{ "L1-dcache-load-misses", NULL },
+	{ "L1-icache-loads", NULL },
 	{ "L1-icache-load-misses", NULL },
 	{ "LLC-loads", NULL },
 	{ "LLC-load-misses", NULL },
+	{ "dTLB-loads", NULL },
+	{ "dTLB-load-misses", NULL },
+	{ "iTLB-loads", NULL },
+	{ "iTLB-load-misses", NULL },
+	{ "L1-dcache-prefetches", NULL },
+	{ "L1-dcache-prefetch-misses", NULL },
 	{ "task-clock", NULL },
 	{ "cpu-clock", NULL },
 	{ "context-switches", "cs" },

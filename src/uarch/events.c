@@ -6,9 +6,12 @@
 #include <string.h>
 
 /* The kernel's perf_event.h first: libpfm4's copy then steps aside. */
+#include "cpu_mode.h"
 #include "event_names.h"
 #include "events.h"
+#include "events_priv.h"
 #include "raw_config.h"
+#include "text.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 
@@ -21,8 +24,16 @@ struct generic_event {
 
 #define HW_CACHE(cache, op, result) \
 	((cache) | ((op) << 8) | ((result) << 16))
+#define CACHE_READ(cache, result) \
+	HW_CACHE(PERF_COUNT_HW_CACHE_##cache, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_##result)
+#define CACHE_PREFETCH(cache, result) \
+	HW_CACHE(PERF_COUNT_HW_CACHE_##cache, PERF_COUNT_HW_CACHE_OP_PREFETCH, PERF_COUNT_HW_CACHE_RESULT_##result)
 
-/* perf's generic names and the kernel's generic encodings behind them. */
+/*
+ * perf's generic names and the kernel's generic encodings behind them
+ * (include/uapi/linux/perf_event.h; the cache names as perf spells them in
+ * tools/perf/util/evsel.c, evsel__hw_cache).
+ */
 static const struct generic_event generic_events[] = {
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true },
 	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true },
@@ -33,16 +44,19 @@ static const struct generic_event generic_events[] = {
 	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, false },
 	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, false },
 	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
-	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE,
-	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), true },
-	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
-	  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
-	{ "L1-icache-load-misses", PERF_TYPE_HW_CACHE,
-	  HW_CACHE(PERF_COUNT_HW_CACHE_L1I, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
-	{ "LLC-loads", PERF_TYPE_HW_CACHE,
-	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS), false },
-	{ "LLC-load-misses", PERF_TYPE_HW_CACHE,
-	  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_MISS), false },
+	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE, CACHE_READ(L1D, ACCESS), true },
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(L1D, MISS), false },
+	/* Fetches, TLB walks and prefetches: not certain to tick for every work, so no evidence of a dead PMU. */
+	{ "L1-icache-loads", PERF_TYPE_HW_CACHE, CACHE_READ(L1I, ACCESS), false },
+	{ "L1-icache-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(L1I, MISS), false },
+	{ "LLC-loads", PERF_TYPE_HW_CACHE, CACHE_READ(LL, ACCESS), false },
+	{ "LLC-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(LL, MISS), false },
+	{ "dTLB-loads", PERF_TYPE_HW_CACHE, CACHE_READ(DTLB, ACCESS), false },
+	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(DTLB, MISS), false },
+	{ "iTLB-loads", PERF_TYPE_HW_CACHE, CACHE_READ(ITLB, ACCESS), false },
+	{ "iTLB-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(ITLB, MISS), false },
+	{ "L1-dcache-prefetches", PERF_TYPE_HW_CACHE, CACHE_PREFETCH(L1D, ACCESS), false },
+	{ "L1-dcache-prefetch-misses", PERF_TYPE_HW_CACHE, CACHE_PREFETCH(L1D, MISS), false },
 	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true },
 	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true },
 	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false },
@@ -60,6 +74,28 @@ const char *const ud_default_events[] = {
 };
 const size_t ud_default_events_count = sizeof(ud_default_events) / sizeof(ud_default_events[0]);
 
+/* builtin-stat.c's three detail levels, each adding to the one before. */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses",
+	"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads", "iTLB-load-misses",
+	"L1-dcache-prefetches", "L1-dcache-prefetch-misses",
+};
+static const size_t detailed_upto[] = { 0, 4, 10, 12 };
+
+const char *const *ud_detailed_events(int level, size_t *n)
+{
+	size_t top = sizeof(detailed_upto) / sizeof(detailed_upto[0]) - 1;
+
+	*n = detailed_upto[level < 0 ? 0 : (size_t)level > top ? top : (size_t)level];
+	return detailed_events;
+}
+
+/* perf's tool event: the wall-clock time counted over, in ns (tools/perf/util/tool_pmu.c). */
+#define DURATION_TIME "duration_time"
+
+/* A nanosecond count shown in milliseconds, as perf shows task-clock and cpu-clock. */
+#define NS_AS_MSEC 1e-6
+
 /*
  * libpfm4 keeps its tables in library-global state; we track init and the
  * last PMU asked about, since every event of a plan asks about the same one
@@ -70,16 +106,6 @@ static struct {
 	char pmu[64];
 	bool present;
 } pfm_last;
-
-static void init_attr(struct ud_event *ev, __u32 type, __u64 config)
-{
-	memset(&ev->attr, 0, sizeof(ev->attr));
-	ev->attr.size = sizeof(ev->attr);
-	ev->attr.type = type;
-	ev->attr.config = config;
-	ev->resolved = true;
-	ev->hardware = type != PERF_TYPE_SOFTWARE;
-}
 
 /* Aliases ("cpu-cycles") are event_names.c's to know; the encodings are keyed by the canonical name. */
 static const struct generic_event *find_generic(const char *name)
@@ -100,9 +126,14 @@ static bool resolve_generic(const char *name, struct ud_event *ev)
 		return false;
 	/* Report under the canonical name so profiles compare across hosts. */
 	snprintf(ev->name, sizeof(ev->name), "%s", g->name);
-	init_attr(ev, g->type, g->config);
+	ud_event_init_attr(ev, g->type, g->config);
 	ev->ticks_with_work = g->ticks_with_work;
 	ev->opened_as = "generic";
+	if (g->type == PERF_TYPE_SOFTWARE &&
+	    (g->config == PERF_COUNT_SW_TASK_CLOCK || g->config == PERF_COUNT_SW_CPU_CLOCK)) {
+		snprintf(ev->unit, sizeof(ev->unit), "msec");
+		ev->scale = NS_AS_MSEC;
+	}
 	return true;
 }
 
@@ -112,8 +143,7 @@ static bool looks_raw(const char *name)
 	return name[0] == 'r' && name[1] && name[1 + strspn(name + 1, "0123456789abcdefABCDEF")] == '\0';
 }
 
-/* A raw code wider than a perf config (64 bits) is refused, never cut. */
-static bool raw_overflows(const char *name)
+bool ud_event_raw_overflows(const char *name)
 {
 	errno = 0;
 	return looks_raw(name) && strtoull(name + 1, NULL, 16) == ULLONG_MAX && errno == ERANGE;
@@ -124,13 +154,25 @@ static bool resolve_raw(const char *name, struct ud_event *ev)
 	char *end;
 	unsigned long long code;
 
-	if (!looks_raw(name) || raw_overflows(name))
+	if (!looks_raw(name) || ud_event_raw_overflows(name))
 		return false;
 	code = strtoull(name + 1, &end, 16);
 	if (*end)
 		return false;
-	init_attr(ev, PERF_TYPE_RAW, code);
+	ud_event_init_attr(ev, PERF_TYPE_RAW, code);
 	ev->opened_as = "raw";
+	return true;
+}
+
+static bool resolve_tool(const char *name, struct ud_event *ev)
+{
+	if (strcmp(name, DURATION_TIME) != 0)
+		return false;
+	ud_event_init_attr(ev, PERF_TYPE_SOFTWARE, 0);
+	ev->hardware = false;
+	ev->tool = true;
+	ev->opened_as = "tool";
+	snprintf(ev->unit, sizeof(ev->unit), "ns");
 	return true;
 }
 
@@ -141,7 +183,8 @@ static bool pfm_init(void)
 	return pfm_ready;
 }
 
-static bool pmu_present(const char *pmu)
+/* libpfm4's index of the named PMU, or -1. */
+static int pfm_pmu_index(const char *pmu, bool *present)
 {
 	pfm_pmu_t p;
 
@@ -150,10 +193,13 @@ static bool pmu_present(const char *pmu)
 
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.name && strcmp(info.name, pmu) == 0)
-			return info.is_present;
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.name && strcmp(info.name, pmu) == 0) {
+			*present = info.is_present;
+			return info.first_event;
+		}
 	}
-	return false;
+	*present = false;
+	return -1;
 }
 
 bool ud_libpfm4_pmu_present(const char *pmu)
@@ -162,7 +208,7 @@ bool ud_libpfm4_pmu_present(const char *pmu)
 		return false;
 	if (strcmp(pfm_last.pmu, pmu) != 0) {
 		snprintf(pfm_last.pmu, sizeof(pfm_last.pmu), "%s", pmu);
-		pfm_last.present = pmu_present(pmu);
+		pfm_pmu_index(pmu, &pfm_last.present);
 	}
 	return pfm_last.present;
 }
@@ -187,7 +233,7 @@ static bool resolve_pfm(const char *name, struct ud_event *ev)
 		free(fstr);
 		return false;
 	}
-	init_attr(ev, attr.type, attr.config);
+	ud_event_init_attr(ev, attr.type, attr.config);
 	ev->attr.config1 = attr.config1;
 	ev->attr.config2 = attr.config2;
 	ev->opened_as = "libpfm4";
@@ -200,68 +246,130 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	ev->group = -1;
-	if (resolve_generic(name, ev) || resolve_raw(name, ev) || resolve_pfm(name, ev))
+	ev->group = ev->request_group = -1;
+	ev->scale = 1;
+	if (resolve_generic(name, ev) || resolve_raw(name, ev) || resolve_tool(name, ev) ||
+	    ud_sysfs_tracepoint(name, ev) || ud_sysfs_pmu_event(name, ev) || resolve_pfm(name, ev))
 		return;
-	ev->resolved = false;
-	ev->unknown = true;
-	snprintf(ev->reason, sizeof(ev->reason),
-		 "unknown event: not a generic name, a raw code (rHEX) or an event libpfm4 knows for this CPU");
+	ud_event_set_unknown(ev, "unknown event: not a generic name, a raw code (rHEX), duration_time, a tracepoint "
+				 "(subsys:name), a PMU event (pmu/.../) or an event libpfm4 knows for this CPU");
 }
 
-/*
- * perf's privilege-level modifiers, as in "cycles:u": the letters after the
- * last ':' when all of them are u (user), k (kernel), h (hypervisor), G and
- * H (guest, host: what a counter in this process counts anyway) or p
- * (precise sampling, "cycles:pp": nothing to a count).
- * Returns the length of the name without them.
- */
-static size_t modifier_start(const char *name)
+size_t ud_event_base_len(const char *name)
 {
-	const char *colon = strrchr(name, ':');
+	const char *mods = ud_event_modifiers(name);
 
-	if (!colon || colon == name || !colon[1] || colon[-1] == ':' || strspn(colon + 1, "ukhGHp") != strlen(colon + 1))
+	if (!mods)
 		return strlen(name);
-	return (size_t)(colon - name);
+	return (size_t)(mods - name) - (mods[-1] == ':');
+}
+
+/* perf's modifiers that change a count (tools/perf/Documentation/perf-list.txt, "EVENT MODIFIERS"). */
+struct modifiers {
+	bool u, k, h, guest, host, pinned;
+	int precise;
+};
+
+/* Reads mods into m; 0, or -1 with the reason in why for a letter that means nothing to a count. */
+static int parse_modifiers(const char *mods, struct modifiers *m, char *why, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	for (const char *c = mods; *c; c++) {
+		switch (*c) {
+		case 'u': m->u = true; break;
+		case 'k': m->k = true; break;
+		case 'h': m->h = true; break;
+		case 'G': m->guest = true; break;
+		case 'H': m->host = true; break;
+		case 'D': m->pinned = true; break;
+		case 'p':
+			if (++m->precise > 3) {
+				snprintf(why, len, "precision goes up to ppp (precise_ip 3)");
+				return -1;
+			}
+			break;
+		case 'S':
+			snprintf(why, len, "modifier S reads a group's counts at each sample of its leader: "
+					   "nothing to a count, which samples nothing");
+			return -1;
+		default:
+			snprintf(why, len, "modifier '%c' is not one a count takes (u k h G H p pp ppp D)", *c);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /*
- * Counts only the privilege levels named, perf's way: naming any of u, k, h
- * excludes the others.  The counter keeps its modifier in its name
- * ("cycles:u"), so user and kernel counts stand beside each other in a
- * profile as perf prints them; G, H and p alone change nothing and are dropped.
+ * Applies m to ev as perf does: naming any of u, k, h counts those levels
+ * only; G alone counts a guest's part (exclude_host), H alone the host's
+ * (exclude_guest), both together everything; p.. asks for precise_ip; D pins
+ * the event (its group, when it leads one) on the PMU.  The name keeps what
+ * changed the count, in the order u k h G H p D ("cycles:ku" reads
+ * "cycles:uk"; "cycles:HG", the default, "cycles").
  */
-static void apply_modifiers(struct ud_event *ev, const char *mods)
+static void apply_modifiers(struct ud_event *ev, const struct modifiers *m, bool pmu_style)
 {
-	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
-	size_t len = strlen(ev->name);
+	char suffix[16];
+	size_t k = 0, len;
 
-	if (!u && !k && !h)
-		return;
-	ev->attr.exclude_user = !u;
-	ev->attr.exclude_kernel = !k;
-	ev->attr.exclude_hv = !h;
-	snprintf(ev->name + len, sizeof(ev->name) - len, ":%s%s%s", u ? "u" : "", k ? "k" : "", h ? "h" : "");
+	if (m->u || m->k || m->h) {
+		ev->attr.exclude_user = !m->u;
+		ev->attr.exclude_kernel = !m->k;
+		ev->attr.exclude_hv = !m->h;
+	}
+	ev->attr.exclude_host = m->guest && !m->host;
+	ev->attr.exclude_guest = m->host && !m->guest;
+	ev->attr.precise_ip = (unsigned)m->precise;
+	ev->attr.pinned = m->pinned;
+	if (m->u)
+		suffix[k++] = 'u';
+	if (m->k)
+		suffix[k++] = 'k';
+	if (m->h)
+		suffix[k++] = 'h';
+	if (m->guest != m->host)
+		suffix[k++] = m->guest ? 'G' : 'H';
+	for (int p = 0; p < m->precise; p++)
+		suffix[k++] = 'p';
+	if (m->pinned)
+		suffix[k++] = 'D';
+	suffix[k] = '\0';
+	len = strlen(ev->name);
+	if (k)
+		snprintf(ev->name + len, sizeof(ev->name) - len, "%s%s", pmu_style ? "" : ":", suffix);
 }
 
 static void resolve_base_for(const struct ud_uarch *u, const char *name, struct ud_event *ev);
 
 void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
 {
-	size_t base_len = modifier_start(name);
-	char base[UD_EVENT_NAME_MAX];
+	size_t base_len = ud_event_base_len(name);
+	const char *mods = name + base_len;
+	bool pmu_style = base_len > 0 && name[base_len - 1] == '/';
+	char base[UD_EVENT_NAME_MAX], why[UD_REASON_MAX];
+	struct modifiers m;
 
-	if (name[base_len] == '\0' || base_len >= sizeof(base)) {
+	if (!*mods || base_len >= sizeof(base)) {
 		resolve_base_for(u, name, ev);
 		return;
 	}
 	memcpy(base, name, base_len);
 	base[base_len] = '\0';
 	resolve_base_for(u, base, ev);
-	if (ev->resolved)
-		apply_modifiers(ev, name + base_len + 1);
-	else
+	mods += *mods == ':';
+	if (!ev->resolved) {
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
+		return;
+	}
+	if (ev->tool)
+		snprintf(why, sizeof(why), "%s is the time counted over: it takes no modifier", DURATION_TIME);
+	if (ev->tool || parse_modifiers(mods, &m, why, sizeof(why)) != 0) {
+		snprintf(ev->name, sizeof(ev->name), "%s", name);
+		ud_event_set_unknown(ev, "%s", why);
+		return;
+	}
+	apply_modifiers(ev, &m, pmu_style);
 }
 
 static void resolve_base_for(const struct ud_uarch *u, const char *name, struct ud_event *ev)
@@ -284,129 +392,75 @@ static void resolve_base_for(const struct ud_uarch *u, const char *name, struct 
 	}
 	snprintf(qualified, sizeof(qualified), "%s::%s", u->libpfm4_pmu, e->vendor);
 	if (!(e->libpfm4 && ud_libpfm4_pmu_present(u->libpfm4_pmu) && resolve_pfm(qualified, ev))) {
-		init_attr(ev, PERF_TYPE_RAW, ud_uarch_raw_config(u, e->code, e->umask, 0, false, false));
+		ud_event_init_attr(ev, PERF_TYPE_RAW, ud_uarch_raw_config(u, e->code, e->umask, 0, false, false));
 		ev->opened_as = "raw";
 	}
 	/* What the name means here comes from the table, whichever way it opens. */
 	snprintf(ev->name, sizeof(ev->name), "%s", generic.name);
 	ev->ticks_with_work = generic.ticks_with_work;
-	ev->group = -1;
+	ev->group = ev->request_group = -1;
 	snprintf(ev->vendor_event, sizeof(ev->vendor_event), "%s", e->vendor);
 	snprintf(ev->semantics, sizeof(ev->semantics), "%s", e->semantics);
 }
 
-size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
-			   struct ud_err *err)
-{
-	size_t n = 1, i = 0;
-	char *copy, *save = NULL, *tok;
-	struct ud_event *ev;
+/* The names a mistyped one is held against, gathered for text.h's ud_closest(). */
+struct names {
+	char **v;
+	size_t n, cap;
+};
 
-	*out = NULL;
-	for (const char *p = list; *p; p++)
-		n += *p == ',';
-	if (!*list) {
-		ud_fail(err, "empty event list");
-		return 0;
+static void add_name(const char *name, void *ctx)
+{
+	struct names *l = ctx;
+	char *copy;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		char **grown = realloc(l->v, cap * sizeof(*grown));
+
+		if (!grown)
+			return;
+		l->v = grown;
+		l->cap = cap;
 	}
-	for (const char *p = list; *p; p++) {
-		if (*p == ',' && (p == list || p[1] == ',' || p[1] == '\0')) {
-			ud_fail(err, "empty event name in list '%s'", list);
-			return 0;
-		}
-	}
-	copy = strdup(list);
-	ev = calloc(n, sizeof(*ev));
-	if (!copy || !ev) {
-		free(copy);
-		free(ev);
-		ud_fail(err, "out of memory");
-		return 0;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (raw_overflows(tok)) {
-			ud_fail(err, "'%s': a raw event code must fit in 64 bits", tok);
-			free(copy);
-			free(ev);
-			return 0;
-		}
-		ud_event_resolve_for(u, tok, &ev[i]);
-		/* "cycles,cycles:G" or "cycles,cpu-cycles": one counter under one name, twice, would collide in a profile */
-		for (size_t k = 0; k < i; k++) {
-			if (strcmp(ev[k].name, ev[i].name) == 0) {
-				ud_fail(err, "'%s' names the same counter as an earlier event (%s): give it once", tok,
-					ev[k].name);
-				free(copy);
-				free(ev);
-				return 0;
-			}
-		}
-		i++;
-	}
-	free(copy);
-	*out = ev;
-	return i;
+	if ((copy = strdup(name)))
+		l->v[l->n++] = copy;
 }
 
-static bool is_anchor(const struct ud_event *ev)
+/* libpfm4's events of the PMU it detected for u. */
+static void pfm_names(const struct ud_uarch *u, struct names *l)
 {
-	return ev->resolved && ev->hardware &&
-	       (strcmp(ev->name, "cycles") == 0 || strcmp(ev->name, "instructions") == 0);
+	bool present;
+	int idx;
+
+	if (!u || !u->libpfm4_pmu[0] || !pfm_init())
+		return;
+	for (idx = pfm_pmu_index(u->libpfm4_pmu, &present); present && idx >= 0; idx = pfm_get_event_next(idx)) {
+		pfm_event_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS && info.name)
+			add_name(info.name, l);
+	}
 }
 
-struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int programmable, int fixed,
-				      size_t *out_n)
+bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, size_t len)
 {
-	size_t anchors = 0, others = 0, cap, groups, k;
-	struct ud_event *out;
-	int slots;
+	struct names l = { 0 };
+	const char *g, *best;
 
-	for (size_t i = 0; i < n; i++) {
-		if (is_anchor(&ev[i]))
-			anchors++;
-		else if (ev[i].resolved && ev[i].hardware)
-			others++;
-	}
-	/* Fixed counters host the anchors first; the rest share the general ones. */
-	slots = programmable - (anchors > (size_t)fixed ? (int)(anchors - (size_t)fixed) : 0);
-	if (slots < 1)
-		slots = 1;
-	groups = others ? (others + (size_t)slots - 1) / (size_t)slots : (anchors ? 1 : 0);
-	cap = n + (groups > 1 ? (groups - 1) * anchors : 0);
-	out = calloc(cap ? cap : 1, sizeof(*out));
-	if (!out)
-		return NULL;
-	memcpy(out, ev, n * sizeof(*ev));
-	k = 0;
-	for (size_t i = 0; i < n; i++) {
-		out[i].group = -1;
-		if (is_anchor(&out[i]))
-			out[i].group = 0;
-		else if (out[i].resolved && out[i].hardware)
-			out[i].group = (int)(k++ / (size_t)slots);
-	}
-	k = n;
-	for (size_t g = 1; g < groups; g++) {
-		for (size_t i = 0; i < n; i++) {
-			if (!is_anchor(&ev[i]))
-				continue;
-			out[k] = ev[i];
-			snprintf(out[k].name, sizeof(out[k].name), "%s@g%zu", ev[i].name, g);
-			out[k++].group = (int)g;
-		}
-	}
-	*out_n = k;
-	return out;
-}
-
-int ud_event_group_count(const struct ud_event *ev, size_t n)
-{
-	int max = -1;
-
-	for (size_t i = 0; i < n; i++)
-		if (ev[i].group > max)
-			max = ev[i].group;
-	return max + 1;
+	for (size_t i = 0; (g = ud_generic_event_name_at(i)) != NULL; i++)
+		add_name(g, &l);
+	add_name(DURATION_TIME, &l);
+	ud_sysfs_names(name, add_name, &l);
+	pfm_names(u, &l);
+	best = ud_closest(name, (const char *const *)l.v, l.n);
+	snprintf(buf, len, best ? "'%s'" : "", best ? best : "");
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return best != NULL;
 }
 
 void ud_events_cleanup(void)

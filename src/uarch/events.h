@@ -3,12 +3,20 @@
  *
  * A name is resolved, in order, as: one of perf's generic names (SPEC §2),
  * which map onto the kernel's generic hardware and software events; a raw
- * code "rHEX"; or a vendor event that libpfm4 can encode for this host's PMU
- * (e.g. "ex_ret_brn_misp", "INST_RETIRED:ANY_P").  A name none of these knows
- * still yields a struct ud_event, marked unresolved with the reason, so that
- * the run goes on and the counter is reported `not_supported`.
+ * code "rHEX"; perf's tool event duration_time (the elapsed time, counted by
+ * no kernel counter); a tracepoint "subsys:name" from tracefs; perf's PMU
+ * syntax "pmu/term=value,.../" or a PMU's named event "msr/tsc/", from
+ * /sys/bus/event_source/devices; or a vendor event that libpfm4 can encode
+ * for this host's PMU (e.g. "ex_ret_brn_misp", "INST_RETIRED:ANY_P").  Each
+ * may carry perf's modifiers (":u", "/u" after a PMU's terms): those that
+ * change what a count counts are kept, the others refused with the reason,
+ * none dropped.  A name none of these knows still yields a struct ud_event,
+ * marked unknown with the reason, so that a caller decides: `stat` refuses it
+ * before anything runs (ud_event_suggest() names the closest known names),
+ * `run` reports it `not_supported`.
  *
- * The ud_event is a plain value: no pointers, nothing to free.
+ * The ud_event is a plain value: no pointers but to static strings, nothing
+ * to free.
  */
 #ifndef UD_EVENTS_H
 #define UD_EVENTS_H
@@ -25,27 +33,49 @@
 #define UD_EVENT_NAME_MAX 96
 
 struct ud_event {
-	char name[UD_EVENT_NAME_MAX];         /* what the user asked for */
-	struct perf_event_attr attr;          /* type, config, config1 */
+	char name[UD_EVENT_NAME_MAX];         /* what the user asked for, modifiers in perf's order */
+	struct perf_event_attr attr;          /* type, config, config1, config2, modifiers' bits */
 	bool resolved;                        /* false: attr is unused, see reason */
-	bool hardware;                        /* needs the CPU's PMU */
+	bool hardware;                        /* needs the CPU's PMU: planned into its counter groups */
 	/*
 	 * Work of any kind retires instructions and takes cycles: a reading of
 	 * 0 for such an event over milliseconds of running means the counter
 	 * is not really counting (hypervisors that accept and ignore it).
 	 */
 	bool ticks_with_work;
-	const char *opened_as;                /* "generic", "raw", "libpfm4"; NULL if unresolved */
+	/*
+	 * perf's tool event duration_time: no kernel counter, the time counted
+	 * over; whoever counts fills it in (counting.h ud_counts_set_duration()).
+	 */
+	bool tool;
+	const char *opened_as;                /* "generic", "raw", "libpfm4", "tracepoint", "pmu", "tool"; NULL if unresolved */
 	char vendor_event[UD_EVENT_NAME_MAX]; /* the vendor event behind the name, or "" */
 	char semantics[16];                   /* "retired", "speculative", "cycles", or "" */
-	bool unknown;                         /* no resolver knows the name: a typo, not a refusal */
+	char unit[16];                        /* perf's unit column: "msec", "ns", a sysfs event's unit; "" none */
+	double scale;                         /* a count times scale is what perf prints in that unit */
+	bool unknown;                         /* the request is wrong (no such name, modifier or term): a typo, not a refusal by the host */
 	char reason[UD_REASON_MAX];           /* why it is unresolved */
 	int group;                            /* counter group; -1 = on its own */
+	/*
+	 * The group the request asked for, in perf's {a,b} syntax on -e: kept
+	 * whole by the planner, never split or carrying copies, and its members
+	 * never opened apart when the kernel refuses one.  -1: planned freely.
+	 * A metric's events join a list the same way, as one requested group.
+	 */
+	int request_group;
 };
 
 /* The events `uarchdiff stat` counts when -e is not given. */
 extern const char *const ud_default_events[];
 extern const size_t ud_default_events_count;
+
+/*
+ * perf stat's -d, -d -d and -d -d -d (tools/perf/builtin-stat.c,
+ * add_default_attributes(): detailed_attrs, very_detailed_attrs,
+ * very_very_detailed_attrs): the events level 1..3 adds, in perf's order,
+ * into *n (0 for level 0).
+ */
+const char *const *ud_detailed_events(int level, size_t *n);
 
 /* Resolves one name into *ev (group -1).  Never fails: see ev->resolved. */
 void ud_event_resolve(const char *name, struct ud_event *ev);
@@ -63,10 +93,22 @@ void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_
 bool ud_libpfm4_pmu_present(const char *pmu);
 
 /*
- * Parses a comma-separated list ("cycles,instructions") and resolves each
- * name for u (may be NULL) into a new array that the caller frees with
- * free().  Returns the count, or 0 with err set for an empty list, an
- * empty name in it, or two names for one counter ("cycles,cpu-cycles").
+ * The known name closest to an unknown one (text.h's ud_closest()), into
+ * buf as "'cycles'": among the generic names, duration_time, tracepoints,
+ * PMUs' named events, and libpfm4's events for u's PMU.  Returns false, buf
+ * "", when none is near enough to be what was meant, or two are as near.
+ */
+bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, size_t len);
+
+/*
+ * Parses an event list in perf's syntax, "cycles,{instructions,branches}:u,
+ * msr/tsc/,sched:sched_switch", and resolves each name for u (may be NULL)
+ * into a new array that the caller frees with free().  A group's modifiers
+ * join each member's own.  Returns the count, or 0 with err set for an empty
+ * list, an empty name, a malformed group (unbalanced, nested or empty braces,
+ * text after the closing one), an unclosed PMU term list, a name too long, or
+ * two names for one counter ("cycles,cpu-cycles").  Unknown names are in
+ * the array, marked unknown.
  */
 size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
 			   struct ud_err *err);
@@ -79,8 +121,10 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
  * more than one group is needed, every later group carries its own copies
  * of them, named "cycles@gN" and "instructions@gN", so that ratios inside a
  * group are exact and the drift between groups shows.  Software and
- * unresolved events get group -1.  Returns a new array of *out_n events (the
- * input in order, then the copies) that the caller frees, or NULL.
+ * unresolved events get group -1.  Requested groups (ev->request_group) are
+ * numbered after the planned ones, each kept as it was asked for.  Returns
+ * a new array of *out_n events (the input in order, then the copies) that
+ * the caller frees, or NULL.
  */
 struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int programmable, int fixed,
 				      size_t *out_n);

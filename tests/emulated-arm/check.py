@@ -187,6 +187,92 @@ def check_multiplexed(out):
     check_zero_rule("multiplexed-exact.json", we)
 
 
+def read_text(out, name):
+    try:
+        with open(os.path.join(out, name)) as f:
+            return f.read()
+    except OSError as e:
+        row(name, "(file)", "missing", None, "the step's output", False)
+        print(f"{name}: {e}", file=sys.stderr)
+        return None
+
+
+def check_syntax(out, constant):
+    """Issue 22: INST_RETIRED named five ways in perf's syntax, one group: one count, 4N + c each."""
+    doc, pmu = load(out, "syntax.json"), (read_text(out, "pmu-name.txt") or "").strip()
+    if not doc or constant is None:
+        return
+    w = workload(doc)
+    want = 4 * LOOP_NS[1] + constant
+    for name in ("instructions:u", "r08:u", f"{pmu}/event=0x08/u", f"{pmu}/inst_retired/u", "INST_RETIRED:u"):
+        c = counter(w, name)
+        row("syntax.json", name, c["status"], c.get("value"), f"4N + c = {want:,} ({c.get('opened_as')})",
+            c["status"] == "counted" and c.get("value") == want and c.get("running_pct") == 100)
+    csv = read_text(out, "syntax.csv") or ""
+    rows = [line.split(",") for line in csv.splitlines() if line and not line.startswith("#")]
+    same = [r[2] for r in rows] == list(w["counters"]) and all(float(r[0]) == want for r in rows)
+    row("syntax.csv", "-x, rows", "", len(rows), "the profile's counters, the same counts", same)
+
+
+def check_groups(out, constant):
+    """{a,b}:u groups as asked: numbered, kept whole, each exact."""
+    doc = load(out, "groups.json")
+    if not doc or constant is None:
+        return
+    w = workload(doc)
+    groups = {n: c.get("group") for n, c in w["counters"].items()}
+    row("groups.json", "groups", "", groups, "cycles:u, instructions:u in 0; instructions:k, cycles:k in 1",
+        groups == {"cycles:u": 0, "instructions:u": 0, "instructions:k": 1, "cycles:k": 1})
+    u = counter(w, "instructions:u")
+    row("groups.json", "instructions:u", u["status"], u.get("value"), f"4N + c = {4 * LOOP_NS[1] + constant:,}",
+        u.get("value") == 4 * LOOP_NS[1] + constant)
+    cu = counter(w, "cycles:u")
+    row("groups.json", "cycles:u", cu["status"], cu.get("value"), "= instructions:u (icount)",
+        cu["status"] == "counted" and cu.get("value") == u.get("value"))
+    k = counter(w, "instructions:k")
+    row("groups.json", "instructions:k", k["status"], k.get("value"), "> 0", k["status"] == "counted" and k["value"] > 0)
+
+
+def check_json_lines(out, constant):
+    """-j: perf's keys in perf's order, the counts as perf's "%f" strings."""
+    text = read_text(out, "json-lines.txt")
+    if text is None or constant is None:
+        return
+    keys = ["counter-value", "unit", "event", "event-runtime", "pcnt-running", "metric-value", "metric-unit"]
+    lines = [json.loads(line, object_pairs_hook=lambda kv: kv) for line in text.splitlines() if line.startswith("{")]
+    want = f"{4 * LOOP_NS[0] + constant:.6f}"
+    for kv in lines:
+        d = dict(kv)
+        row("json-lines.txt", d.get("event"), "", d.get("counter-value"), f"perf's keys, \"{want}\"",
+            [k for k, _ in kv] == keys and d.get("counter-value") == want)
+    row("json-lines.txt", "lines", "", len(lines), "2", len(lines) == 2)
+
+
+def check_interval(out):
+    """-x, -I: the intervals add up to the summary exactly."""
+    text = read_text(out, "interval.csv")
+    if text is None:
+        return
+    rows = [line.split(",") for line in text.splitlines() if line and not line.startswith("#")]
+    for event in ("instructions:u", "cycles:u"):
+        parts = [float(r[1]) for r in rows if r[3] == event and r[0].strip() != "summary" and not r[1].startswith("<")]
+        total = [float(r[1]) for r in rows if r[3] == event and r[0].strip() == "summary"]
+        row("interval.csv", event, f"{len(parts)} intervals", sum(parts), f"= the summary {fmt(total[0]) if total else '-'}",
+            len(parts) >= 2 and len(total) == 1 and sum(parts) == total[0])
+
+
+def check_all_cpus(out):
+    """-a -A on the one-CPU guest: a CPU0 row holding at least the loop's instructions; the target in the profile."""
+    text, doc = read_text(out, "all-cpus.csv"), load(out, "all-cpus.json")
+    if text is None or not doc:
+        return
+    rows = [line.split(",") for line in text.splitlines() if line and not line.startswith("#")]
+    ok = len(rows) == 1 and rows[0][0] == "CPU0" and rows[0][3] == "instructions" and float(rows[0][1]) >= 4 * LOOP_NS[0]
+    row("all-cpus.csv", "CPU0 instructions", "", rows[0][1] if rows else None, f">= 4N = {4 * LOOP_NS[0]:,}", ok)
+    target = workload(doc).get("target")
+    row("all-cpus.json", "target", "", target, "system-wide, cpus [0]", target == {"kind": "system-wide", "cpus": [0]})
+
+
 def path_length(w):
     ins = counter(w, "instructions")
     if ins["status"] != "counted" or not w.get("work_units"):
@@ -242,6 +328,11 @@ def main():
     check_host(out)
     constant = check_loops(out)
     check_libpfm4(out, constant)
+    check_syntax(out, constant)
+    check_groups(out, constant)
+    check_json_lines(out, constant)
+    check_interval(out)
+    check_all_cpus(out)
     check_multiplexed(out)
     doc = load(out, "run-exact.json")
     if doc:

@@ -36,11 +36,24 @@ many=cycles,instructions,branches,branch-misses,L1-dcache-loads,L1-dcache-load-m
 cat /proc/cpuinfo >cpuinfo.txt
 ls /sys/bus/event_source/devices/armv8_pmuv3*/events >pmu-events.txt 2>&1
 step host sh -c "$ud host --json >host.json"
-step loop-1000000 $ud stat --json -o loop-1000000.json -e $loopev -- $loop $n6
-step loop-10000000 $ud stat --json -o loop-10000000.json -e $loopev -- $loop $n7
-step multiplexed $ud stat --json -o multiplexed.json -e $many -- $loop $n8
-step multiplexed-exact $ud stat --json --exact -o multiplexed-exact.json -e $many -- $loop $n8
-step libpfm4 $ud stat --json -o libpfm4.json -e INST_RETIRED,CPU_CYCLES,INST_RETIRED:u,INST_RETIRED:k -- $loop $n7
+# -o FILE.json without -x or -j: the profile.
+step loop-1000000 $ud stat -o loop-1000000.json -e $loopev -- $loop $n6
+step loop-10000000 $ud stat -o loop-10000000.json -e $loopev -- $loop $n7
+step multiplexed $ud stat -o multiplexed.json -e $many -- $loop $n8
+step multiplexed-exact $ud stat --exact -o multiplexed-exact.json -e $many -- $loop $n8
+step libpfm4 $ud stat -o libpfm4.json -e INST_RETIRED,CPU_CYCLES,INST_RETIRED:u,INST_RETIRED:k -- $loop $n7
+# Issue 22, perf's event syntax on a real PMU driver: one count (INST_RETIRED,
+# 0x08) named five ways, requested groups with their modifiers, the PMU's
+# named event, -j, -x with -I, and -a -A.
+pmu=
+for d in /sys/bus/event_source/devices/armv8_pmuv3*; do pmu=${d##*/}; done
+echo "$pmu" >pmu-name.txt
+step syntax $ud stat -x, -o syntax.csv --profile syntax.json \
+	-e "instructions:u,r08:u,$pmu/event=0x08/u,$pmu/inst_retired/u,INST_RETIRED:u" -- $loop $n7
+step groups $ud stat -o groups.json -e "{cycles:u,instructions:u},{instructions:k,cycles:k}" -- $loop $n7
+step json-lines $ud stat -j -o json-lines.txt -e "instructions:u,r08:u" -- $loop $n6
+step interval $ud stat -x, -I 200 -o interval.csv -e "instructions:u,cycles:u" -- $loop $n8
+step all-cpus $ud stat -a -A -x, -o all-cpus.csv --profile all-cpus.json -e instructions -- $loop $n6
 step run-exact $ud run -w int --exact -r 1 -o run-exact.json
 # -r 5: a fixed count, as before adaptive sampling, so the emulated guest's time stays bounded.
 step quick $ud run --suite quick -r 5 -o quick.json

@@ -1,0 +1,79 @@
+/*
+ * targets.h - what perf stat's -a, -C, -p and -t name: the online CPUs and
+ * where each sits (socket, die, core, from sysfs topology), and the
+ * threads of running processes (/proc).  Lists are perf's: "0-3,6" for
+ * CPUs, "1234,1240" for processes or threads.
+ *
+ * Ownership: the arrays returned are the caller's to free().
+ */
+#ifndef UD_TARGETS_H
+#define UD_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "counting.h"
+#include "error.h"
+#include "profile.h"
+
+/* The online CPUs (/sys/devices/system/cpu/online), ascending. */
+int ud_online_cpus(int **cpus, size_t *n, struct ud_err *err);
+/*
+ * A CPU list ("0-3,6"), each CPU online, ascending and without repeats;
+ * -1 with err for a malformed list or a CPU that is not online.
+ */
+int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *err);
+
+/* Where a CPU sits (Documentation/ABI/stable/sysfs-devices-system-cpu, topology/); 0 where sysfs does not say. */
+struct ud_cpu_place {
+	int socket, die, core;
+};
+void ud_cpu_place(int cpu, struct ud_cpu_place *p);
+
+/*
+ * The ids of a process or thread list ("1234,1240"), each running, in the
+ * order given; -1 with err for a malformed list or an id with no task.
+ */
+int ud_task_list_parse(const char *list, pid_t **ids, size_t *n, struct ud_err *err);
+/* The threads of processes pids[0..n) (/proc/PID/task), process by process. */
+int ud_process_threads(const pid_t *pids, size_t n, pid_t **tids, size_t *ntids, struct ud_err *err);
+/* Whether a process or thread still runs: /proc/TID there, and not a zombie. */
+bool ud_task_alive(pid_t tid);
+/* A thread's name (/proc/TID/comm) into buf; "?" once it has exited. */
+void ud_task_comm(pid_t tid, char *buf, size_t len);
+
+/* How perf stat folds its slots for printing: the whole, per CPU (-A), core, socket, or thread. */
+enum ud_aggr_mode { UD_AGGR_WHOLE, UD_AGGR_CPU, UD_AGGR_CORE, UD_AGGR_SOCKET, UD_AGGR_THREAD };
+
+/* One aggregate's name as perf prints it: "S0-D0-C1" or "S0" with its CPU count, a thread's comm with its id. */
+struct ud_aggregate {
+	char label[64];
+	int number; /* the CPU (per CPU), the CPUs in it (core, socket), the thread id */
+};
+
+/* What a stat session counts, ready for launch.h and the report. */
+struct ud_stat_target {
+	enum ud_target_kind kind;
+	int *ids;                   /* the CPUs, or the process or thread ids as given; NULL for a command */
+	size_t nids;
+	struct ud_count_slot *slots; /* one per CPU or thread; NULL for a command alone */
+	size_t nslots;
+	bool tasks;                 /* the slots are threads */
+	size_t *aggr_of;            /* slot -> aggregate; NULL for the whole */
+	struct ud_aggregate *aggr;
+	size_t naggr;
+	char words[192];            /* perf's header: "'system wide'", "'CPU(s) 0-1'", "process id '7'"; "" for a command */
+};
+
+/*
+ * The slots and aggregates of a target: kind with its list (-C's CPUs,
+ * -p's processes, -t's threads; NULL otherwise), folded as mode asks.
+ * Per CPU, core and socket need CPUs, per thread needs tasks: -1 with err
+ * otherwise, or for a list that names what is not there.
+ */
+int ud_stat_target_make(enum ud_target_kind kind, const char *list, enum ud_aggr_mode mode, struct ud_stat_target *t,
+			struct ud_err *err);
+void ud_stat_target_free(struct ud_stat_target *t);
+
+#endif

@@ -1,0 +1,355 @@
+/*
+ * `uarchdiff stat` as a perf stat user runs it (issue 22): events refused
+ * before anything runs, perf's JSON lines and intervals, targets, the
+ * profile's target, -n, -d, --append, and the exit statuses.  Software
+ * events only: they count on any Linux host.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "testutil.h"
+
+#define UD UD_BINARY
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* A typo or a malformed group is refused before the command runs: the file it would create is never made. */
+START_TEST(test_bad_events_run_nothing)
+{
+	static const struct {
+		const char *events, *want;
+	} bad[] = {
+		{ "task-clock,cyles", "uarchdiff stat: unknown event 'cyles' (did you mean 'cycles'?): nothing was run" },
+		{ "{task-clock,page-faults", "malformed group in '{task-clock,page-faults': no '}' closes the '{'" },
+		{ "{task-clock,{page-faults}}", "groups do not nest" },
+		{ "task-clock:S", "modifier S" },
+	};
+	char *dir = make_tempdir(), marker[4200], script[4400];
+
+	snprintf(marker, sizeof(marker), "%s/ran", dir);
+	snprintf(script, sizeof(script), "touch %s", marker);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { UD, "stat", "-e", (char *)bad[i].events, "--", "/bin/sh", "-c", script, NULL };
+		struct run_result r = run_capture(argv);
+
+		ck_assert_msg(r.status == 2, "%s: exit %d", bad[i].events, r.status);
+		ck_assert_msg(count_lines(r.err) == 1 && strstr(r.err, bad[i].want), "%s: %s", bad[i].events, r.err);
+		ck_assert_msg(!exists(marker), "%s: the command ran", bad[i].events);
+		run_free(&r);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* -j is perf's: one object a counter line, perf's keys in perf's order (stat-display.c). */
+START_TEST(test_json_lines)
+{
+	static const char *const keys[] = { "counter-value", "unit", "event", "event-runtime", "pcnt-running",
+					    "metric-value", "metric-unit" };
+	char *argv[] = { UD, "stat", "-j", "-e", "task-clock,page-faults", "--", UD_TESTCHILD, "pages", "500", NULL };
+	struct run_result r = run_capture(argv);
+	char *line = r.err, *next;
+	int lines = 0;
+
+	ck_assert_int_eq(r.status, 0);
+	for (; line && *line; line = next) {
+		json_t *j;
+		const char *at = line;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		j = json_loads(line, 0, NULL);
+		ck_assert_msg(json_is_object(j), "not a JSON object: %s", line);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			char quoted[64];
+
+			snprintf(quoted, sizeof(quoted), "\"%s\" : ", keys[k]);
+			at = strstr(at, quoted);
+			ck_assert_msg(at != NULL, "%s missing or out of order in %s", keys[k], line);
+		}
+		ck_assert(json_is_string(json_object_get(j, "counter-value")));
+		ck_assert(json_is_integer(json_object_get(j, "event-runtime")));
+		lines++;
+		json_decref(j);
+	}
+	ck_assert_int_eq(lines, 2);
+	run_free(&r);
+}
+END_TEST
+
+/* Issue 22: "CPUs utilized" is task-clock over the elapsed time, not getrusage's view (which was 0.015 for 0.009). */
+START_TEST(test_cpus_utilized_is_task_clock_over_elapsed)
+{
+	char *argv[] = { UD, "stat", "-e", "task-clock", "--", "sleep", "0.1", NULL };
+	struct run_result r = run_capture(argv);
+	double ms = NAN, cpus = NAN, secs = NAN;
+	const char *row = strstr(r.err, " msec task-clock"), *el = strstr(r.err, " seconds time elapsed");
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(row && el);
+	while (row > r.err && row[-1] != '\n')
+		row--;
+	ck_assert_int_eq(sscanf(row, "%lf msec task-clock # %lf CPUs utilized", &ms, &cpus), 2);
+	while (el > r.err && el[-1] != '\n')
+		el--;
+	ck_assert_int_eq(sscanf(el, "%lf", &secs), 1);
+	/* printed to three places: within half a unit of the last */
+	ck_assert_msg(fabs(cpus - ms / 1e3 / secs) <= 0.0005 + 1e-9, "%.3f CPUs for %.2f ms over %.9f s", cpus, ms, secs);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_intervals_then_totals)
+{
+	char *argv[] = { UD, "stat", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", "0.25", NULL };
+	struct run_result r = run_capture(argv);
+	const char *totals;
+	int stamps = 0;
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strncmp(r.err, "#           time             counts unit events\n", 48) == 0, "%s", r.err);
+	totals = strstr(r.err, " Performance counter stats for 'sleep 0.25':");
+	ck_assert_ptr_nonnull(totals);
+	for (const char *p = r.err; p < totals && (p = strstr(p, " page-faults")); p++)
+		stamps++;
+	ck_assert_int_ge(stamps, 3); /* 0.1, 0.2 and the last, whatever the load */
+	ck_assert_ptr_nonnull(strstr(totals, "seconds time elapsed"));
+	run_free(&r);
+}
+END_TEST
+
+/* -x with -I into -o: the intervals and perf --summary's rows, after perf's "# started on" line. */
+START_TEST(test_intervals_into_a_file)
+{
+	char *dir = make_tempdir(), out[4200], *text;
+	char *argv[] = { UD, "stat", "-x,", "-I", "100", "-o", out, "-e", "task-clock", "--", "sleep", "0.25", NULL };
+	struct run_result r;
+
+	snprintf(out, sizeof(out), "%s/i.csv", dir);
+	r = run_capture(argv);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	text = read_text(out);
+	ck_assert_ptr_nonnull(strstr(text, "# started on "));
+	ck_assert_int_ge(count_lines(text), 2 + 3 + 1); /* the line and a blank, 3 intervals or more, the summary */
+	ck_assert_ptr_nonnull(strstr(text, "\n         summary,"));
+	free(text);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_null_run)
+{
+	char *argv[] = { UD, "stat", "-n", "--", "true", NULL };
+	char *csv[] = { UD, "stat", "-n", "-x,", "--", "true", NULL };
+	struct run_result r = run_capture(argv);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, " Performance counter stats for 'true':\n\n "));
+	ck_assert_ptr_nonnull(strstr(r.err, " seconds time elapsed\n"));
+	ck_assert_ptr_null(strstr(r.err, "task-clock"));
+	run_free(&r);
+	r = run_capture(csv);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, ""); /* as perf: -x prints no footer, and -n has no rows */
+	run_free(&r);
+}
+END_TEST
+
+/* -d adds perf's detailed events to the defaults once each; -ddd up to the prefetches. */
+START_TEST(test_detailed)
+{
+	char *d[] = { UD, "stat", "-d", "-x,", "--", "true", NULL };
+	char *ddd[] = { UD, "stat", "-ddd", "-x,", "-e", "task-clock", "--", "true", NULL };
+	struct run_result r = run_capture(d);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, ",LLC-load-misses,"));
+	ck_assert_ptr_null(strstr(strstr(r.err, ",L1-dcache-loads,") + 1, ",L1-dcache-loads,"));
+	ck_assert_ptr_null(strstr(r.err, ",dTLB-loads,"));
+	run_free(&r);
+	r = run_capture(ddd);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, ",task-clock,"));
+	ck_assert_ptr_nonnull(strstr(r.err, ",iTLB-load-misses,"));
+	ck_assert_ptr_nonnull(strstr(r.err, ",L1-dcache-prefetch-misses,"));
+	ck_assert_ptr_null(strstr(r.err, ",page-faults,")); /* -e replaced the defaults */
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_append)
+{
+	char *dir = make_tempdir(), out[4200], *text;
+	char *first[] = { UD, "stat", "-x,", "-o", out, "-e", "page-faults", "--", "true", NULL };
+	char *again[] = { UD, "stat", "-x,", "-o", out, "--append", "-e", "page-faults", "--", "true", NULL };
+	struct run_result r;
+
+	snprintf(out, sizeof(out), "%s/report.csv", dir);
+	r = run_capture(first);
+	ck_assert_int_eq(r.status, 0);
+	run_free(&r);
+	r = run_capture(again);
+	ck_assert_int_eq(r.status, 0);
+	run_free(&r);
+	text = read_text(out);
+	/* perf's "# started on" line ahead of each run's rows */
+	ck_assert_int_eq(count_lines(text), 6);
+	ck_assert_ptr_nonnull(strstr(strstr(text, "# started on ") + 1, "# started on "));
+	free(text);
+	r = run_capture(first);
+	run_free(&r);
+	text = read_text(out);
+	ck_assert_int_eq(count_lines(text), 3);
+	free(text);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+static pid_t sleeper(const char *secs)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("sleep", "sleep", secs, (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_gt(pid, 0);
+	return pid;
+}
+
+/* -p with --timeout: perf's header and rows, exit 0; --per-thread names the thread as perf does. */
+START_TEST(test_attach)
+{
+	pid_t pid = sleeper("5");
+	char pids[32], want[64];
+	char *text[] = { UD, "stat", "-p", pids, "--timeout", "100", "-e", "task-clock", NULL };
+	char *thread[] = { UD, "stat", "-p", pids, "--per-thread", "-x,", "--timeout", "100", "-e", "task-clock", NULL };
+	struct run_result r;
+
+	snprintf(pids, sizeof(pids), "%d", (int)pid);
+	r = run_capture(text);
+	ck_assert_int_eq(r.status, 0);
+	snprintf(want, sizeof(want), " Performance counter stats for process id '%d':", (int)pid);
+	ck_assert_ptr_nonnull(strstr(r.err, want));
+	ck_assert_ptr_null(strstr(r.err, "seconds user")); /* no command of its own: no rusage */
+	run_free(&r);
+	r = run_capture(thread);
+	ck_assert_int_eq(r.status, 0);
+	snprintf(want, sizeof(want), "sleep-%d,", (int)pid);
+	ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+	run_free(&r);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
+/* --timeout ends the command with SIGTERM; the exit status is 0, as perf's. */
+START_TEST(test_timeout_of_command)
+{
+	char *argv[] = { UD, "stat", "--timeout", "200", "-e", "task-clock", "--", "sleep", "5", NULL };
+	struct run_result r = run_capture(argv);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "Performance counter stats for 'sleep 5'"));
+	run_free(&r);
+}
+END_TEST
+
+/* The profile says what was counted: a system-wide count names its CPUs. */
+START_TEST(test_profile_target)
+{
+	char *dir = make_tempdir(), path[4200];
+	char *argv[] = { UD, "stat", "-a", "--profile", path, "-e", "task-clock", "--", "true", NULL };
+	struct run_result r;
+	json_t *root, *target;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "Performance counter stats for 'system wide':"));
+	root = json_load_file(path, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	target = json_object_get(json_array_get(json_object_get(root, "workloads"), 0), "target");
+	ck_assert_str_eq(json_string_value(json_object_get(target, "kind")), "system-wide");
+	ck_assert_uint_eq(json_array_size(json_object_get(target, "cpus")), (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	json_decref(root);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Counting with no command ends at Ctrl-C; the counts are printed, and the status says the signal. */
+START_TEST(test_sigint_ends_attached_count)
+{
+	char *dir = make_tempdir(), errpath[4200], *text;
+	pid_t target = sleeper("5"), ud;
+	char pids[32];
+	int status;
+
+	snprintf(pids, sizeof(pids), "%d", (int)target);
+	snprintf(errpath, sizeof(errpath), "%s/err", dir);
+	ud = fork();
+	if (ud == 0) {
+		if (!freopen(errpath, "w", stderr))
+			_exit(126);
+		execl(UD, UD, "stat", "-p", pids, "-e", "task-clock,context-switches", (char *)NULL);
+		_exit(127);
+	}
+	usleep(300000);
+	kill(ud, SIGINT);
+	ck_assert_int_eq(waitpid(ud, &status, 0), ud);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 128 + SIGINT);
+	text = read_text(errpath);
+	ck_assert_ptr_nonnull(strstr(text, " context-switches"));
+	ck_assert_ptr_nonnull(strstr(text, " seconds time elapsed"));
+	free(text);
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stat_cli");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_bad_events_run_nothing);
+	tcase_add_test(tc, test_json_lines);
+	tcase_add_test(tc, test_cpus_utilized_is_task_clock_over_elapsed);
+	tcase_add_test(tc, test_intervals_then_totals);
+	tcase_add_test(tc, test_intervals_into_a_file);
+	tcase_add_test(tc, test_null_run);
+	tcase_add_test(tc, test_detailed);
+	tcase_add_test(tc, test_append);
+	tcase_add_test(tc, test_attach);
+	tcase_add_test(tc, test_timeout_of_command);
+	tcase_add_test(tc, test_profile_target);
+	tcase_add_test(tc, test_sigint_ends_attached_count);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
