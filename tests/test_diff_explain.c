@@ -533,6 +533,40 @@ START_TEST(test_unixbench_runs_without_spread)
 }
 END_TEST
 
+/*
+ * uarchdiff stat -a on one side (issue 22): the count holds the whole
+ * system's work, so its instructions are not the workload's path length.
+ * The same for a pasted perf stat -a.
+ */
+START_TEST(test_system_wide_is_not_path_length)
+{
+	struct ud_profile *a = host("zen4"), *b = host("zen4");
+	struct ud_workload *wa = add(a, "w", 100, 1), *wb = add(b, "w", 120, 1);
+	struct ud_err err;
+	struct ud_diff *d;
+
+	counts(wa, 1e9, 1e9, 1e9, 0.1);
+	counts(wb, 1.1e9, 0.9e9, 1e9, 0.1);
+	ck_assert_ptr_nonnull(ud_workload_set_target(wb, UD_TARGET_SYSTEM_WIDE, (const int[]){ 0, 1 }, 2));
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert(d->workloads[0].foreign_counts);
+	ck_assert(isnan(d->workloads[0].factor[UD_FACTOR_PATH_LENGTH]));
+	SAYS(d->workloads[0].explanation, "A side's counts are not the workload's own (system-wide");
+	ud_diff_free(d);
+	ud_profile_free(b);
+	b = host("zen4");
+	wb = add(b, "w", 120, 1);
+	counts(wb, 1.1e9, 0.9e9, 1e9, 0.1);
+	wb->perf_command.system_wide = true;
+	d = model_of(a, b, &err);
+	ck_assert(isnan(d->workloads[0].factor[UD_FACTOR_PATH_LENGTH]));
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_explain");
@@ -552,6 +586,7 @@ int main(void)
 	tcase_add_test(tc, test_imported_r5_pairs);
 	tcase_add_test(tc, test_syscall_pair);
 	tcase_add_test(tc, test_unixbench_runs_without_spread);
+	tcase_add_test(tc, test_system_wide_is_not_path_length);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

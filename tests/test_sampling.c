@@ -129,6 +129,23 @@ static int in_kallsyms(const char *name)
 	return found;
 }
 
+/* The rows compactly, for a failure message ("kernel do_syscall_64 0.41; user __GI___close 0.12; ..."); static. */
+static const char *hotspots_text(const json_t *rows)
+{
+	static char buf[1500];
+	const json_t *row;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(rows, i, row)
+		if (used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s %s %.2f; ",
+						 json_string_value(json_object_get(row, "mode")),
+						 json_string_value(json_object_get(row, "symbol")),
+						 json_number_value(json_object_get(row, "share")));
+	return buf;
+}
+
 START_TEST(test_run_syscall_is_kernel)
 {
 	char *argv[] = { UD_BINARY, "run", "--json", "--suite", "quick", "-r", "2", "-w", "syscall", "--hotspots", NULL };
@@ -156,7 +173,14 @@ START_TEST(test_run_syscall_is_kernel)
 		ck_assert_msg(in_kallsyms(sym), "%s is not in kallsyms", sym);
 		kernel += json_number_value(json_object_get(row, "share"));
 	}
-	ck_assert_msg(kernel > 0.5, "kernel rows carry %.2f: %.1500s", kernel, r.out);
+	/*
+	 * Most of syscall's CPU time is the kernel's (sys share 0.66-0.80), but cpu-clock
+	 * samples give the named kernel rows less of it: 0.475-0.632 over 10 runs of -r 2 at
+	 * load average 6 on the development VM, from 105-310 samples.  At 100 samples the
+	 * binomial spread is 0.05, so 0.3 lies beyond 3 sigma of the lowest run; 0.5 failed
+	 * 1 run in 10.
+	 */
+	ck_assert_msg(kernel > 0.3, "kernel rows carry %.2f: %.1500s", kernel, hotspots_text(rows));
 	json_decref(root);
 	run_free(&r);
 }

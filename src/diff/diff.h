@@ -250,6 +250,12 @@ struct ud_diff_workload {
 	bool modes_differ;
 	/* IPC below UD_LOW_IPC on a side: instructions are not the unit of work there */
 	bool low_ipc;
+	/*
+	 * A side's counts are not the workload's own work (stat -a, -C, -p, -t;
+	 * a pasted perf stat -a): its instructions are not the workload's path
+	 * length, which is then not computed
+	 */
+	bool foreign_counts;
 	struct ud_work work;
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;

@@ -221,6 +221,11 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 				k->b < k->a ? "fell" : "rose", ta, tb, 100 * k->share);
 		fputs(".", f);
 	}
+	if (w->foreign_counts)
+		fputs(" A side's counts are not the workload's own (system-wide, CPUs or attached tasks): they hold "
+		      "other work or miss some of it, so path length is not computed and the other factors describe "
+		      "what was counted, not the workload alone.",
+		      f);
 	if (w->modes_differ)
 		fputs(" Cycles and instructions were counted in different privilege levels on the two sides, so "
 		      "path length, IPC and frequency are not computed (see Findings).",

@@ -205,6 +205,8 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 		ud_jw_bool(w, "modes_differ", true);
 	if (dw->low_ipc)
 		ud_jw_bool(w, "low_ipc", true);
+	if (dw->foreign_counts)
+		ud_jw_bool(w, "counts_own_work", false);
 	if (dw->a->hotspots && dw->b->hotspots) /* SPEC §5.1: when both profiles have them */
 		hotspots(w, dw);
 	ud_jw_string(w, "dominant", dw->has_dominant ? ud_factor_name(dw->dominant) : NULL);

@@ -273,6 +273,12 @@ static bool modes_differ(const struct ud_workload *a, const struct ud_workload *
 	return false;
 }
 
+/* A side's counts are its workload's own: counted from its exec, not system-wide or attached (nor pasted from perf stat -a). */
+static bool own_work(const struct ud_workload *x)
+{
+	return ud_workload_counts_own_work(x) && !x->perf_command.system_wide;
+}
+
 /* Cycles per wall-clock second on a side: frequency x utilization in one. */
 static double clock_rate(const struct ud_workload *x)
 {
@@ -292,9 +298,10 @@ static void counted_factors(struct ud_diff_workload *w)
 	double *f = w->factor;
 	bool mixed = w->modes_differ;
 
-	f[UD_FACTOR_PATH_LENGTH] = mixed ? NAN
-					 : ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
-						 ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
+	f[UD_FACTOR_PATH_LENGTH] = mixed || w->foreign_counts
+					   ? NAN
+					   : ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
+						   ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
 	f[UD_FACTOR_IPC] = mixed ? NAN : ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
 	f[UD_FACTOR_FREQUENCY] = mixed ? NAN : ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
 	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
@@ -327,6 +334,7 @@ static void compute_factors(struct ud_diff_workload *w)
 
 	w->user_mode_only = user_mode_only(w->a) || user_mode_only(w->b);
 	w->modes_differ = modes_differ(w->a, w->b);
+	w->foreign_counts = !own_work(w->a) || !own_work(w->b);
 	w->work = work_per_run(w);
 	counted_factors(w);
 	for (int f = 0; f < UD_FACTOR_UNEXPLAINED; f++) {
