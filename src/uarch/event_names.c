@@ -12,34 +12,9 @@ static const struct {
 	const char *name;
 	const char *alias; /* NULL: none */
 } generic_names[] = {
-	{ "cycles", "cpu-cycles" },
-	{ "instructions", NULL },
-	{ "branches", "branch-instructions" },
-	{ "branch-misses", NULL },
-	{ "cache-references", NULL },
-	{ "cache-misses", NULL },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend" },
-	{ "stalled-cycles-backend", "idle-cycles-backend" },
-	{ "ref-cycles", NULL },
-	{ "L1-dcache-loads", NULL },
-	{ "L1-dcache-load-misses", NULL },
-	{ "L1-icache-loads", NULL },
-	{ "L1-icache-load-misses", NULL },
-	{ "LLC-loads", NULL },
-	{ "LLC-load-misses", NULL },
-	{ "dTLB-loads", NULL },
-	{ "dTLB-load-misses", NULL },
-	{ "iTLB-loads", NULL },
-	{ "iTLB-load-misses", NULL },
-	{ "L1-dcache-prefetches", NULL },
-	{ "L1-dcache-prefetch-misses", NULL },
-	{ "task-clock", NULL },
-	{ "cpu-clock", NULL },
-	{ "context-switches", "cs" },
-	{ "cpu-migrations", "migrations" },
-	{ "page-faults", "faults" },
-	{ "minor-faults", NULL },
-	{ "major-faults", NULL },
+#define X(name, alias, type, config, ticks) { name, alias },
+#include "generic_events.def"
+#undef X
 };
 
 const char *ud_generic_event_name(const char *name)

@@ -29,41 +29,11 @@ struct generic_event {
 #define CACHE_PREFETCH(cache, result) \
 	HW_CACHE(PERF_COUNT_HW_CACHE_##cache, PERF_COUNT_HW_CACHE_OP_PREFETCH, PERF_COUNT_HW_CACHE_RESULT_##result)
 
-/*
- * perf's generic names and the kernel's generic encodings behind them
- * (include/uapi/linux/perf_event.h; the cache names as perf spells them in
- * tools/perf/util/evsel.c, evsel__hw_cache).
- */
+/* perf's generic names and the kernel's generic encodings behind them: the one list, generic_events.def. */
 static const struct generic_event generic_events[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, false },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, false },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, false },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, false },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, false },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
-	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE, CACHE_READ(L1D, ACCESS), true },
-	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(L1D, MISS), false },
-	/* Fetches, TLB walks and prefetches: not certain to tick for every work, so no evidence of a dead PMU. */
-	{ "L1-icache-loads", PERF_TYPE_HW_CACHE, CACHE_READ(L1I, ACCESS), false },
-	{ "L1-icache-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(L1I, MISS), false },
-	{ "LLC-loads", PERF_TYPE_HW_CACHE, CACHE_READ(LL, ACCESS), false },
-	{ "LLC-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(LL, MISS), false },
-	{ "dTLB-loads", PERF_TYPE_HW_CACHE, CACHE_READ(DTLB, ACCESS), false },
-	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(DTLB, MISS), false },
-	{ "iTLB-loads", PERF_TYPE_HW_CACHE, CACHE_READ(ITLB, ACCESS), false },
-	{ "iTLB-load-misses", PERF_TYPE_HW_CACHE, CACHE_READ(ITLB, MISS), false },
-	{ "L1-dcache-prefetches", PERF_TYPE_HW_CACHE, CACHE_PREFETCH(L1D, ACCESS), false },
-	{ "L1-dcache-prefetch-misses", PERF_TYPE_HW_CACHE, CACHE_PREFETCH(L1D, MISS), false },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, false },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, false },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, false },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, false },
+#define X(name, alias, type, config, ticks) { name, type, config, ticks },
+#include "generic_events.def"
+#undef X
 };
 
 const char *const ud_default_events[] = {
