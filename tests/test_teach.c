@@ -275,6 +275,22 @@ static void sample_noise(struct ud_lab_result *r, bool busy)
 	ck_assert_int_eq(ud_noise_assess(&r->noise, true), 0);
 }
 
+/* The document -f json streams is the tree the pages read, value for value: one writer for both. */
+static void same_as_streamed(const json_t *doc, const json_t *host, const struct ud_lab_result *r, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *back;
+
+	ck_assert_int_eq(ud_teach_write_json(host, r, n, f), 0);
+	fclose(f);
+	back = json_loads(buf, 0, NULL);
+	ck_assert_msg(back && json_equal(back, doc), "the streamed document differs from the tree: %.300s", buf);
+	json_decref(back);
+	free(buf);
+}
+
 /* Three judged labs over synthetic points, the host labelled hostile; the branch lab's host busy when busy_branch. */
 static json_t *sample_doc_noise(bool busy_branch)
 {
@@ -295,6 +311,7 @@ static json_t *sample_doc_noise(bool busy_branch)
 		sample_noise(&r[i], busy_branch && i == UD_LAB_BRANCH);
 	}
 	doc = ud_teach_to_json(host, r, 3);
+	same_as_streamed(doc, host, r, 3);
 	for (int i = 0; i < 3; i++)
 		ud_lab_result_free(&r[i]);
 	json_decref(host);

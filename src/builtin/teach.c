@@ -143,6 +143,17 @@ static int run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *o, 
 	return 0;
 }
 
+/* The document streamed for -f json; else its tree (*doc, the caller's to free) through the page's template. */
+static int write_document(const json_t *host, const struct ud_lab_result *res, size_t n, FILE *f, json_t **doc,
+			  struct ud_err *err)
+{
+	if (args.format == UD_REPORT_JSON)
+		return ud_teach_write_json(host, res, n, f) == 0 ? 0 : ud_fail(err, "cannot write the JSON document");
+	if (!(*doc = ud_teach_to_json(host, res, n)))
+		return ud_fail(err, "out of memory");
+	return ud_teach_write(*doc, args.format, NULL, f, err);
+}
+
 int cmd_teach(int argc, char **argv)
 {
 	enum ud_lab labs[UD_LAB_COUNT];
@@ -172,8 +183,7 @@ int cmd_teach(int argc, char **argv)
 	o.progress_arg = &tty;
 	if (!(host = prepare(&db, &o, &ev, &err)) || run_labs(labs, n, &o, res, &err) != 0)
 		goto fail;
-	if (!(doc = ud_teach_to_json(host, res, n)) ||
-	    ud_teach_write(doc, args.format, NULL, ud_outfile_stream(out), &err) != 0)
+	if (write_document(host, res, n, ud_outfile_stream(out), &doc, &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 	out = NULL;

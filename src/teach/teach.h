@@ -134,13 +134,20 @@ void ud_lab_judge(struct ud_lab_result *r);
  */
 json_t *ud_teach_chart(const json_t *lab);
 
-/* The uarchdiff.teach/1 document: host (borrowed, may be NULL: null) and the labs in order. */
+/*
+ * The uarchdiff.teach/1 document: host (borrowed, may be NULL: null) and
+ * the labs in order, written once (teach_json.c, through json_emit.h): as a
+ * tree for the pages (a new reference, NULL when out of memory), or
+ * streamed as text to f (0, or -1 when out of memory or f refused).
+ */
 json_t *ud_teach_to_json(const json_t *host, const struct ud_lab_result *labs, size_t n);
+int ud_teach_write_json(const json_t *host, const struct ud_lab_result *labs, size_t n, FILE *f);
 
 /*
- * Writes the document in f: json as it is, text and html through the
- * templates teach.txt / teach.html from dir (NULL: the installed or source
- * templates); UD_REPORT_MD is refused.  The HTML draws a chart a lab.
+ * Writes the document's page in f, text or html through the templates
+ * teach.txt / teach.html from dir (NULL: the installed or source
+ * templates); UD_REPORT_MD and UD_REPORT_JSON (ud_teach_write_json's) are
+ * refused.  The HTML draws a chart a lab.
  */
 int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
 

@@ -1,46 +1,53 @@
 /*
  * teach_json.c - the uarchdiff.teach/1 document (teach.h): the host, then
  * each lab's words, points, effect, verdict and noise (SPEC §3.1's object);
- * a number that was not measured is null, never 0.
+ * a number that was not measured is null, never 0.  Written once, through
+ * json_emit.h: streamed for `teach -f json`, into a tree for the pages.
  */
 #include <math.h>
+#include <stdio.h>
 
+#include "json_emit.h"
 #include "teach.h"
 
-static json_t *num(double v)
+static void points(struct ud_jw *w, const struct ud_lab_result *r)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *kb_or_null(double kb)
-{
-	return kb > 0 ? json_real(kb) : json_null();
-}
-
-static json_t *points_json(const struct ud_lab_result *r)
-{
-	json_t *a = json_array();
-
+	ud_jw_array(w, "points");
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct ud_lab_point *p = &r->points[i];
 
-		json_array_append_new(a, json_pack("{s:o s:o s:o s:o s:o}", "x", num(p->x), "y", num(p->y),
-						   "mispredicts_per_element", num(p->mispredicts), "l1d_misses_per_load",
-						   num(p->l1d_misses), "ipc", num(p->ipc)));
+		ud_jw_object(w, NULL);
+		ud_jw_real(w, "x", p->x);
+		ud_jw_real(w, "y", p->y);
+		ud_jw_real(w, "mispredicts_per_element", p->mispredicts);
+		ud_jw_real(w, "l1d_misses_per_load", p->l1d_misses);
+		ud_jw_real(w, "ipc", p->ipc);
+		ud_jw_end(w);
 	}
-	return a;
+	ud_jw_end(w);
 }
 
-static json_t *axes_json(const struct ud_lab_text *t)
+static void axis(struct ud_jw *w, const char *key, const char *label, const char *unit, bool log_scale)
 {
-	return json_pack("{s:{s:s s:s s:b} s:{s:s s:s s:b}}", "x", "label", t->x_label, "unit", t->x_unit, "log",
-			 t->x_log, "y", "label", t->y_label, "unit", t->y_unit, "log", t->y_log);
+	ud_jw_object(w, key);
+	ud_jw_string(w, "label", label);
+	ud_jw_string(w, "unit", unit);
+	ud_jw_bool(w, "log", log_scale);
+	ud_jw_end(w);
+}
+
+/* A cache size from sysfs in KB, null where sysfs does not say. */
+static void kb_or_null(struct ud_jw *w, const char *key, double kb)
+{
+	if (kb > 0)
+		ud_jw_real(w, key, kb);
+	else
+		ud_jw_null(w, key);
 }
 
 /* The cache lab's knees beside the sysfs sizes, and how the knees were found. */
-static void add_cache(json_t *lab, const struct ud_lab_result *r)
+static void cache(struct ud_jw *w, const struct ud_lab_result *r)
 {
-	json_t *knees = json_array();
 	char method[256];
 
 	snprintf(method, sizeof(method),
@@ -48,43 +55,105 @@ static void add_cache(json_t *lab, const struct ud_lab_result *r)
 		 "slopes of at least %g (%.3gx a doubling), none beside another, each reported as the larger working "
 		 "set before the jump",
 		 UD_TEACH_KNEES_MAX, UD_KNEE_MIN_SLOPE, pow(2, UD_KNEE_MIN_SLOPE));
+	ud_jw_array(w, "knees_kb");
 	for (size_t i = 0; i < r->nknees; i++)
-		json_array_append_new(knees, json_real(r->knees_kb[i]));
-	json_object_set_new(lab, "knees_kb", knees);
-	json_object_set_new(lab, "sysfs_kb", json_pack("{s:o s:o s:o}", "l1d", kb_or_null(r->sysfs.l1d), "l2",
-						       kb_or_null(r->sysfs.l2), "l3", kb_or_null(r->sysfs.l3)));
-	json_object_set_new(lab, "knee_method", json_string(method));
+		ud_jw_real(w, NULL, r->knees_kb[i]);
+	ud_jw_end(w);
+	ud_jw_object(w, "sysfs_kb");
+	kb_or_null(w, "l1d", r->sysfs.l1d);
+	kb_or_null(w, "l2", r->sysfs.l2);
+	kb_or_null(w, "l3", r->sysfs.l3);
+	ud_jw_end(w);
+	ud_jw_string(w, "knee_method", method);
 }
 
-static json_t *lab_json(const struct ud_lab_result *r)
+static void effect(struct ud_jw *w, const struct ud_lab_result *r, const struct ud_lab_text *t)
+{
+	ud_jw_object(w, "effect");
+	ud_jw_string(w, "metric", t->metric);
+	ud_jw_real(w, "a", r->a);
+	ud_jw_real(w, "b", r->b);
+	ud_jw_real(w, "ratio", r->ratio);
+	ud_jw_string(w, "a_label", r->a_label);
+	ud_jw_string(w, "b_label", r->b_label);
+	ud_jw_end(w);
+}
+
+static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 {
 	const struct ud_lab_text *t = ud_lab_text(r->lab);
-	json_t *lab = json_pack(
-		"{s:s s:s s:b s:o s:{s:s s:o s:o s:o s:s s:s} s:s s:s s:s s:s s:o s:o s:o s:{s:s s:o} s:o s:o}", "name",
-		ud_lab_name(r->lab), "title", t->title, "shown", r->shown, "why_not",
-		r->why_not[0] ? json_string(r->why_not) : json_null(), "effect", "metric", t->metric, "a", num(r->a), "b",
-		num(r->b), "ratio", num(r->ratio), "a_label", r->a_label, "b_label", r->b_label, "explanation",
-		t->explanation, "experiment", t->experiment, "expected", t->expected, "measured", r->measured, "axes",
-		axes_json(t), "points", points_json(r), "reference",
-		isfinite(r->reference) ? json_pack("{s:s s:f}", "label", "sorted", "y", r->reference) : json_null(),
-		"counters", "status", ud_count_status_name(r->counters), "reason",
-		r->counters_reason[0] ? json_string(r->counters_reason) : json_null(), "note",
-		r->note[0] ? json_string(r->note) : json_null(), "seconds", num(r->seconds));
 
-	if (lab)
-		json_object_set_new(lab, "noise", ud_noise_to_json(&r->noise));
-	if (lab && r->lab == UD_LAB_CACHE)
-		add_cache(lab, r);
-	return lab;
+	ud_jw_object(w, NULL);
+	ud_jw_string(w, "name", ud_lab_name(r->lab));
+	ud_jw_string(w, "title", t->title);
+	ud_jw_bool(w, "shown", r->shown);
+	ud_jw_string(w, "why_not", r->why_not[0] ? r->why_not : NULL);
+	effect(w, r, t);
+	ud_jw_string(w, "explanation", t->explanation);
+	ud_jw_string(w, "experiment", t->experiment);
+	ud_jw_string(w, "expected", t->expected);
+	ud_jw_string(w, "measured", r->measured);
+	ud_jw_object(w, "axes");
+	axis(w, "x", t->x_label, t->x_unit, t->x_log);
+	axis(w, "y", t->y_label, t->y_unit, t->y_log);
+	ud_jw_end(w);
+	points(w, r);
+	if (isfinite(r->reference)) {
+		ud_jw_object(w, "reference");
+		ud_jw_string(w, "label", "sorted");
+		ud_jw_real(w, "y", r->reference);
+		ud_jw_end(w);
+	} else {
+		ud_jw_null(w, "reference");
+	}
+	ud_jw_object(w, "counters");
+	ud_jw_string(w, "status", ud_count_status_name(r->counters));
+	ud_jw_string(w, "reason", r->counters_reason[0] ? r->counters_reason : NULL);
+	ud_jw_end(w);
+	ud_jw_string(w, "note", r->note[0] ? r->note : NULL);
+	ud_jw_real(w, "seconds", r->seconds);
+	ud_noise_emit(w, "noise", &r->noise);
+	if (r->lab == UD_LAB_CACHE)
+		cache(w, r);
+	ud_jw_end(w);
+}
+
+static void emit(struct ud_jw *w, const json_t *host, const struct ud_lab_result *labs, size_t n)
+{
+	ud_jw_object(w, NULL);
+	ud_jw_string(w, "schema", "uarchdiff.teach/1");
+	ud_jw_object(w, "tool");
+	ud_jw_string(w, "name", "uarchdiff");
+	ud_jw_string(w, "version", UD_VERSION);
+	ud_jw_end(w);
+	if (host)
+		ud_jw_value(w, "host", host);
+	else
+		ud_jw_null(w, "host");
+	ud_jw_array(w, "labs");
+	for (size_t i = 0; i < n; i++)
+		lab(w, &labs[i]);
+	ud_jw_end(w);
+	ud_jw_end(w);
 }
 
 json_t *ud_teach_to_json(const json_t *host, const struct ud_lab_result *labs, size_t n)
 {
-	json_t *arr = json_array(), *doc;
+	struct ud_jw *w = ud_jw_tree();
+	json_t *doc = NULL;
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(arr, lab_json(&labs[i]));
-	doc = json_pack("{s:s s:{s:s s:s} s:O s:o}", "schema", "uarchdiff.teach/1", "tool", "name", "uarchdiff",
-			"version", UD_VERSION, "host", host ? (json_t *)host : json_null(), "labs", arr);
-	return doc;
+	if (!w)
+		return NULL;
+	emit(w, host, labs, n);
+	return ud_jw_finish(w, &doc) == 0 ? doc : NULL;
+}
+
+int ud_teach_write_json(const json_t *host, const struct ud_lab_result *labs, size_t n, FILE *f)
+{
+	struct ud_jw *w = ud_jw_text(f);
+
+	if (!w)
+		return -1;
+	emit(w, host, labs, n);
+	return ud_jw_finish(w, NULL);
 }

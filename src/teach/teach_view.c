@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json_io.h"
 #include "report_priv.h"
 #include "teach.h"
 #include "text.h"
@@ -267,10 +266,8 @@ int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, 
 	json_t *view;
 	int ret;
 
-	if (f == UD_REPORT_JSON) {
-		ret = ud_json_write(doc, out);
-		return ret == 0 ? 0 : ud_fail(err, "cannot write the JSON document");
-	}
+	if (f == UD_REPORT_JSON)
+		return ud_fail(err, "the JSON document is ud_teach_write_json()'s");
 	if (f == UD_REPORT_MD)
 		return ud_fail(err, "teach has no Markdown form (text, html, json)");
 	view = teach_view(doc);
