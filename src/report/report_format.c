@@ -37,6 +37,11 @@ double ud_rv_get(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+double ud_rv_known(double v)
+{
+	return isfinite(v) ? v : NAN;
+}
+
 json_t *ud_rv_metric(double v, enum ud_metric m)
 {
 	return ud_metric_is_percent(m) ? ud_rv_fmt("%.2f%%", 100 * v) : ud_rv_fmt("%.3g", v);
@@ -44,24 +49,23 @@ json_t *ud_rv_metric(double v, enum ud_metric m)
 
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len)
 {
-	ud_speedup_words(s, significant, false, buf, len);
+	ud_speedup_words(ud_rv_known(s), significant, false, buf, len);
 }
 
-int ud_rv_significant(const json_t *w)
+int ud_rv_summary_significant(const struct ud_diff_summary *s)
 {
-	const json_t *v = json_object_get(json_object_get(w, "significance"), "significant");
-
-	return json_is_boolean(v) ? json_is_true(v) : -1;
-}
-
-int ud_rv_summary_significant(const json_t *summary)
-{
-	const json_t *ci = json_object_get(summary, "geomean_ci95");
-	double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
-
-	if (!json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)))
+	if (!isfinite(s->geomean_lo) || !isfinite(s->geomean_hi))
 		return -1;
-	return lo > 1 || hi < 1;
+	return s->geomean_lo > 1 || s->geomean_hi < 1;
+}
+
+bool ud_rv_penalties(const struct ud_uarch *u, double *branch, double *l1d)
+{
+	bool known = u && isfinite(u->penalty_branch) && isfinite(u->penalty_l1d);
+
+	*branch = known ? u->penalty_branch : NAN;
+	*l1d = known ? u->penalty_l1d : NAN;
+	return known;
 }
 
 /* UTF-8 continuation bytes (10xxxxxx) are not where a character starts. */
