@@ -313,6 +313,44 @@ START_TEST(test_infinite_reads_as_unknown)
 }
 END_TEST
 
+/*
+ * Names that are not ASCII keep their row in the summary table, cut and
+ * padded by characters: main cut "%.27s" bytes into a character and lost
+ * the row (no JSON string holds the half).
+ */
+START_TEST(test_summary_names_cut_by_character)
+{
+	char twenty[64] = "", forty[128] = "", want[128] = "";
+	const json_t *rows;
+	json_t *view;
+	char *t;
+
+	for (int i = 0; i < 40; i++) {
+		strcat(forty, "\xc3\xa9"); /* é, two bytes */
+		if (i < 20)
+			strcat(twenty, "\xc3\xa9");
+		if (i < 27)
+			strcat(want, "\xc3\xa9");
+	}
+	add_copy(twenty);
+	add_copy(forty);
+	rebuilt();
+	view = ud_report_view(model);
+	rows = json_object_get(view, "rows");
+	ck_assert_uint_eq(json_array_size(rows), 3);
+	/* 20 characters and 10 spaces fill the 30-character column, as an ASCII name does */
+	ck_assert_str_eq(text_at(json_array_get(rows, 1), "name"), twenty);
+	ck_assert(strncmp(text_at(json_array_get(rows, 1), "col") + strlen(twenty), "           4.66x faster", 23) == 0);
+	strcat(want, "... 4.66x faster");
+	ck_assert_str_eq(text_at(json_array_get(rows, 2), "name"), forty);
+	ck_assert(strncmp(text_at(json_array_get(rows, 2), "col"), want, strlen(want)) == 0);
+	json_decref(view);
+	t = report(UD_REPORT_TEXT);
+	ck_assert_ptr_nonnull(strstr(t, want));
+	free(t);
+}
+END_TEST
+
 /* Each host's stacked CPI bar: branch + L1d + other is its CPI, and so are the parts' widths. */
 static void check_cpi_row(const json_t *row, double cpi)
 {
@@ -491,6 +529,7 @@ int main(void)
 	tcase_add_test(tc, test_labels_from_the_tables);
 	tcase_add_test(tc, test_waterfalls_share_one_axis);
 	tcase_add_test(tc, test_infinite_reads_as_unknown);
+	tcase_add_test(tc, test_summary_names_cut_by_character);
 	tcase_add_test(tc, test_cpi_stack_per_host);
 	tcase_add_test(tc, test_overview_has_every_workload);
 	tcase_add_test(tc, test_overview_many_workloads);

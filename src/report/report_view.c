@@ -276,11 +276,38 @@ static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workl
 	return v;
 }
 
+/*
+ * The summary table's name column: the name padded to NAME_COLUMN
+ * characters, a longer one cut to its first NAME_COLUMN - 3 and "...".
+ * Characters, not bytes: a cut inside one would make the row invalid UTF-8,
+ * which no JSON string holds, and the row would be lost.
+ */
+static void name_cell(const char *full, char *buf, size_t len)
+{
+	size_t chars = 0, cut = 0, n, used;
+
+	for (const char *p = full; *p; p += n, chars++) {
+		n = ud_utf8_sequence((const unsigned char *)p);
+		n = n ? n : 1; /* profiles hold valid UTF-8: a stray byte only counts as one */
+		if (chars == NAME_COLUMN - 3)
+			cut = (size_t)(p - full);
+	}
+	if (chars > NAME_COLUMN)
+		snprintf(buf, len, "%.*s...", (int)cut, full);
+	else
+		snprintf(buf, len, "%s", full);
+	used = strlen(buf);
+	for (size_t c = chars > NAME_COLUMN ? NAME_COLUMN : chars; c < NAME_COLUMN && used + 1 < len; c++)
+		buf[used++] = ' ';
+	buf[used] = '\0';
+}
+
 /* One row of the summary table: speedup, dominant factor, kernel share and IPC, A -> B. */
 static json_t *summary_row(const struct ud_diff_workload *w)
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE], *ipc = &w->metric[UD_M_IPC];
-	char sp[48], share[40] = "n/a", ipcs[40] = "n/a", name[NAME_COLUMN + 1], col[256];
+	/* the name column holds NAME_COLUMN characters of up to 4 bytes */
+	char sp[48], share[40] = "n/a", ipcs[40] = "n/a", name[4 * NAME_COLUMN + 1], col[256 + 4 * NAME_COLUMN];
 	const char *full = w->a->name, *dom = dominant_label(w);
 
 	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
@@ -288,8 +315,8 @@ static json_t *summary_row(const struct ud_diff_workload *w)
 		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ss->a, 100 * ss->b);
 	if (isfinite(ipc->a) && isfinite(ipc->b))
 		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ipc->a, ipc->b);
-	snprintf(name, sizeof(name), strlen(full) > NAME_COLUMN ? "%.27s..." : "%s", full);
-	snprintf(col, sizeof(col), "%-*s %-14s %-12s %-14s %s", NAME_COLUMN, name, sp, dom, share, ipcs);
+	name_cell(full, name, sizeof(name));
+	snprintf(col, sizeof(col), "%s %-14s %-12s %-14s %s", name, sp, dom, share, ipcs);
 	return json_pack("{s:s s:s s:s s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
 			 "ipc", ipcs, "col", col, "lower_is_better", !w->a->higher_is_better);
 }
