@@ -1,7 +1,8 @@
 /*
  * report_format.c - numbers and host facts as the reports show them, shared
  * by the diff's and compare's views and the charts: a missing value reads
- * "n/a" or "unknown", never "nan", "inf" or "(null)".
+ * "n/a" or "unknown", never "nan", "inf" or "(null)".  Also the parts of a
+ * diff that both views list alike: environment, findings, names.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -96,6 +97,46 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 			;
 	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
 	return json_string(buf);
+}
+
+json_t *ud_rv_env_entry(const struct ud_env_entry *e)
+{
+	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, e->a), "b", ud_rv_fact(e->field, e->b));
+}
+
+json_t *ud_rv_environment(const struct ud_diff *d)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < d->nenv; i++)
+		json_array_append_new(rows, ud_rv_env_entry(&d->env[i]));
+	return rows;
+}
+
+json_t *ud_rv_names(const char **names, size_t n)
+{
+	json_t *out = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(out, json_string(names[i]));
+	return out;
+}
+
+json_t *ud_rv_findings(const struct ud_diff *d)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < d->nfindings; i++) {
+		const struct ud_finding *f = &d->findings[i];
+		json_t *evidence = json_array();
+
+		for (size_t k = 0; k < f->nevidence; k++)
+			json_array_append_new(evidence, json_string(f->evidence[k]));
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o}", "id", ud_finding_name(f->id), "hypothesis",
+						      f->hypothesis ? json_string(f->hypothesis) : json_null(), "evidence",
+						      evidence, "confirm", f->confirm ? json_string(f->confirm) : json_null()));
+	}
+	return rows;
 }
 
 /* Arm's MIDR fields are hex where the kernel and `host` print them ("0x41"), not 65. */

@@ -32,6 +32,18 @@ json_t *ud_rv_metric(double v, enum ud_metric m);
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
  */
 json_t *ud_rv_fact(const char *field, const json_t *v);
+/* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
+json_t *ud_rv_env_entry(const struct ud_env_entry *e);
+/* Every host fact a diff's two sides differ in, as ud_rv_env_entry rows (new reference). */
+json_t *ud_rv_environment(const struct ud_diff *d);
+/* n names as an array of strings: the workloads only one side holds (new reference). */
+json_t *ud_rv_names(const char **names, size_t n);
+/*
+ * A diff's findings as the diff and compare reports list them: [{id,
+ * hypothesis, evidence: [...], confirm (null where no rule names a check)}]
+ * (new reference).
+ */
+json_t *ud_rv_findings(const struct ud_diff *d);
 /*
  * "4.66x faster", "1.25x slower", "~ 1.02x" (within the noise), "n/a": the
  * speedup without its object (ud_speedup_words), significant the test's

@@ -472,46 +472,6 @@ static json_t *summary_view(const struct ud_diff *d, bool *groups, bool *composi
 	return v;
 }
 
-static json_t *environment_view(const struct ud_diff *d)
-{
-	json_t *rows = json_array();
-
-	for (size_t i = 0; i < d->nenv; i++) {
-		const struct ud_env_entry *e = &d->env[i];
-
-		json_array_append_new(rows, json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, e->a), "b",
-						      ud_rv_fact(e->field, e->b)));
-	}
-	return rows;
-}
-
-/* Each finding as the templates list it: its id, hypothesis, evidence and what would confirm it. */
-static json_t *findings_view(const struct ud_diff *d)
-{
-	json_t *rows = json_array();
-
-	for (size_t i = 0; i < d->nfindings; i++) {
-		const struct ud_finding *f = &d->findings[i];
-		json_t *evidence = json_array();
-
-		for (size_t k = 0; k < f->nevidence; k++)
-			json_array_append_new(evidence, json_string(f->evidence[k]));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o}", "id", ud_finding_name(f->id), "hypothesis",
-						      string_or_null(f->hypothesis), "evidence", evidence, "confirm",
-						      string_or_null(f->confirm)));
-	}
-	return rows;
-}
-
-static json_t *names_view(const char *const *names, size_t n)
-{
-	json_t *out = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(out, json_string(names[i]));
-	return out;
-}
-
 static json_t *host_view(const struct ud_diff_host *h)
 {
 	json_t *v = json_object();
@@ -578,10 +538,10 @@ static json_t *hosts_view(const struct ud_diff *d)
 	json_object_set_new(v, "tool", tool_view());
 	json_object_set_new(v, "baseline", host_view(a));
 	json_object_set_new(v, "candidate", host_view(b));
-	json_object_set_new(v, "only_in_baseline", names_view(a->only, a->nonly));
-	json_object_set_new(v, "only_in_candidate", names_view(b->only, b->nonly));
-	json_object_set_new(v, "environment", environment_view(d));
-	json_object_set_new(v, "findings", findings_view(d));
+	json_object_set_new(v, "only_in_baseline", ud_rv_names(a->only, a->nonly));
+	json_object_set_new(v, "only_in_candidate", ud_rv_names(b->only, b->nonly));
+	json_object_set_new(v, "environment", ud_rv_environment(d));
+	json_object_set_new(v, "findings", ud_rv_findings(d));
 	json_object_set_new(v, "pen_a", penalty_text(a->uarch));
 	json_object_set_new(v, "pen_b", penalty_text(b->uarch));
 	return v;
