@@ -351,6 +351,39 @@ START_TEST(test_summary_names_cut_by_character)
 }
 END_TEST
 
+/*
+ * The score table (no counters) keeps the rows of names too long for its
+ * buffers, cut between characters: a heading of 3-byte characters past 63
+ * bytes, a name past the column's 256.
+ */
+START_TEST(test_score_table_cuts_by_character)
+{
+	char heading_name[160] = "w (", long_name[400] = "";
+	const json_t *groups, *g;
+	json_t *view;
+	size_t i, rows = 0;
+
+	for (int i = 0; i < 30; i++)
+		strcat(heading_name, "\xe2\x82\xac"); /* €, three bytes */
+	strcat(heading_name, " copies)");
+	for (int i = 0; i < 130; i++)
+		strcat(long_name, "\xc3\xa9");
+	add_copy(heading_name);
+	add_copy(long_name);
+	rebuilt();
+	model->summary.counters = false;
+	view = ud_report_view(model);
+	groups = json_object_get(view, "score_table");
+	json_array_foreach(groups, i, g)
+		rows += json_array_size(json_object_get(g, "rows"));
+	ck_assert_uint_eq(rows, 3);
+	ck_assert_uint_eq(json_array_size(groups), 3);
+	/* the heading keeps the 20 whole characters that fit in 63 bytes after "(" */
+	ck_assert_uint_eq(strlen(text_at(json_array_get(groups, 1), "heading")), 1 + 20 * 3);
+	json_decref(view);
+}
+END_TEST
+
 /* Each host's stacked CPI bar: branch + L1d + other is its CPI, and so are the parts' widths. */
 static void check_cpi_row(const json_t *row, double cpi)
 {
@@ -530,6 +563,7 @@ int main(void)
 	tcase_add_test(tc, test_waterfalls_share_one_axis);
 	tcase_add_test(tc, test_infinite_reads_as_unknown);
 	tcase_add_test(tc, test_summary_names_cut_by_character);
+	tcase_add_test(tc, test_score_table_cuts_by_character);
 	tcase_add_test(tc, test_cpi_stack_per_host);
 	tcase_add_test(tc, test_overview_has_every_workload);
 	tcase_add_test(tc, test_overview_many_workloads);

@@ -343,19 +343,24 @@ static json_t *score_table(const struct ud_diff *d)
 		int cut = copies_suffix(name);
 		char this_heading[64], sp[48], a[32], b[32], col[256];
 
+		/* a cut inside a character (a long heading or name) would be invalid UTF-8 and lose the row */
 		snprintf(this_heading, sizeof(this_heading), "%s", cut >= 0 ? name + cut : "");
+		ud_utf8_sanitize(this_heading);
 		if (strcmp(this_heading, heading) != 0) {
+			json_decref(rows);
+			rows = json_array(); /* our own reference besides the group's, so it outlives a group refused */
 			snprintf(heading, sizeof(heading), "%s", this_heading);
-			rows = json_array();
-			json_array_append_new(groups, json_pack("{s:s s:o}", "heading", heading, "rows", rows));
+			json_array_append_new(groups, json_pack("{s:s s:O}", "heading", heading, "rows", rows));
 		}
 		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
 		snprintf(a, sizeof(a), "%.6g", ud_rv_known(w->a->score.median));
 		snprintf(b, sizeof(b), "%.6g", ud_rv_known(w->b->score.median));
 		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
+		ud_utf8_sanitize(col);
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp,
 						      "col", col, "lower_is_better", !w->a->higher_is_better));
 	}
+	json_decref(rows);
 	return groups;
 }
 
