@@ -384,6 +384,33 @@ START_TEST(test_score_table_cuts_by_character)
 }
 END_TEST
 
+/* A counter named past the per-unit column's 200 bytes keeps its row, cut between characters. */
+START_TEST(test_per_unit_cuts_by_character)
+{
+	char name[256] = "";
+	json_t *view;
+	const json_t *rows, *r;
+	size_t i;
+	bool found = false;
+
+	for (int i = 0; i < 100; i++)
+		strcat(name, "\xc3\xa9");
+	for (int s = 0; s < 2; s++) {
+		struct ud_counter *c = ud_workload_add_counter(&(s ? pb : pa)->workloads[0], name);
+
+		c->status = UD_COUNTED;
+		c->value = 1e9;
+	}
+	rebuilt();
+	view = ud_report_view(model);
+	rows = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "per_unit");
+	json_array_foreach(rows, i, r)
+		found = found || strcmp(text_at(r, "name"), name) == 0;
+	ck_assert(found);
+	json_decref(view);
+}
+END_TEST
+
 /* Each host's stacked CPI bar: branch + L1d + other is its CPI, and so are the parts' widths. */
 static void check_cpi_row(const json_t *row, double cpi)
 {
@@ -564,6 +591,7 @@ int main(void)
 	tcase_add_test(tc, test_infinite_reads_as_unknown);
 	tcase_add_test(tc, test_summary_names_cut_by_character);
 	tcase_add_test(tc, test_score_table_cuts_by_character);
+	tcase_add_test(tc, test_per_unit_cuts_by_character);
 	tcase_add_test(tc, test_cpi_stack_per_host);
 	tcase_add_test(tc, test_overview_has_every_workload);
 	tcase_add_test(tc, test_overview_many_workloads);

@@ -82,6 +82,7 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 			char note[768];
 
 			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), reason);
+			ud_utf8_sanitize(note); /* a long reason cut inside a character would lose the note */
 			json_array_append_new(notes, json_string(note));
 		}
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
@@ -146,6 +147,7 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		(is_time ? ud_format_ns : count_text)(ud_rv_known(v->b), b, sizeof(b));
 		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s", label, a, b, r);
+		ud_utf8_sanitize(col); /* a long counter name cut inside a character would lose the row */
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio", r,
 						      "col", col));
 	}
@@ -227,6 +229,7 @@ static json_t *score_line(const struct ud_diff_workload *w)
 			 isfinite(a) ? "A" : "B");
 	else
 		snprintf(line, sizeof(line), "none on either side");
+	ud_utf8_sanitize(line); /* long units cut inside a character would lose the line */
 	return json_string(line);
 }
 
