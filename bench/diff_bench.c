@@ -2,9 +2,9 @@
  * diff_bench N: the diff engine alone, in process, on two generated
  * profiles of N workloads each (default 1000): the time of the diff (the
  * model, ud_diff_build()) and of each report's rendering (JSON streamed
- * from the model, the others through its document and view), and the
- * peak memory.  Prints figures; asserts
- * nothing.  Target: the diff under 100 ms for 1,000 workloads.
+ * from the model, the others through the view built from it), and the
+ * peak memory.  Prints figures; asserts nothing.  Target: the diff under
+ * 100 ms for 1,000 workloads.
  */
 #include <stdio.h>
 #include <stdlib.h>

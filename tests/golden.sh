@@ -1,15 +1,20 @@
 #!/bin/sh
-# The fixtures' profiles and diffs, byte for byte: a refactor that changes
-# what users get shows up here.  An intended change of output regenerates
-# the recorded files with
+# The fixtures' profiles, diffs and comparisons, byte for byte, in every
+# format a person reads (text, Markdown, HTML) beside the JSON documents: a
+# refactor that changes what users get shows up here.  An intended change of
+# output regenerates every recorded file with the one command
 #     tests/golden.sh build/uarchdiff tests/data tests/golden --update
 # and the diff of tests/golden/ goes into the commit for review.
 #
 #   golden.sh UARCHDIFF DATA_DIR GOLDEN_DIR [--update]
+#
+# The reports come from the templates the binary finds (UARCHDIFF_TEMPLATES_DIR
+# when set: tests/golden-wording.sh edits a copy to show a change is caught).
 set -eu
-ud=$(realpath "$1") data=$2 golden=$3 update=${4:-}
+ud=$(realpath "$1") data=$(realpath "$2") golden=$(realpath "$3") update=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+version=$("$ud" --version | cut -d' ' -f2)
 
 "$ud" import --label "OCI E5 (Genoa)" --uarch zen4 -o "$work/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"
 "$ud" import --label "OCI E6 (Turin)" --uarch zen5 -o "$work/e6.json" "$data/perf-stat/oci-e6-turin-fstime.txt"
@@ -17,20 +22,49 @@ trap 'rm -rf "$work"' EXIT
 	"$data/unixbench/aws-m6g-graviton2.txt"
 "$ud" import --label G3 --cpuinfo "$data/cpuinfo/aws-m7g-graviton3.txt" -o "$work/g3.json" \
 	"$data/unixbench/aws-m7g-graviton3.txt"
-# From inside the folder, so the diffs record the same relative file names each time.
-(cd "$work" && "$ud" diff -f json e5.json e6.json >e5e6.diff.json && "$ud" diff -f json g2.json g3.json >g2g3.diff.json)
+# Reports only, for what the two pairs above do not reach: a perf report's
+# hotspots and CPU time per unit without cycles (syscall), a lower-is-better
+# time within the noise (r5, with benchstat's "~"), and a compare of three
+# hosts, two sharing a CPU and differing in one mitigation.
+"$ud" import --label "VM syscall" --uarch zen4 -o "$work/sa.json" "$data/perf-stat/made-up-syscall.txt" \
+	"$data/perf-report/vm-syscall-cpu-clock.txt"
+"$ud" import --label "VM syscall, faster" --uarch zen4 -o "$work/sb.json" \
+	"$data/perf-stat/made-up-syscall-faster.txt" "$data/perf-report/vm-syscall-cpu-clock.txt"
+"$ud" import --label "r5" -o "$work/ra.json" "$data/perf-stat/made-up-r5.txt"
+"$ud" import --label "r5, same" -o "$work/rb.json" "$data/perf-stat/made-up-r5-same.txt"
+"$ud" import --label "OCI E5 (Genoa)" --host "$data/host/oci-e5-host.json" -o "$work/e5h.json" \
+	"$data/perf-stat/oci-e5-genoa-fstime.txt"
+"$ud" import --label "OCI E6 (Turin)" --host "$data/host/oci-e6-host.json" -o "$work/e6h.json" \
+	"$data/perf-stat/oci-e6-turin-fstime.txt"
 
-status=0
-for f in e5.json e6.json g2.json g3.json e5e6.diff.json g2g3.diff.json; do
-	# The tool's version is the one field that may change without the output changing.
-	sed 's/"version": "[^"]*"/"version": "X"/' "$work/$f" >"$work/$f.cmp"
+outputs="e5.json e6.json g2.json g3.json e5e6.diff.json g2g3.diff.json"
+# From inside the folder, so the reports record the same relative file names each time.
+cd "$work"
+"$ud" diff -f json -o e5e6.diff.json e5.json e6.json
+"$ud" diff -f json -o g2g3.diff.json g2.json g3.json
+for f in txt md html; do
+	fmt=$f
+	[ $f = txt ] && fmt=text
+	"$ud" diff -f $fmt -o e5e6.diff.$f e5.json e6.json
+	"$ud" diff -f $fmt -o g2g3.diff.$f g2.json g3.json
+	"$ud" diff -f $fmt -o syscall.diff.$f sa.json sb.json
+	"$ud" diff -f $fmt -o r5.diff.$f ra.json rb.json
+	"$ud" compare -f $fmt -o oci.compare.$f e5h.json e6h.json e6.json
+	outputs="$outputs e5e6.diff.$f g2g3.diff.$f syscall.diff.$f r5.diff.$f oci.compare.$f"
+done
+
+status=0 n=0
+for f in $outputs; do
+	n=$((n + 1))
+	# The tool's version is the one thing that may change without the output changing.
+	sed -e 's/"version": "[^"]*"/"version": "X"/' -e "s/uarchdiff $version/uarchdiff X/g" "$f" >"$f.cmp"
 	if [ "$update" = --update ]; then
-		cp "$work/$f.cmp" "$golden/$f"
-	elif ! cmp -s "$golden/$f" "$work/$f.cmp"; then
+		cp "$f.cmp" "$golden/$f"
+	elif ! cmp -s "$golden/$f" "$f.cmp"; then
 		echo "golden: $f differs from the recorded output:"
-		diff -u "$golden/$f" "$work/$f.cmp" | head -40
+		diff -u "$golden/$f" "$f.cmp" | head -40
 		status=1
 	fi
 done
-[ $status = 0 ] && echo "golden: 6 outputs match"
+[ $status = 0 ] && echo "golden: $n outputs match"
 exit $status

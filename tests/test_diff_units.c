@@ -542,7 +542,7 @@ START_TEST(test_view_of_per_mode_counters)
 	struct ud_workload *wa = ud_profile_add_workload(a, "w"), *wb = ud_profile_add_workload(b, "w");
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
-	json_t *doc, *view, *w;
+	json_t *view, *w;
 	char *text;
 
 	put(wa, "task-clock", 2e9);
@@ -553,8 +553,7 @@ START_TEST(test_view_of_per_mode_counters)
 	put(wb, "instructions:u", 2e9);
 	d = model_of(a, b, &err);
 	ck_assert_msg(d != NULL, "%s", err.msg);
-	doc = ud_diff_to_json(d);
-	view = ud_report_view(doc);
+	view = ud_report_view(d);
 	w = json_array_get(json_object_get(view, "workloads"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(w, "time_split")), "user IPC 1.00 -> 2.00");
 	ck_assert_str_eq(json_string_value(json_object_get(w, "per_unit_title")), "per run");
@@ -562,7 +561,6 @@ START_TEST(test_view_of_per_mode_counters)
 	ck_assert_ptr_null(strstr(text, "-0%"));
 	free(text);
 	json_decref(view);
-	json_decref(doc);
 	ud_diff_free(d);
 	ud_profile_free(a);
 	ud_profile_free(b);

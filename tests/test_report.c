@@ -13,11 +13,15 @@
 
 #define EVIL "<script>alert(1)</script>"
 
-/* The worked example: its model (holding the profiles it points into) and its document. */
-static json_t *diff;
+/*
+ * The worked example: its model, holding the profiles it points into, which
+ * some tests give copies of the workload (rebuilt()) or edit the numbers of.
+ */
 static struct ud_diff *model;
 static struct ud_profile *pa, *pb;
 static struct ud_uarch_db db;
+/* The model's findings while a test shows it without them (none()); restored before it is freed. */
+static size_t nfindings;
 
 static struct ud_profile *imported(const char *file, const char *label, const char *uarch)
 {
@@ -30,48 +34,85 @@ static struct ud_profile *imported(const char *file, const char *label, const ch
 	return p;
 }
 
+static void build(void)
+{
+	struct ud_err err;
+	struct ud_diff_input in = { pa, pb, "e5.json", "e6.json", &db };
+
+	model = ud_diff_build(&in, &err);
+	ck_assert_msg(model != NULL, "%s", err.msg);
+	nfindings = model->nfindings;
+}
+
 static void setup(void)
 {
 	struct ud_err err;
-	struct ud_diff_input in;
 
 	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
 	pa = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", EVIL, "zen4");
 	pb = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6 | *Turin*", "zen5");
-	in = (struct ud_diff_input){ pa, pb, "e5.json", "e6.json", &db };
-	model = ud_diff_build(&in, &err);
-	ck_assert_msg(model != NULL, "%s", err.msg);
-	diff = ud_diff_to_json(model);
-	ck_assert_ptr_nonnull(diff);
+	build();
+}
+
+static void free_model(void)
+{
+	model->nfindings = nfindings;
+	ud_diff_free(model);
 }
 
 static void teardown(void)
 {
-	json_decref(diff);
-	ud_diff_free(model);
+	free_model();
 	ud_profile_free(pa);
 	ud_profile_free(pb);
 	ud_uarch_db_free(&db);
 }
 
-static char *report(enum ud_report_format f)
+/* The fixture's pastes imported again into both profiles as one more workload named name. */
+static void add_copy(const char *name)
+{
+	static const char *const files[] = { UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt",
+					     UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt" };
+	struct ud_profile *p[] = { pa, pb };
+	struct ud_import_opts o = { .workload = name };
+	struct ud_err err;
+
+	for (int i = 0; i < 2; i++) {
+		char *text = read_text(files[i]);
+
+		ck_assert_msg(ud_import_buffer(p[i], text, strlen(text), files[i], &o, &err) == 0, "%s", err.msg);
+		free(text);
+	}
+}
+
+/* The model again, from the profiles as the test has changed them. */
+static void rebuilt(void)
+{
+	free_model();
+	build();
+}
+
+/* The model shown without its findings (their evidence lists every workload). */
+static void none(void)
+{
+	model->nfindings = 0;
+}
+
+static char *report_of(const struct ud_diff *d, enum ud_report_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	struct ud_err err;
-	json_t *view;
 
-	/* JSON as the model streams it; the others from the document, which some tests edit first. */
-	if (f == UD_REPORT_JSON) {
-		ck_assert_msg(ud_report_write(model, f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
-	} else {
-		ck_assert_ptr_nonnull(view = ud_report_view(diff));
-		ck_assert_msg(ud_report_render(view, "report", f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
-		json_decref(view);
-	}
+	ck_assert_msg(ud_report_write(d, f, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
 	fclose(out);
 	return buf;
+}
+
+static char *report(enum ud_report_format f)
+{
+	return report_of(model, f);
 }
 
 START_TEST(test_text)
@@ -118,16 +159,17 @@ START_TEST(test_html_is_self_contained_with_charts)
 }
 END_TEST
 
-/* The streamed document is the tree the views read, every real to the bit, labels escaped and back. */
+/* The streamed document is the tree the model writes, every real to the bit, labels escaped and back. */
 START_TEST(test_json_round_trips_the_label)
 {
 	char *j = report(UD_REPORT_JSON);
-	json_t *back = json_loads(j, 0, NULL);
+	json_t *back = json_loads(j, 0, NULL), *diff = ud_diff_to_json(model);
 
 	ck_assert_ptr_nonnull(back);
 	ck_assert(json_equal(back, diff));
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(back, "baseline"), "label")), EVIL);
 	json_decref(back);
+	json_decref(diff);
 	free(j);
 }
 END_TEST
@@ -144,7 +186,7 @@ END_TEST
 /* Factor and metric rows carry the labels of the enums' one table, in the enums' order. */
 START_TEST(test_labels_from_the_tables)
 {
-	json_t *view = ud_report_view(diff), *w = json_array_get(json_object_get(view, "workloads"), 0);
+	json_t *view = ud_report_view(model), *w = json_array_get(json_object_get(view, "workloads"), 0);
 	const json_t *factors = json_object_get(w, "factors"), *metrics = json_object_get(w, "metrics");
 	const json_t *bars = json_object_get(json_object_get(w, "bars"), "rows");
 	char *t = report(UD_REPORT_TEXT);
@@ -188,17 +230,6 @@ static void no_bad_words(const char *h)
 	}
 }
 
-/* A copy of the fixture's workload under another name, with one factor changed. */
-static json_t *workload_copy(const char *name, const char *factor, double value)
-{
-	json_t *w = json_deep_copy(json_array_get(json_object_get(diff, "workloads"), 0));
-
-	json_object_set_new(w, "name", json_string(name));
-	if (factor)
-		json_object_set_new(json_object_get(w, "factors"), factor, json_real(value));
-	return w;
-}
-
 static const json_t *bar_named(const json_t *chart, const char *label)
 {
 	const json_t *b;
@@ -227,8 +258,10 @@ START_TEST(test_waterfalls_share_one_axis)
 	const char *want[] = { "0.25x", "0.5x", "1x", "2x", "4x", "8x" };
 	size_t i;
 
-	json_array_append_new(json_object_get(diff, "workloads"), workload_copy("second", "path_length", 0.4));
-	view = ud_report_view(diff);
+	add_copy("second");
+	rebuilt();
+	model->workloads[1].factor[UD_FACTOR_PATH_LENGTH] = 0.4;
+	view = ud_report_view(model);
 	w0 = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "waterfall");
 	w1 = json_object_get(json_array_get(json_object_get(view, "workloads"), 1), "waterfall");
 	ck_assert(json_equal(json_object_get(w0, "ticks"), json_object_get(w1, "ticks")));
@@ -243,6 +276,137 @@ START_TEST(test_waterfalls_share_one_axis)
 		ck_assert_str_eq(text_at(t, "label"), want[i]);
 	ck_assert_str_eq(text_at(bar_named(w0, "unexplained"), "color"), "#b0b0b0");
 	ck_assert_uint_eq(json_array_size(json_object_get(w0, "legend")), 4);
+	json_decref(view);
+}
+END_TEST
+
+/*
+ * A number the model holds as infinite reads as the document has it, null:
+ * no factor row, "n/a" in the tables, no speedup in words.
+ */
+START_TEST(test_infinite_reads_as_unknown)
+{
+	struct ud_diff_workload *w = &model->workloads[0];
+	json_t *view, *doc, *v;
+	const json_t *row;
+	size_t i;
+
+	w->factor[UD_FACTOR_FREQUENCY] = INFINITY;
+	w->metric[UD_M_IPC].a = INFINITY;
+	w->speedup = INFINITY;
+	doc = ud_diff_to_json(model);
+	ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(doc, "workloads"), 0),
+							       "factors"),
+					       "frequency")));
+	view = ud_report_view(model);
+	v = json_array_get(json_object_get(view, "workloads"), 0);
+	ck_assert_uint_eq(json_array_size(json_object_get(v, "factors")), UD_FACTOR_COUNT - 2);
+	json_array_foreach(json_object_get(v, "factors"), i, row)
+		ck_assert_str_ne(text_at(row, "name"), ud_factor_label(UD_FACTOR_FREQUENCY));
+	ck_assert_str_eq(text_at(json_array_get(json_object_get(v, "metrics"), UD_M_IPC), "a"), "n/a");
+	ck_assert_str_eq(text_at(v, "speedup"), "n/a");
+	row = json_array_get(json_object_get(view, "rows"), 0);
+	ck_assert_str_eq(text_at(row, "speedup"), "n/a");
+	ck_assert_str_eq(text_at(row, "ipc"), "n/a");
+	json_decref(view);
+	json_decref(doc);
+}
+END_TEST
+
+/*
+ * Names that are not ASCII keep their row in the summary table, cut and
+ * padded by characters: main cut "%.27s" bytes into a character and lost
+ * the row (no JSON string holds the half).
+ */
+START_TEST(test_summary_names_cut_by_character)
+{
+	char twenty[64] = "", forty[128] = "", want[128] = "";
+	const json_t *rows;
+	json_t *view;
+	char *t;
+
+	for (int i = 0; i < 40; i++) {
+		strcat(forty, "\xc3\xa9"); /* é, two bytes */
+		if (i < 20)
+			strcat(twenty, "\xc3\xa9");
+		if (i < 27)
+			strcat(want, "\xc3\xa9");
+	}
+	add_copy(twenty);
+	add_copy(forty);
+	rebuilt();
+	view = ud_report_view(model);
+	rows = json_object_get(view, "rows");
+	ck_assert_uint_eq(json_array_size(rows), 3);
+	/* 20 characters and 10 spaces fill the 30-character column, as an ASCII name does */
+	ck_assert_str_eq(text_at(json_array_get(rows, 1), "name"), twenty);
+	ck_assert(strncmp(text_at(json_array_get(rows, 1), "col") + strlen(twenty), "           4.66x faster", 23) == 0);
+	strcat(want, "... 4.66x faster");
+	ck_assert_str_eq(text_at(json_array_get(rows, 2), "name"), forty);
+	ck_assert(strncmp(text_at(json_array_get(rows, 2), "col"), want, strlen(want)) == 0);
+	json_decref(view);
+	t = report(UD_REPORT_TEXT);
+	ck_assert_ptr_nonnull(strstr(t, want));
+	free(t);
+}
+END_TEST
+
+/*
+ * The score table (no counters) keeps the rows of names too long for its
+ * buffers, cut between characters: a heading of 3-byte characters past 63
+ * bytes, a name past the column's 256.
+ */
+START_TEST(test_score_table_cuts_by_character)
+{
+	char heading_name[160] = "w (", long_name[400] = "";
+	const json_t *groups, *g;
+	json_t *view;
+	size_t i, rows = 0;
+
+	for (int i = 0; i < 30; i++)
+		strcat(heading_name, "\xe2\x82\xac"); /* €, three bytes */
+	strcat(heading_name, " copies)");
+	for (int i = 0; i < 130; i++)
+		strcat(long_name, "\xc3\xa9");
+	add_copy(heading_name);
+	add_copy(long_name);
+	rebuilt();
+	model->summary.counters = false;
+	view = ud_report_view(model);
+	groups = json_object_get(view, "score_table");
+	json_array_foreach(groups, i, g)
+		rows += json_array_size(json_object_get(g, "rows"));
+	ck_assert_uint_eq(rows, 3);
+	ck_assert_uint_eq(json_array_size(groups), 3);
+	/* the heading keeps the 20 whole characters that fit in 63 bytes after "(" */
+	ck_assert_uint_eq(strlen(text_at(json_array_get(groups, 1), "heading")), 1 + 20 * 3);
+	json_decref(view);
+}
+END_TEST
+
+/* A counter named past the per-unit column's 200 bytes keeps its row, cut between characters. */
+START_TEST(test_per_unit_cuts_by_character)
+{
+	char name[256] = "";
+	json_t *view;
+	const json_t *rows, *r;
+	size_t i;
+	bool found = false;
+
+	for (int i = 0; i < 100; i++)
+		strcat(name, "\xc3\xa9");
+	for (int s = 0; s < 2; s++) {
+		struct ud_counter *c = ud_workload_add_counter(&(s ? pb : pa)->workloads[0], name);
+
+		c->status = UD_COUNTED;
+		c->value = 1e9;
+	}
+	rebuilt();
+	view = ud_report_view(model);
+	rows = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "per_unit");
+	json_array_foreach(rows, i, r)
+		found = found || strcmp(text_at(r, "name"), name) == 0;
+	ck_assert(found);
 	json_decref(view);
 }
 END_TEST
@@ -265,12 +429,10 @@ static void check_cpi_row(const json_t *row, double cpi)
 
 START_TEST(test_cpi_stack_per_host)
 {
-	json_t *view = ud_report_view(diff), *w = json_array_get(json_object_get(view, "workloads"), 0);
+	json_t *view = ud_report_view(model), *w = json_array_get(json_object_get(view, "workloads"), 0);
 	const json_t *chart = json_object_get(w, "cpi_chart"), *a = json_array_get(json_object_get(chart, "rows"), 0);
-	const json_t *m = json_object_get(json_array_get(json_object_get(diff, "workloads"), 0), "metrics");
-	double cpi_a = json_real_value(json_object_get(json_object_get(m, "cpi"), "a"));
-	double cpi_b = json_real_value(json_object_get(json_object_get(m, "cpi"), "b"));
-	double bm_a = json_real_value(json_object_get(json_object_get(m, "branch_mpki"), "a"));
+	struct ud_ab *m = model->workloads[0].metric;
+	double cpi_a = m[UD_M_CPI].a, cpi_b = m[UD_M_CPI].b, bm_a = m[UD_M_BRANCH_MPKI].a;
 	char want[16];
 
 	ck_assert_uint_eq(json_array_size(json_object_get(chart, "rows")), 2);
@@ -285,8 +447,8 @@ START_TEST(test_cpi_stack_per_host)
 	json_decref(view);
 
 	/* Branch misses enough to exceed the CPI alone: the bar still spans the CPI, 'other' is empty. */
-	json_object_set_new(json_object_get(m, "branch_mpki"), "a", json_real(100));
-	view = ud_report_view(diff);
+	m[UD_M_BRANCH_MPKI].a = 100;
+	view = ud_report_view(model);
 	chart = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "cpi_chart");
 	a = json_array_get(json_object_get(chart, "rows"), 0);
 	ck_assert(json_is_true(json_object_get(chart, "overshoot")));
@@ -299,17 +461,19 @@ END_TEST
 /* The overview: every non-composite workload once, the composite left out, the geomean marked. */
 START_TEST(test_overview_has_every_workload)
 {
-	json_t *workloads = json_object_get(diff, "workloads"), *view, *composite = workload_copy("Index Score", NULL, 0);
+	json_t *view;
 	const json_t *ov, *bar;
 	size_t i, seen = 0;
 
-	json_array_append_new(workloads, workload_copy("second", "ipc", 0.5));
-	json_object_set_new(json_array_get(workloads, 1), "speedup", json_real(0.6));
-	json_object_set_new(composite, "composite", json_true());
-	json_array_append_new(workloads, composite);
-	json_array_append_new(workloads, workload_copy("no score", NULL, 0));
-	json_object_set_new(json_array_get(workloads, 3), "speedup", json_null());
-	view = ud_report_view(diff);
+	add_copy("second");
+	add_copy("Index Score");
+	add_copy("no score");
+	rebuilt();
+	model->workloads[1].factor[UD_FACTOR_IPC] = 0.5;
+	model->workloads[1].speedup = 0.6;
+	model->workloads[2].composite = true;
+	model->workloads[3].speedup = NAN;
+	view = ud_report_view(model);
 	ov = json_object_get(view, "overview");
 	ck_assert_ptr_nonnull(strstr(text_at(ov, "note"), "1 without a speedup"));
 	ck_assert_uint_eq(json_array_size(json_object_get(ov, "bars")), 2);
@@ -331,23 +495,22 @@ END_TEST
 /* Many workloads: the overview draws those that moved most, says so, and the file stays small. */
 START_TEST(test_overview_many_workloads)
 {
-	json_t *workloads = json_object_get(diff, "workloads"), *view;
+	json_t *view;
 	char name[32];
 	char *h;
 
 	for (int i = 1; i < 1000; i++) {
-		json_t *w;
-
 		snprintf(name, sizeof(name), "w%04d", i);
-		w = workload_copy(name, NULL, 0);
-		json_object_set_new(w, "speedup", json_real(exp((i % 200 - 100) / 40.0)));
-		json_array_append_new(workloads, w);
+		add_copy(name);
 	}
-	view = ud_report_view(diff);
+	rebuilt();
+	for (int i = 1; i < 1000; i++)
+		model->workloads[i].speedup = exp((i % 200 - 100) / 40.0);
+	view = ud_report_view(model);
 	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 100);
 	ck_assert_ptr_nonnull(strstr(text_at(json_object_get(view, "overview"), "note"), "100 of 1000"));
 	json_decref(view);
-	json_object_set_new(diff, "findings", json_array()); /* their evidence lists every workload: not the charts' size */
+	none(); /* their evidence lists every workload: not the charts' size */
 	h = report(UD_REPORT_HTML);
 	ck_assert_uint_lt(strlen(h), 600 * 1000);
 	no_bad_words(h);
@@ -360,8 +523,8 @@ START_TEST(test_html_marks_and_empty_findings)
 {
 	char *h;
 
-	json_object_set_new(json_array_get(json_object_get(diff, "workloads"), 0), "higher_is_better", json_false());
-	json_object_set_new(diff, "findings", json_array());
+	pa->workloads[0].higher_is_better = 0;
+	none();
 	h = report(UD_REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "time: lower is better"));
 	ck_assert_ptr_nonnull(strstr(h, "<h2>Findings</h2>\n<p>none</p>"));
@@ -390,14 +553,12 @@ START_TEST(test_html_score_only)
 	in = (struct ud_diff_input){ a, b, "g2.json", "g3.json", &db };
 	model = ud_diff_build(&in, &err);
 	ck_assert_msg(model != NULL, "%s", err.msg);
-	json_decref(diff);
-	diff = ud_diff_to_json(model);
-	view = ud_report_view(diff);
+	view = ud_report_view(model);
 	ck_assert(json_is_true(json_object_get(view, "score_only")));
 	ck_assert_uint_eq(json_array_size(json_object_get(view, "workloads")), 0);
 	/* 26 rows, the two index scores left out. */
 	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 24);
-	h = report(UD_REPORT_HTML);
+	h = report_of(model, UD_REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
 	ck_assert_ptr_nonnull(strstr(h, "geomean 1.09x faster"));
 	ck_assert_ptr_nonnull(strstr(h, "<th colspan=\"4\">(2 copies)</th>"));
@@ -427,6 +588,10 @@ int main(void)
 	tcase_add_test(tc, test_missing_template);
 	tcase_add_test(tc, test_labels_from_the_tables);
 	tcase_add_test(tc, test_waterfalls_share_one_axis);
+	tcase_add_test(tc, test_infinite_reads_as_unknown);
+	tcase_add_test(tc, test_summary_names_cut_by_character);
+	tcase_add_test(tc, test_score_table_cuts_by_character);
+	tcase_add_test(tc, test_per_unit_cuts_by_character);
 	tcase_add_test(tc, test_cpi_stack_per_host);
 	tcase_add_test(tc, test_overview_has_every_workload);
 	tcase_add_test(tc, test_overview_many_workloads);

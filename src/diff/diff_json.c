@@ -1,7 +1,8 @@
 /*
  * The uarchdiff.diff/1 document (SPEC §5), written once from the typed
- * model through json_emit.h: straight to a file for `diff -f json`, into a
- * tree for the report view and compare.  The keys come from the enums' name
+ * model through json_emit.h: straight to a file for `diff -f json`, into
+ * compare's document, or into a tree for the tests that read the contract
+ * (the reports read the model itself).  The keys come from the enums' name
  * tables; a number the model holds as NAN (or one that overflowed) is null.
  */
 #include <math.h>

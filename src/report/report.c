@@ -1,6 +1,7 @@
 /*
  * report.c - writing a diff in the format asked for: the document itself as
- * JSON, or its view (report_view.c) through the format's template.
+ * JSON, streamed from the model, or the model's view (report_view.c)
+ * through the format's template.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,15 +71,13 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const char *dir, FILE *out,
 		    struct ud_err *err)
 {
-	json_t *doc, *view;
+	json_t *view;
 	int ret;
 
 	if (f == UD_REPORT_JSON)
 		return ud_diff_write_json(diff, out) == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
-	doc = ud_diff_to_json(diff);
-	view = doc ? ud_report_view(doc) : NULL;
+	view = ud_report_view(diff);
 	ret = view ? ud_report_render(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
 	json_decref(view);
-	json_decref(doc);
 	return ret;
 }

@@ -8,10 +8,10 @@
  * for text, and the HTML charts' geometry (report_chart.c: an overview of
  * every workload's speedup, waterfalls of the factors on one shared log
  * axis, A-vs-B bars for IPC and miss rates, a stacked CPI bar per host)
- * computed.  The view reads the diff document,
- * the contract `diff -f json` prints, by the keys and labels of the factor
- * and metric tables (diff.h, derived.h), so no label lives here.  Strings
- * from the profiles reach the output only through the format's escaping.
+ * computed.  The view reads the typed model (diff.h) as compare's view reads
+ * its own, with the labels of the factor and metric tables (diff.h,
+ * derived.h), so no label lives here.  Strings from the profiles reach the
+ * output only through the format's escaping.
  */
 #ifndef UD_REPORT_H
 #define UD_REPORT_H
@@ -27,10 +27,10 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out);
 /* The same as an option parser (options.h's UD_OPT_PARSE): dest is an enum ud_report_format. */
 int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
 
-/* The view the templates see (new reference). */
-json_t *ud_report_view(const json_t *diff);
-
 struct ud_diff;
+
+/* The view the templates see, built from the model (new reference). */
+json_t *ud_report_view(const struct ud_diff *diff);
 
 /*
  * Writes diff to out in format f, with templates from dir (NULL:

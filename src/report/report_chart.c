@@ -147,12 +147,12 @@ static json_t *legend_entry(int i, const char *color, const char *label)
 	return json_pack("{s:i s:i s:s s:s}", "x", x, "text_x", x + LEGEND_SWATCH + 5, "color", color, "label", label);
 }
 
-void ud_chart_waterfall_extent(const json_t *factors, double speedup, double *lo, double *hi)
+void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double speedup, double *lo, double *hi)
 {
 	double cum = 0;
 
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
-		double f = ud_rv_get(factors, ud_factor_name((enum ud_factor)i));
+		double f = factor[i];
 
 		if (isfinite(f) && f > 0) {
 			cum += log(f);
@@ -181,7 +181,7 @@ static const char *factor_color(bool total, enum ud_factor f, double v)
 }
 
 /* The factors as a waterfall: each bar starts where the last ended, the speedup last, from 1x. */
-json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct ud_log_axis *ax)
+json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup, const struct ud_log_axis *ax)
 {
 	json_t *bars = json_array();
 	double cum = 0, top = CHART_TOP + LEGEND_ROW, bottom;
@@ -190,7 +190,7 @@ json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct u
 	for (int i = 0; i <= UD_FACTOR_COUNT; i++) {
 		bool total = i == UD_FACTOR_COUNT;
 		enum ud_factor id = (enum ud_factor)(total ? 0 : i);
-		double f = total ? speedup : ud_rv_get(factors, ud_factor_name(id)), from = total ? 0 : cum, to;
+		double f = total ? speedup : factor[id], from = total ? 0 : cum, to;
 		double y = top + row * CHART_ROW, x0, x1;
 
 		if (!isfinite(f) || f <= 0)
@@ -221,15 +221,14 @@ json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct u
 }
 
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
-json_t *ud_chart_ab_bars(const json_t *metrics)
+json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT])
 {
 	static const enum ud_metric shown[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
 	json_t *rows = json_array();
 	int row = 0;
 
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
-		const json_t *m = json_object_get(metrics, ud_metric_name(shown[i]));
-		double a = ud_rv_get(m, "a"), b = ud_rv_get(m, "b"), top = fmax(a, b), y = 10 + row * (2 * CHART_BAR + 14);
+		double a = metric[shown[i]].a, b = metric[shown[i]].b, top = fmax(a, b), y = 10 + row * (2 * CHART_BAR + 14);
 		double width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
 
 		if (!isfinite(a) || !isfinite(b) || top <= 0)
@@ -256,20 +255,19 @@ static json_t *share_text(double v)
 }
 
 /* The symbols' shares, A above B, scaled to the largest; a symbol absent on a side has no bar there. */
-json_t *ud_chart_hotspots(const json_t *hotspots)
+json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n)
 {
-	json_t *rows = json_array(), *h;
+	json_t *rows = json_array();
 	double top = 0, width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
-	size_t i;
 
-	json_array_foreach(hotspots, i, h)
-		top = fmax(top, fmax(ud_rv_get(h, "a_share"), ud_rv_get(h, "b_share")));
-	json_array_foreach(hotspots, i, h) {
-		double a = ud_rv_get(h, "a_share"), b = ud_rv_get(h, "b_share"), y = CHART_TOP + (double)i * (2 * CHART_BAR + 14);
+	for (size_t i = 0; i < n; i++)
+		top = fmax(top, fmax(ud_rv_known(moves[i].a_share), ud_rv_known(moves[i].b_share)));
+	for (size_t i = 0; i < n; i++) {
+		double a = ud_rv_known(moves[i].a_share), b = ud_rv_known(moves[i].b_share), y = CHART_TOP + (double)i * (2 * CHART_BAR + 14);
 		double aw = isfinite(a) && top > 0 ? fmax(width * a / top, 1) : 0, bw = isfinite(b) && top > 0 ? fmax(width * b / top, 1) : 0;
 
 		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      ud_rv_shorten(json_string_value(json_object_get(h, "symbol")), 24),
+						      ud_rv_shorten(moves[i].symbol, 24),
 						      "label_y", ud_rv_coord(y + CHART_BAR * 0.7), "a_y", ud_rv_coord(y), "b_y",
 						      ud_rv_coord(y + CHART_BAR + 2), "a_w", ud_rv_coord(aw), "b_w", ud_rv_coord(bw),
 						      "a_text", share_text(a), "b_text", share_text(b),
@@ -278,21 +276,20 @@ json_t *ud_chart_hotspots(const json_t *hotspots)
 						      ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
 	}
 	return json_pack("{s:i s:o s:i s:o}", "width", CHART_WIDTH, "height",
-			 ud_rv_coord(CHART_TOP + (double)json_array_size(hotspots) * (2 * CHART_BAR + 14)), "left",
+			 ud_rv_coord(CHART_TOP + (double)n * (2 * CHART_BAR + 14)), "left",
 			 CHART_PLOT_LEFT, "rows", rows);
 }
 
 struct ov_item {
-	const json_t *w;
+	const struct ud_diff_workload *w;
 	double ln;     /* ln(speedup) */
 	double lo, hi; /* ln of its 95% interval's ends; NAN without one */
 };
 
-/* ln of the workload's significance.ci95 ends, NAN where the document has none. */
+/* ln of the ends of the workload's 95% interval, NAN where it has none. */
 static void interval_of(struct ov_item *it)
 {
-	const json_t *ci = json_object_get(json_object_get(it->w, "significance"), "ci95");
-	double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+	double lo = ud_rv_known(it->w->sig.lo), hi = ud_rv_known(it->w->sig.hi);
 
 	it->lo = it->hi = NAN;
 	if (lo > 0 && hi > 0) {
@@ -317,17 +314,16 @@ static int by_speedup(const void *x, const void *y)
 }
 
 /* The workloads the overview draws: every non-composite one with a speedup, at most OVERVIEW_MAX. */
-static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t *total, size_t *no_speedup)
+static struct ov_item *overview_items(const struct ud_diff *d, size_t *n, size_t *total, size_t *no_speedup)
 {
-	struct ov_item *items = calloc(json_array_size(workloads) + 1, sizeof(*items));
-	const json_t *w;
-	size_t i;
+	struct ov_item *items = calloc(d->nworkloads + 1, sizeof(*items));
 
 	*n = *no_speedup = 0;
-	json_array_foreach(workloads, i, w) {
-		double s = ud_rv_get(w, "speedup");
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+		double s = w->speedup;
 
-		if (!items || json_is_true(json_object_get(w, "composite")))
+		if (!items || w->composite)
 			continue;
 		if (isfinite(s) && s > 0) {
 			items[*n] = (struct ov_item){ w, log(s), NAN, NAN };
@@ -348,17 +344,16 @@ static struct ov_item *overview_items(const json_t *workloads, size_t *n, size_t
 static json_t *overview_bar(const struct ov_item *it, const struct ud_log_axis *ax, double y, double pitch)
 {
 	double x0 = ud_axis_x(ax, fmin(0, it->ln)), x1 = ud_axis_x(ax, fmax(0, it->ln)), h = pitch * 0.7;
-	const char *name = json_string_value(json_object_get(it->w, "name"));
+	const char *name = it->w->a->name;
 	char sp[48];
-
 	json_t *bar;
 
-	ud_rv_speedup_text(exp(it->ln), ud_rv_significant(it->w), sp, sizeof(sp));
-	bar = json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name ? name : "", "label",
-			 ud_rv_shorten(name ? name : "", OV_NAME_CHARS), "x", ud_rv_coord(x0), "y", ud_rv_coord(y + (pitch - h) / 2),
+	ud_rv_speedup_text(exp(it->ln), it->w->sig.significant, sp, sizeof(sp));
+	bar = json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name, "label",
+			 ud_rv_shorten(name, OV_NAME_CHARS), "x", ud_rv_coord(x0), "y", ud_rv_coord(y + (pitch - h) / 2),
 			 "w", ud_rv_coord(fmax(x1 - x0, 1)), "h", ud_rv_coord(h), "text_y", ud_rv_coord(y + pitch * 0.72),
 			 "color", fabs(it->ln) < 1e-9 ? COLOR_SAME : it->ln > 0 ? COLOR_UP : COLOR_DOWN, "value", sp,
-			 "lower_is_better", json_is_false(json_object_get(it->w, "higher_is_better")));
+			 "lower_is_better", !it->w->a->higher_is_better);
 	/* the speedup's 95% interval as a whisker across the bar's end, where the diff has one */
 	json_object_set_new(bar, "whisker",
 			    isfinite(it->lo) ? json_pack("{s:o s:o s:o}", "x1", ud_rv_coord(ud_axis_x(ax, it->lo)), "x2",
@@ -384,11 +379,11 @@ static json_t *overview_note(size_t n, size_t total, size_t no_speedup)
 	return json_string(note);
 }
 
-json_t *ud_chart_overview(const json_t *workloads, double geomean)
+json_t *ud_chart_overview(const struct ud_diff *d)
 {
 	size_t n, total, no_speedup;
-	struct ov_item *items = overview_items(workloads, &n, &total, &no_speedup);
-	double extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch, bottom;
+	struct ov_item *items = overview_items(d, &n, &total, &no_speedup);
+	double geomean = d->summary.geomean_speedup, extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch, bottom;
 	struct ud_log_axis ax;
 	json_t *bars = json_array(), *out;
 	char gm[64];
@@ -430,14 +425,18 @@ struct cpi_terms {
 	bool overshoot; /* branch + l1d > cpi: misses overlap */
 };
 
-static struct cpi_terms cpi_terms(const json_t *metrics, const json_t *pen, const char *side)
+/* One side's value of an A/B pair. */
+static double side_of(const struct ud_ab *v, enum ud_side side)
 {
-	const json_t *p = json_object_get(pen, side);
-	struct cpi_terms t = { .cpi = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_CPI)), side) };
-	double bm = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_BRANCH_MPKI)), side);
-	double lm = ud_rv_get(json_object_get(metrics, ud_metric_name(UD_M_L1D_MPKI)), side);
-	double bp = ud_rv_get(json_object_get(p, "branch_mispredict"), "cycles");
-	double lp = ud_rv_get(json_object_get(p, "l1d_miss"), "cycles");
+	return ud_rv_known(side == UD_SIDE_A ? v->a : v->b);
+}
+
+static struct cpi_terms cpi_terms(const struct ud_ab *metric, const struct ud_uarch *u, enum ud_side side)
+{
+	struct cpi_terms t = { .cpi = side_of(&metric[UD_M_CPI], side) };
+	double bm = side_of(&metric[UD_M_BRANCH_MPKI], side), lm = side_of(&metric[UD_M_L1D_MPKI], side), bp, lp;
+
+	ud_rv_penalties(u, &bp, &lp);
 
 	t.branch = bm * bp / PER_KILO;
 	t.l1d = lm * lp / PER_KILO;
@@ -483,16 +482,16 @@ static json_t *cpi_row(const char *host, const struct cpi_terms *t, double scale
 			 ud_rv_fmt("%.3f", fmax(t->other, 0)));
 }
 
-json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
+json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const struct ud_diff *d)
 {
-	static const char *const sides[] = { "a", "b" }, *const hosts[] = { "A", "B" };
-	struct cpi_terms t[2];
+	static const char *const hosts[] = { "A", "B" };
+	struct cpi_terms t[UD_SIDE_COUNT];
 	json_t *rows = json_array(), *missing = json_array();
 	double top = 0, y = CHART_TOP + LEGEND_ROW;
 	bool overshoot = false;
 
-	for (int i = 0; i < 2; i++) {
-		t[i] = cpi_terms(metrics, penalties, sides[i]);
+	for (int i = 0; i < UD_SIDE_COUNT; i++) {
+		t[i] = cpi_terms(metric, d->host[i].uarch, (enum ud_side)i);
 		if (isfinite(t[i].cpi) && t[i].cpi > 0)
 			top = fmax(top, t[i].cpi);
 	}
@@ -502,7 +501,7 @@ json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties)
 		return json_null();
 	}
 	/* One scale for both hosts: the bars' lengths compare their CPIs. */
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < UD_SIDE_COUNT; i++) {
 		if (!isfinite(t[i].cpi) || t[i].cpi <= 0) {
 			json_array_append_new(missing, json_string(hosts[i]));
 			continue;

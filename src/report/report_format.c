@@ -1,7 +1,8 @@
 /*
  * report_format.c - numbers and host facts as the reports show them, shared
  * by the diff's and compare's views and the charts: a missing value reads
- * "n/a" or "unknown", never "nan", "inf" or "(null)".
+ * "n/a" or "unknown", never "nan", "inf" or "(null)".  Also the parts of a
+ * diff that both views list alike: environment, findings, names.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -37,6 +38,11 @@ double ud_rv_get(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+double ud_rv_known(double v)
+{
+	return isfinite(v) ? v : NAN;
+}
+
 json_t *ud_rv_metric(double v, enum ud_metric m)
 {
 	return ud_metric_is_percent(m) ? ud_rv_fmt("%.2f%%", 100 * v) : ud_rv_fmt("%.3g", v);
@@ -44,24 +50,23 @@ json_t *ud_rv_metric(double v, enum ud_metric m)
 
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len)
 {
-	ud_speedup_words(s, significant, false, buf, len);
+	ud_speedup_words(ud_rv_known(s), significant, false, buf, len);
 }
 
-int ud_rv_significant(const json_t *w)
+int ud_rv_summary_significant(const struct ud_diff_summary *s)
 {
-	const json_t *v = json_object_get(json_object_get(w, "significance"), "significant");
-
-	return json_is_boolean(v) ? json_is_true(v) : -1;
-}
-
-int ud_rv_summary_significant(const json_t *summary)
-{
-	const json_t *ci = json_object_get(summary, "geomean_ci95");
-	double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
-
-	if (!json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)))
+	if (!isfinite(s->geomean_lo) || !isfinite(s->geomean_hi))
 		return -1;
-	return lo > 1 || hi < 1;
+	return s->geomean_lo > 1 || s->geomean_hi < 1;
+}
+
+bool ud_rv_penalties(const struct ud_uarch *u, double *branch, double *l1d)
+{
+	bool known = u && isfinite(u->penalty_branch) && isfinite(u->penalty_l1d);
+
+	*branch = known ? u->penalty_branch : NAN;
+	*l1d = known ? u->penalty_l1d : NAN;
+	return known;
 }
 
 /* UTF-8 continuation bytes (10xxxxxx) are not where a character starts. */
@@ -92,6 +97,46 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 			;
 	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
 	return json_string(buf);
+}
+
+json_t *ud_rv_env_entry(const struct ud_env_entry *e)
+{
+	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, e->a), "b", ud_rv_fact(e->field, e->b));
+}
+
+json_t *ud_rv_environment(const struct ud_diff *d)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < d->nenv; i++)
+		json_array_append_new(rows, ud_rv_env_entry(&d->env[i]));
+	return rows;
+}
+
+json_t *ud_rv_names(const char **names, size_t n)
+{
+	json_t *out = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(out, json_string(names[i]));
+	return out;
+}
+
+json_t *ud_rv_findings(const struct ud_diff *d)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < d->nfindings; i++) {
+		const struct ud_finding *f = &d->findings[i];
+		json_t *evidence = json_array();
+
+		for (size_t k = 0; k < f->nevidence; k++)
+			json_array_append_new(evidence, json_string(f->evidence[k]));
+		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o}", "id", ud_finding_name(f->id), "hypothesis",
+						      f->hypothesis ? json_string(f->hypothesis) : json_null(), "evidence",
+						      evidence, "confirm", f->confirm ? json_string(f->confirm) : json_null()));
+	}
+	return rows;
 }
 
 /* Arm's MIDR fields are hex where the kernel and `host` print them ("0x41"), not 65. */

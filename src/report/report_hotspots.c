@@ -5,7 +5,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "report_priv.h"
 #include "text.h"
@@ -29,36 +28,33 @@ static void ns_cell(double v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static json_t *row_view(const json_t *h)
+static json_t *row_view(const struct ud_hotspot_move *h)
 {
-	json_t *sym = ud_rv_shorten(json_string_value(json_object_get(h, "symbol")), SYMBOL_CHARS);
-	const char *mode = json_string_value(json_object_get(h, "mode"));
+	json_t *sym = ud_rv_shorten(h->symbol, SYMBOL_CHARS);
+	const char *mode = ud_mode_name(h->mode);
 	char a[16], b[16], an[32], bn[32], col[256];
 
-	share_cell(ud_rv_get(h, "a_share"), a, sizeof(a));
-	share_cell(ud_rv_get(h, "b_share"), b, sizeof(b));
-	ns_cell(ud_rv_get(h, "a_ns_per_unit"), an, sizeof(an));
-	ns_cell(ud_rv_get(h, "b_ns_per_unit"), bn, sizeof(bn));
-	snprintf(col, sizeof(col), "%-40s %-6s %7s %7s %12s %12s", json_string_value(sym), mode ? mode : "", a, b, an,
-		 bn);
-	return json_pack("{s:o s:s s:s s:s s:s s:s s:s}", "symbol", sym, "mode", mode ? mode : "", "a", a, "b", b,
+	share_cell(h->a_share, a, sizeof(a));
+	share_cell(h->b_share, b, sizeof(b));
+	ns_cell(h->a_ns, an, sizeof(an));
+	ns_cell(h->b_ns, bn, sizeof(bn));
+	snprintf(col, sizeof(col), "%-40s %-6s %7s %7s %12s %12s", json_string_value(sym), mode, a, b, an, bn);
+	return json_pack("{s:o s:s s:s s:s s:s s:s s:s}", "symbol", sym, "mode", mode, "a", a, "b", b,
 			 "a_ns", an, "b_ns", bn, "col", col);
 }
 
-json_t *ud_rv_hotspots(const json_t *w)
+json_t *ud_rv_hotspots(const struct ud_diff_workload *w)
 {
-	const json_t *hs = json_object_get(w, "hotspots"), *h;
-	const char *unit = json_string_value(json_object_get(json_object_get(w, "work"), "unit"));
 	json_t *rows;
 	char title[160];
-	size_t i;
 
-	if (!json_array_size(hs))
+	/* SPEC §5.1: a diff has hotspots only where both profiles were sampled */
+	if (!w->a->hotspots || !w->b->hotspots || w->nhotspots == 0)
 		return json_null();
 	rows = json_array();
-	json_array_foreach(hs, i, h)
-		json_array_append_new(rows, row_view(h));
+	for (size_t i = 0; i < w->nhotspots; i++)
+		json_array_append_new(rows, row_view(&w->hotspots[i]));
 	snprintf(title, sizeof(title), "sampled symbols whose share moved most: share of samples, CPU time per %s",
-		 unit ? unit : "unit");
-	return json_pack("{s:s s:o s:o}", "title", title, "rows", rows, "chart", ud_chart_hotspots(hs));
+		 w->work.unit);
+	return json_pack("{s:s s:o s:o}", "title", title, "rows", rows, "chart", ud_chart_hotspots(w->hotspots, w->nhotspots));
 }

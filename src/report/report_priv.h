@@ -2,22 +2,29 @@
  * report_priv.h - what the report's files share: numbers formatted for a
  * person (report_format.c: never "nan", "inf" or "(null)", a missing value
  * reads "n/a"), and the charts' geometry (report_chart.c) that the view
- * (report_view.c) puts beside each workload.
+ * (report_view.c) puts beside each workload.  The diff's view and charts
+ * read the typed model (diff.h); a number it could not compute (NAN, or
+ * one that overflowed) reads as unknown, as the document's null does.
  */
 #ifndef UD_REPORT_PRIV_H
 #define UD_REPORT_PRIV_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "derived.h"
+#include "diff.h"
+#include "uarch.h"
 
 /* printf of v, or "n/a" when v is not finite (new reference). */
 json_t *ud_rv_fmt(const char *format, double v);
 /* An SVG coordinate, one decimal. */
 json_t *ud_rv_coord(double v);
-/* The number under key, NAN when absent or not a number. */
+/* The number under key, NAN when absent or not a number (the teach lab's document). */
 double ud_rv_get(const json_t *o, const char *key);
+/* v where it is finite, else NAN: what the report shows of a number the model could not compute. */
+double ud_rv_known(double v);
 /* A metric as its table says: "10.97%" or "0.71". */
 json_t *ud_rv_metric(double v, enum ud_metric m);
 /*
@@ -25,16 +32,31 @@ json_t *ud_rv_metric(double v, enum ud_metric m);
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
  */
 json_t *ud_rv_fact(const char *field, const json_t *v);
+/* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
+json_t *ud_rv_env_entry(const struct ud_env_entry *e);
+/* Every host fact a diff's two sides differ in, as ud_rv_env_entry rows (new reference). */
+json_t *ud_rv_environment(const struct ud_diff *d);
+/* n names as an array of strings: the workloads only one side holds (new reference). */
+json_t *ud_rv_names(const char **names, size_t n);
+/*
+ * A diff's findings as the diff and compare reports list them: [{id,
+ * hypothesis, evidence: [...], confirm (null where no rule names a check)}]
+ * (new reference).
+ */
+json_t *ud_rv_findings(const struct ud_diff *d);
 /*
  * "4.66x faster", "1.25x slower", "~ 1.02x" (within the noise), "n/a": the
  * speedup without its object (ud_speedup_words), significant the test's
- * verdict (1, 0, -1 unknown).
+ * verdict (1, 0, -1 unknown); "n/a" too for a speedup that is not finite.
  */
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len);
-/* A diff workload's verdict in the document, significance.significant: 1, 0, or -1 for null. */
-int ud_rv_significant(const json_t *w);
-/* The summary's verdict from its geomean_ci95: 1 when the interval excludes 1, 0 when not, -1 without one. */
-int ud_rv_summary_significant(const json_t *summary);
+/* The summary's verdict from its geomean's 95% interval: 1 when it excludes 1, 0 when not, -1 without one. */
+int ud_rv_summary_significant(const struct ud_diff_summary *s);
+/*
+ * A host's CPI penalties in cycles, both or neither: false (and NAN in
+ * both) without a table or where it lacks either.
+ */
+bool ud_rv_penalties(const struct ud_uarch *u, double *branch, double *l1d);
 /* s in at most max_chars characters, its middle replaced by "…" when longer. */
 json_t *ud_rv_shorten(const char *s, size_t max_chars);
 
@@ -53,25 +75,33 @@ void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, doub
 /* The x of a ratio's logarithm. */
 double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio);
 
-/* Widens [*lo, *hi] to hold one workload's waterfall: each running product and the speedup. */
-void ud_chart_waterfall_extent(const json_t *factors, double speedup, double *lo, double *hi);
+/* Widens [*lo, *hi] to hold one workload's waterfall: each running product of factor[] and the speedup. */
+void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double speedup, double *lo, double *hi);
 /* The axis every waterfall of the report is drawn on, fitted to lo..hi from ud_chart_waterfall_extent. */
 void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi);
-/* The factors as a waterfall of bars on the shared axis, and the speedup they multiply to. */
-json_t *ud_chart_waterfall(const json_t *factors, double speedup, const struct ud_log_axis *ax);
-/* IPC and the miss rates, A above B, each pair scaled to its larger value. */
-json_t *ud_chart_ab_bars(const json_t *metrics);
-/* Each sampled symbol's share of samples (a diff's "hotspots"), A above B, the largest share the full width. */
-json_t *ud_chart_hotspots(const json_t *hotspots);
+/* The factors as a waterfall of bars on the shared axis, and the speedup they multiply to (new reference). */
+json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup, const struct ud_log_axis *ax);
+/* IPC and the miss rates of metric[], A above B, each pair scaled to its larger value (new reference). */
+json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT]);
+/* Each sampled symbol's share of samples, A above B, the largest share the full width (new reference). */
+json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n);
 /*
  * report_hotspots.c: a diff workload's hotspots as the reports show them,
- * {title, rows: [{symbol, mode, a, b, a_ns, b_ns, col}], chart}; null
- * when the diff has none.
+ * {title, rows: [{symbol, mode, a, b, a_ns, b_ns, col}], chart} (new
+ * reference); null when the diff has none.
  */
-json_t *ud_rv_hotspots(const json_t *w);
-/* One bar per workload's speedup on a log axis centred at 1x, composites left out; geomean marked. */
-json_t *ud_chart_overview(const json_t *workloads, double geomean);
-/* Each host's CPI as a stacked bar: branch part, L1d part, the rest; null without a CPI. */
-json_t *ud_chart_cpi_stack(const json_t *metrics, const json_t *penalties);
+json_t *ud_rv_hotspots(const struct ud_diff_workload *w);
+/*
+ * One bar per workload's speedup on a log axis centred at 1x, composites
+ * left out, the summary's geomean marked (new reference; null when no
+ * workload has a speedup).
+ */
+json_t *ud_chart_overview(const struct ud_diff *d);
+/*
+ * Each host's CPI as a stacked bar from metric[] and the hosts' penalties
+ * (d->host[].uarch): branch part, L1d part, the rest (new reference; null
+ * without a CPI).
+ */
+json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const struct ud_diff *d);
 
 #endif

@@ -1,12 +1,14 @@
 /*
- * report_view.c - the view of a diff document that the templates render:
- * every number formatted for a person, text columns aligned, speedups in
- * words ("4.66x slower", never "0.215x"), the summary table first, a
- * compact score table when neither side has counters, and per-workload
- * blocks only for the workloads that need them.
+ * report_view.c - the view of a diff that the templates render, from its
+ * typed model (diff.h) as compare's is from its own: every number formatted
+ * for a person, text columns aligned, speedups in words ("4.66x slower",
+ * never "0.215x"), the summary table first, a compact score table when
+ * neither side has counters, and per-workload blocks only for the
+ * workloads that need them.
  *
- * It reads the uarchdiff.diff/1 document (the contract) by the keys of the
- * factor, metric and group tables, so no label lives here.
+ * The view is a jansson tree because the template renderer reads one; it is
+ * built once and read by nothing else.  Factors, metrics, groups and modes
+ * are named by their enums' tables, so no label of theirs lives here.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -24,11 +26,16 @@
 /* The summary table's workload column, in characters; longer names end in "...". */
 #define NAME_COLUMN 30
 
-static const char *str(const json_t *o, const char *key)
+/* A string the model may lack, as the document has it: null. */
+static json_t *string_or_null(const char *s)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	return s ? json_string(s) : json_null();
+}
 
-	return s ? s : "";
+/* A test's verdict (1, 0, -1 unknown) as true, false or null. */
+static json_t *verdict(int significant)
+{
+	return significant < 0 ? json_null() : json_boolean(significant);
 }
 
 /* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */
@@ -57,25 +64,25 @@ static void count_text(double v, char *buf, size_t len)
  * two sides is marked "*" and its reason goes to notes (SPEC §5.2
  * "comparable": shown, never charged).
  */
-static json_t *metrics_view(const json_t *metrics, json_t *notes)
+static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 {
 	json_t *rows = json_array();
 
 	for (int i = 0; i < UD_METRIC_COUNT; i++) {
 		enum ud_metric id = (enum ud_metric)i;
-		const json_t *m = json_object_get(metrics, ud_metric_name(id));
-		json_t *a = ud_rv_metric(ud_rv_get(m, "a"), id), *b = ud_rv_metric(ud_rv_get(m, "b"), id);
-		json_t *r = ud_rv_fmt("%.3gx", ud_rv_get(m, "ratio"));
-		bool apart = json_is_false(json_object_get(m, "comparable"));
+		const struct ud_ab *m = &w->metric[i];
+		json_t *a = ud_rv_metric(m->a, id), *b = ud_rv_metric(m->b, id), *r = ud_rv_fmt("%.3gx", m->ratio);
+		const char *reason = w->incomparable[i];
 		char col[160], name[48];
 
-		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), apart ? " *" : "");
+		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), reason ? " *" : "");
 		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
 			 json_string_value(r));
-		if (apart) {
+		if (reason) {
 			char note[768];
 
-			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), str(m, "reason"));
+			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), reason);
+			ud_utf8_sanitize(note); /* a long reason cut inside a character would lose the note */
 			json_array_append_new(notes, json_string(note));
 		}
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
@@ -84,16 +91,15 @@ static json_t *metrics_view(const json_t *metrics, json_t *notes)
 	return rows;
 }
 
-static json_t *factors_view(const json_t *w)
+static json_t *factors_view(const struct ud_diff_workload *w)
 {
-	const json_t *factors = json_object_get(w, "factors"), *shares = json_object_get(w, "shares");
 	json_t *rows = json_array();
 
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
-		const char *key = ud_factor_name((enum ud_factor)i), *label = ud_factor_label((enum ud_factor)i);
-		double ratio = ud_rv_get(factors, key);
+		const char *label = ud_factor_label((enum ud_factor)i);
+		double ratio = ud_rv_known(w->factor[i]);
 		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
-		json_t *v = ud_rv_fmt("%.3gx", ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * ud_rv_get(shares, key)) + 0.0);
+		json_t *v = ud_rv_fmt("%.3gx", ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * w->share[i]) + 0.0);
 		/* what it did to B (a share beyond +-100% reads only beside the word); nothing where it prints as 1x */
 		const char *effect = strcmp(json_string_value(v), "1x") == 0 ? "" : ratio > 1 ? "helped B" : ratio < 1 ? "hurt B" : "";
 		char col[128];
@@ -127,20 +133,21 @@ static const char *per_unit_label(const char *key, bool *is_time)
 	return key;
 }
 
-static json_t *per_unit_view(const json_t *per_unit)
+static json_t *per_unit_view(const struct ud_diff_workload *w)
 {
-	json_t *rows = json_array(), *v;
-	const char *key;
+	json_t *rows = json_array();
 
-	json_object_foreach((json_t *)per_unit, key, v) {
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		const struct ud_ab *v = &w->per_unit[i].v;
 		bool is_time;
-		const char *label = per_unit_label(key, &is_time);
+		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
 		char a[40], b[40], r[24], col[200];
 
-		(is_time ? ud_format_ns : count_text)(ud_rv_get(v, "a"), a, sizeof(a));
-		(is_time ? ud_format_ns : count_text)(ud_rv_get(v, "b"), b, sizeof(b));
-		snprintf(r, sizeof(r), isfinite(ud_rv_get(v, "ratio")) ? "%.3gx" : "n/a", ud_rv_get(v, "ratio"));
+		(is_time ? ud_format_ns : count_text)(ud_rv_known(v->a), a, sizeof(a));
+		(is_time ? ud_format_ns : count_text)(ud_rv_known(v->b), b, sizeof(b));
+		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s", label, a, b, r);
+		ud_utf8_sanitize(col); /* a long counter name cut inside a character would lose the row */
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio", r,
 						      "col", col));
 	}
@@ -148,19 +155,20 @@ static json_t *per_unit_view(const json_t *per_unit)
 }
 
 /* "user 404 ns -> 43.6 ns, kernel 1.35 µs -> 344 ns; the kernel carries 74% of the change" */
-static json_t *time_split_view(const json_t *split, const char *unit)
+static json_t *time_split_view(const struct ud_diff_workload *w)
 {
-	const json_t *user = json_object_get(split, "user"), *kernel = json_object_get(split, "kernel");
-	double share = ud_rv_get(kernel, "share");
+	const struct ud_mode_part *user = &w->mode[UD_MODE_USER], *kernel = &w->mode[UD_MODE_KERNEL];
+	double share = ud_rv_known(kernel->share);
 	char ua[32], ub[32], ka[32], kb[32], line[600] = "";
 	int used = 0;
 
-	if (isfinite(ud_rv_get(user, "a")) && isfinite(ud_rv_get(user, "b"))) {
-		ud_format_ns(ud_rv_get(user, "a"), ua, sizeof(ua));
-		ud_format_ns(ud_rv_get(user, "b"), ub, sizeof(ub));
-		ud_format_ns(ud_rv_get(kernel, "a"), ka, sizeof(ka));
-		ud_format_ns(ud_rv_get(kernel, "b"), kb, sizeof(kb));
-		used = snprintf(line, sizeof(line), "CPU time per %s: user %s -> %s, kernel %s -> %s", unit, ua, ub, ka, kb);
+	if (isfinite(user->a) && isfinite(user->b)) {
+		ud_format_ns(user->a, ua, sizeof(ua));
+		ud_format_ns(user->b, ub, sizeof(ub));
+		ud_format_ns(ud_rv_known(kernel->a), ka, sizeof(ka));
+		ud_format_ns(ud_rv_known(kernel->b), kb, sizeof(kb));
+		used = snprintf(line, sizeof(line), "CPU time per %s: user %s -> %s, kernel %s -> %s", w->work.unit, ua, ub,
+				ka, kb);
 		if (share >= 0 && share <= 1)
 			used += snprintf(line + used, sizeof(line) - (size_t)used, "; the kernel carries %.0f%% of the change",
 					 100 * share);
@@ -169,47 +177,49 @@ static json_t *time_split_view(const json_t *split, const char *unit)
 	}
 	/* per-mode IPC stands on its own counters, with or without the time split */
 	for (int m = 0; m < UD_MODE_COUNT && (size_t)used < sizeof(line); m++) {
-		const json_t *part = json_object_get(split, ud_mode_name((enum ud_mode)m)), *ipc = json_object_get(part, "ipc");
+		const struct ud_mode_part *part = &w->mode[m];
 
-		if (ipc)
+		if (isfinite(part->ipc.a) && isfinite(part->ipc.b))
 			used += snprintf(line + used, sizeof(line) - (size_t)used, "%s%s IPC %.2f -> %.2f", used ? "; " : "",
-					 ud_mode_name((enum ud_mode)m), ud_rv_get(ipc, "a"), ud_rv_get(ipc, "b"));
-		if (isfinite(ud_rv_get(part, "cycles_share")) && (size_t)used < sizeof(line))
+					 ud_mode_name((enum ud_mode)m), part->ipc.a, part->ipc.b);
+		if (isfinite(part->cycles_share) && (size_t)used < sizeof(line))
 			used += snprintf(line + used, sizeof(line) - (size_t)used, " (%.0f%% of the change in cycles)",
-					 100 * ud_rv_get(part, "cycles_share"));
+					 100 * part->cycles_share);
 	}
 	return used ? json_string(line) : json_null();
 }
 
-static json_t *cpi_view(const json_t *c)
+static json_t *cpi_view(const struct ud_cpi_stack *c)
 {
-	json_t *v = json_pack("{s:o s:o s:o s:o s:o s:o}", "cpi_a", ud_rv_fmt("%.3f", ud_rv_get(c, "cpi_a")), "cpi_b",
-			      ud_rv_fmt("%.3f", ud_rv_get(c, "cpi_b")), "delta", ud_rv_fmt("%+.3f", ud_rv_get(c, "delta_cpi")),
-			      "branch", ud_rv_fmt("%+.3f", ud_rv_get(c, "branch")), "l1d", ud_rv_fmt("%+.3f", ud_rv_get(c, "l1d")),
-			      "other", ud_rv_fmt("%+.3f", ud_rv_get(c, "other")));
+	json_t *v = json_object();
 
-	json_object_set_new(v, "overshoot", json_boolean(json_is_true(json_object_get(c, "overshoot"))));
+	json_object_set_new(v, "cpi_a", ud_rv_fmt("%.3f", c->cpi_a));
+	json_object_set_new(v, "cpi_b", ud_rv_fmt("%.3f", c->cpi_b));
+	json_object_set_new(v, "delta", ud_rv_fmt("%+.3f", c->delta));
+	json_object_set_new(v, "branch", ud_rv_fmt("%+.3f", c->branch));
+	json_object_set_new(v, "l1d", ud_rv_fmt("%+.3f", c->l1d));
+	json_object_set_new(v, "other", ud_rv_fmt("%+.3f", c->other));
+	json_object_set_new(v, "overshoot", json_boolean(c->overshoot));
 	return v;
 }
 
 /* "18,103,507 KB on A, 83,430,478 KB on B (score x elapsed ...)" */
-static json_t *work_view(const json_t *work)
+static json_t *work_view(const struct ud_work *work)
 {
+	const char *basis = ud_work_basis_text(work->basis);
 	char a[40], b[40], line[400];
-	const char *unit = str(work, "unit");
 
-	count_text(ud_rv_get(work, "a"), a, sizeof(a));
-	count_text(ud_rv_get(work, "b"), b, sizeof(b));
-	snprintf(line, sizeof(line), "%s %s on A, %s %s on B (%s)", a, unit, b, unit, str(work, "basis"));
+	count_text(ud_rv_known(work->a), a, sizeof(a));
+	count_text(ud_rv_known(work->b), b, sizeof(b));
+	snprintf(line, sizeof(line), "%s %s on A, %s %s on B (%s)", a, work->unit, b, work->unit, basis ? basis : "");
 	return json_string(line);
 }
 
 /* "397163 -> 1849374 KBps", or which side has no score, rather than "n/a -> n/a". */
-static json_t *score_line(const json_t *w)
+static json_t *score_line(const struct ud_diff_workload *w)
 {
-	const json_t *score = json_object_get(w, "score");
-	double a = ud_rv_get(score, "a"), b = ud_rv_get(score, "b");
-	const char *units = str(w, "units");
+	double a = ud_rv_known(w->a->score.median), b = ud_rv_known(w->b->score.median);
+	const char *units = w->a->units ? w->a->units : "";
 	char line[160];
 
 	if (isfinite(a) && isfinite(b))
@@ -219,65 +229,99 @@ static json_t *score_line(const json_t *w)
 			 isfinite(a) ? "A" : "B");
 	else
 		snprintf(line, sizeof(line), "none on either side");
+	ud_utf8_sanitize(line); /* long units cut inside a character would lose the line */
 	return json_string(line);
 }
 
-static json_t *dominant_label(const json_t *w)
+static const char *dominant_label(const struct ud_diff_workload *w)
 {
-	enum ud_factor f;
-
-	if (ud_factor_from_name(str(w, "dominant"), &f) != 0)
-		return json_string("n/a");
-	return json_string(ud_factor_label(f));
+	return w->has_dominant ? ud_factor_label(w->dominant) : "n/a";
 }
 
-static json_t *workload_view(const json_t *w, const struct ud_log_axis *axis, const json_t *pen)
+/* The block's parts from the numbers: factors, metrics, per unit, time split, CPI and charts. */
+static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_workload *w,
+				const struct ud_log_axis *axis)
 {
-	double speedup = ud_rv_get(w, "speedup");
-	const json_t *sig = json_object_get(w, "significance"), *metrics = json_object_get(w, "metrics");
-	const char *unit = str(json_object_get(w, "work"), "unit");
-	char sp[48], per[64];
-	json_t *v, *notes = json_array();
+	json_t *v = json_object(), *notes = json_array();
 
-	ud_rv_speedup_text(speedup, ud_rv_significant(w), sp, sizeof(sp));
-	snprintf(per, sizeof(per), strcmp(unit, "run") == 0 ? "per %s" : "per %s of work", unit);
-	v = json_pack("{s:O s:s s:O s:o s:o s:o s:O s:O s:o s:o s:o}", "name", json_object_get(w, "name"), "speedup", sp,
-		      "explanation", json_object_get(w, "explanation"), "work", work_view(json_object_get(w, "work")),
-		      "factors", factors_view(w), "metrics", metrics_view(metrics, notes), "significance",
-		      json_object_get(sig, "note"), "significant", json_object_get(w, "significant"), "cpi",
-		      cpi_view(json_object_get(w, "cpi_stack")), "waterfall",
-		      ud_chart_waterfall(json_object_get(w, "factors"), speedup, axis), "bars", ud_chart_ab_bars(metrics));
-	json_object_update_new(v, json_pack("{s:s s:o s:o s:s s:b}", "per_unit_title", per, "per_unit",
-					    per_unit_view(json_object_get(w, "per_unit")), "time_split",
-					    time_split_view(json_object_get(w, "time_split"), unit), "units", str(w, "units"),
-					    "lower_is_better", !json_is_true(json_object_get(w, "higher_is_better"))));
-	json_object_set_new(v, "score_line", score_line(w));
+	json_object_set_new(v, "work", work_view(&w->work));
+	json_object_set_new(v, "factors", factors_view(w));
+	json_object_set_new(v, "metrics", metrics_view(w, notes));
 	json_object_set_new(v, "metric_notes", notes);
-	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(metrics, pen));
-	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
+	json_object_set_new(v, "cpi", cpi_view(&w->cpi));
+	json_object_set_new(v, "waterfall", ud_chart_waterfall(w->factor, w->speedup, axis));
+	json_object_set_new(v, "bars", ud_chart_ab_bars(w->metric));
+	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(w->metric, d));
+	json_object_set_new(v, "per_unit", per_unit_view(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
-	json_object_set_new(v, "has_per_unit", json_boolean(json_object_size(json_object_get(w, "per_unit")) > 0));
+	json_object_set_new(v, "has_per_unit", json_boolean(w->nper_unit > 0));
+	json_object_set_new(v, "time_split", time_split_view(w));
+	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	return v;
 }
 
-/* One row of the summary table: speedup, dominant factor, kernel share and IPC, A -> B. */
-static json_t *summary_row(const json_t *w)
+static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workload *w, const struct ud_log_axis *axis)
 {
-	const json_t *m = json_object_get(w, "metrics");
-	const json_t *ss = json_object_get(m, "sys_share"), *ipc = json_object_get(m, "ipc");
-	char sp[48], share[40] = "n/a", ipcs[40] = "n/a", name[NAME_COLUMN + 1], col[256];
-	json_t *dom = dominant_label(w);
-	const char *full = str(w, "name");
+	json_t *v = workload_numbers(d, w, axis);
+	char sp[48], per[64];
 
-	ud_rv_speedup_text(ud_rv_get(w, "speedup"), ud_rv_significant(w), sp, sizeof(sp));
-	if (isfinite(ud_rv_get(ss, "a")) && isfinite(ud_rv_get(ss, "b")))
-		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ud_rv_get(ss, "a"), 100 * ud_rv_get(ss, "b"));
-	if (isfinite(ud_rv_get(ipc, "a")) && isfinite(ud_rv_get(ipc, "b")))
-		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ud_rv_get(ipc, "a"), ud_rv_get(ipc, "b"));
-	snprintf(name, sizeof(name), strlen(full) > NAME_COLUMN ? "%.27s..." : "%s", full);
-	snprintf(col, sizeof(col), "%-*s %-14s %-12s %-14s %s", NAME_COLUMN, name, sp, json_string_value(dom), share, ipcs);
-	return json_pack("{s:s s:s s:o s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
-			 "ipc", ipcs, "col", col, "lower_is_better", json_is_false(json_object_get(w, "higher_is_better")));
+	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
+	snprintf(per, sizeof(per), strcmp(w->work.unit, "run") == 0 ? "per %s" : "per %s of work", w->work.unit);
+	json_object_set_new(v, "name", json_string(w->a->name));
+	json_object_set_new(v, "speedup", json_string(sp));
+	json_object_set_new(v, "explanation", string_or_null(w->explanation));
+	json_object_set_new(v, "significance", json_string(w->sig.note));
+	json_object_set_new(v, "significant", verdict(w->sig.significant));
+	json_object_set_new(v, "per_unit_title", json_string(per));
+	json_object_set_new(v, "units", json_string(w->a->units ? w->a->units : ""));
+	json_object_set_new(v, "lower_is_better", json_boolean(!w->a->higher_is_better));
+	json_object_set_new(v, "score_line", score_line(w));
+	return v;
+}
+
+/*
+ * The summary table's name column: the name padded to NAME_COLUMN
+ * characters, a longer one cut to its first NAME_COLUMN - 3 and "...".
+ * Characters, not bytes: a cut inside one would make the row invalid UTF-8,
+ * which no JSON string holds, and the row would be lost.
+ */
+static void name_cell(const char *full, char *buf, size_t len)
+{
+	size_t chars = 0, cut = 0, n, used;
+
+	for (const char *p = full; *p; p += n, chars++) {
+		n = ud_utf8_sequence((const unsigned char *)p);
+		n = n ? n : 1; /* profiles hold valid UTF-8: a stray byte only counts as one */
+		if (chars == NAME_COLUMN - 3)
+			cut = (size_t)(p - full);
+	}
+	if (chars > NAME_COLUMN)
+		snprintf(buf, len, "%.*s...", (int)cut, full);
+	else
+		snprintf(buf, len, "%s", full);
+	used = strlen(buf);
+	for (size_t c = chars > NAME_COLUMN ? NAME_COLUMN : chars; c < NAME_COLUMN && used + 1 < len; c++)
+		buf[used++] = ' ';
+	buf[used] = '\0';
+}
+
+/* One row of the summary table: speedup, dominant factor, kernel share and IPC, A -> B. */
+static json_t *summary_row(const struct ud_diff_workload *w)
+{
+	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE], *ipc = &w->metric[UD_M_IPC];
+	/* the name column holds NAME_COLUMN characters of up to 4 bytes */
+	char sp[48], share[40] = "n/a", ipcs[40] = "n/a", name[4 * NAME_COLUMN + 1], col[256 + 4 * NAME_COLUMN];
+	const char *full = w->a->name, *dom = dominant_label(w);
+
+	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
+	if (isfinite(ss->a) && isfinite(ss->b))
+		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ss->a, 100 * ss->b);
+	if (isfinite(ipc->a) && isfinite(ipc->b))
+		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ipc->a, ipc->b);
+	name_cell(full, name, sizeof(name));
+	snprintf(col, sizeof(col), "%s %-14s %-12s %-14s %s", name, sp, dom, share, ipcs);
+	return json_pack("{s:s s:s s:s s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
+			 "ipc", ipcs, "col", col, "lower_is_better", !w->a->higher_is_better);
 }
 
 /* UnixBench names end in "(1 copy)" / "(2 copies)": the heading its table groups by, or -1. */
@@ -291,32 +335,44 @@ static int copies_suffix(const char *name)
 }
 
 /* The compact table when neither side has counters: rows grouped by their "(N copies)" heading. */
-static json_t *score_table(const json_t *workloads)
+static json_t *score_table(const struct ud_diff *d)
 {
-	json_t *groups = json_array(), *group = NULL, *w;
+	json_t *groups = json_array(), *rows = NULL;
 	char heading[64] = "\x01"; /* matches no real heading: the first row opens a group */
-	size_t i;
 
-	json_array_foreach(workloads, i, w) {
-		const char *name = str(w, "name");
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+		const char *name = w->a->name;
 		int cut = copies_suffix(name);
 		char this_heading[64], sp[48], a[32], b[32], col[256];
 
+		/* a cut inside a character (a long heading or name) would be invalid UTF-8 and lose the row */
 		snprintf(this_heading, sizeof(this_heading), "%s", cut >= 0 ? name + cut : "");
+		ud_utf8_sanitize(this_heading);
 		if (strcmp(this_heading, heading) != 0) {
+			json_decref(rows);
+			rows = json_array(); /* our own reference besides the group's, so it outlives a group refused */
 			snprintf(heading, sizeof(heading), "%s", this_heading);
-			group = json_pack("{s:s s:[]}", "heading", heading, "rows");
-			json_array_append_new(groups, group);
+			json_array_append_new(groups, json_pack("{s:s s:O}", "heading", heading, "rows", rows));
 		}
-		ud_rv_speedup_text(ud_rv_get(w, "speedup"), ud_rv_significant(w), sp, sizeof(sp));
-		snprintf(a, sizeof(a), "%.6g", ud_rv_get(json_object_get(w, "score"), "a"));
-		snprintf(b, sizeof(b), "%.6g", ud_rv_get(json_object_get(w, "score"), "b"));
+		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
+		snprintf(a, sizeof(a), "%.6g", ud_rv_known(w->a->score.median));
+		snprintf(b, sizeof(b), "%.6g", ud_rv_known(w->b->score.median));
 		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
-		json_array_append_new(json_object_get(group, "rows"),
-				      json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp, "col", col,
-						"lower_is_better", json_is_false(json_object_get(w, "higher_is_better"))));
+		ud_utf8_sanitize(col);
+		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp,
+						      "col", col, "lower_is_better", !w->a->higher_is_better));
 	}
+	json_decref(rows);
 	return groups;
+}
+
+/* How far a workload moved either way, |ln speedup|; 0 without a speedup. */
+static double moved(const struct ud_diff_workload *w)
+{
+	double m = fabs(log(w->speedup));
+
+	return isfinite(m) ? m : 0;
 }
 
 static int cmp_moved(const void *x, const void *y)
@@ -326,148 +382,197 @@ static int cmp_moved(const void *x, const void *y)
 	return (a < b) - (a > b); /* descending */
 }
 
-/* The workloads that get a block: all of them, or with many, the BLOCKS_MAX that moved most (borrowed). */
-static json_t *block_workloads(const json_t *workloads)
+/*
+ * The workloads that get a block, into chosen (room for BLOCKS_MAX, borrowed
+ * from d): all of them, or with many, the BLOCKS_MAX that moved most, in
+ * the diff's order.  Returns how many.
+ */
+static size_t block_workloads(const struct ud_diff *d, const struct ud_diff_workload *chosen[BLOCKS_MAX])
 {
-	size_t n = json_array_size(workloads), i;
-	double *moved = malloc((n + 1) * sizeof(double)), cutoff = -1;
-	json_t *out = json_array(), *w;
+	size_t n = d->nworkloads, k = 0;
+	double *by = n > BLOCKS_MAX ? malloc(n * sizeof(double)) : NULL, cutoff = -1;
 
-	for (i = 0; moved && i < n; i++)
-		moved[i] = fabs(log(ud_rv_get(json_array_get(workloads, i), "speedup")));
-	for (i = 0; moved && i < n; i++)
-		moved[i] = isfinite(moved[i]) ? moved[i] : 0;
-	if (moved && n > BLOCKS_MAX) {
-		qsort(moved, n, sizeof(double), cmp_moved);
-		cutoff = moved[BLOCKS_MAX - 1];
+	if (by) {
+		for (size_t i = 0; i < n; i++)
+			by[i] = moved(&d->workloads[i]);
+		qsort(by, n, sizeof(double), cmp_moved);
+		cutoff = by[BLOCKS_MAX - 1];
+		free(by);
 	}
-	json_array_foreach(workloads, i, w) {
-		double m = fabs(log(ud_rv_get(w, "speedup")));
-
-		if (n <= BLOCKS_MAX || (isfinite(m) ? m : 0) >= cutoff)
-			json_array_append(out, w);
-		if (json_array_size(out) == BLOCKS_MAX)
-			break;
-	}
-	free(moved);
-	return out;
+	for (size_t i = 0; i < n && k < BLOCKS_MAX; i++)
+		if (n <= BLOCKS_MAX || moved(&d->workloads[i]) >= cutoff)
+			chosen[k++] = &d->workloads[i];
+	return k;
 }
 
 /* The per-workload blocks, their waterfalls on one axis fitted to all of them. */
-static json_t *blocks(const json_t *workloads, const json_t *pen, size_t *shown)
+static json_t *blocks(const struct ud_diff *d)
 {
-	json_t *chosen = block_workloads(workloads), *out = json_array(), *w;
+	const struct ud_diff_workload *chosen[BLOCKS_MAX];
+	size_t n = block_workloads(d, chosen);
+	json_t *out = json_array();
 	struct ud_log_axis axis;
 	double lo = 0, hi = 0;
-	size_t i;
 
-	json_array_foreach(chosen, i, w)
-		ud_chart_waterfall_extent(json_object_get(w, "factors"), ud_rv_get(w, "speedup"), &lo, &hi);
+	for (size_t i = 0; i < n; i++)
+		ud_chart_waterfall_extent(chosen[i]->factor, chosen[i]->speedup, &lo, &hi);
 	ud_chart_waterfall_axis(&axis, lo, hi);
-	json_array_foreach(chosen, i, w)
-		json_array_append_new(out, workload_view(w, &axis, pen));
-	json_decref(chosen);
-	*shown = json_array_size(out);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(out, workload_view(d, chosen[i], &axis));
 	return out;
 }
 
-static json_t *summary_view(const json_t *summary)
+/* "kernel-heavy (3): 1.25x faster" for each group that has workloads in the summary. */
+static json_t *groups_view(const struct ud_diff *d)
 {
-	json_t *groups = json_array(), *composites = json_array(), *g;
+	json_t *groups = json_array();
 	char sp[48], line[128];
-	size_t i;
 
-	json_array_foreach(json_object_get(summary, "groups"), i, g) {
-		ud_rv_speedup_text(ud_rv_get(g, "geomean_speedup"), -1, sp, sizeof(sp));
-		snprintf(line, sizeof(line), "%s (%zu): %s", str(g, "name"), json_array_size(json_object_get(g, "workloads")),
-			 sp);
+	for (int g = 0; g < UD_GROUP_COUNT; g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < d->nworkloads; i++)
+			n += d->workloads[i].group == (enum ud_group)g && ud_diff_in_summary(d, &d->workloads[i]);
+		if (!n)
+			continue;
+		ud_rv_speedup_text(d->summary.group_geomean[g], -1, sp, sizeof(sp));
+		snprintf(line, sizeof(line), "%s (%zu): %s", ud_group_name((enum ud_group)g), n, sp);
 		json_array_append_new(groups, json_pack("{s:s}", "line", line));
 	}
-	json_array_foreach(json_object_get(summary, "composites"), i, g) {
-		ud_rv_speedup_text(ud_rv_get(g, "ratio"), -1, sp, sizeof(sp));
-		snprintf(line, sizeof(line), "%.6g -> %.6g (%s)", ud_rv_get(g, "a"), ud_rv_get(g, "b"), sp);
-		json_array_append_new(composites, json_pack("{s:s s:s}", "name", str(g, "name"), "line", line));
-	}
-	ud_rv_speedup_text(ud_rv_get(summary, "geomean_speedup"), ud_rv_summary_significant(summary), sp, sizeof(sp));
-	snprintf(line, sizeof(line), "%s over %lld workloads", sp,
-		 (long long)json_integer_value(json_object_get(summary, "workloads")));
-	return json_pack("{s:O s:s s:o s:o s:b}", "headline", json_object_get(summary, "headline"), "geomean", line,
-			 "groups", groups, "composites", composites, "counters",
-			 json_is_true(json_object_get(summary, "counters")));
+	return groups;
 }
 
-static json_t *environment_view(const json_t *env)
+/* The composite scores (UnixBench's index), kept out of the means: "1234 -> 2345 (1.90x faster)". */
+static json_t *composites_view(const struct ud_diff *d)
 {
-	json_t *rows = json_array(), *e;
-	size_t i;
+	json_t *composites = json_array();
+	char sp[48], line[128];
 
-	json_array_foreach(env, i, e) {
-		const char *field = str(e, "field");
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
 
-		json_array_append_new(rows, json_pack("{s:s s:o s:o}", "field", field, "a",
-						      ud_rv_fact(field, json_object_get(e, "a")), "b",
-						      ud_rv_fact(field, json_object_get(e, "b"))));
+		if (!w->composite)
+			continue;
+		ud_rv_speedup_text(w->speedup, -1, sp, sizeof(sp));
+		snprintf(line, sizeof(line), "%.6g -> %.6g (%s)", ud_rv_known(w->a->score.median),
+			 ud_rv_known(w->b->score.median), sp);
+		json_array_append_new(composites, json_pack("{s:s s:s}", "name", w->a->name, "line", line));
+	}
+	return composites;
+}
+
+/* The summary's lines; *groups and *composites say whether it has any of each. */
+static json_t *summary_view(const struct ud_diff *d, bool *groups, bool *composites)
+{
+	const struct ud_diff_summary *s = &d->summary;
+	json_t *v = json_object(), *g = groups_view(d), *c = composites_view(d);
+	char sp[48], line[128];
+
+	*groups = json_array_size(g) > 0;
+	*composites = json_array_size(c) > 0;
+	ud_rv_speedup_text(s->geomean_speedup, ud_rv_summary_significant(s), sp, sizeof(sp));
+	snprintf(line, sizeof(line), "%s over %zu workloads", sp, s->ngeomean);
+	json_object_set_new(v, "headline", string_or_null(s->headline));
+	json_object_set_new(v, "geomean", json_string(line));
+	json_object_set_new(v, "groups", g);
+	json_object_set_new(v, "composites", c);
+	json_object_set_new(v, "counters", json_boolean(s->counters));
+	return v;
+}
+
+static json_t *host_view(const struct ud_diff_host *h)
+{
+	json_t *v = json_object();
+
+	json_object_set_new(v, "label", string_or_null(h->label));
+	json_object_set_new(v, "file", string_or_null(h->file));
+	return v;
+}
+
+static json_t *penalty_text(const struct ud_uarch *u)
+{
+	const char *name = u ? u->name : "unknown core";
+	double branch, l1d;
+	char buf[768];
+
+	if (!ud_rv_penalties(u, &branch, &l1d))
+		snprintf(buf, sizeof(buf), "%s: no penalties known, so its share stays in 'other'", name);
+	else
+		snprintf(buf, sizeof(buf), "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", name, branch,
+			 u->penalty_branch_source, l1d, u->penalty_l1d_source);
+	return json_string(buf);
+}
+
+/*
+ * Templates cannot test an array for emptiness without repeating it: these
+ * flags open the lists around them.
+ */
+static json_t *has_flags(const struct ud_diff *d, bool groups, bool composites, size_t blocks)
+{
+	json_t *has = json_object();
+
+	json_object_set_new(has, "composites", json_boolean(composites));
+	json_object_set_new(has, "groups", json_boolean(groups));
+	json_object_set_new(has, "blocks", json_boolean(blocks > 0));
+	json_object_set_new(has, "environment", json_boolean(d->nenv > 0));
+	json_object_set_new(has, "findings", json_boolean(d->nfindings > 0));
+	return has;
+}
+
+static json_t *tool_view(void)
+{
+	return json_pack("{s:s s:s}", "name", "uarchdiff", "version", UD_VERSION);
+}
+
+/* The summary table, every workload a row; "~" marks need their legend. */
+static json_t *rows_view(const struct ud_diff *d, bool *within_noise)
+{
+	json_t *rows = json_array();
+
+	*within_noise = false;
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		json_array_append_new(rows, summary_row(&d->workloads[i]));
+		*within_noise = *within_noise || d->workloads[i].sig.significant == 0;
 	}
 	return rows;
 }
 
-static json_t *penalty_text(const json_t *p)
+/* The parts beside the workloads: hosts, environment, findings, penalties. */
+static json_t *hosts_view(const struct ud_diff *d)
 {
-	const json_t *b = json_object_get(p, "branch_mispredict"), *l = json_object_get(p, "l1d_miss");
-	const char *u = json_string_value(json_object_get(p, "uarch"));
-	char buf[768];
+	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+	json_t *v = json_object();
 
-	if (!json_is_object(b) || !json_is_object(l))
-		snprintf(buf, sizeof(buf), "%s: no penalties known, so its share stays in 'other'", u ? u : "unknown core");
-	else
-		snprintf(buf, sizeof(buf), "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", u ? u : "unknown core",
-			 ud_rv_get(b, "cycles"), str(b, "source"), ud_rv_get(l, "cycles"), str(l, "source"));
-	return json_string(buf);
+	json_object_set_new(v, "tool", tool_view());
+	json_object_set_new(v, "baseline", host_view(a));
+	json_object_set_new(v, "candidate", host_view(b));
+	json_object_set_new(v, "only_in_baseline", ud_rv_names(a->only, a->nonly));
+	json_object_set_new(v, "only_in_candidate", ud_rv_names(b->only, b->nonly));
+	json_object_set_new(v, "environment", ud_rv_environment(d));
+	json_object_set_new(v, "findings", ud_rv_findings(d));
+	json_object_set_new(v, "pen_a", penalty_text(a->uarch));
+	json_object_set_new(v, "pen_b", penalty_text(b->uarch));
+	return v;
 }
 
-/* Templates cannot test an array for emptiness without repeating it: these flags open the lists around them. */
-static json_t *has_flags(const json_t *view, const json_t *diff)
+json_t *ud_report_view(const struct ud_diff *d)
 {
-	const json_t *summary = json_object_get(diff, "summary");
-
-	return json_pack("{s:b s:b s:b s:b s:b}", "composites", json_array_size(json_object_get(summary, "composites")) > 0,
-			 "groups", json_array_size(json_object_get(summary, "groups")) > 0, "blocks",
-			 json_array_size(json_object_get(view, "workloads")) > 0, "environment",
-			 json_array_size(json_object_get(diff, "environment")) > 0, "findings",
-			 json_array_size(json_object_get(diff, "findings")) > 0);
-}
-
-json_t *ud_report_view(const json_t *diff)
-{
-	const json_t *workloads = json_object_get(diff, "workloads"), *summary = json_object_get(diff, "summary");
-	const json_t *pen = json_object_get(diff, "cpi_penalties"), *w;
-	bool counters = json_is_true(json_object_get(summary, "counters"));
-	json_t *rows = json_array(), *view, *detail = counters ? NULL : json_array();
-	size_t i, shown = 0;
+	bool counters = d->summary.counters, within_noise, groups, composites;
+	json_t *view = hosts_view(d), *detail = counters ? blocks(d) : json_array();
+	size_t shown = json_array_size(detail);
 	char note[160] = "";
-	bool within_noise = false;
 
-	json_array_foreach(workloads, i, w) {
-		json_array_append_new(rows, summary_row(w));
-		within_noise = within_noise || ud_rv_significant(w) == 0;
-	}
-	if (counters)
-		detail = blocks(workloads, pen, &shown);
-	if (shown < json_array_size(workloads) && counters)
+	if (counters && shown < d->nworkloads)
 		snprintf(note, sizeof(note), "Detail for the %zu of %zu workloads that moved most; every workload is in -f json.",
-			 shown, json_array_size(workloads));
-	view = json_pack("{s:O s:O s:O s:o s:o s:o s:b s:o s:s}", "tool", json_object_get(diff, "tool"), "baseline",
-			 json_object_get(diff, "baseline"), "candidate", json_object_get(diff, "candidate"), "summary",
-			 summary_view(summary), "rows", rows, "workloads", detail, "score_only", !counters, "score_table",
-			 counters ? json_array() : score_table(workloads), "blocks_note", note);
-	json_object_update_new(view, json_pack("{s:o s:O s:O s:O s:o s:o}", "environment",
-					       environment_view(json_object_get(diff, "environment")), "findings",
-					       json_object_get(diff, "findings"), "only_in_baseline",
-					       json_object_get(diff, "only_in_baseline"), "only_in_candidate",
-					       json_object_get(diff, "only_in_candidate"), "pen_a",
-					       penalty_text(json_object_get(pen, "a")), "pen_b", penalty_text(json_object_get(pen, "b"))));
-	json_object_set_new(view, "overview", ud_chart_overview(workloads, ud_rv_get(summary, "geomean_speedup")));
-	json_object_set_new(view, "has", has_flags(view, diff));
+			 shown, d->nworkloads);
+	json_object_set_new(view, "summary", summary_view(d, &groups, &composites));
+	json_object_set_new(view, "rows", rows_view(d, &within_noise));
+	json_object_set_new(view, "workloads", detail);
+	json_object_set_new(view, "score_only", json_boolean(!counters));
+	json_object_set_new(view, "score_table", counters ? json_array() : score_table(d));
+	json_object_set_new(view, "blocks_note", json_string(note));
+	json_object_set_new(view, "overview", ud_chart_overview(d));
+	json_object_set_new(view, "has", has_flags(d, groups, composites, shown));
 	/* benchstat's mark needs its legend wherever it appears */
 	json_object_set_new(view, "noise_legend",
 			    within_noise ? json_string("~: within the noise (a test found no change at p < 0.05)")
