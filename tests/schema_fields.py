@@ -44,7 +44,9 @@ PLAIN_SPANS = {"## Profiles"}
 QUOTED = re.compile(r'"([^"\\]+)"')
 PLAIN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 SOURCE_FILE = re.compile(r"\.(c|h|py|sh|md)$")
-JSON_LITERALS = {"null", "true", "false"}
+# Words a Profiles span may be that are no field: JSON's literals and the commands.
+NOT_FIELDS = {"null", "true", "false", "run", "stat", "import", "diff", "compare", "events", "host", "workloads", "teach",
+              "schema"}
 
 
 def walk(node, out):
@@ -93,7 +95,7 @@ def names_of(heading, body):
     for span in (" ".join(s.split()) for s in re.findall(r"`([^`]+)`", body)):
         if "{" in span:
             yield from listed_names(span)
-        elif (heading in PLAIN_SPANS and PLAIN.match(span) and span not in JSON_LITERALS and not span.startswith("ud_")
+        elif (heading in PLAIN_SPANS and PLAIN.match(span) and span not in NOT_FIELDS and not span.startswith("ud_")
               and not SOURCE_FILE.search(span)):
             yield from span.split(".")
 

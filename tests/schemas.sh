@@ -4,7 +4,8 @@
 # python3-jsonschema, through tests/schemas.py, which names the file, the
 # field and the schema's place of each failure): the goldens, every earlier
 # /1 profile form (tests/data/profiles-v1), host and events of every fixture
-# and table, profiles from run, stat and the import of every fixture, diffs
+# and table, profiles from run, stat and the import of every fixture, stat
+# -j's lines for every target and aggregation, diffs
 # and compares of them in JSON, teach, and the diffs of profiles the fuzzer
 # accepted (tests/data/fuzz-accepted).  Then the schemas' closedness: a
 # field the schema does not declare fails, naming itself; the README's
@@ -94,10 +95,24 @@ run_ud run -w syscall,int -r 1 --hotspots -o "$work/run-hot-b.json"
 run_ud run -w syscall -r 4 -o "$work/run-r4-a.json"
 run_ud run -w syscall -r 4 -o "$work/run-r4-b.json"
 ud_to "$work/run-stdout.json" run -w pipe -r 1 -e task-clock,cycles:u,instructions:k,page-faults --json
-run_ud stat --json -o "$work/stat.json" -- /bin/true
-run_ud stat --json -r 3 -e task-clock,page-faults,cycles:u,instructions -o "$work/stat-r3.json" -- /bin/true
-run_ud stat --json --hotspots -o "$work/stat-hot.json" -- sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+# stat: the profile (--profile, or -o FILE.json) beside perf's JSON lines (-j), for every target and aggregation
+run_ud stat -o "$work/stat.json" -- /bin/true
+run_ud stat -j -o "$work/lines-r3.jsonl" --profile "$work/stat-r3.json" -r 3 -e task-clock,page-faults,cycles:u,instructions \
+	-- /bin/true
+run_ud stat -j -o "$work/lines-hot.jsonl" --profile "$work/stat-hot.json" --hotspots \
+	-- sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+run_ud stat -j -o "$work/lines-all.jsonl" --profile "$work/stat-all.json" -a -A -e task-clock,context-switches -- sleep 0.05
+run_ud stat -j -o "$work/lines-core.jsonl" -a --per-core -e task-clock -- sleep 0.05
+run_ud stat -j -o "$work/lines-socket.jsonl" -C 0 --per-socket -e task-clock -- sleep 0.05
+run_ud stat -j -o "$work/lines-interval.jsonl" -I 20 -e task-clock,page-faults -- sleep 0.07
+sleep 5 &
+sleeper=$!
+run_ud stat -j -o "$work/lines-pid.jsonl" --profile "$work/stat-pid.json" -p "$sleeper" --per-thread -e task-clock \
+	--timeout 50
+run_ud stat -j -o "$work/lines-tid.jsonl" --profile "$work/stat-tid.json" -t "$sleeper" -e task-clock --timeout 50
+kill "$sleeper" 2>/dev/null || true
 check profile "$work"/run-*.json "$work"/stat*.json
+check stat-line "$work"/lines-*.jsonl
 
 # --- import: every fixture, alone and with what it can be given
 i=0

@@ -187,6 +187,18 @@ static struct names findings(void)
 	return s;
 }
 
+static struct names target_kinds(void)
+{
+	struct names s = { .from = "ud_target_kind_name()" };
+
+	add(&s, ud_target_kind_name(UD_TARGET_COMMAND));
+	add(&s, ud_target_kind_name(UD_TARGET_SYSTEM_WIDE));
+	add(&s, ud_target_kind_name(UD_TARGET_CPUS));
+	add(&s, ud_target_kind_name(UD_TARGET_PID));
+	add(&s, ud_target_kind_name(UD_TARGET_TID));
+	return s;
+}
+
 static struct names lab_names(void)
 {
 	struct names s = { .from = "ud_lab_name()" };
@@ -236,6 +248,7 @@ static const struct {
 	{ "diff.schema.json", "/$defs/workload/properties/significance/properties/method/enum", ENUM, sig_methods },
 	{ "diff.schema.json", "/$defs/finding/properties/id/enum", ENUM, findings },
 	{ "teach.schema.json", "/$defs/lab/properties/name/enum", ENUM, lab_names },
+	{ "profile.schema.json", "/$defs/target/properties/kind/enum", ENUM, target_kinds },
 };
 
 static json_t *load_schema(const char *file)
