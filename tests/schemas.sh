@@ -102,6 +102,7 @@ run_ud stat -j -o "$work/lines-r3.jsonl" --profile "$work/stat-r3.json" -r 3 -e 
 run_ud stat -j -o "$work/lines-hot.jsonl" --profile "$work/stat-hot.json" --hotspots \
 	-- sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
 run_ud stat -j -o "$work/lines-all.jsonl" --profile "$work/stat-all.json" -a -A -e task-clock,context-switches -- sleep 0.05
+run_ud stat -o "$work/stat-all-b.json" -a -e task-clock,context-switches -- sleep 0.05
 run_ud stat -j -o "$work/lines-core.jsonl" -a --per-core -e task-clock -- sleep 0.05
 run_ud stat -j -o "$work/lines-socket.jsonl" -C 0 --per-socket -e task-clock -- sleep 0.05
 run_ud stat -j -o "$work/lines-interval.jsonl" -I 20 -e task-clock,page-faults -- sleep 0.07
@@ -148,6 +149,7 @@ diff_json "$work/import-score-a.json" "$work/import-score-b.json"
 diff_json "$work/run-hot-a.json" "$work/run-hot-b.json"
 diff_json "$work/run-r4-a.json" "$work/run-r4-b.json"
 diff_json "$work/stat.json" "$work/stat-r3.json"
+diff_json "$work/stat-all.json" "$work/stat-all-b.json"
 diff_json "$data/profiles-v1/run-e3aba48.json" "$work/run-hot-a.json"
 diff_json "$data/profiles-v1/stat-28d6064.json" "$work/stat.json"
 for pair in made-up-r5:made-up-r5-faster made-up-r5:made-up-r5-same made-up-syscall:made-up-syscall-faster \
