@@ -11,6 +11,7 @@
 #   --suite, -f/--format        their values;  -e/--event  perf's generic names
 #   stat -p/-t, -C              running process ids, online CPUs
 #   teach LAB...                the labs: branch, cache, ilp
+#   schema NAME                 the schemas ('uarchdiff schema --list')
 #   stat ... -- CMD             a command, then files
 #   elsewhere                   files
 
@@ -144,6 +145,8 @@ _uarchdiff()
 		mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_options "$bin" "$cmd")" -- "$cur")
 	elif [[ $cmd == teach ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "branch cache ilp" -- "$cur")
+	elif [[ $cmd == schema ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$("$bin" schema --list 2>/dev/null | awk '{ print $1 }')" -- "$cur")
 	elif [[ $cmd != workloads ]]; then
 		_uarchdiff_files "$cur"
 	fi

@@ -6,11 +6,13 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config \
 	libpfm4-dev libelf-dev libjansson-dev check \
-	chromium python3 man-db groff-base \
+	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	cpio ansible-core >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
+# python3-jsonschema: tests/schemas.sh validates every document uarchdiff
+# writes against schemas/ with it (Debian's /usr/bin/python3).
 # man-db and groff-base: the man page test renders doc/uarchdiff.1;
 # cpack -G DEB needs only dpkg (dpkg-deb), which every Debian has.
 # qemu-system-arm (its qemu-system-aarch64 emulates a Neoverse N1),

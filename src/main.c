@@ -26,6 +26,7 @@ static const struct {
 	{ "workloads", cmd_workloads, "list the built-in workloads and what each teaches" },
 	{ "teach", cmd_teach, "run teaching labs: branch prediction, cache latency, ILP, measured here" },
 	{ "events", cmd_events, "show the generic-to-vendor event mapping for a microarchitecture" },
+	{ "schema", cmd_schema, "print the JSON Schema of a document uarchdiff writes" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

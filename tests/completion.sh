@@ -38,7 +38,7 @@ check() {
 }
 
 check "diff"                          "uarchdiff d"
-check "~run stat import diff compare events host workloads teach" "uarchdiff "
+check "~run stat import diff compare events host workloads teach schema" "uarchdiff "
 check "--help --version"              "uarchdiff --"
 check "--repeat"                      "uarchdiff run --rep"
 check "~-w --workloads --suite -r --repeat -o --output --label --exact --json" "uarchdiff run -"
@@ -69,6 +69,10 @@ check "cache"                         "uarchdiff teach c"
 check "branch cache ilp"              "uarchdiff teach -f html "
 check "html"                          "uarchdiff teach --format h"
 check ""                              "uarchdiff run -r "
+check "profile"                       "uarchdiff schema pro"
+check "compare diff events host profile stat-line teach" "uarchdiff schema "
+check "--list"                        "uarchdiff schema --l"
+check "stat-line"                     "uarchdiff schema --path st"
 
 # Every long option a command's --help lists is offered for "CMD --".
 for cmd in $("$bin" --help | sed -n '/^commands:/,/^$/s/^ \{1,\}\([a-z][a-z-]*\) .*/\1/p'); do
@@ -83,5 +87,5 @@ touch "$tmp/e5-profile.json" "$tmp/e6-profile.json"
 (cd "$tmp" && check "e5-profile.json e6-profile.json" "uarchdiff diff e" && [[ $fail -eq 0 ]]) || fail=1
 (cd "$tmp" && check "e6-profile.json" "uarchdiff compare e5-profile.json e6" && [[ $fail -eq 0 ]]) || fail=1
 
-[[ $fail -eq 0 ]] && echo "bash completion: commands, options, workloads, uarchs, values and files complete"
+[[ $fail -eq 0 ]] && echo "bash completion: commands, options, workloads, uarchs, schemas, values and files complete"
 exit $fail

@@ -5,15 +5,16 @@
 # Copies the source to a temporary folder, builds it there, installs it into
 # a temporary prefix and packs a .deb; then deletes that source copy and
 # build, moves the prefix, and from another working directory, with no
-# UARCHDIFF_*_DIR set, runs events, run, import, diff -f html, teach -f html and workloads
-# from the installed binary, renders the installed man page and completes
-# with the installed bash completion.  The .deb must hold the same tree under
+# UARCHDIFF_*_DIR set, runs events, run, import, diff -f html, teach -f html, workloads
+# and schema from the installed binary (the schemas where the man page says,
+# PREFIX/share/uarchdiff/schemas), renders the installed man page and
+# completes with the installed bash completion.  The .deb must hold the same tree under
 # /usr, depend on the libraries, and run once unpacked.
 set -eu
 src=$(cd "$1" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-unset UARCHDIFF_EVENTS_DIR UARCHDIFF_TEMPLATES_DIR UARCHDIFF_WORKLOADS_DIR
+unset UARCHDIFF_EVENTS_DIR UARCHDIFF_TEMPLATES_DIR UARCHDIFF_WORKLOADS_DIR UARCHDIFF_SCHEMAS_DIR
 jobs=$(nproc 2>/dev/null || echo 2)
 
 fail() {
@@ -45,7 +46,11 @@ p=$tmp/moved
 for f in bin/uarchdiff libexec/uarchdiff/uarchdiff-spawn share/uarchdiff/events/generic share/uarchdiff/events/zen4 \
 	share/uarchdiff/report-templates/report.html share/uarchdiff/workloads/openssl-sha256.spec \
 	share/man/man1/uarchdiff.1 share/bash-completion/completions/uarchdiff \
-	share/uarchdiff/ansible/fleet.yml share/uarchdiff/ansible/roles/uarchdiff_fleet/tasks/main.yml; do
+	share/uarchdiff/ansible/fleet.yml share/uarchdiff/ansible/roles/uarchdiff_fleet/tasks/main.yml \
+	share/uarchdiff/schemas/profile.schema.json share/uarchdiff/schemas/diff.schema.json \
+	share/uarchdiff/schemas/compare.schema.json share/uarchdiff/schemas/teach.schema.json \
+	share/uarchdiff/schemas/host.schema.json share/uarchdiff/schemas/events.schema.json \
+	share/uarchdiff/schemas/stat-line.schema.json; do
 	[ -f "$p/$f" ] || fail "not installed: $f"
 done
 echo "installed: $(cd "$p" && find . -type f | wc -l) files under PREFIX"
@@ -71,7 +76,18 @@ grep -q '<svg' teach.html || fail "teach -f html: no chart (templates not found?
 "$ud" diff e5.json e6.json >diff.txt || fail "diff"
 grep -q '4\.66' diff.txt || { cat diff.txt; fail "diff: not the worked example's 4.66x"; }
 "$ud" diff this.json this.json >/dev/null || fail "diff of the run's profile"
-echo "ran from the installed tree: events, workloads, run, import, diff -f html, teach -f html"
+[ "$("$ud" schema --path profile)" = "$p/share/uarchdiff/schemas/profile.schema.json" ] ||
+	fail "schema --path profile: $("$ud" schema --path profile), not the installed tree's"
+"$ud" schema --list >schemas.txt || fail "schema --list"
+[ "$(grep -c "$p/share/uarchdiff/schemas/" schemas.txt)" = 7 ] || { cat schemas.txt; fail "schema --list: not 7 installed schemas"; }
+"$ud" schema diff | cmp -s - "$p/share/uarchdiff/schemas/diff.schema.json" || fail "schema diff: not the installed file's text"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	"$ud" schema profile | /usr/bin/python3 -m jsonschema -i this.json -i e5.json /dev/stdin ||
+		fail "the installed profile schema does not validate the installed binary's profiles"
+else
+	echo "no python3-jsonschema: the installed schemas not validated here (tests/schemas.sh says SKIPPED)"
+fi
+echo "ran from the installed tree: events, workloads, run, import, diff -f html, teach -f html, schema"
 
 # 4. The man page renders; the completion loads and completes, uarchs from share/.
 MANWIDTH=80 man --warnings -l "$p/share/man/man1/uarchdiff.1" >man.txt 2>man.err || fail "man -l"
@@ -84,7 +100,8 @@ bash "$src/tests/completion.sh" "$ud" "$p/share/bash-completion/completions/uarc
 dpkg-deb -c "$deb" >deb.list || fail "dpkg-deb -c"
 for f in ./usr/bin/uarchdiff ./usr/libexec/uarchdiff/uarchdiff-spawn ./usr/share/uarchdiff/events/zen4 ./usr/share/uarchdiff/report-templates/report.html \
 	./usr/share/uarchdiff/workloads/openssl-sha256.spec ./usr/share/man/man1/uarchdiff.1 \
-	./usr/share/bash-completion/completions/uarchdiff ./usr/share/uarchdiff/ansible/fleet.yml; do
+	./usr/share/bash-completion/completions/uarchdiff ./usr/share/uarchdiff/ansible/fleet.yml \
+	./usr/share/uarchdiff/schemas/profile.schema.json ./usr/share/uarchdiff/schemas/stat-line.schema.json; do
 	grep -q " $f\$" deb.list || { cat deb.list; fail ".deb lacks $f"; }
 done
 depends=$(dpkg-deb -f "$deb" Depends)

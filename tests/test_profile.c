@@ -114,6 +114,21 @@ static void expect_load_error(const char *text, const char *expect)
 	free(dir);
 }
 
+/*
+ * stat -r 3's mean times: running and enabled equal at 738365.33... ns,
+ * whose 100 x running / enabled rounds to 100.00000000000001; the share
+ * must stay within 0..100, as the reader and the schema require.
+ */
+START_TEST(test_running_pct_of_means_is_a_share)
+{
+	struct ud_counter c = { .enabled_ns = 2215096.0 / 3, .running_ns = 2215096.0 / 3 };
+
+	ck_assert_double_eq(ud_counter_running_pct(&c), 100.0);
+	c.running_ns = nextafter(c.enabled_ns, 0);
+	ck_assert(ud_counter_running_pct(&c) <= 100.0);
+}
+END_TEST
+
 START_TEST(test_malformed_files)
 {
 	expect_load_error("{\n  \"schema\": \"uarchdiff.profile/1\",\n  \"host\": {,\n}", "%s:3:12:");
@@ -395,6 +410,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_round_trip_is_lossless);
+	tcase_add_test(tc, test_running_pct_of_means_is_a_share);
 	tcase_add_test(tc, test_malformed_files);
 	tcase_add_test(tc, test_impossible_values);
 	tcase_add_test(tc, test_missing_file);

@@ -1,9 +1,10 @@
 /*
  * datadir.h - where uarchdiff finds its data: event tables, report
- * templates and workload specs.
+ * templates, workload specs and the published JSON Schemas.
  *
  * In this order: the kind's environment variable (UARCHDIFF_EVENTS_DIR,
- * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR, UARCHDIFF_HELPERS_DIR)
+ * UARCHDIFF_TEMPLATES_DIR, UARCHDIFF_WORKLOADS_DIR, UARCHDIFF_SCHEMAS_DIR,
+ * UARCHDIFF_HELPERS_DIR)
  * when set and not empty; then PREFIX/share/uarchdiff/<kind> (helpers:
  * PREFIX/libexec/uarchdiff) where PREFIX is the folder above the one
  * holding the running binary (an installed tree, wherever it was installed
@@ -20,6 +21,7 @@ enum ud_data_kind {
 	UD_DATA_EVENTS,
 	UD_DATA_TEMPLATES,
 	UD_DATA_WORKLOADS,
+	UD_DATA_SCHEMAS,     /* the documents' JSON Schemas (schemas.h) */
 	UD_DATA_HELPERS,     /* programs the workloads exec (uarchdiff-spawn) */
 };
 

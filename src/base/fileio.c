@@ -24,6 +24,7 @@ static const struct {
 	[UD_INPUT_PROFILE] = { UD_CAP_PROFILE, "profile", false },
 	[UD_INPUT_IMPORT] = { UD_CAP_IMPORT, "file to import", false },
 	[UD_INPUT_PROGRAM_OUTPUT] = { UD_CAP_PROGRAM_OUTPUT, "program output", true },
+	[UD_INPUT_SCHEMA] = { UD_CAP_SCHEMA, "JSON Schema", false },
 };
 
 size_t ud_input_cap(enum ud_input_kind kind)

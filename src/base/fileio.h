@@ -38,6 +38,8 @@
 #define UD_CAP_PROFILE ((size_t)256 << 20)
 /* import: a year of `perf stat -I 1000` text is well under 1 GiB. */
 #define UD_CAP_IMPORT ((size_t)1 << 30)
+/* schemas/ *.schema.json: the largest shipped (the profile's) is about 30 KB. */
+#define UD_CAP_SCHEMA ((size_t)1 << 20)
 /* What a spec's program printed (its score line is in it). */
 #define UD_CAP_PROGRAM_OUTPUT ((size_t)64 << 20)
 
@@ -49,6 +51,7 @@ enum ud_input_kind {
 	UD_INPUT_PROFILE,
 	UD_INPUT_IMPORT,
 	UD_INPUT_PROGRAM_OUTPUT,
+	UD_INPUT_SCHEMA,
 };
 
 /* The kind's cap in bytes, and its name for messages ("spec file"). */

@@ -18,5 +18,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_teach(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 
 #endif

@@ -229,8 +229,9 @@ const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const 
 
 double ud_counter_running_pct(const struct ud_counter *c)
 {
+	/* the share first: 100 * x / x of a mean over runs rounds to 100.00000000000001, past a share's 100 */
 	if (!isnan(c->enabled_ns) && !isnan(c->running_ns) && c->enabled_ns > 0)
-		return 100.0 * c->running_ns / c->enabled_ns;
+		return 100.0 * (c->running_ns / c->enabled_ns);
 	return c->running_pct;
 }
 

@@ -134,6 +134,8 @@ void ud_lab_judge(struct ud_lab_result *r);
  */
 json_t *ud_teach_chart(const json_t *lab);
 
+#define UD_TEACH_SCHEMA "uarchdiff.teach/1"
+
 /*
  * The uarchdiff.teach/1 document: host (borrowed, may be NULL: null) and
  * the labs in order, written once (teach_json.c, through json_emit.h): as a

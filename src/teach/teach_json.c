@@ -121,7 +121,7 @@ static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 static void emit(struct ud_jw *w, const json_t *host, const struct ud_lab_result *labs, size_t n)
 {
 	ud_jw_object(w, NULL);
-	ud_jw_string(w, "schema", "uarchdiff.teach/1");
+	ud_jw_string(w, "schema", UD_TEACH_SCHEMA);
 	ud_jw_object(w, "tool");
 	ud_jw_string(w, "name", "uarchdiff");
 	ud_jw_string(w, "version", UD_VERSION);

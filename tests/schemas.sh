@@ -1,0 +1,231 @@
+#!/bin/sh
+# Every document uarchdiff writes, validated against its published schema
+# (schemas/, draft 2020-12) by a packaged validator (Debian's
+# python3-jsonschema, through tests/schemas.py, which names the file, the
+# field and the schema's place of each failure): the goldens, every earlier
+# /1 profile form (tests/data/profiles-v1), host and events of every fixture
+# and table, profiles from run, stat and the import of every fixture, stat
+# -j's lines for every target and aggregation, diffs
+# and compares of them in JSON, teach, and the diffs of profiles the fuzzer
+# accepted (tests/data/fuzz-accepted).  Then the schemas' closedness: a
+# field the schema does not declare fails, naming itself; the README's
+# validation example as written; the README's field lists against the
+# schemas (tests/schema_fields.py).
+#
+#   schemas.sh UARCHDIFF SOURCE_DIR
+set -eu
+ud=$(realpath "$1") src=$(realpath "$2")
+
+# Debian's /usr/bin/python3 has python3-jsonschema; a python3 earlier on PATH (pyenv's) may not.
+py=
+for p in /usr/bin/python3 python3; do
+	if command -v "$p" >/dev/null && "$p" -c 'import jsonschema' 2>/dev/null; then
+		py=$p
+		break
+	fi
+done
+if [ -z "$py" ]; then
+	echo "SKIPPED: no python3 with the jsonschema module (Debian: apt-get install python3-jsonschema; scripts/install-deps.sh does)"
+	exit 77
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+data=$src/tests/data
+status=0
+checked=0
+
+fail() {
+	echo "schemas: $*"
+	status=1
+}
+
+# check NAME FILE...: each FILE valid against schemas/NAME.schema.json
+check() {
+	name=$1
+	shift
+	if ! "$py" "$src/tests/schemas.py" "$src/schemas" "$name" "$@"; then
+		fail "documents above do not match schemas/$name.schema.json"
+	fi
+	checked=$((checked + $#))
+}
+
+# run_ud ARGS...: uarchdiff, which must succeed (its output shown when it does not)
+run_ud() {
+	if ! "$ud" "$@" >"$work/out" 2>&1; then
+		cat "$work/out"
+		fail "uarchdiff $* failed"
+	fi
+}
+
+# ud_to FILE ARGS...: the same, its standard output into FILE
+ud_to() {
+	to=$1
+	shift
+	if ! "$ud" "$@" >"$to" 2>"$work/out"; then
+		cat "$work/out"
+		fail "uarchdiff $* failed"
+	fi
+}
+
+"$py" "$src/tests/schemas.py" "$src/schemas" --check || fail "a schema is not valid draft 2020-12"
+
+# --- the goldens and every earlier /1 profile: within /1 fields are only added
+check profile "$src"/tests/golden/e5.json "$src"/tests/golden/e6.json "$src"/tests/golden/g2.json \
+	"$src"/tests/golden/g3.json "$data"/profiles-v1/*.json
+check diff "$src"/tests/golden/*.diff.json
+
+# --- host and events: this host, every cpuinfo fixture, every table
+ud_to "$work/host.json" host --json
+for f in "$data"/cpuinfo/*.txt; do
+	ud_to "$work/host-$(basename "$f" .txt).json" host --json --cpuinfo "$f"
+	ud_to "$work/events-$(basename "$f" .txt).json" events --json --cpuinfo "$f"
+done
+check host "$work"/host*.json "$data"/host/*.json
+ud_to "$work/events-here.json" events --json
+for t in "$src"/events/*; do
+	case $t in *.md) continue ;; esac
+	ud_to "$work/events-table-$(basename "$t").json" events --json --uarch "$(basename "$t")"
+done
+check events "$work"/events-*.json
+
+# --- run and stat, on software events here (a PMU adds counted hardware counters, nothing else)
+run_ud run -w syscall,int -r 1 --hotspots -o "$work/run-hot-a.json"
+run_ud run -w syscall,int -r 1 --hotspots -o "$work/run-hot-b.json"
+run_ud run -w syscall -r 4 -o "$work/run-r4-a.json"
+run_ud run -w syscall -r 4 -o "$work/run-r4-b.json"
+ud_to "$work/run-stdout.json" run -w pipe -r 1 -e task-clock,cycles:u,instructions:k,page-faults --json
+# stat: the profile (--profile, or -o FILE.json) beside perf's JSON lines (-j), for every target and aggregation
+run_ud stat -o "$work/stat.json" -- /bin/true
+run_ud stat -j -o "$work/lines-r3.jsonl" --profile "$work/stat-r3.json" -r 3 -e task-clock,page-faults,cycles:u,instructions \
+	-- /bin/true
+run_ud stat -j -o "$work/lines-hot.jsonl" --profile "$work/stat-hot.json" --hotspots \
+	-- sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+run_ud stat -j -o "$work/lines-all.jsonl" --profile "$work/stat-all.json" -a -A -e task-clock,context-switches -- sleep 0.05
+run_ud stat -o "$work/stat-all-b.json" -a -e task-clock,context-switches -- sleep 0.05
+run_ud stat -j -o "$work/lines-core.jsonl" -a --per-core -e task-clock -- sleep 0.05
+run_ud stat -j -o "$work/lines-socket.jsonl" -C 0 --per-socket -e task-clock -- sleep 0.05
+run_ud stat -j -o "$work/lines-interval.jsonl" -I 20 -e task-clock,page-faults -- sleep 0.07
+sleep 5 &
+sleeper=$!
+run_ud stat -j -o "$work/lines-pid.jsonl" --profile "$work/stat-pid.json" -p "$sleeper" --per-thread -e task-clock \
+	--timeout 50
+run_ud stat -j -o "$work/lines-tid.jsonl" --profile "$work/stat-tid.json" -t "$sleeper" -e task-clock --timeout 50
+kill "$sleeper" 2>/dev/null || true
+check profile "$work"/run-*.json "$work"/stat*.json
+check stat-line "$work"/lines-*.jsonl
+
+# --- import: every fixture, alone and with what it can be given
+i=0
+for f in "$data"/perf-stat/* "$data"/unixbench/* "$data"/perf-report/* "$src"/fuzz/seeds/*; do
+	i=$((i + 1))
+	run_ud import -o "$work/import-$i.json" "$f"
+done
+run_ud import --label "OCI E5 (Genoa)" --host "$data/host/oci-e5-host.json" -o "$work/import-e5-host.json" \
+	"$data/perf-stat/oci-e5-genoa-fstime.txt"
+run_ud import --label "OCI E6 (Turin)" --host "$data/host/oci-e6-host.json" -o "$work/import-e6-host.json" \
+	"$data/perf-stat/oci-e6-turin-fstime.txt"
+run_ud import --cpuinfo "$data/cpuinfo/aws-m6g-graviton2.txt" -o "$work/import-g2-cpuinfo.json" \
+	"$data/unixbench/aws-m6g-graviton2.txt"
+run_ud import --uarch zen4 --workload bench --score 10.5,10.7,10.4,10.6:ops -o "$work/import-score-a.json" \
+	"$data/perf-stat/made-up-r5.txt"
+run_ud import --uarch zen4 --workload bench --score 11.5,11.9,11.4,11.6:ops -o "$work/import-score-b.json" \
+	"$data/perf-stat/made-up-r5-faster.txt"
+run_ud import -o "$work/import-with-report.json" "$data/perf-stat/made-up-syscall.txt" \
+	"$data/perf-report/vm-syscall-cpu-clock.txt"
+run_ud import -o "$work/import-several.json" "$data/perf-stat/made-up-r5.txt" "$data/perf-stat/made-up-r5.csv" \
+	"$data/perf-stat/made-up-r5.json"
+check profile "$work"/import-*.json
+
+# --- diff and compare in JSON, over those profiles and across /1 forms
+d=0
+diff_json() {
+	d=$((d + 1))
+	run_ud diff -f json -o "$work/diff-$d.json" "$1" "$2"
+}
+diff_json "$work/import-e5-host.json" "$work/import-e6-host.json"
+diff_json "$work/import-g2-cpuinfo.json" "$src/tests/golden/g3.json"
+diff_json "$work/import-score-a.json" "$work/import-score-b.json"
+diff_json "$work/run-hot-a.json" "$work/run-hot-b.json"
+diff_json "$work/run-r4-a.json" "$work/run-r4-b.json"
+diff_json "$work/stat.json" "$work/stat-r3.json"
+diff_json "$work/stat-all.json" "$work/stat-all-b.json"
+diff_json "$data/profiles-v1/run-e3aba48.json" "$work/run-hot-a.json"
+diff_json "$data/profiles-v1/stat-28d6064.json" "$work/stat.json"
+for pair in made-up-r5:made-up-r5-faster made-up-r5:made-up-r5-same made-up-syscall:made-up-syscall-faster \
+	made-up-syscall-r5:made-up-syscall-faster; do
+	run_ud import --workload w -o "$work/pair-a.json" "$data/perf-stat/${pair%:*}.txt"
+	run_ud import --workload w -o "$work/pair-b.json" "$data/perf-stat/${pair#*:}.txt"
+	diff_json "$work/pair-a.json" "$work/pair-b.json"
+done
+for f in "$work"/import-*.json; do
+	diff_json "$f" "$f"
+done
+check diff "$work"/diff-*.json
+# the third candidate has no workload in common with the baseline: left out, under skipped
+run_ud compare -f json -o "$work/compare-3.json" "$work/import-e5-host.json" "$src/tests/golden/e6.json" \
+	"$work/import-e6-host.json" "$src/tests/golden/g2.json"
+run_ud compare -f json -o "$work/compare-run.json" "$work/run-hot-a.json" "$work/run-hot-b.json" \
+	"$data/profiles-v1/run-bf7ebcd.json"
+check compare "$work"/compare-*.json
+
+# --- teach (quick: tiny sizes, the document's shape is the same)
+UARCHDIFF_TEACH_QUICK=1 run_ud teach -f json -o "$work/teach.json"
+UARCHDIFF_TEACH_QUICK=1 run_ud teach cache -f json -o "$work/teach-cache.json"
+check teach "$work"/teach*.json
+
+# --- profiles the fuzzer accepted: what diff and compare write from them is valid
+n=0
+for f in "$data"/fuzz-accepted/*; do
+	case $f in *.md) continue ;; esac
+	n=$((n + 1))
+	# a NUL separates the two profiles of a pair (fuzz/fuzz_profile.c); a file holds no NUL
+	"$py" -c 'import sys; a, _, b = open(sys.argv[1], "rb").read().partition(b"\0"); open(sys.argv[2], "wb").write(a); open(sys.argv[3], "wb").write(b or a)' \
+		"$f" "$work/fuzz-$n-a.json" "$work/fuzz-$n-b.json"
+	run_ud diff -f json -o "$work/fuzz-diff-$n.json" "$work/fuzz-$n-a.json" "$work/fuzz-$n-b.json"
+	run_ud compare -f json -o "$work/fuzz-compare-$n.json" "$work/fuzz-$n-a.json" "$work/fuzz-$n-b.json"
+done
+[ "$n" -gt 0 ] || fail "no fuzz-accepted profiles in $data/fuzz-accepted"
+check diff "$work"/fuzz-diff-*.json
+check compare "$work"/fuzz-compare-*.json
+
+# --- closed documents: a field the schema does not declare fails, and the message says where to declare it
+# undeclared NAME FILE PATH_PY FIELD_WORDS PLACE: FILE with a field added at PATH_PY (a Python subscript) must fail
+undeclared() {
+	"$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); exec("d" + sys.argv[2] + "[\"surprise\"] = 1"); json.dump(d, open(sys.argv[3], "w"))' \
+		"$2" "$3" "$work/undeclared.json"
+	if "$py" "$src/tests/schemas.py" "$src/schemas" "$1" "$work/undeclared.json" >"$work/undeclared.out"; then
+		fail "$1: a field added at $3 validated"
+	elif ! grep -q "$4: Additional properties are not allowed ('surprise' was unexpected)" "$work/undeclared.out" ||
+		! grep -q "under schemas/$5/properties" "$work/undeclared.out"; then
+		cat "$work/undeclared.out"
+		fail "$1: the failure for a field added at $3 does not name $4 and schemas/$5"
+	fi
+}
+undeclared profile "$src/tests/golden/e5.json" '["workloads"][0]' 'workloads\[0\]' 'profile.schema.json #/$defs/workload'
+undeclared profile "$src/tests/golden/e5.json" '["host"]["cpu"]' 'host.cpu' 'profile.schema.json #/$defs/cpu'
+undeclared profile "$work/run-hot-a.json" '["workloads"][0]["noise"]' 'workloads\[0\].noise' 'profile.schema.json #/$defs/noise'
+undeclared diff "$src/tests/golden/e5e6.diff.json" '["findings"][0]' 'findings\[0\]' 'diff.schema.json #/$defs/finding'
+undeclared diff "$src/tests/golden/e5e6.diff.json" '["workloads"][0]["cpi_stack"]' 'workloads\[0\].cpi_stack' \
+	'diff.schema.json #/$defs/workload/properties/cpi_stack'
+undeclared compare "$work/compare-3.json" '["diffs"][0]["summary"]' 'diffs\[0\].summary' 'diff.schema.json #/$defs/summary'
+undeclared teach "$work/teach.json" '["labs"][0]["effect"]' 'labs\[0\].effect' 'teach.schema.json #/$defs/lab/properties/effect'
+undeclared events "$work/events-here.json" '["events"][0]' 'events\[0\]' 'events.schema.json #/$defs/event'
+undeclared host "$work/host.json" '["cpufreq"]' 'cpufreq' 'profile.schema.json #/$defs/host/properties/cpufreq'
+
+# --- the README's example, as written: the installed CLI of python3-jsonschema reads the schema on stdin
+if ! "$ud" schema profile | "$py" -m jsonschema -i "$src/tests/golden/e5.json" -i "$src/tests/golden/e6.json" /dev/stdin ||
+	! "$ud" schema diff | "$py" -m jsonschema -i "$src/tests/golden/e5e6.diff.json" /dev/stdin ||
+	! "$ud" schema compare | "$py" -m jsonschema --base-uri "file://$("$ud" schema --path compare)" \
+		-i "$work/compare-3.json" /dev/stdin; then
+	fail "the README's 'uarchdiff schema NAME | python3 -m jsonschema' validation fails"
+fi
+if "$ud" schema profile | "$py" -m jsonschema -i "$work/undeclared.json" /dev/stdin 2>/dev/null; then
+	fail "python3 -m jsonschema took a host document as a profile"
+fi
+
+# --- the README's JSON field lists name only fields the schemas declare
+"$py" "$src/tests/schema_fields.py" "$src/README.md" "$src/schemas" || fail "the README names fields the schemas lack"
+
+[ $status = 0 ] && echo "schemas: $checked documents valid"
+exit $status
