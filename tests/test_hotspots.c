@@ -195,6 +195,18 @@ START_TEST(test_hist_follows_forks_and_execs)
 }
 END_TEST
 
+/* A workload that got no samples: no rows, no [other], and no sanitizer report (qsort of a null array). */
+START_TEST(test_no_samples)
+{
+	struct ud_hotspots *h = ud_hotspots_new();
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(ud_hotspots_finish(h), 0);
+	ck_assert_uint_eq(h->nrows, 0);
+	ud_hotspots_free(h);
+}
+END_TEST
+
 START_TEST(test_model_other_and_json)
 {
 	struct ud_hotspots *h = ud_hotspots_new();
@@ -449,6 +461,7 @@ int main(void)
 	tcase_add_test(tc, test_ring_copy_wraps);
 	tcase_add_test(tc, test_hist_follows_forks_and_execs);
 	tcase_add_test(tc, test_model_other_and_json);
+	tcase_add_test(tc, test_no_samples);
 	tcase_add_test(tc, test_kallsyms_named_or_stated);
 	tcase_add_test(tc, test_user_symbols_match_nm);
 	tcase_add_test(tc, test_unresolved_is_unknown);

@@ -124,7 +124,9 @@ int ud_hotspots_finish(struct ud_hotspots *h)
 	double total = 0, other = 0, other_samples = 0;
 	size_t keep;
 
-	qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_share);
+	/* A workload that got no samples has no rows and no array: qsort's pointer must be valid even for none. */
+	if (h->nrows)
+		qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_share);
 	keep = h->nrows < UD_HOTSPOTS_TOP ? h->nrows : UD_HOTSPOTS_TOP;
 	for (size_t i = 0; i < h->nrows; i++) {
 		total += h->rows[i].share;
