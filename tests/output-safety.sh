@@ -250,5 +250,55 @@ grep -qF 'evil\x1b[31mred' err || fail "$name: $(cat err)"
 grep -q "$esc" err && fail "$name: a raw escape reached the terminal"
 rm -rf escspec cpuinfo events out err
 
+# ===== issue 25 =====
+
+# --- 7: control bytes and bidirectional overrides from a profile reach no output raw, in any format
+rlo=$'\xe2\x80\xae'
+sed "s/\"label\": \"OCI E6 (Turin)\"/\"label\": \"evil\\\\u001b[31m${rlo}\\\\u0080x\"/" "$golden/e6.json" >evil.json
+grep -q 'evil' evil.json || fail "escape setup: the label was not planted"
+for cmd in diff compare; do
+	for f in text md html json; do
+		name="escape-label: $cmd -f $f"
+		"$ud" $cmd -f $f "$golden/e5.json" evil.json >out 2>err
+		rc=$?
+		status 0
+		grep -q "$esc" out && fail "$name: a raw ESC reached the output"
+		grep -q "$rlo" out && fail "$name: a raw U+202E reached the output"
+		grep -q $'\xc2\x80' out && fail "$name: a raw C1 control reached the output"
+		grep -q 'evil' out || fail "$name: the label is not shown at all"
+	done
+done
+name="escape-label: json reads back"
+"$ud" diff -f json "$golden/e5.json" evil.json >out 2>err
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "\u202e" in json.dumps(d, ensure_ascii=False) else 1)' out ||
+	fail "$name: the escaped label does not read back as the same string"
+rm -f out err evil.json
+
+# --- 15: Markdown shows paths as text, not code spans holding escapes; every HTML link has its anchor
+mkdir -p 'we<ird_dir'
+cp "$golden/e5.json" 'we<ird_dir/a*b.json'
+for cmd in diff compare; do
+	name="md-path: $cmd"
+	"$ud" $cmd -f md 'we<ird_dir/a*b.json' "$golden/e6.json" >out 2>err
+	grep -qF 'we&lt;ird\_dir/a\*b.json' out || fail "$name: the path is not escaped text: $(grep -F 'ird' out | head -2)"
+	grep -qF '`we' out && fail "$name: the path is in a code span: $(grep -F 'ird' out | head -1)"
+done
+rm -rf 'we<ird_dir'
+name=html-links
+"$ud" compare -f html -o c.html "$golden/e5.json" "$golden/e6.json" "$golden/e6.json" 2>err
+"$ud" diff -f html -o d.html "$golden/e5.json" "$golden/e6.json" 2>>err
+for f in c.html d.html; do
+	python3 - "$f" <<'PY' || fail "$name: $f has a link to an anchor it lacks"
+import re, sys
+t = open(sys.argv[1]).read()
+ids = set(re.findall(r'\bid="([^"]+)"', t))
+missing = sorted(set(h for h in re.findall(r'href="#([^"]*)"', t) if h not in ids))
+if missing:
+    print("missing anchors:", missing)
+    sys.exit(1)
+PY
+done
+rm -f c.html d.html out err
+
 echo "output safety: $failed failed"
 [[ $failed -eq 0 ]]
