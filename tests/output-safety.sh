@@ -274,6 +274,44 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "\
 	fail "$name: the escaped label does not read back as the same string"
 rm -f out err evil.json
 
+# --- 11: output lost on stdout or stderr is exit 1 with one line (where stderr still takes one)
+for cmd in "help" "help run" "--version" "workloads" "diff $golden/e5.json $golden/e6.json"; do
+	name="stdout-full: $cmd"
+	$ud $cmd >/dev/full 2>err
+	rc=$?
+	status 1
+	oneline "standard output: write failed: No space left on device"
+	name="stdout-closed: $cmd"
+	$ud $cmd >&- 2>err
+	rc=$?
+	status 1
+	oneline "standard output: write failed: Bad file descriptor"
+done
+name="run: summary to a full stdout"
+"$ud" run -w int --suite quick -r 1 -o p.json >/dev/full 2>err
+rc=$?
+status 1
+grep -q "uarchdiff run: standard output: write failed: No space left on device" err || fail "$name: $(cat err)"
+[[ -s p.json ]] || fail "$name: the profile was not written"
+rm -f p.json
+# A warning that cannot be written: the status says so.
+cp "$golden/e6.json" same.json
+for redirect in "2>/dev/full" "2>&-"; do
+	name="stderr lost ($redirect): compare's warning"
+	eval "\"\$ud\" compare -o c.txt \"\$golden/e5.json\" \"\$golden/e5.json\" /nonexistent.json $redirect"
+	rc=$?
+	status 1
+	[[ -s c.txt ]] || fail "$name: the report was not written"
+	rm -f c.txt
+done
+rm -f same.json
+name="stderr closed: no file takes its place"
+"$ud" import -o imp.json "$perf" 2>&-
+rc=$?
+status 0
+grep -q 'uarchdiff' imp.json || fail "$name: the profile is not what was written"
+rm -f imp.json
+
 # --- 15: Markdown shows paths as text, not code spans holding escapes; every HTML link has its anchor
 mkdir -p 'we<ird_dir'
 cp "$golden/e5.json" 'we<ird_dir/a*b.json'

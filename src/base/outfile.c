@@ -252,10 +252,13 @@ int ud_outfile_commit(struct ud_outfile *out, struct ud_err *err)
 		failed |= fclose(out->stream);
 		out->stream = NULL;
 	}
-	if (failed)
+	if (failed) {
 		ud_fail(err, "%s: write failed: %s", name, strerror(errno ? errno : EIO));
-	else if (out->kind == OUT_REPLACE)
+		if (is_standard(out))
+			clearerr(out->stream); /* reported through err: the end-of-command check (options.h) need not again */
+	} else if (out->kind == OUT_REPLACE) {
 		failed = replace(out, err);
+	}
 	ud_outfile_abort(out);
 	return failed ? -1 : 0;
 }

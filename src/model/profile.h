@@ -243,5 +243,11 @@ struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
  * order that failed, and every out[i] NULL (nothing to free).
  */
 int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
+/*
+ * The same, keeping every profile that loads: out[i] is the profile (the
+ * caller frees it) or NULL with errs[i] saying why, so that one bad file
+ * among many can be left out by name.  Returns how many failed.
+ */
+long ud_profile_load_each(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *errs);
 
 #endif

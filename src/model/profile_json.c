@@ -812,16 +812,13 @@ static void *load_worker(void *arg)
 	return NULL;
 }
 
-int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+long ud_profile_load_each(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *errs)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), failed = 0;
 	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0;
-	struct load_all job = { paths, out, calloc(n ? n : 1, sizeof(struct ud_err)), n, 0 };
+	struct load_all job = { paths, out, errs, n, 0 };
 	pthread_t threads[UD_LOAD_THREADS_MAX];
-	int ret = 0;
 
-	if (!job.errs)
-		return ud_fail(err, "out of memory");
 	if (nthreads > UD_LOAD_THREADS_MAX)
 		nthreads = UD_LOAD_THREADS_MAX;
 	for (; started < nthreads && started + 1 < n; started++)
@@ -830,9 +827,22 @@ int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, s
 	load_worker(&job);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
+	for (size_t i = 0; i < n; i++)
+		failed += !out[i];
+	return failed;
+}
+
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+{
+	struct ud_err *errs = calloc(n ? n : 1, sizeof(*errs));
+	int ret = 0;
+
+	if (!errs)
+		return ud_fail(err, "out of memory");
+	ud_profile_load_each(paths, n, out, errs);
 	for (size_t i = 0; i < n; i++) {
 		if (!out[i] && ret == 0) {
-			*err = job.errs[i];
+			*err = errs[i];
 			ret = -1;
 		}
 	}
@@ -840,6 +850,6 @@ int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, s
 		ud_profile_free(out[i]);
 		out[i] = NULL;
 	}
-	free(job.errs);
+	free(errs);
 	return ret;
 }
