@@ -328,6 +328,7 @@ struct reader {
 	struct ud_err *err;
 	int failed;
 	const char *counter; /* the counter being read, named in "where" only when a message needs it */
+	json_t *names;       /* the workload names read so far (check_unique), a new reference */
 };
 
 /* "NAME: WHERE[.counters.COUNTER][.KEY]: WHAT", the first failure only. */
@@ -707,10 +708,38 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 #define PROFILE_SOURCES                                                                                          \
 	"profiles come from 'uarchdiff run -o FILE', 'uarchdiff stat -o FILE' or 'uarchdiff import -o FILE PASTE'"
 
+/*
+ * Workload idx's name is no earlier one's: a diff pairs workloads by name,
+ * and a second copy would silently stand in for the first.  The names seen
+ * are kept in a jansson object, a hash table (imported profiles hold
+ * 100,000 workloads).
+ */
+static int check_unique(struct reader *r, const struct ud_profile *p, size_t idx)
+{
+	const char *name = p->workloads[p->nworkloads - 1].name;
+	const json_t *first;
+	char where[64];
+
+	if (!r->names && !(r->names = json_object()))
+		return bad(r, "workloads", "out of memory");
+	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	if ((first = json_object_get(r->names, name))) {
+		char what[600];
+
+		snprintf(what, sizeof(what),
+			 "the workload '%s' is workloads[%" JSON_INTEGER_FORMAT "] too: a profile holds each workload once",
+			 name, json_integer_value(first));
+		return bad_at(r, where, "name", what);
+	}
+	if (json_object_set_new(r->names, name, json_integer((json_int_t)idx)) != 0)
+		return bad(r, where, "out of memory");
+	return 0;
+}
+
 /* A profile from the root of its document; name prefixes error messages. */
 static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, struct ud_err *err)
 {
-	struct reader r = { name, err, 0, NULL };
+	struct reader r = { name, err, 0, NULL, NULL };
 	const char *schema = ud_jv_string(ud_jv_get(root, "schema"));
 	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
 	struct ud_jv label = ud_jv_get(host, "label"), version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
@@ -744,11 +773,13 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	}
 	ud_jv_foreach(workloads, w) {
 		read_workload(&r, p, w, i++);
-		if (r.failed) {
+		if (r.failed || check_unique(&r, p, i - 1) != 0) {
+			json_decref(r.names);
 			ud_profile_free(p);
 			return NULL;
 		}
 	}
+	json_decref(r.names);
 	return p;
 }
 
