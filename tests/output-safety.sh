@@ -312,6 +312,62 @@ status 0
 grep -q 'uarchdiff' imp.json || fail "$name: the profile is not what was written"
 rm -f imp.json
 
+# --- 6: another user's link in a sticky world-writable folder is not followed (fs.protected_symlinks' rule)
+if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	chmod 755 "$dir"
+	mkdir -p sticky rootdir
+	chmod 1777 sticky
+	echo precious >rootdir/target.html
+	chmod 644 rootdir/target.html
+	as_nobody ln -s "$dir/rootdir/target.html" sticky/report.html
+	as_nobody ln -s "$dir/rootdir" sticky/dirlink
+	for out in sticky/report.html sticky/dirlink/target.html; do
+		name="sticky-link: $out"
+		"$ud" diff -f html -o "$out" "$golden/e5.json" "$golden/e6.json" >o 2>err
+		rc=$?
+		status 2
+		oneline "a symbolic link owned by uid $(id -u nobody) in a sticky world-writable folder"
+		[[ $(cat rootdir/target.html) == precious ]] || fail "$name: the link's target was replaced"
+		[[ -L sticky/report.html ]] || fail "$name: the planted link was replaced"
+	done
+	name="sticky-link: the caller's own link is followed"
+	ln -s "$dir/rootdir/target.html" sticky/mine.html
+	"$ud" diff -f html -o sticky/mine.html "$golden/e5.json" "$golden/e6.json" 2>err
+	rc=$?
+	status 0
+	grep -q '<html' rootdir/target.html || fail "$name: the target was not written"
+	name="sticky-link: nobody's link to nobody's file, followed for nobody"
+	as_nobody sh -c "echo theirs >sticky/theirs.txt && ln -s $dir/sticky/theirs.txt sticky/theirs-link.txt"
+	as_nobody "$ud" import -o sticky/theirs-link.txt "$perf" 2>err
+	rc=$?
+	status 0
+	grep -q uarchdiff.profile/1 sticky/theirs.txt || fail "$name: not written through: $(cat err)"
+	rm -rf sticky rootdir o
+	chmod 700 "$dir"
+else
+	echo "SKIPPED: sticky-link: needs root and setpriv to plant another user's link"
+fi
+name=setuid-bit-dropped
+echo old >suid.json
+chmod 4755 suid.json
+"$ud" import -o suid.json "$perf" 2>err
+rc=$?
+status 0
+[[ $(stat -c %a suid.json) == 755 ]] || fail "$name: mode became $(stat -c %a suid.json)"
+rm -f suid.json
+
+# --- 12: a file-size limit fails the write with a message, exit 1, no temporary, the old file intact
+name=ulimit-f
+echo old >r.html
+(ulimit -f 8; "$ud" diff -f html -o r.html "$golden/e5.json" "$golden/e6.json") 2>err
+rc=$?
+status 1
+oneline "r.html: write failed: File too large"
+[[ $(cat r.html) == old ]] || fail "$name: the old file was not kept"
+clean
+rm -f r.html
+
 # --- 15: Markdown shows paths as text, not code spans holding escapes; every HTML link has its anchor
 mkdir -p 'we<ird_dir'
 cp "$golden/e5.json" 'we<ird_dir/a*b.json'
