@@ -18,6 +18,8 @@ export TMPDIR=$dir/tmp
 mkdir -p "$TMPDIR"
 cd "$dir"
 failed=0
+esc=$'\e'
+rlo=$'\xe2\x80\xae'
 
 fail() {
 	echo "FAIL $*"
@@ -160,7 +162,7 @@ export UARCHDIFF_WORKLOADS_DIR=$dir/specs PIDFILE=$dir/helper.pid
 # --- 5: SIGTERM, SIGHUP (and SIGINT) save what was measured, marked incomplete.
 # Rounds are shuffled: the signal comes when slow starts its second sample,
 # so the first round, int's sample included, is over.
-for sig in TERM HUP INT; do
+for sig in TERM HUP INT USR1 ALRM XCPU PIPE; do
 	name=run-sig$sig
 	rm -f "$PIDFILE.slow"
 	"$ud" run -w int,slow,fp --suite quick -r 2 -o sig.json >out 2>err &
@@ -181,6 +183,169 @@ for sig in TERM HUP INT; do
 	clean
 	rm -f sig.json out
 done
+
+# ----- issue 25's signals, saves and children -----
+cat >wait.sh <<'EOF'
+#!/bin/sh
+echo started >>"$1.wait"
+sleep 1000
+EOF
+chmod +x wait.sh
+printf 'name = waiter\ncommand = %s/wait.sh ${PIDFILE}\nscore = ^score ([0-9]+)$\nunits = x\ntimeout = 20\n' "$dir" \
+	>specs/waiter.spec
+# wait_started: until wait.sh has started (5 s at most)
+wait_started() {
+	for _ in $(seq 50); do
+		[ -s "$PIDFILE.wait" ] && return
+		sleep 0.1
+	done
+}
+
+# 2: `run 2>&1 | head -1`: SIGPIPE at the next line stops the run like SIGINT, the profile saved, nothing left
+name=run-sigpipe
+mkdir pipe && cd pipe || exit 1
+"$ud" run -w int,slow --suite quick -r 1 2>&1 | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+cd "$dir" || exit 1
+status 1
+prof=$(ls pipe/*.json 2>/dev/null | head -1)
+[[ -n $prof ]] || fail "$name: no profile saved: $(ls -A pipe)"
+[[ -n $prof ]] && { grep -q '"incomplete": true' "$prof" || fail "$name: the profile is not marked incomplete"; }
+clean
+rm -rf pipe
+
+# 3: a stop before anything was measured writes nothing: an existing profile is left as it was
+for target in keep.json ""; do
+	name="run-nothing-measured${target:+ -o $target}"
+	rm -f "$PIDFILE.wait"
+	cp "$golden/e5.json" keep.json
+	mkdir nm && cd nm || exit 1
+	"$ud" run -w waiter -r 1 ${target:+-o ../$target} >../out 2>../err &
+	pid=$!
+	cd "$dir" || exit 1
+	wait_started
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	status 1
+	grep -qF "interrupted (SIGINT) before any workload was measured: no profile written${target:+ (../keep.json is left as it was)}" err ||
+		fail "$name: $(cat err)"
+	cmp -s keep.json "$golden/e5.json" || fail "$name: the existing profile was replaced"
+	[[ -z $(ls -A nm) ]] || fail "$name: wrote $(ls -A nm)"
+	pgrep -f "$dir/wait.sh" >/dev/null && fail "$name: the workload's program survived"
+	clean
+	rm -rf nm keep.json out
+done
+
+# 13: SIGKILL of run: its children die with it (the spec's program too), the guard removes TMPDIR's folders
+name=run-sigkill
+rm -f "$PIDFILE.wait"
+"$ud" run -w waiter -r 1 -o k.json >out 2>err &
+pid=$!
+wait_started
+[[ -n $(ls -A "$TMPDIR") ]] || fail "$name: the workload's folder was not made"
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 50); do
+	pgrep -f "$dir/wait.sh" >/dev/null || [[ -n $(ls -A "$TMPDIR") ]] || break
+	sleep 0.1
+done
+pgrep -f "$dir/wait.sh" >/dev/null && fail "$name: the spec's program outlived run (its 20 s timeout too)"
+pkill -f "$dir/wait.sh"
+clean
+rm -f k.json out
+
+# 4: -o on a full disk: the summary is printed and the profile goes to a named file in TMPDIR
+name=run-enospc
+"$ud" run -w int --suite quick -r 1 -o /dev/full >out 2>err
+rc=$?
+status 1
+grep -qF "/dev/full: write failed: No space left on device; the profile was saved in $TMPDIR/uarchdiff-profile-" err ||
+	fail "$name: $(cat err)"
+saved=$(sed -n 's/.*saved in \(.*\) instead$/\1/p' err)
+if [[ -n $saved ]]; then
+	grep -q '"name": "int"' "$saved" || fail "$name: the fallback $saved does not hold the profile"
+	grep -qF "profile: $saved" out || fail "$name: the summary does not name the fallback"
+	rm -f "$saved"
+fi
+grep -q "^int " out || fail "$name: the summary was not printed: $(cat out)"
+clean
+name=run-enospc-no-fallback
+TMPDIR=$dir/missing "$ud" run -w int --suite quick -r 1 -o /dev/full >out 2>err
+rc=$?
+status 1
+grep -qF "/dev/full: write failed: No space left on device; nor could it go to TMPDIR ($dir/missing/uarchdiff-profile-" err ||
+	fail "$name: $(cat err)"
+grep -qF "the profile of 1 workload is lost" err || fail "$name: the message does not say what was lost: $(cat err)"
+grep -q "^int " out || fail "$name: the summary was not printed"
+rm -f out
+
+# the default name replaces nothing, and a hostname can neither make it a path nor drive the terminal
+if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
+	name=run-default-name
+	mkdir dn && cd dn || exit 1
+	# hostname(1) refuses such a name; the kernel takes any bytes
+	unshare --uts sh -c "printf '../ev${esc}[31m${rlo}' >/proc/sys/kernel/hostname && '$ud' run -w int --suite quick -r 1" \
+		>../out 2>../err
+	rc=$?
+	cd "$dir" || exit 1
+	status 0
+	grep -q "$esc" out && fail "$name: a raw ESC from the hostname reached the terminal"
+	grep -q "$rlo" out && fail "$name: a raw U+202E from the hostname reached the terminal"
+	made=$(ls dn)
+	[[ $made == _._ev__31m___-*.json ]] || fail "$name: the file is named '$made'"
+	rm -rf dn out
+else
+	echo "SKIPPED: run-default-name: needs root and unshare to set a hostname"
+fi
+name=run-default-name-taken
+mkdir dn2 && cd dn2 || exit 1
+"$ud" run -w int --suite quick -r 1 >/dev/null 2>&1
+first=$(ls)
+echo precious >"$first"
+"$ud" run -w int --suite quick -r 1 >../out 2>../err
+rc=$?
+cd "$dir" || exit 1
+status 0
+[[ $(cat "dn2/$first") == precious ]] || fail "$name: a second run replaced $first"
+[[ $(ls dn2 | wc -l) -eq 2 ]] || fail "$name: $(ls dn2)"
+rm -rf dn2 out
+
+# 14: spec programs: ${TMPDIR} with a blank is one argument, a relative TMPDIR works, signals are
+# named, partial numbers refused, endless output stopped at the cap
+cat >argc.sh <<'EOF'
+#!/bin/sh
+[ $# -eq 1 ] && [ -d "$1" ] && case $1 in /*) echo "score 1";; esac
+EOF
+cat >segv.sh <<'EOF'
+#!/bin/sh
+kill -SEGV $$
+EOF
+chmod +x argc.sh segv.sh
+mkdir specs14
+printf 'name = argc\ncommand = %s/argc.sh ${TMPDIR}\nscore = ^score ([0-9]+)$\nunits = x\n' "$dir" >specs14/argc.spec
+printf 'name = segv\ncommand = %s/segv.sh\nscore = ^score ([0-9]+)$\nunits = x\n' "$dir" >specs14/segv.spec
+printf 'name = comma\ncommand = echo score 1234,56\nscore = ^score ([0-9.,]+)$\nunits = x\n' >specs14/comma.spec
+printf 'name = chatty\ncommand = yes\nscore = ^score ([0-9]+)$\nunits = x\n' >specs14/chatty.spec
+mkdir "$dir/my tmp" reltmp
+for t in "$dir/my tmp" reltmp; do
+	name="spec TMPDIR '$t'"
+	UARCHDIFF_WORKLOADS_DIR=$dir/specs14 TMPDIR=$t "$ud" run -w argc -r 1 -o argc.json >out 2>err
+	rc=$?
+	status 0
+	grep -q '"outcome": "ok"' argc.json || fail "$name: $(grep outcome argc.json)"
+	[[ -z $(ls -A "$t") ]] || fail "$name: left $(ls -A "$t")"
+done
+name="spec outcomes"
+UARCHDIFF_WORKLOADS_DIR=$dir/specs14 timeout 60 "$ud" run -w segv,comma,chatty -r 1 -o o14.json >out 2>err
+rc=$?
+status 1
+grep -qF 'segv.sh was killed by signal 11 (SIGSEGV)' o14.json || fail "$name: segv: $(grep outcome o14.json)"
+grep -qF "comma: its score '1234,56' is not a number" o14.json || fail "$name: comma: $(grep outcome o14.json)"
+grep -qF 'chatty: its output passed the 64 MiB limit: stopped' o14.json ||
+	fail "$name: chatty: $(grep outcome o14.json)"
+clean
+rm -rf specs14 "$dir/my tmp" reltmp argc.json o14.json out argc.sh segv.sh
 
 # --- 13: an external program's stdin is /dev/null, not uarchdiff's
 name=spec-stdin
@@ -226,7 +391,6 @@ done
 rm -f inc.json out
 
 # --- 14: control characters from input reach the terminal as \xHH
-esc=$'\e'
 name=escape-spec-what
 mkdir escspec
 printf 'name = esc\nwhat = evil %s[31mred\ncommand = true\nscore = ^([0-9]+)$\nunits = x\n' "$esc" >escspec/e.spec

@@ -233,6 +233,8 @@ struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *na
 
 /* Writes atomically (outfile.h); "-" is stdout. */
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
+/* The same into a file that must not exist yet (ud_outfile_create()): a default name never replaces one. */
+int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err);
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
 /* ud_profile_parse() of the file at path, read under the profile's size cap (fileio.h). */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);

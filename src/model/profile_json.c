@@ -305,9 +305,9 @@ int ud_profile_dump(const struct ud_profile *p, FILE *f)
 	return profile_emit(ud_jw_text(f), p, NULL);
 }
 
-int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err)
+static int save(const struct ud_profile *p, const char *path, bool fresh, struct ud_err *err)
 {
-	struct ud_outfile *out = ud_outfile_open(path, err);
+	struct ud_outfile *out = fresh ? ud_outfile_create(path, err) : ud_outfile_open(path, err);
 
 	if (!out)
 		return -1;
@@ -319,6 +319,16 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 		return -1;
 	}
 	return ud_outfile_commit(out, err);
+}
+
+int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err)
+{
+	return save(p, path, false, err);
+}
+
+int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err)
+{
+	return save(p, path, true, err);
 }
 
 /* ---- reading ---- */
