@@ -285,7 +285,7 @@ if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
 	name=run-default-name
 	mkdir dn && cd dn || exit 1
 	# hostname(1) refuses such a name; the kernel takes any bytes
-	unshare --uts sh -c "printf '../ev${esc}[31m${rlo}' >/proc/sys/kernel/hostname && '$ud' run -w int --suite quick -r 1" \
+	unshare --uts sh -c "printf '../ev${esc}[31m${rlo}\\377' >/proc/sys/kernel/hostname && '$ud' run -w int --suite quick -r 1" \
 		>../out 2>../err
 	rc=$?
 	cd "$dir" || exit 1
@@ -293,7 +293,9 @@ if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
 	grep -q "$esc" out && fail "$name: a raw ESC from the hostname reached the terminal"
 	grep -q "$rlo" out && fail "$name: a raw U+202E from the hostname reached the terminal"
 	made=$(ls dn)
-	[[ $made == _._ev__31m___-*.json ]] || fail "$name: the file is named '$made'"
+	[[ $made == _._ev__31m____-*.json ]] || fail "$name: the file is named '$made'"
+	# a byte that is not UTF-8 (\377) must not cost the profile its label
+	grep -q '"label": "../ev\\u001B\[31m\\u202E?"' dn/*.json || fail "$name: label: $(grep '"label"' dn/*.json)"
 	rm -rf dn out
 else
 	echo "SKIPPED: run-default-name: needs root and unshare to set a hostname"
