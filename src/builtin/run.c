@@ -140,10 +140,14 @@ static const struct ud_command command = {
 		    "                     [--label TEXT] [--exact] [--json] [--hotspots]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
-		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (or SIGTERM,\n"
-		       "SIGHUP) stops and saves what was measured, marked incomplete.\n",
+		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (SIGTERM, SIGHUP,\n"
+		       "a closed pipe, any signal that would end it but a crash's) stops and saves what\n"
+		       "was measured, marked incomplete; nothing measured replaces no file.  A profile\n"
+		       "that cannot be written goes to a named file in TMPDIR; the default name never\n"
+		       "replaces a file.\n",
 	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
-		    "the run was interrupted (the profile is still written); 2 for bad usage.\n",
+		    "the run was interrupted (the profile is still written), or the profile or the\n"
+		    "summary could not be written; 2 for bad usage.\n",
 	.options = UD_OPTIONS(options),
 };
 

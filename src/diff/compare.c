@@ -229,6 +229,9 @@ static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, 
 	if (c->nhosts > 1)
 		return 0;
 	*err = c->skipped[0].reason;
+	/* the loader's messages name the file already */
+	if (strncmp(err->msg, c->skipped[0].path, strlen(c->skipped[0].path)) == 0)
+		return -1;
 	return ud_err_prefix(err, "%s", c->skipped[0].path);
 }
 
