@@ -96,6 +96,15 @@ play() {
 
 out=$tmp/out
 
+# play_rc N WHY ARGS...: the next run (its number N), exiting with the status WHY says: "0 ..." or "2 ...".
+play_rc() {
+	n=$1 why=$2
+	shift 2
+	rc=0
+	play "run$n.log" "$@" || rc=$?
+	[ "$rc" = "${why%% *}" ] || { cat "$tmp/run$n.log"; fail "run $n: ansible-playbook exited $rc, not ${why%% *} (${why#* })"; }
+}
+
 # 1. Three hosts, gamma the baseline.
 start=$(date +%s)
 inventory "$ud"
@@ -129,9 +138,7 @@ echo "run 1: 3 hosts profiled and compared, baseline gamma ($(($(date +%s) - sta
 start=$(date +%s)
 inventory /nonexistent/uarchdiff
 cp "$out/gamma/profile.json" "$tmp/gamma-before.json"
-rc=0
-play run2.log -e fleet_force=true || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run2.log"; fail "run 2: ansible-playbook exited $rc, not 2 (a host failed)"; }
+play_rc 2 "2 a host failed" -e fleet_force=true
 grep -q '^failed: beta: .*uarchdiff_bin /nonexistent/uarchdiff: no such file on beta$' "$out/summary.txt" ||
 	{ cat "$out/summary.txt"; fail "run 2: summary.txt does not report beta failed with the reason"; }
 grep -q 'no profile from: beta;' "$tmp/run2.log" || { cat "$tmp/run2.log"; fail "run 2: the play does not name beta"; }
@@ -153,9 +160,7 @@ echo "run 2: beta reported failed, alpha and gamma compared ($(($(date +%s) - st
 # 3. No force: alpha and gamma are skipped, beta is tried again.
 start=$(date +%s)
 cp "$out/gamma/profile.json" "$tmp/gamma-before.json"
-rc=0
-play run3.log || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run3.log"; fail "run 3: ansible-playbook exited $rc, not 2"; }
+play_rc 3 "2 beta failed again"
 cmp -s "$out/gamma/profile.json" "$tmp/gamma-before.json" || fail "run 3: gamma was profiled again"
 grep -q 'beta FAILED: ' "$tmp/run3.log" || { cat "$tmp/run3.log"; fail "run 3: beta was not tried again"; }
 grep -q 'alpha FAILED\|gamma FAILED' "$tmp/run3.log" && fail "run 3: a skipped host failed"
@@ -178,9 +183,7 @@ PY
 start=$(date +%s)
 inventory "$ud"
 head -c 300 "$out/gamma/profile.json" >"$tmp/cut.json" && mv "$tmp/cut.json" "$out/gamma/profile.json"
-rc=0
-play run4.log || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run4.log"; fail "run 4: ansible-playbook exited $rc, not 2 (gamma's profile is bad)"; }
+play_rc 4 "2 gamma's profile is bad"
 grep -q '^compared: alpha beta$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 4: compared"; }
 grep -q '^failed: gamma: its profile does not load: gamma/profile.json:.*(kept as gamma/profile.rejected.json)$' \
 	"$out/summary.txt" || { cat "$out/summary.txt"; fail "run 4: gamma not reported failed with the reason"; }
@@ -202,9 +205,7 @@ echo "run 5: gamma profiled again, not skipped as already fetched ($(($(date +%s
 # 6. beta's profile holds another workload: compare leaves it out, the play reports it and exits 2.
 start=$(date +%s)
 cp "$src/tests/golden/e5.json" "$out/beta/profile.json"
-rc=0
-play run6.log || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run6.log"; fail "run 6: ansible-playbook exited $rc, not 2 (beta was left out)"; }
+play_rc 6 "2 beta was left out"
 grep -q '^compared: alpha gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 6: compared"; }
 grep -q '^failed: beta: left out of the comparison: .*workload' "$out/summary.txt" ||
 	{ cat "$out/summary.txt"; fail "run 6: beta not reported failed with compare's reason"; }
@@ -220,9 +221,7 @@ mkdir -p "$tmp/bar" && echo precious >"$tmp/bar/keep.txt"
 inventory "$ud" "" '    "..": {}
     "foo/../../bar": {}
     "compare.json": {}'
-rc=0
-play run7.log -e fleet_force=true || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run7.log"; fail "run 7: ansible-playbook exited $rc, not 2 (three hosts refused)"; }
+play_rc 7 "2 three hosts refused" -e fleet_force=true
 for f in "$tmp/precious.txt" "$tmp/profile.json" "$tmp/bar/keep.txt" "$out/compare.json"; do
 	[ -s "$f" ] || fail "run 7: $f was removed"
 done
@@ -250,10 +249,8 @@ inventory "$ud" '      uarchdiff_workloads: [syscall, late]
       uarchdiff_repeat: 2
       uarchdiff_run_timeout: 8'
 export UARCHDIFF_WORKLOADS_DIR="$tmp/specs"
-rc=0
-play run8.log -e fleet_force=true --limit beta,localhost || rc=$?
+play_rc 8 "0 beta's partial profile is compared" -e fleet_force=true --limit beta,localhost
 unset UARCHDIFF_WORKLOADS_DIR
-[ "$rc" = 0 ] || { cat "$tmp/run8.log"; fail "run 8: ansible-playbook exited $rc, not 0 (beta's partial profile is compared)"; }
 grep -q '"incomplete": true' "$out/beta/profile.json" || fail "run 8: beta's profile is not the partial one"
 grep -q '"name": "syscall"' "$out/beta/profile.json" || fail "run 8: beta's measured workload was lost"
 grep -q '^incomplete: beta: stopped at uarchdiff_run_timeout (8 s)' "$out/summary.txt" ||

@@ -379,17 +379,24 @@ clean
 rm -f daemon.json out helper.pid
 unset UARCHDIFF_WORKLOADS_DIR
 
+# every_format PROFILE CHECK WHAT: diff and compare of e5 against PROFILE in every format, exit 0, the
+# output in out, then CHECK (a function) on it, failures named "WHAT: CMD -f FORMAT"
+every_format() {
+	for cmd in diff compare; do
+		for f in text md html json; do
+			name="$3: $cmd -f $f"
+			"$ud" $cmd -f $f "$golden/e5.json" "$1" >out 2>err
+			rc=$?
+			status 0
+			$2
+		done
+	done
+}
+
 # --- 12: an incomplete profile is named in every format of diff and compare
 sed '1s/{/{"incomplete": true,/' "$golden/e6.json" >inc.json
-for cmd in diff compare; do
-	for f in text md html json; do
-		name="incomplete: $cmd -f $f"
-		"$ud" $cmd -f $f "$golden/e5.json" inc.json >out 2>err
-		rc=$?
-		status 0
-		grep -q 'incomplete' out || fail "$name: no word of it"
-	done
-done
+says_incomplete() { grep -q 'incomplete' out || fail "$name: no word of it"; }
+every_format inc.json says_incomplete incomplete
 rm -f inc.json out
 
 # --- 14: control characters from input reach the terminal as \xHH
@@ -422,18 +429,13 @@ rm -rf escspec cpuinfo events out err
 rlo=$'\xe2\x80\xae'
 sed "s/\"label\": \"OCI E6 (Turin)\"/\"label\": \"evil\\\\u001b[31m${rlo}\\\\u0080x\"/" "$golden/e6.json" >evil.json
 grep -q 'evil' evil.json || fail "escape setup: the label was not planted"
-for cmd in diff compare; do
-	for f in text md html json; do
-		name="escape-label: $cmd -f $f"
-		"$ud" $cmd -f $f "$golden/e5.json" evil.json >out 2>err
-		rc=$?
-		status 0
-		grep -q "$esc" out && fail "$name: a raw ESC reached the output"
-		grep -q "$rlo" out && fail "$name: a raw U+202E reached the output"
-		grep -q $'\xc2\x80' out && fail "$name: a raw C1 control reached the output"
-		grep -q 'evil' out || fail "$name: the label is not shown at all"
-	done
-done
+shows_no_control() {
+	grep -q "$esc" out && fail "$name: a raw ESC reached the output"
+	grep -q "$rlo" out && fail "$name: a raw U+202E reached the output"
+	grep -q $'\xc2\x80' out && fail "$name: a raw C1 control reached the output"
+	grep -q 'evil' out || fail "$name: the label is not shown at all"
+}
+every_format evil.json shows_no_control escape-label
 name="escape-label: json reads back"
 "$ud" diff -f json "$golden/e5.json" evil.json >out 2>err
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "\u202e" in json.dumps(d, ensure_ascii=False) else 1)' out ||
