@@ -557,5 +557,87 @@ PY
 done
 rm -f c.html d.html out err
 
+# ----- issue 25's stat items (after issue 22's stat) -----
+# 11: stat's report lost on a full or closed stderr is exit 1
+for redirect in "2>/dev/full" "2>&-"; do
+	name="stat: report lost ($redirect)"
+	eval "\"\$ud\" stat -- true $redirect"
+	rc=$?
+	status 1
+done
+
+# 15: -x quotes a name that holds the separator: every row keeps its fields, and import reads it back
+name="stat -x: a name holding the separator"
+"$ud" stat -x , -e 'software/config=0,config1=0/,task-clock' -- true 2>x.csv
+rc=$?
+status 0
+python3 -c 'import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+sys.exit(0 if len(rows) == 2 and all(len(r) == 7 for r in rows) and rows[0][2] == "software/config=0,config1=0/" else 1)' x.csv ||
+	fail "$name: $(cat x.csv)"
+"$ud" import -o x.json x.csv 2>err || fail "$name: import: $(cat err)"
+grep -qF '"software/config=0,config1=0/"' x.json || fail "$name: import did not read the name back"
+rm -f x.csv x.json
+
+# 7: stat --hotspots shows an ELF symbol's name, never obeys it
+name="stat --hotspots: a symbol holding ESC and U+202E"
+cat >evilsym.c <<'EOF'
+__attribute__((noinline)) unsigned long spin(unsigned long n) __asm__("\"spin\033[31m\342\200\256red\"");
+unsigned long spin(unsigned long n)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long i = 0; i < n; i++)
+		x += i;
+	return x;
+}
+int main(int argc, char **argv) { (void)argv; return (int)(spin(400000000UL * (unsigned long)argc) & 1); }
+EOF
+if cc -O1 -o evilsym evilsym.c 2>/dev/null; then
+	"$ud" stat --hotspots -- ./evilsym 2>err
+	grep -qF 'spin\x1b[31m\xe2\x80\xaered' err || fail "$name: the symbol is not shown: $(grep -a spin err)"
+	grep -q "$esc" err && fail "$name: a raw ESC reached the terminal"
+	grep -q "$rlo" err && fail "$name: a raw U+202E reached the terminal"
+else
+	echo "SKIPPED: $name: cc cannot build the program"
+fi
+rm -f evilsym evilsym.c
+
+# 8: an ordinary user at perf_event_paranoid=2 counts what the kernel allows, user mode (:u), as perf does
+if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null && [[ $(cat /proc/sys/kernel/perf_event_paranoid) -ge 2 ]]; then
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	chmod 755 "$dir"
+	mkdir -p nb && chmod 777 nb
+	name="paranoid 2: stat as nobody"
+	as_nobody "$ud" stat -e task-clock,context-switches,page-faults -- true 2>err
+	rc=$?
+	status 0
+	for e in task-clock:u context-switches:u page-faults:u; do
+		grep -Eq "^ +[0-9][0-9.,]* +(msec )?$e( |$)" err || fail "$name: $e not counted: $(cat err)"
+	done
+	if command -v perf >/dev/null; then
+		as_nobody perf stat -e task-clock,context-switches,page-faults true 2>perf.err
+		for e in task-clock:u context-switches:u page-faults:u; do
+			grep -q " $e" perf.err || fail "$name: perf does not name $e: $(cat perf.err)"
+		done
+	fi
+	name="paranoid 2: run as nobody"
+	(cd nb && as_nobody env TMPDIR="$dir/nb" "$ud" run -w int --suite quick -r 1 -o p.json >../out 2>../err)
+	rc=$?
+	status 0
+	grep -q 'user mode only: counters are named :u' err || fail "$name: $(cat err)"
+	grep -q '"task-clock:u": {' nb/p.json && grep -A1 '"task-clock:u": {' nb/p.json | grep -q '"counted"' ||
+		fail "$name: task-clock:u not counted"
+	name="paranoid 2: run with no counter it may open"
+	(cd nb && as_nobody env TMPDIR="$dir/nb" "$ud" run -w int --suite quick -r 1 -e task-clock:k -o k.json >../out 2>../err)
+	rc=$?
+	status 1
+	grep -q 'no counter could be opened (task-clock:k: perf_event_paranoid=' err || fail "$name: $(cat err)"
+	grep -q '"name": "int"' nb/k.json || fail "$name: the scores were not kept"
+	rm -rf nb out perf.err
+	chmod 700 "$dir"
+else
+	echo "SKIPPED: paranoid 2: needs root, setpriv and perf_event_paranoid >= 2 to count as another user"
+fi
+
 echo "output safety: $failed failed"
 [[ $failed -eq 0 ]]

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "counting.h"
 #include "derived.h"
 #include "elfinfo.h"
 #include "events.h"
@@ -487,6 +488,11 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
+	/* measure.h named them :u; a run says why once, as perf's user would need to know */
+	if (ud_counting_user_only())
+		ud_cmd_error(&command, "warning: perf_event_paranoid=%d lets this user count user mode only: counters "
+				       "are named :u (run as root or with CAP_PERFMON to count the kernel too)",
+			     ud_perf_event_paranoid());
 	for (size_t i = 0; i < r->ro.nev; i++)
 		if (r->ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
@@ -516,6 +522,31 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 						     r->sampling.frequency_hz, r->sampling.kernel_reason, &why)))
 		ud_cmd_error(&command, "%s: kept without hotspots: %s", it->def->name, why.msg);
 	return 0;
+}
+
+/*
+ * Whether any counter of a measured workload counted.  SPEC §1: a run that
+ * could open no counter at all failed (exit 1), whatever it measured; the
+ * profile is still written, and the first counter's reason is said.
+ */
+static bool any_counted(const struct ud_profile *p)
+{
+	const struct ud_counter *first = NULL;
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		for (size_t k = 0; k < p->workloads[i].ncounters; k++) {
+			const struct ud_counter *c = &p->workloads[i].counters[k];
+
+			if (c->status == UD_COUNTED)
+				return true;
+			first = first ? first : c;
+		}
+	}
+	if (!first)
+		return true; /* nothing measured, or no counter asked for: nothing to say */
+	ud_cmd_error(&command, "no counter could be opened (%s: %s): the scores are kept, every count is missing",
+		     first->name, first->reason ? first->reason : "not counted");
+	return false;
 }
 
 /* Every workload, samples interleaved (sampling.h); returns the exit status so far, or -1 with err. */
@@ -549,6 +580,8 @@ static int measure_all(struct run *r, struct ud_err *err)
 	for (size_t i = 0; i < r->ndefs; i++)
 		ud_run_result_free(&items[i].res);
 	free(items);
+	if (status == UD_EXIT_OK && !any_counted(r->p))
+		status = UD_EXIT_RUN_FAILED;
 	return status;
 }
 
