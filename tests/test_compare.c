@@ -283,7 +283,8 @@ START_TEST(test_groups_share_only_what_is_known)
 
 	for (int k = 0; k < 4; k++)
 		scored(p[k], "w", 100 + k, 1, false);
-	c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 4, &diffutil_db, NULL }, &err);
+	c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 4, &diffutil_db, NULL },
+			     &err);
 	ck_assert_msg(c != NULL, "%s", err.msg);
 	ck_assert_uint_eq(c->ngroups, 3);
 	ck_assert_str_eq(c->groups[0].name, "CPU unknown");

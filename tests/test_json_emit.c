@@ -149,7 +149,8 @@ END_TEST
 static void emit_terminal_controls(struct ud_jw *w)
 {
 	/* DEL, C1 CSI, right-to-left override, LRI, line separator, ALM, around text that stays as it is */
-	ud_jw_string(w, NULL, "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
+	ud_jw_string(w, NULL,
+		     "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
 }
 
 /* What a terminal would obey is a \u escape, and reads back as the same string. */

@@ -175,7 +175,8 @@ START_TEST(test_visible)
 	/* C1 CSI in UTF-8, which some terminals obey; other UTF-8 passes */
 	ck_assert_str_eq(ud_visible("\xc2\x9b" "2J \xc3\xa9", buf, sizeof(buf)), "\\xc2\\x9b" "2J \xc3\xa9");
 	/* bidirectional controls (U+202E, U+2066), ALM, a line separator: shown, never obeyed; an arrow passes */
-	ck_assert_str_eq(ud_visible("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c" "d\xe2\x80\xa8" "\xe2\x86\x92", buf, sizeof(buf)),
+	ck_assert_str_eq(ud_visible("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c" "d\xe2\x80\xa8" "\xe2\x86\x92", buf,
+				    sizeof(buf)),
 			 "a\\xe2\\x80\\xae" "b\\xe2\\x81\\xa6" "c\\xd8\\x9c" "d\\xe2\\x80\\xa8" "\xe2\x86\x92");
 	ck_assert_uint_eq(ud_control_len("\xe2\x80\xaex"), 3);
 	ck_assert_uint_eq(ud_control_len("\xe2\x80"), 0); /* cut short: no read past the end */

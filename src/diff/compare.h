@@ -85,7 +85,10 @@ struct ud_compare_group {
 	double min, max;            /* the members' smallest and largest geomean */
 };
 
-/* A candidate left out: its file did not load, or its pair with the baseline could not be diffed (no workload in common ...). */
+/*
+ * A candidate left out: its file did not load, or its pair with the
+ * baseline could not be diffed (no workload in common ...).
+ */
 struct ud_compare_skip {
 	const char *path;     /* borrowed */
 	struct ud_err reason; /* the loader's or the diff's, as it would have failed alone */
