@@ -3,8 +3,9 @@
 # generated here: a perf stat paste of N blocks naming one command (the
 # unique-name path), one block of N distinct events, a diff of one workload
 # with N counters, a diff of one workload with M samples a side (the rank
-# test), a UnixBench log of M index lines, and a report template nested
-# 40,000 sections deep (refused).  Prints figures; asserts nothing.
+# test), a UnixBench log of M index lines, a profile of M workloads whose
+# last repeats the first's name (refused: names are hashed, not compared
+# pairwise), and a report template nested 40,000 sections deep (refused).  Prints figures; asserts nothing.
 # Targets: near-linear, the first five well under a second (they took 67 s,
 # 20 s, 19 s, 75 s; the UnixBench log 24 s).
 #
@@ -69,6 +70,12 @@ awk -v m="$m" 'BEGIN {
 	printf "                                                                   ========\nSystem Benchmarks Index Score                                         3533.4\n"
 }' > "$dir/unixbench.txt"
 timed "import: UnixBench log of $m index lines" "$ud" import -o "$dir/ub.json" "$dir/unixbench.txt"
+
+awk -v m="$m" 'BEGIN { printf "{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": \"A\"}, \"workloads\": ["
+	for (i = 0; i < m; i++)
+		printf "%s{\"name\": \"w%d\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": 1}}", i ? "," : "", i
+	printf ",{\"name\": \"w0\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": 2}}]}\n" }' > "$dir/many.json"
+timed "diff: $m workloads, one twice (refused)" "$ud" diff "$dir/many.json" "$dir/a.json"
 
 mkdir "$dir/tmpl"
 awk 'BEGIN { for (i = 0; i < 40000; i++) printf "{{#x}}"; for (i = 0; i < 40000; i++) printf "{{/x}}"; print "" }' \

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (output) {
 			memcpy(output, data, size);
 			output[size] = '\0';
-			ud_spec_score(&s, output, 1.0, &score, units, sizeof(units)); /* a timebase of one second */
+			ud_spec_score(&s, output, 1.0, &score, units, sizeof(units), &err); /* a timebase of one second */
 			free(output);
 		}
 		regfree(&s.re);

@@ -8,7 +8,7 @@ apt-get install -y -qq --no-install-recommends \
 	libpfm4-dev libelf-dev libjansson-dev check \
 	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	cpio ansible-core >/dev/null
+	cpio ansible-core clang libclang-rt-dev >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # python3-jsonschema: tests/schemas.sh validates every document uarchdiff
@@ -21,3 +21,5 @@ apt-get install -y -qq --no-install-recommends \
 # the arm64 kernel and -dev packages itself, through its own apt state: no
 # dpkg --add-architecture here.
 # ansible-core: the fleet test (tests/fleet.sh) runs contrib/ansible/fleet.yml.
+# clang and libclang-rt-dev (libFuzzer, the sanitizers' runtime): tests/run.sh
+# runs the fuzz targets (fuzz/run.sh) for a few seconds each.

@@ -76,7 +76,8 @@ static int dispatch(int argc, char **argv)
 	return UD_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/* The command and its exit status; *name is set to the command's name once known. */
+static int run_command(int argc, char **argv, const char **name)
 {
 	int next, status;
 
@@ -97,7 +98,20 @@ int main(int argc, char **argv)
 
 		if (next + 1 >= argc)
 			return ud_options_usage(&top, stdout), UD_EXIT_OK;
+		*name = argv[next + 1];
 		return dispatch(2, help);
 	}
+	*name = argv[next];
 	return dispatch(argc - next, argv + next);
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = NULL;
+	int status;
+
+	ud_streams_guard();
+	status = run_command(argc, argv, &name);
+	/* Output lost to a full disk or a closed stream is a failure, whichever command wrote it. */
+	return ud_streams_status(name, status);
 }

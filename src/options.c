@@ -1,8 +1,10 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "text.h"
@@ -247,12 +249,43 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 	return UD_EXIT_USAGE;
 }
 
+void ud_streams_guard(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* Read-only: a write to it still fails with EBADF, as on the closed stream. */
+		got = open("/dev/null", O_RDONLY);
+		if (got >= 0 && got != fd) {
+			dup2(got, fd);
+			close(got);
+		}
+	}
+}
+
 int ud_stdout_status(const struct ud_command *cmd)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return UD_EXIT_OK;
 	ud_cmd_error(cmd, "standard output: write failed: %s", strerror(errno ? errno : EIO));
+	clearerr(stdout); /* reported: ud_streams_status() does not say it twice */
 	return UD_EXIT_RUN_FAILED;
+}
+
+int ud_streams_status(const char *name, int status)
+{
+	const struct ud_command cmd = { .name = name };
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		ud_cmd_error(&cmd, "standard output: write failed: %s", strerror(errno ? errno : EIO));
+		status = status == UD_EXIT_OK ? UD_EXIT_RUN_FAILED : status;
+	}
+	/* A message that could not be written cannot say so; the status can. */
+	if (ferror(stderr) && status == UD_EXIT_OK)
+		status = UD_EXIT_RUN_FAILED;
+	return status;
 }
 
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)

@@ -84,6 +84,22 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 /* Flushes stdout: UD_EXIT_OK, or UD_EXIT_RUN_FAILED with the failure reported (a full disk, a closed pipe). */
 int ud_stdout_status(const struct ud_command *cmd);
 
+/*
+ * Before any command: a standard stream that is closed (`2>&-`) is opened
+ * read-only on /dev/null, so that no file the command opens takes its
+ * number and receives its messages, and writing to it still fails (EBADF)
+ * as it would have.
+ */
+void ud_streams_guard(void);
+/*
+ * After the command named name (NULL: uarchdiff itself), the exit status
+ * given the streams: stdout flushed, and a write to stdout or stderr that
+ * failed (a full disk, a closed stream) turns UD_EXIT_OK into
+ * UD_EXIT_RUN_FAILED, stdout's reported on one line unless
+ * ud_stdout_status() did, stderr's silently (it is what failed).
+ */
+int ud_streams_status(const char *name, int status);
+
 /* Prints "uarchdiff CMD: message" on stderr: the one form of a command's error. */
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

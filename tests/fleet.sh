@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fleet.sh UARCHDIFF SOURCE_DIR: the Ansible playbook
 # (contrib/ansible/fleet.yml) profiles a fleet of three local "hosts" and
-# compares them.
+# compares them, then is made to meet what issue 25 found.
 #
 # Each host is ansible_connection=local with its own label and remote
 # temporary folder; every host runs the build tree's binary (uarchdiff_bin)
@@ -11,6 +11,13 @@
 # reported by name as failed, its earlier profile is gone, and the other two
 # are compared.  Run 3 (no force): the two profiled hosts are skipped, their
 # profiles untouched; the failing one is tried again.
+# Run 4: gamma's profile cut short: gamma reported failed (its profile set
+# aside), alpha and beta compared.  Run 5: gamma profiled again, not skipped
+# as "already fetched".  Run 6: beta's profile of another workload: left out
+# by compare, reported failed, the play exits 2.  Run 7: hosts named "..",
+# "foo/../../bar" and "compare.json" refused by name, nothing outside
+# fleet_out removed.  Run 8: beta past uarchdiff_run_timeout: SIGTERM, its
+# partial profile fetched and compared, nothing left running.
 # Exit 77 (skipped) where ansible-playbook is missing.  UD_KEEP=1 keeps the
 # temporary folder (inventory, logs run1-3.log, out/) and says where.
 set -eu
@@ -48,7 +55,8 @@ unset UARCHDIFF_EVENTS_DIR UARCHDIFF_TEMPLATES_DIR UARCHDIFF_WORKLOADS_DIR
 py=$(sed -n '1s/^#! *//p' "$(command -v ansible-playbook)" | cut -d' ' -f1)
 case $py in */env | '') py=$(command -v python3) ;; esac
 
-# inventory BETA_BIN: three local hosts; beta runs BETA_BIN.
+# inventory BETA_BIN [BETA_VARS [MORE_HOSTS]]: three local hosts; beta runs BETA_BIN, with BETA_VARS
+# (YAML lines, indented six) added; MORE_HOSTS (YAML, indented four) after gamma.
 inventory() {
 	cat >"$tmp/inventory.yml" <<INV
 fleet:
@@ -68,10 +76,12 @@ fleet:
       ansible_remote_tmp: "$tmp/remote/beta"
       uarchdiff_remote_tmp: "$tmp/remote/beta"
       uarchdiff_bin: "$1"
+${2:-}
     gamma:
       uarchdiff_label: "Fleet Gamma"
       ansible_remote_tmp: "$tmp/remote/gamma"
       uarchdiff_remote_tmp: "$tmp/remote/gamma"
+${3:-}
 INV
 	mkdir -p "$tmp/remote/alpha" "$tmp/remote/beta" "$tmp/remote/gamma"
 }
@@ -85,6 +95,15 @@ play() {
 }
 
 out=$tmp/out
+
+# play_rc N WHY ARGS...: the next run (its number N), exiting with the status WHY says: "0 ..." or "2 ...".
+play_rc() {
+	n=$1 why=$2
+	shift 2
+	rc=0
+	play "run$n.log" "$@" || rc=$?
+	[ "$rc" = "${why%% *}" ] || { cat "$tmp/run$n.log"; fail "run $n: ansible-playbook exited $rc, not ${why%% *} (${why#* })"; }
+}
 
 # 1. Three hosts, gamma the baseline.
 start=$(date +%s)
@@ -119,9 +138,7 @@ echo "run 1: 3 hosts profiled and compared, baseline gamma ($(($(date +%s) - sta
 start=$(date +%s)
 inventory /nonexistent/uarchdiff
 cp "$out/gamma/profile.json" "$tmp/gamma-before.json"
-rc=0
-play run2.log -e fleet_force=true || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run2.log"; fail "run 2: ansible-playbook exited $rc, not 2 (a host failed)"; }
+play_rc 2 "2 a host failed" -e fleet_force=true
 grep -q '^failed: beta: .*uarchdiff_bin /nonexistent/uarchdiff: no such file on beta$' "$out/summary.txt" ||
 	{ cat "$out/summary.txt"; fail "run 2: summary.txt does not report beta failed with the reason"; }
 grep -q 'no profile from: beta;' "$tmp/run2.log" || { cat "$tmp/run2.log"; fail "run 2: the play does not name beta"; }
@@ -143,11 +160,103 @@ echo "run 2: beta reported failed, alpha and gamma compared ($(($(date +%s) - st
 # 3. No force: alpha and gamma are skipped, beta is tried again.
 start=$(date +%s)
 cp "$out/gamma/profile.json" "$tmp/gamma-before.json"
-rc=0
-play run3.log || rc=$?
-[ "$rc" = 2 ] || { cat "$tmp/run3.log"; fail "run 3: ansible-playbook exited $rc, not 2"; }
+play_rc 3 "2 beta failed again"
 cmp -s "$out/gamma/profile.json" "$tmp/gamma-before.json" || fail "run 3: gamma was profiled again"
 grep -q 'beta FAILED: ' "$tmp/run3.log" || { cat "$tmp/run3.log"; fail "run 3: beta was not tried again"; }
 grep -q 'alpha FAILED\|gamma FAILED' "$tmp/run3.log" && fail "run 3: a skipped host failed"
 grep -q '^compared: alpha gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 3: compared"; }
 echo "run 3: alpha and gamma skipped (already fetched), beta tried again ($(($(date +%s) - start)) s)"
+
+# labels FILE LABEL...: compare.json's profiles are these, in this order.
+labels() {
+	f=$1
+	shift
+	python3 - "$f" "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [p["label"] for p in d["profiles"]]
+assert got == sys.argv[2:], got
+PY
+}
+
+# 4. gamma's fetched profile is cut short: gamma failed and set aside, alpha and beta compared.
+start=$(date +%s)
+inventory "$ud"
+head -c 300 "$out/gamma/profile.json" >"$tmp/cut.json" && mv "$tmp/cut.json" "$out/gamma/profile.json"
+play_rc 4 "2 gamma's profile is bad"
+grep -q '^compared: alpha beta$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 4: compared"; }
+grep -q '^failed: gamma: its profile does not load: gamma/profile.json:.*(kept as gamma/profile.rejected.json)$' \
+	"$out/summary.txt" || { cat "$out/summary.txt"; fail "run 4: gamma not reported failed with the reason"; }
+[ ! -e "$out/gamma/profile.json" ] && [ -s "$out/gamma/profile.rejected.json" ] || fail "run 4: gamma's profile not set aside"
+grep -q 'left out: gamma/profile.json' "$out/compare.txt" || fail "run 4: compare.txt does not name gamma left out"
+labels "$out/compare.json" "Fleet Alpha" "Fleet Beta" || fail "run 4: compare.json"
+echo "run 4: gamma's cut profile reported and set aside, alpha and beta compared ($(($(date +%s) - start)) s)"
+
+# 5. No force: gamma is profiled again (its profile was rejected), alpha and beta are skipped.
+start=$(date +%s)
+cp "$out/alpha/profile.json" "$tmp/alpha-before.json"
+play run5.log || { cat "$tmp/run5.log"; fail "run 5: ansible-playbook exited $?"; }
+cmp -s "$out/alpha/profile.json" "$tmp/alpha-before.json" || fail "run 5: alpha was profiled again"
+grep -q '"syscall"' "$out/gamma/profile.json" || fail "run 5: gamma was not profiled again"
+grep -q '^compared: alpha beta gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 5: compared"; }
+grep -q '^failed' "$out/summary.txt" && { cat "$out/summary.txt"; fail "run 5: a host reported failed"; }
+echo "run 5: gamma profiled again, not skipped as already fetched ($(($(date +%s) - start)) s)"
+
+# 6. beta's profile holds another workload: compare leaves it out, the play reports it and exits 2.
+start=$(date +%s)
+cp "$src/tests/golden/e5.json" "$out/beta/profile.json"
+play_rc 6 "2 beta was left out"
+grep -q '^compared: alpha gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 6: compared"; }
+grep -q '^failed: beta: left out of the comparison: .*workload' "$out/summary.txt" ||
+	{ cat "$out/summary.txt"; fail "run 6: beta not reported failed with compare's reason"; }
+grep -q 'no profile from: beta;' "$tmp/run6.log" || fail "run 6: the play does not name beta"
+labels "$out/compare.json" "Fleet Alpha" "Fleet Gamma" || fail "run 6: compare.json"
+echo "run 6: beta's other workload left out and reported failed ($(($(date +%s) - start)) s)"
+
+# 7. Hosts whose names would make their folder another one: refused; nothing outside fleet_out removed.
+start=$(date +%s)
+echo precious >"$tmp/precious.txt"
+cp "$out/alpha/profile.json" "$tmp/profile.json"
+mkdir -p "$tmp/bar" && echo precious >"$tmp/bar/keep.txt"
+inventory "$ud" "" '    "..": {}
+    "foo/../../bar": {}
+    "compare.json": {}'
+play_rc 7 "2 three hosts refused" -e fleet_force=true
+for f in "$tmp/precious.txt" "$tmp/profile.json" "$tmp/bar/keep.txt" "$out/compare.json"; do
+	[ -s "$f" ] || fail "run 7: $f was removed"
+done
+for h in .. foo/../../bar compare.json; do
+	grep -qF "failed: $h: inventory host name '$h' cannot name a folder of fleet_out" "$out/summary.txt" ||
+		{ cat "$out/summary.txt"; fail "run 7: $h not refused by name"; }
+done
+grep -q '^compared: alpha beta gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 7: compared"; }
+echo "run 7: hosts '..', 'foo/../../bar', 'compare.json' refused, nothing outside fleet_out removed ($(($(date +%s) - start)) s)"
+
+# 8. beta passes uarchdiff_run_timeout: timeout's SIGTERM, its partial profile fetched and compared.
+start=$(date +%s)
+mkdir -p "$tmp/specs"
+cat >"$tmp/late.sh" <<'EOF'
+#!/bin/sh
+# the first sample at once, every later one past any timeout
+[ -e "$1" ] && exec sleep 1000
+touch "$1"
+echo "score 1"
+EOF
+chmod +x "$tmp/late.sh"
+printf 'name = late\ncommand = %s/late.sh %s/late.mark\nscore = ^score ([0-9]+)$\nunits = x\ntimeout = 900\n' \
+	"$tmp" "$tmp" >"$tmp/specs/late.spec"
+inventory "$ud" '      uarchdiff_workloads: [syscall, late]
+      uarchdiff_repeat: 2
+      uarchdiff_run_timeout: 8'
+export UARCHDIFF_WORKLOADS_DIR="$tmp/specs"
+play_rc 8 "0 beta's partial profile is compared" -e fleet_force=true --limit beta,localhost
+unset UARCHDIFF_WORKLOADS_DIR
+grep -q '"incomplete": true' "$out/beta/profile.json" || fail "run 8: beta's profile is not the partial one"
+grep -q '"name": "syscall"' "$out/beta/profile.json" || fail "run 8: beta's measured workload was lost"
+grep -q '^incomplete: beta: stopped at uarchdiff_run_timeout (8 s)' "$out/summary.txt" ||
+	{ cat "$out/summary.txt"; fail "run 8: the summary does not say beta was stopped"; }
+grep -q 'interrupted (SIGTERM)' "$out/beta/run.log" || fail "run 8: run.log: $(cat "$out/beta/run.log")"
+pgrep -f "$tmp/remote/beta" >/dev/null && fail "run 8: uarchdiff outlived the run on the host"
+[ -z "$(ls -A "$tmp/remote/beta" | grep uarchdiff-fleet)" ] || fail "run 8: beta's work folder was left"
+elapsed=$(($(date +%s) - start))
+echo "run 8: beta stopped at its timeout, the partial profile fetched and compared ($elapsed s)"

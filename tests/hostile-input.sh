@@ -174,6 +174,26 @@ for s in 0 5; do
 		fail "spec score: s$s not recorded as failed with the reason"
 done
 
+# ---- issue 25: names twice, a bad host among good ones ----
+# 100,000 workloads, the last named as the first: refused by name, in well under the limit (names are
+# hashed; comparing every pair would take 5 billion string comparisons).
+awk 'BEGIN { printf "{\"schema\": \"uarchdiff.profile/1\", \"host\": {\"label\": \"A\"}, \"workloads\": ["
+	for (i = 0; i < 100000; i++)
+		printf "%s{\"name\": \"w%d\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": 1}}", i ? "," : "", i
+	printf ",{\"name\": \"w0\", \"units\": \"lps\", \"higher_is_better\": true, \"score\": {\"median\": 2}}]}\n" }' >many.json
+refused "100,000 workloads, one twice" "many.json: workloads[100000].name: the workload 'w0' is workloads[0] too" \
+	"$ud" diff -o out/r.txt many.json b.json
+# A fleet with one profile cut short and one of another workload: both left out by name, the rest compared.
+head -c 100 b.json >cut.json
+sed 's/"name": "w"/"name": "other"/' b.json >other.json
+rm -rf out && mkdir out
+timeout "$limit" "$ud" compare -o out/c.txt a.json cut.json b.json other.json >stdout 2>stderr
+rc=$?
+[ "$rc" -eq 0 ] || fail "fleet with bad hosts: exit $rc, want 0 ($(head -c 300 stderr))"
+[ "$(grep -c 'warning: .* left out: ' stderr)" -eq 2 ] || fail "fleet with bad hosts: stderr: $(cat stderr)"
+grep -q 'left out: cut.json' out/c.txt && grep -q 'left out: other.json' out/c.txt ||
+	fail "fleet with bad hosts: the report does not name both: $(grep 'left out' out/c.txt)"
+
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)"
 	exit 1

@@ -49,7 +49,7 @@ static void scored(struct ud_profile *p, const char *name, double score, int hib
 
 static void setup(void)
 {
-	struct ud_compare_input in = { (const struct ud_profile *const *)prof, paths, 3, &diffutil_db };
+	struct ud_compare_input in = { (const struct ud_profile *const *)prof, paths, 3, &diffutil_db, NULL };
 	struct ud_err err = UD_ERR_INIT;
 	static const double score[3][6] = { { 100, 200, 50, 10, 300, NAN },
 					    { 150, 100, 75, 5, 330, NAN },
@@ -159,7 +159,7 @@ START_TEST(test_environment_groups)
 	REL(g->min, cbrt(0.5));
 	REL(g->max, sqrt(1.5));
 	/* A third host identical to the baseline shares its group: the group's mean is its own, not diluted by the baseline's 1 */
-	same = ud_compare_build(&(struct ud_compare_input){ trio, paths, 3, &diffutil_db }, &err);
+	same = ud_compare_build(&(struct ud_compare_input){ trio, paths, 3, &diffutil_db, NULL }, &err);
 	ck_assert_msg(same != NULL, "%s", err.msg);
 	ck_assert_uint_eq(same->groups[0].nhosts, 2);
 	REL(same->groups[0].geomean, 1);
@@ -283,7 +283,8 @@ START_TEST(test_groups_share_only_what_is_known)
 
 	for (int k = 0; k < 4; k++)
 		scored(p[k], "w", 100 + k, 1, false);
-	c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 4, &diffutil_db }, &err);
+	c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 4, &diffutil_db, NULL },
+			     &err);
 	ck_assert_msg(c != NULL, "%s", err.msg);
 	ck_assert_uint_eq(c->ngroups, 3);
 	ck_assert_str_eq(c->groups[0].name, "CPU unknown");
@@ -342,7 +343,7 @@ START_TEST(test_labels_stay_distinct)
 			p[k] = ud_profile_new(json_pack("{s:s}", "label", sets[set][k]));
 			scored(p[k], "w", 100 + k, 1, false);
 		}
-		c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 3, &diffutil_db },
+		c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 3, &diffutil_db, NULL },
 				     &err);
 		ck_assert_msg(c != NULL, "%s", err.msg);
 		t = render_of(c, UD_REPORT_TEXT);
@@ -368,7 +369,7 @@ END_TEST
 
 START_TEST(test_fewer_than_two)
 {
-	struct ud_compare_input in = { (const struct ud_profile *const *)prof, paths, 1, &diffutil_db };
+	struct ud_compare_input in = { (const struct ud_profile *const *)prof, paths, 1, &diffutil_db, NULL };
 	struct ud_err err = UD_ERR_INIT;
 
 	ck_assert_ptr_null(ud_compare_build(&in, &err));
@@ -382,7 +383,7 @@ START_TEST(test_nothing_in_common)
 	struct ud_profile *other = host("D", "zen4", "6.1");
 	const struct ud_profile *ps[] = { prof[0], other, prof[1] };
 	const char *names[] = { "a.json", "d.json", "b.json" };
-	struct ud_compare_input in = { ps, names, 3, &diffutil_db };
+	struct ud_compare_input in = { ps, names, 3, &diffutil_db, NULL };
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_compare *c;
 	json_t *doc;
@@ -405,6 +406,31 @@ START_TEST(test_nothing_in_common)
 	ck_assert_ptr_null(ud_compare_build(&in, &err));
 	ck_assert_msg(strncmp(err.msg, "d.json: no workload in common", 29) == 0, "%s", err.msg);
 	ud_profile_free(other);
+}
+END_TEST
+
+/* A candidate whose file did not load is left out with the loader's reason; a baseline that did not is an error. */
+START_TEST(test_unloaded_left_out)
+{
+	const struct ud_profile *ps[] = { prof[0], NULL, prof[1] };
+	const char *names[] = { "a.json", "cut.json", "b.json" };
+	struct ud_err why[3] = { UD_ERR_INIT, { "cut.json:1:80: premature end of input" }, UD_ERR_INIT };
+	struct ud_compare_input in = { ps, names, 3, &diffutil_db, why };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_compare *c = ud_compare_build(&in, &err);
+
+	ck_assert_msg(c != NULL, "%s", err.msg);
+	ck_assert_uint_eq(c->nhosts, 2);
+	ck_assert_str_eq(c->hosts[1].path, "b.json");
+	ck_assert_uint_eq(c->nskipped, 1);
+	ck_assert_str_eq(c->skipped[0].path, "cut.json");
+	ck_assert_str_eq(c->skipped[0].reason.msg, "cut.json:1:80: premature end of input");
+	ud_compare_free(c);
+	ps[0] = NULL;
+	ps[1] = prof[1];
+	snprintf(why[0].msg, sizeof(why[0].msg), "a.json: not a uarchdiff profile");
+	ck_assert_ptr_null(ud_compare_build(&in, &err));
+	ck_assert_str_eq(err.msg, "a.json: not a uarchdiff profile");
 }
 END_TEST
 
@@ -435,7 +461,8 @@ START_TEST(test_cli)
 {
 	char *dir = make_tempdir(), f[3][512], missing[600], html[600];
 	char *one[] = { UD, "compare", f[0], NULL };
-	char *gone[] = { UD, "compare", f[0], f[1], missing, NULL };
+	char *gone[] = { UD, "compare", missing, f[0], f[1], NULL };
+	char *gone_candidate[] = { UD, "compare", "-f", "json", f[0], missing, f[1], NULL };
 	char *badf[] = { UD, "compare", "-f", "pdf", f[0], f[1], NULL };
 	char *ok[] = { UD, "compare", "-f", "json", f[0], f[1], f[2], NULL };
 	char *tofile[] = { UD, "compare", "-f", "html", "-o", html, f[0], f[1], f[2], NULL };
@@ -448,6 +475,17 @@ START_TEST(test_cli)
 	expect_one_line_error(one, 2, "at least two profiles");
 	expect_one_line_error(gone, 2, missing);
 	expect_one_line_error(badf, 2, "pdf");
+	/* A candidate that does not load is named on stderr and in the report; the others are compared. */
+	r = run_capture(gone_candidate);
+	ck_assert_msg(r.status == 0 && count_lines(r.err) == 1 && strstr(r.err, "warning: ") && strstr(r.err, missing),
+		      "exit %d: %s", r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "diffs")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "skipped"), 0), "path")),
+			 missing);
+	json_decref(doc);
+	run_free(&r);
 	r = run_capture(ok);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	doc = json_loads(r.out, 0, NULL);
@@ -480,6 +518,7 @@ int main(void)
 	tcase_add_test(tc, test_labels_stay_distinct);
 	tcase_add_test(tc, test_fewer_than_two);
 	tcase_add_test(tc, test_nothing_in_common);
+	tcase_add_test(tc, test_unloaded_left_out);
 	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

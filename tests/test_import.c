@@ -395,6 +395,19 @@ END_TEST
 
 /* ---- bad input ---- */
 
+/* Blank text with no NUL after it is read within its length (fuzz_import found a read past " "). */
+START_TEST(test_blank_unterminated)
+{
+	struct ud_import_opts none = { 0 };
+	char *blank = malloc(2);
+
+	memcpy(blank, " \n", 2); /* exactly two bytes: ASan sees any read past them */
+	ck_assert_int_eq(ud_import_buffer(p, blank, 2, "blank.txt", &none, &err), -1);
+	ck_assert_uint_eq(p->nworkloads, 0);
+	free(blank);
+}
+END_TEST
+
 #define STRLEN ((size_t)-1)
 
 static void expect_error(const char *text, size_t len, const char *want)
@@ -799,6 +812,7 @@ int main(void)
 	tcase_add_test(tc, test_score_list);
 	tcase_add_test(tc, test_score_list_refused);
 	tcase_add_test(tc, test_cli_score_samples);
+	tcase_add_test(tc, test_blank_unterminated);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

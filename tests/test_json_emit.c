@@ -105,7 +105,7 @@ static void emit_all(struct ud_jw *w)
 
 	ud_jw_object(w, NULL);
 	ud_jw_string(w, "plain", "ünïcode → fine");
-	ud_jw_string(w, "escapes", "q\" b\\ \b\f\n\r\t \x01\x1f\x7f /");
+	ud_jw_string(w, "escapes", "q\" b\\ \b\f\n\r\t \x01\x1f /");
 	ud_jw_string(w, "none", NULL);
 	ud_jw_integer(w, "big", INT64_MIN);
 	ud_jw_bool(w, "yes", true);
@@ -143,6 +143,30 @@ START_TEST(test_text_is_janssons)
 	free(theirs);
 	free(text);
 	json_decref(tree);
+}
+END_TEST
+
+static void emit_terminal_controls(struct ud_jw *w)
+{
+	/* DEL, C1 CSI, right-to-left override, LRI, line separator, ALM, around text that stays as it is */
+	ud_jw_string(w, NULL,
+		     "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
+}
+
+/* What a terminal would obey is a \u escape, and reads back as the same string. */
+START_TEST(test_terminal_controls_escaped)
+{
+	char *text = text_of(emit_terminal_controls);
+	json_t *back;
+	json_error_t e;
+
+	ck_assert_str_eq(text, "\"a\\u007Fb\\u009Bc\\u202Ed\\u2066e\\u2028f\\u061Cg \xc3\xa9\xe2\x86\x92\"\n");
+	back = json_loads(text, JSON_DECODE_ANY, &e);
+	ck_assert_msg(back != NULL, "%s", e.text);
+	ck_assert_str_eq(json_string_value(back),
+			 "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
+	json_decref(back);
+	free(text);
 }
 END_TEST
 
@@ -255,6 +279,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_round_trip);
 	tcase_add_test(t, test_text_is_janssons);
 	tcase_add_test(t, test_text_reads_back_as_tree);
+	tcase_add_test(t, test_terminal_controls_escaped);
 	tcase_add_test(t, test_misuse_fails);
 	tcase_add_test(t, test_full_device);
 	suite_add_tcase(s, t);

@@ -146,6 +146,74 @@ START_TEST(test_symlink_written_through)
 }
 END_TEST
 
+/* A name nobody chose is never an existing file: refused at open, and at commit when it appeared meanwhile. */
+START_TEST(test_create_replaces_nothing)
+{
+	char *dir = make_tempdir(), path[4200], *text;
+	struct ud_err err;
+	struct ud_outfile *o;
+
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	ck_assert_int_eq(ud_outfile_check_new(path, &err), 0);
+	o = ud_outfile_create(path, &err);
+	ck_assert_ptr_nonnull(o);
+	fputs("first", ud_outfile_stream(o));
+	write_text(path, "someone else's"); /* appeared between open and commit */
+	ck_assert_int_eq(ud_outfile_commit(o, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "p.json: exists already: not replaced"));
+	text = read_text(path);
+	ck_assert_str_eq(text, "someone else's");
+	free(text);
+	ck_assert_int_eq(count_entries(dir), 1); /* no temporary left */
+	ck_assert_int_eq(ud_outfile_check_new(path, &err), -1);
+	ck_assert_ptr_null(ud_outfile_create(path, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "exists already"));
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Links through folders and back, chains of links, a name as long as a file name may be. */
+START_TEST(test_paths_walked)
+{
+	char *dir = make_tempdir(), path[4200], name[300], *text;
+	struct ud_err err;
+	struct ud_outfile *o;
+
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sub/../sub/./link2", dir);
+	ck_assert_int_eq(symlink("link1", path), 0);
+	snprintf(path, sizeof(path), "%s/sub/link1", dir);
+	ck_assert_int_eq(symlink("../real.json", path), 0);
+	snprintf(path, sizeof(path), "%s//sub/link2", dir);
+	ck_assert_ptr_null(ud_outfile_open(path, &err)); /* a chain that ends nowhere is a link to nothing */
+	ck_assert_ptr_nonnull(strstr(err.msg, "a symbolic link to a file that does not exist"));
+	snprintf(path, sizeof(path), "%s/real.json", dir);
+	write_text(path, "old");
+	snprintf(path, sizeof(path), "%s/sub/link2", dir);
+	o = ud_outfile_open(path, &err);
+	ck_assert_msg(o != NULL, "%s", err.msg);
+	fputs("new", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	snprintf(path, sizeof(path), "%s/real.json", dir);
+	text = read_text(path);
+	ck_assert_str_eq(text, "new");
+	free(text);
+	memset(name, 'n', 255);
+	name[255] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	o = ud_outfile_open(path, &err);
+	ck_assert_msg(o != NULL, "%s", err.msg);
+	ck_assert_msg(ud_outfile_commit(o, &err) == 0, "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/real.json/x", dir);
+	ck_assert_int_eq(ud_outfile_check(path, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "Not a directory"));
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_check_opens_nothing)
 {
 	char *dir = make_tempdir(), fifo[4200], path[4200];
@@ -220,6 +288,8 @@ int main(void)
 	tcase_add_test(tc, test_read_only_refused);
 	tcase_add_test(tc, test_symlink_written_through);
 	tcase_add_test(tc, test_check_opens_nothing);
+	tcase_add_test(tc, test_create_replaces_nothing);
+	tcase_add_test(tc, test_paths_walked);
 	tcase_add_test(tc, test_fifo_without_reader_refused);
 	tcase_add_test(tc, test_death_before_commit_leaves_nothing);
 	suite_add_tcase(s, tc);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "clock.h"
 #include "elfinfo.h"
 #include "profile.h"
 #include "runner.h"
@@ -69,10 +71,10 @@ START_TEST(test_unixbench_count_lines)
 			    "units_group = 2\n", &s, &err) == 0, "%s", err.msg);
 	/* fstime prints three; the last is the score */
 	ck_assert_int_eq(ud_spec_score(&s, "Write done: 1\nCOUNT|667259|0|KBps\nTIME|2.0\nCOUNT|1094631|0|KBps\n"
-					   "COUNT|397163|0|KBps\nTIME|30.0\n", 30.0, &score, units, sizeof(units)), 0);
+					   "COUNT|397163|0|KBps\nTIME|30.0\n", 30.0, &score, units, sizeof(units), &err), 0);
 	ck_assert_double_eq(score, 397163);
 	ck_assert_str_eq(units, "KBps");
-	ck_assert_int_eq(ud_spec_score(&s, "nothing here\n", 1, &score, units, sizeof(units)), -1);
+	ck_assert_int_eq(ud_spec_score(&s, "nothing here\n", 1, &score, units, sizeof(units), &err), -1);
 	regfree(&s.re);
 }
 END_TEST
@@ -87,13 +89,13 @@ START_TEST(test_unixbench_timebase)
 
 	ck_assert_msg(parse("name = ub\ncommand = true\nscore = ^COUNT\\|([0-9.]+)\\|([0-9]+)\\|([A-Za-z/]+)\n"
 			    "units_group = 3\ntimebase_group = 2\n", &s, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(ud_spec_score(&s, "COUNT|20000000|1|lps\n", 2.0, &score, units, sizeof(units)), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|20000000|1|lps\n", 2.0, &score, units, sizeof(units), &err), 0);
 	ck_assert_double_eq_tol(score, 1e7, 1e-3);
 	ck_assert_str_eq(units, "lps");
 	/* a timebase of 60: a count per minute */
-	ck_assert_int_eq(ud_spec_score(&s, "COUNT|300|60|lpm\n", 30.0, &score, units, sizeof(units)), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|300|60|lpm\n", 30.0, &score, units, sizeof(units), &err), 0);
 	ck_assert_double_eq_tol(score, 600, 1e-9);
-	ck_assert_int_eq(ud_spec_score(&s, "COUNT|5133.2|0|MWIPS\n", 10.0, &score, units, sizeof(units)), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|5133.2|0|MWIPS\n", 10.0, &score, units, sizeof(units), &err), 0);
 	ck_assert_double_eq(score, 5133.2);
 	regfree(&s.re);
 	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = s\nscore = (1)\ntimebase_group = 0\n", &s, &err), -1);
@@ -193,8 +195,8 @@ START_TEST(test_timebase_missing_is_no_score)
 
 	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = lps\nscore = ^COUNT\\|([0-9.]+)\\|?([0-9]*)\n"
 			       "timebase_group = 2\n", &s, &err), 0);
-	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|\n", 2.0, &score, units, sizeof(units)), -1);
-	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|1\n", 2.0, &score, units, sizeof(units)), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|\n", 2.0, &score, units, sizeof(units), &err), -1);
+	ck_assert_int_eq(ud_spec_score(&s, "COUNT|1000|1\n", 2.0, &score, units, sizeof(units), &err), 0);
 	ck_assert_double_eq(score, 500);
 	regfree(&s.re);
 }
@@ -327,6 +329,91 @@ START_TEST(test_program_end_to_end)
 }
 END_TEST
 
+/* A score group that is a number only in part is refused with its text, never read as the part. */
+START_TEST(test_partial_number_refused)
+{
+	struct ud_spec s;
+	struct ud_err err = UD_ERR_INIT;
+	double score = 0;
+	char units[32];
+
+	ck_assert_int_eq(parse("name = x\ncommand = true\nunits = ops\nscore = ^score ([0-9.,]+)\n", &s, &err), 0);
+	ck_assert_int_eq(ud_spec_score(&s, "score 1234,56\n", 1, &score, units, sizeof(units), &err), -1);
+	ck_assert_str_eq(err.msg, "x: its score '1234,56' is not a number");
+	/* the last matching line counts: a good one before it does not stand in */
+	ck_assert_int_eq(ud_spec_score(&s, "score 7\nscore 1.5.2\n", 1, &score, units, sizeof(units), &err), -1);
+	ck_assert_int_eq(ud_spec_score(&s, "score 1,5\nscore 1234.5\n", 1, &score, units, sizeof(units), &err), 0);
+	ck_assert_double_eq(score, 1234.5);
+	ck_assert_int_eq(ud_spec_score(&s, "nothing\n", 1, &score, units, sizeof(units), &err), -1);
+	ck_assert_str_eq(err.msg, "x: no line of its output matches the score pattern");
+	regfree(&s.re);
+}
+END_TEST
+
+/* Runs spec text under the runner in tmp_root, one sample; the outcome and its detail in r. */
+static void run_spec(const char *text, const char *tmp_root, struct ud_run_result *r)
+{
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 20, .tmp_root = tmp_root };
+	struct ud_spec s;
+	struct ud_err err;
+
+	ck_assert_msg(parse(text, &s, &err) == 0, "%s", err.msg);
+	ud_run_workload(&s.def, &o, r);
+	regfree(&s.re);
+}
+
+/* ${TMPDIR} holding a blank is one argument; a relative TMPDIR is made absolute before the program runs in it. */
+START_TEST(test_tmpdir_one_word_absolute)
+{
+	char prog[4200], spaced[4200], spec[8600], *cwd = getcwd(NULL, 0);
+	struct ud_run_result r;
+
+	snprintf(prog, sizeof(prog), "%s/argc", dir);
+	/* one argument, a folder that exists from inside the folder the program runs in */
+	write_text(prog, "#!/bin/sh\n[ $# -eq 1 ] && [ -d \"$1\" ] && case $1 in /*) echo score 1;; esac\n");
+	chmod(prog, 0755);
+	snprintf(spaced, sizeof(spaced), "%s/my tmp", dir);
+	ck_assert_int_eq(mkdir(spaced, 0700), 0);
+	snprintf(spec, sizeof(spec), "name = argc\ncommand = %s ${TMPDIR}\nscore = ^score ([0-9]+)$\nunits = x\n", prog);
+	run_spec(spec, spaced, &r);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
+	ud_run_result_free(&r);
+	ck_assert_int_eq(chdir(dir), 0);
+	run_spec(spec, "my tmp", &r);
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
+	ud_run_result_free(&r);
+	free(cwd);
+}
+END_TEST
+
+/* A program killed by a signal is said so, by the signal's name; one that prints without end is stopped at the cap. */
+START_TEST(test_program_ends_said)
+{
+	char prog[4200], spec[4400];
+	struct ud_run_result r;
+	uint64_t t0;
+
+	snprintf(prog, sizeof(prog), "%s/segv", dir);
+	write_text(prog, "#!/bin/sh\nkill -SEGV $$\n");
+	chmod(prog, 0755);
+	snprintf(spec, sizeof(spec), "name = segv\ncommand = %s\nscore = ^score ([0-9]+)$\nunits = x\n", prog);
+	run_spec(spec, dir, &r);
+	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
+	ck_assert_msg(strstr(r.detail.msg, "segv was killed by signal 11 (SIGSEGV)") != NULL, "%s", r.detail.msg);
+	ud_run_result_free(&r);
+	t0 = ud_now_ns();
+	run_spec("name = chatty\ncommand = yes\nscore = ^score ([0-9]+)$\nunits = x\n", dir, &r);
+	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
+	ck_assert_msg(strstr(r.detail.msg, "chatty: its output passed the 64 MiB limit: stopped") != NULL, "%s",
+		      r.detail.msg);
+	/* stopped at the cap, not at the 20 s timeout (64 MiB through a pipe: 0.1-0.5 s on the test VM) */
+	ck_assert_double_lt((double)(ud_now_ns() - t0) / 1e9, 15);
+	ck_assert_int_eq(count_entries(dir), 2); /* the program and the spec: nothing it printed is left here */
+	ud_run_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_build_id)
 {
 	char id[128], path[4096];
@@ -363,6 +450,9 @@ int main(void)
 	tcase_add_test(tc, test_availability);
 	tcase_add_test(tc, test_program_end_to_end);
 	tcase_add_test(tc, test_build_id);
+	tcase_add_test(tc, test_partial_number_refused);
+	tcase_add_test(tc, test_tmpdir_one_word_absolute);
+	tcase_add_test(tc, test_program_ends_said);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

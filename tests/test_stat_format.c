@@ -147,6 +147,24 @@ START_TEST(test_csv_repeated_has_variance_column)
 }
 END_TEST
 
+/* A name holding the separator (or a quote) is one quoted field: its row keeps its fields. */
+START_TEST(test_csv_name_with_separator_quoted)
+{
+	struct ud_profile *p = example(1);
+	char *s;
+
+	free(p->workloads[0].counters[1].name);
+	p->workloads[0].counters[1].name = strdup("cpu/event=0x3c;name=\"a;b\"/");
+	s = render(&p->workloads[0], ";");
+	ck_assert_msg(strstr(s, "97062243821;;\"cpu/event=0x3c;name=\"\"a;b\"\"/\";857;85.70;2.853;G/sec\n") != NULL, "%s", s);
+	free(s);
+	s = render(&p->workloads[0], ",");
+	ck_assert_msg(strstr(s, "97062243821,,\"cpu/event=0x3c;name=\"\"a;b\"\"/\",857,85.70,2.853,G/sec\n") != NULL, "%s", s);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_format");
@@ -156,6 +174,7 @@ int main(void)
 	tcase_add_test(tc, test_text_repeated);
 	tcase_add_test(tc, test_csv_layout);
 	tcase_add_test(tc, test_csv_repeated_has_variance_column);
+	tcase_add_test(tc, test_csv_name_with_separator_quoted);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

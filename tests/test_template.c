@@ -174,6 +174,13 @@ START_TEST(test_visible)
 	ck_assert_str_eq(ud_visible("a\x1b[31mb\x7f\n", buf, sizeof(buf)), "a\\x1b[31mb\\x7f\\x0a");
 	/* C1 CSI in UTF-8, which some terminals obey; other UTF-8 passes */
 	ck_assert_str_eq(ud_visible("\xc2\x9b" "2J \xc3\xa9", buf, sizeof(buf)), "\\xc2\\x9b" "2J \xc3\xa9");
+	/* bidirectional controls (U+202E, U+2066), ALM, a line separator: shown, never obeyed; an arrow passes */
+	ck_assert_str_eq(ud_visible("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c" "d\xe2\x80\xa8" "\xe2\x86\x92", buf,
+				    sizeof(buf)),
+			 "a\\xe2\\x80\\xae" "b\\xe2\\x81\\xa6" "c\\xd8\\x9c" "d\\xe2\\x80\\xa8" "\xe2\x86\x92");
+	ck_assert_uint_eq(ud_control_len("\xe2\x80\xaex"), 3);
+	ck_assert_uint_eq(ud_control_len("\xe2\x80"), 0); /* cut short: no read past the end */
+	ck_assert_uint_eq(ud_control_len(""), 0);
 	/* cut at a whole escape, never inside one */
 	ck_assert_str_eq(ud_visible("ab\x1b\x1b", buf, 8), "ab\\x1b");
 }
@@ -188,6 +195,16 @@ START_TEST(test_escapes)
 	ck_assert_str_eq(h, "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
 	ck_assert_str_eq(m, "&lt;b&gt;\\*bold\\* \\| \\[link\\](x) next");
 	ck_assert_str_eq(t, "ok\\x1b[31mred\\x07");
+	free(h);
+	free(m);
+	free(t);
+	/* Controls and bidirectional overrides are shown in every format, the backslash escaped where it must be. */
+	h = escaped(ud_escape_html, "a\x1b[2J<\xe2\x80\xae>\xc2\x9b\t\xc3\xa9");
+	m = escaped(ud_escape_markdown, "a\x1b[2J\xe2\x80\xae_\n");
+	t = escaped(ud_escape_text, "x\xe2\x80\xaey");
+	ck_assert_str_eq(h, "a\\x1b[2J&lt;\\xe2\\x80\\xae&gt;\\xc2\\x9b\t\xc3\xa9");
+	ck_assert_str_eq(m, "a\\\\x1b\\[2J\\\\xe2\\\\x80\\\\xae\\_ ");
+	ck_assert_str_eq(t, "x\\xe2\\x80\\xaey");
 	free(h);
 	free(m);
 	free(t);

@@ -15,16 +15,14 @@
 static const struct {
 	size_t cap;
 	const char *name;
-	bool binary_ok; /* a program may print any bytes around its score line */
 } kinds[] = {
-	[UD_INPUT_CPUINFO] = { UD_CAP_CPUINFO, "cpuinfo file", false },
-	[UD_INPUT_EVENT_TABLE] = { UD_CAP_EVENT_TABLE, "event table", false },
-	[UD_INPUT_SPEC] = { UD_CAP_SPEC, "spec file", false },
-	[UD_INPUT_TEMPLATE] = { UD_CAP_TEMPLATE, "template", false },
-	[UD_INPUT_PROFILE] = { UD_CAP_PROFILE, "profile", false },
-	[UD_INPUT_IMPORT] = { UD_CAP_IMPORT, "file to import", false },
-	[UD_INPUT_PROGRAM_OUTPUT] = { UD_CAP_PROGRAM_OUTPUT, "program output", true },
-	[UD_INPUT_SCHEMA] = { UD_CAP_SCHEMA, "JSON Schema", false },
+	[UD_INPUT_CPUINFO] = { UD_CAP_CPUINFO, "cpuinfo file" },
+	[UD_INPUT_EVENT_TABLE] = { UD_CAP_EVENT_TABLE, "event table" },
+	[UD_INPUT_SPEC] = { UD_CAP_SPEC, "spec file" },
+	[UD_INPUT_TEMPLATE] = { UD_CAP_TEMPLATE, "template" },
+	[UD_INPUT_PROFILE] = { UD_CAP_PROFILE, "profile" },
+	[UD_INPUT_IMPORT] = { UD_CAP_IMPORT, "file to import" },
+	[UD_INPUT_SCHEMA] = { UD_CAP_SCHEMA, "JSON Schema" },
 };
 
 size_t ud_input_cap(enum ud_input_kind kind)
@@ -125,7 +123,7 @@ static char *read_all(int fd, const char *path, enum ud_input_kind kind, size_t 
 			free(text);
 			return NULL;
 		}
-		if (!kinds[kind].binary_ok && used < UD_READ_BLOCK && memchr(text + used, '\0', (size_t)got))
+		if (used < UD_READ_BLOCK && memchr(text + used, '\0', (size_t)got))
 			return binary(text, path, kind, err);
 		used += (size_t)got;
 		if (used > cap) {

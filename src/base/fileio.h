@@ -40,7 +40,7 @@
 #define UD_CAP_IMPORT ((size_t)1 << 30)
 /* schemas/ *.schema.json: the largest shipped (the profile's) is about 30 KB. */
 #define UD_CAP_SCHEMA ((size_t)1 << 20)
-/* What a spec's program printed (its score line is in it). */
+/* What a spec's program may print (its score line is in it), read as it runs (spec.h). */
 #define UD_CAP_PROGRAM_OUTPUT ((size_t)64 << 20)
 
 enum ud_input_kind {
@@ -50,7 +50,6 @@ enum ud_input_kind {
 	UD_INPUT_TEMPLATE,
 	UD_INPUT_PROFILE,
 	UD_INPUT_IMPORT,
-	UD_INPUT_PROGRAM_OUTPUT,
 	UD_INPUT_SCHEMA,
 };
 
@@ -63,8 +62,7 @@ const char *ud_input_name(enum ud_input_kind kind);
  * length (without the NUL) in *len (may be NULL); NULL with err set to one
  * line "PATH: reason" when it cannot: missing, not a regular file (which kind
  * it is), over the kind's cap, or binary (a NUL byte in its first block: no
- * input but a program's output is binary, and a sparse file is refused before
- * it is read whole).
+ * input is binary, and a sparse file is refused before it is read whole).
  */
 char *ud_read_file(const char *path, enum ud_input_kind kind, size_t *len, struct ud_err *err);
 

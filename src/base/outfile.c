@@ -2,9 +2,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -17,21 +19,34 @@ enum out_kind {
 	OUT_REPLACE,  /* a regular file, existing or not: a temporary renamed over it */
 };
 
+/* The kernel's limit on symbolic links followed in one lookup (ELOOP past it). */
+#define LINKS_MAX 40
+/* A temporary's name keeps this much of the target's, so that ".NAME.XXXXXX" fits in NAME_MAX. */
+#define TEMP_NAME_KEEP 200
+/* Names tried for a temporary before giving up: each clash is another writer's temporary. */
+#define TEMP_TRIES 1000
+
+/*
+ * Where a path leads: the folder that holds the file, open from resolution
+ * to commit so that nothing on the way can be swapped meanwhile, and the
+ * file's name in it.
+ */
+struct place {
+	enum out_kind kind;
+	int dirfd;             /* -1 for the standard streams */
+	char name[NAME_MAX + 1];
+	bool follow;           /* OUT_IN_PLACE reached through a /proc magic link (/dev/fd/N of a pipe): open it followed */
+	bool exists;           /* OUT_REPLACE: a file is there to replace */
+	mode_t mode;           /* OUT_REPLACE: the replacement's */
+};
+
 struct ud_outfile {
 	FILE *stream;  /* OUT_REPLACE: a memory stream, so that nothing is on disk until commit */
 	char *path;    /* as given, for messages */
-	char *target;  /* OUT_REPLACE: the file renamed over (a symlink's target) */
+	struct place at;
+	bool fresh;    /* ud_outfile_create(): a file that must not exist */
 	char *buf;     /* OUT_REPLACE: what was written, once the memory stream is closed */
 	size_t len;
-	mode_t mode;   /* OUT_REPLACE: the replacement's */
-	enum out_kind kind;
-};
-
-/* Where a path resolves to, and the mode its replacement gets. */
-struct resolved {
-	enum out_kind kind;
-	char *target; /* OUT_REPLACE only; malloc'd */
-	mode_t mode;
 };
 
 static mode_t new_file_mode(void)
@@ -42,85 +57,247 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
-/* The directory that will hold path's temporary must take a new file. */
-static int check_dir(const char *shown, const char *path, struct ud_err *err)
+/*
+ * Whether a symbolic link owned by link_uid, in the folder dir, may be
+ * followed: the rule of fs.protected_symlinks=1, applied here whatever the
+ * system's setting.  In a sticky world-writable folder (/tmp) anyone can
+ * plant a link, so only the caller's own links and the folder owner's are
+ * followed there; elsewhere whoever could plant a link could write the file.
+ */
+static bool may_follow(const struct stat *dir, uid_t link_uid)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
+	if (!(dir->st_mode & S_ISVTX) || !(dir->st_mode & S_IWOTH))
+		return true;
+	return link_uid == geteuid() || link_uid == dir->st_uid;
+}
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (access(dir, W_OK | X_OK) != 0)
+/* One lookup in progress: the components still to walk, and the link the last one came through. */
+struct walk {
+	char rest[2 * PATH_MAX];
+	int links;
+	int link_dirfd;         /* the folder of the last component's link, -1 when it was reached directly */
+	char link_name[NAME_MAX + 1];
+};
+
+static int open_dir(int at, const char *name)
+{
+	return openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The link comp in pl->dirfd, checked against the rule, replaced by its target at the front of what is left. */
+static int follow_link(const char *shown, struct place *pl, struct walk *w, const char *comp, const char *left,
+		       const struct stat *st, struct ud_err *err)
+{
+	char target[PATH_MAX], joined[sizeof(w->rest)];
+	struct stat dir;
+	ssize_t n;
+
+	if (fstat(pl->dirfd, &dir) != 0)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+	if (!may_follow(&dir, st->st_uid))
+		return ud_fail(err,
+			       "%s: a symbolic link owned by uid %ld in a sticky world-writable folder (uid %ld's): "
+			       "not followed (only the caller's or the folder owner's links are)",
+			       shown, (long)st->st_uid, (long)dir.st_uid);
+	if (++w->links > LINKS_MAX)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(ELOOP));
+	n = readlinkat(pl->dirfd, comp, target, sizeof(target) - 1);
+	if (n <= 0)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(n == 0 ? ENOENT : errno));
+	target[n] = '\0';
+	if (!*left) { /* the last component: remembered, for a link to nothing and for /proc's magic links */
+		if (w->link_dirfd >= 0)
+			close(w->link_dirfd);
+		w->link_dirfd = fcntl(pl->dirfd, F_DUPFD_CLOEXEC, 3);
+		snprintf(w->link_name, sizeof(w->link_name), "%s", comp);
+	}
+	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s", target, *left ? "/" : "", left) >= sizeof(joined))
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(ENAMETOOLONG));
+	if (target[0] == '/') {
+		int root = open_dir(AT_FDCWD, "/");
+
+		if (root < 0)
+			return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+		close(pl->dirfd);
+		pl->dirfd = root;
+	}
+	memcpy(w->rest, joined, strlen(joined) + 1);
+	return 0;
+}
+
+/*
+ * Walks path a component at a time, as the kernel's lookup does, opening
+ * every folder with O_NOFOLLOW and following each symbolic link itself
+ * under may_follow()'s rule.  Leaves pl->dirfd on the folder that holds the
+ * last component and its name in pl->name (which may not exist yet).
+ */
+static int walk(const char *shown, const char *path, struct place *pl, struct walk *w, struct ud_err *err)
+{
+	if (strlen(path) >= sizeof(w->rest) / 2)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(ENAMETOOLONG));
+	snprintf(w->rest, sizeof(w->rest), "%s", path);
+	if ((pl->dirfd = open_dir(AT_FDCWD, path[0] == '/' ? "/" : ".")) < 0)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+	for (;;) {
+		char comp[NAME_MAX + 1], *p = w->rest + strspn(w->rest, "/");
+		size_t len = strcspn(p, "/");
+		const char *left = p + len + strspn(p + len, "/");
+		struct stat st;
+		int next;
+
+		if (len == 0 || len > NAME_MAX)
+			return ud_fail(err, "%s: %s", shown, len ? strerror(ENAMETOOLONG) : "is a directory");
+		snprintf(comp, sizeof(comp), "%.*s", (int)len, p);
+		if (fstatat(pl->dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			if (errno != ENOENT || *left || p[len])
+				return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+			memcpy(pl->name, comp, len + 1); /* a new file */
+			return 0;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			if (follow_link(shown, pl, w, comp, left, &st, err) != 0)
+				return -1;
+			continue;
+		}
+		if (!*left) {
+			if (p[len] && !S_ISDIR(st.st_mode)) /* "file/" */
+				return ud_fail(err, "%s: cannot write: %s", shown, strerror(ENOTDIR));
+			memcpy(pl->name, comp, len + 1);
+			return 0;
+		}
+		if (!S_ISDIR(st.st_mode))
+			return ud_fail(err, "%s: cannot write: %s", shown, strerror(ENOTDIR));
+		if ((next = open_dir(pl->dirfd, comp)) < 0)
+			return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+		close(pl->dirfd);
+		pl->dirfd = next;
+		memmove(w->rest, left, strlen(left) + 1);
+	}
+}
+
+/* An existing regular file: replaced, keeping its permissions, if it could be written in place. */
+static int place_regular(const char *shown, struct place *pl, const struct stat *st, struct ud_err *err)
+{
+	/* No write bit at all is someone's "keep this", even for root, whom access() lets write anything. */
+	if (faccessat(pl->dirfd, pl->name, W_OK, 0) != 0 || !(st->st_mode & 0222))
+		return ud_fail(err, "%s: read-only file: not replaced (only a file that could be written in place is)",
+			       shown);
+	/* The permission bits only: a set-user-ID bit on the old file is nothing the new one should carry. */
+	pl->mode = st->st_mode & 0777;
+	pl->kind = OUT_REPLACE;
+	pl->exists = true;
+	if (faccessat(pl->dirfd, ".", W_OK | X_OK, 0) != 0)
 		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
 	return 0;
 }
 
-/* An existing regular file (or a symlink to one): replaced, keeping its mode, if it could be written in place. */
-static int resolve_regular(const char *path, const struct stat *st, struct resolved *r, struct ud_err *err)
+/*
+ * The last component of a path that does not exist, reached through a
+ * link: a dangling link is refused; a /proc magic link (/dev/fd/N of a pipe,
+ * whose target "pipe:[N]" is no path) is the kernel's to follow.
+ */
+static int place_missing_link(const char *shown, struct place *pl, struct walk *w, struct ud_err *err)
 {
-	char real[PATH_MAX];
+	struct stat st;
+	int fd = openat(w->link_dirfd, w->link_name, O_PATH | O_CLOEXEC);
 
-	/* No write bit at all is someone's "keep this", even for root, whom access() lets write anything. */
-	if (access(path, W_OK) != 0 || !(st->st_mode & 0222))
-		return ud_fail(err, "%s: read-only file: not replaced (only a file that could be written in place is)",
-			       path);
-	if (!realpath(path, real))
-		return ud_fail(err, "%s: cannot resolve: %s", path, strerror(errno));
-	r->target = strdup(real);
-	if (!r->target)
-		return ud_fail(err, "%s: out of memory", path);
-	r->mode = st->st_mode & 07777;
-	r->kind = OUT_REPLACE;
-	return check_dir(path, real, err);
+	if (fd < 0 || fstat(fd, &st) != 0 || (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		return ud_fail(err, "%s: a symbolic link to a file that does not exist: not followed", shown);
+	}
+	close(fd);
+	close(pl->dirfd);
+	pl->dirfd = w->link_dirfd;
+	w->link_dirfd = -1;
+	snprintf(pl->name, sizeof(pl->name), "%s", w->link_name);
+	pl->follow = true;
+	pl->kind = OUT_IN_PLACE;
+	return 0;
 }
 
-static int resolve(const char *path, struct resolved *r, struct ud_err *err)
+/* What pl's file is, and so how it is written. */
+static int classify(const char *shown, struct place *pl, struct walk *w, struct ud_err *err)
 {
 	struct stat st;
 
-	*r = (struct resolved){ .kind = OUT_REPLACE };
+	if (fstatat(pl->dirfd, pl->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno != ENOENT)
+			return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+		if (w->link_dirfd >= 0)
+			return place_missing_link(shown, pl, w, err);
+		pl->mode = new_file_mode();
+		pl->kind = OUT_REPLACE;
+		if (faccessat(pl->dirfd, ".", W_OK | X_OK, 0) != 0)
+			return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return ud_fail(err, "%s: is a directory", shown);
+	if (S_ISREG(st.st_mode))
+		return place_regular(shown, pl, &st, err);
+	if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+		return ud_fail(err, "%s: not a regular file, FIFO or character device", shown);
+	if (faccessat(pl->dirfd, pl->name, W_OK, 0) != 0)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+	pl->kind = OUT_IN_PLACE;
+	return 0;
+}
+
+static void place_close(struct place *pl)
+{
+	if (pl->dirfd >= 0)
+		close(pl->dirfd);
+	pl->dirfd = -1;
+}
+
+/* Where path leads; -1 with err (pl closed) when it cannot be written as outfile.h says. */
+static int resolve(const char *path, bool fresh, struct place *pl, struct ud_err *err)
+{
+	struct walk w = { .link_dirfd = -1 };
+	int ret;
+
+	*pl = (struct place){ .kind = OUT_REPLACE, .dirfd = -1 };
 	if (!*path)
 		return ud_fail(err, "an empty file name");
 	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
-		return r->kind = OUT_STDOUT, 0;
+		return pl->kind = OUT_STDOUT, 0;
 	if (strcmp(path, "/dev/stderr") == 0)
-		return r->kind = OUT_STDERR, 0;
-	if (stat(path, &st) != 0) {
-		if (errno != ENOENT)
-			return ud_fail(err, "%s: cannot write: %s", path, strerror(errno));
-		if (lstat(path, &st) == 0)
-			return ud_fail(err, "%s: a symbolic link to a file that does not exist: not followed", path);
-		r->target = strdup(path);
-		r->mode = new_file_mode();
-		return r->target ? check_dir(path, path, err) : ud_fail(err, "%s: out of memory", path);
-	}
-	if (S_ISDIR(st.st_mode))
-		return ud_fail(err, "%s: is a directory", path);
-	if (S_ISREG(st.st_mode))
-		return resolve_regular(path, &st, r, err);
-	if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
-		return ud_fail(err, "%s: not a regular file, FIFO or character device", path);
-	if (access(path, W_OK) != 0)
-		return ud_fail(err, "%s: cannot write: %s", path, strerror(errno));
-	r->kind = OUT_IN_PLACE;
-	return 0;
+		return pl->kind = OUT_STDERR, 0;
+	ret = walk(path, path, pl, &w, err);
+	if (ret == 0)
+		ret = classify(path, pl, &w, err);
+	if (ret == 0 && fresh && (pl->kind != OUT_REPLACE || pl->exists))
+		ret = ud_fail(err, "%s: exists already: not replaced", path);
+	if (w.link_dirfd >= 0)
+		close(w.link_dirfd);
+	if (ret != 0)
+		place_close(pl);
+	return ret;
 }
 
 int ud_outfile_check(const char *path, struct ud_err *err)
 {
-	struct resolved r;
-	int ret = resolve(path, &r, err);
+	struct place pl;
+	int ret = resolve(path, false, &pl, err);
 
-	free(r.target);
+	place_close(&pl);
+	return ret;
+}
+
+int ud_outfile_check_new(const char *path, struct ud_err *err)
+{
+	struct place pl;
+	int ret = resolve(path, true, &pl, err);
+
+	place_close(&pl);
 	return ret;
 }
 
 /* A FIFO opens only when a reader is there: never wait for one that may not come. */
 static int open_in_place(struct ud_outfile *out, struct ud_err *err)
 {
-	int fd = open(out->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_NONBLOCK | O_CLOEXEC | (out->at.follow ? 0 : O_NOFOLLOW));
 
 	if (fd < 0)
 		return ud_fail(err, "%s: cannot write: %s", out->path,
@@ -149,77 +326,119 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* A new ".NAME.XXXXXX" beside the target, created exclusively (never through a link); its fd, name in tmp. */
+static int make_temp(const struct place *pl, char *tmp, size_t len)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	struct timespec ts;
+	unsigned long x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20) ^ ((unsigned long)getpid() << 40);
+	for (int tries = 0; tries < TEMP_TRIES; tries++) {
+		char suffix[7];
+		int fd;
+
+		for (int i = 0; i < 6; i++, x /= 62)
+			suffix[i] = chars[x % 62];
+		suffix[6] = '\0';
+		x = x * 6364136223846793005UL + 1442695040888963407UL + (unsigned long)tries;
+		snprintf(tmp, len, ".%.*s.%s", TEMP_NAME_KEEP, pl->name, suffix);
+		fd = openat(pl->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Into place: renamed over the target, or for a fresh file linked where nothing may be (EEXIST refuses). */
+static int install(const struct ud_outfile *out, const char *tmp, struct ud_err *err)
+{
+	const struct place *pl = &out->at;
+
+	if (!out->fresh) {
+		if (renameat(pl->dirfd, tmp, pl->dirfd, pl->name) != 0)
+			return ud_fail(err, "%s: cannot rename into place: %s", out->path, strerror(errno));
+		return 0;
+	}
+	if (linkat(pl->dirfd, tmp, pl->dirfd, pl->name, 0) != 0)
+		return ud_fail(err, "%s: %s", out->path,
+			       errno == EEXIST ? "exists already: not replaced" : strerror(errno));
+	unlinkat(pl->dirfd, tmp, 0);
+	return 0;
+}
+
 /*
- * The whole output into a dot-file beside the target (same filesystem, so
+ * The whole output into a dot-file beside the target (same folder, so
  * rename is atomic), synced, renamed over it.  The temporary lives only
  * here, with the stop signals held: neither a signal nor a crash while the
- * output was being produced can leave it behind.
+ * output was being produced can leave it behind.  SIGXFSZ is ignored
+ * meanwhile, so that a file-size limit (ulimit -f) fails the write with
+ * EFBIG, said in the message, instead of killing the process with the
+ * temporary left.
  */
 static int replace(const struct ud_outfile *out, struct ud_err *err)
 {
-	const char *slash = strrchr(out->target, '/');
-	size_t dirlen = slash ? (size_t)(slash - out->target) + 1 : 0;
-	char *tmp = malloc(strlen(out->target) + 16);
+	char tmp[NAME_MAX + 1];
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_xfsz;
 	sigset_t term, old;
 	int fd, ret = -1;
+	bool made;
 
-	if (!tmp)
-		return ud_fail(err, "%s: out of memory", out->path);
-	sprintf(tmp, "%.*s.%s.XXXXXX", (int)dirlen, out->target, out->target + dirlen);
 	sigemptyset(&term);
 	sigaddset(&term, SIGINT);
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGHUP);
 	sigaddset(&term, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &term, &old);
-	fd = mkstemp(tmp);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+	fd = make_temp(&out->at, tmp, sizeof(tmp));
+	made = fd >= 0;
 	if (fd < 0) {
 		ud_fail(err, "%s: cannot write: %s", out->path, strerror(errno));
-	} else if (fchmod(fd, out->mode) != 0 || write_all(fd, out->buf, out->len) != 0 || fsync(fd) != 0) {
+	} else if (fchmod(fd, out->at.mode) != 0 || write_all(fd, out->buf, out->len) != 0 || fsync(fd) != 0) {
 		ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
 	} else {
 		int closed = close(fd);
 
 		fd = -1;
-		if (closed != 0 || rename(tmp, out->target) != 0)
-			ud_fail(err, "%s: cannot rename into place: %s", out->path, strerror(errno));
+		if (closed != 0)
+			ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
 		else
-			ret = 0;
+			ret = install(out, tmp, err);
 	}
 	if (fd >= 0)
 		close(fd);
-	if (ret != 0)
-		unlink(tmp);
+	if (made && ret != 0)
+		unlinkat(out->at.dirfd, tmp, 0);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	free(tmp);
 	return ret;
 }
 
-struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err)
+static struct ud_outfile *outfile_open(const char *path, bool fresh, struct ud_err *err)
 {
 	struct ud_outfile *out;
-	struct resolved r;
+	struct place pl;
 	int ret;
 
-	if (resolve(path, &r, err) != 0) {
-		free(r.target);
+	if (resolve(path, fresh, &pl, err) != 0)
 		return NULL;
-	}
 	out = calloc(1, sizeof(*out));
 	if (!out || !(out->path = strdup(path))) {
 		free(out);
-		free(r.target);
+		place_close(&pl);
 		ud_fail(err, "%s: out of memory", path);
 		return NULL;
 	}
-	out->kind = r.kind;
-	out->target = r.target;
-	if (r.kind == OUT_STDOUT || r.kind == OUT_STDERR) {
-		out->stream = r.kind == OUT_STDOUT ? stdout : stderr;
+	out->at = pl;
+	out->fresh = fresh;
+	if (pl.kind == OUT_STDOUT || pl.kind == OUT_STDERR) {
+		out->stream = pl.kind == OUT_STDOUT ? stdout : stderr;
 		return out;
 	}
-	out->mode = r.mode;
-	if (r.kind == OUT_IN_PLACE) {
+	if (pl.kind == OUT_IN_PLACE) {
 		ret = open_in_place(out, err);
 	} else {
 		out->stream = open_memstream(&out->buf, &out->len);
@@ -232,6 +451,16 @@ struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err)
 	return out;
 }
 
+struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err)
+{
+	return outfile_open(path, false, err);
+}
+
+struct ud_outfile *ud_outfile_create(const char *path, struct ud_err *err)
+{
+	return outfile_open(path, true, err);
+}
+
 FILE *ud_outfile_stream(struct ud_outfile *out)
 {
 	return out->stream;
@@ -239,23 +468,27 @@ FILE *ud_outfile_stream(struct ud_outfile *out)
 
 static int is_standard(const struct ud_outfile *out)
 {
-	return out->kind == OUT_STDOUT || out->kind == OUT_STDERR;
+	return out->at.kind == OUT_STDOUT || out->at.kind == OUT_STDERR;
 }
 
 int ud_outfile_commit(struct ud_outfile *out, struct ud_err *err)
 {
-	const char *name = out->kind == OUT_STDOUT ? "standard output" : out->kind == OUT_STDERR ? "standard error"
-											    : out->path;
+	const char *name = out->at.kind == OUT_STDOUT ? "standard output"
+			 : out->at.kind == OUT_STDERR ? "standard error"
+						      : out->path;
 	int failed = ferror(out->stream) | fflush(out->stream);
 
 	if (!is_standard(out)) {
 		failed |= fclose(out->stream);
 		out->stream = NULL;
 	}
-	if (failed)
+	if (failed) {
 		ud_fail(err, "%s: write failed: %s", name, strerror(errno ? errno : EIO));
-	else if (out->kind == OUT_REPLACE)
+		if (is_standard(out))
+			clearerr(out->stream); /* reported through err: the end-of-command check (options.h) need not again */
+	} else if (out->at.kind == OUT_REPLACE) {
 		failed = replace(out, err);
+	}
 	ud_outfile_abort(out);
 	return failed ? -1 : 0;
 }
@@ -266,8 +499,8 @@ void ud_outfile_abort(struct ud_outfile *out)
 		return;
 	if (out->stream && !is_standard(out))
 		fclose(out->stream);
+	place_close(&out->at);
 	free(out->buf);
-	free(out->target);
 	free(out->path);
 	free(out);
 }

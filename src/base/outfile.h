@@ -10,7 +10,13 @@
  *                      when the file is not writable (read-only): only what
  *                      could be written in place is replaced.
  *   a symbolic link    followed: its target is replaced as above and the link
- *                      stays; a link to nothing is refused.
+ *                      stays; a link to nothing is refused.  A link in a
+ *                      sticky world-writable folder (/tmp) is followed only
+ *                      when it is the caller's or the folder owner's: the
+ *                      rule of fs.protected_symlinks=1, applied by the tool
+ *                      itself to every link on the way, so that another user
+ *                      cannot plant /tmp/report.html -> /etc/shadow for root
+ *                      to overwrite, whatever the system's setting.
  *   a FIFO or a        opened and written in place (renaming over it would
  *   character device   replace the node): /dev/null, a terminal, /dev/full.
  *                      A FIFO must have a reader when the output is opened,
@@ -18,12 +24,25 @@
  *                      of waiting for one.
  *   anything else      refused: a directory, a socket, a block device, "".
  *
+ * The path is walked a component at a time and its folder held open from
+ * open to commit, so that nothing on the way can be swapped meanwhile; the
+ * temporary is created exclusively and never through a link.  A replaced
+ * file's permission bits are kept, its set-user-ID, set-group-ID and
+ * sticky bits are not.
+ *
  * ud_outfile_check() makes the same decision without creating or opening
  * anything, so that a command can refuse an unusable -o before it measures
  * (opening a FIFO to test it would hand its reader an EOF).  The temporary
  * exists only inside ud_outfile_commit(), with SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT held (delivered after it), so neither a signal nor a crash while
- * the output is produced leaves it behind.
+ * the output is produced leaves it behind; SIGXFSZ is ignored meanwhile, so
+ * that a file-size limit fails the write with "File too large" instead of
+ * killing the process.
+ *
+ * ud_outfile_create() and ud_outfile_check_new() are for a name the user
+ * did not choose (a default file name): a regular file that must not exist,
+ * refused when it does, at open and again at commit, so that nothing is
+ * overwritten that nobody named.
  *
  * Ownership: the caller owns the ud_outfile and must end it with exactly one
  * of ud_outfile_commit() or ud_outfile_abort(), which free it.
@@ -39,7 +58,13 @@ struct ud_outfile;
 
 /* 0 when path could be written as above, else -1 with err naming it; creates and opens nothing. */
 int ud_outfile_check(const char *path, struct ud_err *err);
+/* The same, and refused when path exists (creates nothing either). */
+int ud_outfile_check_new(const char *path, struct ud_err *err);
+/* Owned by the caller, ended by commit or abort; NULL with err when path cannot be written. */
 struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err);
+/* The same for a file that must not exist: "exists already: not replaced" at open or at commit. */
+struct ud_outfile *ud_outfile_create(const char *path, struct ud_err *err);
+/* Borrowed: the stream to write the output to, until commit or abort. */
 FILE *ud_outfile_stream(struct ud_outfile *out);
 /* Flushes, renames into place; returns 0 or -1 with err (and removes the temp). */
 int ud_outfile_commit(struct ud_outfile *out, struct ud_err *err);

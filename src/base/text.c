@@ -36,12 +36,36 @@ void ud_format_ns(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.3g s", ns / NS_PER_S);
 }
 
-/* How many bytes at s form one control character (0: none): C0 but tab, DEL, or C1 as UTF-8 (0xC2 0x80-0x9F). */
+/*
+ * The bidirectional formatting characters (Unicode's Bidi_Control: ALM, LRM,
+ * RLM, LRE..RLO, LRI..PDI) and the line and paragraph separators, as UTF-8:
+ * a terminal or an editor reorders or breaks the text around them, so that
+ * what is shown is not what is there ("Trojan Source", CVE-2021-42574).
+ */
+static size_t format_control_at(const unsigned char *s)
+{
+	if (s[0] == 0xd8 && s[1] == 0x9c) /* U+061C */
+		return 2;
+	if (s[0] != 0xe2 || !s[1])
+		return 0;
+	if (s[1] == 0x80 && ((s[2] >= 0x8e && s[2] <= 0x8f) || (s[2] >= 0xa8 && s[2] <= 0xae))) /* U+200E-F, U+2028-E */
+		return 3;
+	return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9 ? 3 : 0; /* U+2066-9 */
+}
+
+/* How many bytes at s form one control character (0: none): C0 but tab, DEL, C1 as UTF-8, a format control. */
 static size_t control_at(const unsigned char *s, int keep_newline)
 {
-	if ((*s < 0x20 && *s != '\t' && !(keep_newline && *s == '\n')) || *s == 0x7f)
+	if ((*s < 0x20 && *s && *s != '\t' && !(keep_newline && *s == '\n')) || *s == 0x7f)
 		return 1;
-	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f ? 2 : 0;
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return format_control_at(s);
+}
+
+size_t ud_control_len(const char *s)
+{
+	return control_at((const unsigned char *)s, 0);
 }
 
 const char *ud_visible(const char *s, char *buf, size_t len)

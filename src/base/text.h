@@ -15,15 +15,21 @@ void ud_format_ns(double ns, char *buf, size_t len);
 
 /*
  * Text for a terminal from untrusted input (spec names, cpuinfo model names,
- * event tables, -e names, profile labels): every control character but tab
- * (C0, DEL, and C1 encoded in UTF-8) written as \xHH, so that an escape
- * sequence is shown rather than obeyed.  The one owner of that rule for
- * every text output.
+ * event tables, -e names, profile labels, symbol names, host names): every
+ * control character but tab (C0, DEL, C1 encoded in UTF-8) and every
+ * bidirectional formatting character (U+061C, U+200E-F, U+202A-E, U+2066-9)
+ * or line separator (U+2028-9) written byte by byte as \xHH, so that an
+ * escape sequence is shown rather than obeyed and text is never reordered
+ * on screen.  The one owner of that rule for every output: the report
+ * escapers (template.h) and the JSON writer (json_emit.h) apply it through
+ * ud_control_len().
  *
  * ud_visible() returns s itself when it needs no escaping, else buf holding
  * the escaped form (cut at a whole escape when len is short).
  */
 const char *ud_visible(const char *s, char *buf, size_t len);
+/* The bytes of the character at s that the rule above escapes, 0 when it is shown as it is (or s is at its end). */
+size_t ud_control_len(const char *s);
 void ud_fputs_visible(FILE *f, const char *s);
 /* The same for a whole report built in memory: its line breaks are kept. */
 void ud_fputs_visible_lines(FILE *f, const char *text);

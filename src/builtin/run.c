@@ -5,6 +5,7 @@
  * Profiles this host: every workload calibrated and sampled under counter
  * groups, a summary table, and a profile written for `diff`.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "counting.h"
 #include "derived.h"
 #include "elfinfo.h"
 #include "events.h"
@@ -32,6 +34,9 @@
 #include "text.h"
 #include "uarch.h"
 
+/* Default file names tried in one second before giving up on a free one: more runs a second than any script starts. */
+#define DEFAULT_NAME_TRIES 100
+
 /* Each suite's sample length and per-child time limit. */
 static const struct {
 	unsigned suite;
@@ -45,16 +50,50 @@ static const struct {
 /* The signal that stopped the run, 0 while none has. */
 static volatile sig_atomic_t stop_requested;
 
-/* Ctrl-C, kill's default and a closed terminal all mean "stop and keep what was measured". */
-static const struct {
-	int sig;
-	const char *name;
-} stop_signals[] = { { SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" } };
+/*
+ * Every signal whose default would end the process, but for the faults a
+ * crash raises (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS:
+ * nothing is safe to save after them): Ctrl-C, kill's default, a closed
+ * terminal, a closed pipe (`run 2>&1 | head -1`), a CPU or file-size limit,
+ * the timers and user signals, and the real-time signals.  Each means
+ * "stop and keep what was measured".
+ */
+static const int stop_signals[] = { SIGHUP,  SIGINT,    SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1,  SIGUSR2,
+				    SIGXCPU, SIGXFSZ,   SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSTKFLT };
 #define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+#define NSTOP_MAX (NSTOP_SIGNALS + 64) /* and SIGRTMIN..SIGRTMAX, 33 of them on Linux */
 
 static void on_stop_signal(int sig)
 {
 	stop_requested = sig;
+}
+
+/* "SIGTERM", "SIGRTMIN+3": how kill -l names it. */
+static void signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sig >= SIGRTMIN && sig <= SIGRTMAX ? NULL : sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, len, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, len, "signal %d", sig);
+}
+
+/* The stop signals caught (their old actions in old, their numbers in sigs); returns how many. */
+static size_t catch_stop_signals(int *sigs, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigs[n++] = stop_signals[i];
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX && n < NSTOP_MAX; sig++)
+		sigs[n++] = sig;
+	for (size_t i = 0; i < n; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	return n;
 }
 
 struct run_args {
@@ -102,10 +141,14 @@ static const struct ud_command command = {
 		    "                     [--label TEXT] [--exact] [--json] [--hotspots]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
 		       "process under counter groups, N samples each, prints a summary and writes a\n"
-		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (or SIGTERM,\n"
-		       "SIGHUP) stops and saves what was measured, marked incomplete.\n",
+		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (SIGTERM, SIGHUP,\n"
+		       "a closed pipe, any signal that would end it but a crash's) stops and saves what\n"
+		       "was measured, marked incomplete; nothing measured replaces no file.  A profile\n"
+		       "that cannot be written goes to a named file in TMPDIR; the default name never\n"
+		       "replaces a file.\n",
 	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
-		    "the run was interrupted (the profile is still written); 2 for bad usage.\n",
+		    "the run was interrupted (the profile is still written), or the profile or the\n"
+		    "summary could not be written; 2 for bad usage.\n",
 	.options = UD_OPTIONS(options),
 };
 
@@ -248,18 +291,40 @@ static size_t cache_bytes(const json_t *host, const char *key)
 	return json_is_integer(v) ? (size_t)json_integer_value(v) * 1024 : 0;
 }
 
+/*
+ * The hostname as the start of a file name: '/' would make it a path (a
+ * host named "../x" wrote outside the folder), so anything but letters,
+ * digits, '.', '_' and '-' becomes '_', and a leading '.' too.
+ */
+static void name_part(const char *h, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *c = h && *h ? h : "host"; *c && o + 1 < len; c++, o++) {
+		bool keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+			    *c == '_' || *c == '-' || (*c == '.' && o > 0);
+
+		out[o] = keep ? *c : '_';
+	}
+	out[o] = '\0';
+}
+
+/* HOSTNAME-YYYYMMDD-HHMMSS.json, or with -2, -3 ... when that file exists: a default name replaces nothing. */
 static char *default_output(const json_t *host)
 {
-	const char *h = json_string_value(json_object_get(host, "hostname"));
-	char stamp[32], *path = malloc(512);
+	char stamp[32], part[128], *path = malloc(512);
 	time_t t = time(NULL);
+	struct ud_err err = UD_ERR_INIT;
 	struct tm tm;
 
 	if (!path)
 		return NULL;
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(path, 512, "%s-%s.json", h ? h : "host", stamp);
+	name_part(json_string_value(json_object_get(host, "hostname")), part, sizeof(part));
+	snprintf(path, 512, "%s-%s.json", part, stamp);
+	for (int k = 2; k <= DEFAULT_NAME_TRIES && ud_outfile_check_new(path, &err) != 0; k++)
+		snprintf(path, 512, "%s-%s-%d.json", part, stamp, k);
 	return path;
 }
 
@@ -286,10 +351,14 @@ static void progress(void *ctx, const struct ud_suite_item *it, bool done)
 	const char *units = ud_visible(r->units[0] ? r->units : it->def->units, ubuf, sizeof(ubuf));
 	const char *detail = ud_visible(r->detail.msg, dbuf, sizeof(dbuf));
 
-	if (scores && r->nsamples)
-		fprintf(stderr, "%-20s %.4g %s (+-%.1f%%, %zu samples)%s%s\n", name, ud_median(scores, r->nsamples), units,
-			100 * ud_ci95_median_rel(scores, r->nsamples), r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ",
-			r->outcome == UD_OUT_OK ? "" : detail);
+	if (scores && r->nsamples) {
+		char ci[32];
+
+		/* one sample has no interval: "n/a", never "nan%" */
+		ud_format_num("%.1f%%", 100 * ud_ci95_median_rel(scores, r->nsamples), ci, sizeof(ci));
+		fprintf(stderr, "%-20s %.4g %s (+-%s, %zu samples)%s%s\n", name, ud_median(scores, r->nsamples), units, ci,
+			r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ", r->outcome == UD_OUT_OK ? "" : detail);
+	}
 	else
 		fprintf(stderr, "%-20s %s\n", name, r->outcome == UD_OUT_OK ? "no samples" : detail);
 	free(scores);
@@ -370,6 +439,7 @@ struct run {
 	size_t ndefs;
 	struct ud_profile *p;
 	char *output;
+	bool output_default;               /* output is a name the user did not give: it must not exist */
 	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	double suite_timeout;
@@ -403,11 +473,12 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->p = ud_profile_new(ud_host_collect(&hopts, err));
 	if (!r->p || !json_object_size(r->p->host))
 		return -1;
+	r->output_default = !args.output && !args.json;
 	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : default_output(r->p->host);
 	if (!r->output)
 		return ud_fail(err, "out of memory");
 	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
-	if (ud_outfile_check(r->output, err) != 0)
+	if ((r->output_default ? ud_outfile_check_new : ud_outfile_check)(r->output, err) != 0)
 		return -1;
 	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
 	if (args.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &r->sampling, &why) != 0) {
@@ -417,6 +488,11 @@ static int prepare(struct run *r, struct ud_err *err)
 	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
 	if (!r->ev)
 		return -1;
+	/* measure.h named them :u; a run says why once, as perf's user would need to know */
+	if (ud_counting_user_only())
+		ud_cmd_error(&command, "warning: perf_event_paranoid=%d lets this user count user mode only: counters "
+				       "are named :u (run as root or with CAP_PERFMON to count the kernel too)",
+			     ud_perf_event_paranoid());
 	for (size_t i = 0; i < r->ro.nev; i++)
 		if (r->ev[i].unknown)
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
@@ -446,6 +522,31 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 						     r->sampling.frequency_hz, r->sampling.kernel_reason, &why)))
 		ud_cmd_error(&command, "%s: kept without hotspots: %s", it->def->name, why.msg);
 	return 0;
+}
+
+/*
+ * Whether any counter of a measured workload counted.  SPEC §1: a run that
+ * could open no counter at all failed (exit 1), whatever it measured; the
+ * profile is still written, and the first counter's reason is said.
+ */
+static bool any_counted(const struct ud_profile *p)
+{
+	const struct ud_counter *first = NULL;
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		for (size_t k = 0; k < p->workloads[i].ncounters; k++) {
+			const struct ud_counter *c = &p->workloads[i].counters[k];
+
+			if (c->status == UD_COUNTED)
+				return true;
+			first = first ? first : c;
+		}
+	}
+	if (!first)
+		return true; /* nothing measured, or no counter asked for: nothing to say */
+	ud_cmd_error(&command, "no counter could be opened (%s: %s): the scores are kept, every count is missing",
+		     first->name, first->reason ? first->reason : "not counted");
+	return false;
 }
 
 /* Every workload, samples interleaved (sampling.h); returns the exit status so far, or -1 with err. */
@@ -479,49 +580,110 @@ static int measure_all(struct run *r, struct ud_err *err)
 	for (size_t i = 0; i < r->ndefs; i++)
 		ud_run_result_free(&items[i].res);
 	free(items);
+	if (status == UD_EXIT_OK && !any_counted(r->p))
+		status = UD_EXIT_RUN_FAILED;
 	return status;
 }
 
-static int save(struct run *r, struct ud_err *err)
+/*
+ * Where the profile goes when its own file cannot take it (a full disk, a
+ * file-size limit): a new file in TMPDIR, named in the message.  0 with the
+ * name in path, or -1 with why.
+ */
+static int save_fallback(const struct run *r, char *path, size_t len, struct ud_err *why)
 {
-	if (ud_profile_save(r->p, r->output, err) != 0)
-		return -1;
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, len, "%s/uarchdiff-profile-XXXXXX.json", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemps(path, 5)) < 0)
+		return ud_fail(why, "%s: %s", path, strerror(errno));
+	close(fd);
+	if (ud_profile_save(r->p, path, why) == 0)
+		return 0;
+	unlink(path);
+	return -1;
+}
+
+/*
+ * Writes the profile and prints the summary, which is printed whatever
+ * became of the profile: on a failed write the profile goes to a file in
+ * TMPDIR, or the message says it is lost.  Returns the exit status.
+ */
+static int save(struct run *r, int status)
+{
+	struct ud_err err = UD_ERR_INIT, why = UD_ERR_INIT;
+	char fallback[4200], shown[4300];
+	const char *saved = r->output;
+
+	if ((r->output_default ? ud_profile_save_new : ud_profile_save)(r->p, r->output, &err) != 0) {
+		status = UD_EXIT_RUN_FAILED;
+		if (save_fallback(r, fallback, sizeof(fallback), &why) == 0) {
+			ud_cmd_error(&command, "%s; the profile was saved in %s instead", err.msg, fallback);
+			saved = fallback;
+		} else {
+			ud_cmd_error(&command, "%s; nor could it go to TMPDIR (%s): the profile of %zu workload%s is lost, "
+					       "the summary is all that is left", err.msg, why.msg, r->p->nworkloads,
+				     r->p->nworkloads == 1 ? "" : "s");
+			saved = NULL;
+		}
+	}
 	if (!args.json) {
 		summary(r->p);
 		top_symbols(r->p);
-		printf("\nprofile: %s\n", r->output);
+		/* the default name holds the hostname: shown, never obeyed by the terminal */
+		printf("\nprofile: %s\n", saved ? ud_visible(saved, shown, sizeof(shown)) : "none (see the message above)");
 	}
-	return 0;
+	return status;
+}
+
+/* After a stop signal: what was measured is saved marked incomplete; nothing measured replaces nothing. */
+static bool say_stopped(struct run *r)
+{
+	char name[32];
+
+	signal_name(stop_requested, name, sizeof(name));
+	r->p->incomplete = 1;
+	if (r->p->nworkloads > 0) {
+		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete", name,
+			     r->p->nworkloads);
+		return true;
+	}
+	if (r->output_default || strcmp(r->output, "-") == 0)
+		ud_cmd_error(&command, "interrupted (%s) before any workload was measured: no profile written", name);
+	else
+		ud_cmd_error(&command, "interrupted (%s) before any workload was measured: no profile written (%s is left "
+				       "as it was)", name, r->output);
+	return false;
 }
 
 /*
  * Measures and saves with the stop signals caught: one stops the run, and
  * what was measured is saved, marked incomplete.  They stay caught until the
- * profile is written, so a second one cannot cut the save short.
+ * profile is written, so a second one cannot cut the save short.  Returns
+ * the exit status, or -1 with err.
  */
 static int measure_and_save(struct run *r, struct ud_err *err)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal }, old[NSTOP_SIGNALS];
-	int status;
+	struct sigaction old[NSTOP_MAX];
+	int sigs[NSTOP_MAX], status;
+	size_t n;
 
 	stop_requested = 0;
-	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i].sig, &sa, &old[i]);
+	n = catch_stop_signals(sigs, old);
 	status = measure_all(r, err);
 	if (status >= 0 && stop_requested) {
-		const char *name = "a signal";
-
-		for (size_t i = 0; i < NSTOP_SIGNALS; i++)
-			name = stop_signals[i].sig == stop_requested ? stop_signals[i].name : name;
-		r->p->incomplete = 1;
 		status = UD_EXIT_RUN_FAILED;
-		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete",
-			     name, r->p->nworkloads);
+		if (!say_stopped(r))
+			goto restore;
 	}
-	if (status >= 0 && save(r, err) != 0)
-		status = -1;
-	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
-		sigaction(stop_signals[i].sig, &old[i], NULL);
+	if (status >= 0)
+		status = save(r, status);
+restore:
+	for (size_t i = 0; i < n; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	/* The pipe that stopped the run must not kill it now: a write that fails is said, the status is 1. */
+	signal(SIGPIPE, SIG_IGN);
 	return status;
 }
 

@@ -27,6 +27,7 @@
 #include "sampler.h"
 #include "stat_format.h"
 #include "symbols.h"
+#include "text.h"
 #include "targets.h"
 #include "uarch.h"
 
@@ -401,10 +402,15 @@ static void print_hotspots(FILE *f, const struct ud_hotspots *h)
 	fprintf(f, " Hotspots (%s at %.0f Hz, %.0f samples%s%s):\n\n", h->sampling.event, h->sampling.frequency_hz,
 		h->sampling.samples, h->sampling.kernel_symbols ? "; kernel symbols: " : "",
 		h->sampling.kernel_symbols ? h->sampling.kernel_symbols : "");
-	for (size_t i = 0; i < h->nrows; i++)
+	/* Symbol and file names come from the ELF files run: shown, never obeyed by the terminal. */
+	for (size_t i = 0; i < h->nrows; i++) {
+		char sym[1024], dso[4096];
+
 		fprintf(f, " %6.2f%%  %-6s  %-40s %s\n", 100 * h->rows[i].share,
-			h->rows[i].mode == UD_MODE_COUNT ? "" : ud_mode_name(h->rows[i].mode), h->rows[i].symbol,
-			h->rows[i].dso ? h->rows[i].dso : "");
+			h->rows[i].mode == UD_MODE_COUNT ? "" : ud_mode_name(h->rows[i].mode),
+			ud_visible(h->rows[i].symbol, sym, sizeof(sym)),
+			h->rows[i].dso ? ud_visible(h->rows[i].dso, dso, sizeof(dso)) : "");
+	}
 	fprintf(f, "\n");
 }
 

@@ -51,6 +51,38 @@ int ud_perf_event_paranoid(void)
 	return level;
 }
 
+/* Opens and closes a task-clock counter of this process; 0, or the errno it was refused with. */
+static int try_task_clock(bool exclude_kernel)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.disabled = 1;
+	attr.exclude_kernel = exclude_kernel;
+	attr.exclude_hv = exclude_kernel;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close((int)fd);
+	return 0;
+}
+
+bool ud_counting_user_only(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		int err = try_task_clock(false);
+
+		known = (err == EACCES || err == EPERM) && try_task_clock(true) == 0;
+	}
+	return known;
+}
+
 static void paranoid_reason(char *reason, size_t len)
 {
 	int level = ud_perf_event_paranoid();

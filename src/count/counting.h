@@ -117,4 +117,12 @@ const char *ud_pmu_state_name(enum ud_pmu_state s);
 /* /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unreadable. */
 int ud_perf_event_paranoid(void);
 
+/*
+ * Whether this process may count user mode only: a task-clock counting
+ * the kernel too is refused (EACCES, EPERM) while one excluding it opens,
+ * as for an ordinary user at perf_event_paranoid=2, Debian's default.
+ * Probed once per process.
+ */
+bool ud_counting_user_only(void);
+
 #endif

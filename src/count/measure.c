@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cpu_mode.h"
 #include "host.h"
 #include "launch.h"
 #include "measure.h"
@@ -57,6 +58,33 @@ static struct ud_event *add_detailed(const struct ud_uarch *u, struct ud_event *
 	return grown;
 }
 
+/*
+ * Where this process may count user mode only (counting.h), the events that
+ * would count the kernel too are counted in user mode and named with :u, as
+ * perf stat does (tools/perf/util/evsel.c, evsel__fallback(): exclude_kernel
+ * and exclude_hv set, "u" appended to the modifiers), so that no count
+ * claims the kernel's share.  An event asked for in kernel mode (:k) keeps
+ * its refusal and reason; a tracepoint, which fires in the kernel, too.
+ */
+static void count_what_is_allowed(struct ud_event *ev, size_t n)
+{
+	if (!ud_counting_user_only())
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct ud_event *e = &ev[i];
+		size_t len = strlen(e->name);
+		const char *mods = ud_event_modifiers(e->name);
+
+		if (!e->resolved || e->tool || e->attr.exclude_kernel || e->attr.exclude_user ||
+		    (e->opened_as && strcmp(e->opened_as, "tracepoint") == 0) || len + 3 > sizeof(e->name))
+			continue;
+		e->attr.exclude_kernel = 1;
+		e->attr.exclude_hv = 1;
+		/* "cycles" -> "cycles:u", "cycles:p" -> "cycles:pu", "cpu/event=0x3c/" -> "cpu/event=0x3c/u" */
+		snprintf(e->name + len, sizeof(e->name) - len, "%su", mods || e->name[len - 1] == '/' ? "" : ":");
+	}
+}
+
 struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					  size_t *n, struct ud_err *err)
 {
@@ -74,6 +102,7 @@ struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *
 		ev = add_detailed(u, ev, n, detailed, err);
 	if (!ev)
 		return NULL;
+	count_what_is_allowed(ev, *n);
 	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
 	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
 	free(ev);

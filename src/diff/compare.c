@@ -211,8 +211,12 @@ static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, 
 	for (size_t k = 1; k < in->n; k++) {
 		struct ud_diff_input di = { in->profiles[0], in->profiles[k], in->paths[0], in->paths[k], in->db };
 		struct ud_compare_skip *s = &c->skipped[c->nskipped];
-		struct ud_diff *d = ud_diff_build(&di, &s->reason);
+		struct ud_diff *d = NULL;
 
+		if (!in->profiles[k])
+			s->reason = in->load_errors ? in->load_errors[k] : (struct ud_err){ "did not load" };
+		else
+			d = ud_diff_build(&di, &s->reason);
 		if (!d) {
 			s->path = in->paths[k];
 			c->nskipped++;
@@ -225,6 +229,9 @@ static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, 
 	if (c->nhosts > 1)
 		return 0;
 	*err = c->skipped[0].reason;
+	/* the loader's messages name the file already */
+	if (strncmp(err->msg, c->skipped[0].path, strlen(c->skipped[0].path)) == 0)
+		return -1;
 	return ud_err_prefix(err, "%s", c->skipped[0].path);
 }
 
@@ -234,6 +241,14 @@ struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud
 
 	if (in->n < 2) {
 		ud_fail(err, "give at least two profiles, the baseline first");
+		return NULL;
+	}
+	/* Every speedup is the baseline's: without it there is nothing to compare against. */
+	if (!in->profiles[0]) {
+		if (in->load_errors)
+			*err = in->load_errors[0];
+		else
+			ud_fail(err, "%s: the baseline did not load", in->paths[0]);
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));

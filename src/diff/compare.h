@@ -37,10 +37,11 @@
 #define UD_COMPARE_SCHEMA "uarchdiff.compare/1"
 
 struct ud_compare_input {
-	const struct ud_profile *const *profiles; /* n loaded profiles; [0] is the baseline */
+	const struct ud_profile *const *profiles; /* n profiles; [0] is the baseline; a candidate's NULL: it did not load */
 	const char *const *paths;                 /* their files, as the user named them */
 	size_t n;                                 /* at least 2 */
 	const struct ud_uarch_db *db;             /* penalties for the diffs' CPI stacks; may be NULL */
+	const struct ud_err *load_errors;         /* n of them: why each NULL candidate did not load; NULL if none is */
 };
 
 struct ud_compare_host {
@@ -84,10 +85,13 @@ struct ud_compare_group {
 	double min, max;            /* the members' smallest and largest geomean */
 };
 
-/* A candidate left out: its pair with the baseline could not be diffed (no workload in common ...). */
+/*
+ * A candidate left out: its file did not load, or its pair with the
+ * baseline could not be diffed (no workload in common ...).
+ */
 struct ud_compare_skip {
 	const char *path;     /* borrowed */
-	struct ud_err reason; /* the diff's, as it would have failed alone */
+	struct ud_err reason; /* the loader's or the diff's, as it would have failed alone */
 };
 
 struct ud_compare {
@@ -105,11 +109,12 @@ struct ud_compare {
 };
 
 /*
- * The model, or NULL with err: fewer than two profiles, no candidate whose
- * pair with the baseline can be diffed (the message names the first one's
- * file, then the diff's reason), or out of memory.  A candidate that cannot
- * be diffed while others can is left out and listed in skipped, so that one
- * odd host does not stop a fleet's comparison.
+ * The model, or NULL with err: fewer than two profiles, a baseline that did
+ * not load, no candidate that loaded and whose pair with the baseline can
+ * be diffed (the message names the first one's file, then the reason), or
+ * out of memory.  A candidate that did not load or cannot be diffed while
+ * others can is left out and listed in skipped, so that one bad or odd host
+ * does not stop a fleet's comparison.
  */
 struct ud_compare *ud_compare_build(const struct ud_compare_input *in, struct ud_err *err);
 void ud_compare_free(struct ud_compare *c);

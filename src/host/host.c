@@ -13,6 +13,7 @@
 
 #include "counting.h"
 #include "host.h"
+#include "text.h"
 
 static char *read_trimmed(const char *sysroot, const char *path)
 {
@@ -234,6 +235,20 @@ static json_t *iso8601_now(void)
 	return json_string(buf);
 }
 
+/* A label as given (--label), made UTF-8 where it is not. */
+static json_t *label_json(const char *label)
+{
+	char *copy = strdup(label);
+	json_t *j;
+
+	if (!copy)
+		return NULL;
+	ud_utf8_sanitize(copy);
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
 json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err)
 {
 	const char *sysroot = opts->sysroot ? opts->sysroot : "";
@@ -252,6 +267,8 @@ json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err)
 	if (gethostname(hostname, sizeof(hostname)) != 0)
 		hostname[0] = '\0';
 	hostname[sizeof(hostname) - 1] = '\0';
+	/* The kernel takes any bytes for a hostname; JSON takes UTF-8 only, and a string it refuses would drop the label. */
+	ud_utf8_sanitize(hostname);
 	level = ud_perf_event_paranoid();
 	paranoid = level == INT_MIN ? json_null() : json_integer(level);
 	if (*sysroot)
@@ -269,7 +286,7 @@ json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err)
 	json_object_set_new(cpuj, "source", json_string(own_cpu ? "/proc/cpuinfo" : opts->cpuinfo_path));
 
 	host = json_object();
-	json_object_set_new(host, "label", json_string(opts->label ? opts->label : hostname));
+	json_object_set_new(host, "label", label_json(opts->label ? opts->label : hostname));
 	json_object_set_new(host, "hostname", hostname[0] ? json_string(hostname) : json_null());
 	json_object_set_new(host, "collected_at", iso8601_now());
 	json_object_set_new(host, "cpu", cpuj);

@@ -224,9 +224,12 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 static bool is_document(const char *text, size_t len, const char *prefix)
 {
 	static const char key[] = "\"schema\": \"";
-	size_t head = len < 256 ? len : 256, plen = strlen(prefix);
+	size_t head = len < 256 ? len : 256, plen = strlen(prefix), lead = 0;
 
-	if (head == 0 || text[strspn(text, " \t\r\n")] != '{')
+	/* within len: the buffer need not end with a NUL (found by fuzz_import on "# ") */
+	while (lead < head && (text[lead] == ' ' || text[lead] == '\t' || text[lead] == '\r' || text[lead] == '\n'))
+		lead++;
+	if (lead == head || text[lead] != '{')
 		return false;
 	for (size_t i = 0; i + sizeof(key) - 1 + plen <= head; i++)
 		if (memcmp(text + i, key, sizeof(key) - 1) == 0)

@@ -17,16 +17,34 @@
 
 #define MAX_FIELDS 16
 
+/*
+ * Splits line on sep into f (MAX_FIELDS at most), in place.  A field that
+ * starts with '"' is quoted as CSV quotes it (RFC 4180, "" a quote inside):
+ * `uarchdiff stat -x` quotes an event name holding the separator
+ * ("cpu/event=0x3c,umask=0/"); perf prints such names bare.
+ */
 static int split(char *line, char sep, char **f)
 {
 	int n = 0;
+	char *p = line;
 
-	f[n++] = line;
-	for (char *p = line; *p && n < MAX_FIELDS; p++) {
-		if (*p == sep) {
-			*p = '\0';
-			f[n++] = p + 1;
+	while (n < MAX_FIELDS) {
+		char *out = p;
+
+		f[n++] = p;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+				*out++ = *p == '"' ? *p++ : *p;
+			p += *p == '"';
 		}
+		while (*p && *p != sep)
+			*out++ = *p++;
+		if (!*p) {
+			*out = '\0';
+			break;
+		}
+		*out = '\0';
+		p++;
 	}
 	return n;
 }

@@ -4,11 +4,13 @@
  * line); the tree writer keeps the open containers themselves.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_emit.h"
 #include "json_number.h"
+#include "text.h"
 
 /* Large enough that one token rarely straddles two flushes. */
 #define TEXT_BUFFER 65536
@@ -123,7 +125,23 @@ static void put_escape(struct ud_jw *w, unsigned char c)
 	put(w, esc, k);
 }
 
-/* jansson's escapes: the two that must be, the short control escapes, \u00XX for the other controls. */
+/* A character a terminal would obey that is not below 0x20, n bytes of UTF-8 at s, as its \uXXXX escape. */
+static void put_unicode_escape(struct ud_jw *w, const unsigned char *s, size_t n)
+{
+	unsigned cp = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+					: (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
+	char esc[8];
+
+	snprintf(esc, sizeof(esc), "\\u%04X", cp);
+	put(w, esc, 6);
+}
+
+/*
+ * jansson's escapes (the two that must be, the short control escapes,
+ * \u00XX for the other controls), and \uXXXX for the characters text.h's
+ * rule escapes beyond them (DEL, C1, bidirectional and line-separator
+ * controls): the same string to a JSON reader, nothing a terminal obeys.
+ */
 static void put_string(struct ud_jw *w, const char *s, size_t n)
 {
 	size_t run = 0;
@@ -131,12 +149,18 @@ static void put_string(struct ud_jw *w, const char *s, size_t n)
 	put_c(w, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t k;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		put(w, s + run, i - run);
-		put_escape(w, c);
-		run = i + 1;
+		if (c < 0x20 || c == '"' || c == '\\') {
+			put(w, s + run, i - run);
+			put_escape(w, c);
+			run = i + 1;
+		} else if ((c == 0x7f || c == 0xc2 || c == 0xd8 || c == 0xe2) && (k = ud_control_len(s + i)) > 0) {
+			put(w, s + run, i - run);
+			put_unicode_escape(w, (const unsigned char *)s + i, k);
+			i += k - 1;
+			run = i + 1;
+		}
 	}
 	put(w, s + run, n - run);
 	put_c(w, '"');

@@ -8,7 +8,10 @@
  * Text is what jansson's JSON_INDENT(2) prints (two spaces per level, ": "
  * after keys, "{}" and "[]" when empty, UTF-8 unescaped), keys in call
  * order, reals as ud_json_format_double() writes them, a newline at the
- * end, through a 64 KB buffer.
+ * end, through a 64 KB buffer; except that DEL, C1 controls and the
+ * bidirectional and line-separator controls (text.h's ud_visible() rule)
+ * are written as \uXXXX escapes, so that a document shown on a terminal
+ * cannot drive it or reorder its text (the strings read back the same).
  *
  * Every call takes key: the member's name inside an object, NULL inside an
  * array and for the document itself.  After a failure (out of memory, the

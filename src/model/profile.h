@@ -233,6 +233,8 @@ struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *na
 
 /* Writes atomically (outfile.h); "-" is stdout. */
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
+/* The same into a file that must not exist yet (ud_outfile_create()): a default name never replaces one. */
+int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err);
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
 /* ud_profile_parse() of the file at path, read under the profile's size cap (fileio.h). */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
@@ -243,5 +245,11 @@ struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
  * order that failed, and every out[i] NULL (nothing to free).
  */
 int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
+/*
+ * The same, keeping every profile that loads: out[i] is the profile (the
+ * caller frees it) or NULL with errs[i] saying why, so that one bad file
+ * among many can be left out by name.  Returns how many failed.
+ */
+long ud_profile_load_each(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *errs);
 
 #endif

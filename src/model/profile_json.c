@@ -305,9 +305,9 @@ int ud_profile_dump(const struct ud_profile *p, FILE *f)
 	return profile_emit(ud_jw_text(f), p, NULL);
 }
 
-int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err)
+static int save(const struct ud_profile *p, const char *path, bool fresh, struct ud_err *err)
 {
-	struct ud_outfile *out = ud_outfile_open(path, err);
+	struct ud_outfile *out = fresh ? ud_outfile_create(path, err) : ud_outfile_open(path, err);
 
 	if (!out)
 		return -1;
@@ -321,6 +321,16 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 	return ud_outfile_commit(out, err);
 }
 
+int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err)
+{
+	return save(p, path, false, err);
+}
+
+int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err)
+{
+	return save(p, path, true, err);
+}
+
 /* ---- reading ---- */
 
 struct reader {
@@ -328,6 +338,7 @@ struct reader {
 	struct ud_err *err;
 	int failed;
 	const char *counter; /* the counter being read, named in "where" only when a message needs it */
+	json_t *names;       /* the workload names read so far (check_unique), a new reference */
 };
 
 /* "NAME: WHERE[.counters.COUNTER][.KEY]: WHAT", the first failure only. */
@@ -707,10 +718,38 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 #define PROFILE_SOURCES                                                                                          \
 	"profiles come from 'uarchdiff run -o FILE', 'uarchdiff stat -o FILE' or 'uarchdiff import -o FILE PASTE'"
 
+/*
+ * Workload idx's name is no earlier one's: a diff pairs workloads by name,
+ * and a second copy would silently stand in for the first.  The names seen
+ * are kept in a jansson object, a hash table (imported profiles hold
+ * 100,000 workloads).
+ */
+static int check_unique(struct reader *r, const struct ud_profile *p, size_t idx)
+{
+	const char *name = p->workloads[p->nworkloads - 1].name;
+	const json_t *first;
+	char where[64];
+
+	if (!r->names && !(r->names = json_object()))
+		return bad(r, "workloads", "out of memory");
+	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	if ((first = json_object_get(r->names, name))) {
+		char what[600];
+
+		snprintf(what, sizeof(what),
+			 "the workload '%s' is workloads[%" JSON_INTEGER_FORMAT "] too: a profile holds each workload once",
+			 name, json_integer_value(first));
+		return bad_at(r, where, "name", what);
+	}
+	if (json_object_set_new(r->names, name, json_integer((json_int_t)idx)) != 0)
+		return bad(r, where, "out of memory");
+	return 0;
+}
+
 /* A profile from the root of its document; name prefixes error messages. */
 static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, struct ud_err *err)
 {
-	struct reader r = { name, err, 0, NULL };
+	struct reader r = { name, err, 0, NULL, NULL };
 	const char *schema = ud_jv_string(ud_jv_get(root, "schema"));
 	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
 	struct ud_jv label = ud_jv_get(host, "label"), version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
@@ -744,11 +783,13 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	}
 	ud_jv_foreach(workloads, w) {
 		read_workload(&r, p, w, i++);
-		if (r.failed) {
+		if (r.failed || check_unique(&r, p, i - 1) != 0) {
+			json_decref(r.names);
 			ud_profile_free(p);
 			return NULL;
 		}
 	}
+	json_decref(r.names);
 	return p;
 }
 
@@ -812,16 +853,13 @@ static void *load_worker(void *arg)
 	return NULL;
 }
 
-int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+long ud_profile_load_each(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *errs)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), failed = 0;
 	size_t nthreads = cpus > 1 ? (size_t)cpus - 1 : 0, started = 0;
-	struct load_all job = { paths, out, calloc(n ? n : 1, sizeof(struct ud_err)), n, 0 };
+	struct load_all job = { paths, out, errs, n, 0 };
 	pthread_t threads[UD_LOAD_THREADS_MAX];
-	int ret = 0;
 
-	if (!job.errs)
-		return ud_fail(err, "out of memory");
 	if (nthreads > UD_LOAD_THREADS_MAX)
 		nthreads = UD_LOAD_THREADS_MAX;
 	for (; started < nthreads && started + 1 < n; started++)
@@ -830,9 +868,22 @@ int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, s
 	load_worker(&job);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
+	for (size_t i = 0; i < n; i++)
+		failed += !out[i];
+	return failed;
+}
+
+int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+{
+	struct ud_err *errs = calloc(n ? n : 1, sizeof(*errs));
+	int ret = 0;
+
+	if (!errs)
+		return ud_fail(err, "out of memory");
+	ud_profile_load_each(paths, n, out, errs);
 	for (size_t i = 0; i < n; i++) {
 		if (!out[i] && ret == 0) {
-			*err = job.errs[i];
+			*err = errs[i];
 			ret = -1;
 		}
 	}
@@ -840,6 +891,6 @@ int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, s
 		ud_profile_free(out[i]);
 		out[i] = NULL;
 	}
-	free(job.errs);
+	free(errs);
 	return ret;
 }

@@ -438,6 +438,32 @@ static void csv_metric(FILE *f, const struct comment *cm, const char *sep)
 	fprintf(f, "%s%s%s%s", sep, p, sep, cm->unit);
 }
 
+/*
+ * A name as a field of -x output, shown (text.h): as it is, or, when it holds
+ * the separator or a '"' (a PMU event's terms, "cpu/event=0x3c,umask=0/",
+ * under -x ,), quoted as CSV quotes (RFC 4180: "..." with "" for a quote),
+ * so that every row keeps its number of fields.  perf prints it bare, and
+ * such a row has one field too many.
+ */
+static void csv_name(FILE *f, const char *name, const char *sep)
+{
+	if (!strstr(name, sep) && !strchr(name, '"')) {
+		ud_fputs_visible(f, name);
+		return;
+	}
+	fputc('"', f);
+	for (const char *c = name; *c;) {
+		size_t n = ud_control_len(c);
+
+		for (size_t k = 0; k < n; k++)
+			fprintf(f, "\\x%02x", (unsigned char)c[k]);
+		if (!n)
+			fputs(*c == '"' ? "\"\"" : (char[]){ *c, '\0' }, f);
+		c += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
 static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i, const void *arg)
 {
 	const char *sep = arg, *fmt;
@@ -456,7 +482,7 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 		fprintf(f, "%s%s", status_text(c), sep);
 	}
 	fprintf(f, "%s%s", u.unit, sep);
-	ud_fputs_visible(f, c->name);
+	csv_name(f, c->name, sep);
 	if (v->whole->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
 	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));

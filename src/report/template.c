@@ -7,20 +7,43 @@
 #include "text.h"
 
 /*
- * Writes s, replacing the bytes in special by what subst returns for them.
- * Runs of ordinary bytes go out in one fwrite: reports can be megabytes.
+ * The lead bytes of the characters text.h's rule escapes: C0 controls, DEL,
+ * and the first bytes of C1 controls and format controls in UTF-8.  A run
+ * free of them and of an escaper's special bytes is written as it is.
  */
-static void escape_with(FILE *f, const char *s, const char *special, const char *(*subst)(char c, char *buf))
+#define CONTROL_LEADS                                                     \
+	"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11" \
+	"\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f\xc2\xd8\xe2"
+
+/*
+ * Writes s, replacing the bytes in special by what subst returns for them,
+ * and each character a terminal would obey by its visible \xHH form
+ * (text.h's one rule), itself escaped like any text.  Runs of ordinary bytes
+ * go out in one fwrite: reports can be megabytes.
+ */
+static void escape_with(FILE *f, const char *s, const char *special, const char *stops,
+			const char *(*subst)(char c, char *buf))
 {
 	char buf[8];
 
 	while (*s) {
-		size_t n = strcspn(s, special);
+		size_t n = strcspn(s, stops), c;
 
 		fwrite(s, 1, n, f);
 		s += n;
-		if (*s)
+		if (!*s)
+			break;
+		if (strchr(special, *s)) {
 			fputs(subst(*s++, buf), f);
+		} else if ((c = ud_control_len(s)) > 0) {
+			for (size_t i = 0; i < c; i++) {
+				snprintf(buf, sizeof(buf), "\\x%02x", (unsigned char)s[i]);
+				escape_with(f, buf, special, stops, subst);
+			}
+			s += c;
+		} else {
+			fputc(*s++, f); /* a lead byte of an ordinary character (U+00E9, U+2192) */
+		}
 	}
 }
 
@@ -37,8 +60,10 @@ static const char *html_entity(char c, char *buf)
 
 void ud_escape_html(FILE *f, const char *s)
 {
-	escape_with(f, s, "&<>\"'", html_entity);
+	escape_with(f, s, "&<>\"'", "&<>\"'" CONTROL_LEADS, html_entity);
 }
+
+#define MARKDOWN_SPECIAL "<>&\n\r\\`*_{}[]#|~!"
 
 static const char *markdown_escape(char c, char *buf)
 {
@@ -54,7 +79,7 @@ static const char *markdown_escape(char c, char *buf)
 
 void ud_escape_markdown(FILE *f, const char *s)
 {
-	escape_with(f, s, "<>&\n\r\\`*_{}[]#|~!", markdown_escape);
+	escape_with(f, s, MARKDOWN_SPECIAL, MARKDOWN_SPECIAL CONTROL_LEADS, markdown_escape);
 }
 
 void ud_escape_text(FILE *f, const char *s)

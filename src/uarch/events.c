@@ -426,7 +426,10 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
 	ud_sysfs_names(name, add_name, &l);
 	pfm_names(u, &l);
 	best = ud_closest(name, (const char *const *)l.v, l.n);
-	snprintf(buf, len, best ? "'%s'" : "", best ? best : "");
+	if (best)
+		snprintf(buf, len, "'%s'", best);
+	else
+		buf[0] = '\0';
 	for (size_t i = 0; i < l.n; i++)
 		free(l.v[i]);
 	free(l.v);

@@ -1,11 +1,13 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -13,6 +15,7 @@
 
 #include "clock.h"
 #include "fileio.h"
+#include "guard.h"
 #include "launch.h"
 #include "measure.h"
 #include "runner.h"
@@ -57,9 +60,40 @@ static void child_fail(int fd, struct message *m, const char *what)
 	_exit(3);
 }
 
+/* The parent died (PR_SET_PDEATHSIG): the whole group goes, this child and whatever its workload started. */
+static void on_parent_death(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+/*
+ * In the child: the parent's signal handlers undone (its stop handler,
+ * inherited by the fork, would keep a signal from ending the child), Ctrl-C
+ * ignored (the parent decides what it stops), and death with the parent:
+ * a SIGKILL of uarchdiff runs no cleanup, so the kernel tells the child,
+ * which takes its process group with it.
+ */
+static void die_with_parent(pid_t parent)
+{
+	struct sigaction on_death = { .sa_handler = on_parent_death };
+
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+			signal(sig, SIG_DFL);
+	}
+	signal(SIGINT, SIG_IGN);
+	sigaction(SIGTERM, &on_death, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent) /* it died before the line above */
+		kill(0, SIGKILL);
+}
+
 /* In the child: iters = 0 calibrates, else one counted sample. */
 static void child(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
-		  size_t nev, const char *tmpdir, uint64_t iters, int fd, int records_fd)
+		  size_t nev, const char *tmpdir, uint64_t iters, int fd, int records_fd, pid_t parent)
 {
 	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1,
 			      .data = def->data, .score = NAN };
@@ -71,9 +105,8 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 	uint64_t t0, u0, s0;
 
 	setpgid(0, 0); /* a timeout kills the whole group, helpers too */
-	signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C stops */
-	signal(SIGTERM, SIG_DFL); /* not the parent's stop handler, inherited by the fork */
-	signal(SIGHUP, SIG_DFL);
+	ud_guard_forget();
+	die_with_parent(parent);
 	if (!counts)
 		child_fail(fd, &m, "out of memory");
 	if (def->setup && def->setup(&ctx, &err) != 0)
@@ -127,14 +160,6 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 	if (iters && nev)
 		send_all(fd, counts, nev * sizeof(*counts));
 	_exit(0);
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static void kill_group(pid_t pid)
@@ -217,7 +242,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	enum ud_outcome out;
 	int p[2], status = 0;
 	/* Children we had before this one (a caller's helpers) are not its leftovers. */
-	pid_t pid, spare[SPARE_CHILDREN_MAX];
+	pid_t pid, self = getpid(), spare[SPARE_CHILDREN_MAX];
 	size_t nspare = ud_children(spare, SPARE_CHILDREN_MAX);
 
 	if (!buf || pipe2(p, O_CLOEXEC) != 0) {
@@ -234,7 +259,7 @@ static enum ud_outcome run_child(const struct ud_workload_def *def, const struct
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(def, o, ev, nev, tmpdir, iters, p[1], records_fd);
+		child(def, o, ev, nev, tmpdir, iters, p[1], records_fd, self);
 	}
 	setpgid(pid, pid); /* also here: no race with an early kill */
 	close(p[1]);
@@ -307,9 +332,35 @@ static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
 	return UD_OUT_OK;
 }
 
+/*
+ * The workload's private directory under root (NULL: $TMPDIR, else /tmp),
+ * made absolute: a workload runs its programs inside it, where a relative
+ * name would point somewhere else.  0, or -1 with detail.
+ */
+static int make_tmpdir(const char *root, const char *name, char *dir, size_t len, struct ud_err *detail)
+{
+	char cwd[4096];
+	const char *base = root && *root ? root : "/tmp";
+	bool relative = base[0] != '/';
+
+	if (relative && !getcwd(cwd, sizeof(cwd)))
+		return ud_fail(detail, "failed: %s: cannot make a temporary directory: %s", base, strerror(errno));
+	if ((size_t)snprintf(dir, len, "%s%s%s/uarchdiff-%s-XXXXXX", relative ? cwd : "", relative ? "/" : "", base,
+			     name) >= len)
+		return ud_fail(detail, "failed: %s: cannot make a temporary directory: %s", base, strerror(ENAMETOOLONG));
+	/* This workload fails; the others may still run. */
+	if (!mkdtemp(dir)) {
+		ud_fail(detail, "failed: %s: cannot make a temporary directory: %s", dir, strerror(errno));
+		dir[0] = '\0';
+		return -1;
+	}
+	ud_guard_add(dir);
+	return 0;
+}
+
 void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts *o, struct ud_run_result *res)
 {
-	const char *root = o->tmp_root ? o->tmp_root : getenv("TMPDIR");
+	struct ud_err no_guard = UD_ERR_INIT;
 	struct message m;
 
 	memset(res, 0, sizeof(*res));
@@ -318,10 +369,10 @@ void ud_run_begin(const struct ud_workload_def *def, const struct ud_runner_opts
 		res->outcome = UD_OUT_FAILED;
 		return;
 	}
-	snprintf(res->tmpdir, sizeof(res->tmpdir), "%s/uarchdiff-%s-XXXXXX", root && *root ? root : "/tmp", def->name);
-	/* This workload fails; the others may still run. */
-	if (!mkdtemp(res->tmpdir)) {
-		ud_fail(&res->detail, "failed: %s: cannot make a temporary directory: %s", res->tmpdir, strerror(errno));
+	/* Without the guard only a SIGKILL would leave the directory, as it did before there was one. */
+	ud_guard_start(&no_guard);
+	if (make_tmpdir(o->tmp_root ? o->tmp_root : getenv("TMPDIR"), def->name, res->tmpdir, sizeof(res->tmpdir),
+			&res->detail) != 0) {
 		res->tmpdir[0] = '\0';
 		res->outcome = UD_OUT_FAILED;
 		return;
@@ -366,8 +417,9 @@ enum ud_outcome ud_run_sample(const struct ud_workload_def *def, const struct ud
 void ud_run_end(struct ud_run_result *res)
 {
 	/* Whatever the children did, their files go. */
-	if (res->tmpdir[0])
-		nftw(res->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (res->tmpdir[0]) {
+		ud_guard_remove(res->tmpdir);
+	}
 	res->tmpdir[0] = '\0';
 	if (res->records_fd >= 0) {
 		struct ud_err err = UD_ERR_INIT;

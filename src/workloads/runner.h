@@ -8,8 +8,12 @@
  * on the child itself (inherited by the helpers it forks), enabled around
  * run() only, and read; teardown() follows.  Calibration doubles the
  * iterations until run() takes long enough to scale to the target time.
- * File workloads get a private directory (mkdtemp under TMPDIR) that the
- * parent removes, whatever happened to the child.
+ * File workloads get a private directory (mkdtemp under TMPDIR, made
+ * absolute) that the parent removes, whatever happened to the child, and
+ * that the guard (guard.h) removes should the parent be killed.  A child
+ * dies with the parent (PR_SET_PDEATHSIG), taking its process group, the
+ * workload's programs, with it: a SIGKILL of uarchdiff leaves nothing
+ * running past it.
  */
 #ifndef UD_RUNNER_H
 #define UD_RUNNER_H

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -373,51 +376,95 @@ static int expand(const char *in, const char *tmpdir, char *out, size_t len, str
 	return 0;
 }
 
+/*
+ * cmd split on blanks into words first, each then expanded on its own into
+ * buf, argv[i] pointing there (NULL-terminated, MAX_ARGS at most): a value
+ * holding a blank (a TMPDIR of "/tmp/my dir") stays one argument.
+ */
+static int expand_words(const char *cmd, const char *tmpdir, char *buf, size_t len, char **argv, struct ud_err *err)
+{
+	char copy[sizeof(((struct ud_spec *)0)->command)], *save = NULL;
+	size_t used = 0;
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", cmd);
+	for (char *t = strtok_r(copy, " \t", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " \t", &save)) {
+		if (used >= len || expand(t, tmpdir, buf + used, len - used, err) != 0)
+			return used >= len ? ud_fail(err, "the command is longer than %zu characters once expanded", len - 1)
+					   : -1;
+		argv[argc++] = buf + used;
+		used += strlen(buf + used) + 1;
+	}
+	argv[argc] = NULL;
+	return 0;
+}
+
 bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary, size_t binlen)
 {
-	char cmd[2048], first[1024];
+	char cmd[2048], *argv[MAX_ARGS + 1];
 	struct ud_err err = UD_ERR_INIT;
 
 	if (s->requires[0] && !getenv(s->requires)) {
 		ud_fail(why, "%s: needs %s to be set", s->name, s->requires);
 		return false;
 	}
-	if (expand(s->command, "/tmp", cmd, sizeof(cmd), why) != 0) {
+	if (expand_words(s->command, "/tmp", cmd, sizeof(cmd), argv, why ? why : &err) != 0) {
 		ud_err_prefix(why, "%s", s->name);
 		return false;
 	}
-	snprintf(first, sizeof(first), "%.*s", (int)strcspn(cmd, " \t"), cmd);
-	if (ud_which(first, binary ? binary : cmd, binary ? binlen : sizeof(cmd), why ? why : &err) != 0) {
+	if (ud_which(argv[0], binary ? binary : cmd, binary ? binlen : sizeof(cmd), why ? why : &err) != 0) {
 		ud_err_prefix(why, "%s", s->name);
 		return false;
 	}
 	return true;
 }
 
-/* A captured group as a number; NAN when the group did not take part or is not one. */
-static double group_number(const char *line, const regmatch_t *g)
+/* Longest group read as a number: a score of more digits than a double holds is no score. */
+#define NUMBER_CHARS 64
+
+/*
+ * A captured group as a number, the whole of it (blanks around it aside):
+ * "1234,56" is not 1234.  NAN when the group did not take part or is not a
+ * number, its text in text (for the message) when it took part.
+ */
+static double group_number(const char *line, const regmatch_t *g, char *text, size_t len)
 {
-	char num[64], *end;
+	char num[NUMBER_CHARS + 2], *end;
+	size_t n;
 	double v;
 
+	text[0] = '\0';
 	if (g->rm_so < 0)
 		return NAN;
-	snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+	n = (size_t)(g->rm_eo - g->rm_so);
+	snprintf(text, len, "%.*s", (int)n, line + g->rm_so);
+	if (n > NUMBER_CHARS)
+		return NAN;
+	snprintf(num, sizeof(num), "%.*s", (int)n, line + g->rm_so);
 	v = strtod(num, &end);
-	return end != num && isfinite(v) ? v : NAN;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return end != num && !*end && isfinite(v) ? v : NAN;
 }
 
 int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s, double *score, char *units,
-		  size_t ulen)
+		  size_t ulen, struct ud_err *err)
 {
 	regmatch_t m[10];
 	int found = -1;
+	char text[128], base[128];
+	bool refused = false;
 
 	for (const char *p = output; regexec(&s->re, p, 10, m, p == output ? 0 : REG_NOTBOL) == 0;) {
-		double timebase = s->timebase_group ? group_number(p, &m[s->timebase_group]) : 0;
+		double timebase = s->timebase_group ? group_number(p, &m[s->timebase_group], base, sizeof(base)) : 0;
+		double value = group_number(p, &m[1], text, sizeof(text));
 		/* A line whose timebase is missing is no score: its total read as a rate would be wrong. */
-		double rate = ud_unixbench_rate(group_number(p, &m[1]), timebase, elapsed_s);
+		double rate = ud_unixbench_rate(value, timebase, elapsed_s);
 
+		/* A score group that took part but is no whole number is refused, never read in part. */
+		refused = isnan(value) && text[0];
+		if (refused)
+			ud_fail(err, "%s: its score '%s' is not a number", s->name, text);
 		if (isfinite(rate)) {
 			*score = rate;
 			if (s->units_group && m[s->units_group].rm_so >= 0)
@@ -431,23 +478,15 @@ int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s,
 		if (!*p)
 			break;
 	}
+	if (refused) /* the last matching line's, whatever came before it */
+		return -1;
+	if (found != 0)
+		ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
 	return found;
 }
 
-/* Splits cmd in place on blanks into argv (MAX_ARGS at most, NULL-terminated); returns the count. */
-static int split_words(char *cmd, char **argv)
-{
-	char *save = NULL;
-	int argc = 0;
-
-	for (char *t = strtok_r(cmd, " \t", &save); t && argc < MAX_ARGS; t = strtok_r(NULL, " \t", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	return argc;
-}
-
 /* In the forked child: stdin from /dev/null, the spec's environment, output to fd, its directory, the program. */
-static void exec_program(char **argv, char **envs, int fd, const char *tmpdir)
+static void exec_program(const char *binary, char **argv, char **envs, int fd, const char *tmpdir)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
@@ -461,8 +500,136 @@ static void exec_program(char **argv, char **envs, int fd, const char *tmpdir)
 	dup2(fd, STDERR_FILENO); /* UnixBench programs print their COUNT lines on stderr */
 	if (chdir(tmpdir) != 0)
 		_exit(126);
-	execvp(argv[0], argv);
+	/* The program as found before the chdir: a relative name or PATH entry would now point elsewhere. */
+	execv(binary, argv);
 	_exit(127);
+}
+
+/* Without a pidfd (kernels before 5.3), how often the reader looks whether the program has exited. */
+#define EXIT_POLL_MS 100
+
+struct output {
+	char *buf;
+	size_t len, cap;
+	pid_t pid;
+	int status;
+	bool reaped;
+};
+
+/* More of the program's output; the bytes read, 0 at the end, -1 with errno (ENOMEM, EAGAIN). */
+static ssize_t read_more(struct output *o, int fd)
+{
+	ssize_t k;
+
+	if (o->cap - o->len < 4096) {
+		size_t cap = o->cap ? 2 * o->cap : 65536;
+		char *grown = realloc(o->buf, cap);
+
+		if (!grown)
+			return errno = ENOMEM, -1;
+		o->buf = grown;
+		o->cap = cap;
+	}
+	while ((k = read(fd, o->buf + o->len, o->cap - o->len - 1)) < 0 && errno == EINTR)
+		;
+	if (k > 0)
+		o->len += (size_t)k;
+	return k;
+}
+
+/* Whether the program has exited: its pidfd readable, or (no pidfd) reaped now. */
+static bool has_exited(struct output *o, int pidfd, const struct pollfd *pf)
+{
+	if (pidfd >= 0)
+		return pf[1].revents & POLLIN;
+	if (waitpid(o->pid, &o->status, WNOHANG) == o->pid)
+		o->reaped = true;
+	return o->reaped;
+}
+
+/*
+ * The program's output, read from fd while it runs and capped while it is
+ * written (UD_CAP_PROGRAM_OUTPUT): past the cap it is killed, and nothing of
+ * it ever lands in a file.  Reading ends at the end of the output, or once
+ * the program has exited and what it wrote is read (a helper it left may
+ * hold the pipe open).  0 with o->buf NUL-terminated, or -1 with err.
+ */
+static int collect_output(struct output *o, int fd, const char *name, struct ud_err *err)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0), ret = 0;
+	bool exited = false;
+
+	for (;;) {
+		struct pollfd pf[2] = { { .fd = fd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+		int r = poll(pf, pidfd >= 0 ? 2 : 1, exited ? 0 : pidfd >= 0 ? -1 : EXIT_POLL_MS);
+		ssize_t k;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r > 0 && pf[0].revents) {
+			if ((k = read_more(o, fd)) == 0)
+				break;
+			if (k < 0 && errno == ENOMEM) {
+				ret = ud_fail(err, "%s: out of memory for its output", name);
+				break;
+			}
+			if (o->len > UD_CAP_PROGRAM_OUTPUT) {
+				ret = ud_fail(err, "%s: its output passed the %zu MiB limit: stopped", name,
+					      UD_CAP_PROGRAM_OUTPUT >> 20);
+				break;
+			}
+			continue;
+		}
+		if (exited)
+			break;
+		exited = has_exited(o, pidfd, pf);
+	}
+	if (ret != 0 && !o->reaped)
+		kill(o->pid, SIGKILL);
+	if (pidfd >= 0)
+		close(pidfd);
+	while (!o->reaped && waitpid(o->pid, &o->status, 0) < 0 && errno == EINTR)
+		;
+	o->reaped = true;
+	if (o->buf)
+		o->buf[o->len] = '\0';
+	return ret;
+}
+
+/* "killed by signal 11 (SIGSEGV)", "exited with status 2": what became of the program. */
+static void describe_status(int status, char *buf, size_t len)
+{
+	const char *abbrev = WIFSIGNALED(status) ? sigabbrev_np(WTERMSIG(status)) : NULL;
+
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s%s)", WTERMSIG(status), abbrev ? "SIG" : "",
+			 abbrev ? abbrev : "real-time");
+	else
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* Forks the program with its output on a pipe, returns its output (o->buf) and wait status; 0, or -1 with err. */
+static int run_program(const struct ud_spec *s, const char *binary, char **argv, char **envs, const char *tmpdir,
+		       struct output *o, struct ud_err *err)
+{
+	int p[2], ret;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return ud_fail(err, "%s: pipe: %s", s->name, strerror(errno));
+	o->pid = fork();
+	if (o->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return ud_fail(err, "fork: %s", strerror(errno));
+	}
+	if (o->pid == 0) {
+		close(p[0]);
+		exec_program(binary, argv, envs, p[1], tmpdir);
+	}
+	close(p[1]);
+	ret = collect_output(o, p[0], s->name, err);
+	close(p[0]);
+	return ret;
 }
 
 /*
@@ -473,52 +640,30 @@ static void exec_program(char **argv, char **envs, int fd, const char *tmpdir)
 static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 {
 	const struct ud_spec *s = ctx->data;
-	char cmd[2048], envbuf[2048], outpath[4200], *argv[MAX_ARGS + 1], *envs[MAX_ARGS + 1], *output;
-	int fd, status;
+	char cmd[2048], envbuf[2048], binary[4096], how[64], *argv[MAX_ARGS + 1], *envs[MAX_ARGS + 1];
+	struct output o = { 0 };
 	uint64_t t0, elapsed;
-	pid_t pid;
+	int ret;
 
 	(void)iters;
-	if (expand(s->command, ctx->tmpdir, cmd, sizeof(cmd), err) != 0 ||
-	    expand(s->env, ctx->tmpdir, envbuf, sizeof(envbuf), err) != 0)
+	if (expand_words(s->command, ctx->tmpdir, cmd, sizeof(cmd), argv, err) != 0 ||
+	    expand_words(s->env, ctx->tmpdir, envbuf, sizeof(envbuf), envs, err) != 0)
 		return -1;
-	if (count_words(cmd) > MAX_ARGS || count_words(envbuf) > MAX_ARGS)
-		return ud_fail(err, "%s: more than %d arguments or variables once expanded", s->name, MAX_ARGS);
-	split_words(cmd, argv);
-	split_words(envbuf, envs);
-	snprintf(outpath, sizeof(outpath), "%s/output", ctx->tmpdir);
-	fd = open(outpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return ud_fail(err, "%s: %s", outpath, strerror(errno));
+	if (ud_which(argv[0], binary, sizeof(binary), err) != 0)
+		return ud_err_prefix(err, "%s", s->name);
 	t0 = ud_now_ns();
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return ud_fail(err, "fork: %s", strerror(errno));
-	}
-	if (pid == 0)
-		exec_program(argv, envs, fd, ctx->tmpdir);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			close(fd);
-			return ud_fail(err, "waitpid: %s", strerror(errno));
-		}
+	ret = run_program(s, binary, argv, envs, ctx->tmpdir, &o, err);
 	elapsed = ud_now_ns() - t0;
-	close(fd);
-	output = ud_read_file(outpath, UD_INPUT_PROGRAM_OUTPUT, NULL, err);
-	if (!output)
-		return ud_err_prefix(err, "cannot read the output of %s", argv[0]);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		ud_fail(err, "%s exited with status %d", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		free(output);
+	if (ret == 0 && (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)) {
+		describe_status(o.status, how, sizeof(how));
+		ret = ud_fail(err, "%s %s", argv[0], how);
+	}
+	if (ret == 0)
+		ret = ud_spec_score(s, o.buf ? o.buf : "", (double)elapsed / 1e9, &ctx->score, ctx->score_units,
+				    sizeof(ctx->score_units), err);
+	free(o.buf);
+	if (ret != 0)
 		return -1;
-	}
-	if (ud_spec_score(s, output, (double)elapsed / 1e9, &ctx->score, ctx->score_units,
-			  sizeof(ctx->score_units)) != 0) {
-		free(output);
-		return ud_fail(err, "%s: no line of its output matches the score pattern", s->name);
-	}
-	free(output);
 	/* A ratio of scores needs both positive: 0 or -5 is a broken benchmark, not a result. */
 	if (!(ctx->score > 0))
 		return ud_fail(err, "%s: its output gives the score %g: a score must be positive", s->name, ctx->score);

@@ -8,7 +8,8 @@
  * Format, one `key = value` a line, '#' comments:
  *   name = openssl-sha256          what = "one sentence"
  *   command = openssl speed -seconds 1 sha256     (${UNIXBENCH_DIR} and
- *             ${TMPDIR}, the workload's private directory, are expanded)
+ *             ${TMPDIR}, the workload's private directory, are expanded
+ *             within each word: a value holding a blank stays one argument)
  *   score = POSIX extended regex; group 1 is the score; the last matching
  *           line counts
  *   units = KBps  or  units_group = 2 (the units from a group of the match)
@@ -25,7 +26,10 @@
  * [A-Za-z0-9._-]+ and is neither a built-in workload's nor another spec's;
  * a value longer than its field is refused, never cut; at most 64 arguments;
  * the score pattern has a group (units_group names one); timeout is 1 s to
- * 1 day.  The program's stdin is /dev/null.
+ * 1 day.  The program's stdin is /dev/null; its stdout and stderr are read
+ * through a pipe while it runs, at most UD_CAP_PROGRAM_OUTPUT bytes (past
+ * them it is killed: nothing it prints lands in a file).  It is found
+ * before it runs and executed from its directory, the workload's.
  *
  * Ownership: ud_specs_load() allocates the array; ud_specs_free() releases
  * it.  A spec's `def` points back into the spec, so the array must outlive
@@ -74,9 +78,11 @@ bool ud_spec_available(const struct ud_spec *s, struct ud_err *why, char *binary
 
 /*
  * Extracts the score (and units) from a program's output, elapsed_s being
- * its wall time (for a timebase, see timebase_group); -1 when no line matches.
+ * its wall time (for a timebase, see timebase_group); -1 with err when no
+ * line matches, or when the last matching line's score is not a number as
+ * a whole ("1234,56" is refused, never read as 1234).
  */
 int ud_spec_score(const struct ud_spec *s, const char *output, double elapsed_s, double *score, char *units,
-		  size_t ulen);
+		  size_t ulen, struct ud_err *err);
 
 #endif
