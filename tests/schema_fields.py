@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""tests/schema_fields.py README SCHEMA_DIR: the README's JSON field lists against the schemas.
+"""tests/schema_fields.py SCHEMA_DIR DOC...: the documentation's JSON field lists against the schemas.
 
-The schemas are the documents' contract and SPEC.md stays the prose (it
-lives outside the repository); the README's descriptions of the documents
-must name only fields the schemas declare.  Checked, per README section and
-the schemas that section describes:
+The schemas are the documents' contract; the descriptions of the documents
+in doc/commands.md and doc/json.md (and the README) must name only fields
+the schemas declare.  Checked, per section of those files (a heading that
+SECTIONS names, in whichever file holds it) and the schemas that section
+describes:
 
   field lists  every "name" in a code span that shows an object's shape
                (`{"symbol", "dso", ...}`, `{"method": "slots" | ...}`): the
@@ -18,14 +19,14 @@ A name is declared where a schema has it as a property (at any depth), as
 an enumerated value, or, for an object keyed by data (counters by event,
 metrics by name), quoted in that object's description.  Each name the
 schemas lack is printed with its section: declare it in the schema (with a
-description) or correct the README.  Exit status 0, or 1 with the list.
+description) or correct the documentation.  Exit status 0, or 1 with the list.
 """
 import json
 import os
 import re
 import sys
 
-# README section (a heading's start) -> the schemas whose fields it describes.
+# A documentation section (a heading's start) -> the schemas whose fields it describes.
 SECTIONS = {
     "### `uarchdiff run": ["profile"],
     "### `uarchdiff teach": ["teach", "profile"],
@@ -101,28 +102,34 @@ def names_of(heading, body):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    with open(argv[1], encoding="utf-8") as f:
-        text = f.read()
     missing = []
     seen = set()
+    for doc in argv[2:]:
+        check_doc(doc, argv[1], missing, seen)
+    for key in sorted(set(SECTIONS) - seen):
+        missing.append(f"{', '.join(argv[2:])}: no section \"{key}\" (tests/schema_fields.py's SECTIONS names it)")
+    for line in sorted(set(missing)):
+        print(line)
+    return 1 if missing else 0
+
+
+def check_doc(doc, schema_dir, missing, seen):
+    """Adds to missing each name doc's known sections give that their schemas lack; the keys found to seen."""
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
     for heading, body in sections(text):
         key = next((k for k in SECTIONS if heading.startswith(k)), None)
         if not key:
             continue
         seen.add(key)
-        known = declared(argv[2], SECTIONS[key])
+        known = declared(schema_dir, SECTIONS[key])
         for name in names_of(key, body):
             if name not in known:
-                missing.append(f"{argv[1]}: {heading.strip()[:60]}: \"{name}\" is in no schema of "
+                missing.append(f"{doc}: {heading.strip()[:60]}: \"{name}\" is in no schema of "
                                f"{', '.join(SECTIONS[key])}")
-    for key in sorted(set(SECTIONS) - seen):
-        missing.append(f"{argv[1]}: no section \"{key}\" (tests/schema_fields.py's SECTIONS names it)")
-    for line in sorted(set(missing)):
-        print(line)
-    return 1 if missing else 0
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@
 # -j's lines for every target and aggregation, diffs
 # and compares of them in JSON, teach, and the diffs of profiles the fuzzer
 # accepted (tests/data/fuzz-accepted).  Then the schemas' closedness: a
-# field the schema does not declare fails, naming itself; the README's
-# validation example as written; the README's field lists against the
+# field the schema does not declare fails, naming itself; the documentation's
+# validation example as written; the documentation's field lists against the
 # schemas (tests/schema_fields.py).
 #
 #   schemas.sh UARCHDIFF SOURCE_DIR
@@ -213,19 +213,20 @@ undeclared teach "$work/teach.json" '["labs"][0]["effect"]' 'labs\[0\].effect' '
 undeclared events "$work/events-here.json" '["events"][0]' 'events\[0\]' 'events.schema.json #/$defs/event'
 undeclared host "$work/host.json" '["cpufreq"]' 'cpufreq' 'profile.schema.json #/$defs/host/properties/cpufreq'
 
-# --- the README's example, as written: the installed CLI of python3-jsonschema reads the schema on stdin
+# --- doc/json.md's example, as written: the installed CLI of python3-jsonschema reads the schema on stdin
 if ! "$ud" schema profile | "$py" -m jsonschema -i "$src/tests/golden/e5.json" -i "$src/tests/golden/e6.json" /dev/stdin ||
 	! "$ud" schema diff | "$py" -m jsonschema -i "$src/tests/golden/e5e6.diff.json" /dev/stdin ||
 	! "$ud" schema compare | "$py" -m jsonschema --base-uri "file://$("$ud" schema --path compare)" \
 		-i "$work/compare-3.json" /dev/stdin; then
-	fail "the README's 'uarchdiff schema NAME | python3 -m jsonschema' validation fails"
+	fail "doc/json.md's 'uarchdiff schema NAME | python3 -m jsonschema' validation fails"
 fi
 if "$ud" schema profile | "$py" -m jsonschema -i "$work/undeclared.json" /dev/stdin 2>/dev/null; then
 	fail "python3 -m jsonschema took a host document as a profile"
 fi
 
-# --- the README's JSON field lists name only fields the schemas declare
-"$py" "$src/tests/schema_fields.py" "$src/README.md" "$src/schemas" || fail "the README names fields the schemas lack"
+# --- the documentation's JSON field lists name only fields the schemas declare
+"$py" "$src/tests/schema_fields.py" "$src/schemas" "$src/README.md" "$src/doc/commands.md" "$src/doc/json.md" ||
+	fail "the documentation names fields the schemas lack"
 
 [ $status = 0 ] && echo "schemas: $checked documents valid"
 exit $status

@@ -23,7 +23,7 @@
 #include "error.h"
 
 /*
- * The caps (README "Input limits").  Each is far above what a real input of
+ * The caps (doc/input-limits.md).  Each is far above what a real input of
  * that kind holds, and low enough that a wrong path fails at once.
  */
 /* /proc/cpuinfo: about 1.6 KB a CPU on x86 (the flags line); 16 MiB is 10,000 CPUs. */

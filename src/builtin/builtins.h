@@ -17,8 +17,8 @@
  *      the man page to `uarchdiff NAME --help`);
  *   5. its name and options in completion/uarchdiff.bash
  *      (tests/completion.sh);
- *   6. the README (and doc/ where it writes a JSON document: its schema in
- *      schemas/, tests/schemas.sh);
+ *   6. a row of the README's command table and its section in doc/commands.md
+ *      (where it writes a JSON document: its schema in schemas/, tests/schemas.sh);
  *   7. its bad usages as rows of tests/bad-inputs/cases.tsv (one line, exit
  *      2, nothing written) and a test of what it does.
  */

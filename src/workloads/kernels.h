@@ -10,7 +10,7 @@
  *    one before it has finished and no prefetcher can guess the next line;
  *  - k independent chains of dependent multiply-adds, k = 1..UD_CHAINS_MAX.
  *
- * `objdump -d` on kernels.c.o shows each as described (README, Teaching).
+ * `objdump -d` on kernels.c.o shows each as described (doc/teach.md).
  * Nothing here allocates: the callers own their buffers.
  */
 #ifndef UD_KERNELS_H

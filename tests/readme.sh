@@ -1,0 +1,59 @@
+#!/bin/sh
+# tests/readme.sh UARCHDIFF SRC: the README is a user's guide that works as written.
+#
+#  - at most 400 lines (the command reference is the man page, developer
+#    material is in doc/);
+#  - it names no file outside the repository: every relative link and every
+#    `doc/...`, `tests/...`, `events/...` path it gives exists in SRC, and no
+#    SPEC.md or shared folder, which a clone does not have;
+#  - every fenced block marked runnable (```sh runnable) runs: in a fresh
+#    folder holding the repository's tests/ and events/ (for the recipes'
+#    pastes), with the built uarchdiff first on PATH, each block under
+#    'sh -eu', exit status 0.  A recipe that stops working fails here.
+set -u
+ud=$1
+src=$2
+readme=$src/README.md
+fail=0
+bad() { echo "FAIL: README: $*"; fail=1; }
+
+lines=$(wc -l <"$readme")
+[ "$lines" -le 400 ] || bad "$lines lines, over the 400 a user's guide may have (move reference material to doc/)"
+
+if grep -n -E 'SPEC\.md|shared folder|\.\./shared' "$readme"; then
+	bad "names a file outside the repository (above)"
+fi
+# Relative links, then backquoted paths under the repository's own folders.
+{
+	grep -o -E '\]\([^)#:]+' "$readme" | sed 's/^](//'
+	grep -o -E '`(doc|tests|events|schemas|contrib|scripts|bench|completion)/[^` ]*`' "$readme" | tr -d '`'
+} | sort -u | while read -r path; do
+	[ -e "$src/$path" ] || echo "$path"
+done >"${TMPDIR:-/tmp}/readme-missing.$$"
+if [ -s "${TMPDIR:-/tmp}/readme-missing.$$" ]; then
+	bad "names paths the repository lacks: $(tr '\n' ' ' <"${TMPDIR:-/tmp}/readme-missing.$$")"
+fi
+rm -f "${TMPDIR:-/tmp}/readme-missing.$$"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/bin"
+ln -s "$(cd "$(dirname "$ud")" && pwd)/$(basename "$ud")" "$work/bin/uarchdiff"
+ln -s "$src/tests" "$work/tests"
+ln -s "$src/events" "$work/events"
+awk -v dir="$work" '
+	/^```sh runnable/ { n++; file = sprintf("%s/recipe-%d.sh", dir, n); inside = 1; next }
+	/^```/ && inside { inside = 0; close(file); next }
+	inside { print > file }' "$readme"
+count=0
+for recipe in "$work"/recipe-*.sh; do
+	[ -e "$recipe" ] || { bad "no block marked runnable: its recipes are tested only when marked"; break; }
+	count=$((count + 1))
+	if ! (cd "$work" && PATH="$work/bin:$PATH" UARCHDIFF_TEACH_QUICK=1 sh -eu "$recipe" >"$recipe.out" 2>&1); then
+		bad "recipe $count failed:"
+		sed 's/^/    /' "$recipe"
+		tail -20 "$recipe.out" | sed 's/^/  | /'
+	fi
+done
+[ $fail = 0 ] && echo "README: $lines lines, $count runnable recipes ran"
+exit $fail
