@@ -915,6 +915,156 @@ END_TEST
  * written, exit 2.  And options after operands are taken, as git and perf
  * take them.
  */
+/* Occurrences of needle in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The first line of text holding two words "n/a" (a row with neither side's value), or NULL. */
+static char *row_of_unknowns(const char *text)
+{
+	static char line[1024];
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		if (occurrences(line, " n/a") >= 2)
+			return line;
+		p += n + (p[n] != '\0');
+	}
+	return NULL;
+}
+
+/*
+ * Two profiles made by 'run' on the development VM, which has no PMU
+ * (tests/data/pmu-less): the reports say so once, with how to get one, and
+ * show only what was measured; the document keeps every field, null.
+ */
+START_TEST(test_pmu_less_reports)
+{
+	char *text[] = { UD, "diff", UD_TEST_DATA "/pmu-less/vm-a.json", UD_TEST_DATA "/pmu-less/vm-b.json", NULL };
+	char *md[] = { UD, "diff", "-f", "md", UD_TEST_DATA "/pmu-less/vm-a.json", UD_TEST_DATA "/pmu-less/vm-b.json", NULL };
+	char *html[] = { UD, "diff", "-f", "html", UD_TEST_DATA "/pmu-less/vm-a.json", UD_TEST_DATA "/pmu-less/vm-b.json",
+			 NULL };
+	char *json[] = { UD, "diff", "-f", "json", UD_TEST_DATA "/pmu-less/vm-a.json", UD_TEST_DATA "/pmu-less/vm-b.json",
+			 NULL };
+	char *cmp[] = { UD, "compare", UD_TEST_DATA "/pmu-less/vm-a.json", UD_TEST_DATA "/pmu-less/vm-b.json", NULL };
+	struct run_result r;
+	json_t *doc, *w;
+	char *bad;
+
+	r = run_capture(text);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(occurrences(r.out, "no hardware PMU"), 1);
+	ck_assert_ptr_nonnull(strstr(r.out, "no hardware PMU on either host (A: vm-a, B: vm-b): times and software "
+					    "counters only, because the kernel has no CPU PMU driver"));
+	ck_assert_ptr_nonnull(strstr(r.out, "QEMU/KVM '-cpu host,pmu=on'"));
+	bad = row_of_unknowns(r.out);
+	ck_assert_msg(bad == NULL, "a row of n/a: %s", bad);
+	ck_assert_ptr_null(strstr(r.out, "CPI stack")); /* no CPI stack without counts */
+	ck_assert_ptr_null(strstr(r.out, "IPC A -> B"));
+	run_free(&r);
+	for (char **argv[] = { md, html, cmp, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_msg(occurrences(r.out, "no hardware PMU") == 1, "%s: banner %d times", (*a)[2],
+			      occurrences(r.out, "no hardware PMU"));
+		ck_assert_ptr_null(strstr(r.out, "CPI stack"));
+		run_free(&r);
+	}
+	r = run_capture(json); /* the document keeps every field: null, where the hardware count is missing */
+	ck_assert_int_eq(r.status, 0);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	w = json_array_get(json_object_get(doc, "workloads"), 0);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_msg(strstr(r.out, "\"ipc\"") != NULL, "the document lost its ipc field");
+	json_decref(doc);
+	run_free(&r);
+}
+END_TEST
+
+/* Whether every row of the table under head has "-" in its column col (words split at spaces). */
+static bool column_all_dashes(const char *table, size_t col)
+{
+	bool rows = false;
+
+	for (const char *p = table; *p && *p != '\n';) {
+		size_t n = strcspn(p, "\n"), k = 0;
+		char line[1024], *save, *word;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		for (word = strtok_r(line, " ", &save); word && k < col; word = strtok_r(NULL, " ", &save))
+			k++;
+		if (!word || strcmp(word, "-") != 0)
+			return false;
+		rows = true;
+		p += n + (p[n] != '\0');
+	}
+	return rows;
+}
+
+/* run's summary: no column of "-" (on a host without a PMU, the counter columns go, after one banner). */
+START_TEST(test_run_summary_has_no_empty_column)
+{
+	char *dir = make_tempdir(), out[4200], why[256];
+	char *argv[] = { UD, "run", "-w", "syscall,int", "-r", "2", "-o", out, NULL };
+	struct run_result r;
+	const char *head, *rows;
+	size_t columns = 0;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	head = strstr(r.out, "workload ");
+	ck_assert_ptr_nonnull(head);
+	rows = strchr(head, '\n') + 1;
+	for (const char *p = head; *p && *p != '\n'; p++)
+		columns += (p == head || p[-1] == ' ') && *p != ' ';
+	/* the last heading, noise, holds words with spaces: every column before it */
+	for (size_t c = 0; c + 1 < columns; c++)
+		ck_assert_msg(!column_all_dashes(rows, c), "column %zu is all '-':\n%s", c, r.out);
+	if (ud_pmu_probe(why, sizeof(why)) == UD_PMU_ABSENT) {
+		ck_assert_int_eq(occurrences(r.out, "no hardware PMU here: times and software counters only"), 1);
+		ck_assert_ptr_null(strstr(r.out, "IPC"));
+	}
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* teach on a host without a PMU: the banner once, no column of n/a. */
+START_TEST(test_teach_without_pmu)
+{
+	char *argv[] = { UD, "teach", "branch", NULL };
+	char why[256];
+	struct run_result r;
+	char *bad;
+
+	if (ud_pmu_probe(why, sizeof(why)) != UD_PMU_ABSENT) {
+		printf("SKIPPED: this host has a PMU (%s): the banner is for hosts without one\n", why);
+		return;
+	}
+	setenv("UARCHDIFF_TEACH_QUICK", "1", 1);
+	r = run_capture(argv);
+	unsetenv("UARCHDIFF_TEACH_QUICK");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(occurrences(r.out, "no hardware PMU here"), 1);
+	ck_assert_ptr_null(strstr(r.out, "mispredicts/elem"));
+	ck_assert_ptr_null(strstr(r.out, "Hardware counters:"));
+	bad = row_of_unknowns(r.out);
+	ck_assert_msg(bad == NULL, "a row of n/a: %s", bad);
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(test_errors_point_at_the_fix)
 {
 	char *dir = make_tempdir(), a[4096], b[4096], pd[4096], d[4096], out[4096], c[4096];
@@ -1010,6 +1160,9 @@ int main(void)
 	tcase_add_test(tc, test_counters_only_pastes_compare);
 	tcase_add_test(tc, test_run_events_with_modifiers);
 	tcase_add_test(tc, test_errors_point_at_the_fix);
+	tcase_add_test(tc, test_pmu_less_reports);
+	tcase_add_test(tc, test_run_summary_has_no_empty_column);
+	tcase_add_test(tc, test_teach_without_pmu);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -364,43 +364,72 @@ static void progress(void *ctx, const struct ud_suite_item *it, bool done)
 	free(scores);
 }
 
-static void summary_row(const struct ud_workload *w)
+/* The summary's counter columns, IPC and the two miss rates: shown only where some workload has a value. */
+static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
+#define SUMMARY_METRICS (sizeof(summary_metric) / sizeof(summary_metric[0]))
+
+static void summary_row(const struct ud_workload *w, const bool shown[SUMMARY_METRICS])
 {
 	const struct ud_workload_def *d;
-	double ipc = ud_metric(w, UD_M_IPC), br = ud_metric(w, UD_M_BRANCH_MISS_RATE);
-	double l1 = ud_metric(w, UD_M_L1D_MISS_RATE);
-	char s[32] = "-", ci[16] = "-", si[16] = "-", sb[16] = "-", sl[16] = "-", n[16] = "-", tags[96];
+	char s[32] = "-", ci[16] = "-", n[16] = "-", tags[96], cols[64] = "";
 	char name[256], units[128], outcome[2048];
+	size_t used = 0;
 
 	if (isfinite(w->score.median))
 		snprintf(s, sizeof(s), "%.5g", w->score.median);
 	if (isfinite(w->score.ci95_rel))
 		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
-	if (isfinite(ipc))
-		snprintf(si, sizeof(si), "%.2f", ipc);
-	if (isfinite(br))
-		snprintf(sb, sizeof(sb), "%.2f%%", 100 * br);
-	if (isfinite(l1))
-		snprintf(sl, sizeof(sl), "%.2f%%", 100 * l1);
+	for (size_t i = 0; i < SUMMARY_METRICS; i++) {
+		double v = ud_metric(w, summary_metric[i]);
+		char cell[16] = "-";
+
+		if (!shown[i])
+			continue;
+		if (isfinite(v))
+			snprintf(cell, sizeof(cell), i == 0 ? "%.2f" : "%.2f%%", i == 0 ? v : 100 * v);
+		used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", cell);
+	}
 	if (w->noise)
 		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
 	/* the CPU check applies to the built-in workloads that keep one CPU busy, as when it was recorded */
 	d = ud_workload_find(w->name);
 	ud_noise_tags(w->noise, d && !d->not_single_cpu, tags, sizeof(tags));
-	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", ud_visible(w->name, name, sizeof(name)), s,
-	       ud_visible(w->units, units, sizeof(units)), ci, n, si, sb, sl,
-	       ud_visible(w->outcome, outcome, sizeof(outcome)), tags);
+	printf("%-20s %14s %-8s %7s %3s%s  %-8s %s\n", ud_visible(w->name, name, sizeof(name)), s,
+	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)),
+	       tags);
+}
+
+/* The head of the summary's table, with the counter columns shown. */
+static void summary_head(const bool shown[SUMMARY_METRICS])
+{
+	static const char *const head[SUMMARY_METRICS] = { "IPC", "br-miss", "L1d-miss" };
+	char cols[64] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < SUMMARY_METRICS; i++)
+		if (shown[i])
+			used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", head[i]);
+	printf("%-20s %14s %-8s %7s %3s%s  %-8s %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome",
+	       "noise");
 }
 
 static void summary(const struct ud_profile *p)
 {
+	bool shown[SUMMARY_METRICS] = { false };
+	char name[256], banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
+	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
 	size_t warned = 0;
-	char name[256];
 
-	printf("%-20s %14s %-8s %7s %3s %6s %9s %9s  %-8s %s\n", "workload", "score", "units", "+-95%", "n", "IPC",
-	       "br-miss", "L1d-miss", "outcome", "noise");
+	if (no_pmu) {
+		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
+		printf("%s\n\n", banner);
+	}
 	for (size_t i = 0; i < p->nworkloads; i++)
-		summary_row(&p->workloads[i]);
+		for (size_t k = 0; k < SUMMARY_METRICS; k++)
+			shown[k] = shown[k] || isfinite(ud_metric(&p->workloads[i], summary_metric[k]));
+	summary_head(shown);
+	for (size_t i = 0; i < p->nworkloads; i++)
+		summary_row(&p->workloads[i], shown);
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct ud_noise *n = p->workloads[i].noise;
 

@@ -178,6 +178,7 @@ static void host_init(struct ud_diff_host *h, const struct ud_profile *p, const 
 	h->label = host_label(p, fallback);
 	h->file = file;
 	h->uarch = host_uarch(p, db);
+	h->no_pmu = ud_profile_no_pmu_reason(p, h->no_pmu_buf, sizeof(h->no_pmu_buf));
 }
 
 struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err)

@@ -332,6 +332,8 @@ struct ud_diff_host {
 	const char *label;                /* host.label, else "A" / "B"; borrowed */
 	const char *file;                 /* borrowed */
 	const struct ud_uarch *uarch;     /* penalties for the CPI stack; NULL when unknown */
+	const char *no_pmu;               /* why it has no hardware counts (ud_profile_no_pmu_reason): into no_pmu_buf */
+	char no_pmu_buf[UD_NO_PMU_REASON_MAX];
 	const char **only;                /* names of the workloads the other side lacks; array owned */
 	size_t nonly;
 };

@@ -331,3 +331,63 @@ bool ud_workload_counts_own_work(const struct ud_workload *w)
 {
 	return !w->target || w->target->kind == UD_TARGET_COMMAND;
 }
+
+/* Whether w counted a hardware event: cycles or instructions, in all modes or user mode alone. */
+static bool counted_hardware(const struct ud_workload *w)
+{
+	return isfinite(ud_workload_total(w, "instructions", NULL)) || isfinite(ud_workload_total(w, "cycles", NULL));
+}
+
+/* The first of p's cycles or instructions counters that says why it did not count, or NULL. */
+static const struct ud_counter *refusal(const struct ud_profile *p)
+{
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_workload *w = &p->workloads[i];
+
+		for (size_t k = 0; k < w->ncounters; k++) {
+			const struct ud_counter *c = &w->counters[k];
+
+			if (c->reason && c->status != UD_COUNTED &&
+			    (strncmp(c->name, "cycles", 6) == 0 || strncmp(c->name, "instructions", 12) == 0))
+				return c;
+		}
+	}
+	return NULL;
+}
+
+const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size_t len)
+{
+	static const char lead[] = "no hardware PMU on this host: ";
+	const char *reason, *pmu, *at;
+	const struct ud_counter *c;
+	size_t counters = 0;
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		if (counted_hardware(&p->workloads[i]))
+			return NULL;
+		counters += p->workloads[i].ncounters;
+	}
+	if (!counters)
+		return NULL;
+	pmu = json_string_value(json_object_get(p->host, "pmu"));
+	/* a host with a PMU whose events were refused (paranoid, a busy PMU) says why in the counters */
+	reason = pmu && strcmp(pmu, "available") != 0 ? json_string_value(json_object_get(p->host, "pmu_reason")) : NULL;
+	c = reason ? NULL : refusal(p);
+	if (c && !strstr(c->reason, lead)) {
+		snprintf(buf, len, "%s: %s", c->name, c->reason); /* "cycles: perf printed <not supported>" */
+		return buf;
+	}
+	reason = c ? c->reason : reason ? reason : "no workload in the profile counted cycles or instructions";
+	at = strstr(reason, lead);
+	snprintf(buf, len, "%s", at ? at + sizeof(lead) - 1 : reason);
+	return buf;
+}
+
+void ud_pmu_banner(const char *where, const char *reason, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "no hardware PMU %s: times and software counters only, because %s; to count cycles and misses: bare "
+		 "metal, or a VM with a virtual PMU: QEMU/KVM '-cpu host,pmu=on', libvirt \"<pmu state='on'/>\", cloud "
+		 "shapes that expose one",
+		 where, reason);
+}

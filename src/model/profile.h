@@ -209,6 +209,24 @@ double ud_workload_value(const struct ud_workload *w, const char *name);
  * then *user_only (may be NULL) is set; else NAN.
  */
 double ud_workload_total(const struct ud_workload *w, const char *name, bool *user_only);
+/*
+ * Why p has no hardware counts, when it holds counters but none counted
+ * cycles or instructions (a host without a PMU, or one that refused every
+ * hardware event): the host's pmu_reason without its "no hardware PMU on
+ * this host: " lead, else the first refusal's ("cycles: perf printed <not
+ * supported>"), else a sentence, written into buf and returned.  NULL when
+ * p counted hardware events or holds no counter at all (a score-only
+ * import, which says so itself).
+ */
+#define UD_NO_PMU_REASON_MAX 512
+const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size_t len);
+#define UD_PMU_BANNER_MAX 1024
+/*
+ * The one banner run, diff, compare and teach print when hardware counts
+ * are missing, into buf: "no hardware PMU WHERE: times and software
+ * counters only, because REASON; to count cycles and misses: ...".
+ */
+void ud_pmu_banner(const char *where, const char *reason, char *buf, size_t len);
 /* Copies samples and fills median, min, max and ci95_rel from them. */
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 

@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "report.h"
 #include "report_priv.h"
+#include "text.h"
 
 /* Hosts per block of the text and Markdown tables. */
 #define HOSTS_PER_BLOCK 5
@@ -406,6 +407,39 @@ static json_t *chart_view(const struct ud_compare *c)
 			 chart_ticks(x0, scale, maxabs, bottom));
 }
 
+/*
+ * The banner for the hosts without hardware counts, said once: "no hardware
+ * PMU on 2 of 3 hosts (#1 a, #3 c): ..., because REASON" (the first host's
+ * reason); null when every host counted or none has counters at all.
+ */
+static json_t *pmu_banner(const struct ud_compare *c)
+{
+	const char *reason = NULL;
+	char where[1200], banner[UD_PMU_BANNER_MAX + 1200], first[UD_NO_PMU_REASON_MAX], buf[UD_NO_PMU_REASON_MAX];
+	size_t n = 0, used = 0;
+
+	for (size_t k = 0; k < c->nhosts; k++)
+		n += ud_profile_no_pmu_reason(c->hosts[k].profile, buf, sizeof(buf)) != NULL;
+	if (!n)
+		return json_null();
+	used = (size_t)snprintf(where, sizeof(where), "on %zu of %zu hosts (", n, c->nhosts);
+	for (size_t k = 0; k < c->nhosts && used < sizeof(where); k++) {
+		const char *r = ud_profile_no_pmu_reason(c->hosts[k].profile, buf, sizeof(buf));
+
+		if (!r)
+			continue;
+		used += (size_t)snprintf(where + used, sizeof(where) - used, "%s#%zu %s", reason ? ", " : "", k + 1,
+					 c->hosts[k].label);
+		if (!reason)
+			reason = strcpy(first, r);
+	}
+	if (used < sizeof(where))
+		snprintf(where + used, sizeof(where) - used, ")");
+	ud_pmu_banner(where, reason, banner, sizeof(banner));
+	ud_utf8_sanitize(banner); /* a label cut inside a character would lose the banner */
+	return json_string(banner);
+}
+
 json_t *ud_compare_view(const struct ud_compare *c)
 {
 	json_t *hosts = json_array(), *pairs = json_array(), *workloads = json_array(), *skipped = json_array(), *v;
@@ -430,6 +464,7 @@ json_t *ud_compare_view(const struct ud_compare *c)
 		      "blocks", blocks_view(c), "chart", chart_view(c), "composites", composites, "groups",
 		      groups_view(c), "ngroups", (json_int_t)c->ngroups);
 	json_object_set_new(v, "skipped", skipped);
+	json_object_set_new(v, "pmu_banner", pmu_banner(c));
 	return v;
 }
 

@@ -75,6 +75,12 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 		const char *reason = w->incomparable[i];
 		char col[160], name[48];
 
+		if (!isfinite(m->a) && !isfinite(m->b)) { /* a row of n/a says nothing: the document keeps its nulls */
+			json_decref(a);
+			json_decref(b);
+			json_decref(r);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), reason ? " *" : "");
 		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
 			 json_string_value(r));
@@ -200,6 +206,8 @@ static json_t *cpi_view(const struct ud_cpi_stack *c)
 	json_object_set_new(v, "l1d", ud_rv_fmt("%+.3f", c->l1d));
 	json_object_set_new(v, "other", ud_rv_fmt("%+.3f", c->other));
 	json_object_set_new(v, "overshoot", json_boolean(c->overshoot));
+	/* no CPI stack without counts: the template leaves it out */
+	json_object_set_new(v, "known", json_boolean(isfinite(c->cpi_a) || isfinite(c->cpi_b)));
 	return v;
 }
 
@@ -305,8 +313,22 @@ static void name_cell(const char *full, char *buf, size_t len)
 	buf[used] = '\0';
 }
 
+/* Drops the padding a left-out last column leaves. */
+static void trim_right(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
+/* The summary table's optional columns: shown only where some row has a value. */
+struct summary_cols {
+	bool dominant, ipc;
+};
+
 /* One row of the summary table: speedup, dominant factor, kernel share and IPC, A -> B. */
-static json_t *summary_row(const struct ud_diff_workload *w)
+static json_t *summary_row(const struct ud_diff_workload *w, const struct summary_cols *cols)
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE], *ipc = &w->metric[UD_M_IPC];
 	/* the name column holds NAME_COLUMN characters of up to 4 bytes */
@@ -319,7 +341,9 @@ static json_t *summary_row(const struct ud_diff_workload *w)
 	if (isfinite(ipc->a) && isfinite(ipc->b))
 		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ipc->a, ipc->b);
 	name_cell(full, name, sizeof(name));
-	snprintf(col, sizeof(col), "%s %-14s %-12s %-14s %s", name, sp, dom, share, ipcs);
+	snprintf(col, sizeof(col), "%s %-15s %-*s%s%-14s %s", name, sp, cols->dominant ? 12 : 0, cols->dominant ? dom : "",
+		 cols->dominant ? " " : "", share, cols->ipc ? ipcs : "");
+	trim_right(col);
 	return json_pack("{s:s s:s s:s s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
 			 "ipc", ipcs, "col", col, "lower_is_better", !w->a->higher_is_better);
 }
@@ -507,10 +531,13 @@ static json_t *penalty_text(const struct ud_uarch *u)
  * Templates cannot test an array for emptiness without repeating it: these
  * flags open the lists around them.
  */
-static json_t *has_flags(const struct ud_diff *d, bool groups, bool composites, size_t blocks)
+static json_t *has_flags(const struct ud_diff *d, bool groups, bool composites, size_t blocks,
+			 const struct summary_cols *cols)
 {
 	json_t *has = json_object();
 
+	json_object_set_new(has, "dominant", json_boolean(cols->dominant));
+	json_object_set_new(has, "ipc", json_boolean(cols->ipc));
 	json_object_set_new(has, "composites", json_boolean(composites));
 	json_object_set_new(has, "groups", json_boolean(groups));
 	json_object_set_new(has, "blocks", json_boolean(blocks > 0));
@@ -524,14 +551,32 @@ static json_t *tool_view(void)
 	return json_pack("{s:s s:s}", "name", "uarchdiff", "version", UD_VERSION);
 }
 
+/* The summary table's head, with the columns its rows have ("" before the first head: the name column). */
+static json_t *rows_head(const struct summary_cols *cols)
+{
+	char head[160];
+
+	snprintf(head, sizeof(head), "%-*s %-15s %s%-14s %s", NAME_COLUMN, "workload", "speedup",
+		 cols->dominant ? "dominant     " : "", "kernel share", cols->ipc ? "IPC A -> B" : "");
+	trim_right(head);
+	return json_string(head);
+}
+
 /* The summary table, every workload a row; "~" marks need their legend. */
-static json_t *rows_view(const struct ud_diff *d, bool *within_noise)
+static json_t *rows_view(const struct ud_diff *d, bool *within_noise, struct summary_cols *cols)
 {
 	json_t *rows = json_array();
 
 	*within_noise = false;
+	*cols = (struct summary_cols){ false, false };
 	for (size_t i = 0; i < d->nworkloads; i++) {
-		json_array_append_new(rows, summary_row(&d->workloads[i]));
+		const struct ud_ab *ipc = &d->workloads[i].metric[UD_M_IPC];
+
+		cols->dominant = cols->dominant || d->workloads[i].has_dominant;
+		cols->ipc = cols->ipc || (isfinite(ipc->a) && isfinite(ipc->b));
+	}
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		json_array_append_new(rows, summary_row(&d->workloads[i], cols));
 		*within_noise = *within_noise || d->workloads[i].sig.significant == 0;
 	}
 	return rows;
@@ -555,9 +600,35 @@ static json_t *hosts_view(const struct ud_diff *d)
 	return v;
 }
 
+/*
+ * The banner for the sides without hardware counts, said once: "no hardware
+ * PMU on A (x) and B (y): ..., because REASON" (both reasons where they
+ * differ); null when both sides counted, or neither has counters at all.
+ */
+static json_t *pmu_banner(const struct ud_diff *d)
+{
+	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+	char where[600], reason[1200], banner[UD_PMU_BANNER_MAX + 1800];
+
+	if (!a->no_pmu && !b->no_pmu)
+		return json_null();
+	if (a->no_pmu && b->no_pmu)
+		snprintf(where, sizeof(where), "on either host (A: %s, B: %s)", a->label, b->label);
+	else
+		snprintf(where, sizeof(where), "on %s (%s)", a->no_pmu ? "A" : "B", a->no_pmu ? a->label : b->label);
+	if (a->no_pmu && b->no_pmu && strcmp(a->no_pmu, b->no_pmu) != 0)
+		snprintf(reason, sizeof(reason), "on A %s, and on B %s", a->no_pmu, b->no_pmu);
+	else
+		snprintf(reason, sizeof(reason), "%s", a->no_pmu ? a->no_pmu : b->no_pmu);
+	ud_pmu_banner(where, reason, banner, sizeof(banner));
+	ud_utf8_sanitize(banner); /* a label cut inside a character would lose the banner */
+	return json_string(banner);
+}
+
 json_t *ud_report_view(const struct ud_diff *d)
 {
 	bool counters = d->summary.counters, within_noise, groups, composites;
+	struct summary_cols cols;
 	json_t *view = hosts_view(d), *detail = counters ? blocks(d) : json_array();
 	size_t shown = json_array_size(detail);
 	char note[160] = "";
@@ -566,13 +637,15 @@ json_t *ud_report_view(const struct ud_diff *d)
 		snprintf(note, sizeof(note), "Detail for the %zu of %zu workloads that moved most; every workload is in -f json.",
 			 shown, d->nworkloads);
 	json_object_set_new(view, "summary", summary_view(d, &groups, &composites));
-	json_object_set_new(view, "rows", rows_view(d, &within_noise));
+	json_object_set_new(view, "rows", rows_view(d, &within_noise, &cols));
+	json_object_set_new(view, "rows_head", rows_head(&cols));
+	json_object_set_new(view, "pmu_banner", counters ? pmu_banner(d) : json_null());
 	json_object_set_new(view, "workloads", detail);
 	json_object_set_new(view, "score_only", json_boolean(!counters));
 	json_object_set_new(view, "score_table", counters ? json_array() : score_table(d));
 	json_object_set_new(view, "blocks_note", json_string(note));
 	json_object_set_new(view, "overview", ud_chart_overview(d));
-	json_object_set_new(view, "has", has_flags(d, groups, composites, shown));
+	json_object_set_new(view, "has", has_flags(d, groups, composites, shown, &cols));
 	/* benchstat's mark needs its legend wherever it appears */
 	json_object_set_new(view, "noise_legend",
 			    within_noise ? json_string("~: within the noise (a test found no change at p < 0.05)")

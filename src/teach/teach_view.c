@@ -51,6 +51,23 @@ static json_t *cell(enum ud_lab lab, const struct column *c, const json_t *p)
 	return ud_rv_fmt(c->format, v);
 }
 
+/* Leaves out the mechanism columns no point has a value in: a column of n/a says nothing (the document keeps the nulls). */
+static size_t known_columns(struct column *c, size_t n, const json_t *points)
+{
+	size_t kept = 2, i;
+	const json_t *p;
+
+	for (size_t k = 2; k < n; k++) {
+		bool known = false;
+
+		json_array_foreach(points, i, p)
+			known = known || isfinite(ud_rv_get(p, c[k].key));
+		if (known)
+			c[kept++] = c[k];
+	}
+	return kept;
+}
+
 /* The table twice: cells for HTML, and lines padded to CELL_WIDTH for text. */
 static void table(enum ud_lab lab, const json_t *doc_lab, json_t *view)
 {
@@ -60,6 +77,8 @@ static void table(enum ud_lab lab, const json_t *doc_lab, json_t *view)
 			   sizeof(xh)), i, used = 0;
 	json_t *heads = json_array(), *rows = json_array(), *lines = json_array();
 	const json_t *p;
+
+	n = known_columns(c, n, json_object_get(doc_lab, "points"));
 
 	for (size_t k = 0; k < n; k++) {
 		json_array_append_new(heads, json_string(c[k].heading));
@@ -98,7 +117,34 @@ static json_t *effect_line(const json_t *lab)
 	return json_string(buf);
 }
 
-static json_t *counters_line(const json_t *lab)
+/*
+ * Why no lab counted hardware events, when none did: the host's pmu_reason
+ * where it has no PMU, else the first lab's reason (borrowed from doc);
+ * NULL when some lab counted.
+ */
+static const char *no_pmu_reason(const json_t *doc)
+{
+	static const char lead[] = "no hardware PMU on this host: ";
+	const json_t *host = json_object_get(doc, "host"), *lab;
+	const char *pmu = json_string_value(json_object_get(host, "pmu")), *reason = NULL;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "labs"), i, lab) {
+		const json_t *c = json_object_get(lab, "counters");
+		const char *status = json_string_value(json_object_get(c, "status"));
+
+		if (status && strcmp(status, "counted") == 0)
+			return NULL;
+		reason = reason ? reason : json_string_value(json_object_get(c, "reason"));
+	}
+	if (pmu && strcmp(pmu, "available") != 0 && json_is_string(json_object_get(host, "pmu_reason")))
+		reason = json_string_value(json_object_get(host, "pmu_reason"));
+	if (!reason)
+		reason = "no lab counted cycles or instructions";
+	return strncmp(reason, lead, sizeof(lead) - 1) == 0 ? reason + sizeof(lead) - 1 : reason;
+}
+
+static json_t *counters_line(const json_t *lab, bool banner)
 {
 	const json_t *c = json_object_get(lab, "counters");
 	const char *status = json_string_value(json_object_get(c, "status"));
@@ -107,6 +153,8 @@ static json_t *counters_line(const json_t *lab)
 
 	if (status && strcmp(status, "counted") == 0)
 		return json_string("Hardware counters: counted; the mechanism columns are per unit of work.");
+	if (banner) /* the banner above the labs said why, once */
+		return json_null();
 	snprintf(buf, sizeof(buf), "Hardware counters: %s here (%s); the mechanism columns read n/a, timing only.",
 		 status ? status : "not_counted", reason ? reason : "no reason given");
 	return json_string(buf);
@@ -200,7 +248,7 @@ static json_t *wrapped(const json_t *v)
 	return w;
 }
 
-static json_t *lab_view(const json_t *lab)
+static json_t *lab_view(const json_t *lab, bool banner)
 {
 	const char *name = json_string_value(json_object_get(lab, "name"));
 	enum ud_lab id = UD_LAB_BRANCH;
@@ -215,7 +263,7 @@ static json_t *lab_view(const json_t *lab)
 		      "title", json_object_get(lab, "title"), "explanation", json_object_get(lab, "explanation"),
 		      "experiment", json_object_get(lab, "experiment"), "expected", json_object_get(lab, "expected"),
 		      "measured", json_object_get(lab, "measured"), "shown", shown, "verdict", verdict, "effect",
-		      effect_line(lab), "counters", counters_line(lab), "knees", knees_line(lab), "note",
+		      effect_line(lab), "counters", counters_line(lab, banner), "knees", knees_line(lab), "note",
 		      json_object_get(lab, "note"), "seconds", ud_rv_fmt("%.1f s", ud_rv_get(lab, "seconds")), "chart",
 		      ud_teach_chart(lab));
 	if (v) {
@@ -242,13 +290,14 @@ static json_t *host_line(const json_t *host)
 
 static json_t *teach_view(const json_t *doc)
 {
-	json_t *labs = json_array(), *lab;
+	json_t *labs = json_array(), *lab, *view;
+	const char *no_pmu = no_pmu_reason(doc);
 	size_t i, shown = 0, noisy = 0, used;
 	double seconds = 0;
-	char total[192];
+	char total[192], banner[UD_PMU_BANNER_MAX];
 
 	json_array_foreach(json_object_get(doc, "labs"), i, lab) {
-		json_array_append_new(labs, lab_view(lab));
+		json_array_append_new(labs, lab_view(lab, no_pmu != NULL));
 		shown += json_is_true(json_object_get(lab, "shown"));
 		noisy += json_array_size(json_object_get(json_object_get(lab, "noise"), "warnings")) > 0;
 		seconds += isfinite(ud_rv_get(lab, "seconds")) ? ud_rv_get(lab, "seconds") : 0;
@@ -258,7 +307,13 @@ static json_t *teach_view(const json_t *doc)
 	if (noisy)
 		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s.",
 			 noisy, noisy == 1 ? "its verdict" : "their verdicts");
-	return json_pack("{s:o s:o s:s}", "host", host_line(json_object_get(doc, "host")), "labs", labs, "total", total);
+	view = json_pack("{s:o s:o s:s}", "host", host_line(json_object_get(doc, "host")), "labs", labs, "total", total);
+	if (view && no_pmu) {
+		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
+		json_object_set_new(view, "pmu_banner", json_string(banner));
+		json_object_set_new(view, "pmu_banner_lines", wrap(banner));
+	}
+	return view;
 }
 
 int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
