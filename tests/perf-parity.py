@@ -293,6 +293,38 @@ def case_tracepoint():
         close(case, "switches", num(p[0]["value"]), num(u[0]["value"]), absolute=SWITCHES_ABS)
 
 
+# A freshly booted system has nothing on /sys/kernel/tracing until something
+# mounts it; perf mounts it itself.  Each tool gets a private mount namespace
+# with tracefs taken away (the host's mounts are untouched), where exit 99
+# says the unmounting did not take.
+UNMOUNTED = ("umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null; "
+             "[ -e /sys/kernel/tracing/events ] && exit 99; exec \"$@\"")
+
+
+def case_tracepoint_unmounted():
+    case = "sched:sched_switch, tracefs unmounted"
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        row(case, "SKIPPED: needs root and unshare(1) for a private mount namespace", "-", "-", True)
+        return
+    args = ["stat", "-e", "sched:sched_switch", "--", "sleep", "0.05"]
+    ns = ["unshare", "-m", "--propagation", "private", "sh", "-c", UNMOUNTED, "sh"]
+    rc_p, perf = run([*ns, "perf", *args])
+    rc_u, ours = run([*ns, UD, *args])
+    if rc_p == 99 or rc_u == 99:
+        row(case, "SKIPPED: tracefs could not be unmounted in a private namespace", "-", "-", True)
+        return
+    row(case, "exit status", rc_p, rc_u, rc_p == rc_u == 0)
+    p, u = text_rows(perf), text_rows(ours)
+    if same_rows(case, p, u):
+        close(case, "switches", num(p[0]["value"]), num(u[0]["value"]), absolute=SWITCHES_ABS)
+    # an ordinary user can neither read nor mount it: refused, saying so, not "unknown event"
+    if shutil.which("setpriv"):
+        nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        rc_u, ours = run([*ns, *nobody, UD, *args])
+        row(case + ", as nobody", "exit 2, the reason", "-", f"{rc_u}: {ours.strip()[:50]}",
+            rc_u == 2 and "tracefs cannot be read" in ours and "unknown event" not in ours)
+
+
 def case_duration():
     case = "duration_time"
     rc_p, perf, rc_u, ours = both(["-e", "duration_time", "--", "sleep", "0.1"])
@@ -374,7 +406,8 @@ def main():
     rc, err = run(["perf", "stat", "-e", "task-clock", "true"])
     if rc != 0:
         skip(f"perf cannot count task-clock here: {err.strip().splitlines()[-1] if err.strip() else rc}")
-    for case in (case_system_wide, case_attach, case_interval_text, case_group, case_tracepoint, case_duration,
+    for case in (case_system_wide, case_attach, case_interval_text, case_group, case_tracepoint,
+                 case_tracepoint_unmounted, case_duration,
                  case_json, case_csv_interval):
         case()
     head = ("case", "check", "perf", "uarchdiff", "")

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,29 +50,75 @@ static bool plain_name(const char *s, size_t len)
 	return true;
 }
 
-bool ud_sysfs_tracepoint(const char *name, struct ud_event *ev)
+/*
+ * The tracefs folder whose events/ can be read, or NULL with errno.  A
+ * freshly booted system may have nothing mounted on /sys/kernel/tracing
+ * until something asks: perf mounts tracefs there itself when it finds it
+ * in neither place (tools/lib/api/fs/tracing_path.c, tracing_path_mount()
+ * through fs__mount(): mount(2) of "tracefs" on /sys/kernel/tracing), so
+ * `perf stat -e sched:sched_switch` counts where it is not yet mounted, and
+ * so does this, once a process.  Without the privilege to mount, errno is
+ * the first place's.
+ */
+static const char *tracefs_dir(void)
+{
+	static bool tried;
+	char path[64];
+	int first = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+			snprintf(path, sizeof(path), "%s/events", tracefs_dirs[i]);
+			if (access(path, R_OK | X_OK) == 0)
+				return tracefs_dirs[i];
+			if (i == 0)
+				first = errno;
+		}
+		if (tried || pass)
+			break;
+		tried = true;
+		if (mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL) != 0)
+			break;
+	}
+	errno = first;
+	return NULL;
+}
+
+bool ud_sysfs_tracefs_unreadable(const char *name, char *why, size_t len)
 {
 	const char *colon = strchr(name, ':');
+
+	if (!colon || strchr(colon + 1, ':') || !plain_name(name, (size_t)(colon - name)) ||
+	    !plain_name(colon + 1, strlen(colon + 1)) || tracefs_dir())
+		return false;
+	snprintf(why, len,
+		 "a tracepoint's name (subsys:name), but tracefs cannot be read (%s/events: %s; perf needs it "
+		 "too: as root, 'mount -t tracefs nodev %s')",
+		 tracefs_dirs[0], strerror(errno), tracefs_dirs[0]);
+	return true;
+}
+
+bool ud_sysfs_tracepoint(const char *name, struct ud_event *ev)
+{
+	const char *colon = strchr(name, ':'), *dir;
 	char path[512], id[32], *end;
 	unsigned long long config;
 
 	if (!colon || strchr(colon + 1, ':') || !plain_name(name, (size_t)(colon - name)) ||
 	    !plain_name(colon + 1, strlen(colon + 1)))
 		return false;
-	for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", tracefs_dirs[i], (int)(colon - name), name,
-			 colon + 1);
-		if (read_line(path, id, sizeof(id)) != 0)
-			continue;
-		errno = 0;
-		config = strtoull(id, &end, 10);
-		if (errno || *end)
-			continue;
-		ud_event_init_attr(ev, PERF_TYPE_TRACEPOINT, config);
-		ev->opened_as = "tracepoint";
-		return true;
-	}
-	return false;
+	if (!(dir = tracefs_dir()))
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", dir, (int)(colon - name), name, colon + 1);
+	if (read_line(path, id, sizeof(id)) != 0)
+		return false;
+	errno = 0;
+	config = strtoull(id, &end, 10);
+	if (errno || *end)
+		return false;
+	ud_event_init_attr(ev, PERF_TYPE_TRACEPOINT, config);
+	ev->opened_as = "tracepoint";
+	return true;
 }
 
 static __u64 *format_field(struct perf_event_attr *attr, const char *field, size_t len)
@@ -289,29 +336,29 @@ struct names_walk {
 /* Every "subsys:name" in tracefs. */
 static void tracepoint_names(const struct names_walk *w)
 {
-	for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
-		char path[512], name[2 * 256 + 2];
-		DIR *top, *sub;
-		struct dirent *s, *e;
+	const char *dir = tracefs_dir();
+	char path[512], name[2 * 256 + 2];
+	DIR *top, *sub;
+	struct dirent *s, *e;
 
-		snprintf(path, sizeof(path), "%s/events", tracefs_dirs[i]);
-		if (!(top = opendir(path)))
-			continue;
-		while ((s = readdir(top))) {
-			snprintf(path, sizeof(path), "%s/events/%s", tracefs_dirs[i], s->d_name);
-			if (s->d_name[0] == '.' || !(sub = opendir(path)))
-				continue;
-			while ((e = readdir(sub))) {
-				if (e->d_name[0] == '.' || strcmp(e->d_name, "enable") == 0 || strcmp(e->d_name, "filter") == 0)
-					continue;
-				snprintf(name, sizeof(name), "%s:%s", s->d_name, e->d_name);
-				w->fn(name, w->ctx);
-			}
-			closedir(sub);
-		}
-		closedir(top);
+	if (!dir)
 		return;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (!(top = opendir(path)))
+		return;
+	while ((s = readdir(top))) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, s->d_name);
+		if (s->d_name[0] == '.' || !(sub = opendir(path)))
+			continue;
+		while ((e = readdir(sub))) {
+			if (e->d_name[0] == '.' || strcmp(e->d_name, "enable") == 0 || strcmp(e->d_name, "filter") == 0)
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", s->d_name, e->d_name);
+			w->fn(name, w->ctx);
+		}
+		closedir(sub);
 	}
+	closedir(top);
 }
 
 /* Every "pmu/name/" a PMU lists in its events/. */

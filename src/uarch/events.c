@@ -214,6 +214,8 @@ static bool resolve_pfm(const char *name, struct ud_event *ev)
 
 void ud_event_resolve(const char *name, struct ud_event *ev)
 {
+	char why[UD_REASON_MAX];
+
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	ev->group = ev->request_group = -1;
@@ -221,6 +223,10 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 	if (resolve_generic(name, ev) || resolve_raw(name, ev) || resolve_tool(name, ev) ||
 	    ud_sysfs_tracepoint(name, ev) || ud_sysfs_pmu_event(name, ev) || resolve_pfm(name, ev))
 		return;
+	if (ud_sysfs_tracefs_unreadable(name, why, sizeof(why))) {
+		ud_event_set_unknown(ev, "%s", why);
+		return;
+	}
 	ud_event_set_unknown(ev, "unknown event: not a generic name, a raw code (rHEX), duration_time, a tracepoint "
 				 "(subsys:name), a PMU event (pmu/.../) or an event libpfm4 knows for this CPU");
 }

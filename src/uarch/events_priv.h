@@ -39,6 +39,14 @@ bool ud_event_raw_overflows(const char *name);
 bool ud_sysfs_tracepoint(const char *name, struct ud_event *ev);
 
 /*
+ * True, with why filled, when name has a tracepoint's shape ("subsys:name")
+ * but tracefs can be read in neither place, nor mounted: the reason an
+ * unresolved name gets instead of "unknown event", which would send a user
+ * hunting for a typo in a name that is right.
+ */
+bool ud_sysfs_tracefs_unreadable(const char *name, char *why, size_t len);
+
+/*
  * perf's PMU syntax "pmu/terms/" (no modifiers): false when name has no
  * '/'; else true with ev resolved, or unknown with the reason (no such PMU,
  * an unknown term, a value its format cannot hold).  A term is config=,
