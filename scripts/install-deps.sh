@@ -8,7 +8,7 @@ apt-get install -y -qq --no-install-recommends \
 	libpfm4-dev libelf-dev libjansson-dev check \
 	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	cpio ansible-core clang libclang-rt-dev >/dev/null
+	cpio ansible-core clang libclang-rt-dev linux-perf >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # python3-jsonschema: tests/schemas.sh validates every document uarchdiff
@@ -23,3 +23,5 @@ apt-get install -y -qq --no-install-recommends \
 # ansible-core: the fleet test (tests/fleet.sh) runs contrib/ansible/fleet.yml.
 # clang and libclang-rt-dev (libFuzzer, the sanitizers' runtime): tests/run.sh
 # runs the fuzz targets (fuzz/run.sh) for a few seconds each.
+# linux-perf: tests/perf-parity.py runs `uarchdiff stat` beside `perf stat`
+# (issue 22); without perf that test is skipped.
