@@ -75,11 +75,31 @@ END_TEST
 START_TEST(test_mann_whitney)
 {
 	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 }, c[] = { 1.5, 6.5, 2.5, 7.5, 3.5 };
+	const double males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
+	const double tx[] = { 1, 2, 2, 3, 4 }, ty[] = { 2, 3, 5, 6, 6, 7 };
 
 	/* complete separation of 5 and 5: the smallest two-sided p, 2 / C(10,5) */
 	ck_assert_double_eq_tol(ud_mann_whitney_p(a, 5, b, 5), 2.0 / 252, 1e-12);
 	ck_assert_double_eq_tol(ud_mann_whitney_p(b, 5, a, 5), 2.0 / 252, 1e-12);
 	ck_assert_double_gt(ud_mann_whitney_p(a, 5, c, 5), 0.2);
+	/*
+	 * The worked example of scipy.stats.mannwhitneyu's documentation, ages
+	 * at diagnosis of 5 men and 4 women: U = 17 of 20, exact two-sided p =
+	 * 0.1111 (scipy, method="exact"); by hand, 7 of the C(9,4) = 126
+	 * arrangements have U <= 3, so p = 2 x 7 / 126.
+	 */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(males, 5, females, 4), 2.0 * 7 / 126, 1e-12);
+	ck_assert_double_eq_tol(ud_mann_whitney_p(females, 4, males, 5), 2.0 * 7 / 126, 1e-12);
+	/*
+	 * With ties, the normal approximation with tie and continuity
+	 * corrections (scipy's method="asymptotic"): x = 1 2 2 3 4, y = 2 3 5 6
+	 * 6 7; ranks 1, 3, 3, 5.5, 7 for x, U = 4.5 against a mean of 15,
+	 * variance 30/12 x (12 - 36/110) = 29.1818, z = (10.5 - 0.5) / 5.40202
+	 * = 1.85116, p = erfc(z / sqrt 2) = 0.064147.
+	 */
+	ck_assert_double_eq_tol(ud_mann_whitney_p(tx, 5, ty, 6), erfc(10 / sqrt(30.0 / 12 * (12 - 36.0 / 110)) / sqrt(2)),
+				1e-12);
+	ck_assert_double_eq_tol(ud_mann_whitney_p(tx, 5, ty, 6), 0.064147, 1e-6);
 	/* identical samples: no evidence at all */
 	ck_assert_double_eq_tol(ud_mann_whitney_p(a, 5, a, 5), 1, 1e-9);
 	/* one sample each cannot reject: p = 1 */
