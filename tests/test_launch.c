@@ -259,7 +259,12 @@ START_TEST(test_attached_task_ends_with_it)
 }
 END_TEST
 
-/* Without a command, SIGINT ends counting, and the counts are read all the same. */
+/*
+ * Without a command, SIGINT ends counting, and the counts are read all the
+ * same.  The elapsed time is held only to the call's own span: a lower bound
+ * from the killer's sleep fails when a loaded host delays this process between
+ * the fork and the session's start (seen at load 17 on the 2-vCPU VM).
+ */
 START_TEST(test_signal_ends_counting_of_tasks)
 {
 	struct ud_count_slot slot = { getpid(), -1 };
@@ -268,6 +273,7 @@ START_TEST(test_signal_ends_counting_of_tasks)
 	struct ud_count out[NSW];
 	struct ud_launch_result res;
 	struct ud_err err = UD_ERR_INIT;
+	uint64_t before, after;
 	pid_t me = getpid(), killer = fork();
 
 	if (killer == 0) {
@@ -276,10 +282,13 @@ START_TEST(test_signal_ends_counting_of_tasks)
 		_exit(0);
 	}
 	resolve_sw(ev);
+	before = ud_now_ns();
 	ck_assert_int_eq(ud_launch_session(&s, ev, NSW, out, &res, &err), UD_LAUNCH_OK);
+	after = ud_now_ns();
 	waitpid(killer, NULL, 0);
 	ck_assert_int_eq(res.stop_signal, SIGINT);
-	ck_assert_uint_ge(res.elapsed_ns, 150000000ULL);
+	ck_assert_uint_gt(res.elapsed_ns, 0);
+	ck_assert_uint_le(res.elapsed_ns, after - before);
 	ck_assert_int_ne(out[TC].status, UD_NOT_SUPPORTED);
 }
 END_TEST
