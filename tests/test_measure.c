@@ -10,6 +10,7 @@
 
 #include "measure.h"
 #include "stats.h"
+#include "topdown_method.h"
 #include "testutil.h"
 
 static struct ud_count count(enum ud_count_status s, double value, const char *reason)
@@ -222,6 +223,128 @@ START_TEST(test_plan)
 }
 END_TEST
 
+/* The requested group of the plan's event named name, and its index through *at. */
+static int group_of(const struct ud_event *ev, size_t n, const char *name, size_t *at)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(ev[i].name, name, strlen(name)) == 0 &&
+		    (ev[i].name[strlen(name)] == '\0' || ev[i].name[strlen(name)] == ':')) {
+			*at = i;
+			return ev[i].group;
+		}
+	}
+	ck_abort_msg("%s is not in the plan", name);
+	return -1;
+}
+
+START_TEST(test_plan_topdown)
+{
+	struct ud_uarch_db db = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_uarch *zen4, *icx, *adl;
+	struct ud_event *ev;
+	size_t n = 0, at, first;
+	int g1, g2;
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	zen4 = ud_uarch_find(&db, "zen4");
+	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, 0, true, &n, &err);
+	ck_assert_msg(ev != NULL, "%s", err.msg);
+	/* the two asked for, then the table's twelve, none twice */
+	ck_assert_uint_eq(n, 2 + zen4->topdown[0].nevents);
+	/* level 1's six events in one group of their own; level 2's six in another */
+	g1 = group_of(ev, n, "ls_not_halted_cyc", &first);
+	ck_assert_int_ge(g1, 1);
+	for (size_t i = 0, members = 0; i < n; i++)
+		ck_assert_uint_le(members += ev[i].group == g1, 6);
+	ck_assert_int_eq(group_of(ev, n, "ex_ret_ops", &at), g1);
+	ck_assert_int_eq(group_of(ev, n, "de_src_op_disp.all", &at), g1);
+	ck_assert_int_eq(group_of(ev, n, "de_no_dispatch_per_slot.smt_contention", &at), g1);
+	g2 = group_of(ev, n, "ex_ret_brn_misp", &at);
+	ck_assert_int_ne(g2, g1);
+	ck_assert_int_eq(group_of(ev, n, "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6", &at), g2);
+	/* opened by the table's raw code: event 0x1a0 umask 0x01 cmask 6, AMD's extended event bits */
+	ck_assert_str_eq(ev[at].opened_as, "raw");
+	ck_assert_uint_eq(ev[at].attr.config, 0x1060001a0ULL);
+	ck_assert_int_eq(group_of(ev, n, "cycles", &at), 0);
+	free(ev);
+
+	/* Ice Lake: the slots counter leads its group, as the kernel requires of the topdown-* metrics */
+	icx = ud_uarch_find(&db, "icelake-sp");
+	ev = ud_measure_plan_topdown(icx, "cycles", 0, 0, true, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	g1 = group_of(ev, n, "slots", &first);
+	for (size_t i = 0; i < first; i++)
+		ck_assert_int_ne(ev[i].group, g1);
+	ck_assert_int_eq(group_of(ev, n, "topdown-be-bound", &at), g1);
+	ck_assert_uint_eq(ev[at].attr.config, 0x8300);
+	free(ev);
+
+	/* a hybrid part's core types each on their own PMU, by name: refused where that PMU is absent */
+	adl = ud_uarch_find(&db, "alderlake");
+	ev = ud_measure_plan_topdown(adl, "task-clock", 0, 0, true, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	g1 = group_of(ev, n, "topdown-retiring", &at);
+	g2 = group_of(ev, n, "TOPDOWN_RETIRING.ALL", &at);
+	ck_assert_int_ne(g1, g2);
+	free(ev);
+	ud_uarch_db_free(&db);
+	ud_events_cleanup();
+}
+END_TEST
+
+/*
+ * `stat --topdown` on this host: the detected table's events counted in
+ * their groups and the buckets from them.  Where no hardware PMU counts
+ * (virtual machines), every level-1 bucket is null with the counter's
+ * reason, never 0%; where one counts, each is a fraction or null with why.
+ */
+START_TEST(test_stat_topdown_here)
+{
+	char *argv[] = { "/bin/true", NULL };
+	struct ud_measure_stat m = { .session = { .argv = argv }, .runs = 1 };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "true");
+	struct ud_uarch_db db = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_launch_result last;
+	const struct ud_topdown *t;
+	struct ud_event *ev;
+	size_t n = 0;
+	bool counted = false;
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	m.topdown = ud_uarch_detect_file(&db, NULL, &err);
+	ck_assert_ptr_nonnull(m.topdown);
+	ev = ud_measure_plan_topdown(m.topdown, "task-clock", 0, 0, true, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_int_eq(ud_measure_stat(&m, ev, n, w, NULL, &last, &err), UD_LAUNCH_OK);
+	if (!m.topdown->ntopdown || m.topdown->topdown[0].method == UD_TD_METHOD_NONE) {
+		printf("SKIPPED: stat --topdown here: %s has no top-down method\n", m.topdown->name);
+		ck_assert_uint_eq(w->ntopdown, 0);
+	} else {
+		ck_assert_uint_eq(w->ntopdown, m.topdown->ntopdown);
+		for (size_t i = 1; i < w->ncounters; i++)
+			counted = counted || w->counters[i].status == UD_COUNTED;
+		t = &w->topdown[0];
+		for (int b = 0; b <= UD_TD_BACKEND_BOUND; b++) {
+			if (!t->defined[b])
+				continue;
+			if (!counted)
+				ck_assert_msg(isnan(t->value[b]) && strstr(t->reason[b], "not_supported"), "%s: %g (%s)",
+					      ud_topdown_bucket_name(b), t->value[b], t->reason[b]);
+			else
+				ck_assert(isnan(t->value[b]) ? t->reason[b][0] != '\0'
+							     : t->value[b] >= 0 && t->value[b] <= 1);
+		}
+	}
+	free(ev);
+	ud_profile_free(p);
+	ud_uarch_db_free(&db);
+	ud_events_cleanup();
+}
+END_TEST
+
 /* --pre and --post around each run, in order; a failing --pre stops before the command runs. */
 START_TEST(test_pre_and_post_hooks)
 {
@@ -342,6 +465,8 @@ int main(void)
 	tcase_add_test(tc, test_exact_runs_once_a_group);
 	tcase_add_test(tc, test_exact_command_with_software_groups);
 	tcase_add_test(tc, test_plan);
+	tcase_add_test(tc, test_plan_topdown);
+	tcase_add_test(tc, test_stat_topdown_here);
 	tcase_add_test(tc, test_pre_and_post_hooks);
 	tcase_add_test(tc, test_interval_workloads);
 	tcase_add_test(tc, test_command_on_cpus);

@@ -117,7 +117,8 @@ static struct names buckets(int level)
 static struct names topdown_fields(void)
 {
 	struct names s = buckets(1);
-	static const char *const own[] = { "method", "level", "source", "residual", "raw_sum", "level2", "reasons" };
+	static const char *const own[] = { "method", "level", "source", "residual", "raw_sum", "level2", "reasons",
+					   "estimate" };
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		add(&s, own[i]);

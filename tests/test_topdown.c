@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "topdown.h"
+#include "topdown_counters.h"
 #include "topdown_expr.h"
 #include "topdown_json.h"
 #include "topdown_method.h"
@@ -390,6 +391,147 @@ START_TEST(test_stall_not_counted_is_null)
 }
 END_TEST
 
+/* ---- from a workload's counters, as run and stat --topdown leave them (topdown_counters.h) ---- */
+
+static void add_counter(struct ud_workload *w, const char *name, enum ud_count_status s, double value,
+			double running_share, const char *reason)
+{
+	struct ud_counter *c = ud_workload_add_counter(w, name);
+
+	ck_assert_ptr_nonnull(c);
+	c->status = s;
+	c->value = s == UD_COUNTED ? value : NAN;
+	c->raw_value = s == UD_NOT_SUPPORTED ? NAN : value * running_share;
+	c->enabled_ns = s == UD_NOT_SUPPORTED ? NAN : 4e6;
+	c->running_ns = s == UD_NOT_SUPPORTED ? NAN : 4e6 * running_share;
+	c->reason = reason ? strdup(reason) : NULL;
+}
+
+static const struct ud_topdown *from_counters(struct ud_workload *w, const char *uarch)
+{
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_msg(ud_topdown_from_counters(ud_uarch_find(&db, uarch), NAN, w, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(w->ntopdown, 1);
+	return &w->topdown[0];
+}
+
+#define QEMU_ZERO "read 0 over 4.0 ms of running: the hypervisor accepts hardware events without counting them"
+
+START_TEST(test_counted_n1_under_qemu)
+{
+	/*
+	 * The emulated N1: CPU_CYCLES counts, STALL_FRONTEND reads 0 and the
+	 * zero-reading rule (counting.h) made it not_counted; STALL_BACKEND
+	 * counted 1e6 of 4e6 cycles: 0.25.  Names carry the :u that counting
+	 * as an ordinary user adds.
+	 */
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "int");
+	const struct ud_topdown *t;
+
+	add_counter(w, "cycles", UD_COUNTED, 4e6, 1, NULL);
+	add_counter(w, "CPU_CYCLES:u", UD_COUNTED, 4e6, 1, NULL);
+	add_counter(w, "STALL_FRONTEND:u", UD_NOT_COUNTED, 0, 1, QEMU_ZERO);
+	add_counter(w, "STALL_BACKEND:u", UD_COUNTED, 1e6, 1, NULL);
+	t = from_counters(w, "neoverse-n1");
+	ck_assert_int_eq(t->method, UD_TD_CYCLE_ACCOUNTING);
+	ck_assert_int_eq(t->source, UD_TD_COUNTED);
+	ck_assert(isnan(t->value[UD_TD_FRONTEND_BOUND]));
+	ck_assert_str_eq(t->reason[UD_TD_FRONTEND_BOUND], "STALL_FRONTEND not_counted: " QEMU_ZERO);
+	bucket(t, UD_TD_BACKEND_BOUND, 0.25);
+	ck_assert(isnan(t->residual));
+	ck_assert_str_eq(t->estimate, "");
+	ck_assert_ptr_nonnull(strstr(t->reason[UD_TD_RETIRING], "not top-down"));
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_counted_refused_and_unplanned)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "int"), *none = ud_profile_add_workload(p, "none");
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_topdown *t;
+
+	add_counter(w, "CPU_CYCLES", UD_NOT_SUPPORTED, 0, 1, "no hardware PMU on this host");
+	add_counter(w, "STALL_FRONTEND", UD_NOT_SUPPORTED, 0, 1, "no hardware PMU on this host");
+	t = from_counters(w, "neoverse-n1");
+	ck_assert_str_eq(t->reason[UD_TD_FRONTEND_BOUND], "STALL_FRONTEND not_supported: no hardware PMU on this host");
+	/* STALL_BACKEND was never planned: its own words */
+	ck_assert_str_eq(t->reason[UD_TD_BACKEND_BOUND], "STALL_BACKEND was not in the counting plan");
+	/* a workload counted without the top-down events (stat without --topdown) gets no record */
+	add_counter(none, "cycles", UD_COUNTED, 4e6, 1, NULL);
+	ck_assert_int_eq(ud_topdown_from_counters(ud_uarch_find(&db, "neoverse-n1"), NAN, none, &err), 0);
+	ck_assert_uint_eq(none->ntopdown, 0);
+	ud_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_counted_multiplexed_is_an_estimate)
+{
+	/* test_zen4's counts, the level-2 group (the last six events) on its counters half the time */
+	static const double v[] = { 1e6, 6e5, 1.8e6, 3e5, 2.7e6, 3e6, 30000, 10000, 400000, 500000, 270000, 60000 };
+	static const char *const zen4_names[] = {
+		"ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
+		"de_no_dispatch_per_slot.backend_stalls", "de_no_dispatch_per_slot.smt_contention",
+		"ex_ret_ops", "de_src_op_disp.all", "ex_ret_brn_misp", "resyncs_or_nc_redirects",
+		"ex_no_retire.load_not_complete", "ex_no_retire.not_complete", "ex_ret_ucode_ops",
+		"de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6",
+	};
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "int");
+	const struct ud_topdown *t;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		add_counter(w, zen4_names[i], UD_COUNTED, v[i], i < 6 ? 1 : 0.5, NULL);
+	t = from_counters(w, "zen4");
+	level1(t, 0.45, 0.05, 0.1, 0.3, 0.05);
+	bucket(t, UD_TD_MEMORY_BOUND, 0.24);
+	ck_assert_str_eq(t->estimate, "multiplexed: its events counted 50.0% of the time they were enabled, so each "
+				      "count is scaled from part of the run");
+	ud_profile_free(p);
+}
+END_TEST
+
+static void level1_group(const char *uarch, const char *const *want, size_t nwant)
+{
+	const struct ud_td_method *m = method_of(uarch, "");
+	bool used[64];
+	struct ud_err err = UD_ERR_INIT;
+	size_t n = 0;
+
+	ck_assert_uint_le(m->nevents, 64);
+	ck_assert_msg(ud_td_level1_events(m, used, &err) == 0, "%s", err.msg);
+	for (size_t i = 0; i < m->nevents; i++) {
+		bool listed = false;
+
+		for (size_t k = 0; k < nwant; k++)
+			listed = listed || strcmp(want[k], m->events[i].name) == 0;
+		ck_assert_msg(used[i] == listed, "%s: %s %s", uarch, m->events[i].name, used[i] ? "read" : "not read");
+		n += used[i];
+	}
+	ck_assert_uint_eq(n, nwant);
+}
+
+START_TEST(test_level1_groups)
+{
+	/* perf's PipelineL1 group: six events, total_dispatch_slots read through its formula */
+	static const char *const zen4[] = { "ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
+					    "de_no_dispatch_per_slot.backend_stalls",
+					    "de_no_dispatch_per_slot.smt_contention", "de_src_op_disp.all", "ex_ret_ops" };
+	static const char *const n1[] = { "CPU_CYCLES", "STALL_FRONTEND", "STALL_BACKEND" };
+	/* the slots counter and the four metrics, and the two corrections TMA adds */
+	static const char *const icx[] = { "slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+					   "topdown-be-bound", "INT_MISC.UOP_DROPPING",
+					   "INT_MISC.RECOVERY_CYCLES,cmask=1,edge" };
+
+	level1_group("zen4", zen4, 6);
+	level1_group("neoverse-n1", n1, 3);
+	level1_group("icelake-sp", icx, 7);
+}
+END_TEST
+
 static const char *const intel_names[] = {
 	"slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
 	"INT_MISC.UOP_DROPPING", "INT_MISC.RECOVERY_CYCLES,cmask=1,edge", "topdown-heavy-ops",
@@ -709,6 +851,10 @@ int main(void)
 	tcase_add_test(tc, test_caps_slots_unread);
 	tcase_add_test(tc, test_neoverse_n1_cycle_accounting);
 	tcase_add_test(tc, test_stall_not_counted_is_null);
+	tcase_add_test(tc, test_counted_n1_under_qemu);
+	tcase_add_test(tc, test_counted_refused_and_unplanned);
+	tcase_add_test(tc, test_counted_multiplexed_is_an_estimate);
+	tcase_add_test(tc, test_level1_groups);
 	tcase_add_test(tc, test_icelake_sp);
 	tcase_add_test(tc, test_sapphire_rapids_level2);
 	tcase_add_test(tc, test_skylake_sp);

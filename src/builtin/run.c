@@ -118,8 +118,8 @@ static const struct ud_option options[] = {
 	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~10 s), default (~1 min), full", 0, 0,
 	  parse_suite },
 	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
-	  "the counters instead of the defaults, as stat -e takes\nthem (cycles:u, instructions:k, ... count one mode)", 0,
-	  0, NULL },
+	  "the counters instead of the defaults and the top-down\ngroups, as stat -e takes them (cycles:u,\n"
+	  "instructions:k, ... count one mode)", 0, 0, NULL },
 	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N",
 	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)", 1,
 	  UD_REPEAT_MAX, NULL },
@@ -140,12 +140,12 @@ static const struct ud_command command = {
 	.synopsis = "uarchdiff run [-w NAME,...] [--suite quick|default|full] [-e EVENTS] [-r N] [-o FILE]\n"
 		    "                     [--label TEXT] [--exact] [--json] [--hotspots]",
 	.description = "Profiles this host: runs workloads (see 'uarchdiff workloads') each in its own\n"
-		       "process under counter groups, N samples each, prints a summary and writes a\n"
-		       "profile for 'uarchdiff diff'.  Progress goes to stderr; Ctrl-C (SIGTERM, SIGHUP,\n"
-		       "a closed pipe, any signal that would end it but a crash's) stops and saves what\n"
-		       "was measured, marked incomplete; nothing measured replaces no file.  A profile\n"
-		       "that cannot be written goes to a named file in TMPDIR; the default name never\n"
-		       "replaces a file.\n",
+		       "process under counter groups (the host's top-down ones among them), N samples\n"
+		       "each, prints a summary and writes a profile for 'uarchdiff diff'.  Progress goes\n"
+		       "to stderr; Ctrl-C (SIGTERM, SIGHUP, a closed pipe, any signal that would end it\n"
+		       "but a crash's) stops and saves what was measured, marked incomplete; nothing\n"
+		       "measured replaces no file.  A profile that cannot be written goes to a named\n"
+		       "file in TMPDIR; the default name never replaces a file.\n",
 	.epilogue = "Exit status: 0 when every workload ran; 1 when one crashed, hung, failed or\n"
 		    "the run was interrupted (the profile is still written), or the profile or the\n"
 		    "summary could not be written; 2 for bad usage.\n",
@@ -462,6 +462,7 @@ static void top_symbols(const struct ud_profile *p)
 /* Everything one `run` holds between measuring and writing. */
 struct run {
 	struct ud_uarch_db db;
+	const struct ud_uarch *u;          /* the host's table: its top-down methods are counted */
 	struct ud_spec *specs;
 	size_t nspecs;
 	const struct ud_workload_def **defs;
@@ -514,7 +515,10 @@ static int prepare(struct run *r, struct ud_err *err)
 		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
 		r->ro.sampling = NULL;
 	}
-	r->ev = ud_measure_plan_reserving(u, args.events, ud_sampler_counters_held(r->ro.sampling), &r->ro.nev, err);
+	r->u = u;
+	/* -e's list is what is counted, as stat's: the top-down groups come with the defaults */
+	r->ev = ud_measure_plan_topdown(u, args.events, 0, ud_sampler_counters_held(r->ro.sampling), !args.events,
+					&r->ro.nev, err);
 	if (!r->ev)
 		return -1;
 	/* measure.h named them :u; a run says why once, as perf's user would need to know */
@@ -544,6 +548,8 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 	if (!w || ud_run_to_workload(it->def, &it->res, r->ev, r->ro.nev, w) != 0 ||
 	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
 		return ud_fail(err, "out of memory");
+	if (ud_measure_topdown(r->u, w, err) != 0)
+		return -1;
 	record_binary(it->def, w);
 	/* Symbols that cannot be named cost this workload its hotspots, never the run its measurements. */
 	if (r->ro.sampling &&

@@ -42,7 +42,7 @@ struct stat_opts {
 	int detailed;
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
-	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run;
+	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown;
 	struct ud_sampler_config sampler; /* with --hotspots, chosen before the counters are planned */
 };
 
@@ -59,6 +59,10 @@ static const struct ud_option options[] = {
 	  ":G :H :p :pp :ppp :D", 0, 0, NULL },
 	{ 'd', "detailed", UD_OPT_COUNT, &o.detailed, NULL,
 	  "perf's detailed events: -d L1d and LLC, -dd also\nL1i and TLBs, -ddd also L1d prefetches", 0, 0, NULL },
+	{ 0, "topdown", UD_OPT_FLAG, &o.topdown, NULL,
+	  "also count this host's top-down events (see\n"
+	  "'uarchdiff events') in their own groups and print\n"
+	  "where the issue slots went, as perf stat --topdown", 0, 0, NULL },
 	{ 'r', "repeat", UD_OPT_LONG, &o.repeat, "N", "run N times; print means and +- relative stderr", 1,
 	  UD_REPEAT_MAX, NULL },
 	{ 0, "exact", UD_OPT_FLAG, &o.exact, NULL,
@@ -98,7 +102,8 @@ static const struct ud_command command = {
 	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
 		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
-		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [-- CMD [ARGS...]]",
+		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [--topdown]\n"
+		    "                      [-- CMD [ARGS...]]",
 	.description = "Runs CMD and counts its events from its exec, including every process it\n"
 		       "forks; or counts CPUs (-a, -C) or running processes and threads (-p, -t),\n"
 		       "while CMD runs, or until Ctrl-C or --timeout when no CMD is given.  The\n"
@@ -155,8 +160,8 @@ static const char *conflict(bool has_command)
 		return "-o and --profile name the same file: give each its own";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
 		return "--append adds to the file -o names: give one";
-	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots))
-		return "-n counts nothing: not with -e, -d, -I, --exact or --hotspots";
+	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown))
+		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots or --topdown";
 	return NULL;
 }
 
@@ -240,8 +245,8 @@ static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
 		o.hotspots = false;
 	}
-	ev = ud_measure_plan_detailed(u, o.events, o.detailed, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0,
-				      n, &err);
+	ev = ud_measure_plan_topdown(u, o.events, o.detailed, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0,
+				     o.topdown, n, &err);
 	if (!ev) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return NULL;
@@ -515,7 +520,7 @@ static void plan_session(struct stat_run *r, const struct ud_launch_sampling *sa
 			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
 			     .on_interval = o.interval ? on_interval : NULL, .ctx = r, .sampling = sampling },
 		.exact = o.exact, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
-		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr,
+		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = o.topdown ? r->u : NULL,
 	};
 }
 

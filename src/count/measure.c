@@ -1,4 +1,6 @@
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +12,18 @@
 #include "launch.h"
 #include "measure.h"
 #include "stats.h"
+#include "topdown_counters.h"
+#include "topdown_method.h"
 
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
-	return ud_measure_plan_detailed(u, list, 0, 0, n, err);
+	return ud_measure_plan_topdown(u, list, 0, 0, false, n, err);
 }
 
 struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
 					   struct ud_err *err)
 {
-	return ud_measure_plan_detailed(u, list, 0, reserved, n, err);
+	return ud_measure_plan_topdown(u, list, 0, reserved, false, n, err);
 }
 
 /* The defaults resolved, as a list of n events the caller frees. */
@@ -58,6 +62,102 @@ static struct ud_event *add_detailed(const struct ud_uarch *u, struct ud_event *
 	return grown;
 }
 
+/* The spelling that opens e: its raw code on the core's PMU, or on a hybrid core type's PMU by name. */
+static void topdown_spec(const struct ud_uarch *u, const struct ud_td_method *m, const struct ud_td_event *e,
+			 char *buf, size_t len)
+{
+	uint64_t config = ud_td_event_config(u, e);
+
+	if (m->pmu[0])
+		snprintf(buf, len, "%s/config=0x%" PRIx64 "/", m->pmu, config);
+	else
+		snprintf(buf, len, "r%" PRIx64, config);
+}
+
+/* The request-group number after every one ev[0..n) uses. */
+static int next_request_group(const struct ud_event *ev, size_t n)
+{
+	int next = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].request_group >= next)
+			next = ev[i].request_group + 1;
+	return next;
+}
+
+/* Whether ev[0..n) already counts an event named name (the user asked for it by the table's name). */
+static bool listed(const struct ud_event *ev, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ev[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Appends m's events to ev[0..*n) (room for them is there) as two requested
+ * groups: those the level-1 formulas read, together as perf counts a
+ * metric's events, so that every bucket of a slots method is a ratio inside
+ * one group; and those only level 2 reads.  Each is named as the table
+ * names it, the name its formulas read.
+ */
+static int add_method(const struct ud_uarch *u, const struct ud_td_method *m, struct ud_event *ev, size_t *n,
+		      struct ud_err *err)
+{
+	int first = next_request_group(ev, *n);
+	bool *level1 = calloc(m->nevents + 1, sizeof(*level1));
+	char spec[UD_EVENT_NAME_MAX + 32];
+
+	if (!level1)
+		return ud_fail(err, "out of memory");
+	if (ud_td_level1_events(m, level1, err) != 0) {
+		free(level1);
+		return ud_err_prefix(err, "%s top-down", u->name);
+	}
+	for (size_t i = 0; i < m->nevents; i++) {
+		const struct ud_td_event *e = &m->events[i];
+		struct ud_event *x = &ev[*n];
+
+		if (strlen(e->name) >= sizeof(x->name)) {
+			free(level1);
+			return ud_fail(err, "%s: top-down event name '%s' is longer than %d bytes", u->name, e->name,
+				       UD_EVENT_NAME_MAX - 1);
+		}
+		if (listed(ev, *n, e->name))
+			continue;
+		topdown_spec(u, m, e, spec, sizeof(spec));
+		ud_event_resolve_for(u, spec, x);
+		snprintf(x->name, sizeof(x->name), "%s", e->name);
+		snprintf(x->vendor_event, sizeof(x->vendor_event), "%s", e->libpfm4[0] ? e->libpfm4 : e->name);
+		x->request_group = first + (level1[i] ? 0 : 1);
+		(*n)++;
+	}
+	free(level1);
+	return 0;
+}
+
+/* Appends the events of u's top-down methods (topdown_counters.h reads them back by name). */
+static struct ud_event *add_topdown(const struct ud_uarch *u, struct ud_event *ev, size_t *n, struct ud_err *err)
+{
+	size_t extra = 0;
+	struct ud_event *grown;
+
+	for (size_t k = 0; k < u->ntopdown; k++)
+		extra += u->topdown[k].nevents;
+	grown = realloc(ev, (*n + extra + 1) * sizeof(*ev));
+	if (!grown) {
+		free(ev);
+		return ud_fail(err, "out of memory"), NULL;
+	}
+	for (size_t k = 0; k < u->ntopdown; k++) {
+		if (u->topdown[k].method != UD_TD_METHOD_NONE && add_method(u, &u->topdown[k], grown, n, err) != 0) {
+			free(grown);
+			return NULL;
+		}
+	}
+	return grown;
+}
+
 /*
  * Where this process may count user mode only (counting.h), the events that
  * would count the kernel too are counted in user mode and named with :u, as
@@ -85,8 +185,8 @@ static void count_what_is_allowed(struct ud_event *ev, size_t n)
 	}
 }
 
-struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *list, int detailed, int reserved,
-					  size_t *n, struct ud_err *err)
+struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
+					 bool topdown, size_t *n, struct ud_err *err)
 {
 	struct ud_event *ev, *planned;
 	int usable;
@@ -100,6 +200,8 @@ struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *
 	}
 	if (ev && detailed > 0)
 		ev = add_detailed(u, ev, n, detailed, err);
+	if (ev && topdown)
+		ev = add_topdown(u, ev, n, err);
 	if (!ev)
 		return NULL;
 	count_what_is_allowed(ev, *n);
@@ -109,6 +211,46 @@ struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *
 	if (!planned)
 		ud_fail(err, "out of memory");
 	return planned;
+}
+
+/*
+ * The core PMU's slots a cycle where a PMU gives them: Arm's PMMIR_EL1.SLOTS
+ * as the kernel's armv8_pmuv3 driver shows it (caps/slots, Linux 5.18 and
+ * later); NAN where none does.
+ */
+static double caps_slots(void)
+{
+	const char *root = "/sys/bus/event_source/devices";
+	DIR *d = opendir(root);
+	struct dirent *de;
+	double slots = NAN;
+
+	while (d && isnan(slots) && (de = readdir(d))) {
+		char path[512];
+		unsigned long v;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/caps/slots", root, de->d_name);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%lx", &v) == 1 && v > 0)
+			slots = (double)v;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return slots;
+}
+
+int ud_measure_topdown(const struct ud_uarch *u, struct ud_workload *w, struct ud_err *err)
+{
+	bool caps = false;
+
+	for (size_t k = 0; k < u->ntopdown; k++)
+		caps = caps || u->topdown[k].slots_from_caps;
+	return ud_topdown_from_counters(u, caps ? caps_slots() : NAN, w, err);
 }
 
 int ud_measure_unit(const struct ud_event *ev, size_t n, bool exact, ud_measure_run_fn run, void *ctx,
@@ -384,6 +526,20 @@ static int one_run(struct stat_run *sr, const struct ud_event *ev, size_t n, str
 	return ret;
 }
 
+/* The whole's and each aggregate's top-down records, where m asks for them. */
+static int stat_topdown(const struct ud_measure_stat *m, struct ud_workload *w, struct ud_workload *const *aggr,
+			struct ud_err *err)
+{
+	if (!m->topdown)
+		return 0;
+	if (ud_measure_topdown(m->topdown, w, err) != 0)
+		return -1;
+	for (size_t a = 0; a < m->naggr; a++)
+		if (ud_measure_topdown(m->topdown, aggr[a], err) != 0)
+			return -1;
+	return 0;
+}
+
 int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n, struct ud_workload *w,
 		    struct ud_workload *const *aggr, struct ud_launch_result *last, struct ud_err *err)
 {
@@ -420,6 +576,8 @@ int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, 
 			ud_fold_finish(&sm.folds[a]);
 			set_times(aggr[a], sm.elapsed, done, user, sys);
 		}
+		if (stat_topdown(m, w, aggr, err) != 0)
+			ret = UD_LAUNCH_SYSTEM;
 	}
 	stat_mem_put(&sm, m->naggr);
 	return ret;

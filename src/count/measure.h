@@ -102,10 +102,23 @@ void ud_fold_abort(struct ud_fold *f);
 /*
  * The same, for perf stat's -d levels (0 to 3, events.h
  * ud_detailed_events()): their events join the list's (or the defaults'),
- * in perf's order, but those already in it.
+ * in perf's order, but those already in it; and with topdown, the events
+ * of u's top-down methods (uarch.h, events/README.md "Top-down") besides:
+ * for each method, the events its level-1 formulas read as one requested
+ * group (a slots method's buckets are ratios inside one group, as perf
+ * counts a metric), and those only level 2 reads as another, each named as
+ * the table names it.  An event the list already holds by that name is not
+ * added twice.
  */
-struct ud_event *ud_measure_plan_detailed(const struct ud_uarch *u, const char *list, int detailed, int reserved,
-					  size_t *n, struct ud_err *err);
+struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
+					 bool topdown, size_t *n, struct ud_err *err);
+
+/*
+ * Appends w's top-down records from its counters (topdown_counters.h), the
+ * slots a cycle read from the PMU's caps/slots where a method needs them.
+ * Returns 0, or -1 with err.
+ */
+int ud_measure_topdown(const struct ud_uarch *u, struct ud_workload *w, struct ud_err *err);
 
 /* What `stat` measures: one session a run (launch.h), repeated. */
 struct ud_measure_stat {
@@ -115,6 +128,7 @@ struct ud_measure_stat {
 	const char *pre, *post;    /* shell commands run before and after each run (perf's --pre, --post); NULL none */
 	const size_t *aggr_of;     /* slot -> aggregate (a CPU, a core, a socket, a thread); NULL: the whole only */
 	size_t naggr;
+	const struct ud_uarch *topdown; /* whose top-down records follow from the counts (--topdown); NULL none */
 };
 
 /*
@@ -122,8 +136,8 @@ struct ud_measure_stat {
  * the one it stopped) and fills w: counters (means over runs), the score
  * (the elapsed seconds of each run), and mean elapsed, user and sys times;
  * and each aggr[0..naggr) with the counters of its slots alone and the
- * same times.  duration_time is each run's elapsed time.  *last is the
- * last run's launch result.  Returns UD_LAUNCH_OK, or launch.h's
+ * same times; with m->topdown, each its top-down records.  duration_time is
+ * each run's elapsed time.  *last is the last run's launch result.  Returns UD_LAUNCH_OK, or launch.h's
  * UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM with err set (a --pre or --post
  * command that fails is UD_LAUNCH_SYSTEM).
  */

@@ -52,7 +52,8 @@ enum ud_topdown_bucket {
 };
 
 #define UD_TD_LEVEL1_COUNT 5        /* the buckets before UD_TD_FETCH_LATENCY */
-#define UD_TD_REASON 160
+/* a counted bucket's reason holds its event's name, status and the counter's reason (UD_REASON_MAX) */
+#define UD_TD_REASON 512
 #define UD_TD_PMU 32
 
 struct ud_topdown {
@@ -66,6 +67,12 @@ struct ud_topdown {
 	double raw_sum;             /* the level-1 buckets' sum as the formulas gave it; NAN unknown */
 	double residual;            /* 1 - raw_sum, the slots no bucket claims; 0 when normalised; NAN unknown */
 	char residual_reason[UD_TD_REASON];
+	/*
+	 * Why the buckets are only an estimate, "" when they are not: counted
+	 * events that shared their counters with other groups (multiplexed),
+	 * so each is a count scaled from part of the run.
+	 */
+	char estimate[UD_TD_REASON];
 };
 
 /* "retiring", ..., "fastpath"; NULL out of range. */

@@ -56,6 +56,8 @@ void ud_topdown_emit(struct ud_jw *jw, const char *key, const struct ud_topdown 
 	}
 	if (level2)
 		ud_jw_end(jw);
+	if (t->estimate[0])
+		ud_jw_string(jw, "estimate", t->estimate);
 	if (has_reasons(t))
 		reasons_emit(jw, t);
 	ud_jw_end(jw);
@@ -130,6 +132,18 @@ static int read_reasons(struct ud_jv r, const char *where, struct ud_topdown *t,
 	return 0;
 }
 
+static int read_estimate(struct ud_jv j, const char *where, struct ud_topdown *t, struct ud_err *err)
+{
+	struct ud_jv v = ud_jv_get(j, "estimate");
+
+	if (ud_jv_absent(v))
+		return 0;
+	if (!ud_jv_is_string(v))
+		return ud_fail(err, "%s.estimate: expected a string saying why the buckets are an estimate", where);
+	snprintf(t->estimate, sizeof(t->estimate), "%s", ud_jv_string(v));
+	return 0;
+}
+
 static int read_head(struct ud_jv j, const char *where, struct ud_topdown *t, struct ud_err *err)
 {
 	const char *method = ud_jv_string(ud_jv_get(j, "method")), *source = ud_jv_string(ud_jv_get(j, "source"));
@@ -165,7 +179,7 @@ static int read_record(struct ud_jv j, const char *where, struct ud_topdown *t, 
 	if (read_fraction(ud_jv_get(j, "residual"), where, "residual", 1, &t->residual, err) != 0 ||
 	    read_fraction(ud_jv_get(j, "raw_sum"), where, "raw_sum", INFINITY, &t->raw_sum, err) != 0)
 		return -1;
-	if (read_level2(ud_jv_get(j, "level2"), where, t, err) != 0)
+	if (read_level2(ud_jv_get(j, "level2"), where, t, err) != 0 || read_estimate(j, where, t, err) != 0)
 		return -1;
 	return read_reasons(ud_jv_get(j, "reasons"), where, t, err);
 }

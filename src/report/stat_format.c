@@ -6,6 +6,7 @@
 #include "stat_format.h"
 #include "stats.h"
 #include "text.h"
+#include "topdown.h"
 
 /*
  * perf 6.1's column widths (stat-display.c: COUNTS_LEN, EVNAME_LEN, METRIC_LEN, which
@@ -361,6 +362,62 @@ static void footer(FILE *f, const struct ud_stat_view *v)
 	fprintf(f, "\n\n");
 }
 
+/* perf's column width in metric-only output (tools/perf/util/stat-display.c, METRIC_ONLY_LEN). */
+#define TOPDOWN_COLUMN 20
+
+/* "bad_speculation" as perf --topdown heads its column: "bad speculation". */
+static void topdown_label(int b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ud_topdown_bucket_name(b));
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+}
+
+static bool topdown_column(const struct ud_topdown *t, int b)
+{
+	return b <= UD_TD_BACKEND_BOUND ? t->defined[b] || t->method == UD_TD_SLOTS : t->defined[b];
+}
+
+/* One record as perf stat --topdown prints level 1: a line of names, a line of percentages, then why any is n/a. */
+static void print_topdown_record(FILE *f, const struct ud_topdown *t)
+{
+	char label[64];
+
+	fprintf(f, "\n Top-down%s%s (%s, level %d):\n\n", t->pmu[0] ? " on " : "", t->pmu,
+		t->method == UD_TD_SLOTS ? "issue slots" : "cycle accounting: stalled cycles over all cycles, not top-down",
+		t->level);
+	for (int b = 0; b < UD_TD_LEVEL1_COUNT; b++) {
+		if (!topdown_column(t, b))
+			continue;
+		topdown_label(b, label, sizeof(label));
+		fprintf(f, "%*s ", TOPDOWN_COLUMN, label);
+	}
+	fputc('\n', f);
+	for (int b = 0; b < UD_TD_LEVEL1_COUNT; b++) {
+		if (!topdown_column(t, b))
+			continue;
+		if (isnan(t->value[b]))
+			fprintf(f, "%*s ", TOPDOWN_COLUMN, "n/a");
+		else
+			fprintf(f, "%*.1f%% ", TOPDOWN_COLUMN - 1, 100 * t->value[b]);
+	}
+	fputc('\n', f);
+	for (int b = 0; b < UD_TD_LEVEL1_COUNT; b++) {
+		if (!topdown_column(t, b) || !isnan(t->value[b]) || !t->reason[b][0])
+			continue;
+		topdown_label(b, label, sizeof(label));
+		fprintf(f, "   %s n/a: ", label);
+		ud_fputs_visible(f, t->reason[b]);
+		fputc('\n', f);
+	}
+	if (t->estimate[0]) {
+		fputs("   estimate: ", f);
+		ud_fputs_visible(f, t->estimate);
+		fputc('\n', f);
+	}
+}
+
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 {
 	const struct ud_workload *w = v->whole;
@@ -385,6 +442,8 @@ void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 	if (!v->null_run) {
 		each_row(f, v, text_row_fn, NULL);
 		print_reasons(f, w);
+		for (size_t i = 0; i < w->ntopdown; i++)
+			print_topdown_record(f, &w->topdown[i]);
 	}
 	footer(f, v);
 }

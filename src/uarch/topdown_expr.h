@@ -22,8 +22,8 @@
 
 /* The longest name a formula may hold, escapes resolved. */
 #define UD_EXPR_NAME_MAX 128
-/* The longest explanation of a missing value. */
-#define UD_EXPR_WHY_MAX 160
+/* The longest explanation of a missing value: a counter's reason (count_status.h) with its name. */
+#define UD_EXPR_WHY_MAX 512
 
 struct ud_expr_env {
 	/*

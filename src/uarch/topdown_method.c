@@ -25,6 +25,7 @@ struct eval {
 	void *ctx;
 	struct memo *memo;
 	struct ud_expr_env env;
+	bool *used;                        /* ud_td_level1_events(): the events read; NULL otherwise */
 };
 
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name)
@@ -128,6 +129,43 @@ int ud_topdown_compute(const struct ud_td_method *m, double slots, ud_td_values 
 	free(e.memo);
 	if (ret == 0)
 		ud_topdown_finish(out, m->reason[0] ? m->reason : NULL);
+	return ret;
+}
+
+/* Marks each event a formula reads: ud_td_level1_events()'s values. */
+static int mark_used(void *ctx, const char *name, double *v, char *why, size_t len)
+{
+	struct eval *e = ctx;
+	const struct ud_td_event *ev = ud_td_event_find(e->m, name);
+
+	(void)why;
+	(void)len;
+	if (ev)
+		e->used[ev - e->m->events] = true;
+	*v = 1;
+	return 0;
+}
+
+int ud_td_level1_events(const struct ud_td_method *m, bool *used, struct ud_err *err)
+{
+	struct eval e;
+	int ret = 0;
+
+	memset(used, 0, m->nevents * sizeof(*used));
+	if (eval_init(&e, m, 8, mark_used, NULL, err) != 0)
+		return -1;
+	e.ctx = &e;
+	e.used = used;
+	/* both branches of an "if": whichever a count takes, its events must be in the group */
+	e.env.visit_all = true;
+	for (size_t i = 0; i < m->nmetrics && ret == 0; i++) {
+		char why[UD_EXPR_WHY_MAX];
+		double v;
+
+		if (m->metrics[i].level == 1)
+			ret = metric_value(&e, (int)i, &v, why, sizeof(why), err) < 0 ? -1 : 0;
+	}
+	free(e.memo);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 #ifndef UD_TOPDOWN_METHOD_H
 #define UD_TOPDOWN_METHOD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -40,6 +41,14 @@ int ud_topdown_compute(const struct ud_td_method *m, double slots, ud_td_values 
  * from topdown.h's vocabulary at their level.  -1 with err naming the fault.
  */
 int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err);
+
+/*
+ * Which of m's events its level-1 formulas read, directly or through a
+ * formula without a level (Zen's total_dispatch_slots): used[0..m->nevents).
+ * These are the events a slots method needs counted together, in one group,
+ * as perf counts a metric's events.  -1 with err for a formula that fails.
+ */
+int ud_td_level1_events(const struct ud_td_method *m, bool *used, struct ud_err *err);
 
 /* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);

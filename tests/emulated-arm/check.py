@@ -273,6 +273,42 @@ def check_all_cpus(out):
     row("all-cpus.json", "target", "", target, "system-wide, cpus [0]", target == {"kind": "system-wide", "cpus": [0]})
 
 
+def check_topdown(file, w):
+    """Issue 21: N1 is cycle-accounting; QEMU reads 0 for its stall events: null, not_counted, never 0%."""
+    t = w.get("topdown") or {}
+    row(file, "topdown.method", t.get("source", ""), t.get("method"), "cycle-accounting, counted",
+        t.get("method") == "cycle-accounting" and t.get("source") == "counted")
+    cyc = counter(w, "CPU_CYCLES")
+    row(file, "CPU_CYCLES", cyc["status"], cyc.get("value"), "counted, in the top-down group",
+        cyc["status"] == "counted" and cyc.get("value", 0) > 0)
+    reasons = t.get("reasons") or {}
+    for bucket, event in (("frontend_bound", "STALL_FRONTEND"), ("backend_bound", "STALL_BACKEND")):
+        why = reasons.get(bucket) or ""
+        row(file, f"topdown.{bucket}", "null" if t.get(bucket) is None else "a value", t.get(bucket),
+            f"null: {event} not_counted ({ZERO_REASON} ...)",
+            bucket in t and t[bucket] is None and event in why and "not_counted" in why and ZERO_REASON in why)
+    for bucket in ("retiring", "bad_speculation"):
+        why = reasons.get(bucket) or ""
+        row(file, f"topdown.{bucket}", "", t.get(bucket), "null: not top-down",
+            bucket in t and t[bucket] is None and "not top-down" in why)
+
+
+def check_topdown_text(out):
+    """stat --topdown's report: N1's two columns, n/a each, under a heading saying it is not top-down."""
+    text = read_text(out, "topdown.txt")
+    if text is None:
+        return
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith(" Top-down")), None)
+    head = lines[at] if at is not None else ""
+    names = lines[at + 2].split() if at is not None and at + 3 < len(lines) else []
+    values = lines[at + 3].split() if at is not None and at + 3 < len(lines) else []
+    row("topdown.txt", "Top-down", "", head.strip() or None, "cycle accounting, not top-down",
+        "not top-down" in head)
+    row("topdown.txt", "columns", "", " ".join(names + values) or None, "frontend bound  backend bound / n/a n/a",
+        names == ["frontend", "bound", "backend", "bound"] and values == ["n/a", "n/a"])
+
+
 def path_length(w):
     ins = counter(w, "instructions")
     if ins["status"] != "counted" or not w.get("work_units"):
@@ -337,6 +373,12 @@ def main():
     doc = load(out, "run-exact.json")
     if doc:
         check_zero_rule("run-exact.json", workload(doc))
+        check_topdown("run-exact.json", workload(doc))
+    doc = load(out, "topdown.json")
+    if doc:
+        check_zero_rule("topdown.json", workload(doc))
+        check_topdown("topdown.json", workload(doc))
+    check_topdown_text(out)
     check_quick(out)
     check_diff(out, "diff-loop.json", "loop-1000000.json", "loop-10000000.json")
     check_diff(out, "diff-quick.json", "quick.json", "quick-again.json")

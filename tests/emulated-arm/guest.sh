@@ -55,6 +55,8 @@ step json-lines $ud stat -j -o json-lines.txt -e "instructions:u,r08:u" -- $loop
 step interval $ud stat -x, -I 200 -o interval.csv -e "instructions:u,cycles:u" -- $loop $n8
 step all-cpus $ud stat -a -A -x, -o all-cpus.csv --profile all-cpus.json -e instructions -- $loop $n6
 step run-exact $ud run -w int --exact -r 1 -o run-exact.json
+# Issue 21: N1's top-down is cycle accounting; QEMU opens its stall events and reads them 0.
+step topdown $ud stat --topdown -o topdown.txt --profile topdown.json -- $loop $n7
 # -r 5: a fixed count, as before adaptive sampling, so the emulated guest's time stays bounded.
 step quick $ud run --suite quick -r 5 -o quick.json
 # Again, with fewer samples (time): path lengths are per unit of work.
