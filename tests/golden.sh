@@ -32,16 +32,20 @@ version=$("$ud" --version | cut -d' ' -f2)
 	"$data/perf-stat/made-up-syscall-faster.txt" "$data/perf-report/vm-syscall-cpu-clock.txt"
 "$ud" import --label "r5" -o "$work/ra.json" "$data/perf-stat/made-up-r5.txt"
 "$ud" import --label "r5, same" -o "$work/rb.json" "$data/perf-stat/made-up-r5-same.txt"
+# Top-down on both sides (made-up PipelineL1 rows beside the E5 and E6 counts): the per-bucket cycles.
+"$ud" import --label "E5, top-down" --uarch zen4 -o "$work/e5td.json" "$data/perf-stat/made-up-e5-topdown.txt"
+"$ud" import --label "E6, top-down" --uarch zen5 -o "$work/e6td.json" "$data/perf-stat/made-up-e6-topdown.txt"
 "$ud" import --label "OCI E5 (Genoa)" --host "$data/host/oci-e5-host.json" -o "$work/e5h.json" \
 	"$data/perf-stat/oci-e5-genoa-fstime.txt"
 "$ud" import --label "OCI E6 (Turin)" --host "$data/host/oci-e6-host.json" -o "$work/e6h.json" \
 	"$data/perf-stat/oci-e6-turin-fstime.txt"
 
-outputs="e5.json e6.json g2.json g3.json e5e6.diff.json g2g3.diff.json"
+outputs="e5.json e6.json g2.json g3.json e5e6.diff.json g2g3.diff.json e5e6td.diff.json"
 # From inside the folder, so the reports record the same relative file names each time.
 cd "$work"
 "$ud" diff -f json -o e5e6.diff.json e5.json e6.json
 "$ud" diff -f json -o g2g3.diff.json g2.json g3.json
+"$ud" diff -f json -o e5e6td.diff.json e5td.json e6td.json
 for f in txt md html; do
 	fmt=$f
 	[ $f = txt ] && fmt=text

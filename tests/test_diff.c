@@ -290,6 +290,82 @@ START_TEST(test_model_worked_example)
 }
 END_TEST
 
+/*
+ * Top-down on both sides (made-up PipelineL1 rows in the E5/E6 pastes,
+ * tests/data/README.md): each bucket's cycles per KB is its fraction x that
+ * host's cycles per KB, worked out by hand.  Cycles per KB: E5 97,062,243,821
+ * over 397,163 KBps x 45.582058193 s = 18,103,507.4 KB, 5,361.52; E6
+ * 111,042,895,781 over 1,849,374 x 45.112821074 = 83,430,478 KB, 1,330.96.
+ * Bad speculation 0.40 x 5,361.52 = 2,144.61 -> 0.08 x 1,330.96 = 106.48:
+ * 2,038.13 of the 4,030.55 fewer cycles per KB, a share of 0.50567.
+ */
+START_TEST(test_model_topdown_cycles)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	struct ud_err err;
+	struct ud_diff *d = model_of(a, b, &err);
+	const struct ud_diff_topdown *td;
+	double shares = 0;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	td = &d->workloads[0].topdown;
+	ck_assert_ptr_nonnull(td->a);
+	ck_assert_ptr_nonnull(td->b);
+	ck_assert(td->same_method);
+	ck_assert_double_eq_tol(td->cycles_a, 97062243821.0 / (397163 * 45.582058193), 1e-9);
+	ck_assert_double_eq_tol(td->cycles_b, 111042895781.0 / (1849374 * 45.112821074), 1e-9);
+	ck_assert_double_eq_tol(td->cycles_a, 5361.52, 0.01);
+	ck_assert_double_eq_tol(td->cycles_b, 1330.96, 0.01);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].a, 2144.61, 0.01);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].b, 106.48, 0.01);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].share_of_change, 0.50567, 1e-5);
+	/* retiring 0.18 x 5,361.52 = 965.07 -> 0.60 x 1,330.96 = 798.58 */
+	ck_assert_double_eq_tol(td->cycles[UD_TD_RETIRING].a, 965.07, 0.01);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_RETIRING].b, 798.58, 0.01);
+	/* the buckets sum to 1 on both sides: their shares (the residual's 0 with them) sum to 1 */
+	for (int k = 0; k <= UD_TD_RESIDUAL; k++)
+		if (td->written[k] && (k < UD_TD_LEVEL1_COUNT || k == UD_TD_RESIDUAL))
+			shares += td->cycles[k].share_of_change;
+	ck_assert_double_eq_tol(shares, 1, 1e-12);
+	ck_assert(td->written[UD_TD_SMT_CONTENTION] && td->written[UD_TD_RESIDUAL]);
+	ck_assert(!td->written[UD_TD_FETCH_LATENCY]);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+/* Two methods, slots on one side and cycle accounting on the other: each side's cycles, no share of a change. */
+START_TEST(test_model_topdown_methods_apart)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	struct ud_topdown *t = &b->workloads[0].topdown[0];
+	struct ud_err err;
+	struct ud_diff *d;
+	const struct ud_diff_topdown *td;
+
+	/* E6 as a cycle-accounting host would give it: frontend and backend stalls only */
+	ud_topdown_init(t, UD_TD_CYCLE_ACCOUNTING, UD_TD_COUNTED, NULL);
+	ud_topdown_set(t, UD_TD_FRONTEND_BOUND, 0.25, NULL);
+	ud_topdown_set(t, UD_TD_BACKEND_BOUND, 0.5, NULL);
+	ud_topdown_finish(t, "not top-down");
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	td = &d->workloads[0].topdown;
+	ck_assert(!td->same_method);
+	ck_assert(td->written[UD_TD_RETIRING] && td->written[UD_TD_FRONTEND_BOUND]);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_FRONTEND_BOUND].b, 0.25 * td->cycles_b, 1e-9);
+	ck_assert(isnan(td->cycles[UD_TD_RETIRING].b));
+	for (int k = 0; k <= UD_TD_RESIDUAL; k++)
+		ck_assert(isnan(td->cycles[k].share_of_change));
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 START_TEST(test_names_round_trip)
 {
 	for (int f = 0; f < UD_FACTOR_COUNT; f++) {
@@ -613,6 +689,8 @@ int main(void)
 	tcase_add_test(tc, test_significance);
 	tcase_add_test(tc, test_environment_and_findings);
 	tcase_add_test(tc, test_model_worked_example);
+	tcase_add_test(tc, test_model_topdown_cycles);
+	tcase_add_test(tc, test_model_topdown_methods_apart);
 	tcase_add_test(tc, test_names_round_trip);
 	tcase_add_test(tc, test_json_from_model);
 	tcase_add_test(tc, test_rule_frequency_explains_most);

@@ -10,7 +10,8 @@
  * and the dominant one in the direction of the result, every derived metric
  * side by side and whether the two sides' events make it comparable, the
  * CPI stack (branch, L1d, other) from each host's microarchitecture
- * penalties, the misses that can carry the IPC change (causes), whether the
+ * penalties, the top-down buckets in cycles per unit of work where the
+ * profiles have them, the misses that can carry the IPC change (causes), whether the
  * speedup lies outside the measured noise (a test from the samples or the
  * sources' summaries, with the speedup's 95% interval), and a plain
  * explanation; per unit of work, the CPU time and every counter counted on
@@ -217,6 +218,33 @@ struct ud_cause {
 /* The causes a workload can have: one per miss metric the CPI stack charges. */
 #define UD_MAX_CAUSES 2
 
+/* One top-down bucket's cycles per unit of work on both hosts: its fraction x that host's cycles per unit. */
+struct ud_td_cycles {
+	double a, b;
+	/* (b - a) over the change in cycles per unit; NAN where the methods differ, a side is null or nothing changed */
+	double share_of_change;
+};
+
+/* The index of the residual (the slots no bucket claims) beside the buckets in struct ud_diff_topdown. */
+#define UD_TD_RESIDUAL UD_TD_NBUCKETS
+
+/*
+ * Top-down on both hosts (SPEC §5.2 "topdown"): each side's record, and the
+ * change in cycles per unit of work split by where the slots went, so that
+ * "B needs 5,400 fewer cycles per KB: 3,100 of them were bad speculation"
+ * can be said.  Two methods (slots on one side, cycle accounting on the
+ * other) are shown apart: each side's cycles per bucket, no share of a
+ * change between them.
+ */
+struct ud_diff_topdown {
+	/* borrowed from the workloads; NULL where a side has none (or one per core type, not compared) */
+	const struct ud_topdown *a, *b;
+	bool same_method;
+	double cycles_a, cycles_b;      /* cycles per unit of work; NAN unknown */
+	bool written[UD_TD_NBUCKETS + 1];  /* defined on both sides (on either, where the methods differ) */
+	struct ud_td_cycles cycles[UD_TD_NBUCKETS + 1];
+};
+
 /* How much of its CPU time a workload spends in the kernel, on the worse side. */
 enum ud_group {
 	UD_GROUP_KERNEL_HEAVY,  /* sys share >= 50% on either host */
@@ -275,6 +303,7 @@ struct ud_diff_workload {
 	struct ud_cause causes[UD_MAX_CAUSES]; /* the largest share (or implied fit) first */
 	size_t ncauses;
 	struct ud_cpi_stack cpi;
+	struct ud_diff_topdown topdown;  /* a and b NULL where neither side has top-down */
 	struct ud_significance sig;
 	bool has_dominant;               /* false when no factor pulled in the direction of the result */
 	/*

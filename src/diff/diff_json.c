@@ -9,6 +9,7 @@
 
 #include "diff.h"
 #include "json_emit.h"
+#include "topdown_json.h"
 
 static void tristate(struct ud_jw *w, const char *key, int v)
 {
@@ -99,6 +100,42 @@ static void cpi_stack(struct ud_jw *w, const struct ud_cpi_stack *c)
 	ud_jw_real(w, "other", c->other);
 	ud_jw_bool(w, "upper_bounds", true);
 	ud_jw_bool(w, "overshoot", c->overshoot);
+	ud_jw_end(w);
+}
+
+/* A side's record as in its profile, or null. */
+static void topdown_side(struct ud_jw *w, const char *key, const struct ud_topdown *t)
+{
+	if (t)
+		ud_topdown_emit(w, key, t);
+	else
+		ud_jw_null(w, key);
+}
+
+/* SPEC §5.2 "topdown": where either side has a record. */
+static void topdown(struct ud_jw *w, const struct ud_diff_topdown *td)
+{
+	if (!td->a && !td->b)
+		return;
+	ud_jw_object(w, "topdown");
+	topdown_side(w, "a", td->a);
+	topdown_side(w, "b", td->b);
+	ud_jw_bool(w, "same_method", td->same_method);
+	ud_jw_object(w, "cycles");
+	ud_jw_real(w, "a", td->cycles_a);
+	ud_jw_real(w, "b", td->cycles_b);
+	ud_jw_end(w);
+	ud_jw_object(w, "cycles_per_unit");
+	for (int b = 0; b <= UD_TD_RESIDUAL; b++) {
+		if (!td->written[b])
+			continue;
+		ud_jw_object(w, b == UD_TD_RESIDUAL ? "residual" : ud_topdown_bucket_name(b));
+		ud_jw_real(w, "a", td->cycles[b].a);
+		ud_jw_real(w, "b", td->cycles[b].b);
+		ud_jw_real(w, "share_of_change", td->cycles[b].share_of_change);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
 	ud_jw_end(w);
 }
 
@@ -212,6 +249,7 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 		hotspots(w, dw);
 	ud_jw_string(w, "dominant", dw->has_dominant ? ud_factor_name(dw->dominant) : NULL);
 	cpi_stack(w, &dw->cpi);
+	topdown(w, &dw->topdown);
 	significance(w, &dw->sig);
 	tristate(w, "significant", dw->sig.significant);
 	ud_jw_string(w, "explanation", dw->explanation);

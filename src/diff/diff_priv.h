@@ -25,6 +25,8 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 void ud_diff_significance(struct ud_diff_workload *w);
 int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+/* diff_topdown.c: w->topdown from the two sides' records and cycles per unit of work. */
+void ud_diff_topdown(struct ud_diff_workload *w);
 
 /*
  * Which privilege levels and contexts a side counted a generic event in:

@@ -564,6 +564,7 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 	w->group = group_of(w);
 	w->ipc_beyond_generation = ipc_beyond_generation(w, ua, ub);
 	compute_cpi_stack(w, ua, ub);
+	ud_diff_topdown(w);
 	ud_diff_causes(w, ua, ub);
 	return compute_per_unit(w);
 }

@@ -7,7 +7,7 @@
  *    "source": "counted" | "perf-metrics" | "perf-topdown-events",
  *    "retiring", "bad_speculation", "frontend_bound", "backend_bound",
  *    ["smt_contention"], "residual", "raw_sum", ["level2": {bucket: ..}],
- *    ["reasons": {bucket or "residual": why it is null}]}
+ *    ["estimate": why the counts were scaled], ["reasons": {bucket or "residual": why it is null}]}
  *
  * fractions 0..1 or null.
  */
