@@ -450,7 +450,7 @@ END_TEST
 START_TEST(test_counted_refused_and_unplanned)
 {
 	struct ud_profile *p = ud_profile_new(NULL);
-	struct ud_workload *w = ud_profile_add_workload(p, "int"), *none = ud_profile_add_workload(p, "none");
+	struct ud_workload *w = ud_profile_add_workload(p, "int"), *none;
 	struct ud_err err = UD_ERR_INIT;
 	const struct ud_topdown *t;
 
@@ -461,6 +461,7 @@ START_TEST(test_counted_refused_and_unplanned)
 	/* STALL_BACKEND was never planned: its own words */
 	ck_assert_str_eq(t->reason[UD_TD_BACKEND_BOUND], "STALL_BACKEND was not in the counting plan");
 	/* a workload counted without the top-down events (stat without --topdown) gets no record */
+	none = ud_profile_add_workload(p, "none");
 	add_counter(none, "cycles", UD_COUNTED, 4e6, 1, NULL);
 	ck_assert_int_eq(ud_topdown_from_counters(ud_uarch_find(&db, "neoverse-n1"), NAN, none, &err), 0);
 	ck_assert_uint_eq(none->ntopdown, 0);
