@@ -53,8 +53,9 @@ for f in txt md html; do
 	"$ud" diff -f $fmt -o g2g3.diff.$f g2.json g3.json
 	"$ud" diff -f $fmt -o syscall.diff.$f sa.json sb.json
 	"$ud" diff -f $fmt -o r5.diff.$f ra.json rb.json
+	"$ud" diff -f $fmt -o e5e6td.diff.$f e5td.json e6td.json
 	"$ud" compare -f $fmt -o oci.compare.$f e5h.json e6h.json e6.json
-	outputs="$outputs e5e6.diff.$f g2g3.diff.$f syscall.diff.$f r5.diff.$f oci.compare.$f"
+	outputs="$outputs e5e6.diff.$f g2g3.diff.$f syscall.diff.$f r5.diff.$f e5e6td.diff.$f oci.compare.$f"
 done
 
 status=0 n=0

@@ -159,6 +159,43 @@ START_TEST(test_html_is_self_contained_with_charts)
 }
 END_TEST
 
+/*
+ * Top-down on both hosts replaces the CPI stack in every format: the
+ * buckets in cycles per KB (test_diff.c works them out by hand), the
+ * sentence, and in HTML a stacked bar per host.
+ */
+START_TEST(test_topdown_replaces_cpi_stack)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	struct ud_diff_input in = { a, b, "a.json", "b.json", &db };
+	struct ud_err err;
+	struct ud_diff *d = ud_diff_build(&in, &err);
+	char *t, *m, *h;
+
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	t = report_of(d, UD_REPORT_TEXT);
+	m = report_of(d, UD_REPORT_MD);
+	h = report_of(d, UD_REPORT_HTML);
+	ck_assert_ptr_nonnull(strstr(t, "  bad speculation                     2,145            106       51%\n"));
+	ck_assert_ptr_nonnull(strstr(t, "E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad "
+					"speculation."));
+	ck_assert_ptr_null(strstr(t, "CPI stack"));
+	ck_assert_ptr_nonnull(strstr(m, "| bad speculation | 2,145 | 106 | 51% |"));
+	ck_assert_ptr_null(strstr(m, "CPI stack"));
+	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"topdown\""));
+	ck_assert_ptr_null(strstr(h, "<svg class=\"cpi\""));
+	/* A's bar: bad speculation 0.40 of 5,362 cycles, the widest of the two hosts' 650 px: 260 px */
+	ck_assert_ptr_nonnull(strstr(h, "width=\"260.0\" height=\"22.0\" fill=\"#d62728\""));
+	free(t);
+	free(m);
+	free(h);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 /* The streamed document is the tree the model writes, every real to the bit, labels escaped and back. */
 START_TEST(test_json_round_trips_the_label)
 {
@@ -591,6 +628,7 @@ int main(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
+	tcase_add_test(tc, test_topdown_replaces_cpi_stack);
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);
 	tcase_add_test(tc, test_labels_from_the_tables);

@@ -3,12 +3,14 @@
  * overview of every workload's speedup, a waterfall of each workload's
  * factors on one log axis shared by all of them (so a bar's length means
  * the same ratio in every chart), A-vs-B bars for IPC and the miss rates,
- * and each host's CPI as a stacked bar.  Coordinates, colours and legends
- * are computed here so the template only places what it is given.
+ * and each host's CPI as a stacked bar, or its cycles per unit of work by
+ * top-down bucket.  Coordinates, colours and legends are computed here so
+ * the template only places what it is given.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "derived.h"
 #include "diff.h"
@@ -515,4 +517,129 @@ json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const str
 			 "legend_y", ud_rv_coord(CHART_TOP), "overshoot", overshoot, "label_x", ud_rv_coord(CHART_LABEL_X),
 			 "legend", legend_entry(0, COLOR_BRANCH, "branch mispredicts (upper bound)"),
 			 legend_entry(1, COLOR_L1D, "L1d misses (upper bound)"), legend_entry(2, COLOR_OTHER, "everything else"));
+}
+
+/* The stacked top-down bars: one per host, each bucket's cycles per unit of work, on one scale. */
+#define TD_LEGEND_ENTRY 150
+/* A part's text shows where it fits: 11 px system-ui runs about 6.5 px a character, 5 px in from each end. */
+#define TD_CHAR_W 6.5
+#define TD_TEXT_PAD 10
+
+static const char *const td_colors[UD_TD_LEVEL1_COUNT] = {
+	[UD_TD_RETIRING] = "#2ca02c", [UD_TD_BAD_SPECULATION] = "#d62728", [UD_TD_FRONTEND_BOUND] = "#ff7f0e",
+	[UD_TD_BACKEND_BOUND] = "#9467bd", [UD_TD_SMT_CONTENTION] = "#8c564b",
+};
+
+static const char *td_color(int b)
+{
+	return b == UD_TD_RESIDUAL ? COLOR_UNEXPLAINED : td_colors[b];
+}
+
+/* A bucket's fraction on one side, the residual at UD_TD_RESIDUAL; NAN where the side lacks it. */
+static double td_fraction(const struct ud_topdown *t, int b)
+{
+	return b == UD_TD_RESIDUAL ? t->residual : t->defined[b] ? t->value[b] : NAN;
+}
+
+/* "bad speculation", or what the residual is for the record's method. */
+static void td_label(const struct ud_topdown *t, int b, char *buf, size_t len)
+{
+	if (b == UD_TD_RESIDUAL)
+		snprintf(buf, len, "%s", t->method == UD_TD_CYCLE_ACCOUNTING ? "not stalled" : "unclaimed");
+	else
+		snprintf(buf, len, "%s", ud_topdown_bucket_name(b));
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+}
+
+/* The level-1 buckets and the residual, in the bar's order. */
+static int td_part(int i)
+{
+	return i < UD_TD_LEVEL1_COUNT ? i : UD_TD_RESIDUAL;
+}
+
+/* One host's bar: each level-1 bucket's cycles per unit (its share of the bar where the cycles are unknown). */
+static json_t *td_row(const char *host, const struct ud_topdown *t, double cycles, double scale, const char *unit,
+		      double y)
+{
+	double x = CHART_PLOT_LEFT, per = isfinite(cycles) ? cycles : 1;
+	json_t *segs = json_array();
+	char label[96], line[600] = "", name[48], value[40];
+	int used = 0;
+
+	for (int i = 0; i <= UD_TD_LEVEL1_COUNT; i++) {
+		int b = td_part(i);
+		double f = td_fraction(t, b), w = f * per * scale;
+		char text[96] = "";
+
+		if (!isfinite(f) || f <= 0)
+			continue;
+		td_label(t, b, name, sizeof(name));
+		snprintf(text, sizeof(text), "%s %.0f%%", name, 100 * f);
+		if (w < TD_CHAR_W * (double)strlen(text) + TD_TEXT_PAD)
+			text[0] = '\0';
+		json_array_append_new(segs, json_pack("{s:o s:o s:s s:s s:o s:s}", "x", ud_rv_coord(x), "w", ud_rv_coord(w),
+						      "color", td_color(b), "text", text, "text_x", ud_rv_coord(x + 5),
+						      "text_color", b == UD_TD_RESIDUAL ? "#222222" : "#ffffff"));
+		x += w;
+		ud_rv_count_text(f * cycles, value, sizeof(value));
+		if ((size_t)used < sizeof(line))
+			used += isfinite(cycles) ? snprintf(line + used, sizeof(line) - (size_t)used, "%s%s %s", used ? " + " : "",
+							   name, value)
+						 : snprintf(line + used, sizeof(line) - (size_t)used, "%s%s %.1f%%",
+							   used ? " + " : "", name, 100 * f);
+	}
+	ud_rv_count_text(cycles, value, sizeof(value));
+	snprintf(label, sizeof(label), isfinite(cycles) ? "%s: %s cycles/%s" : "%s: slots", host, value, unit);
+	return json_pack("{s:s s:o s:o s:o s:o s:s s:o}", "label", label, "y", ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR),
+			 "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs, "line", line, "line_y",
+			 ud_rv_coord(y + CPI_BAR + 15));
+}
+
+/* A legend entry for each part either host's bar holds. */
+static json_t *td_legend(const struct ud_topdown *const t[UD_SIDE_COUNT])
+{
+	json_t *legend = json_array();
+	char name[48];
+	int k = 0;
+
+	for (int i = 0; i <= UD_TD_LEVEL1_COUNT; i++) {
+		int b = td_part(i);
+		const struct ud_topdown *with = NULL;
+
+		for (int s = 0; s < UD_SIDE_COUNT && !with; s++)
+			if (t[s] && td_fraction(t[s], b) > 0)
+				with = t[s];
+		if (!with)
+			continue;
+		td_label(with, b, name, sizeof(name));
+		json_array_append_new(legend, json_pack("{s:i s:i s:s s:s}", "x", CHART_LABEL_X + k * TD_LEGEND_ENTRY,
+							"text_x", CHART_LABEL_X + k * TD_LEGEND_ENTRY + LEGEND_SWATCH + 5,
+							"color", td_color(b), "label", name));
+		k++;
+	}
+	return legend;
+}
+
+json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit)
+{
+	static const char *const hosts[] = { "A", "B" };
+	const struct ud_topdown *t[UD_SIDE_COUNT] = { td->a, td->b };
+	double cycles[UD_SIDE_COUNT] = { td->cycles_a, td->cycles_b }, top, y = CHART_TOP + LEGEND_ROW;
+	bool known = (!t[0] || isfinite(cycles[0])) && (!t[1] || isfinite(cycles[1]));
+	json_t *rows = json_array();
+
+	/* One scale for both hosts where both cycles are known: the bars' lengths compare cycles per unit. */
+	top = known ? fmax(t[0] ? cycles[0] : 0, t[1] ? cycles[1] : 0) : 1;
+	for (int i = 0; i < UD_SIDE_COUNT; i++) {
+		if (!t[i])
+			continue;
+		json_array_append_new(rows, td_row(hosts[i], t[i], known ? cycles[i] : NAN,
+						   (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / (top > 0 ? top : 1), unit, y));
+		y += CPI_ROW;
+	}
+	return json_pack("{s:i s:i s:o s:i s:o s:o s:o}", "width", CHART_WIDTH, "height", (int)y, "rows", rows, "line_x",
+			 CHART_PLOT_LEFT, "legend_y", ud_rv_coord(CHART_TOP), "label_x", ud_rv_coord(CHART_LABEL_X),
+			 "legend", td_legend(t));
 }

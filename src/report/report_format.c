@@ -23,6 +23,27 @@ json_t *ud_rv_fmt(const char *format, double v)
 	return json_string(buf);
 }
 
+/* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */
+void ud_rv_count_text(double v, char *buf, size_t len)
+{
+	char digits[32];
+	size_t n, out = 0;
+
+	if (!isfinite(v) || fabs(v) < 1000 || fabs(v) >= 1e15) {
+		snprintf(buf, len, isfinite(v) ? "%.3g" : "n/a", v);
+		return;
+	}
+	n = (size_t)snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	if (v < 0 && out + 1 < len)
+		buf[out++] = '-';
+	for (size_t i = 0; i < n && out + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[i];
+	}
+	buf[out] = '\0';
+}
+
 json_t *ud_rv_coord(double v)
 {
 	char buf[32];

@@ -19,6 +19,8 @@
 
 /* printf of v, or "n/a" when v is not finite (new reference). */
 json_t *ud_rv_fmt(const char *format, double v);
+/* A count per unit into buf: "3,807" with thousands grouped, "91.1", "0.0436", "n/a". */
+void ud_rv_count_text(double v, char *buf, size_t len);
 /* An SVG coordinate, one decimal. */
 json_t *ud_rv_coord(double v);
 /* The number under key, NAN when absent or not a number (the teach lab's document). */
@@ -103,5 +105,19 @@ json_t *ud_chart_overview(const struct ud_diff *d);
  * without a CPI).
  */
 json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const struct ud_diff *d);
+/*
+ * Each host's cycles per unit of work as a stacked bar of its top-down
+ * level-1 buckets and residual, on one scale (each bar its fractions of the
+ * width where a side's cycles are unknown), for the hosts with a record (new
+ * reference).
+ */
+json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit);
+/*
+ * report_topdown.c: a diff workload's top-down as the reports show it,
+ * {title, head, rows: [{name, a, b, share, col}], sentence: [] or [one],
+ * methods, notes, chart} (new reference); null where neither side has a
+ * record.
+ */
+json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w);
 
 #endif

@@ -38,27 +38,6 @@ static json_t *verdict(int significant)
 	return significant < 0 ? json_null() : json_boolean(significant);
 }
 
-/* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */
-static void count_text(double v, char *buf, size_t len)
-{
-	char digits[32];
-	size_t n, out = 0;
-
-	if (!isfinite(v) || fabs(v) < 1000 || fabs(v) >= 1e15) {
-		snprintf(buf, len, isfinite(v) ? "%.3g" : "n/a", v);
-		return;
-	}
-	n = (size_t)snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	if (v < 0 && out + 1 < len)
-		buf[out++] = '-';
-	for (size_t i = 0; i < n && out + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[out++] = ',';
-		buf[out++] = digits[i];
-	}
-	buf[out] = '\0';
-}
-
 /*
  * The metrics side by side; one whose events mean different things on the
  * two sides is marked "*" and its reason goes to notes (SPEC §5.2
@@ -149,8 +128,8 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
 		char a[40], b[40], r[24], col[200];
 
-		(is_time ? ud_format_ns : count_text)(ud_rv_known(v->a), a, sizeof(a));
-		(is_time ? ud_format_ns : count_text)(ud_rv_known(v->b), b, sizeof(b));
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
 		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s", label, a, b, r);
 		ud_utf8_sanitize(col); /* a long counter name cut inside a character would lose the row */
@@ -217,8 +196,8 @@ static json_t *work_view(const struct ud_work *work)
 	const char *basis = ud_work_basis_text(work->basis);
 	char a[40], b[40], line[400];
 
-	count_text(ud_rv_known(work->a), a, sizeof(a));
-	count_text(ud_rv_known(work->b), b, sizeof(b));
+	ud_rv_count_text(ud_rv_known(work->a), a, sizeof(a));
+	ud_rv_count_text(ud_rv_known(work->b), b, sizeof(b));
 	snprintf(line, sizeof(line), "%s %s on A, %s %s on B (%s)", a, work->unit, b, work->unit, basis ? basis : "");
 	return json_string(line);
 }
@@ -260,6 +239,9 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	json_object_set_new(v, "waterfall", ud_chart_waterfall(w->factor, w->speedup, axis));
 	json_object_set_new(v, "bars", ud_chart_ab_bars(w->metric));
 	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(w->metric, d));
+	/* top-down on both hosts takes the CPI stack's place: it measures where the cycles went */
+	json_object_set_new(v, "topdown", ud_rv_topdown(d, w));
+	json_object_set_new(v, "show_cpi", json_boolean(!w->topdown.a || !w->topdown.b));
 	json_object_set_new(v, "per_unit", per_unit_view(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(w->nper_unit > 0));

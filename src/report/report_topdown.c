@@ -1,0 +1,158 @@
+/*
+ * report_topdown.c - a diff workload's top-down as the reports show it:
+ * each bucket's cycles per unit of work on both hosts and its share of
+ * the change, the sentence that says where the cycles went, and why a
+ * bucket is missing or an estimate.  Where both hosts have top-down it
+ * takes the CPI stack's place (report_view.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_priv.h"
+#include "text.h"
+
+/* "bad_speculation" as a person reads it: "bad speculation"; the residual as what it is. */
+static void bucket_label(int b, bool cycle_accounting, char *buf, size_t len)
+{
+	if (b == UD_TD_RESIDUAL)
+		snprintf(buf, len, "%s", cycle_accounting ? "cycles not stalled" : "slots unclaimed");
+	else
+		snprintf(buf, len, "%s", ud_topdown_bucket_name(b));
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+}
+
+static bool cycle_accounting(const struct ud_diff_topdown *td)
+{
+	return (td->a && td->a->method == UD_TD_CYCLE_ACCOUNTING) || (td->b && td->b->method == UD_TD_CYCLE_ACCOUNTING);
+}
+
+/* One bucket's row: "bad speculation   2,145   106   51%", level 2 indented under its parent. */
+static json_t *row(const struct ud_diff_topdown *td, int b)
+{
+	const struct ud_td_cycles *c = &td->cycles[b];
+	char label[64], name[72], a[40], bb[40], share[24], col[200];
+
+	bucket_label(b, cycle_accounting(td), label, sizeof(label));
+	snprintf(name, sizeof(name), "%s%s", b < UD_TD_NBUCKETS && ud_topdown_bucket_level(b) == 2 ? "  " : "", label);
+	ud_rv_count_text(ud_rv_known(c->a), a, sizeof(a));
+	ud_rv_count_text(ud_rv_known(c->b), bb, sizeof(bb));
+	snprintf(share, sizeof(share), isfinite(c->share_of_change) ? "%.0f%%" : "n/a", 100 * c->share_of_change);
+	snprintf(col, sizeof(col), "%-26s %14s %14s %9s", name, a, bb, share);
+	return json_pack("{s:s s:s s:s s:s s:s}", "name", name, "a", a, "b", bb, "share", share, "col", col);
+}
+
+/* Rows in the order a reader goes down: each level-1 bucket with its level-2 ones under it, the residual last. */
+static json_t *rows(const struct ud_diff_topdown *td)
+{
+	json_t *out = json_array();
+
+	for (int p = 0; p < UD_TD_LEVEL1_COUNT; p++) {
+		if (!td->written[p])
+			continue;
+		json_array_append_new(out, row(td, p));
+		for (int b = UD_TD_LEVEL1_COUNT; b < UD_TD_NBUCKETS; b++)
+			if (td->written[b] && ud_topdown_bucket_parent(b) == p)
+				json_array_append_new(out, row(td, b));
+	}
+	/* the residual where some slots went unclaimed on a side: a normalised record has none */
+	if (td->written[UD_TD_RESIDUAL] && (td->cycles[UD_TD_RESIDUAL].a != 0 || td->cycles[UD_TD_RESIDUAL].b != 0))
+		json_array_append_new(out, row(td, UD_TD_RESIDUAL));
+	return out;
+}
+
+/* The level-1 bucket that moved most in the direction of the change; -1 when none did. */
+static int largest_part(const struct ud_diff_topdown *td)
+{
+	int best = -1;
+
+	for (int b = 0; b < UD_TD_LEVEL1_COUNT; b++)
+		if (td->written[b] && td->cycles[b].share_of_change > 0 &&
+		    (best < 0 || td->cycles[b].share_of_change > td->cycles[best].share_of_change))
+			best = b;
+	return best;
+}
+
+/* ["E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad speculation."], or [] */
+static json_t *sentence(const struct ud_diff *d, const struct ud_diff_topdown *td, const char *unit)
+{
+	double change = td->cycles_b - td->cycles_a;
+	int b = largest_part(td);
+	char total[40], part[40], label[64], line[600];
+
+	if (!td->same_method || !isfinite(change) || change == 0 || b < 0)
+		return json_array();
+	ud_rv_count_text(fabs(change), total, sizeof(total));
+	ud_rv_count_text(fabs(td->cycles[b].b - td->cycles[b].a), part, sizeof(part));
+	bucket_label(b, cycle_accounting(td), label, sizeof(label));
+	snprintf(line, sizeof(line), "%s needs %s %s cycles per %s than %s: %s of them (%.0f%%) %s %s.",
+		 d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more", unit, d->host[UD_SIDE_A].label, part,
+		 100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to",
+		 label);
+	ud_utf8_sanitize(line);
+	return json_pack("[s]", line);
+}
+
+/* "A: slots, level 2 (perf's metrics)" */
+static json_t *method_line(const char *side, const struct ud_topdown *t)
+{
+	static const char *const sources[] = { [UD_TD_COUNTED] = "counted", [UD_TD_PERF_METRICS] = "perf's metrics",
+					       [UD_TD_PERF_TOPDOWN_EVENTS] = "perf's topdown events" };
+	char line[200];
+
+	if (!t)
+		snprintf(line, sizeof(line), "%s: no top-down record", side);
+	else
+		snprintf(line, sizeof(line), "%s: %s, level %d (%s)%s", side,
+			 t->method == UD_TD_SLOTS ? "issue slots" : "cycle accounting: stalled cycles, not top-down",
+			 t->level, sources[t->source], t->estimate[0] ? ", an estimate (multiplexed)" : "");
+	return json_string(line);
+}
+
+/* Why each level-1 bucket a side has is null, and why a side's record is an estimate. */
+static void side_notes(json_t *notes, const char *side, const struct ud_topdown *t)
+{
+	char label[64], line[UD_TD_REASON + 120];
+
+	if (!t)
+		return;
+	for (int b = 0; b < UD_TD_LEVEL1_COUNT; b++) {
+		if (!t->defined[b] || !isnan(t->value[b]))
+			continue;
+		bucket_label(b, false, label, sizeof(label));
+		snprintf(line, sizeof(line), "%s %s n/a: %s", side, label, t->reason[b][0] ? t->reason[b] : "no reason");
+		ud_utf8_sanitize(line);
+		json_array_append_new(notes, json_string(line));
+	}
+	if (t->estimate[0]) {
+		snprintf(line, sizeof(line), "%s: %s", side, t->estimate);
+		ud_utf8_sanitize(line);
+		json_array_append_new(notes, json_string(line));
+	}
+}
+
+json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)
+{
+	const struct ud_diff_topdown *td = &w->topdown;
+	json_t *v, *notes;
+	char title[80], head[120];
+
+	if (!td->a && !td->b)
+		return json_null();
+	notes = json_array();
+	side_notes(notes, "A", td->a);
+	side_notes(notes, "B", td->b);
+	if (td->a && td->b && !td->same_method)
+		json_array_append_new(notes, json_string("The two hosts account differently (issue slots on one, stalled "
+							 "cycles on the other): each is shown, the two are not subtracted."));
+	snprintf(title, sizeof(title), "cycles per %s", w->work.unit);
+	snprintf(head, sizeof(head), "top-down, %s", title);
+	snprintf(head + strlen(head), sizeof(head) - strlen(head), "%*s %14s %9s", (int)(41 - strlen(head)), "A", "B",
+		 "share");
+	v = json_pack("{s:s s:s s:o s:o s:[oo] s:o s:o}", "title", title, "head", head, "rows", rows(td), "sentence",
+		      sentence(d, td, w->work.unit), "methods", method_line("A", td->a), method_line("B", td->b), "notes",
+		      notes, "chart", ud_chart_topdown(td, w->work.unit));
+	return v;
+}
