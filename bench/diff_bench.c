@@ -34,8 +34,15 @@ static void put(struct ud_workload *w, const char *name, double v)
 
 static struct ud_profile *generate(size_t n, unsigned seed, const char *label, const char *uarch)
 {
-	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:s} s:s s:{s:s}}", "label", label, "cpu", "uarch",
-							uarch, "kernel", label, "vulnerabilities", "retbleed", label));
+	struct ud_host *h = ud_host_new();
+	struct ud_profile *p;
+
+	if (!h || ud_host_set_string(&h->label, label) || ud_host_set_string(&h->cpu.uarch, uarch) ||
+	    ud_host_set_string(&h->kernel, label) || ud_host_add_vuln(h, "retbleed", label)) {
+		ud_host_free(h);
+		return NULL;
+	}
+	p = ud_profile_new(h);
 
 	srand(seed);
 	for (size_t i = 0; i < n; i++) {

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ud_import_warnings warn = { 0 };
 	struct ud_profile *p, *back;
 	struct ud_err err;
-	json_t *tree;
+	struct ud_jw *jw;
+	json_t *tree = NULL;
 	char *j;
 
 	if (size == 0)
@@ -31,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ud_import_buffer_warn(p, (const char *)data + 1, size - 1, "fuzz", &o, &warn, &err);
 	ud_import_warnings_free(&warn);
 	/* What was imported must also serialise, and read back (perf_metrics, derived_per_pmu). */
-	tree = ud_profile_to_json(p);
+	if ((jw = ud_jw_tree()))
+		ud_profile_emit(jw, p);
+	ud_jw_finish(jw, &tree);
 	j = tree ? json_dumps(tree, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 	json_decref(tree);
 	back = j ? ud_profile_parse(j, strlen(j), "fuzz", &err) : NULL;

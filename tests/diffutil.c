@@ -5,6 +5,7 @@
 
 #include "diffutil.h"
 #include "import.h"
+#include "testutil.h"
 
 struct ud_uarch_db diffutil_db;
 
@@ -23,7 +24,8 @@ void diffutil_unload(void)
 struct ud_profile *imported(const char *file, const char *label, const char *uarch)
 {
 	struct ud_import_opts o = { 0 };
-	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:s}}", "label", label, "cpu", "uarch", uarch));
+	struct ud_profile *p =
+		ud_profile_new(host_from_text("{\"label\": \"%s\", \"cpu\": {\"uarch\": \"%s\"}}", label, uarch));
 	struct ud_err err;
 
 	ck_assert_msg(ud_import_file(p, file, &o, &err) == 0, "%s", err.msg);

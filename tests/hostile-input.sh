@@ -121,13 +121,20 @@ for f in text json md html; do
 	no_nonsense "share on one side, $f" "kernel.$f"
 done
 grep -qF 'w: 50% -> n/a of CPU time in the kernel' kernel.text || fail "share on one side: no 'n/a' line"
-# Host facts that are numbers or booleans: their JSON text, never (null) nor "unknown".
-sed 's/"label": "A"}/"label": "A", "kernel": 6.1, "vulnerabilities": {"retbleed": true}}/' a.json >ha.json
-sed 's/"label": "B"}/"label": "B", "kernel": "6.2", "vulnerabilities": {"retbleed": "Not affected"}}/' b.json >hb.json
+# Host facts that are numbers: their number, never (null) nor "unknown"; a fact of the wrong type is
+# refused at load by name (the typed host's reader, as every workload field is), not shown as JSON text.
+ha='"cpu": {"family": 25.0}, "kernel": "6.1", "vulnerabilities": {"retbleed": "Vulnerable"}'
+hb='"cpu": {"family": 26}, "kernel": "6.2", "vulnerabilities": {"retbleed": "Not affected"}'
+sed "s/\"label\": \"A\"}/\"label\": \"A\", $ha}/" a.json >ha.json
+sed "s/\"label\": \"B\"}/\"label\": \"B\", $hb}/" b.json >hb.json
 "$ud" diff ha.json hb.json >host.txt 2>&1 || fail "numeric host facts: exit $?"
 no_nonsense "numeric host facts" host.txt
-grep -qF 'kernel: 6.1 | 6.2' host.txt || fail "numeric host facts: no 'kernel: 6.1 | 6.2'"
-grep -qF 'vulnerabilities.retbleed: true | Not affected' host.txt || fail "numeric host facts: no 'true'"
+grep -A2 -F 'cpu.family' host.txt | tr -s ' \n' ' ' | grep -qF 'cpu.family A: 25 B: 26' ||
+	fail "numeric host facts: no 'cpu.family' with A: 25, B: 26"
+grep -qF 'vulnerabilities.retbleed: Vulnerable | Not affected' host.txt || fail "numeric host facts: no retbleed"
+sed 's/"label": "A"}/"label": "A", "kernel": 6.1, "vulnerabilities": {"retbleed": true}}/' a.json >hn.json
+refused "a number for the kernel" "hn.json: host.kernel: expected a string or null" \
+	"$ud" diff -o out/r.txt hn.json hb.json
 # A 1,200-byte workload name: the explanation is whole, to its last sentence.
 long=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "verylongword" }')
 sed "s/\"name\": \"w\"/\"name\": \"$long\"/" a.json >la.json

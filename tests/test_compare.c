@@ -35,8 +35,8 @@ static struct ud_compare *cmp;
 
 static struct ud_profile *host(const char *label, const char *uarch, const char *kernel)
 {
-	return ud_profile_new(json_pack("{s:s s:{s:s s:s} s:s}", "label", label, "cpu", "vendor", "AuthenticAMD", "uarch",
-					uarch, "kernel", kernel));
+	return ud_profile_new(host_from_text("{\"label\": \"%s\", \"cpu\": {\"vendor\": \"AuthenticAMD\", "
+					     "\"uarch\": \"%s\"}, \"kernel\": \"%s\"}", label, uarch, kernel));
 }
 
 static void scored(struct ud_profile *p, const char *name, double score, int hib, bool composite)
@@ -275,8 +275,8 @@ END_TEST
 START_TEST(test_groups_share_only_what_is_known)
 {
 	struct ud_profile *p[4] = { ud_profile_new(NULL), ud_profile_new(NULL),
-				    ud_profile_new(json_pack("{s:{s:s}}", "cpu", "vendor", "GenuineIntel")),
-				    ud_profile_new(json_pack("{s:{s:s}}", "cpu", "vendor", "GenuineIntel")) };
+				    ud_profile_new(host_from_text("{\"cpu\": {\"vendor\": \"GenuineIntel\"}}")),
+				    ud_profile_new(host_from_text("{\"cpu\": {\"vendor\": \"GenuineIntel\"}}")) };
 	const char *ps[4] = { "p.json", "q.json", "x1.json", "x2.json" };
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_compare *c;
@@ -340,7 +340,7 @@ START_TEST(test_labels_stay_distinct)
 		char *t;
 
 		for (int k = 0; k < 3; k++) {
-			p[k] = ud_profile_new(json_pack("{s:s}", "label", sets[set][k]));
+			p[k] = ud_profile_new(host_from_text("{\"label\": \"%s\"}", sets[set][k]));
 			scored(p[k], "w", 100 + k, 1, false);
 		}
 		c = ud_compare_build(&(struct ud_compare_input){ (const struct ud_profile *const *)p, ps, 3, &diffutil_db, NULL },

@@ -193,10 +193,12 @@ END_TEST
 
 START_TEST(test_environment_and_findings)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:s s:s s:{s:s s:s}}", "label", "old", "kernel", "5.15",
-						      "vulnerabilities", "retbleed", "Mitigation: IBRS", "mds", "Not affected"));
-	struct ud_profile *b = ud_profile_new(json_pack("{s:s s:s s:{s:s s:s}}", "label", "new", "kernel", "6.8",
-						      "vulnerabilities", "retbleed", "Not affected", "mds", "Not affected"));
+	struct ud_profile *a = ud_profile_new(host_from_text(
+		"{\"label\": \"old\", \"kernel\": \"5.15\", \"vulnerabilities\": {\"retbleed\": \"Mitigation: IBRS\", "
+		"\"mds\": \"Not affected\"}}"));
+	struct ud_profile *b = ud_profile_new(host_from_text(
+		"{\"label\": \"new\", \"kernel\": \"6.8\", \"vulnerabilities\": {\"retbleed\": \"Not affected\", "
+		"\"mds\": \"Not affected\"}}"));
 	struct ud_workload *wa, *wb;
 	struct ud_counter *c;
 	struct ud_err err;
@@ -455,7 +457,7 @@ struct pair {
 	struct ud_diff *d;
 };
 
-static void pair_new(struct pair *p, json_t *host_a, json_t *host_b)
+static void pair_new(struct pair *p, struct ud_host *host_a, struct ud_host *host_b)
 {
 	p->d = NULL;
 	p->a = ud_profile_new(host_a);
@@ -591,7 +593,7 @@ START_TEST(test_rule_no_hardware_counters)
 {
 	struct pair p;
 
-	pair_new(&p, json_pack("{s:s s:s}", "label", "vm", "pmu", "none"), NULL);
+	pair_new(&p, host_from_text("{\"label\": \"vm\", \"pmu\": \"none\"}"), NULL);
 	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NO_HARDWARE_COUNTERS), 0);
 	p.wa->counters[0].status = UD_NOT_SUPPORTED; /* A's instructions, no longer counted */
 	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NO_HARDWARE_COUNTERS), 1);
@@ -604,8 +606,8 @@ END_TEST
 /* Three workloads, one host differing in a mitigation: which of the two mitigation rules fires. */
 static void mitigation_case(struct pair *p, const char *a_vuln, double kernel_gain, double compute_gain)
 {
-	pair_new(p, json_pack("{s:s s:{s:s}}", "kernel", "5.15", "vulnerabilities", "retbleed", a_vuln),
-		 json_pack("{s:s s:{s:s}}", "kernel", "6.8", "vulnerabilities", "retbleed", "Not affected"));
+	pair_new(p, host_from_text("{\"kernel\": \"5.15\", \"vulnerabilities\": {\"retbleed\": \"%s\"}}", a_vuln),
+		 host_from_text("{\"kernel\": \"6.8\", \"vulnerabilities\": {\"retbleed\": \"Not affected\"}}"));
 	counts(add(p->a, "syscall", 100, 1), 1e9, 1e9, 1e9, 0.9);
 	counts(add(p->b, "syscall", 100 * kernel_gain, 1), 1e9, 1e9, 1e9, 0.9);
 	counts(add(p->a, "dhrystone", 100, 1), 1e9, 1e9, 1e9, 0.0);

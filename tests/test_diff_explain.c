@@ -14,7 +14,7 @@
 
 static struct ud_profile *host(const char *uarch)
 {
-	return ud_profile_new(uarch ? json_pack("{s:{s:s}}", "cpu", "uarch", uarch) : NULL);
+	return ud_profile_new(uarch ? host_from_text("{\"cpu\": {\"uarch\": \"%s\"}}", uarch) : NULL);
 }
 
 /* A workload measured by CPU time only, as a perf stat -r N paste gives it: task-clock's mean +- its relative error. */

@@ -48,8 +48,8 @@ static void hosts(struct ud_profile **pa, struct ud_profile **pb, const char *ev
 					 { "[kernel]", UD_MODE_KERNEL, 0.05 } };
 	struct ud_workload *a, *b;
 
-	*pa = ud_profile_new(json_pack("{s:s}", "label", "A"));
-	*pb = ud_profile_new(json_pack("{s:s}", "label", "B"));
+	*pa = ud_profile_new(host_from_text("{\"label\": \"A\"}"));
+	*pb = ud_profile_new(host_from_text("{\"label\": \"B\"}"));
 	a = add(*pa, "syscall", 250000, 1);
 	b = add(*pb, "syscall", 1000000, 1);
 	a->work_units = b->work_units = 1000;

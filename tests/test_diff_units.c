@@ -121,8 +121,8 @@ END_TEST
 /* B gains through IPC alone, by ipc_gain, on hosts of these microarchitectures. */
 static struct ud_diff *ipc_case(const char *ua, const char *ub, double ipc_gain, double path_gain)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:{s:s}}", "cpu", "uarch", ua));
-	struct ud_profile *b = ud_profile_new(json_pack("{s:{s:s}}", "cpu", "uarch", ub));
+	struct ud_profile *a = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"%s\"}}", ua));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"%s\"}}", ub));
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
 
@@ -173,7 +173,8 @@ END_TEST
 /* A kernel-heavy workload gaining 4x, a compute-bound one 1.2x, a mixed one, and UnixBench's composite. */
 START_TEST(test_summary_across_workloads)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:s}", "label", "old")), *b = ud_profile_new(json_pack("{s:s}", "label", "new"));
+	struct ud_profile *a = ud_profile_new(host_from_text("{\"label\": \"old\"}"));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"label\": \"new\"}"));
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
 	json_t *doc, *groups;
@@ -383,8 +384,8 @@ END_TEST
 /* The CPI stack's parts are upper bounds: when they add up past ΔCPI, say so. */
 START_TEST(test_cpi_overshoot_is_marked)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:{s:s}}", "cpu", "uarch", "zen4"));
-	struct ud_profile *b = ud_profile_new(json_pack("{s:{s:s}}", "cpu", "uarch", "zen4"));
+	struct ud_profile *a = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"zen4\"}}"));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"zen4\"}}"));
 	struct ud_workload *wa = add(a, "w", 100, 1), *wb = add(b, "w", 110, 1);
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
@@ -474,8 +475,8 @@ END_TEST
 
 START_TEST(test_only_composites_in_common)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:s}", "label", "G2"));
-	struct ud_profile *b = ud_profile_new(json_pack("{s:s}", "label", "G3"));
+	struct ud_profile *a = ud_profile_new(host_from_text("{\"label\": \"G2\"}"));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"label\": \"G3\"}"));
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
 
@@ -570,9 +571,9 @@ END_TEST
 /* A host the importer marked hybrid: the diff says so, once, naming its core types. */
 START_TEST(test_hybrid_host_is_said)
 {
-	struct ud_profile *a = ud_profile_new(json_pack("{s:s s:b s:[s,s]}", "label", "laptop", "hybrid", 1, "core_pmus",
-							 "cpu_core", "cpu_atom"));
-	struct ud_profile *b = ud_profile_new(json_pack("{s:s}", "label", "server"));
+	struct ud_profile *a = ud_profile_new(
+		host_from_text("{\"label\": \"laptop\", \"hybrid\": true, \"core_pmus\": [\"cpu_core\", \"cpu_atom\"]}"));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"label\": \"server\"}"));
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
 

@@ -47,28 +47,29 @@ START_TEST(test_facts_from_sysroot)
 	char *root = fake_tree();
 	struct ud_host_opts o = { .sysroot = root, .label = "fake" };
 	struct ud_err err;
-	json_t *h = ud_host_collect(&o, &err), *cpu, *caches, *vuln;
+	struct ud_host *h = ud_host_collect(&o, &err);
 
 	ck_assert_ptr_nonnull(h);
-	ck_assert_str_eq(json_string_value(json_object_get(h, "label")), "fake");
-	cpu = json_object_get(h, "cpu");
-	ck_assert_int_eq(json_integer_value(json_object_get(cpu, "family")), 25);
-	ck_assert_int_eq(json_integer_value(json_object_get(cpu, "model")), 17);
-	ck_assert(json_is_true(json_object_get(cpu, "smt")));
-	caches = json_object_get(cpu, "caches");
-	ck_assert_int_eq(json_integer_value(json_object_get(caches, "l1d_kb")), 48);
-	ck_assert_int_eq(json_integer_value(json_object_get(caches, "l2_kb")), 2048);
-	/* absent in the tree: null, not guessed */
-	ck_assert(json_is_null(json_object_get(caches, "l1i_kb")));
-	ck_assert(json_is_null(json_object_get(caches, "l3_kb")));
-	ck_assert_int_eq(json_integer_value(json_object_get(h, "perf_event_paranoid")), 4);
-	vuln = json_object_get(h, "vulnerabilities");
-	ck_assert_uint_eq(json_object_size(vuln), 2);
-	ck_assert_str_eq(json_string_value(json_object_get(vuln, "spectre_v2")), "Mitigation: Retpolines");
-	ck_assert(json_is_null(json_object_get(json_object_get(h, "cpufreq"), "governor")));
-	ck_assert_ptr_nonnull(json_string_value(json_object_get(h, "pmu")));
-	ck_assert_ptr_nonnull(json_string_value(json_object_get(h, "pmu_reason")));
-	json_decref(h);
+	ck_assert_str_eq(h->label, "fake");
+	ck_assert_int_eq(h->cpu.family, 25);
+	ck_assert_int_eq(h->cpu.model, 17);
+	ck_assert_int_eq(h->cpu.smt, 1);
+	ck_assert_int_eq(h->cpu.caches.l1d_kb, 48);
+	ck_assert_int_eq(h->cpu.caches.l2_kb, 2048);
+	ck_assert_uint_eq(ud_host_cache_bytes(h, UD_CACHE_L2), 2048 * 1024);
+	/* absent in the tree: unknown, not guessed */
+	ck_assert(h->cpu.caches.l1i_kb == UD_HOST_UNKNOWN);
+	ck_assert(h->cpu.caches.l3_kb == UD_HOST_UNKNOWN);
+	ck_assert_int_eq(h->perf_event_paranoid, 4);
+	ck_assert(h->vulnerabilities_known);
+	ck_assert_uint_eq(h->nvulns, 2);
+	/* sorted by name, so two hosts' lists line up */
+	ck_assert_str_eq(h->vulns[0].name, "meltdown");
+	ck_assert_str_eq(ud_host_fact(h, "vulnerabilities.spectre_v2").string, "Mitigation: Retpolines");
+	ck_assert_ptr_null(h->cpufreq.governor);
+	ck_assert_ptr_nonnull(h->pmu);
+	ck_assert_ptr_nonnull(h->pmu_reason);
+	ud_host_free(h);
 	rm_tree(root);
 	free(root);
 }
@@ -79,20 +80,21 @@ START_TEST(test_empty_tree_is_all_null)
 	char *root = make_tempdir(), *cpuinfo = read_text(UD_TEST_DATA "/cpuinfo/aws-m6g-graviton2.txt");
 	struct ud_host_opts o = { .sysroot = root };
 	struct ud_err err;
-	json_t *h, *cpu;
+	struct ud_host *h;
 
 	put(root, "/proc/cpuinfo", cpuinfo);
 	free(cpuinfo);
 	h = ud_host_collect(&o, &err);
 	ck_assert_ptr_nonnull(h);
-	cpu = json_object_get(h, "cpu");
-	ck_assert_int_eq(json_integer_value(json_object_get(cpu, "midr_part")), 0xd0c);
-	ck_assert(json_is_null(json_object_get(cpu, "model_name")));
-	ck_assert(json_is_null(json_object_get(cpu, "smt")));
-	ck_assert(json_is_null(json_object_get(json_object_get(cpu, "caches"), "l1d_kb")));
-	ck_assert(json_is_null(json_object_get(h, "vulnerabilities")));
-	ck_assert(json_is_null(json_object_get(h, "perf_event_paranoid")));
-	json_decref(h);
+	ck_assert_int_eq(h->cpu.midr_part, 0xd0c);
+	ck_assert_ptr_null(h->cpu.model_name);
+	ck_assert_int_eq(h->cpu.smt, -1);
+	ck_assert(h->cpu.caches.l1d_kb == UD_HOST_UNKNOWN);
+	ck_assert_uint_eq(ud_host_cache_bytes(h, UD_CACHE_L1D), 0);
+	ck_assert(!h->vulnerabilities_known);
+	ck_assert_int_eq(ud_host_fact(h, "vulnerabilities").type, UD_FACT_NULL);
+	ck_assert(h->perf_event_paranoid == UD_HOST_UNKNOWN);
+	ud_host_free(h);
 	rm_tree(root);
 	free(root);
 }
@@ -102,16 +104,15 @@ START_TEST(test_other_hosts_cpuinfo)
 {
 	struct ud_host_opts o = { .cpuinfo_path = UD_TEST_DATA "/cpuinfo/aws-m7g-graviton3.txt" };
 	struct ud_err err;
-	json_t *h = ud_host_collect(&o, &err), *cpu;
+	struct ud_host *h = ud_host_collect(&o, &err);
 
 	ck_assert_ptr_nonnull(h);
-	cpu = json_object_get(h, "cpu");
-	ck_assert_int_eq(json_integer_value(json_object_get(cpu, "midr_part")), 0xd40);
-	ck_assert_int_eq(json_integer_value(json_object_get(cpu, "online_cpus")), 2);
+	ck_assert_int_eq(h->cpu.midr_part, 0xd40);
+	ck_assert_int_eq(h->cpu.online_cpus, 2);
 	/* this host's caches say nothing about that one's */
-	ck_assert(json_is_null(json_object_get(json_object_get(cpu, "caches"), "l1d_kb")));
-	ck_assert_str_eq(json_string_value(json_object_get(cpu, "source")), o.cpuinfo_path);
-	json_decref(h);
+	ck_assert(h->cpu.caches.l1d_kb == UD_HOST_UNKNOWN);
+	ck_assert_str_eq(h->cpu.source, o.cpuinfo_path);
+	ud_host_free(h);
 
 	o.cpuinfo_path = "/nonexistent/cpuinfo";
 	ck_assert_ptr_null(ud_host_collect(&o, &err));

@@ -10,10 +10,10 @@ static const char host_object[] =
 	"{\"label\": \"e5\", \"cpu\": {\"uarch\": \"zen4\"}, \"kernel\": \"5.15.0\", \"hypervisor\": \"KVM\",\n"
 	" \"vulnerabilities\": {\"spec_rstack_overflow\": \"Mitigation: Safe RET\"}}\n";
 
-static json_t *load_text(const char *text, struct ud_err *err)
+static struct ud_host *load_text(const char *text, struct ud_err *err)
 {
 	char *dir = make_tempdir(), path[4096];
-	json_t *host;
+	struct ud_host *host;
 
 	snprintf(path, sizeof(path), "%s/host.json", dir);
 	write_text(path, text);
@@ -26,11 +26,11 @@ static json_t *load_text(const char *text, struct ud_err *err)
 START_TEST(test_host_object_alone)
 {
 	struct ud_err err = UD_ERR_INIT;
-	json_t *host = load_text(host_object, &err);
+	struct ud_host *host = load_text(host_object, &err);
 
 	ck_assert_msg(host != NULL, "%s", err.msg);
-	ck_assert_str_eq(json_string_value(json_object_get(host, "kernel")), "5.15.0");
-	json_decref(host);
+	ck_assert_str_eq(host->kernel, "5.15.0");
+	ud_host_free(host);
 }
 END_TEST
 
@@ -38,13 +38,13 @@ START_TEST(test_host_inside_a_document)
 {
 	struct ud_err err = UD_ERR_INIT;
 	char doc[1024];
-	json_t *host;
+	struct ud_host *host;
 
 	snprintf(doc, sizeof(doc), "{\"schema\": \"uarchdiff.profile/1\", \"host\": %s, \"workloads\": []}", host_object);
 	host = load_text(doc, &err);
 	ck_assert_msg(host != NULL, "%s", err.msg);
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(host, "cpu"), "uarch")), "zen4");
-	json_decref(host);
+	ck_assert_str_eq(host->cpu.uarch, "zen4");
+	ud_host_free(host);
 }
 END_TEST
 
@@ -57,6 +57,9 @@ START_TEST(test_bad_files_say_why_on_one_line)
 		{ "[1, 2]", "not a host object" },
 		{ "{\"workloads\": []}", "no \"cpu\"" },
 		{ "{\"cpu\": 3, \"kernel\": null, \"hypervisor\": null, \"vulnerabilities\": null}", "\"cpu\" is not an object" },
+		/* the profile's reader, every fact type-checked */
+		{ "{\"cpu\": {\"family\": \"25\"}, \"kernel\": null, \"hypervisor\": null, \"vulnerabilities\": null}",
+		  "host.json: host.cpu.family: expected an integer or null" },
 	};
 	struct ud_err err = UD_ERR_INIT;
 

@@ -232,7 +232,7 @@ START_TEST(test_model_other_and_json)
 	ck_assert_double_eq_tol(sum, 1, 1e-9);
 	h->sampling.event = strdup("cpu-clock");
 	ud_profile_add_workload(p, "w")->hotspots = h;
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	back = profile_from_tree(j, "p.json", &err);
 	ck_assert_msg(back != NULL, "%s", err.msg);
 	ck_assert_uint_eq(back->workloads[0].hotspots->nrows, h->nrows);

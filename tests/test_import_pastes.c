@@ -156,7 +156,7 @@ START_TEST(test_perf6_metric_rows_json)
 	ck_assert(isnan(metric_of(0, "tma_frontend_bound")));
 
 	/* SPEC §3.1: "perf_metrics" in the profile, read back as written */
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	ck_assert_double_eq(json_number_value(json_object_get(
 				    json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "perf_metrics"),
 				    "tma_backend_bound")),
@@ -214,8 +214,6 @@ static const char hybrid_text[] =
 /* task_pct: perf's text prints no share for a software event, CSV prints 100.00 */
 static void check_hybrid(double task_pct)
 {
-	const json_t *pmus = json_object_get(p->host, "core_pmus");
-
 	ck_assert_uint_eq(p->nworkloads, 1);
 	ck_assert_uint_eq(wl(0)->ncounters, 8);
 	counted(0, "task-clock", 1e9, task_pct);
@@ -229,10 +227,10 @@ static void check_hybrid(double task_pct)
 	/* never one summed "cycles" */
 	ck_assert_ptr_null(ud_workload_counter(wl(0), "cycles"));
 	ck_assert(isnan(ud_metric(wl(0), UD_M_IPC)));
-	ck_assert(json_is_true(json_object_get(p->host, "hybrid")));
-	ck_assert_uint_eq(json_array_size(pmus), 2);
-	ck_assert_str_eq(json_string_value(json_array_get(pmus, 0)), "cpu_core");
-	ck_assert_str_eq(json_string_value(json_array_get(pmus, 1)), "cpu_atom");
+	ck_assert(p->host->hybrid);
+	ck_assert_uint_eq(p->host->ncore_pmus, 2);
+	ck_assert_str_eq(p->host->core_pmus[0], "cpu_core");
+	ck_assert_str_eq(p->host->core_pmus[1], "cpu_atom");
 }
 
 START_TEST(test_hybrid_text)
@@ -243,7 +241,7 @@ START_TEST(test_hybrid_text)
 	check_hybrid(NAN);
 	times(0, 502512345, 8e8, 2e8);
 	/* derived metrics per core type */
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	per = json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "derived_per_pmu");
 	ck_assert_double_eq(json_real_value(json_object_get(json_object_get(per, "cpu_core"), "ipc")), 3.0);
 	ck_assert_double_eq(json_real_value(json_object_get(json_object_get(per, "cpu_atom"), "ipc")), 1.5);
@@ -277,7 +275,7 @@ START_TEST(test_hybrid_csv_and_json)
 	ck_assert_uint_eq(wl(0)->ncounters, 2);
 	counted(0, "cpu_core/cycles", 3e9, 62.5);
 	counted(0, "cpu_atom/cycles", 1e9, 37.5);
-	ck_assert(json_is_true(json_object_get(p->host, "hybrid")));
+	ck_assert(p->host->hybrid);
 }
 END_TEST
 
@@ -338,8 +336,8 @@ START_TEST(test_one_core_pmu_is_not_hybrid)
 	counted(0, "cycles", 16, NAN); /* the PMU's row and the unprefixed one are one event */
 	counted(0, "cycles:u", 9, NAN);
 	counted(0, "branches", 4, NAN);
-	ck_assert_ptr_null(json_object_get(p->host, "hybrid"));
-	ck_assert_ptr_null(json_object_get(p->host, "core_pmus"));
+	ck_assert(!p->host->hybrid);
+	ck_assert_uint_eq(p->host->ncore_pmus, 0);
 }
 END_TEST
 
@@ -572,7 +570,7 @@ START_TEST(test_nul_and_binary_bytes)
 	expect_error("\xff\xfe" "1\0 \0c\0", 8, "bad.txt:1: UTF-16 text: convert it to UTF-8");
 	/* a failed file leaves no hybrid mark behind */
 	expect_error("1 cpu_core/cycles/\n1 cpu_atom/cycles/\n1,23,4 cycles\n", strlen("1 cpu_core/cycles/\n1 cpu_atom/cycles/\n1,23,4 cycles\n"), "bad.txt:3:");
-	ck_assert_ptr_null(json_object_get(p->host, "hybrid"));
+	ck_assert(!p->host->hybrid);
 }
 END_TEST
 
@@ -616,7 +614,7 @@ static void check_cut_log(const char *where)
 	ck_assert_double_eq(w->subscores[1].value, 55.0);
 	times(0, NAN, NAN, NAN);
 	ck_assert_int_eq(p->incomplete, 1);
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	ck_assert(json_is_true(json_object_get(j, "incomplete")));
 	json_decref(j);
 	ck_assert_uint_eq(warn.n, 1);

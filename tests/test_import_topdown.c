@@ -238,7 +238,7 @@ START_TEST(test_written_and_read_back)
 	json_t *j, *td;
 
 	import_text(icelake_text, UD_FMT_AUTO);
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	td = json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "topdown");
 	ck_assert_str_eq(json_string_value(json_object_get(td, "source")), "perf-topdown-events");
 	ck_assert(fabs(json_real_value(json_object_get(td, "retiring")) - 4.2 / 9.96) < CLOSE);

@@ -9,7 +9,7 @@
 
 static struct ud_profile *sample_profile(void)
 {
-	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:i}}", "label", "a", "cpu", "family", 25));
+	struct ud_profile *p = ud_profile_new(host_from_text("{\"label\": \"a\", \"cpu\": {\"family\": 25}}"));
 	struct ud_workload *w = ud_profile_add_workload(p, "pipe");
 	struct ud_counter *c;
 	const double samples[] = { 10, 12, 11 };
@@ -198,7 +198,7 @@ START_TEST(test_score_summary_round_trip)
 	ud_score_set_samples(&w->score, &mean, 1);
 	w->score.rel_stderr = 0.0060146;
 	w->score.runs = 5;
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	ck_assert_double_eq(json_real_value(json_object_get(
 				    json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "score"), "rel_stderr")),
 			    0.0060146);
@@ -314,7 +314,7 @@ START_TEST(test_load_all)
 		char label[8];
 
 		snprintf(label, sizeof(label), "h%d", i);
-		ck_assert_str_eq(json_string_value(json_object_get(out[i]->host, "label")), label);
+		ck_assert_str_eq(out[i]->host->label, label);
 		ud_profile_free(out[i]);
 	}
 	write_text(names[4], "{ broken");
@@ -356,7 +356,7 @@ START_TEST(test_target_round_trip)
 	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[0], UD_TARGET_COMMAND, NULL, 0));
 	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[1], UD_TARGET_SYSTEM_WIDE, cpus, 2));
 	ck_assert_ptr_nonnull(ud_workload_set_target(&p->workloads[2], UD_TARGET_PID, pids, 1));
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	text = json_dumps(j, 0);
 	ck_assert_ptr_nonnull(strstr(text, "\"target\": {\"kind\": \"system-wide\", \"cpus\": [0, 1]}"));
 	ck_assert_ptr_nonnull(strstr(text, "\"target\": {\"kind\": \"pid\", \"pids\": [4242]}"));

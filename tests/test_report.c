@@ -26,8 +26,8 @@ static size_t nfindings;
 static struct ud_profile *imported(const char *file, const char *label, const char *uarch)
 {
 	struct ud_import_opts o = { 0 };
-	struct ud_profile *p = ud_profile_new(json_pack("{s:s s:{s:s} s:s}", "label", label, "cpu", "uarch", uarch,
-							"kernel", label));
+	struct ud_profile *p = ud_profile_new(host_from_text(
+		"{\"label\": \"%s\", \"cpu\": {\"uarch\": \"%s\"}, \"kernel\": \"%s\"}", label, uarch, label));
 	struct ud_err err;
 
 	ck_assert_msg(ud_import_file(p, file, &o, &err) == 0, "%s", err.msg);

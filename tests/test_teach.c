@@ -276,7 +276,7 @@ static void sample_noise(struct ud_lab_result *r, bool busy)
 }
 
 /* The document -f json streams is the tree the pages read, value for value: one writer for both. */
-static void same_as_streamed(const json_t *doc, const json_t *host, const struct ud_lab_result *r, size_t n)
+static void same_as_streamed(const json_t *doc, const struct ud_host *host, const struct ud_lab_result *r, size_t n)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -291,13 +291,20 @@ static void same_as_streamed(const json_t *doc, const json_t *host, const struct
 	free(buf);
 }
 
-/* Three judged labs over synthetic points, the host labelled hostile; the branch lab's host busy when busy_branch. */
+/* The host the sample documents are of, labelled hostile (caller frees). */
+static struct ud_host *sample_host(void)
+{
+	return host_from_text("{\"label\": \"<script>alert(1)</script>\", \"cpu\": "
+			      "{\"model_name\": \"AMD EPYC & \\\"friends\\\"\", \"uarch\": \"zen4\"}}");
+}
+
+/* Three judged labs over synthetic points, sample_host()'s; the branch lab's host busy when busy_branch. */
 static json_t *sample_doc_noise(bool busy_branch)
 {
 	static const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[] = { 0.9, 1.8, 2.7, 3.6, 3.6, 3.6, 3.6, 3.6 };
 	struct ud_lab_result r[3];
-	json_t *host = json_pack("{s:s s:{s:s s:s}}", "label", "<script>alert(1)</script>", "cpu", "model_name",
-				 "AMD EPYC & \"friends\"", "uarch", "zen4"), *doc;
+	struct ud_host *host = sample_host();
+	json_t *doc;
 
 	branch_result(&r[0], 0.3, 3.3);
 	cache_result(&r[1], (struct ud_cache_kb){ 32, 1024, 32768 });
@@ -314,7 +321,7 @@ static json_t *sample_doc_noise(bool busy_branch)
 	same_as_streamed(doc, host, r, 3);
 	for (int i = 0; i < 3; i++)
 		ud_lab_result_free(&r[i]);
-	json_decref(host);
+	ud_host_free(host);
 	return doc;
 }
 
@@ -362,7 +369,7 @@ START_TEST(test_caches_from_fixture_sysfs)
 {
 	struct ud_host_opts o = { .sysroot = UD_TEST_DATA "/sysfs-zen4", .label = "fixture" };
 	struct ud_err err = UD_ERR_INIT;
-	json_t *host = ud_host_collect(&o, &err);
+	struct ud_host *host = ud_host_collect(&o, &err);
 	struct ud_cache_kb c;
 
 	ck_assert_msg(host != NULL, "%s", err.msg);
@@ -370,7 +377,12 @@ START_TEST(test_caches_from_fixture_sysfs)
 	ck_assert_double_eq(c.l1d, 32);
 	ck_assert_double_eq(c.l2, 1024);
 	ck_assert_double_eq(c.l3, 32768);
-	json_decref(host);
+	/* a zero or negative size is unknown, as in run (ud_host_cache_bytes) */
+	host->cpu.caches.l2_kb = -1024;
+	host->cpu.caches.l3_kb = 0;
+	c = ud_teach_caches(host);
+	ck_assert_double_eq(c.l2 + c.l3, 0);
+	ud_host_free(host);
 	c = ud_teach_caches(NULL);
 	ck_assert_double_eq(c.l1d + c.l2 + c.l3, 0);
 }
@@ -382,9 +394,11 @@ static char *render(const json_t *doc, enum ud_report_format f)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	struct ud_err err = UD_ERR_INIT;
+	struct ud_host *host = sample_host();
 
-	ck_assert_msg(ud_teach_write(doc, f, NULL, out, &err) == 0, "%s", err.msg);
+	ck_assert_msg(ud_teach_write(host, doc, f, NULL, out, &err) == 0, "%s", err.msg);
 	fclose(out);
+	ud_host_free(host);
 	return buf;
 }
 
@@ -430,7 +444,7 @@ START_TEST(test_text_page)
 	ck_assert_ptr_nonnull(strstr(text, "3 of 3 labs shown"));
 	for (char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		ck_assert_int_le((int)(strchr(line, '\n') ? strchr(line, '\n') - line : (long)strlen(line)), 100);
-	ck_assert_int_eq(ud_teach_write(doc, UD_REPORT_MD, NULL, out, &err), -1);
+	ck_assert_int_eq(ud_teach_write(NULL, doc, UD_REPORT_MD, NULL, out, &err), -1);
 	fclose(out);
 	free(buf);
 	free(text);

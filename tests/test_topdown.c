@@ -759,7 +759,7 @@ START_TEST(test_profile_round_trip)
 	w = ud_profile_add_workload(p, "n1");
 	n1 = ud_workload_add_topdown(w, UD_TD_SLOTS, UD_TD_COUNTED, NULL);
 	*n1 = COMPUTE("neoverse-n1", "", NAN, n1_names, n1_v);
-	j = ud_profile_to_json(p);
+	j = profile_tree(p);
 	td = json_object_get(json_array_get(json_object_get(j, "workloads"), 0), "topdown");
 	ck_assert_str_eq(json_string_value(json_object_get(td, "method")), "slots");
 	ck_assert_str_eq(json_string_value(json_object_get(td, "source")), "counted");

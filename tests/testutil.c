@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "json_doc.h"
 #include "testutil.h"
 
 static char *slurp_fd(int fd)
@@ -204,4 +206,33 @@ struct ud_profile *profile_from_tree(const json_t *j, const char *name, struct u
 	p = ud_profile_parse(text, strlen(text), name, err);
 	free(text);
 	return p;
+}
+
+json_t *profile_tree(const struct ud_profile *p)
+{
+	struct ud_jw *jw = ud_jw_tree();
+	json_t *tree = NULL;
+
+	ud_profile_emit(jw, p);
+	ck_assert_int_eq(ud_jw_finish(jw, &tree), 0);
+	return tree;
+}
+
+struct ud_host *host_from_text(const char *fmt, ...)
+{
+	char text[4096];
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_jdoc *doc;
+	struct ud_host *h;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	doc = ud_jdoc_parse(text, strlen(text), &err);
+	ck_assert_msg(doc != NULL, "%s: %s", text, err.msg);
+	h = ud_host_read(ud_jdoc_root(doc), "test", &err);
+	ck_assert_msg(h != NULL, "%s: %s", text, err.msg);
+	ud_jdoc_free(doc);
+	return h;
 }

@@ -41,6 +41,10 @@ void busy_loops_stop(int *pids, long n);
 int spin_workload(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err);
 /* The profile in the JSON tree j, read back as a file's text would be (ud_profile_parse). */
 struct ud_profile *profile_from_tree(const json_t *j, const char *name, struct ud_err *err);
+/* The profile's JSON form as a tree (ud_profile_emit()); a new reference. */
+json_t *profile_tree(const struct ud_profile *p);
+/* A host read from the JSON text that printf's fmt makes (ud_host_read()); the test fails if it does not read. */
+struct ud_host *host_from_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Runs a suite and returns the exit status for main(). */
 int run_suite(Suite *s);
 

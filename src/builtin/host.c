@@ -4,10 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "builtins.h"
-#include "json_io.h"
+#include "json_emit.h"
 #include "host.h"
 #include "options.h"
 #include "text.h"
@@ -34,35 +32,31 @@ static const struct ud_command command = {
 	.options = UD_OPTIONS(options),
 };
 
-static void print_value(const char *indent, const char *key, const json_t *v)
+/* One fact as `host` lists it: a group as a heading, members indented under it. */
+static int print_fact(const char *name, const struct ud_fact *v, void *arg)
 {
-	const char *k;
-	const json_t *sub;
-	char kbuf[256], vbuf[1024];
+	const char *dot = strrchr(name, '.'), *key = dot ? dot + 1 : name;
+	char indent[32], kbuf[256], vbuf[1024], num[32];
+	size_t depth = 0;
 
+	(void)arg;
+	for (const char *c = name; *c && depth < sizeof(indent) / 2 - 1; c++)
+		depth += *c == '.';
+	memset(indent, ' ', 2 * depth);
+	indent[2 * depth] = '\0';
 	/* The facts come from files (--cpuinfo, /sys): shown, never obeyed by the terminal. */
 	key = ud_visible(key, kbuf, sizeof(kbuf));
-	if (json_is_object(v)) {
-		char deeper[32];
-
+	if (v->type == UD_FACT_GROUP)
 		printf("%s%s:\n", indent, key);
-		snprintf(deeper, sizeof(deeper), "%s  ", indent);
-		json_object_foreach((json_t *)v, k, sub)
-			print_value(deeper, k, sub);
-		return;
-	}
-	if (json_is_null(v))
+	else if (v->type == UD_FACT_NULL)
 		printf("%s%-24s (unknown)\n", indent, key);
-	else if (json_is_string(v))
-		printf("%s%-24s %s\n", indent, key, ud_visible(json_string_value(v), vbuf, sizeof(vbuf)));
-	else if (json_is_integer(v) && strncmp(key, "midr_", 5) == 0)
-		printf("%s%-24s 0x%llx\n", indent, key, (long long)json_integer_value(v));
-	else if (json_is_integer(v))
-		printf("%s%-24s %lld\n", indent, key, (long long)json_integer_value(v));
-	else if (json_is_boolean(v))
-		printf("%s%-24s %s\n", indent, key, json_is_true(v) ? "yes" : "no");
+	else if (v->type == UD_FACT_INTEGER && strncmp(key, "midr_", 5) == 0)
+		printf("%s%-24s 0x%llx\n", indent, key, v->integer);
+	else if (v->type == UD_FACT_BOOLEAN)
+		printf("%s%-24s %s\n", indent, key, v->boolean ? "yes" : "no");
 	else
-		printf("%s%-24s %g\n", indent, key, json_number_value(v));
+		printf("%s%-24s %s\n", indent, key, ud_visible(ud_fact_text(v, num, sizeof(num)), vbuf, sizeof(vbuf)));
+	return 0;
 }
 
 int cmd_host(int argc, char **argv)
@@ -71,7 +65,7 @@ int cmd_host(int argc, char **argv)
 	struct ud_uarch_db db;
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
-	json_t *host;
+	struct ud_host *host;
 
 	args.cpuinfo = NULL;
 	args.json = false;
@@ -91,14 +85,13 @@ int cmd_host(int argc, char **argv)
 		return UD_EXIT_USAGE;
 	}
 	if (args.json) {
-		ud_json_write(host, stdout);
-	} else {
-		const char *k;
-		const json_t *v;
+		struct ud_jw *jw = ud_jw_text(stdout);
 
-		json_object_foreach(host, k, v)
-			print_value("", k, v);
+		ud_host_emit(jw, NULL, host);
+		ud_jw_finish(jw, NULL);
+	} else {
+		ud_host_each_fact(host, print_fact, NULL);
 	}
-	json_decref(host);
+	ud_host_free(host);
 	return ud_stdout_status(&command);
 }

@@ -106,25 +106,26 @@ static int parse_args(int argc, char **argv, int *next)
  * The facts taken on that host by 'uarchdiff host --json': kept whole, but
  * --label and --uarch still say what the user asked for.
  */
-static json_t *host_from_file(const struct import_args *a, const struct ud_uarch *u, struct ud_err *err)
+static struct ud_host *host_from_file(const struct import_args *a, const struct ud_uarch *u, struct ud_err *err)
 {
-	json_t *host = ud_host_file_load(a->host, err);
+	struct ud_host *host = ud_host_file_load(a->host, err);
 
-	if (host && a->label)
-		json_object_set_new(host, "label", json_string(a->label));
-	if (host && u)
-		json_object_set_new(json_object_get(host, "cpu"), "uarch", json_string(u->name));
+	if (host && ((a->label && ud_host_set_string(&host->label, a->label) != 0) ||
+		     (u && ud_host_set_string(&host->cpu.uarch, u->name) != 0))) {
+		ud_host_free(host);
+		return ud_fail(err, "out of memory"), NULL;
+	}
 	return host;
 }
 
-static json_t *imported_host(const struct import_args *a, const char *first, struct ud_err *err)
+static struct ud_host *imported_host(const struct import_args *a, const char *first, struct ud_err *err)
 {
 	const char *base = strrchr(first, '/');
 	const char *label = a->label ? a->label : base ? base + 1 : first;
 	const struct ud_uarch *u = NULL;
 	struct ud_uarch_db db;
 	struct ud_cpu cpu;
-	json_t *host = NULL;
+	struct ud_host *host = NULL;
 	int has_cpu = 0;
 
 	if (!a->cpuinfo && !a->uarch)
@@ -175,7 +176,7 @@ static int import_main(int argc, char **argv)
 {
 	struct ud_profile *p = NULL;
 	struct ud_err err = UD_ERR_INIT;
-	json_t *host;
+	struct ud_host *host;
 	int next, ret = parse_args(argc, argv, &next);
 
 	if (ret != UD_OPT_GO_ON)

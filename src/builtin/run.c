@@ -284,13 +284,6 @@ static void record_binary(const struct ud_workload_def *d, struct ud_workload *w
 		w->build_id = strdup(id);
 }
 
-static size_t cache_bytes(const json_t *host, const char *key)
-{
-	const json_t *v = json_object_get(json_object_get(json_object_get(host, "cpu"), "caches"), key);
-
-	return json_is_integer(v) ? (size_t)json_integer_value(v) * 1024 : 0;
-}
-
 /*
  * The hostname as the start of a file name: '/' would make it a path (a
  * host named "../x" wrote outside the folder), so anything but letters,
@@ -310,7 +303,7 @@ static void name_part(const char *h, char *out, size_t len)
 }
 
 /* HOSTNAME-YYYYMMDD-HHMMSS.json, or with -2, -3 ... when that file exists: a default name replaces nothing. */
-static char *default_output(const json_t *host)
+static char *default_output(const struct ud_host *host)
 {
 	char stamp[32], part[128], *path = malloc(512);
 	time_t t = time(NULL);
@@ -321,7 +314,7 @@ static char *default_output(const json_t *host)
 		return NULL;
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	name_part(json_string_value(json_object_get(host, "hostname")), part, sizeof(part));
+	name_part(host->hostname, part, sizeof(part));
 	snprintf(path, 512, "%s-%s.json", part, stamp);
 	for (int k = 2; k <= DEFAULT_NAME_TRIES && ud_outfile_check_new(path, &err) != 0; k++)
 		snprintf(path, 512, "%s-%s-%d.json", part, stamp, k);
@@ -485,9 +478,9 @@ static void set_timing(struct run *r)
 		}
 	}
 	r->ro.exact = args.exact;
-	r->ro.l1d = cache_bytes(r->p->host, "l1d_kb");
-	r->ro.l2 = cache_bytes(r->p->host, "l2_kb");
-	r->ro.l3 = cache_bytes(r->p->host, "l3_kb");
+	r->ro.l1d = ud_host_cache_bytes(r->p->host, UD_CACHE_L1D);
+	r->ro.l2 = ud_host_cache_bytes(r->p->host, UD_CACHE_L2);
+	r->ro.l3 = ud_host_cache_bytes(r->p->host, UD_CACHE_L3);
 	r->ro.stop = &stop_requested;
 }
 
@@ -497,12 +490,14 @@ static int prepare(struct run *r, struct ud_err *err)
 	struct ud_host_opts hopts = { .db = &r->db, .label = args.label };
 	struct ud_err why = UD_ERR_INIT;
 	const struct ud_uarch *u;
+	struct ud_host *host;
 
 	if (ud_uarch_db_load(NULL, &r->db, err) != 0 || !(u = ud_uarch_detect_file(&r->db, NULL, err)))
 		return -1;
-	r->p = ud_profile_new(ud_host_collect(&hopts, err));
-	if (!r->p || !json_object_size(r->p->host))
+	if (!(host = ud_host_collect(&hopts, err)))
 		return -1;
+	if (!(r->p = ud_profile_new(host)))
+		return ud_fail(err, "out of memory");
 	r->output_default = !args.output && !args.json;
 	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : default_output(r->p->host);
 	if (!r->output)

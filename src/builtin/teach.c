@@ -106,11 +106,12 @@ static int parse_args(int argc, char **argv, enum ud_lab *labs, size_t *n)
 }
 
 /* This host's facts, caches and counter plan: what every lab needs. */
-static json_t *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct ud_event **ev, struct ud_err *err)
+static struct ud_host *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct ud_event **ev,
+			       struct ud_err *err)
 {
 	struct ud_host_opts hopts = { .db = db };
 	const struct ud_uarch *u;
-	json_t *host;
+	struct ud_host *host;
 	const char *quick = getenv("UARCHDIFF_TEACH_QUICK");
 
 	if (ud_uarch_db_load(NULL, db, err) != 0 || !(u = ud_uarch_detect_file(db, NULL, err)))
@@ -118,7 +119,7 @@ static json_t *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct u
 	if (!(host = ud_host_collect(&hopts, err)))
 		return NULL;
 	if (!(*ev = ud_measure_plan(u, UD_TEACH_EVENTS, &o->nev, err)))
-		return json_decref(host), NULL;
+		return ud_host_free(host), NULL;
 	o->ev = *ev;
 	o->caches = ud_teach_caches(host);
 	o->mem_avail_kb = ud_teach_mem_available_kb();
@@ -144,14 +145,14 @@ static int run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *o, 
 }
 
 /* The document streamed for -f json; else its tree (*doc, the caller's to free) through the page's template. */
-static int write_document(const json_t *host, const struct ud_lab_result *res, size_t n, FILE *f, json_t **doc,
+static int write_document(const struct ud_host *host, const struct ud_lab_result *res, size_t n, FILE *f, json_t **doc,
 			  struct ud_err *err)
 {
 	if (args.format == UD_REPORT_JSON)
 		return ud_teach_write_json(host, res, n, f) == 0 ? 0 : ud_fail(err, "cannot write the JSON document");
 	if (!(*doc = ud_teach_to_json(host, res, n)))
 		return ud_fail(err, "out of memory");
-	return ud_teach_write(*doc, args.format, NULL, f, err);
+	return ud_teach_write(host, *doc, args.format, NULL, f, err);
 }
 
 int cmd_teach(int argc, char **argv)
@@ -163,7 +164,8 @@ int cmd_teach(int argc, char **argv)
 	struct ud_event *ev = NULL;
 	struct ud_outfile *out = NULL;
 	struct ud_err err = UD_ERR_INIT;
-	json_t *host = NULL, *doc = NULL;
+	struct ud_host *host = NULL;
+	json_t *doc = NULL;
 	size_t n = 0;
 	int status, tty;
 
@@ -196,7 +198,7 @@ done:
 	for (size_t i = 0; i < n; i++)
 		ud_lab_result_free(&res[i]);
 	json_decref(doc);
-	json_decref(host);
+	ud_host_free(host);
 	free(ev);
 	ud_uarch_db_free(&db);
 	return status;

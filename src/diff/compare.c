@@ -11,13 +11,6 @@
 #include "compare.h"
 #include "stats.h"
 
-static const char *host_label(const struct ud_profile *p, const char *path)
-{
-	const char *l = json_string_value(json_object_get(p->host, "label"));
-
-	return l && *l ? l : path;
-}
-
 /* The row of workload name, or NULL. */
 static struct ud_compare_row *row_of(struct ud_compare *c, const char *name)
 {
@@ -89,10 +82,10 @@ static void fill_table(struct ud_compare *c)
 		c->hosts[0].ngeomean += !base->workloads[j].composite;
 }
 
-/* A string host fact under cpu, or NULL; "generic" is the table of no known core, so it says nothing. */
-static const char *cpu_fact(const struct ud_profile *p, const char *key)
+/* A string host fact ("cpu.vendor"), or NULL; "generic" is the table of no known core, so it says nothing. */
+static const char *cpu_fact(const struct ud_profile *p, const char *name)
 {
-	const char *v = json_string_value(json_object_get(json_object_get(p->host, "cpu"), key));
+	const char *v = ud_host_fact(p->host, name).string;
 
 	return v && *v && strcmp(v, "unknown") != 0 && strcmp(v, "generic") != 0 ? v : NULL;
 }
@@ -117,7 +110,8 @@ static void group_name(struct ud_compare_group *g)
 static bool env_in(const struct ud_diff *d, const struct ud_env_entry *e)
 {
 	for (size_t i = 0; i < d->nenv; i++)
-		if (strcmp(d->env[i].field, e->field) == 0 && json_equal(d->env[i].a, e->a) && json_equal(d->env[i].b, e->b))
+		if (strcmp(d->env[i].field, e->field) == 0 && ud_fact_equal(&d->env[i].a, &e->a) &&
+		    ud_fact_equal(&d->env[i].b, &e->b))
 			return true;
 	return false;
 }
@@ -177,7 +171,8 @@ static int group_hosts(struct ud_compare *c)
 	if (!(c->groups = calloc(c->nhosts, sizeof(*c->groups))))
 		return -1;
 	for (size_t k = 0; k < c->nhosts; k++) {
-		const char *vendor = cpu_fact(c->hosts[k].profile, "vendor"), *uarch = cpu_fact(c->hosts[k].profile, "uarch");
+		const char *vendor = cpu_fact(c->hosts[k].profile, "cpu.vendor");
+		const char *uarch = cpu_fact(c->hosts[k].profile, "cpu.uarch");
 		size_t g = 0;
 		struct ud_compare_group *grp;
 
@@ -205,8 +200,9 @@ static int group_hosts(struct ud_compare *c)
 /* Each candidate's diff: those that build join the hosts, the others the skipped. */
 static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, struct ud_err *err)
 {
-	c->hosts[0] = (struct ud_compare_host){ in->profiles[0], host_label(in->profiles[0], in->paths[0]), in->paths[0],
-						NAN, 0, 0 };
+	const char *base = ud_host_label(in->profiles[0]->host, in->paths[0]);
+
+	c->hosts[0] = (struct ud_compare_host){ in->profiles[0], base, in->paths[0], NAN, 0, 0 };
 	c->nhosts = 1;
 	for (size_t k = 1; k < in->n; k++) {
 		struct ud_diff_input di = { in->profiles[0], in->profiles[k], in->paths[0], in->paths[k], in->db };
@@ -223,7 +219,8 @@ static int build_diffs(struct ud_compare *c, const struct ud_compare_input *in, 
 			continue;
 		}
 		c->diffs[c->nhosts - 1] = d;
-		c->hosts[c->nhosts++] = (struct ud_compare_host){ in->profiles[k], host_label(in->profiles[k], in->paths[k]),
+		c->hosts[c->nhosts++] = (struct ud_compare_host){ in->profiles[k],
+								  ud_host_label(in->profiles[k]->host, in->paths[k]),
 								  in->paths[k], NAN, 0, 0 };
 	}
 	if (c->nhosts > 1)

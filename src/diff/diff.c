@@ -10,16 +10,9 @@
 
 #include "diff_priv.h"
 
-static const char *host_label(const struct ud_profile *p, const char *fallback)
-{
-	const char *l = json_string_value(json_object_get(p->host, "label"));
-
-	return l ? l : fallback;
-}
-
 static const struct ud_uarch *host_uarch(const struct ud_profile *p, const struct ud_uarch_db *db)
 {
-	const char *name = json_string_value(json_object_get(json_object_get(p->host, "cpu"), "uarch"));
+	const char *name = p->host->cpu.uarch;
 
 	return db && name ? ud_uarch_find(db, name) : NULL;
 }
@@ -175,7 +168,7 @@ static void host_init(struct ud_diff_host *h, const struct ud_profile *p, const 
 		      const struct ud_uarch_db *db)
 {
 	h->profile = p;
-	h->label = host_label(p, fallback);
+	h->label = ud_host_label(p->host, fallback);
 	h->file = file;
 	h->uarch = host_uarch(p, db);
 	h->no_pmu = ud_profile_no_pmu_reason(p, h->no_pmu_buf, sizeof(h->no_pmu_buf));

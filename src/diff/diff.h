@@ -316,8 +316,8 @@ struct ud_diff_workload {
 
 /* A host fact both profiles know and disagree on. */
 struct ud_env_entry {
-	char *field;    /* dotted path into the host object, "vulnerabilities.retbleed"; owned */
-	json_t *a, *b;  /* the two leaves; owned references */
+	char *field;          /* the fact's dotted name (host_facts.h), "vulnerabilities.retbleed"; owned */
+	struct ud_fact a, b;  /* the two values, borrowed from the profiles' hosts (the diff's inputs) */
 };
 
 /* Rule ids; diff_rules.c has the table (scope, condition, hypothesis) in this order. */

@@ -1,8 +1,7 @@
 /*
  * The environment: every host fact both profiles know and disagree on, by
- * dotted path.  Host facts are JSON in the profile (an open set of fields
- * host.c and `import --host` fill), so the entries keep the two leaves as
- * they are; the rules and the document read them from here.
+ * dotted name.  The walk is host_facts.h's, in the order the host object is
+ * written; the rules and the document read the entries from here.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,7 +21,8 @@ static bool not_environment(const char *path)
 	return false;
 }
 
-static int append(struct ud_diff *d, size_t *cap, const char *path, json_t *a, json_t *b)
+static int append(struct ud_diff *d, size_t *cap, const char *name, const struct ud_fact *a,
+		  const struct ud_fact *b)
 {
 	struct ud_env_entry *e;
 
@@ -36,52 +36,43 @@ static int append(struct ud_diff *d, size_t *cap, const char *path, json_t *a, j
 		*cap = n;
 	}
 	e = &d->env[d->nenv];
-	e->field = strdup(path);
+	e->field = strdup(name);
 	if (!e->field)
 		return -1;
-	e->a = json_incref(a);
-	e->b = json_incref(b);
+	e->a = *a;
+	e->b = *b;
 	d->nenv++;
 	return 0;
 }
 
-/* Depth first in the baseline's key order, so the list reads like the host object. */
-static int walk(struct ud_diff *d, size_t *cap, const char *prefix, const json_t *a, const json_t *b)
+struct walk {
+	struct ud_diff *d;
+	size_t cap;
+};
+
+/* One of the baseline's facts against the candidate's of that name; unknown on either side says nothing. */
+static int visit(const char *name, const struct ud_fact *a, void *arg)
 {
-	const char *key;
-	json_t *va;
+	struct walk *w = arg;
+	struct ud_fact b = ud_host_fact(w->d->host[UD_SIDE_B].profile->host, name);
 
-	json_object_foreach((json_t *)a, key, va) {
-		json_t *vb = json_object_get(b, key);
-		char path[256];
-		int ret = 0;
-
-		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", key);
-		if (!vb || not_environment(path) || json_is_null(va) || json_is_null(vb))
-			continue;
-		if (json_is_object(va) && json_is_object(vb))
-			ret = walk(d, cap, path, va, vb);
-		else if (!json_equal(va, vb))
-			ret = append(d, cap, path, va, vb);
-		if (ret != 0)
-			return -1;
-	}
-	return 0;
+	if (a->type == UD_FACT_GROUP || a->type == UD_FACT_NULL || b.type == UD_FACT_ABSENT ||
+	    b.type == UD_FACT_NULL || b.type == UD_FACT_GROUP || not_environment(name) || ud_fact_equal(a, &b))
+		return 0;
+	return append(w->d, &w->cap, name, a, &b);
 }
 
 int ud_diff_env_build(struct ud_diff *d)
 {
-	size_t cap = 0;
+	struct walk w = { d, 0 };
 
-	return walk(d, &cap, "", d->host[UD_SIDE_A].profile->host, d->host[UD_SIDE_B].profile->host);
+	return ud_host_each_fact(d->host[UD_SIDE_A].profile->host, visit, &w);
 }
 
 void ud_diff_env_free(struct ud_diff *d)
 {
 	for (size_t i = 0; i < d->nenv; i++) {
 		free(d->env[i].field);
-		json_decref(d->env[i].a);
-		json_decref(d->env[i].b);
 	}
 	free(d->env);
 	d->env = NULL;

@@ -291,8 +291,8 @@ void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w)
 {
 	ud_jw_object(w, NULL);
 	ud_jw_string(w, "field", e->field);
-	ud_jw_value(w, "a", e->a);
-	ud_jw_value(w, "b", e->b);
+	ud_fact_emit(w, "a", &e->a);
+	ud_fact_emit(w, "b", &e->b);
 	ud_jw_end(w);
 }
 

@@ -84,17 +84,6 @@ static void evidence_free(struct evidence *ev)
  * A host fact's text: a string as it is, a null (from an import) "unknown",
  * anything else (a number, a boolean, a list) its JSON text in buf, cut to fit.
  */
-static const char *text_of(const json_t *j, char *buf, size_t len)
-{
-	char *dumped;
-
-	if (json_is_string(j))
-		return json_string_value(j);
-	dumped = j && !json_is_null(j) ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) : NULL;
-	snprintf(buf, len, "%s", dumped ? dumped : "unknown");
-	free(dumped);
-	return buf;
-}
 
 /* ---- speculative-execution mitigations ---- */
 
@@ -128,7 +117,7 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		if (is_mitigation(e->field) || strcmp(e->field, "kernel") == 0) {
 			char ta[128], tb[128];
 
-			add(ev, "%s: %s | %s", e->field, text_of(e->a, ta, sizeof(ta)), text_of(e->b, tb, sizeof(tb)));
+			add(ev, "%s: %s | %s", e->field, ud_fact_text(&e->a, ta, sizeof(ta)), ud_fact_text(&e->b, tb, sizeof(tb)));
 			mitigations += is_mitigation(e->field);
 		}
 	}
@@ -214,9 +203,9 @@ static const struct ud_per_unit *per_unit(const struct ud_diff_workload *w, cons
 /* Whether a host's profile lacks the facts that tell kernels apart (imported without --host). */
 static bool facts_missing(const struct ud_diff_host *h)
 {
-	const json_t *host = h->profile->host;
+	const struct ud_host *host = h->profile->host;
 
-	return !json_is_string(json_object_get(host, "kernel")) || !json_is_object(json_object_get(host, "vulnerabilities"));
+	return !host->kernel || !host->vulnerabilities_known;
 }
 
 static void kernel_heavy_workload(struct evidence *ev, const struct ud_diff *d, const struct ud_diff_workload *w)
@@ -508,7 +497,7 @@ static int rule_no_hardware_counters(const struct subject *s, struct evidence *e
 {
 	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
 		const struct ud_diff_host *h = &s->d->host[side];
-		const char *pmu = json_string_value(json_object_get(h->profile->host, "pmu"));
+		const char *pmu = h->profile->host->pmu;
 
 		if (h->profile->nworkloads && !counted_instructions(h->profile))
 			add(ev, "%s: no workload has a counted 'instructions'; pmu: %s", h->label, pmu ? pmu : "unknown");
@@ -521,16 +510,15 @@ static int rule_hybrid_cpu(const struct subject *s, struct evidence *ev)
 {
 	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
 		const struct ud_diff_host *h = &s->d->host[side];
-		const json_t *pmus = json_object_get(h->profile->host, "core_pmus"), *pmu;
+		const struct ud_host *host = h->profile->host;
 		char names[256] = "";
-		size_t i, used = 0;
+		size_t used = 0;
 
-		if (!json_is_true(json_object_get(h->profile->host, "hybrid")))
+		if (!host->hybrid)
 			continue;
-		json_array_foreach(pmus, i, pmu)
-			if (json_is_string(pmu) && used < sizeof(names))
-				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
-							 json_string_value(pmu));
+		for (size_t i = 0; i < host->ncore_pmus && used < sizeof(names); i++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+						 host->core_pmus[i]);
 		add(ev, "%s: hybrid CPU (%s): counters kept per core type, IPC per core type in derived_per_pmu",
 		    h->label, used ? names : "core types unknown");
 	}

@@ -3,18 +3,17 @@
  * (SPEC §3 "host"): CPU identity, caches, kernel, hypervisor, PMU access,
  * speculative-execution mitigations, frequency policy.
  *
- * The facts are returned as a jansson object because they are an open
- * record: the diff compares them field by field without knowing each one.
- * A fact that cannot be read is JSON null, never a guess.
+ * The facts are the typed host of host_facts.h; a fact that cannot be read
+ * is unknown (JSON null), never a guess.
  */
 #ifndef UD_HOST_H
 #define UD_HOST_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
 #include "cpuinfo.h"
 #include "error.h"
+#include "host_facts.h"
 #include "uarch.h"
 
 struct ud_host_opts {
@@ -25,25 +24,24 @@ struct ud_host_opts {
 };
 
 /*
- * Returns a new reference to the host object, or NULL with err set when the
- * CPU description cannot be read (a missing --cpuinfo file, say).
+ * This host's facts (the caller frees them, ud_host_free()), or NULL with
+ * err set when the CPU description cannot be read (a missing --cpuinfo
+ * file, say) or out of memory.
  */
-json_t *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
+struct ud_host *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
 
 /*
- * The host object of an imported profile: every fact null, as the source did
- * not give it, except the label and, where given, the CPU from another
- * host's cpuinfo and its microarchitecture (both may be NULL).
+ * The host of an imported profile: every fact unknown, as the source did not
+ * give it, except the label and, where given, the CPU from another host's
+ * cpuinfo and its microarchitecture (both may be NULL).  Caller frees; NULL
+ * when out of memory.
  */
-json_t *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch);
+struct ud_host *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch);
 
 /*
  * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):
  * on x86 it holds a programmable counter.  false when unreadable.
  */
 bool ud_host_nmi_watchdog(void);
-
-/* The "cpu" object for a parsed cpuinfo (new reference). */
-json_t *ud_host_cpu_json(const struct ud_cpu *cpu);
 
 #endif

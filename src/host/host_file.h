@@ -10,15 +10,15 @@
 #ifndef UD_HOST_FILE_H
 #define UD_HOST_FILE_H
 
-#include <jansson.h>
-
 #include "error.h"
+#include "host_facts.h"
 
 /*
- * Reads and checks the host object in path.  Returns a new reference the
- * caller owns, or NULL with err set to one line naming the file: missing,
- * not JSON (with line:column), or not a host object.
+ * Reads and checks the host object in path (host_facts.h's reader).
+ * Returns the facts, which the caller frees, or NULL with err set to one
+ * line naming the file: missing, not JSON (with line:column), not a host
+ * object, or a fact of the wrong type.
  */
-json_t *ud_host_file_load(const char *path, struct ud_err *err);
+struct ud_host *ud_host_file_load(const char *path, struct ud_err *err);
 
 #endif

@@ -243,7 +243,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	struct ud_import_warnings mine = { 0 };
 	size_t before = p->nworkloads, bad;
 	int was_incomplete = p->incomplete;
-	json_t *host;
+	struct ud_host *host;
 	int ret;
 
 	if (len >= 3 && memcmp(text, utf8_bom, 3) == 0) {
@@ -267,7 +267,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 		return ud_fail(err, "%s: a uarchdiff document (a diff, compare or teach report), not something to import",
 			       name);
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
-	host = json_deep_copy(p->host);
+	host = ud_host_copy(p->host);
 	if (!host)
 		return ud_fail(err, "out of memory");
 	ret = dispatch(p, o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format, text, len, name, o,
@@ -275,13 +275,13 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	if (ret != 0) {
 		while (p->nworkloads > before)
 			ud_profile_drop_last_workload(p);
-		json_decref(p->host);
+		ud_host_free(p->host);
 		p->host = host;
 		p->incomplete = was_incomplete;
 		ud_import_warnings_free(&mine);
 		return ret;
 	}
-	json_decref(host);
+	ud_host_free(host);
 	for (size_t i = 0; i < mine.n && warn; i++)
 		if (imp_warn(warn, "%s", mine.lines[i]) != 0)
 			ret = ud_fail(err, "out of memory");

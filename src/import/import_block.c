@@ -316,24 +316,11 @@ static size_t hybrid_pmus(const struct acc *a, const char *pmus[], size_t max)
 /* "hybrid": true and "core_pmus": [...] in the host, so host and diff output can say so. */
 static int mark_hybrid(struct ud_profile *p, const char *pmus[], size_t n)
 {
-	json_t *list = json_object_get(p->host, "core_pmus");
-
-	if (!json_is_array(list)) {
-		list = json_array();
-		if (!list || json_object_set_new(p->host, "core_pmus", list) != 0)
+	for (size_t i = 0; i < n; i++)
+		if (ud_host_add_core_pmu(p->host, pmus[i]) != 0)
 			return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-		size_t k;
-		json_t *v;
-
-		json_array_foreach(list, k, v)
-			seen = seen || strcmp(json_string_value(v) ? json_string_value(v) : "", pmus[i]) == 0;
-		if (!seen && json_array_append_new(list, json_string(pmus[i])) != 0)
-			return -1;
-	}
-	return json_object_set_new(p->host, "hybrid", json_true());
+	p->host->hybrid = true;
+	return 0;
 }
 
 /* A second row of a name already there (a PMU prefix dropped on a non-hybrid host) adds to it. */

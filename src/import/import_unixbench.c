@@ -99,10 +99,11 @@ static int add_workload(struct ud_profile *p, struct run *r, const char *test, d
 	return 0;
 }
 
-static void set_host_string(struct ud_profile *p, const char *key, const char *value)
+/* A fact the log gives where nothing better (--host) did; out of memory leaves it unknown. */
+static void set_host_string(char **field, const char *value)
 {
-	if (json_is_null(json_object_get(p->host, key)) || !json_object_get(p->host, key))
-		json_object_set_new(p->host, key, json_string(value));
+	if (!*field)
+		ud_host_set_string(field, value);
 }
 
 /* "OS: GNU/Linux -- 5.15.0-1028-aws -- #32-Ubuntu ..." and "System: host: GNU/Linux" */
@@ -119,7 +120,7 @@ static void take_host_line(struct ud_profile *p, const char *s)
 				k++;
 			snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(k, " "), k);
 			if (*buf)
-				set_host_string(p, "kernel", buf);
+				set_host_string(&p->host->kernel, buf);
 		}
 	} else if (strncmp(s, "System:", 7) == 0) {
 		const char *h = s + 7;
@@ -128,7 +129,7 @@ static void take_host_line(struct ud_profile *p, const char *s)
 			h++;
 		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(h, ": "), h);
 		if (*buf)
-			set_host_string(p, "hostname", buf);
+			set_host_string(&p->host->hostname, buf);
 	}
 }
 

@@ -11,15 +11,16 @@
 #include "profile.h"
 #include "stats.h"
 
-struct ud_profile *ud_profile_new(json_t *host)
+struct ud_profile *ud_profile_new(struct ud_host *host)
 {
 	struct ud_profile *p = calloc(1, sizeof(*p));
 
-	if (!p) {
-		json_decref(host);
+	if (!p || !(host = host ? host : ud_host_new())) {
+		ud_host_free(host);
+		free(p);
 		return NULL;
 	}
-	p->host = host ? host : json_object();
+	p->host = host;
 	p->tool_version = strdup(UD_VERSION);
 	return p;
 }
@@ -73,7 +74,7 @@ void ud_profile_free(struct ud_profile *p)
 		workload_free(&p->workloads[i]);
 	free(p->workloads);
 	free(p->tool_version);
-	json_decref(p->host);
+	ud_host_free(p->host);
 	free(p);
 }
 
@@ -369,9 +370,9 @@ const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size
 	}
 	if (!counters)
 		return NULL;
-	pmu = json_string_value(json_object_get(p->host, "pmu"));
+	pmu = p->host->pmu;
 	/* a host with a PMU whose events were refused (paranoid, a busy PMU) says why in the counters */
-	reason = pmu && strcmp(pmu, "available") != 0 ? json_string_value(json_object_get(p->host, "pmu_reason")) : NULL;
+	reason = pmu && strcmp(pmu, "available") != 0 ? p->host->pmu_reason : NULL;
 	c = reason ? NULL : refusal(p);
 	if (c && !strstr(c->reason, lead)) {
 		snprintf(buf, len, "%s: %s", c->name, c->reason); /* "cycles: perf printed <not supported>" */

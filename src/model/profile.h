@@ -9,19 +9,19 @@
  * (derived.h) whenever a profile is written.
  *
  * Ownership: the profile owns everything reachable from it, including the
- * host object (a jansson reference it steals).  Pointers returned by the
+ * host's facts (host_facts.h), which it takes over.  Pointers returned by the
  * add functions stay valid until the next add on the same parent.
  */
 #ifndef UD_PROFILE_H
 #define UD_PROFILE_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "count_status.h"
 #include "error.h"
+#include "host_facts.h"
 #include "hotspots.h"
 #include "json_emit.h"
 #include "topdown.h"
@@ -144,15 +144,15 @@ struct ud_workload {
 };
 
 struct ud_profile {
-	json_t *host;          /* an object; never NULL */
+	struct ud_host *host;  /* never NULL */
 	char *tool_version;    /* who wrote it */
 	int incomplete;        /* the run was stopped before every workload ran */
 	struct ud_workload *workloads;
 	size_t nworkloads;
 };
 
-/* Steals the reference to host (NULL makes an empty object). */
-struct ud_profile *ud_profile_new(json_t *host);
+/* Takes over host (NULL: every fact unknown); NULL when out of memory, host then freed. */
+struct ud_profile *ud_profile_new(struct ud_host *host);
 void ud_profile_free(struct ud_profile *p);
 
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
@@ -231,16 +231,20 @@ void ud_pmu_banner(const char *where, const char *reason, char *buf, size_t len)
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 
 /*
- * New reference to the JSON form, as ud_profile_dump() writes it (one
- * writer, json_emit.h, streamed to a file and built here as a tree).  On a hybrid host (host "core_pmus", a
- * list of the core types' PMUs, e.g. ["cpu_core", "cpu_atom"]) a workload's
+ * The JSON form, as ud_profile_dump() writes it, as the document of jw (one
+ * writer, json_emit.h: text streamed to a file, or a tree).  On a hybrid
+ * host (host.core_pmus, e.g. ["cpu_core", "cpu_atom"]) a workload's
  * counters named "PMU/event" also get "derived_per_pmu": {PMU: {derived
- * metrics of that core type's counters alone}}, so IPC never mixes core types.
+ * metrics of that core type's counters alone}}, so IPC never mixes core
+ * types.  The caller finishes jw (ud_jw_finish(): a tree writer hands
+ * over the tree, a text writer reports whether every write went through).
  */
-json_t *ud_profile_to_json(const struct ud_profile *p);
-/* A noise record as SPEC §3.1's "noise" object (unknown figures null), as profiles and teach labs carry it; a new reference. */
-json_t *ud_noise_to_json(const struct ud_noise *n);
-/* The same object written as member key of what is open in jw (json_emit.h). */
+void ud_profile_emit(struct ud_jw *jw, const struct ud_profile *p);
+/*
+ * A noise record as SPEC §3.1's "noise" object (unknown figures null), as
+ * profiles and teach labs carry it, written as member key of what is open
+ * in jw (json_emit.h).
+ */
 void ud_noise_emit(struct ud_jw *jw, const char *key, const struct ud_noise *n);
 /*
  * Reads the JSON form in text[0..len) (json_doc.h's reader: no jansson tree

@@ -119,19 +119,17 @@ static void pmu_derived_emit(struct ud_jw *jw, const struct ud_workload *w, cons
 }
 
 /* "derived_per_pmu": {PMU: derived} for each core PMU of a hybrid host this workload has counters of; absent if none. */
-static void derived_per_pmu_emit(struct ud_jw *jw, const struct ud_workload *w, const json_t *host)
+static void derived_per_pmu_emit(struct ud_jw *jw, const struct ud_workload *w, const struct ud_host *host)
 {
-	const json_t *pmus = json_object_get(host, "core_pmus"), *pmu;
 	bool open = false;
-	size_t i;
 
-	json_array_foreach(pmus, i, pmu) {
-		if (!json_is_string(pmu) || !has_pmu_counter(w, json_string_value(pmu)))
+	for (size_t i = 0; i < host->ncore_pmus; i++) {
+		if (!has_pmu_counter(w, host->core_pmus[i]))
 			continue;
 		if (!open)
 			ud_jw_object(jw, "derived_per_pmu");
 		open = true;
-		pmu_derived_emit(jw, w, json_string_value(pmu));
+		pmu_derived_emit(jw, w, host->core_pmus[i]);
 	}
 	if (open)
 		ud_jw_end(jw);
@@ -150,16 +148,6 @@ void ud_noise_emit(struct ud_jw *jw, const char *key, const struct ud_noise *n)
 		ud_jw_string(jw, NULL, n->warnings[i]);
 	ud_jw_end(jw);
 	ud_jw_end(jw);
-}
-
-json_t *ud_noise_to_json(const struct ud_noise *n)
-{
-	struct ud_jw *jw = ud_jw_tree();
-	json_t *j = NULL;
-
-	ud_noise_emit(jw, NULL, n);
-	ud_jw_finish(jw, &j);
-	return j;
 }
 
 /* The workload's identity: what ran, how, with what outcome. */
@@ -223,7 +211,7 @@ static void target_emit(struct ud_jw *jw, const struct ud_target *t)
 	ud_jw_end(jw);
 }
 
-static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const json_t *host)
+static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const struct ud_host *host)
 {
 	ud_jw_object(jw, NULL);
 	workload_head_emit(jw, w);
@@ -272,7 +260,7 @@ static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const j
  * text is streamed (a profile of 100,000 workloads never exists as a tree),
  * the tree is for callers that inspect it.
  */
-static int profile_emit(struct ud_jw *jw, const struct ud_profile *p, json_t **tree)
+void ud_profile_emit(struct ud_jw *jw, const struct ud_profile *p)
 {
 	ud_jw_object(jw, NULL);
 	ud_jw_string(jw, "schema", UD_PROFILE_SCHEMA);
@@ -280,7 +268,7 @@ static int profile_emit(struct ud_jw *jw, const struct ud_profile *p, json_t **t
 	ud_jw_string(jw, "name", "uarchdiff");
 	ud_jw_string(jw, "version", p->tool_version ? p->tool_version : UD_VERSION);
 	ud_jw_end(jw);
-	ud_jw_value(jw, "host", p->host);
+	ud_host_emit(jw, "host", p->host);
 	ud_jw_array(jw, "workloads");
 	for (size_t i = 0; i < p->nworkloads; i++)
 		workload_emit(jw, &p->workloads[i], p->host);
@@ -288,21 +276,15 @@ static int profile_emit(struct ud_jw *jw, const struct ud_profile *p, json_t **t
 	if (p->incomplete)
 		ud_jw_bool(jw, "incomplete", true);
 	ud_jw_end(jw);
-	/* a workload that cannot be written fails the whole document: never a profile silently without it */
-	return ud_jw_finish(jw, tree);
-}
-
-json_t *ud_profile_to_json(const struct ud_profile *p)
-{
-	json_t *j = NULL;
-
-	profile_emit(ud_jw_tree(), p, &j);
-	return j;
 }
 
 int ud_profile_dump(const struct ud_profile *p, FILE *f)
 {
-	return profile_emit(ud_jw_text(f), p, NULL);
+	struct ud_jw *jw = ud_jw_text(f);
+
+	ud_profile_emit(jw, p);
+	/* a workload that cannot be written fails the whole document: never a profile silently without it */
+	return ud_jw_finish(jw, NULL);
 }
 
 static int save(const struct ud_profile *p, const char *path, bool fresh, struct ud_err *err)
@@ -752,9 +734,9 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 	struct reader r = { name, err, 0, NULL, NULL };
 	const char *schema = ud_jv_string(ud_jv_get(root, "schema"));
 	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
-	struct ud_jv label = ud_jv_get(host, "label"), version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
+	struct ud_jv version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
 	struct ud_profile *p;
-	json_t *host_tree;
+	struct ud_host *facts;
 	size_t i = 0;
 
 	if (!ud_jv_is_object(root))
@@ -768,13 +750,10 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 		return ud_fail(err, "%s: schema %s is not a uarchdiff profile", name, schema), NULL;
 	if (!ud_jv_is_object(host) || !ud_jv_is_array(workloads))
 		return ud_fail(err, "%s: a profile needs a \"host\" object and a \"workloads\" array", name), NULL;
-	/* The label names the host in every report: a number there would silently become the file name. */
-	if (!ud_jv_is_missing(label) && !ud_jv_is_string(label))
-		return ud_fail(err, "%s: host.label: expected a string or null", name), NULL;
-	/* NULL here is out of memory, not "no host facts": never a profile silently without them */
-	host_tree = ud_jv_to_json(host);
-	p = host_tree ? ud_profile_new(host_tree) : NULL;
-	if (!p)
+	/* Every fact type-checked: a number for the label would silently become the file name. */
+	if (!(facts = ud_host_read(host, name, err)))
+		return NULL;
+	if (!(p = ud_profile_new(facts)))
 		return ud_fail(err, "%s: out of memory", name), NULL;
 	p->incomplete = ud_jv_is_true(ud_jv_get(root, "incomplete"));
 	if (ud_jv_is_string(version)) {

@@ -122,7 +122,8 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 
 json_t *ud_rv_env_entry(const struct ud_env_entry *e)
 {
-	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, e->a), "b", ud_rv_fact(e->field, e->b));
+	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, &e->a), "b",
+			 ud_rv_fact(e->field, &e->b));
 }
 
 json_t *ud_rv_environment(const struct ud_diff *d)
@@ -166,27 +167,16 @@ static bool is_hex_field(const char *field)
 	return strncmp(field, "cpu.midr_", strlen("cpu.midr_")) == 0;
 }
 
-json_t *ud_rv_fact(const char *field, const json_t *v)
+json_t *ud_rv_fact(const char *field, const struct ud_fact *v)
 {
-	char buf[64], *dumped;
-	json_t *text;
+	char buf[256];
 
-	if (json_is_string(v))
-		return json_string(json_string_value(v));
-	if (!v || json_is_null(v))
-		return json_string("unknown");
-	if (json_is_boolean(v))
-		return json_string(json_is_true(v) ? "yes" : "no");
-	if (json_is_integer(v)) {
-		snprintf(buf, sizeof(buf), is_hex_field(field) ? "0x%llx" : "%lld", (long long)json_integer_value(v));
+	if (v->type == UD_FACT_BOOLEAN)
+		return json_string(v->boolean ? "yes" : "no");
+	if (v->type == UD_FACT_INTEGER && is_hex_field(field)) {
+		snprintf(buf, sizeof(buf), "0x%llx", v->integer);
 		return json_string(buf);
 	}
-	if (json_is_number(v)) {
-		snprintf(buf, sizeof(buf), "%g", json_number_value(v));
-		return json_string(buf);
-	}
-	dumped = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); /* a list or object of facts, as it is */
-	text = json_string(dumped ? dumped : "?");
-	free(dumped);
-	return text;
+	/* a string as it is, a number in decimal, a list of facts as JSON, else "unknown" */
+	return json_string(ud_fact_text(v, buf, sizeof(buf)));
 }

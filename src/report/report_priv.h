@@ -33,7 +33,7 @@ json_t *ud_rv_metric(double v, enum ud_metric m);
  * A host fact as text, the one way diff and compare show them: "unknown"
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
  */
-json_t *ud_rv_fact(const char *field, const json_t *v);
+json_t *ud_rv_fact(const char *field, const struct ud_fact *v);
 /* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
 json_t *ud_rv_env_entry(const struct ud_env_entry *e);
 /* Every host fact a diff's two sides differ in, as ud_rv_env_entry rows (new reference). */

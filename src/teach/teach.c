@@ -97,18 +97,14 @@ void ud_lab_result_free(struct ud_lab_result *r)
 	ud_noise_clear(&r->noise);
 }
 
-static double kb_of(const json_t *caches, const char *key)
+static double kb_of(const struct ud_host *host, enum ud_host_cache which)
 {
-	const json_t *v = json_object_get(caches, key);
-
-	return json_is_integer(v) && json_integer_value(v) > 0 ? (double)json_integer_value(v) : 0;
+	return host ? (double)(ud_host_cache_bytes(host, which) / 1024) : 0;
 }
 
-struct ud_cache_kb ud_teach_caches(const json_t *host)
+struct ud_cache_kb ud_teach_caches(const struct ud_host *host)
 {
-	const json_t *c = json_object_get(json_object_get(host, "cpu"), "caches");
-
-	return (struct ud_cache_kb){ kb_of(c, "l1d_kb"), kb_of(c, "l2_kb"), kb_of(c, "l3_kb") };
+	return (struct ud_cache_kb){ kb_of(host, UD_CACHE_L1D), kb_of(host, UD_CACHE_L2), kb_of(host, UD_CACHE_L3) };
 }
 
 static double slope(const struct ud_lab_point *p, size_t i)

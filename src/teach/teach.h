@@ -60,8 +60,8 @@ struct ud_cache_kb {
 };
 
 /* At most one knee a cache level and one for the TLB. */
-/* The caches of a host object (host.h, SPEC §3: cpu.caches.*_kb, read from sysfs); 0 where null. */
-struct ud_cache_kb ud_teach_caches(const json_t *host);
+/* The host's caches (host_facts.h, SPEC §3: cpu.caches.*_kb, read from sysfs); 0 where unknown; host may be NULL. */
+struct ud_cache_kb ud_teach_caches(const struct ud_host *host);
 
 #define UD_TEACH_KNEES_MAX 4
 /*
@@ -142,15 +142,17 @@ json_t *ud_teach_chart(const json_t *lab);
  * tree for the pages (a new reference, NULL when out of memory), or
  * streamed as text to f (0, or -1 when out of memory or f refused).
  */
-json_t *ud_teach_to_json(const json_t *host, const struct ud_lab_result *labs, size_t n);
-int ud_teach_write_json(const json_t *host, const struct ud_lab_result *labs, size_t n, FILE *f);
+json_t *ud_teach_to_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n);
+int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, FILE *f);
 
 /*
  * Writes the document's page in f, text or html through the templates
  * teach.txt / teach.html from dir (NULL: the installed or source
  * templates); UD_REPORT_MD and UD_REPORT_JSON (ud_teach_write_json's) are
- * refused.  The HTML draws a chart a lab.
+ * refused.  The HTML draws a chart a lab; the page's host line is host's
+ * (borrowed, may be NULL), the labs are the document's.
  */
-int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err);
+int ud_teach_write(const struct ud_host *host, const json_t *doc, enum ud_report_format f, const char *dir, FILE *out,
+		   struct ud_err *err);
 
 #endif

@@ -118,7 +118,7 @@ static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 	ud_jw_end(w);
 }
 
-static void emit(struct ud_jw *w, const json_t *host, const struct ud_lab_result *labs, size_t n)
+static void emit(struct ud_jw *w, const struct ud_host *host, const struct ud_lab_result *labs, size_t n)
 {
 	ud_jw_object(w, NULL);
 	ud_jw_string(w, "schema", UD_TEACH_SCHEMA);
@@ -127,7 +127,7 @@ static void emit(struct ud_jw *w, const json_t *host, const struct ud_lab_result
 	ud_jw_string(w, "version", UD_VERSION);
 	ud_jw_end(w);
 	if (host)
-		ud_jw_value(w, "host", host);
+		ud_host_emit(w, "host", host);
 	else
 		ud_jw_null(w, "host");
 	ud_jw_array(w, "labs");
@@ -137,7 +137,7 @@ static void emit(struct ud_jw *w, const json_t *host, const struct ud_lab_result
 	ud_jw_end(w);
 }
 
-json_t *ud_teach_to_json(const json_t *host, const struct ud_lab_result *labs, size_t n)
+json_t *ud_teach_to_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n)
 {
 	struct ud_jw *w = ud_jw_tree();
 	json_t *doc = NULL;
@@ -148,7 +148,7 @@ json_t *ud_teach_to_json(const json_t *host, const struct ud_lab_result *labs, s
 	return ud_jw_finish(w, &doc) == 0 ? doc : NULL;
 }
 
-int ud_teach_write_json(const json_t *host, const struct ud_lab_result *labs, size_t n, FILE *f)
+int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, FILE *f)
 {
 	struct ud_jw *w = ud_jw_text(f);
 

@@ -119,14 +119,14 @@ static json_t *effect_line(const json_t *lab)
 
 /*
  * Why no lab counted hardware events, when none did: the host's pmu_reason
- * where it has no PMU, else the first lab's reason (borrowed from doc);
+ * where it has no PMU, else the first lab's reason (borrowed from host or doc);
  * NULL when some lab counted.
  */
-static const char *no_pmu_reason(const json_t *doc)
+static const char *no_pmu_reason(const struct ud_host *host, const json_t *doc)
 {
 	static const char lead[] = "no hardware PMU on this host: ";
-	const json_t *host = json_object_get(doc, "host"), *lab;
-	const char *pmu = json_string_value(json_object_get(host, "pmu")), *reason = NULL;
+	const char *pmu = host ? host->pmu : NULL, *reason = NULL;
+	const json_t *lab;
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "labs"), i, lab) {
@@ -137,8 +137,8 @@ static const char *no_pmu_reason(const json_t *doc)
 			return NULL;
 		reason = reason ? reason : json_string_value(json_object_get(c, "reason"));
 	}
-	if (pmu && strcmp(pmu, "available") != 0 && json_is_string(json_object_get(host, "pmu_reason")))
-		reason = json_string_value(json_object_get(host, "pmu_reason"));
+	if (pmu && strcmp(pmu, "available") != 0 && host->pmu_reason)
+		reason = host->pmu_reason;
 	if (!reason)
 		reason = "no lab counted cycles or instructions";
 	return strncmp(reason, lead, sizeof(lead) - 1) == 0 ? reason + sizeof(lead) - 1 : reason;
@@ -274,13 +274,10 @@ static json_t *lab_view(const json_t *lab, bool banner)
 	return v;
 }
 
-static json_t *host_line(const json_t *host)
+static json_t *host_line(const struct ud_host *host)
 {
-	const json_t *cpu = json_object_get(host, "cpu");
-	const char *label = json_string_value(json_object_get(host, "label"));
-	const char *model = json_string_value(json_object_get(cpu, "model_name"));
-	const char *uarch = json_string_value(json_object_get(cpu, "uarch"));
-	const char *kernel = json_string_value(json_object_get(host, "kernel"));
+	const char *label = host ? host->label : NULL, *model = host ? host->cpu.model_name : NULL;
+	const char *uarch = host ? host->cpu.uarch : NULL, *kernel = host ? host->kernel : NULL;
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s: %s (%s), kernel %s", label ? label : "this host", model ? model : "unknown CPU",
@@ -288,10 +285,10 @@ static json_t *host_line(const json_t *host)
 	return json_string(buf);
 }
 
-static json_t *teach_view(const json_t *doc)
+static json_t *teach_view(const struct ud_host *host, const json_t *doc)
 {
 	json_t *labs = json_array(), *lab, *view;
-	const char *no_pmu = no_pmu_reason(doc);
+	const char *no_pmu = no_pmu_reason(host, doc);
 	size_t i, shown = 0, noisy = 0, used;
 	double seconds = 0;
 	char total[192], banner[UD_PMU_BANNER_MAX];
@@ -307,7 +304,7 @@ static json_t *teach_view(const json_t *doc)
 	if (noisy)
 		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s.",
 			 noisy, noisy == 1 ? "its verdict" : "their verdicts");
-	view = json_pack("{s:o s:o s:s}", "host", host_line(json_object_get(doc, "host")), "labs", labs, "total", total);
+	view = json_pack("{s:o s:o s:s}", "host", host_line(host), "labs", labs, "total", total);
 	if (view && no_pmu) {
 		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
 		json_object_set_new(view, "pmu_banner", json_string(banner));
@@ -316,7 +313,8 @@ static json_t *teach_view(const json_t *doc)
 	return view;
 }
 
-int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, FILE *out, struct ud_err *err)
+int ud_teach_write(const struct ud_host *host, const json_t *doc, enum ud_report_format f, const char *dir, FILE *out,
+		   struct ud_err *err)
 {
 	json_t *view;
 	int ret;
@@ -325,7 +323,7 @@ int ud_teach_write(const json_t *doc, enum ud_report_format f, const char *dir, 
 		return ud_fail(err, "the JSON document is ud_teach_write_json()'s");
 	if (f == UD_REPORT_MD)
 		return ud_fail(err, "teach has no Markdown form (text, html, json)");
-	view = teach_view(doc);
+	view = teach_view(host, doc);
 	ret = view ? ud_report_render(view, "teach", f, dir, out, err) : ud_fail(err, "out of memory");
 	json_decref(view);
 	return ret;
