@@ -112,6 +112,13 @@ _uarchdiff()
 	diff:-f | diff:--format | compare:-f | compare:--format)
 		mapfile -t COMPREPLY < <(compgen -W "text json md html" -- "$cur")
 		return 0 ;;
+	compare:--baseline) # or a host's label, which only the profiles know
+		mapfile -t COMPREPLY < <(compgen -W "median first" -- "$cur")
+		return 0 ;;
+	compare:--group-by) # host facts, as `uarchdiff host --json` names them
+		_uarchdiff_list "$cur" "cpu.vendor cpu.uarch cpu.online_cpus cpu.model_name cpu.microcode cpu.smt
+			kernel hypervisor pmu perf_event_paranoid cpufreq.governor hybrid"
+		return 0 ;;
 	teach:-f | teach:--format)
 		mapfile -t COMPREPLY < <(compgen -W "text html json" -- "$cur")
 		return 0 ;;

@@ -1,8 +1,10 @@
 #!/bin/sh
 # The compare HTML report in a real browser: three hosts imported from the
 # fixtures (E5, and E6 twice under two labels, one hostile), rendered by
-# headless Chromium; the screenshot must show the overview's heat colours
-# (E6 4.66x faster: the darkest green) and the geomean chart's green bar.
+# headless Chromium against E5 (--baseline first) with the per-host table;
+# the screenshot (tall enough for the table at the end) must show its heat
+# colours (E6 4.66x faster: the darkest green) and the group chart's green
+# bar (the zen5 group's median).
 # Exit 77 (skipped) where Chromium or Python is not installed.
 #
 #   tests/compare-render.sh UARCHDIFF DATA_DIR
@@ -19,7 +21,7 @@ trap 'rm -rf "$dir"' EXIT
 "$ud" import --label E5 --uarch zen4 -o "$dir/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"
 "$ud" import --label '<script>alert(1)</script>' --uarch zen5 -o "$dir/e6.json" "$data/perf-stat/oci-e6-turin-fstime.txt"
 "$ud" import --label 'E6 again' --uarch zen5 -o "$dir/e6b.json" "$data/perf-stat/oci-e6-turin-fstime.txt"
-"$ud" compare -f html -o "$dir/compare.html" "$dir/e5.json" "$dir/e6.json" "$dir/e6b.json"
+"$ud" compare -f html --baseline first --all-hosts -o "$dir/compare.html" "$dir/e5.json" "$dir/e6.json" "$dir/e6b.json"
 if grep -q '<script>' "$dir/compare.html"; then
 	echo "FAIL: a label reached the HTML unescaped"
 	exit 1
@@ -30,7 +32,7 @@ for bad in nan inf '(null)'; do
 		exit 1
 	fi
 done
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,1200 \
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,4000 \
 	--screenshot="$dir/compare.png" "file://$dir/compare.html" >"$dir/chromium.log" 2>&1 || {
 	cat "$dir/chromium.log"
 	exit 1

@@ -13,8 +13,9 @@
 # profiles untouched; the failing one is tried again.
 # Run 4: gamma's profile cut short: gamma reported failed (its profile set
 # aside), alpha and beta compared.  Run 5: gamma profiled again, not skipped
-# as "already fetched".  Run 6: beta's profile of another workload: left out
-# by compare, reported failed, the play exits 2.  Run 7: hosts named "..",
+# as "already fetched"; fleet_group_by and fleet_all_hosts reach compare.
+# Run 6: beta's profile of another workload: its group not comparable, so
+# beta is reported failed and left out of the reports, the play exits 2.  Run 7: hosts named "..",
 # "foo/../../bar" and "compare.json" refused by name, nothing outside
 # fleet_out removed.  Run 8: beta past uarchdiff_run_timeout: SIGTERM, its
 # partial profile fetched and compared, nothing left running.
@@ -125,10 +126,11 @@ done
 python3 - "$out/compare.json" <<'PY' || fail "run 1: compare.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-labels = [p["label"] for p in d["profiles"]]
+labels = [p["label"] for p in d["hosts"]]
 assert labels == ["Fleet Gamma", "Fleet Alpha", "Fleet Beta"], labels
-assert [p["path"] for p in d["profiles"]] == ["gamma/profile.json", "alpha/profile.json", "beta/profile.json"]
-assert len(d["diffs"]) == 2, len(d["diffs"])
+assert [p["path"] for p in d["hosts"]] == ["gamma/profile.json", "alpha/profile.json", "beta/profile.json"]
+assert d["baseline"] == "first" and d["reference"]["label"] == "Fleet Gamma", (d["baseline"], d["reference"])
+assert "pairs" not in d
 PY
 grep -q '^baseline: gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 1: summary baseline"; }
 grep -q '^failed' "$out/summary.txt" && { cat "$out/summary.txt"; fail "run 1: a host reported failed"; }
@@ -150,7 +152,7 @@ grep -q '^compared: alpha gamma$' "$out/summary.txt" || { cat "$out/summary.txt"
 python3 - "$out/compare.json" <<'PY' || fail "run 2: compare.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-labels = [p["label"] for p in d["profiles"]]
+labels = [p["label"] for p in d["hosts"]]
 assert labels == ["Fleet Alpha", "Fleet Gamma"], labels
 PY
 grep -q 'Fleet Beta' "$out/compare.txt" && fail "run 2: compare.txt names the failed host"
@@ -174,7 +176,7 @@ labels() {
 	python3 - "$f" "$@" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-got = [p["label"] for p in d["profiles"]]
+got = [p["label"] for p in d["hosts"]]
 assert got == sys.argv[2:], got
 PY
 }
@@ -195,14 +197,23 @@ echo "run 4: gamma's cut profile reported and set aside, alpha and beta compared
 # 5. No force: gamma is profiled again (its profile was rejected), alpha and beta are skipped.
 start=$(date +%s)
 cp "$out/alpha/profile.json" "$tmp/alpha-before.json"
-play run5.log || { cat "$tmp/run5.log"; fail "run 5: ansible-playbook exited $?"; }
+play run5.log -e fleet_group_by=kernel,cpu.uarch -e fleet_all_hosts=true ||
+	{ cat "$tmp/run5.log"; fail "run 5: ansible-playbook exited $?"; }
+python3 - "$out/compare.json" <<'PY' || fail "run 5: compare.json was not grouped by fleet_group_by"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["group_by"] == ["kernel", "cpu.uarch"], d["group_by"]
+assert d["baseline"] == "median", d["baseline"]
+PY
+grep -q '^== Every host against the baseline' "$out/compare.txt" || fail "run 5: fleet_all_hosts did not reach compare"
 cmp -s "$out/alpha/profile.json" "$tmp/alpha-before.json" || fail "run 5: alpha was profiled again"
 grep -q '"syscall"' "$out/gamma/profile.json" || fail "run 5: gamma was not profiled again"
 grep -q '^compared: alpha beta gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 5: compared"; }
 grep -q '^failed' "$out/summary.txt" && { cat "$out/summary.txt"; fail "run 5: a host reported failed"; }
-echo "run 5: gamma profiled again, not skipped as already fetched ($(($(date +%s) - start)) s)"
+echo "run 5: gamma profiled again, not skipped as already fetched; grouped by kernel and uarch, every host listed ($(($(date +%s) - start)) s)"
 
-# 6. beta's profile holds another workload: compare leaves it out, the play reports it and exits 2.
+# 6. beta's profile holds another workload: its group cannot be compared, so the play sets it aside,
+# reports it and exits 2, and the reports are written without it.
 start=$(date +%s)
 cp "$src/tests/golden/e5.json" "$out/beta/profile.json"
 play_rc 6 "2 beta was left out"

@@ -34,9 +34,9 @@ done <<'CASES'
 report.txt|s/^== Findings$/== Discoveries/|e5e6.diff.txt
 report.md|s/^## Findings$/## Discoveries/|e5e6.diff.md
 report.html|s/<h2>Findings<\/h2>/<h2>Discoveries<\/h2>/|e5e6.diff.html
-compare.txt|s/^  findings:$/  discoveries:/|oci.compare.txt
-compare.md|s/^Findings:$/Discoveries:/|oci.compare.md
-compare.html|s/<summary>Findings:/<summary>Discoveries:/|oci.compare.html
+fleet.txt|s/^== Groups: /== Clusters: /|oci.compare.txt
+fleet.md|s/^## Groups$/## Clusters/|oci.compare.md
+fleet.html|s/<h2>Groups<\/h2>/<h2>Clusters<\/h2>/|oci.compare.html
 CASES
 [ $status = 0 ] && echo "golden-wording: a changed word in each of the 6 templates fails the golden test"
 exit $status

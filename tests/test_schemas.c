@@ -22,7 +22,7 @@
 #include "count_status.h"
 #include "counting.h"
 #include "cpu_mode.h"
-#include "compare.h"
+#include "fleet.h"
 #include "derived.h"
 #include "diff.h"
 #include "profile.h"
@@ -362,7 +362,7 @@ START_TEST(test_document_constants)
 	} docs[] = {
 		{ "profile", UD_PROFILE_SCHEMA },
 		{ "diff", UD_DIFF_SCHEMA },
-		{ "compare", UD_COMPARE_SCHEMA },
+		{ "compare", UD_FLEET_SCHEMA },
 		{ "teach", UD_TEACH_SCHEMA },
 	};
 	struct ud_err err = UD_ERR_INIT;

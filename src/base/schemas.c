@@ -9,13 +9,13 @@
 
 /*
  * The documents' "schema" values are the writers' own constants (profile.h,
- * diff.h, compare.h, teach.h), which this floor cannot include:
+ * diff.h, fleet.h, teach.h), which this floor cannot include:
  * tests/test_schemas.c holds the two to each other and to the files.
  */
 static const struct ud_schema schemas[] = {
 	{ "profile", "profile.schema.json", "uarchdiff.profile/1" },
 	{ "diff", "diff.schema.json", "uarchdiff.diff/1" },
-	{ "compare", "compare.schema.json", "uarchdiff.compare/1" },
+	{ "compare", "compare.schema.json", "uarchdiff.compare/2" },
 	{ "teach", "teach.schema.json", "uarchdiff.teach/1" },
 	{ "host", "host.schema.json", "uarchdiff host --json" },
 	{ "events", "events.schema.json", "uarchdiff events --json" },

@@ -1,108 +1,132 @@
 /*
- * uarchdiff compare [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE...
+ * uarchdiff compare [-f text|json|md|html] [-o FILE] [--group-by FIELD[,FIELD]]
+ *                   [--baseline first|median|LABEL] [--all-hosts] [--pairs] PROFILE...
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtins.h"
-#include "compare.h"
+#include "fleet.h"
 #include "options.h"
 #include "outfile.h"
-#include "profile.h"
 #include "report.h"
 #include "uarch.h"
 
 static struct {
 	enum ud_report_format format;
 	const char *output;
+	char *group_by;
+	const char *baseline;
+	bool all_hosts, pairs;
 } args;
 
 static const struct ud_option options[] = {
 	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
-	  "text (default), json (uarchdiff.compare/1, with every pair's\n"
-	  "uarchdiff.diff/1), md, html (one self-contained file)", 0, 0, ud_report_format_option },
+	  "text (default), json (uarchdiff.compare/2), md, html (one self-contained\n"
+	  "file, a distribution chart per workload)", 0, 0, ud_report_format_option },
 	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write the report to FILE, atomically (default stdout)",
 	  0, 0, NULL },
+	{ 0, "group-by", UD_OPT_LIST, &args.group_by, "FIELDS",
+	  "group hosts by these host facts, dotted, comma-separated (default\n"
+	  "cpu.vendor,cpu.uarch,cpu.online_cpus; kernel, hypervisor,\n"
+	  "vulnerabilities.retbleed ...: any fact 'uarchdiff host' shows)", 0, 0, NULL },
+	{ 0, "baseline", UD_OPT_STRING, &args.baseline, "B",
+	  "what the groups are compared with: median (default: the largest\n"
+	  "group's median host), first (the first profile), or a host's label", 0, 0, NULL },
+	{ 0, "all-hosts", UD_OPT_FLAG, &args.all_hosts, NULL,
+	  "add the per-host table (every host's speedups; JSON always has it)", 0, 0, NULL },
+	{ 0, "pairs", UD_OPT_FLAG, &args.pairs, NULL,
+	  "add every host's whole diff against the baseline (N diffs: large)", 0, 0, NULL },
 };
 
 static const struct ud_command command = {
 	.name = "compare",
-	.synopsis = "uarchdiff compare [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE...",
-	.description = "Compares every CANDIDATE profile with BASELINE (the first): one table of\n"
-		       "per-workload speedups against the baseline with each host's geometric\n"
-		       "mean, then each pair's headline, differing environment and findings,\n"
-		       "as `uarchdiff diff` explains them.  A candidate that does not load or\n"
-		       "shares no workload with the baseline is left out, named on stderr and\n"
-		       "in the report (\"skipped\" in JSON); the others are still compared.\n",
+	.synopsis = "uarchdiff compare [-f text|json|md|html] [-o FILE] [--group-by FIELDS]\n"
+		    "                  [--baseline median|first|LABEL] [--all-hosts] [--pairs] PROFILE...",
+	.description = "Compares a fleet of profiles: hosts grouped by the facts they share\n"
+		       "(CPU vendor, microarchitecture and online CPUs unless --group-by),\n"
+		       "per group and workload the hosts' median, quartiles, min and max;\n"
+		       "each group's median host against the baseline's, with the diff's\n"
+		       "factors and findings; and the outliers, hosts outside their\n"
+		       "group's median +- 5.19 MAD on a workload, each explained against\n"
+		       "its group's median.  A profile that does not load is left out,\n"
+		       "named on stderr and in the report (\"skipped\" in JSON).\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
-	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
+	.permute = true, /* `compare a.json b.json -f html`, as git and perf take it */
 };
 
-/*
- * Builds the comparison of the loaded profiles and writes it: the exit
- * status, with err filled unless 0 (2 for input that cannot be compared, 1
- * for an output that cannot be written).
- */
-static int compare_write(struct ud_profile **ps, char **paths, size_t n, const struct ud_err *load_errors,
-			 const struct ud_uarch_db *db, struct ud_err *err)
+/* --group-by's fields, split in place at the commas; the count, or -1 for too many or an empty one. */
+static long split_fields(char *list, const char **fields)
 {
-	struct ud_compare_input in = { (const struct ud_profile *const *)ps, (const char *const *)paths, n, db,
-				       load_errors };
-	struct ud_compare *c = ud_compare_build(&in, err);
-	struct ud_outfile *out;
-	int ret = UD_EXIT_USAGE;
+	long n = 0;
 
-	if (!c)
-		return UD_EXIT_USAGE;
-	for (size_t i = 0; i < c->nskipped; i++)
-		ud_cmd_error(&command, "warning: %s left out: %s", c->skipped[i].path, c->skipped[i].reason.msg);
-	if ((out = ud_outfile_open(args.output, err))) {
-		if (ud_compare_write(c, args.format, NULL, ud_outfile_stream(out), err) == 0) {
-			ret = ud_outfile_commit(out, err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
-			out = NULL;
-		}
-		ud_outfile_abort(out);
+	for (char *s = list, *next; s; s = next) {
+		next = strchr(s, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*s || n == UD_FLEET_MAX_KEYS)
+			return -1;
+		fields[n++] = s;
 	}
-	ud_compare_free(c);
-	return ret;
+	return n;
+}
+
+static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
+{
+	struct ud_outfile *out = ud_outfile_open(args.output, err);
+	struct ud_fleet_report r = { args.format, args.all_hosts, args.pairs };
+
+	if (!out)
+		return UD_EXIT_USAGE;
+	for (size_t i = 0; i < f->nskipped; i++)
+		ud_cmd_error(&command, "warning: %s left out: %s", f->skipped[i].path, f->skipped[i].reason.msg);
+	if (ud_fleet_write(f, &r, NULL, ud_outfile_stream(out), err) != 0) {
+		ud_outfile_abort(out);
+		return UD_EXIT_RUN_FAILED;
+	}
+	return ud_outfile_commit(out, err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct ud_uarch_db db = { 0 };
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_profile **ps = NULL;
-	struct ud_err *load_errors = NULL;
-	size_t n;
+	const char *fields[UD_FLEET_MAX_KEYS];
+	struct ud_fleet_input in = { 0 };
+	struct ud_fleet *f = NULL;
+	long nfields = 0;
 	int next, status;
 
 	args.format = UD_REPORT_TEXT;
 	args.output = "-";
+	args.group_by = NULL;
+	args.baseline = NULL;
+	args.all_hosts = args.pairs = false;
 	status = ud_options_cli(&command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
-	if (argc - next < 2) {
-		ud_cmd_error(&command, "give at least two profiles: BASELINE CANDIDATE...");
-		return UD_EXIT_USAGE;
-	}
-	n = (size_t)(argc - next);
-	if (!(ps = calloc(n, sizeof(*ps))) || !(load_errors = calloc(n, sizeof(*load_errors)))) {
-		ud_cmd_error(&command, "out of memory");
-		free(ps);
-		return UD_EXIT_RUN_FAILED;
-	}
 	status = UD_EXIT_USAGE;
-	/* A candidate that does not load is left out by name (compare.h); the others are still compared. */
-	ud_profile_load_each(argv + next, n, ps, load_errors);
-	if (ud_uarch_db_load(NULL, &db, &err) == 0)
-		status = compare_write(ps, argv + next, n, load_errors, &db, &err);
+	if (argc - next < 2)
+		ud_fail(&err, "give at least two profiles");
+	else if (args.group_by && (nfields = split_fields(args.group_by, fields)) < 0)
+		ud_fail(&err, "--group-by takes 1 to %d host-fact fields, comma-separated", UD_FLEET_MAX_KEYS);
+	else if (ud_uarch_db_load(NULL, &db, &err) == 0) {
+		in = (struct ud_fleet_input){ argv + next, (size_t)(argc - next), fields, (size_t)nfields, UD_FLEET_MEDIAN,
+					      args.baseline, &db };
+		if (args.baseline && strcmp(args.baseline, "first") == 0)
+			in.baseline = UD_FLEET_FIRST;
+		else if (args.baseline && strcmp(args.baseline, "median") != 0)
+			in.baseline = UD_FLEET_LABEL;
+		/* A profile that does not load is left out by name (fleet.h); the others are still compared. */
+		if ((f = ud_fleet_build(&in, &err)))
+			status = fleet_write(f, &err);
+	}
 	if (status != UD_EXIT_OK)
 		ud_cmd_error(&command, "%s", err.msg);
-	for (size_t k = 0; k < n; k++)
-		ud_profile_free(ps[k]);
-	free(ps);
-	free(load_errors);
+	ud_fleet_free(f);
 	ud_uarch_db_free(&db);
+	free(args.group_by);
 	return status;
 }

@@ -140,4 +140,29 @@
  */
 #define UD_KERNEL_SYMBOL_ONE_HOST_SHARE 0.1
 
+/*
+ * A fleet's outlier: a host whose result on a workload lies further from
+ * its group's median than this many median absolute deviations (of
+ * ln(result / median), so that slower and faster weigh alike).  Iglewicz
+ * and Hoaglin's modified z-score, 0.6745 (x - median) / MAD > 3.5 ("How to
+ * Detect and Handle Outliers", ASQC 1993), is 3.5 / 0.6745 = 5.19 MADs: a
+ * normal spread puts about one host in 2,000 past it, and the median and
+ * the MAD do not move with the outliers themselves as a mean and a
+ * standard deviation would.
+ */
+#define UD_FLEET_OUTLIER_MADS 5.19
+/*
+ * Nor is a host an outlier for less than a 10% move, however tight its
+ * peers: about the run-to-run spread of UnixBench's system-call tests on a
+ * VM (UD_KERNEL_HEAVY_MIN_MOVE's), which hosts of one configuration that
+ * measured within a hair of each other would otherwise turn into outliers.
+ */
+#define UD_FLEET_OUTLIER_MIN_MOVE 1.1
+/*
+ * Outliers are sought only in groups of at least this many hosts with the
+ * workload: below it the median and the MAD are one or two hosts' own
+ * numbers, and a host would be an outlier against itself.
+ */
+#define UD_FLEET_MIN_PEERS 5
+
 #endif

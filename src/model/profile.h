@@ -274,4 +274,18 @@ int ud_profile_load_all(char *const *paths, size_t n, struct ud_profile **out, s
  */
 long ud_profile_load_each(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *errs);
 
+/*
+ * Called once per path with its profile, which the callback owns (it frees
+ * it or keeps it), or with NULL and why it did not load; calls come one at
+ * a time, in no set order (i says which path).  0 to go on, -1 to stop.
+ */
+typedef int (*ud_profile_fold_fn)(void *ctx, size_t i, struct ud_profile *p, const struct ud_err *err);
+/*
+ * Loads paths[0..n) on as many threads as there are CPUs and hands each
+ * profile to fold as soon as it is parsed, so that a caller that keeps a
+ * digest of each holds one profile per thread at a time, not n.  0, or -1
+ * when a fold returned -1 (paths not yet taken are then not loaded).
+ */
+int ud_profile_load_fold(char *const *paths, size_t n, ud_profile_fold_fn fold, void *ctx);
+
 #endif

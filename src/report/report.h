@@ -17,6 +17,7 @@
 #define UD_REPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -48,13 +49,24 @@ int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const c
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
 		     struct ud_err *err);
 
-struct ud_compare;
+struct ud_fleet;
 
-/* The view the compare templates see (new reference), or NULL when out of memory (report_compare.c). */
-json_t *ud_compare_view(const struct ud_compare *c);
+/* What a fleet report holds beside its groups and outliers. */
+struct ud_fleet_report {
+	enum ud_report_format format;
+	bool all_hosts; /* the per-host table (JSON always has it) */
+	bool pairs;     /* every host's diff against the baseline */
+};
 
-/* Writes the comparison to out in format f (json: the uarchdiff.compare/1 document), templates from dir. */
-int ud_compare_write(const struct ud_compare *c, enum ud_report_format f, const char *dir, FILE *out,
-		     struct ud_err *err);
+/*
+ * The view the fleet templates see (new reference, report_fleet.c), or
+ * NULL with err: out of memory, or with pairs a host that cannot be read
+ * again or diffed.
+ */
+json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, struct ud_err *err);
+
+/* Writes the fleet to out as r says (json: the uarchdiff.compare/2 document), templates from dir. */
+int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,
+		   struct ud_err *err);
 
 #endif

@@ -1,0 +1,433 @@
+/*
+ * fleet.c - the fleet's groups, their distributions and median hosts, the
+ * reference, the groups' diffs against it and the outliers explained
+ * against their group (fleet.h).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_thresholds.h"
+#include "fleet_priv.h"
+#include "host_facts.h"
+
+/* "zen4, 64 CPUs", "AuthenticAMD, 8 CPUs": the group's known key values; "host facts unknown" without. */
+static void group_name(struct ud_fleet_group *g, const struct ud_fleet *f)
+{
+	size_t used = 0;
+
+	g->name[0] = '\0';
+	for (size_t k = 0; k < f->nkeys && used < sizeof(g->name); k++) {
+		const char *v = g->keys[k], *sep = used ? ", " : "";
+
+		if (v && strcmp(f->keys[k], "cpu.online_cpus") == 0)
+			used += (size_t)snprintf(g->name + used, sizeof(g->name) - used, "%s%s CPUs", sep, v);
+		else if (v)
+			used += (size_t)snprintf(g->name + used, sizeof(g->name) - used, "%s%s", sep, v);
+	}
+	if (!used)
+		snprintf(g->name, sizeof(g->name), "host facts unknown");
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Group g's members, distributions, name and median host, from its accumulator. */
+static int summarize_group(struct ud_fleet *f, struct ud_fleet_acc *a, size_t g)
+{
+	struct ud_fleet_group *grp = &f->groups[g];
+	struct ud_fleet_acc_group *ag = &a->groups[g];
+	char label[300];
+
+	grp->keys = ag->keys;
+	ag->keys = NULL;
+	group_name(grp, f);
+	if (!(grp->hosts = malloc(f->nhosts * sizeof(*grp->hosts))) ||
+	    !(grp->dist = calloc(f->nworkloads ? f->nworkloads : 1, sizeof(*grp->dist))))
+		return -1;
+	for (size_t k = 0; k < f->nhosts; k++)
+		if (f->hosts[k].group == g)
+			grp->hosts[grp->nhosts++] = k;
+	snprintf(label, sizeof(label), "G%zu median (%s)", g + 1, grp->name);
+	if (!(grp->median = ud_fleet_median_profile(ag, f, a->order, label)))
+		return -1;
+	for (size_t w = 0; w < f->nworkloads; w++) {
+		size_t id = a->order[w];
+		const struct ud_fleet_values *v = id < ag->nw ? &ag->w[id].value : NULL;
+		struct ud_fleet_dist *d = &grp->dist[w];
+
+		*d = (struct ud_fleet_dist){ 0, NAN, NAN, NAN, NAN, NAN };
+		if (!v || v->n == 0)
+			continue;
+		qsort(v->v, v->n, sizeof(*v->v), by_value);
+		*d = (struct ud_fleet_dist){ v->n, ud_fleet_quantile(v->v, v->n, 0.5), ud_fleet_quantile(v->v, v->n, 0.25),
+					     ud_fleet_quantile(v->v, v->n, 0.75), v->v[0], v->v[v->n - 1] };
+	}
+	return 0;
+}
+
+/* The reference group and what it is called: the largest group's median, or the baseline host's. */
+static void choose_reference(struct ud_fleet *f)
+{
+	if (f->ref_host != SIZE_MAX) {
+		f->ref_group = f->hosts[f->ref_host].group;
+		snprintf(f->ref_label, sizeof(f->ref_label), "%s", f->hosts[f->ref_host].label);
+	} else {
+		f->ref_group = 0;
+		for (size_t g = 1; g < f->ngroups; g++)
+			if (f->groups[g].nhosts > f->groups[f->ref_group].nhosts)
+				f->ref_group = g;
+		snprintf(f->ref_label, sizeof(f->ref_label), "%s",
+			 f->groups[f->ref_group].median->host->label);
+	}
+	f->groups[f->ref_group].reference = true;
+}
+
+const struct ud_profile *ud_fleet_reference(const struct ud_fleet *f)
+{
+	return f->ref_profile ? f->ref_profile : f->groups[f->ref_group].median;
+}
+
+/* Each group's median against the reference, through the diff engine. */
+static int diff_groups(struct ud_fleet *f)
+{
+	const struct ud_profile *ref = ud_fleet_reference(f);
+
+	for (size_t g = 0; g < f->ngroups; g++) {
+		struct ud_fleet_group *grp = &f->groups[g];
+		struct ud_diff_input di = { ref, grp->median, f->ref_label,
+					    grp->median->host->label, f->db };
+		struct ud_err err = UD_ERR_INIT;
+
+		grp->geomean = 1;
+		if (grp->reference && !f->ref_profile)
+			continue;
+		grp->diff = ud_diff_build(&di, &err);
+		if (!grp->diff)
+			snprintf(grp->diff_error, sizeof(grp->diff_error), "%s", err.msg);
+		grp->geomean = grp->diff ? grp->diff->summary.geomean_speedup : NAN;
+	}
+	return 0;
+}
+
+/* Host value v's speedup over r on workload w: v / r for a score, r / v for a time; NAN where unknown. */
+static double speedup(const struct ud_fleet_workload *w, double v, double r)
+{
+	if (!isfinite(v) || !isfinite(r) || v <= 0 || r <= 0)
+		return NAN;
+	return w->higher_is_better ? v / r : r / v;
+}
+
+/* The reference's value of workload w: its host's, or its group's median. */
+static double ref_value(const struct ud_fleet *f, size_t w)
+{
+	return f->ref_host != SIZE_MAX ? f->hosts[f->ref_host].value[w] : f->groups[f->ref_group].dist[w].median;
+}
+
+double ud_fleet_speedup(const struct ud_fleet *f, size_t k, size_t w)
+{
+	return speedup(&f->workloads[w], f->hosts[k].value[w], ref_value(f, w));
+}
+
+static void host_geomeans(struct ud_fleet *f)
+{
+	for (size_t k = 0; k < f->nhosts; k++) {
+		double sum = 0;
+		size_t n = 0;
+
+		for (size_t w = 0; w < f->nworkloads; w++) {
+			double s = ud_fleet_speedup(f, k, w);
+
+			if (!f->workloads[w].composite && isfinite(s)) {
+				sum += log(s);
+				n++;
+			}
+		}
+		f->hosts[k].geomean = n ? exp(sum / (double)n) : NAN;
+	}
+}
+
+static int by_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static int add_outlier(struct ud_fleet *f, size_t *cap, size_t k, size_t w, double ratio)
+{
+	if (f->noutliers == *cap) {
+		size_t n = *cap ? 2 * *cap : 16;
+		struct ud_fleet_outlier *o = realloc(f->outliers, n * sizeof(*o));
+
+		if (!o)
+			return -1;
+		f->outliers = o;
+		*cap = n;
+	}
+	f->outliers[f->noutliers] = (struct ud_fleet_outlier){ .host = k, .workload = w, .ratio = ratio };
+	for (int i = 0; i < UD_FACTOR_COUNT; i++)
+		f->outliers[f->noutliers].factor[i] = NAN;
+	f->noutliers++;
+	return 0;
+}
+
+/* The hosts of group g outside median +- k x MAD on workload w (diff_thresholds.h). */
+static int find_outliers(struct ud_fleet *f, size_t g, size_t w, double *dev, size_t *cap)
+{
+	const struct ud_fleet_group *grp = &f->groups[g];
+	double m = grp->dist[w].median, mad, limit;
+	size_t n = 0;
+
+	if (grp->dist[w].n < UD_FLEET_MIN_PEERS)
+		return 0;
+	for (size_t i = 0; i < grp->nhosts; i++) {
+		double s = speedup(&f->workloads[w], f->hosts[grp->hosts[i]].value[w], m);
+
+		if (isfinite(s))
+			dev[n++] = fabs(log(s));
+	}
+	qsort(dev, n, sizeof(*dev), by_double);
+	mad = ud_fleet_quantile(dev, n, 0.5);
+	limit = fmax(UD_FLEET_OUTLIER_MADS * mad, log(UD_FLEET_OUTLIER_MIN_MOVE));
+	for (size_t i = 0; i < grp->nhosts; i++) {
+		size_t k = grp->hosts[i];
+		double s = speedup(&f->workloads[w], f->hosts[k].value[w], m);
+
+		if (isfinite(s) && fabs(log(s)) > limit && add_outlier(f, cap, k, w, s) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int by_move(const void *x, const void *y)
+{
+	const struct ud_fleet_outlier *a = x, *b = y;
+	double ma = fabs(log(a->ratio)), mb = fabs(log(b->ratio));
+
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	if (a->host != b->host)
+		return a->host < b->host ? -1 : 1;
+	return (a->workload > b->workload) - (a->workload < b->workload);
+}
+
+/* "kernel 6.8.0 -> 6.1.0": one host fact as the group's median host has it, then the host. */
+static void fact_change(FILE *out, const struct ud_env_entry *e)
+{
+	char a[512], b[512];
+
+	fprintf(out, "%s %s -> %s", e->field, ud_fact_text(&e->a, a, sizeof(a)), ud_fact_text(&e->b, b, sizeof(b)));
+}
+
+/* Outlier o explained from d (its group's median against the host): the workload's explanation and the facts. */
+static int explain(struct ud_fleet_outlier *o, const char *wname, const struct ud_diff *d, const char *why_not)
+{
+	const char *name = NULL;
+	size_t len;
+	FILE *out = open_memstream(&o->explanation, &len);
+
+	if (!out)
+		return -1;
+	for (size_t j = 0; d && j < d->nworkloads && !name; j++) {
+		const struct ud_diff_workload *dw = &d->workloads[j];
+
+		if (strcmp(dw->a->name, wname) != 0 || !dw->explanation)
+			continue;
+		name = dw->a->name;
+		memcpy(o->factor, dw->factor, sizeof(o->factor));
+		o->has_dominant = dw->has_dominant;
+		o->dominant = dw->dominant;
+		fputs(dw->explanation, out);
+	}
+	if (!d)
+		fprintf(out, "not explained: %s", why_not);
+	if (d && d->nenv) {
+		fputs(name ? " Host facts that differ from its group's: " : "Host facts that differ from its group's: ", out);
+		for (size_t e = 0; e < d->nenv; e++) {
+			fputs(e ? "; " : "", out);
+			fact_change(out, &d->env[e]);
+		}
+		fputs(".", out);
+	} else if (d) {
+		fputs(name ? " No host fact differs from its group's." : "No host fact differs from its group's.", out);
+	}
+	return fclose(out) == 0 ? 0 : -1;
+}
+
+static int by_host(const void *x, const void *y)
+{
+	const struct ud_fleet_outlier *a = x, *b = y;
+
+	if (a->host != b->host)
+		return a->host < b->host ? -1 : 1;
+	return (a->workload > b->workload) - (a->workload < b->workload);
+}
+
+/* Every outlier explained: each outlier host read again and diffed against its group's median once. */
+static int explain_outliers(struct ud_fleet *f)
+{
+	if (!f->noutliers)
+		return 0;
+	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
+	for (size_t i = 0; i < f->noutliers;) {
+		size_t k = f->outliers[i].host, j = i;
+		const struct ud_fleet_group *grp = &f->groups[f->hosts[k].group];
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_profile *p = ud_fleet_reload(f, k, &err);
+		struct ud_diff_input di = { grp->median, p, grp->median->host->label,
+					    f->hosts[k].path, f->db };
+		struct ud_diff *d = p ? ud_diff_build(&di, &err) : NULL;
+		int ret = 0;
+
+		for (; j < f->noutliers && f->outliers[j].host == k && ret == 0; j++)
+			ret = explain(&f->outliers[j], f->workloads[f->outliers[j].workload].name, d, err.msg);
+		ud_diff_free(d);
+		ud_profile_free(p);
+		if (ret != 0)
+			return -1;
+		i = j;
+	}
+	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_move);
+	return 0;
+}
+
+static int outliers(struct ud_fleet *f)
+{
+	double *dev = malloc(f->nhosts * sizeof(*dev));
+	size_t cap = 0;
+	int ret = dev ? 0 : -1;
+
+	for (size_t g = 0; g < f->ngroups && ret == 0; g++)
+		for (size_t w = 0; w < f->nworkloads && ret == 0; w++)
+			ret = find_outliers(f, g, w, dev, &cap);
+	free(dev);
+	return ret == 0 ? explain_outliers(f) : -1;
+}
+
+struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err)
+{
+	return ud_profile_load(f->hosts[k].path, err);
+}
+
+/* A group-by field no host knows is a typo more often than a fact: refused by name. */
+static int check_keys(const struct ud_fleet *f, struct ud_err *err)
+{
+	for (size_t k = 0; k < f->nkeys; k++) {
+		bool known = false;
+
+		for (size_t g = 0; g < f->ngroups && !known; g++)
+			known = f->groups[g].keys[k] != NULL;
+		if (!known && f->keys != ud_fleet_default_keys)
+			return ud_fail(err, "--group-by %s: no host has that fact (see 'uarchdiff host --json')",
+				       f->keys[k]);
+	}
+	return 0;
+}
+
+/* After the fold: the groups summarized, the reference chosen, the diffs and outliers. */
+static int summarize(struct ud_fleet *f, struct ud_fleet_acc *a, struct ud_err *err)
+{
+	if (f->nhosts < 2) {
+		if (f->nskipped)
+			*err = f->skipped[0].reason;
+		else
+			ud_fail(err, "only one profile: give at least two");
+		return -1;
+	}
+	/* the user named the first profile as the baseline: without it there is nothing to compare against */
+	if (a->in->baseline == UD_FLEET_FIRST && a->host_group[0] == SIZE_MAX) {
+		*err = a->errs[0];
+		return -1;
+	}
+	if (a->in->baseline == UD_FLEET_LABEL && f->ref_host == SIZE_MAX)
+		return ud_fail(err, "--baseline %s: no host has that label", a->in->baseline_label);
+	f->ref_profile = a->keep;
+	a->keep = NULL;
+	if (!(f->groups = calloc(a->ngroups, sizeof(*f->groups))))
+		return ud_fail(err, "out of memory");
+	for (; f->ngroups < a->ngroups; f->ngroups++)
+		if (summarize_group(f, a, f->ngroups) != 0) {
+			f->ngroups++;
+			return ud_fail(err, "out of memory");
+		}
+	if (check_keys(f, err) != 0)
+		return -1;
+	choose_reference(f);
+	host_geomeans(f);
+	if (diff_groups(f) != 0 || outliers(f) != 0)
+		return ud_fail(err, "out of memory");
+	return 0;
+}
+
+struct ud_fleet *ud_fleet_build(const struct ud_fleet_input *in, struct ud_err *err)
+{
+	struct ud_fleet_acc a = { .in = in };
+	struct ud_fleet *f;
+
+	if (in->n < 2) {
+		ud_fail(err, "give at least two profiles");
+		return NULL;
+	}
+	if (!(f = calloc(1, sizeof(*f)))) {
+		ud_fail(err, "out of memory");
+		return NULL;
+	}
+	f->keys = in->ngroup_by ? in->group_by : ud_fleet_default_keys;
+	f->nkeys = in->ngroup_by ? in->ngroup_by : ud_fleet_default_nkeys;
+	f->db = in->db;
+	f->baseline = in->baseline;
+	a.keys = f->keys;
+	a.nkeys = f->nkeys;
+	if (ud_fleet_fold_all(&a) != 0 || ud_fleet_acc_finish(&a, f) != 0) {
+		ud_fail(err, "out of memory");
+		ud_fleet_acc_free(&a);
+		ud_fleet_free(f);
+		return NULL;
+	}
+	if (summarize(f, &a, err) != 0) {
+		ud_fleet_acc_free(&a);
+		ud_fleet_free(f);
+		return NULL;
+	}
+	ud_fleet_acc_free(&a);
+	return f;
+}
+
+void ud_fleet_free(struct ud_fleet *f)
+{
+	if (!f)
+		return;
+	for (size_t w = 0; w < f->nworkloads; w++) {
+		free(f->workloads[w].name);
+		free(f->workloads[w].units);
+	}
+	free(f->workloads);
+	for (size_t k = 0; k < f->nhosts; k++)
+		free(f->hosts[k].label);
+	free(f->hosts);
+	free(f->values);
+	for (size_t g = 0; g < f->ngroups; g++) {
+		struct ud_fleet_group *grp = &f->groups[g];
+
+		for (size_t k = 0; grp->keys && k < f->nkeys; k++)
+			free(grp->keys[k]);
+		free(grp->keys);
+		free(grp->hosts);
+		free(grp->dist);
+		ud_profile_free(grp->median);
+		ud_diff_free(grp->diff);
+	}
+	free(f->groups);
+	ud_profile_free(f->ref_profile);
+	for (size_t i = 0; i < f->noutliers; i++)
+		free(f->outliers[i].explanation);
+	free(f->outliers);
+	free(f->skipped);
+	free(f);
+}

@@ -1,0 +1,176 @@
+/*
+ * fleet.h - a fleet of profiles as groups of like hosts (SPEC §5.1,
+ * `compare`): hosts grouped by the host facts they share (CPU vendor,
+ * microarchitecture and online CPUs unless --group-by names others), per
+ * group and workload the distribution of the hosts' results (median,
+ * quartiles, min and max, n), the outliers of each group (a host outside
+ * median +- k x MAD on a workload, diff_thresholds.h) each explained by the
+ * diff engine against its group's median, and every group's median
+ * compared with the reference (the largest group's median, the first host
+ * or a named one) through the diff engine too.
+ *
+ * The group's median is a synthetic host: per workload the median of each
+ * number its hosts measured (score, times, every counter), and per host
+ * fact the value most of them have, so a diff against it names what an
+ * outlier does differently from its peers.  Profiles are loaded in
+ * parallel and folded into their groups as they are read
+ * (ud_profile_load_fold()): a host costs its results and its facts' votes,
+ * not its profile.  The few profiles a diff needs again (outliers, --pairs)
+ * are read again from their files.
+ *
+ * Typed in the middle, JSON at the edge: ud_fleet_build() computes the
+ * model, fleet_json.c writes the uarchdiff.compare/2 document from it.  A
+ * number that cannot be computed is NAN in the model and null in the
+ * document.
+ *
+ * Ownership: a struct ud_fleet owns everything reachable from it and is
+ * released with ud_fleet_free(); it borrows the paths and the
+ * microarchitecture database, which must outlive it.
+ */
+#ifndef UD_FLEET_H
+#define UD_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "diff.h"
+#include "error.h"
+#include "profile.h"
+#include "uarch.h"
+
+#define UD_FLEET_SCHEMA "uarchdiff.compare/2"
+
+/* What every group is compared with. */
+enum ud_fleet_baseline {
+	UD_FLEET_MEDIAN, /* the largest group's median (the first of the largest on a tie) */
+	UD_FLEET_FIRST,  /* the first profile given, as the pair-wise compare did (it must load) */
+	UD_FLEET_LABEL,  /* the host labelled baseline_label (the first of them) */
+};
+
+struct ud_fleet_input {
+	char *const *paths;          /* n profile files, as the user named them */
+	size_t n;                    /* at least 2 */
+	const char *const *group_by; /* host-fact fields ("kernel", "cpu.uarch"); NULL: the default */
+	size_t ngroup_by;            /* at most UD_FLEET_MAX_KEYS */
+	enum ud_fleet_baseline baseline;
+	const char *baseline_label;  /* for UD_FLEET_LABEL */
+	const struct ud_uarch_db *db; /* penalties for the diffs' CPI stacks; may be NULL */
+};
+
+#define UD_FLEET_MAX_KEYS 8
+
+/* The default grouping: what a host's hardware is, so that software facts explain its peers' spread. */
+extern const char *const ud_fleet_default_keys[];
+extern const size_t ud_fleet_default_nkeys;
+
+/* One workload as the fleet measures it: the score where it has one, else CPU time per unit of work. */
+struct ud_fleet_workload {
+	char *name;            /* owned */
+	char *units;           /* owned: "lps", "ns per unit" for CPU time; NULL unknown */
+	bool higher_is_better; /* of the value below: a score's own direction, false for CPU time */
+	bool composite;        /* a composite score (UnixBench's index): shown, out of the geomeans */
+	int direction;         /* the first profile's higher_is_better (1, 0, -1 unknown), for the median host */
+};
+
+/* n values' median, quartiles (linear interpolation) and range; NAN and 0 where no host has one. */
+struct ud_fleet_dist {
+	size_t n;
+	double median, q1, q3, min, max;
+};
+
+struct ud_fleet_host {
+	char *label;       /* owned: host.label, else the path */
+	const char *path;  /* borrowed */
+	size_t group;
+	double *value;     /* nworkloads values into the fleet's storage; NAN where it lacks one */
+	double geomean;    /* its speedups over the reference, composites out; NAN when none */
+	bool incomplete;   /* its run was stopped before every workload ran */
+};
+
+struct ud_fleet_group {
+	char name[200];        /* its key values: "zen4, 64 CPUs"; "CPU unknown" */
+	char **keys;           /* owned: ngroup_by values as text, NULL where the host fact is unknown */
+	size_t *hosts;         /* owned: indices into hosts, in order */
+	size_t nhosts;
+	struct ud_fleet_dist *dist;   /* owned: nworkloads distributions */
+	struct ud_profile *median;    /* owned: the synthetic median host */
+	/*
+	 * The reference against this group's median (owned); NULL for the
+	 * reference group under --baseline median, or where it could not be
+	 * diffed (diff_error says why).
+	 */
+	struct ud_diff *diff;
+	char diff_error[256];
+	double geomean;        /* its median's speedup over the reference; 1 for the reference group */
+	bool reference;        /* the reference is this group's median or one of its hosts */
+};
+
+/* A host outside its group's spread on a workload, explained against its group's median. */
+struct ud_fleet_outlier {
+	size_t host, workload;
+	double ratio;           /* its speedup over the group's median: below 1 slower */
+	double factor[UD_FACTOR_COUNT]; /* the diff's split of the speedup; NAN where unknown */
+	bool has_dominant;
+	enum ud_factor dominant;
+	char *explanation;      /* owned */
+};
+
+/* A file left out: it did not load (its reason as the loader gave it). */
+struct ud_fleet_skip {
+	const char *path;
+	struct ud_err reason;
+};
+
+struct ud_fleet {
+	enum ud_fleet_baseline baseline;
+	const char *const *keys;       /* borrowed: the grouping fields, the input's or the default */
+	size_t nkeys;
+	struct ud_fleet_workload *workloads; /* owned: in order of first appearance */
+	size_t nworkloads;
+	struct ud_fleet_host *hosts;   /* owned: the profiles that loaded, in input order */
+	size_t nhosts;
+	double *values;                /* owned: nhosts x nworkloads */
+	struct ud_fleet_group *groups; /* owned: in order of their first host */
+	size_t ngroups;
+	size_t ref_group;              /* the reference group */
+	size_t ref_host;               /* under first and LABEL: the reference host; else SIZE_MAX */
+	char ref_label[256];           /* what the reference is called in the reports */
+	struct ud_profile *ref_profile; /* owned when a host is the reference; else NULL (a group's median) */
+	struct ud_fleet_outlier *outliers; /* owned: the largest move first */
+	size_t noutliers;
+	struct ud_fleet_skip *skipped; /* owned: in input order */
+	size_t nskipped;
+	const struct ud_uarch_db *db;  /* borrowed */
+};
+
+/*
+ * The model, or NULL with err: fewer than two profiles, fewer than two that
+ * loaded (the first failure's reason), a group-by field that no host has,
+ * a baseline label no host has, under UD_FLEET_FIRST a first profile that
+ * did not load (its reason), or out of memory.  A file that does not
+ * load while others do is left out and listed in skipped.
+ */
+struct ud_fleet *ud_fleet_build(const struct ud_fleet_input *in, struct ud_err *err);
+void ud_fleet_free(struct ud_fleet *f);
+
+/* The profile the reference is (borrowed from f: a host's or the reference group's median). */
+const struct ud_profile *ud_fleet_reference(const struct ud_fleet *f);
+
+/* Host k's speedup over the reference on workload w (the per-host table); NAN where unknown. */
+double ud_fleet_speedup(const struct ud_fleet *f, size_t k, size_t w);
+
+/*
+ * Host k's profile read again from its file (caller frees), to diff it
+ * against the reference (--pairs) or its group; NULL with err.
+ */
+struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err);
+
+/*
+ * The uarchdiff.compare/2 document (fleet_json.c) to out; with pairs, each
+ * host's whole diff against the reference, each made, written and freed in
+ * turn.  0, or -1 with err when out of memory or out refused.
+ */
+int ud_fleet_write_json(const struct ud_fleet *f, bool pairs, FILE *out, struct ud_err *err);
+
+#endif

@@ -1,0 +1,522 @@
+/*
+ * fleet_fold.c - each profile folded into its group as it is read: its
+ * key facts pick the group, its numbers join the group's per workload,
+ * its facts vote for the group's median host, and the profile is freed
+ * (fleet_priv.h).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet_priv.h"
+#include "host_facts.h"
+#include "json_emit.h"
+
+const char *const ud_fleet_default_keys[] = { "cpu.vendor", "cpu.uarch", "cpu.online_cpus" };
+const size_t ud_fleet_default_nkeys = sizeof(ud_fleet_default_keys) / sizeof(ud_fleet_default_keys[0]);
+
+/* A key fact as text ("zen4", "64"), owned; NULL where unknown ("generic" is the table of no known core). */
+static char *key_text(const struct ud_profile *p, const char *field, bool *oom)
+{
+	struct ud_fact v = ud_host_fact(p->host, field);
+	char buf[512], *t;
+	const char *s;
+
+	if (v.type == UD_FACT_ABSENT || v.type == UD_FACT_NULL || v.type == UD_FACT_GROUP)
+		return NULL;
+	s = ud_fact_text(&v, buf, sizeof(buf));
+	if (v.type == UD_FACT_STRING && (!*s || strcmp(s, "unknown") == 0 || strcmp(s, "generic") == 0))
+		return NULL;
+	t = strdup(s);
+	*oom = *oom || !t;
+	return t;
+}
+
+static bool same_key(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int push(struct ud_fleet_values *d, double x)
+{
+	if (!isfinite(x))
+		return 0;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 8;
+		double *v = realloc(d->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		d->v = v;
+		d->cap = cap;
+	}
+	d->v[d->n++] = x;
+	return 0;
+}
+
+/* Grows *p (of *cap elements of size sz) to hold at least need. */
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 4;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if (!(q = realloc(*p, n * sz)))
+		return -1;
+	memset((char *)q + *cap * sz, 0, (n - *cap) * sz);
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* The group of host i's keys, made where none has them; all unknown: a group of its own. */
+static long group_of(struct ud_fleet_acc *a, size_t i, char **keys)
+{
+	bool known = false;
+	size_t g = 0;
+
+	for (size_t k = 0; k < a->nkeys; k++)
+		known = known || keys[k];
+	for (; known && g < a->ngroups; g++) {
+		bool same = true;
+
+		for (size_t k = 0; k < a->nkeys && same; k++)
+			same = same_key(a->groups[g].keys[k], keys[k]);
+		if (same)
+			break;
+	}
+	if (known && g < a->ngroups) {
+		for (size_t k = 0; k < a->nkeys; k++)
+			free(keys[k]);
+		free(keys);
+		a->groups[g].first = i < a->groups[g].first ? i : a->groups[g].first;
+		return (long)g;
+	}
+	if (grow((void **)&a->groups, &a->cap, a->ngroups + 1, sizeof(*a->groups)) != 0)
+		return -1;
+	a->groups[a->ngroups] = (struct ud_fleet_acc_group){ .keys = keys, .first = i };
+	return (long)a->ngroups++;
+}
+
+/* The id of workload w (met in host i at position j), registered on first sight. */
+static long workload_id(struct ud_fleet_acc *a, const struct ud_workload *w, size_t i, size_t j)
+{
+	size_t id = 0, pos = i * 65536 + (j < 65535 ? j : 65535);
+	struct ud_fleet_workload *fw;
+
+	while (id < a->nworkloads && strcmp(a->workloads[id].name, w->name) != 0)
+		id++;
+	if (id < a->nworkloads) {
+		a->first_pos[id] = pos < a->first_pos[id] ? pos : a->first_pos[id];
+		a->workloads[id].composite = a->workloads[id].composite || w->composite;
+		return (long)id;
+	}
+	if (grow((void **)&a->workloads, &a->capw, id + 1, sizeof(*a->workloads)) != 0)
+		return -1;
+	if (!(a->first_pos = realloc(a->first_pos, a->capw * sizeof(*a->first_pos))))
+		return -1;
+	fw = &a->workloads[id];
+	fw->name = strdup(w->name);
+	fw->higher_is_better = isfinite(w->score.median) ? w->higher_is_better != 0 : false;
+	fw->units = isfinite(w->score.median) ? (w->units ? strdup(w->units) : NULL) : strdup("ns of CPU time per unit");
+	fw->composite = w->composite;
+	fw->direction = w->higher_is_better;
+	a->first_pos[id] = pos;
+	a->nworkloads++;
+	return fw->name ? (long)id : -1;
+}
+
+/* The value the fleet compares: the score, else CPU time (task-clock) per unit of work. */
+static double value_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+{
+	double t, u;
+
+	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0)
+		return w->score.median;
+	if (isfinite(w->score.median))
+		return NAN;
+	t = ud_workload_total(w, "task-clock", NULL);
+	u = isfinite(w->work_units) && w->work_units > 0 ? w->work_units : 1;
+	return t / u;
+}
+
+static char *dup_or_null(const char *s, bool *oom)
+{
+	char *t = s ? strdup(s) : NULL;
+
+	*oom = *oom || (s && !t);
+	return t;
+}
+
+/* Every counted counter of w into the group's workload aw. */
+static int fold_counters(struct ud_fleet_acc_workload *aw, const struct ud_workload *w, size_t i)
+{
+	bool oom = false;
+
+	for (size_t c = 0; c < w->ncounters; c++) {
+		const struct ud_counter *ct = &w->counters[c];
+		size_t k = 0;
+
+		if (ct->status != UD_COUNTED || !isfinite(ct->value))
+			continue;
+		while (k < aw->ncounters && strcmp(aw->counters[k].name, ct->name) != 0)
+			k++;
+		if (k == aw->ncounters) {
+			if (grow((void **)&aw->counters, &aw->cap, k + 1, sizeof(*aw->counters)) != 0)
+				return -1;
+			aw->counters[k].name = dup_or_null(ct->name, &oom);
+			aw->counters[k].first = SIZE_MAX;
+			aw->ncounters++;
+		}
+		if (i < aw->counters[k].first) {
+			struct ud_fleet_acc_counter *ac = &aw->counters[k];
+
+			free(ac->semantics);
+			free(ac->vendor_event);
+			free(ac->opened_as);
+			ac->semantics = dup_or_null(ct->semantics, &oom);
+			ac->vendor_event = dup_or_null(ct->vendor_event, &oom);
+			ac->opened_as = dup_or_null(ct->opened_as, &oom);
+			ac->first = i;
+		}
+		if (oom || push(&aw->counters[k].v, ct->value) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Host i's workloads into group g and its values; 0 or -1 out of memory. */
+static int fold_workloads(struct ud_fleet_acc *a, size_t g, size_t i, const struct ud_profile *p)
+{
+	struct ud_fleet_acc_group *grp = &a->groups[g];
+
+	if (!(a->host_values[i] = malloc((p->nworkloads ? p->nworkloads : 1) * 2 * sizeof(double))))
+		return -1;
+	for (size_t j = 0; j < p->nworkloads; j++) {
+		const struct ud_workload *w = &p->workloads[j];
+		long id = workload_id(a, w, i, j);
+		struct ud_fleet_acc_workload *aw;
+		double v;
+
+		if (id < 0 || grow((void **)&grp->w, &grp->nw, (size_t)id + 1, sizeof(*grp->w)) != 0)
+			return -1;
+		aw = &grp->w[id];
+		v = value_of(&a->workloads[id], w);
+		a->host_values[i][2 * a->host_nvalues[i]] = (double)id;
+		a->host_values[i][2 * a->host_nvalues[i]++ + 1] = v;
+		if (push(&aw->value, v) || push(&aw->score, w->score.median) || push(&aw->work_units, w->work_units) ||
+		    push(&aw->elapsed, w->elapsed_ns) || push(&aw->user, w->user_ns) || push(&aw->sys, w->sys_ns) ||
+		    fold_counters(aw, w, i) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Fields that name or date a host: not votes for what the group's hosts are. */
+static bool names_the_host(const char *field)
+{
+	return strcmp(field, "label") == 0 || strcmp(field, "hostname") == 0 || strcmp(field, "collected_at") == 0;
+}
+
+/* fact as the JSON value the profile writes ("\"6.8.0\"", "64", "true"), owned; NULL out of memory. */
+static char *fact_json(const struct ud_fact *fact)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct ud_jw *w;
+
+	if (!f)
+		return NULL;
+	w = ud_jw_text(f);
+	ud_fact_emit(w, NULL, fact);
+	if (ud_jw_finish(w, NULL) != 0 || fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int vote(struct ud_fleet_acc_group *g, const char *field, const struct ud_fact *fact, size_t i)
+{
+	size_t f = 0, k = 0;
+	struct ud_fleet_fact *acc;
+	char *v;
+
+	while (f < g->nfacts && strcmp(g->facts[f].field, field) != 0)
+		f++;
+	if (f == g->nfacts) {
+		if (grow((void **)&g->facts, &g->cap, f + 1, sizeof(*g->facts)) != 0 || !(g->facts[f].field = strdup(field)))
+			return -1;
+		g->nfacts++;
+	}
+	acc = &g->facts[f];
+	if (!(v = fact_json(fact)))
+		return -1;
+	while (k < acc->nvotes && strcmp(acc->votes[k].value, v) != 0)
+		k++;
+	if (k == acc->nvotes) {
+		if (grow((void **)&acc->votes, &acc->cap, k + 1, sizeof(*acc->votes)) != 0) {
+			free(v);
+			return -1;
+		}
+		acc->votes[k] = (struct ud_fleet_vote){ v, 0, i };
+		acc->nvotes++;
+	} else {
+		free(v);
+	}
+	acc->votes[k].count++;
+	acc->votes[k].first = i < acc->votes[k].first ? i : acc->votes[k].first;
+	return 0;
+}
+
+struct voter {
+	struct ud_fleet_acc_group *g;
+	size_t i;
+};
+
+/* One known fact of a host votes in its group (host_facts.h's walk). */
+static int vote_fact(const char *name, const struct ud_fact *v, void *arg)
+{
+	struct voter *who = arg;
+
+	if (v->type == UD_FACT_GROUP || v->type == UD_FACT_NULL || v->type == UD_FACT_ABSENT || names_the_host(name))
+		return 0;
+	return vote(who->g, name, v, who->i);
+}
+
+/* Every fact host i knows votes in group g. */
+static int vote_facts(struct ud_fleet_acc_group *g, const struct ud_host *h, size_t i)
+{
+	struct voter who = { g, i };
+
+	return ud_host_each_fact(h, vote_fact, &who);
+}
+
+/* Keeps p when the baseline names it (the first host, or the first labelled so); else frees it. */
+static void keep_or_free(struct ud_fleet_acc *a, size_t i, struct ud_profile *p)
+{
+	const struct ud_fleet_input *in = a->in;
+	bool wanted = in->baseline == UD_FLEET_FIRST ||
+		      (in->baseline == UD_FLEET_LABEL && strcmp(a->host_labels[i], in->baseline_label) == 0);
+
+	if (wanted && i < a->keep_index) {
+		ud_profile_free(a->keep);
+		a->keep = p;
+		a->keep_index = i;
+		return;
+	}
+	ud_profile_free(p);
+}
+
+static int fold_one(void *ctx, size_t i, struct ud_profile *p, const struct ud_err *err)
+{
+	struct ud_fleet_acc *a = ctx;
+	bool oom = false;
+	char **keys;
+	const char *label;
+	long g;
+
+	if (!p) {
+		a->errs[i] = *err;
+		return 0;
+	}
+	label = ud_host_label(p->host, a->in->paths[i]);
+	a->host_labels[i] = strdup(label);
+	keys = calloc(a->nkeys ? a->nkeys : 1, sizeof(*keys));
+	for (size_t k = 0; keys && k < a->nkeys; k++)
+		keys[k] = key_text(p, a->keys[k], &oom);
+	g = keys && !oom && a->host_labels[i] ? group_of(a, i, keys) : -1;
+	if (g < 0 || fold_workloads(a, (size_t)g, i, p) != 0 || vote_facts(&a->groups[g], p->host, i) != 0) {
+		ud_profile_free(p);
+		a->out_of_memory = true;
+		return -1;
+	}
+	a->host_group[i] = (size_t)g;
+	a->host_incomplete[i] = p->incomplete != 0;
+	keep_or_free(a, i, p);
+	return 0;
+}
+
+int ud_fleet_fold_all(struct ud_fleet_acc *a)
+{
+	size_t n = a->in->n;
+
+	a->host_group = malloc(n * sizeof(*a->host_group));
+	a->host_values = calloc(n, sizeof(*a->host_values));
+	a->host_nvalues = calloc(n, sizeof(*a->host_nvalues));
+	a->host_labels = calloc(n, sizeof(*a->host_labels));
+	a->errs = calloc(n, sizeof(*a->errs));
+	a->host_incomplete = calloc(n, sizeof(*a->host_incomplete));
+	a->keep_index = SIZE_MAX;
+	if (!a->host_group || !a->host_values || !a->host_nvalues || !a->host_labels || !a->errs || !a->host_incomplete)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		a->host_group[i] = SIZE_MAX;
+	return ud_profile_load_fold(a->in->paths, n, fold_one, a) == 0 && !a->out_of_memory ? 0 : -1;
+}
+
+static const size_t *sort_keys; /* qsort has no context argument; finish is not reentrant */
+
+static int by_key(const void *x, const void *y)
+{
+	size_t a = sort_keys[*(const size_t *)x], b = sort_keys[*(const size_t *)y];
+
+	return (a > b) - (a < b);
+}
+
+/* ids[0..n) ordered by key[id]. */
+static size_t *order_by(const size_t *key, size_t n)
+{
+	size_t *ids = malloc((n ? n : 1) * sizeof(*ids));
+
+	if (!ids)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		ids[i] = i;
+	sort_keys = key;
+	qsort(ids, n, sizeof(*ids), by_key);
+	return ids;
+}
+
+/* The hosts that loaded, in input order, their values by the fleet's workload order. */
+static int finish_hosts(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t *wrank, const size_t *grank)
+{
+	size_t n = a->in->n;
+
+	f->hosts = calloc(n, sizeof(*f->hosts));
+	f->values = malloc((n * f->nworkloads > 0 ? n * f->nworkloads : 1) * sizeof(*f->values));
+	f->skipped = calloc(n, sizeof(*f->skipped));
+	if (!f->hosts || !f->values || !f->skipped)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct ud_fleet_host *h = &f->hosts[f->nhosts];
+
+		if (a->host_group[i] == SIZE_MAX) {
+			f->skipped[f->nskipped++] = (struct ud_fleet_skip){ a->in->paths[i], a->errs[i] };
+			continue;
+		}
+		h->label = a->host_labels[i];
+		a->host_labels[i] = NULL;
+		h->path = a->in->paths[i];
+		h->group = grank[a->host_group[i]];
+		h->incomplete = a->host_incomplete[i];
+		h->value = f->values + f->nhosts * f->nworkloads;
+		for (size_t w = 0; w < f->nworkloads; w++)
+			h->value[w] = NAN;
+		for (size_t j = 0; j < a->host_nvalues[i]; j++)
+			h->value[wrank[(size_t)a->host_values[i][2 * j]]] = a->host_values[i][2 * j + 1];
+		if (i == a->keep_index)
+			f->ref_host = f->nhosts;
+		f->nhosts++;
+	}
+	return 0;
+}
+
+int ud_fleet_acc_finish(struct ud_fleet_acc *a, struct ud_fleet *f)
+{
+	size_t *gfirst = malloc((a->ngroups ? a->ngroups : 1) * sizeof(*gfirst)), *gorder = NULL;
+	size_t *wrank = calloc(a->nworkloads ? a->nworkloads : 1, sizeof(*wrank));
+	size_t *grank = calloc(a->ngroups ? a->ngroups : 1, sizeof(*grank));
+	int ret = -1;
+
+	if (!gfirst || !wrank || !grank)
+		goto out;
+	for (size_t g = 0; g < a->ngroups; g++)
+		gfirst[g] = a->groups[g].first;
+	if (!(gorder = order_by(gfirst, a->ngroups)) || !(a->order = order_by(a->first_pos, a->nworkloads)) ||
+	    !(f->workloads = calloc(a->nworkloads ? a->nworkloads : 1, sizeof(*f->workloads))))
+		goto out;
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		f->workloads[w] = a->workloads[a->order[w]];
+		wrank[a->order[w]] = w;
+	}
+	f->nworkloads = a->nworkloads;
+	a->nworkloads = 0; /* the names are f's now */
+	for (size_t g = 0; g < a->ngroups; g++)
+		grank[gorder[g]] = g;
+	f->ref_host = SIZE_MAX;
+	ret = finish_hosts(a, f, wrank, grank);
+	/* the groups in order too, so that group g of the fleet is acc's g */
+	for (size_t g = 0; ret == 0 && g < a->ngroups; g++)
+		gfirst[g] = gorder[g];
+	if (ret == 0) {
+		struct ud_fleet_acc_group *sorted = malloc((a->ngroups ? a->ngroups : 1) * sizeof(*sorted));
+
+		for (size_t g = 0; sorted && g < a->ngroups; g++)
+			sorted[g] = a->groups[gfirst[g]];
+		if (sorted) {
+			free(a->groups);
+			a->groups = sorted;
+		}
+		ret = sorted ? 0 : -1;
+	}
+out:
+	free(gfirst);
+	free(gorder);
+	free(wrank);
+	free(grank);
+	return ret;
+}
+
+static void values_free(struct ud_fleet_values *v)
+{
+	free(v->v);
+}
+
+static void group_free(struct ud_fleet_acc_group *g, size_t nkeys)
+{
+	for (size_t k = 0; g->keys && k < nkeys; k++)
+		free(g->keys[k]);
+	free(g->keys);
+	for (size_t w = 0; w < g->nw; w++) {
+		struct ud_fleet_acc_workload *aw = &g->w[w];
+
+		values_free(&aw->value), values_free(&aw->score), values_free(&aw->work_units);
+		values_free(&aw->elapsed), values_free(&aw->user), values_free(&aw->sys);
+		for (size_t c = 0; c < aw->ncounters; c++) {
+			free(aw->counters[c].name), free(aw->counters[c].semantics);
+			free(aw->counters[c].vendor_event), free(aw->counters[c].opened_as);
+			values_free(&aw->counters[c].v);
+		}
+		free(aw->counters);
+	}
+	free(g->w);
+	for (size_t f = 0; f < g->nfacts; f++) {
+		for (size_t v = 0; v < g->facts[f].nvotes; v++)
+			free(g->facts[f].votes[v].value);
+		free(g->facts[f].votes);
+		free(g->facts[f].field);
+	}
+	free(g->facts);
+}
+
+void ud_fleet_acc_free(struct ud_fleet_acc *a)
+{
+	for (size_t g = 0; g < a->ngroups; g++)
+		group_free(&a->groups[g], a->nkeys);
+	free(a->groups);
+	for (size_t i = 0; a->host_values && i < a->in->n; i++)
+		free(a->host_values[i]);
+	for (size_t i = 0; a->host_labels && i < a->in->n; i++)
+		free(a->host_labels[i]);
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		free(a->workloads[w].name);
+		free(a->workloads[w].units);
+	}
+	free(a->workloads);
+	free(a->first_pos);
+	free(a->order);
+	free(a->host_group);
+	free(a->host_values);
+	free(a->host_nvalues);
+	free(a->host_labels);
+	free(a->errs);
+	free(a->host_incomplete);
+	ud_profile_free(a->keep);
+}

@@ -1,0 +1,193 @@
+/*
+ * The uarchdiff.compare/2 document (SPEC §5.1), streamed from the model
+ * through json_emit.h: group summaries, outliers and the per-host table,
+ * and each host's whole diff against the reference only when asked for
+ * (--pairs), made and freed one at a time.  A number the model holds as
+ * NAN is null.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "fleet.h"
+#include "json_emit.h"
+
+static const char *baseline_mode(enum ud_fleet_baseline b)
+{
+	return b == UD_FLEET_MEDIAN ? "median" : b == UD_FLEET_FIRST ? "first" : "label";
+}
+
+static void workloads(struct ud_jw *w, const struct ud_fleet *f)
+{
+	ud_jw_array(w, "workloads");
+	for (size_t i = 0; i < f->nworkloads; i++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "name", f->workloads[i].name);
+		ud_jw_string(w, "units", f->workloads[i].units);
+		ud_jw_bool(w, "higher_is_better", f->workloads[i].higher_is_better);
+		ud_jw_bool(w, "composite", f->workloads[i].composite);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+static void hosts(struct ud_jw *w, const struct ud_fleet *f)
+{
+	ud_jw_array(w, "hosts");
+	for (size_t k = 0; k < f->nhosts; k++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "label", f->hosts[k].label);
+		ud_jw_string(w, "path", f->hosts[k].path);
+		ud_jw_integer(w, "group", (json_int_t)f->hosts[k].group);
+		ud_jw_real(w, "geomean", f->hosts[k].geomean);
+		ud_jw_bool(w, "incomplete", f->hosts[k].incomplete);
+		ud_jw_array(w, "values");
+		for (size_t i = 0; i < f->nworkloads; i++)
+			ud_jw_real(w, NULL, f->hosts[k].value[i]);
+		ud_jw_end(w);
+		ud_jw_array(w, "speedups");
+		for (size_t i = 0; i < f->nworkloads; i++)
+			ud_jw_real(w, NULL, ud_fleet_speedup(f, k, i));
+		ud_jw_end(w);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+/* The group's distribution per workload it holds, keyed by the workload's name (SPEC §5.1). */
+static void distributions(struct ud_jw *w, const struct ud_fleet *f, const struct ud_fleet_group *g)
+{
+	ud_jw_object(w, "workloads");
+	for (size_t i = 0; i < f->nworkloads; i++) {
+		const struct ud_fleet_dist *d = &g->dist[i];
+
+		if (!d->n)
+			continue;
+		ud_jw_object(w, f->workloads[i].name);
+		ud_jw_integer(w, "n", (json_int_t)d->n);
+		ud_jw_real(w, "median", d->median);
+		ud_jw_real(w, "q1", d->q1);
+		ud_jw_real(w, "q3", d->q3);
+		ud_jw_real(w, "min", d->min);
+		ud_jw_real(w, "max", d->max);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+static void groups(struct ud_jw *w, const struct ud_fleet *f)
+{
+	ud_jw_array(w, "groups");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct ud_fleet_group *grp = &f->groups[g];
+
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "name", grp->name);
+		ud_jw_object(w, "keys");
+		for (size_t k = 0; k < f->nkeys; k++)
+			ud_jw_string(w, f->keys[k], grp->keys[k]);
+		ud_jw_end(w);
+		ud_jw_array(w, "hosts");
+		for (size_t i = 0; i < grp->nhosts; i++)
+			ud_jw_integer(w, NULL, (json_int_t)grp->hosts[i]);
+		ud_jw_end(w);
+		ud_jw_bool(w, "reference", grp->reference);
+		ud_jw_real(w, "geomean", grp->geomean);
+		distributions(w, f, grp);
+		if (grp->diff)
+			ud_diff_emit(grp->diff, w, "diff");
+		else
+			ud_jw_null(w, "diff");
+		ud_jw_string(w, "diff_error", grp->diff_error[0] ? grp->diff_error : NULL);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+static void outliers(struct ud_jw *w, const struct ud_fleet *f)
+{
+	ud_jw_array(w, "outliers");
+	for (size_t i = 0; i < f->noutliers; i++) {
+		const struct ud_fleet_outlier *o = &f->outliers[i];
+
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "label", f->hosts[o->host].label);
+		ud_jw_integer(w, "host", (json_int_t)o->host);
+		ud_jw_integer(w, "group", (json_int_t)f->hosts[o->host].group);
+		ud_jw_string(w, "workload", f->workloads[o->workload].name);
+		ud_jw_real(w, "ratio", o->ratio);
+		ud_jw_object(w, "factors");
+		for (int k = 0; k < UD_FACTOR_COUNT; k++)
+			ud_jw_real(w, ud_factor_name((enum ud_factor)k), o->factor[k]);
+		ud_jw_end(w);
+		ud_jw_string(w, "dominant", o->has_dominant ? ud_factor_name(o->dominant) : NULL);
+		ud_jw_string(w, "explanation", o->explanation);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+/* Every host against the reference, each diff made, written and freed before the next. */
+static int pairs(struct ud_jw *w, const struct ud_fleet *f, struct ud_err *err)
+{
+	const struct ud_profile *ref = ud_fleet_reference(f);
+
+	ud_jw_array(w, "pairs");
+	for (size_t k = 0; k < f->nhosts; k++) {
+		struct ud_profile *p = k == f->ref_host ? NULL : ud_fleet_reload(f, k, err);
+		struct ud_diff_input di = { ref, p, f->ref_label, f->hosts[k].path, f->db };
+		struct ud_diff *d = p ? ud_diff_build(&di, err) : NULL;
+
+		if (d)
+			ud_diff_emit(d, w, NULL);
+		ud_diff_free(d);
+		ud_profile_free(p);
+		if (k != f->ref_host && !d)
+			return ud_err_prefix(err, "--pairs: %s", f->hosts[k].path);
+	}
+	ud_jw_end(w);
+	return 0;
+}
+
+int ud_fleet_write_json(const struct ud_fleet *f, bool with_pairs, FILE *out, struct ud_err *err)
+{
+	struct ud_jw *w = ud_jw_text(out);
+	int ret = 0;
+
+	ud_jw_object(w, NULL);
+	ud_jw_string(w, "schema", UD_FLEET_SCHEMA);
+	ud_jw_object(w, "tool");
+	ud_jw_string(w, "name", "uarchdiff");
+	ud_jw_string(w, "version", UD_VERSION);
+	ud_jw_end(w);
+	ud_jw_array(w, "group_by");
+	for (size_t k = 0; k < f->nkeys; k++)
+		ud_jw_string(w, NULL, f->keys[k]);
+	ud_jw_end(w);
+	ud_jw_string(w, "baseline", f->baseline == UD_FLEET_LABEL ? f->ref_label : baseline_mode(f->baseline));
+	ud_jw_object(w, "reference");
+	ud_jw_string(w, "label", f->ref_label);
+	ud_jw_integer(w, "group", (json_int_t)f->ref_group);
+	if (f->ref_host == SIZE_MAX)
+		ud_jw_null(w, "host");
+	else
+		ud_jw_integer(w, "host", (json_int_t)f->ref_host);
+	ud_jw_end(w);
+	workloads(w, f);
+	groups(w, f);
+	outliers(w, f);
+	hosts(w, f);
+	if (with_pairs)
+		ret = pairs(w, f, err);
+	ud_jw_array(w, "skipped");
+	for (size_t i = 0; i < f->nskipped; i++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "path", f->skipped[i].path);
+		ud_jw_string(w, "reason", f->skipped[i].reason.msg);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+	ud_jw_end(w);
+	if (ud_jw_finish(w, NULL) != 0 && ret == 0)
+		return ud_fail(err, "cannot write the JSON report");
+	return ret;
+}

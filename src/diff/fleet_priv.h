@@ -1,0 +1,91 @@
+/*
+ * fleet_priv.h - what the fleet's folding (fleet_fold.c) hands its
+ * summaries (fleet.c, fleet_median.c): per group and workload every number
+ * the hosts measured, and per group every host fact's votes.
+ */
+#ifndef UD_FLEET_PRIV_H
+#define UD_FLEET_PRIV_H
+
+#include "fleet.h"
+
+/* A growing array of doubles. */
+struct ud_fleet_values {
+	double *v;
+	size_t n, cap;
+};
+
+/* A counter of a workload as the group's hosts counted it: its metadata from the first host that did. */
+struct ud_fleet_acc_counter {
+	char *name, *semantics, *vendor_event, *opened_as; /* owned */
+	size_t first;                                      /* the host the metadata came from */
+	struct ud_fleet_values v;
+};
+
+/* One workload's numbers in one group. */
+struct ud_fleet_acc_workload {
+	struct ud_fleet_values value, score, work_units, elapsed, user, sys;
+	struct ud_fleet_acc_counter *counters; /* owned */
+	size_t ncounters, cap;
+};
+
+/* One host fact's distinct values in a group, with how many hosts have each. */
+struct ud_fleet_vote {
+	char *value; /* owned: the value as the profile's JSON writes it ("\"6.8.0\"", "64") */
+	size_t count, first;
+};
+
+struct ud_fleet_fact {
+	char *field; /* owned: dotted path */
+	struct ud_fleet_vote *votes;
+	size_t nvotes, cap;
+};
+
+struct ud_fleet_acc_group {
+	char **keys;      /* owned: the key values as text, NULL unknown */
+	size_t first;     /* its first host */
+	struct ud_fleet_acc_workload *w; /* owned: one per workload of the fleet so far */
+	size_t nw;
+	struct ud_fleet_fact *facts;
+	size_t nfacts, cap;
+};
+
+/* What fleet_fold.c leaves for fleet.c: the fleet's groups and hosts before their summaries. */
+struct ud_fleet_acc {
+	struct ud_fleet_acc_group *groups; /* owned, in order of their first host once sorted */
+	size_t ngroups, cap;
+	size_t *host_group;      /* per input path: its group; SIZE_MAX when it did not load */
+	double **host_values;    /* per input path: its values by workload (owned), NULL when it did not load */
+	size_t *host_nvalues;
+	char **host_labels;      /* owned */
+	bool *host_incomplete;
+	struct ud_err *errs;     /* per input path: why it did not load */
+	size_t *first_pos;       /* per workload: (first host, position) as host x 65536 + position, for the order */
+	struct ud_fleet_workload *workloads; /* owned, in the order they were met (their ids) */
+	size_t *order;           /* owned once finished: the ids in the fleet's order */
+	size_t nworkloads, capw;
+	struct ud_profile *keep; /* the profile the baseline names (first or LABEL), owned */
+	size_t keep_index;
+	const struct ud_fleet_input *in;
+	const char *const *keys;
+	size_t nkeys;
+	bool out_of_memory;
+};
+
+/* Folds every path into acc (fleet_fold.c): 0, or -1 when out of memory. */
+int ud_fleet_fold_all(struct ud_fleet_acc *acc);
+/* Sorts groups and workloads into order of first appearance and fills f's hosts, values and workloads. */
+int ud_fleet_acc_finish(struct ud_fleet_acc *acc, struct ud_fleet *f);
+void ud_fleet_acc_free(struct ud_fleet_acc *acc);
+
+/*
+ * The synthetic median host of group g (fleet_median.c), its workloads f's
+ * (order: their ids in g), labelled label: a new profile (caller frees), or
+ * NULL out of memory.  Sorts g's values.
+ */
+struct ud_profile *ud_fleet_median_profile(const struct ud_fleet_acc_group *g, const struct ud_fleet *f,
+					   const size_t *order, const char *label);
+
+/* The q-quantile (0..1) of n sorted values, linear between ranks (R's type 7). */
+double ud_fleet_quantile(const double *sorted, size_t n, double q);
+
+#endif

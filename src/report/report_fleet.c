@@ -1,0 +1,587 @@
+/*
+ * report_fleet.c - a fleet's comparison as a report a person reads: the
+ * view the fleet templates (report-templates/fleet.*) see, built from the
+ * typed model (fleet.h): the groups, the outliers ranked by host, what
+ * differs between the groups, per group the distribution of every
+ * workload (text lines aligned here, an SVG box plot per workload for
+ * HTML, outliers labelled), and on request the per-host table and every
+ * host's diff against the baseline.
+ *
+ * The size of the report follows the groups and the outliers, not the
+ * hosts: at most OUTLIER_HOSTS_SHOWN outlier hosts are listed (the JSON
+ * has every one), and hosts appear one by one only with --all-hosts.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+#include "report.h"
+#include "report_priv.h"
+
+/* Outlier hosts the text, Markdown and HTML list; the JSON lists them all. */
+#define OUTLIER_HOSTS_SHOWN 25
+/* Workloads an outlier host's line names before "and N more". */
+#define OUTLIER_WORKLOADS_SHOWN 4
+/* The workload column of the distribution lines: at least, at most. */
+#define NAME_MIN 8
+#define NAME_MAX 32
+/* Per-host table: workloads per block of the text table. */
+#define HOST_TABLE_BLOCK 6
+/* A group of at most this many hosts lists them by name and path in the groups table. */
+#define GROUP_MEMBERS_SHOWN 8
+/* Outlier labels per distribution chart (the rest are dots). */
+#define CHART_LABELS 8
+/* Box plot geometry, in SVG user units. */
+#define BOX_WIDTH 760
+#define BOX_LEFT 200
+#define BOX_RIGHT 700
+#define BOX_ROW 26
+#define BOX_TOP 26
+
+/* Display columns of UTF-8 s (code points; the labels' scripts are assumed narrow). */
+static size_t columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* The byte length of the first cols code points of s. */
+static size_t prefix_bytes(const char *s, size_t cols)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; s[n]; n++) {
+		if (((unsigned char)s[n] & 0xC0) != 0x80 && c++ == cols)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Appends s to buf padded to width columns (on the left when right is
+ * true); a longer s keeps its head and its tail around "…", since names
+ * differ at the end as often as at the start ("... (1 copy)", "... (2 copies)").
+ */
+static void put_cell(char *buf, size_t cap, const char *s, size_t width, bool right)
+{
+	size_t used = strlen(buf), cols = columns(s);
+
+	if (cols > width) {
+		size_t tail = (width - 1) / 2, head = width - 1 - tail;
+		const char *t = s + prefix_bytes(s, cols - tail);
+
+		snprintf(buf + used, cap - used, "%.*s…%s", (int)prefix_bytes(s, head), s, t);
+		return;
+	}
+	snprintf(buf + used, cap - used, "%*s%s%*s", right ? (int)(width - cols) : 0, "", s,
+		 right ? 0 : (int)(width - cols), "");
+}
+
+/* A measured value as a person reads it: whole above 100, three digits below; "n/a" unknown. */
+static void value_text(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (fabs(v) >= 100 && fabs(v) < 1e10)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* The heat class of a cell: "none", "same", then f1..f3 faster and s1..s3 slower by size. */
+static const char *speedup_class(double s)
+{
+	static const char *names[2][3] = { { "f1", "f2", "f3" }, { "s1", "s2", "s3" } };
+	double r;
+
+	if (!isfinite(s) || s <= 0)
+		return "none";
+	r = s >= 1 ? s : 1 / s;
+	if (r < 1.005)
+		return "same";
+	return names[s < 1][r < 1.1 ? 0 : r < 1.5 ? 1 : 2];
+}
+
+static json_t *speedup_json(double s)
+{
+	char buf[48];
+
+	ud_rv_speedup_text(s, -1, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+/* A value's speedup over ref on workload w: v / ref for a score, ref / v for a time. */
+static double speedup_of(const struct ud_fleet_workload *w, double v, double ref)
+{
+	if (!isfinite(v) || !isfinite(ref) || v <= 0 || ref <= 0)
+		return NAN;
+	return w->higher_is_better ? v / ref : ref / v;
+}
+
+/* The reference's value of workload w, as fleet.c compares with it. */
+static double ref_value(const struct ud_fleet *f, size_t w)
+{
+	return f->ref_host != SIZE_MAX ? f->hosts[f->ref_host].value[w] : f->groups[f->ref_group].dist[w].median;
+}
+
+static size_t name_width(const struct ud_fleet *f)
+{
+	size_t w = NAME_MIN;
+
+	for (size_t i = 0; i < f->nworkloads; i++) {
+		size_t n = columns(f->workloads[i].name) + (f->workloads[i].composite ? 2 : 0);
+
+		w = n > w ? n : w;
+	}
+	return w < NAME_MAX ? w : NAME_MAX;
+}
+
+/* One workload's distribution in a group: a text line and its cells. */
+static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w, size_t nw)
+{
+	const struct ud_fleet_dist *d = &g->dist[w];
+	char line[1024] = "", name[300], med[48], q1[48], q3[48], lo[48], hi[48], iqr[128], range[128], n[32], vs[48];
+
+	snprintf(name, sizeof(name), "%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
+	value_text(d->median, med, sizeof(med));
+	value_text(d->q1, q1, sizeof(q1));
+	value_text(d->q3, q3, sizeof(q3));
+	value_text(d->min, lo, sizeof(lo));
+	value_text(d->max, hi, sizeof(hi));
+	snprintf(iqr, sizeof(iqr), "%s to %s", q1, q3);
+	snprintf(range, sizeof(range), "%s to %s", lo, hi);
+	snprintf(n, sizeof(n), "%zu", d->n);
+	ud_rv_speedup_text(speedup_of(&f->workloads[w], d->median, ref_value(f, w)), -1, vs, sizeof(vs));
+	put_cell(line, sizeof(line), name, nw, false);
+	put_cell(line, sizeof(line), n, 7, true);
+	put_cell(line, sizeof(line), med, 12, true);
+	put_cell(line, sizeof(line), iqr, 24, true);
+	put_cell(line, sizeof(line), range, 24, true);
+	put_cell(line, sizeof(line), vs, 15, true);
+	put_cell(line, sizeof(line), "", 2, false);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", f->workloads[w].units ? f->workloads[w].units : "");
+	return json_pack("{s:s s:s s:s s:s s:s s:s s:s s:s s:b}", "line", line, "name", name, "units",
+			 f->workloads[w].units ? f->workloads[w].units : "", "n", n, "median", med, "iqr", iqr, "range",
+			 range, "vs_reference", vs, "held", d->n > 0);
+}
+
+static json_t *dists_header(size_t nw)
+{
+	char line[512] = "";
+
+	put_cell(line, sizeof(line), "workload", nw, false);
+	put_cell(line, sizeof(line), "hosts", 7, true);
+	put_cell(line, sizeof(line), "median", 12, true);
+	put_cell(line, sizeof(line), "middle half (IQR)", 24, true);
+	put_cell(line, sizeof(line), "min to max", 24, true);
+	put_cell(line, sizeof(line), "vs baseline", 15, true);
+	put_cell(line, sizeof(line), "", 2, false);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "units");
+	return json_string(line);
+}
+
+/* A small group's hosts by label and path (a large one's are in --all-hosts and the JSON). */
+static json_t *members_view(const struct ud_fleet *f, const struct ud_fleet_group *grp)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; grp->nhosts <= GROUP_MEMBERS_SHOWN && i < grp->nhosts; i++) {
+		const struct ud_fleet_host *h = &f->hosts[grp->hosts[i]];
+
+		json_array_append_new(list, json_pack("{s:s s:s s:b}", "label", h->label, "path", h->path, "baseline",
+						      grp->hosts[i] == f->ref_host));
+	}
+	return list;
+}
+
+/* One group: its name and size, its median against the reference, the diff's headline, facts and findings. */
+static json_t *group_view(const struct ud_fleet *f, size_t g, size_t nw)
+{
+	const struct ud_fleet_group *grp = &f->groups[g];
+	json_t *dists = json_array(), *v;
+	char id[32], count[48], gm[64];
+
+	snprintf(id, sizeof(id), "G%zu", g + 1);
+	snprintf(count, sizeof(count), "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s");
+	if (grp->reference && !f->ref_profile)
+		snprintf(gm, sizeof(gm), "the baseline");
+	else
+		ud_rv_speedup_text(grp->geomean, grp->diff ? ud_rv_summary_significant(&grp->diff->summary) : -1, gm,
+				   sizeof(gm));
+	for (size_t w = 0; w < f->nworkloads; w++)
+		if (grp->dist[w].n)
+			json_array_append_new(dists, dist_view(f, grp, w, nw));
+	v = json_pack("{s:s s:s s:s s:b s:s s:s s:o s:o s:o s:b s:s s:o}", "id", id, "name", grp->name, "count", count,
+		      "reference", grp->reference, "geomean", gm, "headline",
+		      grp->diff && grp->diff->summary.headline ? grp->diff->summary.headline : "", "environment",
+		      grp->diff ? ud_rv_environment(grp->diff) : json_array(), "findings",
+		      grp->diff ? ud_rv_findings(grp->diff) : json_array(), "dists", dists, "compared", grp->diff != NULL,
+		      "diff_error", grp->diff_error, "header", dists_header(nw));
+	json_object_set_new(v, "members", members_view(f, grp));
+	return v;
+}
+
+/* "1.43x slower on syscall, 1.21x slower on pipe and 3 more": one host's outliers ix[from, to), in rank order. */
+static void moves_text(const struct ud_fleet *f, const size_t (*ix)[2], size_t from, size_t to, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = from; i < to && i < from + OUTLIER_WORKLOADS_SHOWN && used < len; i++) {
+		const struct ud_fleet_outlier *o = &f->outliers[ix[i][1]];
+		char s[48];
+
+		ud_rv_speedup_text(o->ratio, -1, s, sizeof(s));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s on %s", i > from ? ", " : "", s,
+					 f->workloads[o->workload].name);
+	}
+	if (to - from > OUTLIER_WORKLOADS_SHOWN && used < len)
+		snprintf(buf + used, len - used, " and %zu more", to - from - OUTLIER_WORKLOADS_SHOWN);
+}
+
+static int by_host_then_rank(const void *x, const void *y)
+{
+	const size_t *a = x, *b = y;
+
+	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The outlier host's line: its group, its moves, its largest move's explanation. */
+static json_t *outlier_host_view(const struct ud_fleet *f, const size_t (*ix)[2], size_t first, size_t last,
+				 size_t rank)
+{
+	const struct ud_fleet_outlier *o = &f->outliers[ix[first][1]];
+	char moves[1024], id[32];
+
+	moves_text(f, ix, first, last, moves, sizeof(moves));
+	snprintf(id, sizeof(id), "G%zu", f->hosts[o->host].group + 1);
+	return json_pack("{s:I s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", f->hosts[o->host].label,
+			 "path", f->hosts[o->host].path, "group", id, "group_name", f->groups[f->hosts[o->host].group].name,
+			 "moves", moves, "explanation", o->explanation ? o->explanation : "");
+}
+
+/*
+ * The outlier hosts, the one with the largest move first, each with its
+ * moves and its largest move's explanation: (host, rank) pairs sorted by
+ * host hold each host's outliers together, in rank order; walking the
+ * ranks, a host is listed at its first.
+ */
+static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
+{
+	size_t (*ix)[2] = malloc((f->noutliers ? f->noutliers : 1) * sizeof(*ix));
+	json_t *list = json_array();
+
+	*nhosts = 0;
+	if (!ix)
+		return list;
+	for (size_t i = 0; i < f->noutliers; i++) {
+		ix[i][0] = f->outliers[i].host;
+		ix[i][1] = i;
+	}
+	qsort(ix, f->noutliers, sizeof(*ix), by_host_then_rank);
+	for (size_t i = 0; i < f->noutliers; i++) {
+		size_t key[2] = { f->outliers[i].host, i }, first, last;
+		const size_t(*at)[2] = bsearch(key, ix, f->noutliers, sizeof(*ix), by_host_then_rank);
+
+		first = (size_t)(at - ix);
+		if (first > 0 && ix[first - 1][0] == key[0])
+			continue; /* not this host's largest move */
+		for (last = first; last < f->noutliers && ix[last][0] == key[0]; last++)
+			;
+		if (++*nhosts <= OUTLIER_HOSTS_SHOWN)
+			json_array_append_new(list, outlier_host_view(f, (const size_t(*)[2])ix, first, last, *nhosts));
+	}
+	free(ix);
+	return list;
+}
+
+/* The per-host table, for --all-hosts: text blocks of a few workloads, and whole rows for Markdown and HTML. */
+static json_t *hosts_view(const struct ud_fleet *f)
+{
+	json_t *rows = json_array(), *blocks = json_array(), *heads = json_array();
+
+	for (size_t w = 0; w < f->nworkloads; w++)
+		json_array_append_new(heads, json_string(f->workloads[w].name));
+	for (size_t k = 0; k < f->nhosts; k++) {
+		json_t *cells = json_array();
+		char group[32];
+
+		for (size_t w = 0; w < f->nworkloads; w++) {
+			double s = ud_fleet_speedup(f, k, w);
+
+			json_array_append_new(cells, json_pack("{s:o s:s}", "text", speedup_json(s), "class", speedup_class(s)));
+		}
+		snprintf(group, sizeof(group), "G%zu", f->hosts[k].group + 1);
+		json_array_append_new(rows, json_pack("{s:s s:s s:o s:s s:o}", "label", f->hosts[k].label, "group", group,
+						      "geomean", speedup_json(f->hosts[k].geomean), "class",
+						      speedup_class(f->hosts[k].geomean), "cells", cells));
+	}
+	for (size_t from = 0; from < f->nworkloads; from += HOST_TABLE_BLOCK) {
+		size_t to = from + HOST_TABLE_BLOCK < f->nworkloads ? from + HOST_TABLE_BLOCK : f->nworkloads;
+		json_t *lines = json_array();
+		char head[2048] = "";
+
+		put_cell(head, sizeof(head), "host", 24, false);
+		put_cell(head, sizeof(head), "group", 6, false);
+		put_cell(head, sizeof(head), "geomean", 14, true);
+		for (size_t w = from; w < to; w++)
+			put_cell(head, sizeof(head), f->workloads[w].name, 16, true);
+		for (size_t k = 0; k < f->nhosts; k++) {
+			char line[2048] = "", cell[48], group[32];
+
+			snprintf(group, sizeof(group), "G%zu", f->hosts[k].group + 1);
+			put_cell(line, sizeof(line), f->hosts[k].label, 24, false);
+			put_cell(line, sizeof(line), group, 6, false);
+			ud_rv_speedup_text(f->hosts[k].geomean, -1, cell, sizeof(cell));
+			put_cell(line, sizeof(line), cell, 14, true);
+			for (size_t w = from; w < to; w++) {
+				ud_rv_speedup_text(ud_fleet_speedup(f, k, w), -1, cell, sizeof(cell));
+				put_cell(line, sizeof(line), cell, 16, true);
+			}
+			json_array_append_new(lines, json_string(line));
+		}
+		json_array_append_new(blocks, json_pack("{s:s s:o}", "header", head, "lines", lines));
+	}
+	return json_pack("{s:o s:o s:o}", "heads", heads, "rows", rows, "blocks", blocks);
+}
+
+/* --pairs: every host against the reference, each diff made, viewed and freed in turn. */
+static json_t *pairs_view(const struct ud_fleet *f, struct ud_err *err)
+{
+	json_t *pairs = json_array();
+	const struct ud_profile *ref = ud_fleet_reference(f);
+
+	for (size_t k = 0; k < f->nhosts; k++) {
+		struct ud_profile *p = k == f->ref_host ? NULL : ud_fleet_reload(f, k, err);
+		struct ud_diff_input di = { ref, p, f->ref_label, f->hosts[k].path, f->db };
+		struct ud_diff *d = p ? ud_diff_build(&di, err) : NULL;
+		char words[64];
+
+		if (d) {
+			ud_speedup_words(d->summary.geomean_speedup, ud_rv_summary_significant(&d->summary), true, words,
+					 sizeof(words));
+			json_array_append_new(pairs, json_pack("{s:s s:s s:s s:s s:o s:o}", "label", f->hosts[k].label,
+							       "path", f->hosts[k].path, "geomean", words, "headline",
+							       d->summary.headline ? d->summary.headline : "",
+							       "environment", ud_rv_environment(d), "findings",
+							       ud_rv_findings(d)));
+		}
+		ud_diff_free(d);
+		ud_profile_free(p);
+		if (k != f->ref_host && !d) {
+			json_decref(pairs);
+			ud_err_prefix(err, "--pairs: %s", f->hosts[k].path);
+			return NULL;
+		}
+	}
+	return pairs;
+}
+
+/* ln of a speedup, 0 where unknown: a box plot's coordinate. */
+static double log_or_0(double s)
+{
+	return isfinite(s) && s > 0 ? log(s) : 0;
+}
+
+/* The ticks of a box plot: 1x and the powers of two inside +-maxabs (in ln). */
+static json_t *box_ticks(double x0, double scale, double maxabs, double bottom)
+{
+	json_t *ticks = json_array();
+
+	for (int e = -6; e <= 6; e++) {
+		double x = x0 + e * log(2) * scale;
+		char label[32];
+
+		if (fabs(e * log(2)) > maxabs + 1e-9)
+			continue;
+		snprintf(label, sizeof(label), e == 0 ? "baseline" : "%dx %s", 1 << abs(e), e > 0 ? "faster" : "slower");
+		json_array_append_new(ticks, json_pack("{s:o s:s s:o}", "x", ud_rv_coord(x), "label", label, "y2",
+						       ud_rv_coord(bottom)));
+	}
+	return ticks;
+}
+
+/* The widest move of workload w's boxes and outliers from 1x, in ln; at least 2x either way. */
+static double box_extent(const struct ud_fleet *f, size_t w, double ref)
+{
+	double maxabs = log(2);
+
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct ud_fleet_dist *d = &f->groups[g].dist[w];
+
+		maxabs = fmax(maxabs, fabs(log_or_0(speedup_of(&f->workloads[w], d->min, ref))));
+		maxabs = fmax(maxabs, fabs(log_or_0(speedup_of(&f->workloads[w], d->max, ref))));
+	}
+	return fmin(maxabs, 6 * log(2));
+}
+
+/* Workload w's outliers as labelled dots on their group's row (the first CHART_LABELS labelled). */
+static json_t *box_dots(const struct ud_fleet *f, size_t w, double ref, double x0, double scale, double maxabs)
+{
+	json_t *dots = json_array();
+	size_t labelled = 0;
+
+	for (size_t i = 0; i < f->noutliers; i++) {
+		const struct ud_fleet_outlier *o = &f->outliers[i];
+		double l, y = BOX_TOP + f->hosts[o->host].group * BOX_ROW + BOX_ROW / 2.0;
+
+		if (o->workload != w)
+			continue;
+		l = fmax(-maxabs, fmin(maxabs, log_or_0(speedup_of(&f->workloads[w], f->hosts[o->host].value[w], ref))));
+		json_array_append_new(dots, json_pack("{s:o s:o s:o s:o s:s}", "x", ud_rv_coord(x0 + l * scale), "y",
+						      ud_rv_coord(y), "label_y", ud_rv_coord(y - 6), "label_x",
+						      ud_rv_coord(x0 + l * scale + 4), "label",
+						      labelled++ < CHART_LABELS ? f->hosts[o->host].label : ""));
+	}
+	return dots;
+}
+
+/* Workload w as a box plot: a row per group (whiskers min to max, box the middle half, the median), log axis. */
+static json_t *box_view(const struct ud_fleet *f, size_t w)
+{
+	double ref = ref_value(f, w), maxabs = box_extent(f, w, ref), x0 = (BOX_LEFT + BOX_RIGHT) / 2.0;
+	double scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs, bottom = BOX_TOP + f->ngroups * BOX_ROW;
+	json_t *rows = json_array();
+
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct ud_fleet_dist *d = &f->groups[g].dist[w];
+		const struct ud_fleet_workload *fw = &f->workloads[w];
+		double a = log_or_0(speedup_of(fw, d->min, ref)), b = log_or_0(speedup_of(fw, d->max, ref));
+		double c = log_or_0(speedup_of(fw, d->q1, ref)), e = log_or_0(speedup_of(fw, d->q3, ref));
+		double m = log_or_0(speedup_of(fw, d->median, ref)), y = BOX_TOP + g * BOX_ROW;
+		char label[240];
+
+		a = fmax(-maxabs, fmin(a, maxabs)), b = fmax(-maxabs, fmin(b, maxabs));
+		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
+		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:b}", "label",
+						      ud_rv_shorten(label, 28), "y", ud_rv_coord(y + 4), "mid",
+						      ud_rv_coord(y + BOX_ROW / 2.0), "text_y", ud_rv_coord(y + 17),
+						      "lo", ud_rv_coord(x0 + fmin(a, b) * scale), "hi",
+						      ud_rv_coord(x0 + fmax(a, b) * scale), "box_x",
+						      ud_rv_coord(x0 + fmin(c, e) * scale), "box_w",
+						      ud_rv_coord(fmax(fabs(e - c) * scale, 1)), "med",
+						      ud_rv_coord(x0 + m * scale), "y2", ud_rv_coord(y + BOX_ROW - 4),
+						      "held", d->n > 0));
+	}
+	return json_pack("{s:s s:i s:o s:o s:o s:o s:o s:o}", "name", f->workloads[w].name, "width", BOX_WIDTH,
+			 "height", ud_rv_coord(bottom + 8), "axis_x", ud_rv_coord(x0), "bottom", ud_rv_coord(bottom),
+			 "rows", rows, "ticks", box_ticks(x0, scale, maxabs, bottom), "dots",
+			 box_dots(f, w, ref, x0, scale, maxabs));
+}
+
+/* Each group's median against the baseline as a bar from 1x on a log axis, faster to the right. */
+static json_t *group_chart(const struct ud_fleet *f)
+{
+	json_t *bars = json_array();
+	double maxabs = log(2), x0 = (BOX_LEFT + BOX_RIGHT) / 2.0, scale, bottom = BOX_TOP + f->ngroups * BOX_ROW;
+
+	for (size_t g = 0; g < f->ngroups; g++)
+		maxabs = fmax(maxabs, fabs(log_or_0(f->groups[g].geomean)));
+	scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs;
+	for (size_t g = 0; g < f->ngroups; g++) {
+		double l = log_or_0(f->groups[g].geomean), y = BOX_TOP + g * BOX_ROW;
+		char label[240];
+
+		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
+		json_array_append_new(bars, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:s}", "label", ud_rv_shorten(label, 28),
+						      "y", ud_rv_coord(y + 4), "text_y", ud_rv_coord(y + 17), "x",
+						      ud_rv_coord(x0 + fmin(l, 0) * scale), "w",
+						      ud_rv_coord(fmax(fabs(l) * scale, 1)), "value_x",
+						      ud_rv_coord(x0 + fmax(l, 0) * scale + 4), "value",
+						      speedup_json(f->groups[g].geomean), "class",
+						      speedup_class(f->groups[g].geomean)));
+	}
+	return json_pack("{s:i s:o s:o s:o s:o s:o}", "width", BOX_WIDTH, "height", ud_rv_coord(bottom + 8), "axis_x",
+			 ud_rv_coord(x0), "bottom", ud_rv_coord(bottom), "bars", bars, "ticks",
+			 box_ticks(x0, scale, maxabs, bottom));
+}
+
+static json_t *groups_view(const struct ud_fleet *f)
+{
+	json_t *groups = json_array();
+	size_t nw = name_width(f);
+
+	for (size_t g = 0; g < f->ngroups; g++)
+		json_array_append_new(groups, group_view(f, g, nw));
+	return groups;
+}
+
+/* The top of the view: the fleet's size, its grouping and its baseline. */
+static json_t *head_view(const struct ud_fleet *f)
+{
+	char by[512] = "", how[400];
+	size_t used = 0;
+
+	for (size_t k = 0; k < f->nkeys && used < sizeof(by); k++)
+		used += (size_t)snprintf(by + used, sizeof(by) - used, "%s%s", k ? ", " : "", f->keys[k]);
+	if (f->baseline == UD_FLEET_MEDIAN)
+		snprintf(how, sizeof(how), "the largest group's median host");
+	else
+		snprintf(how, sizeof(how), "%s", f->baseline == UD_FLEET_FIRST ? "the first profile" : "the host named");
+	return json_pack("{s:{s:s} s:I s:I s:I s:s s:s s:s s:s s:s s:s}", "tool", "version", UD_VERSION, "nhosts",
+			 (json_int_t)f->nhosts, "ngroups", (json_int_t)f->ngroups, "nworkloads",
+			 (json_int_t)f->nworkloads, "group_by", by, "baseline", f->ref_label, "baseline_is", how,
+			 "mads", "5.19", "groups_word", f->ngroups == 1 ? "group" : "groups", "workloads_word",
+			 f->nworkloads == 1 ? "workload" : "workloads");
+}
+
+json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, struct ud_err *err)
+{
+	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array(), *p = NULL;
+	size_t nhosts;
+	bool composites = false;
+
+	for (size_t i = 0; i < f->nskipped; i++)
+		json_array_append_new(skipped, json_pack("{s:s s:s}", "path", f->skipped[i].path, "reason",
+							 f->skipped[i].reason.msg));
+	for (size_t k = 0; k < f->nhosts; k++)
+		if (f->hosts[k].incomplete)
+			json_array_append_new(incomplete, json_pack("{s:s s:s}", "label", f->hosts[k].label, "path",
+								    f->hosts[k].path));
+	json_object_set_new(v, "incomplete", incomplete);
+	for (size_t w = 0; w < f->nworkloads; w++) {
+		json_array_append_new(charts, box_view(f, w));
+		composites = composites || f->workloads[w].composite;
+	}
+	json_object_set_new(v, "skipped", skipped);
+	json_object_set_new(v, "groups", groups_view(f));
+	json_object_set_new(v, "outliers", outliers_view(f, &nhosts));
+	json_object_set_new(v, "noutliers", json_integer((json_int_t)f->noutliers));
+	json_object_set_new(v, "noutlier_hosts", json_integer((json_int_t)nhosts));
+	if (nhosts > OUTLIER_HOSTS_SHOWN)
+		json_object_set_new(v, "more_outliers", json_integer((json_int_t)(nhosts - OUTLIER_HOSTS_SHOWN)));
+	json_object_set_new(v, "charts", charts);
+	json_object_set_new(v, "group_chart", group_chart(f));
+	json_object_set_new(v, "composites", json_boolean(composites));
+	if (all_hosts)
+		json_object_set_new(v, "all_hosts", hosts_view(f));
+	if (pairs && !(p = pairs_view(f, err))) {
+		json_decref(v);
+		return NULL;
+	}
+	if (p)
+		json_object_set_new(v, "pairs", p);
+	return v;
+}
+
+int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,
+		   struct ud_err *err)
+{
+	json_t *view;
+	int ret;
+
+	if (r->format == UD_REPORT_JSON)
+		return ud_fleet_write_json(f, r->pairs, out, err);
+	if (!(view = ud_fleet_view(f, r->all_hosts, r->pairs, err)))
+		return err->msg[0] ? -1 : ud_fail(err, "out of memory");
+	ret = ud_report_render(view, "fleet", r->format, dir, out, err);
+	json_decref(view);
+	return ret;
+}
