@@ -86,6 +86,7 @@ struct ud_fleet_host {
 	double *value;     /* nworkloads values into the fleet's storage; NAN where it lacks one */
 	double geomean;    /* its speedups over the reference, composites out; NAN when none */
 	bool incomplete;   /* its run was stopped before every workload ran */
+	bool no_pmu;       /* it holds counters but no hardware count (ud_profile_no_pmu_reason()) */
 };
 
 struct ud_fleet_group {
@@ -142,6 +143,7 @@ struct ud_fleet {
 	struct ud_fleet_skip *skipped; /* owned: in input order */
 	size_t nskipped;
 	const struct ud_uarch_db *db;  /* borrowed */
+	char no_pmu_reason[UD_NO_PMU_REASON_MAX]; /* why the first host without hardware counts has none; "" */
 };
 
 /*

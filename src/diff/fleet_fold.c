@@ -298,6 +298,18 @@ static int vote_facts(struct ud_fleet_acc_group *g, const struct ud_host *h, siz
 	return ud_host_each_fact(h, vote_fact, &who);
 }
 
+/* Whether host i has no hardware counts, and the first such host's reason. */
+static void no_pmu_of(struct ud_fleet_acc *a, size_t i, const struct ud_profile *p)
+{
+	char buf[UD_NO_PMU_REASON_MAX];
+
+	a->host_no_pmu[i] = ud_profile_no_pmu_reason(p, buf, sizeof(buf)) != NULL;
+	if (a->host_no_pmu[i] && i < a->no_pmu_index) {
+		snprintf(a->no_pmu_reason, sizeof(a->no_pmu_reason), "%s", buf);
+		a->no_pmu_index = i;
+	}
+}
+
 /* Keeps p when the baseline names it (the first host, or the first labelled so); else frees it. */
 static void keep_or_free(struct ud_fleet_acc *a, size_t i, struct ud_profile *p)
 {
@@ -339,6 +351,7 @@ static int fold_one(void *ctx, size_t i, struct ud_profile *p, const struct ud_e
 	}
 	a->host_group[i] = (size_t)g;
 	a->host_incomplete[i] = p->incomplete != 0;
+	no_pmu_of(a, i, p);
 	keep_or_free(a, i, p);
 	return 0;
 }
@@ -353,8 +366,10 @@ int ud_fleet_fold_all(struct ud_fleet_acc *a)
 	a->host_labels = calloc(n, sizeof(*a->host_labels));
 	a->errs = calloc(n, sizeof(*a->errs));
 	a->host_incomplete = calloc(n, sizeof(*a->host_incomplete));
+	a->host_no_pmu = calloc(n, sizeof(*a->host_no_pmu));
+	a->no_pmu_index = SIZE_MAX;
 	a->keep_index = SIZE_MAX;
-	if (!a->host_group || !a->host_values || !a->host_nvalues || !a->host_labels || !a->errs || !a->host_incomplete)
+	if (!a->host_group || !a->host_values || !a->host_nvalues || !a->host_labels || !a->errs || !a->host_incomplete || !a->host_no_pmu)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		a->host_group[i] = SIZE_MAX;
@@ -406,6 +421,7 @@ static int finish_hosts(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t
 		h->path = a->in->paths[i];
 		h->group = grank[a->host_group[i]];
 		h->incomplete = a->host_incomplete[i];
+		h->no_pmu = a->host_no_pmu[i];
 		h->value = f->values + f->nhosts * f->nworkloads;
 		for (size_t w = 0; w < f->nworkloads; w++)
 			h->value[w] = NAN;
@@ -441,6 +457,7 @@ int ud_fleet_acc_finish(struct ud_fleet_acc *a, struct ud_fleet *f)
 	for (size_t g = 0; g < a->ngroups; g++)
 		grank[gorder[g]] = g;
 	f->ref_host = SIZE_MAX;
+	snprintf(f->no_pmu_reason, sizeof(f->no_pmu_reason), "%s", a->no_pmu_reason);
 	ret = finish_hosts(a, f, wrank, grank);
 	/* the groups in order too, so that group g of the fleet is acc's g */
 	for (size_t g = 0; ret == 0 && g < a->ngroups; g++)
@@ -518,5 +535,6 @@ void ud_fleet_acc_free(struct ud_fleet_acc *a)
 	free(a->host_labels);
 	free(a->errs);
 	free(a->host_incomplete);
+	free(a->host_no_pmu);
 	ud_profile_free(a->keep);
 }

@@ -58,6 +58,9 @@ struct ud_fleet_acc {
 	size_t *host_nvalues;
 	char **host_labels;      /* owned */
 	bool *host_incomplete;
+	bool *host_no_pmu;
+	char no_pmu_reason[UD_NO_PMU_REASON_MAX]; /* the lowest such host's */
+	size_t no_pmu_index;
 	struct ud_err *errs;     /* per input path: why it did not load */
 	size_t *first_pos;       /* per workload: (first host, position) as host x 65536 + position, for the order */
 	struct ud_fleet_workload *workloads; /* owned, in the order they were met (their ids) */

@@ -21,6 +21,7 @@
 #include "fleet.h"
 #include "report.h"
 #include "report_priv.h"
+#include "text.h"
 
 /* Outlier hosts the text, Markdown and HTML list; the JSON lists them all. */
 #define OUTLIER_HOSTS_SHOWN 25
@@ -513,6 +514,38 @@ static json_t *groups_view(const struct ud_fleet *f)
 	return groups;
 }
 
+/* Hosts the banner names before "and N more". */
+#define PMU_BANNER_HOSTS 5
+
+/*
+ * The banner for the hosts without hardware counts, said once: "no hardware
+ * PMU on 2 of 3 hosts (a, c): ..., because REASON" (the first such host's
+ * reason); null when every host counted or none has counters at all.
+ */
+static json_t *pmu_banner(const struct ud_fleet *f)
+{
+	char where[1200], banner[UD_PMU_BANNER_MAX + 1200];
+	size_t n = 0, used, named = 0;
+
+	for (size_t k = 0; k < f->nhosts; k++)
+		n += f->hosts[k].no_pmu;
+	if (!n)
+		return json_null();
+	if (n == f->nhosts)
+		used = (size_t)snprintf(where, sizeof(where), "on every host (");
+	else
+		used = (size_t)snprintf(where, sizeof(where), "on %zu of %zu hosts (", n, f->nhosts);
+	for (size_t k = 0; k < f->nhosts && named < PMU_BANNER_HOSTS && used < sizeof(where); k++)
+		if (f->hosts[k].no_pmu)
+			used += (size_t)snprintf(where + used, sizeof(where) - used, "%s%s", named++ ? ", " : "",
+						 f->hosts[k].label);
+	if (used < sizeof(where))
+		snprintf(where + used, sizeof(where) - used, n > named ? " and %zu more)" : ")", n - named);
+	ud_pmu_banner(where, f->no_pmu_reason, banner, sizeof(banner));
+	ud_utf8_sanitize(banner); /* a label cut inside a character would lose the banner */
+	return json_string(banner);
+}
+
 /* The top of the view: the fleet's size, its grouping and its baseline. */
 static json_t *head_view(const struct ud_fleet *f)
 {
@@ -546,6 +579,7 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, stru
 			json_array_append_new(incomplete, json_pack("{s:s s:s}", "label", f->hosts[k].label, "path",
 								    f->hosts[k].path));
 	json_object_set_new(v, "incomplete", incomplete);
+	json_object_set_new(v, "pmu_banner", pmu_banner(f));
 	for (size_t w = 0; w < f->nworkloads; w++) {
 		json_array_append_new(charts, box_view(f, w));
 		composites = composites || f->workloads[w].composite;
