@@ -1,10 +1,14 @@
 #!/bin/sh
 # Time and peak memory to compare N generated profiles of the default suite
-# (default 50 hosts, its 19 workloads each, the default counters and 5
-# samples per workload): `uarchdiff compare` in each format, profile parsing
-# and the N-1 diffs included.  The hosts differ in kernel and in one
-# mitigation every few hosts, so the environment columns have something to say.
-# Prints figures; asserts nothing.  Target (issue 16): under a second for 50.
+# (default 50 hosts, its workloads each, the default counters and 5 samples
+# per workload): `uarchdiff compare` in each format, profile parsing, the
+# groups' median hosts and diffs and the outliers' diffs included.  The hosts
+# are of two microarchitectures (two groups) and differ in kernel and in one
+# mitigation every few hosts, so the group diffs have something to say.
+# Prints figures; asserts nothing.  Targets (issue 26): 1,000 hosts under
+# 1 s and 10,000 under 10 s in every format, peak memory under 1 GB at
+# 10,000, `-f json` of 1,000 hosts under 10 MB.  ROUNDS=N rounds a format
+# (default 3).
 #
 #   bench/compare-scale.sh [N]
 set -eu
@@ -46,7 +50,7 @@ done
 printf 'profiles: %d hosts x %d workloads (%s), %s bytes in all\n' "$n" "$(echo $workloads | wc -w)" \
 	"$(echo $workloads | tr ' ' ',')" "$(cat $files | wc -c)"
 for f in json text md html; do
-	for round in 1 2 3; do
+	for round in $(seq 1 "${ROUNDS:-3}"); do
 		start=$(date +%s%N)
 		# shellcheck disable=SC2086 # the file list is meant to split
 		/usr/bin/time -f %M -o "$dir/rss" "$ud" compare -f "$f" -o "$dir/out.$f" $files
