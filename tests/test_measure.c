@@ -3,6 +3,7 @@
  * counts of several runs into a workload's counters, both ways.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "measure.h"
 #include "stats.h"
+#include "stop.h"
 #include "topdown_method.h"
 #include "testutil.h"
 
@@ -454,11 +456,35 @@ START_TEST(test_command_on_cpus)
 }
 END_TEST
 
+/* The stop signals, the library's since run is thin: caught while held, given back after, named as kill -l does. */
+START_TEST(test_stop_signals)
+{
+	struct ud_stop stop;
+	struct sigaction now;
+	volatile sig_atomic_t *flag = ud_stop_catch(&stop);
+	char name[32];
+
+	ck_assert_int_eq(*flag, 0);
+	raise(SIGUSR1);
+	ck_assert_int_eq(*flag, SIGUSR1);
+	raise(SIGRTMIN + 3);
+	ck_assert_int_eq(*flag, SIGRTMIN + 3);
+	ud_stop_release(&stop);
+	sigaction(SIGUSR1, NULL, &now);
+	ck_assert(now.sa_handler == SIG_DFL);
+	ud_signal_name(SIGTERM, name, sizeof(name));
+	ck_assert_str_eq(name, "SIGTERM");
+	ud_signal_name(SIGRTMIN + 3, name, sizeof(name));
+	ck_assert_str_eq(name, "SIGRTMIN+3");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("measure");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, test_stop_signals);
 	tcase_add_test(tc, test_fold_means_with_mixed_statuses);
 	tcase_add_test(tc, test_fold_sums_keep_totals);
 	tcase_add_test(tc, test_fold_without_runs_counts_nothing);

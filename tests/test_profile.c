@@ -404,11 +404,29 @@ START_TEST(test_target_checked)
 }
 END_TEST
 
+/* run's default profile name, the library's since run is thin: the hostname kept to a file name's letters. */
+START_TEST(test_default_path_is_a_file_name)
+{
+	struct ud_host *h = host_from_text("{\"hostname\": \"../x\"}");
+	char *path = ud_profile_default_path(h);
+
+	ck_assert_ptr_nonnull(path);
+	ck_assert_msg(strncmp(path, "_._x-", 5) == 0 && strstr(path, ".json") && !strchr(path, '/'), "%s", path);
+	free(path);
+	ud_host_set_string(&h->hostname, NULL);
+	path = ud_profile_default_path(h);
+	ck_assert_msg(strncmp(path, "host-", 5) == 0, "%s", path);
+	free(path);
+	ud_host_free(h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profile");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, test_default_path_is_a_file_name);
 	tcase_add_test(tc, test_round_trip_is_lossless);
 	tcase_add_test(tc, test_running_pct_of_means_is_a_share);
 	tcase_add_test(tc, test_malformed_files);

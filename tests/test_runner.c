@@ -17,6 +17,7 @@
 
 #include "derived.h"
 #include "runner.h"
+#include "selection.h"
 #include "testutil.h"
 
 static const char *const sw[] = { "page-faults", "context-switches", "task-clock" };
@@ -450,6 +451,36 @@ START_TEST(test_context_switch_pinning)
 }
 END_TEST
 
+/* Workload selection is the library's (selection.h): run only says what it returns. */
+START_TEST(test_selection)
+{
+	struct ud_err err = UD_ERR_INIT;
+	size_t n, total;
+	const struct ud_workload_def **d;
+
+	ud_workloads_all(&total);
+	d = ud_workloads_select("syscall,pipe", UD_SUITE_DEFAULT, NULL, 0, &n, NULL, NULL, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(d[0]->name, "syscall"); /* the user's order, not the registry's */
+	ck_assert_str_eq(d[1]->name, "pipe");
+	free(d);
+	ck_assert_ptr_null(ud_workloads_select("sycall", UD_SUITE_DEFAULT, NULL, 0, &n, NULL, NULL, &err));
+	ck_assert_str_eq(err.msg, "unknown workload 'sycall'; did you mean 'syscall'? ('uarchdiff workloads' lists them)");
+	ck_assert_ptr_null(ud_workloads_select("syscall,syscall", UD_SUITE_DEFAULT, NULL, 0, &n, NULL, NULL, &err));
+	ck_assert_str_eq(err.msg, "-w names 'syscall' twice");
+	ck_assert_ptr_null(ud_workloads_select(",", UD_SUITE_DEFAULT, NULL, 0, &n, NULL, NULL, &err));
+	ck_assert_str_eq(err.msg, "-w names no workload");
+	d = ud_workloads_select(NULL, UD_SUITE_QUICK, NULL, 0, &n, NULL, NULL, &err);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_le(n, total);
+	for (size_t i = 0; i < n; i++)
+		ck_assert(d[i]->suites & UD_SUITE_QUICK);
+	free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runner");
@@ -458,6 +489,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_setup_is_not_counted);
+	tcase_add_test(tc, test_selection);
 	tcase_add_test(tc, test_helpers_are_counted);
 	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
 	tcase_add_test(tc, test_setsid_helper_is_killed);

@@ -28,14 +28,14 @@
 #include "runner.h"
 #include "sampler.h"
 #include "sampling.h"
+#include "selection.h"
 #include "spec.h"
+#include "stop.h"
 #include "stats.h"
 #include "symbols.h"
 #include "text.h"
 #include "uarch.h"
 
-/* Default file names tried in one second before giving up on a free one: more runs a second than any script starts. */
-#define DEFAULT_NAME_TRIES 100
 
 /* Each suite's sample length and per-child time limit. */
 static const struct {
@@ -46,55 +46,6 @@ static const struct {
 	{ UD_SUITE_DEFAULT, 0.25, 20 },
 	{ UD_SUITE_FULL, 0.5, 60 },
 };
-
-/* The signal that stopped the run, 0 while none has. */
-static volatile sig_atomic_t stop_requested;
-
-/*
- * Every signal whose default would end the process, but for the faults a
- * crash raises (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS:
- * nothing is safe to save after them): Ctrl-C, kill's default, a closed
- * terminal, a closed pipe (`run 2>&1 | head -1`), a CPU or file-size limit,
- * the timers and user signals, and the real-time signals.  Each means
- * "stop and keep what was measured".
- */
-static const int stop_signals[] = { SIGHUP,  SIGINT,    SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1,  SIGUSR2,
-				    SIGXCPU, SIGXFSZ,   SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSTKFLT };
-#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-#define NSTOP_MAX (NSTOP_SIGNALS + 64) /* and SIGRTMIN..SIGRTMAX, 33 of them on Linux */
-
-static void on_stop_signal(int sig)
-{
-	stop_requested = sig;
-}
-
-/* "SIGTERM", "SIGRTMIN+3": how kill -l names it. */
-static void signal_name(int sig, char *buf, size_t len)
-{
-	const char *abbrev = sig >= SIGRTMIN && sig <= SIGRTMAX ? NULL : sigabbrev_np(sig);
-
-	if (abbrev)
-		snprintf(buf, len, "SIG%s", abbrev);
-	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		snprintf(buf, len, "SIGRTMIN+%d", sig - SIGRTMIN);
-	else
-		snprintf(buf, len, "signal %d", sig);
-}
-
-/* The stop signals caught (their old actions in old, their numbers in sigs); returns how many. */
-static size_t catch_stop_signals(int *sigs, struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-	size_t n = 0;
-
-	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
-		sigs[n++] = stop_signals[i];
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX && n < NSTOP_MAX; sig++)
-		sigs[n++] = sig;
-	for (size_t i = 0; i < n; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	return n;
-}
 
 struct run_args {
 	const char *names, *output, *label;
@@ -152,115 +103,11 @@ static const struct ud_command command = {
 	.options = UD_OPTIONS(options),
 };
 
-/* A workload by name: built-in first, then the external specs that can run here. */
-static const struct ud_workload_def *find_def(const char *name, const struct ud_spec *specs, size_t nspecs,
-					      int *unavailable)
+/* A suite's workload that cannot run here: said, and the rest run. */
+static void say_skipped(void *arg, const char *why)
 {
-	const struct ud_workload_def *d = ud_workload_find(name);
-	struct ud_err why = UD_ERR_INIT;
-
-	*unavailable = 0;
-	if (d && d->available && d->available(&why) != 0) {
-		ud_cmd_error(&command, "%s: %s", name, why.msg);
-		*unavailable = 1;
-		return NULL;
-	}
-	for (size_t i = 0; !d && i < nspecs; i++) {
-		if (strcmp(specs[i].name, name) != 0)
-			continue;
-		if (!ud_spec_available(&specs[i], &why, NULL, 0)) {
-			ud_cmd_error(&command, "%s", why.msg);
-			*unavailable = 1;
-			return NULL;
-		}
-		d = &specs[i].def;
-	}
-	return d;
-}
-
-/* "unknown workload 'sycall'; did you mean 'syscall'?": the nearest built-in or spec name, not all 32. */
-static void unknown_workload(const char *name, const struct ud_spec *specs, size_t nspecs)
-{
-	size_t total;
-	const struct ud_workload_def *const *all = ud_workloads_all(&total);
-	const char **names = malloc((total + nspecs + 1) * sizeof(*names)), *near = NULL;
-
-	for (size_t i = 0; names && i < total; i++)
-		names[i] = all[i]->name;
-	for (size_t i = 0; names && i < nspecs; i++)
-		names[total + i] = specs[i].name;
-	if (names)
-		near = ud_closest(name, names, total + nspecs);
-	if (near)
-		ud_cmd_error(&command, "unknown workload '%s'; did you mean '%s'? ('uarchdiff workloads' lists them)", name,
-			     near);
-	else
-		ud_cmd_error(&command, "unknown workload '%s'; 'uarchdiff workloads' lists them", name);
-	free(names);
-}
-
-/* The workloads to run, in registry order for a suite, in the user's order for -w. */
-static const struct ud_workload_def **select_workloads(const struct run_args *a, const struct ud_spec *specs,
-						       size_t nspecs, size_t *n)
-{
-	size_t total;
-	const struct ud_workload_def *const *all = ud_workloads_all(&total), **out;
-	char *copy, *save = NULL;
-	struct ud_err why = UD_ERR_INIT;
-
-	*n = 0;
-	out = calloc(total + nspecs + 1, sizeof(*out));
-	if (!out)
-		return NULL;
-	if (!a->names) {
-		for (size_t i = 0; i < total; i++) {
-			if (!(all[i]->suites & a->suite))
-				continue;
-			if (!all[i]->available || all[i]->available(&why) == 0)
-				out[(*n)++] = all[i];
-			else
-				ud_cmd_error(&command, "skipping %s: %s", all[i]->name, why.msg);
-		}
-		for (size_t i = 0; i < nspecs; i++) {
-			if (!(specs[i].suites & a->suite))
-				continue;
-			if (ud_spec_available(&specs[i], &why, NULL, 0))
-				out[(*n)++] = &specs[i].def;
-			else
-				ud_cmd_error(&command, "skipping %s", why.msg);
-		}
-		return out;
-	}
-	copy = strdup(a->names);
-	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
-		int unavailable;
-		const struct ud_workload_def *d = find_def(t, specs, nspecs, &unavailable);
-
-		if (!d) {
-			if (!unavailable)
-				unknown_workload(t, specs, nspecs);
-			free(copy);
-			free(out);
-			return NULL;
-		}
-		for (size_t k = 0; k < *n; k++) {
-			if (out[k] == d) {
-				ud_cmd_error(&command, "-w names '%s' twice", t);
-				free(copy);
-				free(out);
-				return NULL;
-			}
-		}
-		if (*n < total + nspecs)
-			out[(*n)++] = d;
-	}
-	free(copy);
-	if (*n == 0) {
-		ud_cmd_error(&command, "-w names no workload");
-		free(out);
-		return NULL;
-	}
-	return out;
+	(void)arg;
+	ud_cmd_error(&command, "%s", why);
 }
 
 /*
@@ -282,43 +129,6 @@ static void record_binary(const struct ud_workload_def *d, struct ud_workload *w
 	w->binary_path = strdup(path);
 	if (ud_elf_build_id(path, id, sizeof(id), &err) == 0)
 		w->build_id = strdup(id);
-}
-
-/*
- * The hostname as the start of a file name: '/' would make it a path (a
- * host named "../x" wrote outside the folder), so anything but letters,
- * digits, '.', '_' and '-' becomes '_', and a leading '.' too.
- */
-static void name_part(const char *h, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *c = h && *h ? h : "host"; *c && o + 1 < len; c++, o++) {
-		bool keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-			    *c == '_' || *c == '-' || (*c == '.' && o > 0);
-
-		out[o] = keep ? *c : '_';
-	}
-	out[o] = '\0';
-}
-
-/* HOSTNAME-YYYYMMDD-HHMMSS.json, or with -2, -3 ... when that file exists: a default name replaces nothing. */
-static char *default_output(const struct ud_host *host)
-{
-	char stamp[32], part[128], *path = malloc(512);
-	time_t t = time(NULL);
-	struct ud_err err = UD_ERR_INIT;
-	struct tm tm;
-
-	if (!path)
-		return NULL;
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	name_part(host->hostname, part, sizeof(part));
-	snprintf(path, 512, "%s-%s.json", part, stamp);
-	for (int k = 2; k <= DEFAULT_NAME_TRIES && ud_outfile_check_new(path, &err) != 0; k++)
-		snprintf(path, 512, "%s-%s-%d.json", part, stamp, k);
-	return path;
 }
 
 /* The live line (a terminal) after each sample; one line a workload once it is done. */
@@ -481,7 +291,6 @@ static void set_timing(struct run *r)
 	r->ro.l1d = ud_host_cache_bytes(r->p->host, UD_CACHE_L1D);
 	r->ro.l2 = ud_host_cache_bytes(r->p->host, UD_CACHE_L2);
 	r->ro.l3 = ud_host_cache_bytes(r->p->host, UD_CACHE_L3);
-	r->ro.stop = &stop_requested;
 }
 
 /* The host, the output file and the counter plan: what every workload needs. */
@@ -499,7 +308,7 @@ static int prepare(struct run *r, struct ud_err *err)
 	if (!(r->p = ud_profile_new(host)))
 		return ud_fail(err, "out of memory");
 	r->output_default = !args.output && !args.json;
-	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : default_output(r->p->host);
+	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : ud_profile_default_path(r->p->host);
 	if (!r->output)
 		return ud_fail(err, "out of memory");
 	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
@@ -672,7 +481,7 @@ static bool say_stopped(struct run *r)
 {
 	char name[32];
 
-	signal_name(stop_requested, name, sizeof(name));
+	ud_signal_name(*r->ro.stop, name, sizeof(name));
 	r->p->incomplete = 1;
 	if (r->p->nworkloads > 0) {
 		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete", name,
@@ -695,14 +504,12 @@ static bool say_stopped(struct run *r)
  */
 static int measure_and_save(struct run *r, struct ud_err *err)
 {
-	struct sigaction old[NSTOP_MAX];
-	int sigs[NSTOP_MAX], status;
-	size_t n;
+	struct ud_stop stop;
+	int status;
 
-	stop_requested = 0;
-	n = catch_stop_signals(sigs, old);
+	r->ro.stop = ud_stop_catch(&stop);
 	status = measure_all(r, err);
-	if (status >= 0 && stop_requested) {
+	if (status >= 0 && *r->ro.stop) {
 		status = UD_EXIT_RUN_FAILED;
 		if (!say_stopped(r))
 			goto restore;
@@ -710,8 +517,7 @@ static int measure_and_save(struct run *r, struct ud_err *err)
 	if (status >= 0)
 		status = save(r, status);
 restore:
-	for (size_t i = 0; i < n; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	ud_stop_release(&stop);
 	/* The pipe that stopped the run must not kill it now: a write that fails is said, the status is 1. */
 	signal(SIGPIPE, SIG_IGN);
 	return status;
@@ -743,8 +549,9 @@ int cmd_run(int argc, char **argv)
 		free(args.events);
 		return UD_EXIT_USAGE;
 	}
-	r.defs = select_workloads(&args, r.specs, r.nspecs, &r.ndefs);
+	r.defs = ud_workloads_select(args.names, args.suite, r.specs, r.nspecs, &r.ndefs, say_skipped, NULL, &err);
 	if (!r.defs) {
+		ud_cmd_error(&command, "%s", err.msg);
 		run_free(&r);
 		free(args.events);
 		return UD_EXIT_USAGE;

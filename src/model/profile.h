@@ -258,6 +258,13 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 /* The same into a file that must not exist yet (ud_outfile_create()): a default name never replaces one. */
 int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err);
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
+/*
+ * run's default name for the profile of host: HOSTNAME-YYYYMMDD-HHMMSS.json
+ * (the hostname made safe as a file name: "host" where there is none), or
+ * with -2, -3 ... where that file exists, so that a default name replaces
+ * nothing.  Caller frees; NULL when out of memory.
+ */
+char *ud_profile_default_path(const struct ud_host *host);
 /* ud_profile_parse() of the file at path, read under the profile's size cap (fileio.h). */
 struct ud_profile *ud_profile_load(const char *path, struct ud_err *err);
 /*

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "derived.h"
@@ -311,6 +312,45 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err)
 {
 	return save(p, path, true, err);
+}
+
+/* Default file names tried in one second before giving up on a free one: more runs a second than any script starts. */
+#define DEFAULT_NAME_TRIES 100
+
+/*
+ * The hostname as the start of a file name: '/' would make it a path (a
+ * host named "../x" wrote outside the folder), so anything but letters,
+ * digits, '.', '_' and '-' becomes '_', and a leading '.' too.
+ */
+static void name_part(const char *h, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *c = h && *h ? h : "host"; *c && o + 1 < len; c++, o++) {
+		bool keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+			    *c == '_' || *c == '-' || (*c == '.' && o > 0);
+
+		out[o] = keep ? *c : '_';
+	}
+	out[o] = '\0';
+}
+
+char *ud_profile_default_path(const struct ud_host *host)
+{
+	char stamp[32], part[128], *path = malloc(512);
+	time_t t = time(NULL);
+	struct ud_err err = UD_ERR_INIT;
+	struct tm tm;
+
+	if (!path)
+		return NULL;
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	name_part(host->hostname, part, sizeof(part));
+	snprintf(path, 512, "%s-%s.json", part, stamp);
+	for (int k = 2; k <= DEFAULT_NAME_TRIES && ud_outfile_check_new(path, &err) != 0; k++)
+		snprintf(path, 512, "%s-%s-%d.json", part, stamp, k);
+	return path;
 }
 
 /* ---- reading ---- */
