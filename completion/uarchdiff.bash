@@ -132,6 +132,10 @@ _uarchdiff()
 			L1-icache-load-misses dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses
 			L1-dcache-prefetches L1-dcache-prefetch-misses duration_time"
 		return 0 ;;
+	stat:-M | stat:--metrics)
+		_uarchdiff_list "$cur" "TopdownL1 TopdownL2 PipelineL1 PipelineL2 retiring bad_speculation
+			frontend_bound backend_bound smt_contention"
+		return 0 ;;
 	stat:-p | stat:--pid | stat:-t | stat:--tid)
 		local p pids=""
 		for p in /proc/[0-9]*; do pids+=" ${p#/proc/}"; done

@@ -663,6 +663,39 @@ START_TEST(test_event_configs)
 }
 END_TEST
 
+/* -M's names: perf's groups where the core counts slots, at its depth; a method's buckets; nothing else. */
+static void metric_is(const char *uarch, const char *name, const char *refusal)
+{
+	struct ud_err err = UD_ERR_INIT;
+	int rc = ud_td_metric_check(ud_uarch_find(&db, uarch), name, &err);
+
+	if (!refusal) {
+		ck_assert_msg(rc == 0, "%s: -M %s refused: %s", uarch, name, err.msg);
+		return;
+	}
+	ck_assert_msg(rc == -1, "%s: -M %s taken", uarch, name);
+	ck_assert_msg(strstr(err.msg, refusal), "%s: -M %s: '%s' lacks '%s'", uarch, name, err.msg, refusal);
+}
+
+START_TEST(test_metric_names)
+{
+	metric_is("zen4", "PipelineL1", NULL);
+	metric_is("zen4", "pipelinel2", NULL);
+	metric_is("zen4", "TopdownL1", NULL);
+	metric_is("zen4", "backend_bound", NULL);
+	metric_is("zen4", "tma_frontend_bound", NULL);
+	metric_is("zen4", "backend_bond", "did you mean 'backend_bound'?");
+	metric_is("zen4", "TopdownL3", "unknown metric 'TopdownL3' on zen4");
+	metric_is("icelake-sp", "TopdownL1", NULL);
+	metric_is("icelake-sp", "tma_retiring", NULL);
+	metric_is("icelake-sp", "TopdownL2", "icelake-sp's top-down goes to level 1");
+	metric_is("neoverse-n1", "frontend_bound", NULL);
+	metric_is("neoverse-n1", "TopdownL1", "no slot top-down, only cycle accounting");
+	metric_is("neoverse-n1", "retiring", "unknown metric 'retiring' on neoverse-n1");
+	metric_is("generic", "TopdownL1", "the generic table has no top-down method");
+}
+END_TEST
+
 /* ---- bad tables ---- */
 
 static void bad_table(const char *topdown, const char *what)
@@ -862,6 +895,7 @@ int main(void)
 	tcase_add_test(tc, test_alderlake_core_types);
 	tcase_add_test(tc, test_every_table_says_its_method);
 	tcase_add_test(tc, test_event_configs);
+	tcase_add_test(tc, test_metric_names);
 	tcase_add_test(tc, test_bad_tables);
 	tcase_add_test(tc, test_finish_clamps_and_normalises);
 	tcase_add_test(tc, test_profile_round_trip);

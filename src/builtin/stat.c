@@ -28,6 +28,7 @@
 #include "stat_format.h"
 #include "symbols.h"
 #include "text.h"
+#include "topdown_method.h"
 #include "targets.h"
 #include "uarch.h"
 
@@ -39,6 +40,7 @@
 
 struct stat_opts {
 	char *events; /* comma-joined -e arguments; NULL: the defaults */
+	char *metrics; /* comma-joined -M arguments: top-down groups or buckets, counted as --topdown */
 	int detailed;
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
@@ -63,6 +65,11 @@ static const struct ud_option options[] = {
 	  "also count this host's top-down events (see\n"
 	  "'uarchdiff events') in their own groups and print\n"
 	  "where the issue slots went, as perf stat --topdown", 0, 0, NULL },
+	{ 'M', "metrics", UD_OPT_LIST, &o.metrics, "METRICS",
+	  "perf's -M for the metrics this host's table\n"
+	  "defines: TopdownL1, TopdownL2 (AMD: PipelineL1,\n"
+	  "PipelineL2) or a bucket (backend_bound); counted\n"
+	  "as --topdown counts them", 0, 0, NULL },
 	{ 'r', "repeat", UD_OPT_LONG, &o.repeat, "N", "run N times; print means and +- relative stderr", 1,
 	  UD_REPEAT_MAX, NULL },
 	{ 0, "exact", UD_OPT_FLAG, &o.exact, NULL,
@@ -102,7 +109,7 @@ static const struct ud_command command = {
 	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
 		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
-		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [--topdown]\n"
+		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [--topdown] [-M METRICS]\n"
 		    "                      [-- CMD [ARGS...]]",
 	.description = "Runs CMD and counts its events from its exec, including every process it\n"
 		       "forks; or counts CPUs (-a, -C) or running processes and threads (-p, -t),\n"
@@ -160,8 +167,8 @@ static const char *conflict(bool has_command)
 		return "-o and --profile name the same file: give each its own";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
 		return "--append adds to the file -o names: give one";
-	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown))
-		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots or --topdown";
+	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics))
+		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots, --topdown or -M";
 	return NULL;
 }
 
@@ -233,7 +240,30 @@ static int refuse_unknown(const struct ud_uarch *u, const struct ud_event *ev, s
 	return -1;
 }
 
-/* The plan for -e (or the defaults) and -d; NULL after an error, every unknown name refused. */
+/* -M's names each a metric u's table defines; then they are counted as --topdown counts them. */
+static int check_metrics(const struct ud_uarch *u)
+{
+	struct ud_err err = UD_ERR_INIT;
+	char *list, *name, *save = NULL;
+	int rc = 0;
+
+	if (!o.metrics)
+		return 0;
+	list = strdup(o.metrics);
+	if (!list)
+		return ud_cmd_error(&command, "out of memory"), -1;
+	for (name = strtok_r(list, ",", &save); name && rc == 0; name = strtok_r(NULL, ",", &save))
+		rc = ud_td_metric_check(u, name, &err);
+	free(list);
+	if (rc != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return -1;
+	}
+	o.topdown = true;
+	return 0;
+}
+
+/* The plan for -e (or the defaults), -d and -M; NULL after an error, every unknown name refused. */
 static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 {
 	struct ud_err err = UD_ERR_INIT;
@@ -241,6 +271,8 @@ static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
 
 	if (o.null_run)
 		return *n = 0, calloc(1, sizeof(*ev));
+	if (check_metrics(u) != 0)
+		return NULL;
 	if (o.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &o.sampler, &err) != 0) {
 		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
 		o.hotspots = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "text.h"
 #include "topdown_expr.h"
 #include "raw_config.h"
 #include "topdown_method.h"
@@ -239,4 +240,74 @@ int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err)
 uint64_t ud_td_event_config(const struct ud_uarch *u, const struct ud_td_event *e)
 {
 	return ud_uarch_raw_config(u, e->code, e->umask, e->cmask, e->inv, e->edge);
+}
+
+/* perf's metric-group names, at their level; AMD's spelling beside Intel's and Arm's. */
+static const struct {
+	const char *name;
+	int level;
+} td_groups[] = {
+	{ "TopdownL1", 1 }, { "TopdownL2", 2 }, { "PipelineL1", 1 }, { "PipelineL2", 2 },
+};
+
+#define TD_GROUPS (sizeof(td_groups) / sizeof(td_groups[0]))
+
+/* The deepest level of u's slot methods: 0 where none counts slots. */
+static int slots_level(const struct ud_uarch *u)
+{
+	int level = 0;
+
+	for (size_t i = 0; i < u->ntopdown; i++)
+		if (u->topdown[i].method == UD_TD_SLOTS && u->topdown[i].level > level)
+			level = u->topdown[i].level;
+	return level;
+}
+
+static bool is_bucket(const struct ud_uarch *u, const char *name)
+{
+	for (size_t i = 0; i < u->ntopdown; i++)
+		for (size_t k = 0; k < u->topdown[i].nmetrics; k++)
+			if (u->topdown[i].metrics[k].level > 0 && strcasecmp(u->topdown[i].metrics[k].name, name) == 0)
+				return true;
+	return false;
+}
+
+/* "unknown metric 'X'", with the closest group or bucket u knows. */
+static int unknown_metric(const struct ud_uarch *u, const char *name, const char *bare, struct ud_err *err)
+{
+	const char *names[64], *near;
+	size_t n = 0;
+
+	for (size_t g = 0; g < TD_GROUPS; g++)
+		if (td_groups[g].level <= slots_level(u))
+			names[n++] = td_groups[g].name;
+	for (size_t i = 0; i < u->ntopdown; i++)
+		for (size_t k = 0; k < u->topdown[i].nmetrics && n < sizeof(names) / sizeof(names[0]); k++)
+			if (u->topdown[i].metrics[k].level > 0)
+				names[n++] = u->topdown[i].metrics[k].name;
+	near = ud_closest(bare, names, n);
+	if (near)
+		return ud_fail(err, "unknown metric '%s' on %s (did you mean '%s'?)", name, u->name, near);
+	return ud_fail(err, "unknown metric '%s' on %s: 'uarchdiff events' lists its top-down buckets", name, u->name);
+}
+
+int ud_td_metric_check(const struct ud_uarch *u, const char *name, struct ud_err *err)
+{
+	const char *bare = strncasecmp(name, "tma_", 4) == 0 ? name + 4 : name;
+
+	if (!u->ntopdown || (u->ntopdown == 1 && u->topdown[0].method == UD_TD_METHOD_NONE))
+		return ud_fail(err, "metric '%s': the %s table has no top-down method, so no metrics to count", name, u->name);
+	if (is_bucket(u, bare))
+		return 0;
+	for (size_t g = 0; g < TD_GROUPS; g++) {
+		if (strcasecmp(td_groups[g].name, name) != 0)
+			continue;
+		if (td_groups[g].level <= slots_level(u))
+			return 0;
+		if (!slots_level(u))
+			return ud_fail(err, "metric '%s': %s has no slot top-down, only cycle accounting (%s): ask for its "
+				       "buckets or --topdown", name, u->name, u->topdown[0].reason);
+		return ud_fail(err, "metric '%s': %s's top-down goes to level %d", name, u->name, slots_level(u));
+	}
+	return unknown_metric(u, name, bare, err);
 }

@@ -50,6 +50,16 @@ int ud_topdown_method_check(const struct ud_td_method *m, struct ud_err *err);
  */
 int ud_td_level1_events(const struct ud_td_method *m, bool *used, struct ud_err *err);
 
+/*
+ * Whether -M may ask name of u (perf's stat -M, case-insensitive): the
+ * metric groups TopdownL1 and, where the method goes that deep, TopdownL2
+ * (AMD's PipelineL1, PipelineL2) on a core that counts slots, and any
+ * bucket a method's formulas give (backend_bound, or tma_backend_bound as
+ * perf's Intel tables spell it), whatever the method.  0, or -1 with err
+ * saying why: no method on this table, a slot group asked of a core with
+ * only cycle accounting, or an unknown name with the closest known one.
+ */
+int ud_td_metric_check(const struct ud_uarch *u, const char *name, struct ud_err *err);
 /* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);
 
