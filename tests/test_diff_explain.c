@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diffutil.h"
+#include "report.h"
 #include "testutil.h"
 
 static struct ud_profile *host(const char *uarch)
@@ -444,6 +445,19 @@ START_TEST(test_low_ipc_work)
 }
 END_TEST
 
+/* d's text report; the caller frees it. */
+static char *text_of(const struct ud_diff *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ud_err err;
+
+	ck_assert_msg(ud_report_write(d, UD_REPORT_TEXT, UD_TEMPLATES_DIR, out, &err) == 0, "%s", err.msg);
+	fclose(out);
+	return buf;
+}
+
 /*
  * The same through the importer: made-up perf stat -r 5 pastes, the score
  * each block's mean elapsed time (lower is better) with perf's +-.  3.1590
@@ -458,12 +472,17 @@ START_TEST(test_imported_r5_pairs)
 	struct ud_profile *faster = imported(UD_TEST_DATA "/perf-stat/made-up-r5-faster.txt", "C", "zen4");
 	struct ud_err err;
 	struct ud_diff *d = model_of(a, same, &err);
+	char *text;
 
 	ck_assert_msg(d != NULL, "%s", err.msg);
 	ck_assert_int_eq(d->workloads[0].sig.method, UD_SIG_WELCH);
 	ck_assert_int_eq(d->workloads[0].sig.significant, 0);
 	ck_assert_double_eq_tol(d->workloads[0].sig.p, 0.8823214767780747, 1e-9);
 	SAYS(d->summary.headline, "B is as fast as A on the one workload compared (within the noise: 95% interval");
+	/* the group's line is marked like its one workload, not printed as a plain "1.001x faster" */
+	text = text_of(d);
+	SAYS(text, "(1): ~ ");
+	free(text);
 	ud_diff_free(d);
 	d = model_of(a, faster, &err);
 	ck_assert_msg(d != NULL, "%s", err.msg);

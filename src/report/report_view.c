@@ -429,6 +429,29 @@ static json_t *blocks(const struct ud_diff *d)
 }
 
 /* "kernel-heavy (3): 1.25x faster" for each group that has workloads in the summary. */
+/*
+ * A group's mean has no interval of its own: it is within the noise when
+ * every workload in it is, outside when every one is, and unmarked otherwise
+ * (a '~' on a mean of moved and unmoved workloads would hide the moves).
+ */
+static int group_significant(const struct ud_diff *d, enum ud_group g)
+{
+	bool any_in = false, any_out = false, any_unknown = false;
+
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+
+		if (w->group != g || !ud_diff_in_summary(d, w))
+			continue;
+		any_in |= w->sig.significant == 0;
+		any_out |= w->sig.significant == 1;
+		any_unknown |= w->sig.significant < 0;
+	}
+	if (any_unknown || any_in == any_out)
+		return -1;
+	return any_out;
+}
+
 static json_t *groups_view(const struct ud_diff *d)
 {
 	json_t *groups = json_array();
@@ -441,7 +464,7 @@ static json_t *groups_view(const struct ud_diff *d)
 			n += d->workloads[i].group == (enum ud_group)g && ud_diff_in_summary(d, &d->workloads[i]);
 		if (!n)
 			continue;
-		ud_rv_speedup_text(d->summary.group_geomean[g], -1, sp, sizeof(sp));
+		ud_rv_speedup_text(d->summary.group_geomean[g], group_significant(d, (enum ud_group)g), sp, sizeof(sp));
 		snprintf(line, sizeof(line), "%s (%zu): %s", ud_group_name((enum ud_group)g), n, sp);
 		json_array_append_new(groups, json_pack("{s:s}", "line", line));
 	}
