@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "measure.h"
 #include "stats.h"
 #include "stop.h"
@@ -246,7 +247,7 @@ START_TEST(test_plan_topdown)
 	const struct ud_uarch *zen4, *icx, *adl;
 	struct ud_event *ev;
 	size_t n = 0, at, first;
-	int g1, g2;
+	int g1, g2, reserved;
 
 	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
 	zen4 = ud_uarch_find(&db, "zen4");
@@ -271,14 +272,37 @@ START_TEST(test_plan_topdown)
 	ck_assert_int_eq(group_of(ev, n, "cycles", &at), 0);
 	free(ev);
 
-	/* Ice Lake: the slots counter leads its group, as the kernel requires of the topdown-* metrics */
+	/*
+	 * Five counters free (the NMI watchdog holding one of six, or a sampler):
+	 * the six level-1 events could never be scheduled together, so they are
+	 * planned freely and count multiplexed; level 2's six too.
+	 */
+	reserved = ud_uarch_usable_counters(zen4, ud_host_nmi_watchdog()) - 5;
+	ck_assert_int_ge(reserved, 0);
+	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, reserved, true, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	group_of(ev, n, "ls_not_halted_cyc", &at);
+	ck_assert_int_eq(ev[at].request_group, -1);
+	ck_assert_int_ge(ev[at].group, 0);
+	group_of(ev, n, "ex_ret_brn_misp", &at);
+	ck_assert_int_eq(ev[at].request_group, -1);
+	free(ev);
+
+	/*
+	 * Ice Lake: the slots counter leads its group, as the kernel requires of
+	 * the topdown-* metrics; they and slots are fixed-counter events, so the
+	 * group needs two general counters of the three left beside a sampler
+	 */
 	icx = ud_uarch_find(&db, "icelake-sp");
-	ev = ud_measure_plan_topdown(icx, "cycles", 0, 0, true, &n, &err);
+	reserved = ud_uarch_usable_counters(icx, ud_host_nmi_watchdog()) - 3;
+	ck_assert_int_ge(reserved, 0);
+	ev = ud_measure_plan_topdown(icx, "cycles", 0, reserved, true, &n, &err);
 	ck_assert_ptr_nonnull(ev);
 	g1 = group_of(ev, n, "slots", &first);
 	for (size_t i = 0; i < first; i++)
 		ck_assert_int_ne(ev[i].group, g1);
 	ck_assert_int_eq(group_of(ev, n, "topdown-be-bound", &at), g1);
+	ck_assert_int_ge(ev[at].request_group, 0);
 	ck_assert_uint_eq(ev[at].attr.config, 0x8300);
 	free(ev);
 

@@ -95,16 +95,42 @@ static bool listed(const struct ud_event *ev, size_t n, const char *name)
 }
 
 /*
+ * A requested group that needs more general-purpose counters than are free
+ * could never be scheduled (Zen's six level-1 events where the NMI
+ * watchdog holds one of six counters): its events are planned freely
+ * instead, as perf's --metric-no-group counts a metric, so they count,
+ * multiplexed, and the record says it is an estimate.  Event code 0 is
+ * Intel's encoding of the fixed counters' pseudo-events (slots and the
+ * topdown-* metrics, arch/x86/events/intel/core.c): no general counter.
+ */
+static void ungroup_what_cannot_fit(const struct ud_td_method *m, struct ud_event *ev, size_t from, size_t n,
+				    int first, int usable)
+{
+	int need[2] = { 0, 0 };
+
+	for (size_t i = from; i < n; i++) {
+		const struct ud_td_event *e = ud_td_event_find(m, ev[i].name);
+
+		need[ev[i].request_group - first] += e && e->code != 0;
+	}
+	for (size_t i = from; i < n; i++)
+		if (need[ev[i].request_group - first] > usable)
+			ev[i].request_group = -1;
+}
+
+/*
  * Appends m's events to ev[0..*n) (room for them is there) as two requested
  * groups: those the level-1 formulas read, together as perf counts a
  * metric's events, so that every bucket of a slots method is a ratio inside
- * one group; and those only level 2 reads.  Each is named as the table
- * names it, the name its formulas read.
+ * one group; and those only level 2 reads (each planned freely where it
+ * cannot fit the usable counters).  Each is named as the table names it,
+ * the name its formulas read.
  */
-static int add_method(const struct ud_uarch *u, const struct ud_td_method *m, struct ud_event *ev, size_t *n,
-		      struct ud_err *err)
+static int add_method(const struct ud_uarch *u, const struct ud_td_method *m, int usable, struct ud_event *ev,
+		      size_t *n, struct ud_err *err)
 {
 	int first = next_request_group(ev, *n);
+	size_t from = *n;
 	bool *level1 = calloc(m->nevents + 1, sizeof(*level1));
 	char spec[UD_EVENT_NAME_MAX + 32];
 
@@ -133,11 +159,13 @@ static int add_method(const struct ud_uarch *u, const struct ud_td_method *m, st
 		(*n)++;
 	}
 	free(level1);
+	ungroup_what_cannot_fit(m, ev, from, *n, first, usable);
 	return 0;
 }
 
 /* Appends the events of u's top-down methods (topdown_counters.h reads them back by name). */
-static struct ud_event *add_topdown(const struct ud_uarch *u, struct ud_event *ev, size_t *n, struct ud_err *err)
+static struct ud_event *add_topdown(const struct ud_uarch *u, int usable, struct ud_event *ev, size_t *n,
+				    struct ud_err *err)
 {
 	size_t extra = 0;
 	struct ud_event *grown;
@@ -150,7 +178,8 @@ static struct ud_event *add_topdown(const struct ud_uarch *u, struct ud_event *e
 		return ud_fail(err, "out of memory"), NULL;
 	}
 	for (size_t k = 0; k < u->ntopdown; k++) {
-		if (u->topdown[k].method != UD_TD_METHOD_NONE && add_method(u, &u->topdown[k], grown, n, err) != 0) {
+		if (u->topdown[k].method != UD_TD_METHOD_NONE &&
+		    add_method(u, &u->topdown[k], usable, grown, n, err) != 0) {
 			free(grown);
 			return NULL;
 		}
@@ -189,7 +218,7 @@ struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *l
 					 bool topdown, size_t *n, struct ud_err *err)
 {
 	struct ud_event *ev, *planned;
-	int usable;
+	int usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
 
 	if (!list) {
 		ev = default_events(u, n, err);
@@ -201,11 +230,10 @@ struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *l
 	if (ev && detailed > 0)
 		ev = add_detailed(u, ev, n, detailed, err);
 	if (ev && topdown)
-		ev = add_topdown(u, ev, n, err);
+		ev = add_topdown(u, usable, ev, n, err);
 	if (!ev)
 		return NULL;
 	count_what_is_allowed(ev, *n);
-	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
 	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
 	free(ev);
 	if (!planned)

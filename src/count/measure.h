@@ -107,8 +107,9 @@ void ud_fold_abort(struct ud_fold *f);
  * for each method, the events its level-1 formulas read as one requested
  * group (a slots method's buckets are ratios inside one group, as perf
  * counts a metric), and those only level 2 reads as another, each named as
- * the table names it.  An event the list already holds by that name is not
- * added twice.
+ * the table names it; a group that needs more general-purpose counters than
+ * are usable is planned freely instead (multiplexed: an estimate).  An
+ * event the list already holds by that name is not added twice.
  */
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					 bool topdown, size_t *n, struct ud_err *err);
