@@ -9,7 +9,8 @@
 #  - every fenced block marked runnable (```sh runnable) runs: in a fresh
 #    folder holding the repository's tests/ and events/ (for the recipes'
 #    pastes), with the built uarchdiff first on PATH, each block under
-#    'sh -eu', exit status 0.  A recipe that stops working fails here.
+#    'sh -eu', exit status 0, in the README's order (a recipe may use the
+#    files an earlier one wrote).  A recipe that stops working fails here.
 set -u
 ud=$1
 src=$2
@@ -41,6 +42,10 @@ mkdir "$work/bin"
 ln -s "$(cd "$(dirname "$ud")" && pwd)/$(basename "$ud")" "$work/bin/uarchdiff"
 ln -s "$src/tests" "$work/tests"
 ln -s "$src/events" "$work/events"
+# The JSON recipe names Debian's python3-jsonschema; a python3 earlier on PATH (pyenv's) may lack it.
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	ln -s /usr/bin/python3 "$work/bin/python3"
+fi
 awk -v dir="$work" '
 	/^```sh runnable/ { n++; file = sprintf("%s/recipe-%d.sh", dir, n); inside = 1; next }
 	/^```/ && inside { inside = 0; close(file); next }
