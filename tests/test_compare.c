@@ -214,6 +214,8 @@ static void expect_planted(const struct ud_fleet *f)
 		ck_assert_msg(o->ratio < 0.8, "%s: %.3f", label, o->ratio);
 		ck_assert_msg(strstr(o->explanation, want[k].cause), "%s lacks '%s': %s", label, want[k].cause,
 			      o->explanation);
+		/* no factor pulled the other way: no empty list after a semicolon */
+		ck_assert_msg(!strstr(o->explanation, "; ."), "%s: %s", label, o->explanation);
 	}
 	/* slow-ipc on its three workloads, the other two on their two kernel-heavy ones */
 	ck_assert_int_eq(seen[0], 3);

@@ -176,9 +176,15 @@ static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct
 	if (ipc_with_result(w))
 		behind(f, w);
 	if (!shares_plain(w)) {
-		fputs("; ", f);
-		if (list_factors(f, w, false, l))
-			fputs(" pulled the other way", f);
+		/* listed apart first: "; ." when no factor pulled the other way (issue 26's outliers showed it) */
+		char *other = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&other, &len);
+		int n = m ? list_factors(m, w, false, l) : 0;
+
+		if (m && fclose(m) == 0 && n)
+			fprintf(f, "; %s pulled the other way", other);
+		free(other);
 	}
 	fputs(".", f);
 }
