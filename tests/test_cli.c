@@ -715,7 +715,8 @@ START_TEST(test_run_command)
 	r = run_capture(argv);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "syscall"));
-	ck_assert_ptr_nonnull(strstr(r.out, "noise")); /* the summary's noise column */
+	ck_assert_ptr_nonnull(strstr(r.out, "outcome")); /* the summary's table */
+	ck_assert_ptr_null(strstr(r.out, "noise warnings")); /* noise goes on one line a workload, under a legend */
 	ck_assert_ptr_nonnull(strstr(r.err, "2 samples)")); /* the progress line of a workload done */
 	run_free(&r);
 	p = ud_profile_load(out, &err);
@@ -1035,6 +1036,24 @@ START_TEST(test_run_summary_has_no_empty_column)
 		ck_assert_ptr_null(strstr(r.out, "IPC"));
 	}
 	run_free(&r);
+	{
+		/* beside busy loops (a fifth of a CPU each, measured 0.15-0.4): noise said once, a line a workload */
+		long nbusy;
+		int *busy = busy_loops_start(4, &nbusy);
+		const char *legend;
+
+		r = run_capture(argv);
+		busy_loops_stop(busy, nbusy);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_int_eq(occurrences(r.out, "noisy (interval: the median's 95% interval, above 5%; CPUs: CPUs "
+						    "utilized, below 0.90;"), 1);
+		legend = strstr(r.out, "noisy (");
+		ck_assert_int_eq(occurrences(legend, "\n  syscall "), 1);
+		ck_assert_int_eq(occurrences(legend, "\n  int "), 1);
+		ck_assert_ptr_nonnull(strstr(legend, " CPUs")); /* "0.21 CPUs" */
+		ck_assert_ptr_null(strstr(r.out, "below 0.9)"));
+		run_free(&r);
+	}
 	rm_tree(dir);
 	free(dir);
 }

@@ -527,12 +527,18 @@ START_TEST(test_rule_noisy_measurement)
 	pair_new(&p, NULL, NULL);
 	ud_workload_noise(p.wa)->samples_taken = 6;
 	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NOISY_MEASUREMENT), 0); /* measured, quiet */
-	ud_noise_add_warning(ud_workload_noise(p.wb), "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
+	ud_noise_add_warning(ud_workload_noise(p.wb), "ran at 0.48 CPUs utilized (below 0.90): something else held its CPU");
 	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NOISY_MEASUREMENT), 1);
 	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->evidence[0],
 				     "w on B ("));
 	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->evidence[0],
 				     "): ran at 0.48 CPUs utilized"));
+	/* two causes of one side: one line, together */
+	ud_noise_add_warning(ud_workload_noise(p.wb), "95% interval 16.6% (above 5%): the samples disagree");
+	ck_assert_uint_eq(fired(pair_diff(&p), UD_FINDING_NOISY_MEASUREMENT), 1);
+	ck_assert_uint_eq(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->nevidence, 1);
+	ck_assert_ptr_nonnull(strstr(finding_of(p.d, UD_FINDING_NOISY_MEASUREMENT)->evidence[0],
+				     "something else held its CPU; 95% interval 16.6%"));
 	j = ud_diff_to_json(p.d);
 	text = json_dumps(j, 0);
 	ck_assert_ptr_nonnull(strstr(text, "noisy-measurement"));

@@ -53,16 +53,58 @@ START_TEST(test_thresholds)
 	ck_assert_uint_eq(unknown.nwarnings, 0);
 	ck_assert_int_eq(ud_noise_assess(&busy, true), 0);
 	ck_assert_uint_eq(busy.nwarnings, 3);
-	ck_assert_str_eq(busy.warnings[0], "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
+	ck_assert_str_eq(busy.warnings[0], "ran at 0.48 CPUs utilized (below 0.90): something else held its CPU");
 	ck_assert_ptr_nonnull(strstr(busy.warnings[1], "steal time 3.5%"));
 	ck_assert_ptr_nonnull(strstr(busy.warnings[2], "95% interval 16.0% (above 5%)"));
 	for (size_t i = 0; i < busy.nwarnings; i++)
 		free(busy.warnings[i]);
 	free(busy.warnings);
+	/*
+	 * Thresholds at the printed precision: 0.895 CPUs prints "0.90", which
+	 * is not below 0.90, and a 5.04% interval prints "5.0%", not above 5%;
+	 * 0.894 and 5.06% are.
+	 */
+	busy = (struct ud_noise){ .cpus_utilized_min = 0.895, .steal_pct = 2.04, .ci95_rel = 0.0504 };
+	ck_assert_int_eq(ud_noise_assess(&busy, true), 0);
+	ck_assert_uint_eq(busy.nwarnings, 0);
+	busy = (struct ud_noise){ .cpus_utilized_min = 0.894, .steal_pct = 2.06, .ci95_rel = 0.0506 };
+	ck_assert_int_eq(ud_noise_assess(&busy, true), 0);
+	ck_assert_uint_eq(busy.nwarnings, 3);
+	ck_assert_str_eq(busy.warnings[0], "ran at 0.89 CPUs utilized (below 0.90): something else held its CPU");
+	ck_assert_ptr_nonnull(strstr(busy.warnings[1], "steal time 2.1% of the host's CPU time (above 2%)"));
+	ck_assert_ptr_nonnull(strstr(busy.warnings[2], "95% interval 5.1% (above 5%)"));
+	ud_noise_clear(&busy);
 	/* a workload that waits across CPUs by design is not warned for it */
 	busy = (struct ud_noise){ .cpus_utilized_min = 0.3, .steal_pct = 0, .ci95_rel = 0.01 };
 	ck_assert_int_eq(ud_noise_assess(&busy, false), 0);
 	ck_assert_uint_eq(busy.nwarnings, 0);
+}
+END_TEST
+
+/* An interval too wide and the budget that ran out before narrowing it: one cause, one sentence, one line's tags. */
+START_TEST(test_budget_and_interval_said_once)
+{
+	struct ud_noise n = { .cpus_utilized_min = 0.58, .steal_pct = 0, .ci95_rel = 0.151, .samples_taken = 15 };
+	char causes[256];
+
+	ck_assert_int_eq(ud_noise_assess(&n, true), 0);
+	ck_assert_uint_eq(n.nwarnings, 2);
+	ck_assert_int_eq(ud_noise_target_missed(&n, 0.02), 0);
+	ck_assert_uint_eq(n.nwarnings, 2);
+	ck_assert_str_eq(n.warnings[1], "95% interval 15.1% after 15 samples (above 5%): the samples disagree and its "
+					"time budget ran out before the 2% target");
+	ud_noise_causes(&n, true, causes, sizeof(causes));
+	ck_assert_str_eq(causes, "0.58 CPUs, interval 15.1%, budget ran out after 15 samples");
+	ud_noise_clear(&n);
+	/* under 5% but short of the 2% target: the budget alone */
+	n = (struct ud_noise){ .cpus_utilized_min = 1, .steal_pct = 0, .ci95_rel = 0.031, .samples_taken = 20 };
+	ck_assert_int_eq(ud_noise_assess(&n, true), 0);
+	ck_assert_int_eq(ud_noise_target_missed(&n, 0.02), 0);
+	ck_assert_uint_eq(n.nwarnings, 1);
+	ck_assert_str_eq(n.warnings[0], "95% interval 3.1% after 20 samples: its time budget ran out before the 2% target");
+	ud_noise_causes(&n, true, causes, sizeof(causes));
+	ck_assert_str_eq(causes, "budget ran out after 20 samples");
+	ud_noise_clear(&n);
 }
 END_TEST
 
@@ -239,6 +281,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_thresholds);
+	tcase_add_test(tc, test_budget_and_interval_said_once);
 	tcase_add_test(tc, test_rounds_interleave);
 	tcase_add_test(tc, test_adaptive_stops);
 	tcase_add_test(tc, test_busy_host_warns);

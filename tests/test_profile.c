@@ -49,7 +49,7 @@ static struct ud_profile *sample_profile(void)
 	w->noise->steal_pct = 0.25;
 	w->noise->ci95_rel = w->score.ci95_rel;
 	w->noise->samples_taken = 3;
-	ud_noise_add_warning(w->noise, "ran at 0.48 CPUs utilized (below 0.9): something else held its CPU");
+	ud_noise_add_warning(w->noise, "ran at 0.48 CPUs utilized (below 0.90): something else held its CPU");
 	return p;
 }
 

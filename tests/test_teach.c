@@ -191,6 +191,29 @@ static void branch_result(struct ud_lab_result *r, double sorted, double random)
 	ud_lab_judge(r);
 }
 
+/* An effect inside its own noise is not shown, whatever its ratio: "95% interval 249.9%" beside "shown" was issue 23's. */
+START_TEST(test_too_noisy_is_not_shown)
+{
+	struct ud_lab_result r;
+
+	branch_result(&r, 0.3, 3.3); /* 11x, a change of +1000%: shown on a quiet host */
+	r.noise.ci95_rel = 10.5;
+	ud_lab_judge(&r);
+	ck_assert(!r.shown);
+	ck_assert_ptr_nonnull(strstr(r.why_not, "too noisy: the 95% interval of its points (1050.0%) is as wide as the "
+						"effect (11x, 1000.0%)"));
+	r.noise.ci95_rel = 2.499; /* wide, but narrower than the change it reports */
+	ud_lab_judge(&r);
+	ck_assert(r.shown);
+	ud_lab_result_free(&r);
+	branch_result(&r, 0.3, 1.8); /* 6x, shown by its ratio, within an interval of 600% */
+	r.noise.ci95_rel = 6;
+	ud_lab_judge(&r);
+	ck_assert(!r.shown);
+	ud_lab_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_branch_verdict)
 {
 	struct ud_lab_result r;
@@ -472,7 +495,7 @@ START_TEST(test_json_noise)
 	}
 	lab = json_array_get(labs, UD_LAB_BRANCH);
 	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(json_object_get(lab, "noise"), "warnings"), 0)),
-			 "ran at 0.20 CPUs utilized (below 0.9): something else held its CPU");
+			 "ran at 0.20 CPUs utilized (below 0.90): something else held its CPU");
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(json_object_get(json_object_get(lab, "noise"),
 											"warnings"), 1)), "95% interval 16.0%"));
 	/* unknown is null, never 0 */
@@ -515,7 +538,7 @@ START_TEST(test_html_noise)
 	char *html = render(busy, UD_REPORT_HTML), *calm = render(quiet, UD_REPORT_HTML);
 
 	ck_assert_ptr_nonnull(strstr(html, "</span></p>\n<p class=\"noisy\">Measured while the host was busy: ran at 0.20 CPUs "
-					   "utilized (below 0.9): something else held its CPU; 95% interval 16.0%"));
+					   "utilized (below 0.90): something else held its CPU; 95% interval 16.0%"));
 	ck_assert_int_eq(occurrences(html, "<p class=\"noisy\">"), 1);
 	ck_assert_int_eq(occurrences(calm, "<p class=\"noisy\">"), 0);
 	ck_assert_ptr_null(strstr(calm, "host was busy"));
@@ -699,9 +722,9 @@ START_TEST(test_cli_busy_host_warns)
 		json_number_value(json_object_get(noise, "load_avg")));
 	ck_assert_msg(json_array_size(w) >= 1, "no warning at %.2f CPUs",
 		      json_number_value(json_object_get(noise, "cpus_utilized_min")));
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(w, 0)), "CPUs utilized (below 0.9)"));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(w, 0)), "CPUs utilized (below 0.90)"));
 	ck_assert_ptr_nonnull(strstr(r.err, "ilp: "));
-	ck_assert_ptr_nonnull(strstr(r.err, "host busy: cpu 0."));
+	ck_assert_ptr_nonnull(strstr(r.err, "host busy: 0."));
 	json_decref(doc);
 	run_free(&r);
 }
@@ -713,6 +736,7 @@ int main(void)
 	TCase *tc = tcase_create("teach"), *busy;
 
 	tcase_add_test(tc, test_ring_is_one_cycle);
+	tcase_add_test(tc, test_too_noisy_is_not_shown);
 	tcase_add_test(tc, test_branch_data);
 	tcase_add_test(tc, test_chains_differ_by_k);
 	tcase_add_test(tc, test_knees_at_the_steps);

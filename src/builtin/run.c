@@ -173,8 +173,7 @@ static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE
 
 static void summary_row(const struct ud_workload *w, const bool shown[SUMMARY_METRICS])
 {
-	const struct ud_workload_def *d;
-	char s[32] = "-", ci[16] = "-", n[16] = "-", tags[96], cols[64] = "";
+	char s[32] = "-", ci[16] = "-", n[16] = "-", cols[64] = "";
 	char name[256], units[128], outcome[2048];
 	size_t used = 0;
 
@@ -194,12 +193,29 @@ static void summary_row(const struct ud_workload *w, const bool shown[SUMMARY_ME
 	}
 	if (w->noise)
 		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
-	/* the CPU check applies to the built-in workloads that keep one CPU busy, as when it was recorded */
-	d = ud_workload_find(w->name);
-	ud_noise_tags(w->noise, d && !d->not_single_cpu, tags, sizeof(tags));
-	printf("%-20s %14s %-8s %7s %3s%s  %-8s %s\n", ud_visible(w->name, name, sizeof(name)), s,
-	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)),
-	       tags);
+	printf("%-20s %14s %-8s %7s %3s%s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
+	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)));
+}
+
+/* One line a noisy workload, its causes together, under their legend: each said once. */
+static void noise_lines(const struct ud_profile *p)
+{
+	bool legend = false;
+	char name[256], causes[256];
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_workload *w = &p->workloads[i];
+		const struct ud_workload_def *d = ud_workload_find(w->name);
+
+		/* the CPU check applies to the built-in workloads that keep one CPU busy, as when it was recorded */
+		ud_noise_causes(w->noise, d && !d->not_single_cpu, causes, sizeof(causes));
+		if (strcmp(causes, "-") == 0)
+			continue;
+		if (!legend)
+			printf("\n%s\n", UD_NOISE_LEGEND);
+		legend = true;
+		printf("  %-20s %s\n", ud_visible(w->name, name, sizeof(name)), causes);
+	}
 }
 
 /* The head of the summary's table, with the counter columns shown. */
@@ -212,16 +228,14 @@ static void summary_head(const bool shown[SUMMARY_METRICS])
 	for (size_t i = 0; i < SUMMARY_METRICS; i++)
 		if (shown[i])
 			used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", head[i]);
-	printf("%-20s %14s %-8s %7s %3s%s  %-8s %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome",
-	       "noise");
+	printf("%-20s %14s %-8s %7s %3s%s  %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome");
 }
 
 static void summary(const struct ud_profile *p)
 {
 	bool shown[SUMMARY_METRICS] = { false };
-	char name[256], banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
+	char banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
 	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
-	size_t warned = 0;
 
 	if (no_pmu) {
 		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
@@ -233,13 +247,7 @@ static void summary(const struct ud_profile *p)
 	summary_head(shown);
 	for (size_t i = 0; i < p->nworkloads; i++)
 		summary_row(&p->workloads[i], shown);
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct ud_noise *n = p->workloads[i].noise;
-
-		for (size_t k = 0; n && k < n->nwarnings; k++)
-			printf("%s%s: %s\n", warned++ ? "" : "\nnoise warnings:\n",
-			       ud_visible(p->workloads[i].name, name, sizeof(name)), n->warnings[k]);
-	}
+	noise_lines(p);
 }
 
 /* With --hotspots: where each workload spent most of its time. */

@@ -418,15 +418,26 @@ static int rule_low_ipc_work(const struct subject *s, struct evidence *ev)
 	return 1;
 }
 
-/* Each side's noise warnings (run records them, noise.h): a speedup from a noisy side says so. */
+/*
+ * Each side's noise warnings (run records them, noise.h), said once for the
+ * diff: one line a noisy workload and side, its causes together.
+ */
 static int rule_noisy_measurement(const struct subject *s, struct evidence *ev)
 {
-	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
-		const struct ud_workload *w = side == UD_SIDE_B ? s->w->b : s->w->a;
+	for (size_t k = 0; k < s->d->nworkloads; k++) {
+		for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
+			const struct ud_diff_workload *dw = &s->d->workloads[k];
+			const struct ud_workload *w = side == UD_SIDE_B ? dw->b : dw->a;
+			char causes[1024] = "";
+			size_t used = 0;
 
-		for (size_t i = 0; w->noise && i < w->noise->nwarnings; i++)
-			add(ev, "%s on %s (%s): %s", w->name, side == UD_SIDE_B ? "B" : "A", s->d->host[side].label,
-			    w->noise->warnings[i]);
+			for (size_t i = 0; w->noise && i < w->noise->nwarnings && used < sizeof(causes); i++)
+				used += (size_t)snprintf(causes + used, sizeof(causes) - used, "%s%s", i ? "; " : "",
+							 w->noise->warnings[i]);
+			if (used)
+				add(ev, "%s on %s (%s): %s", w->name, side == UD_SIDE_B ? "B" : "A", s->d->host[side].label,
+				    causes);
+		}
 	}
 	return ev->n > 0;
 }
@@ -619,11 +630,11 @@ static const struct rule {
 		"Read each profile's derived_per_pmu (IPC per core type), or pin the workload to one core type "
 		"('taskset -c CPUS', or perf stat -e cpu_core/cycles/,cpu_core/instructions/) on both hosts." },
 	[UD_FINDING_NOISY_MEASUREMENT] = {
-		"noisy-measurement", SCOPE_WORKLOAD, rule_noisy_measurement,
-		"This workload was measured on a noisy host (another process on its CPU, steal time, or samples that "
-		"disagree): part of its speedup may be the noise's, not the hardware's.",
-		"Measure it again on that host while it is quiet (nothing else running, load average below its CPU "
-		"count): 'uarchdiff run -w NAME', and diff again; the noise warnings should be gone." },
+		"noisy-measurement", SCOPE_DIFF, rule_noisy_measurement,
+		"Some workloads were measured on a noisy host (another process on their CPU, steal time, or samples "
+		"that disagree): part of their speedup may be the noise's, not the hardware's.",
+		"Measure them again on that host while it is quiet (nothing else running, load average below its CPU "
+		"count): 'uarchdiff run -w NAME,...', and diff again; the noise warnings should be gone." },
 	[UD_FINDING_KERNEL_SYMBOL_ONE_HOST] = {
 		"kernel-symbol-one-host", SCOPE_WORKLOAD, rule_kernel_symbol_one_host,
 		"A kernel function takes a large part of the CPU time on one host and does not show on the other: "

@@ -143,6 +143,24 @@ static void judge_ilp(struct ud_lab_result *r)
 			 ILP_B_CHAINS, r->ratio, ILP_SHOWN_RATIO);
 }
 
+/*
+ * An effect within its own noise shows nothing: a lab whose points' 95%
+ * interval is as wide as the change it reports (ratio - 1, either way) is
+ * not shown, whatever its ratio.
+ */
+static void judge_noise(struct ud_lab_result *r)
+{
+	double effect = fabs(r->ratio - 1);
+
+	if (!r->shown || !isfinite(r->noise.ci95_rel) || !(r->noise.ci95_rel >= effect))
+		return;
+	r->shown = false;
+	snprintf(r->why_not, sizeof(r->why_not),
+		 "too noisy: the 95%% interval of its points (%.1f%%) is as wide as the effect (%.3gx, %.1f%%); run it "
+		 "again on a quiet host",
+		 100 * r->noise.ci95_rel, r->ratio, 100 * effect);
+}
+
 void ud_lab_judge(struct ud_lab_result *r)
 {
 	r->why_not[0] = '\0';
@@ -152,4 +170,5 @@ void ud_lab_judge(struct ud_lab_result *r)
 		judge_cache(r);
 	else
 		judge_ilp(r);
+	judge_noise(r);
 }
