@@ -131,8 +131,20 @@ static void record_binary(const struct ud_workload_def *d, struct ud_workload *w
 		w->build_id = strdup(id);
 }
 
-/* The live line (a terminal) after each sample; one line a workload once it is done. */
-static void progress(void *ctx, const struct ud_suite_item *it, bool done)
+/* "~40 s left", "~2 min left": the live line's estimate, as coarse as it is. */
+static void left_text(double s, char *buf, size_t len)
+{
+	if (s < 90)
+		snprintf(buf, len, "~%.0f s left", ceil(s));
+	else
+		snprintf(buf, len, "~%.0f min left", ceil(s / 60));
+}
+
+/*
+ * The live line (a terminal only): "[k/N] workload  round i  ~Ts left",
+ * rewritten in place after each sample; one line a workload once it is done.
+ */
+static void progress(void *ctx, const struct ud_suite_item *it, bool done, const struct ud_sampling_status *st)
 {
 	const int *tty = ctx;
 	const struct ud_run_result *r = &it->res;
@@ -142,8 +154,11 @@ static void progress(void *ctx, const struct ud_suite_item *it, bool done)
 	double *scores;
 
 	if (!done) {
+		char left[32];
+
+		left_text(st->left_s, left, sizeof(left));
 		if (*tty)
-			fprintf(stderr, "\r\033[K%s: sample %zu ...", name, r->nsamples);
+			fprintf(stderr, "\r\033[K[%zu/%zu] %s  round %zu  %s", st->index + 1, st->count, name, st->round, left);
 		return;
 	}
 	if (*tty)

@@ -144,6 +144,30 @@ static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, 
 	it->target_missed = !it->sampling && it->res.outcome == UD_OUT_OK && budget_spent(it, plan, o->target_s);
 }
 
+/* One workload's share of ud_sampling_status.left_s, in seconds. */
+static double time_left(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
+{
+	size_t n = it->res.nsamples;
+	double per = n ? it->seen.sampled_ns / 1e9 / (double)n : target_s, budget;
+
+	if (!it->sampling)
+		return 0;
+	if (plan->fixed > 0)
+		return (double)((size_t)plan->fixed > n ? (size_t)plan->fixed - n : 0) * per;
+	budget = plan->budget_factor * plan->min_samples * target_s - it->seen.sampled_ns / 1e9;
+	return budget > 0 ? budget : 0;
+}
+
+static double suite_left(const struct ud_suite_item *items, size_t n, const struct ud_sampling_plan *plan,
+			 double target_s)
+{
+	double left = 0;
+
+	for (size_t i = 0; i < n; i++)
+		left += time_left(&items[i], plan, target_s);
+	return left;
+}
+
 static bool stopped(const struct ud_runner_opts *o)
 {
 	return o->stop && *o->stop;
@@ -154,6 +178,7 @@ int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runne
 {
 	size_t *order = calloc(n ? n : 1, sizeof(*order)), m;
 	unsigned state = plan->seed;
+	struct ud_sampling_status st = { .count = n };
 
 	if (!order)
 		return ud_fail(err, "out of memory");
@@ -165,12 +190,15 @@ int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runne
 			if (items[i].sampling)
 				order[m++] = i;
 		shuffle(order, m, &state);
+		st.round++;
 		for (size_t k = 0; k < m && !stopped(o); k++) {
 			struct ud_suite_item *it = &items[order[k]];
 
 			take_turn(it, o, plan);
+			st.index = order[k];
+			st.left_s = suite_left(items, n, plan, o->target_s);
 			if (progress)
-				progress(ctx, it, !it->sampling);
+				progress(ctx, it, !it->sampling, &st);
 		}
 	} while (m && !stopped(o));
 	for (size_t i = 0; i < n; i++) {

@@ -70,8 +70,23 @@ struct ud_suite_item {
 	bool target_missed;          /* adaptive sampling stopped on its time budget, not on its target */
 };
 
+/* Where a suite stands after a sample: for a live line "[k/N] workload  round i  ~Ts left". */
+struct ud_sampling_status {
+	size_t index, count; /* the workload's place in the suite (from 0) and the suite's size */
+	size_t round;        /* the round under way, from 1: every workload still sampling takes a turn a round */
+	/*
+	 * Seconds the suite may still take: what is left of each sampling
+	 * workload's time budget (a bound that only falls: a quiet workload
+	 * stops at its sixth sample, a third of it; on this 2-vCPU VM most
+	 * spent it), or with -r N the samples each lacks at its mean sample
+	 * time.  Calibration and process start-up come on top.
+	 */
+	double left_s;
+};
+
 /* Called after each sample and once when a workload is done (done true). */
-typedef void (*ud_sampling_progress)(void *ctx, const struct ud_suite_item *it, bool done);
+typedef void (*ud_sampling_progress)(void *ctx, const struct ud_suite_item *it, bool done,
+				     const struct ud_sampling_status *st);
 
 /*
  * Calibrates and samples items[0..n) under o (its timeout_s replaced by
