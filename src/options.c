@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "options.h"
+#include "report.h"
 #include "text.h"
 
 /* getopt_long's value for an option without a short name: past any char. */
@@ -300,4 +302,18 @@ void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...)
 	/* Messages quote input (names, lines of files): one line, shown, never obeyed by the terminal. */
 	ud_fputs_visible(stderr, msg);
 	fputc('\n', stderr);
+}
+
+size_t ud_cli_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v = env ? strtol(env, &end, 10) : 0;
+
+	if (env && *env && !*end && v > 0 && v < 100000)
+		return (size_t)v;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return UD_REPORT_WIDTH;
 }

@@ -102,5 +102,11 @@ int ud_streams_status(const char *name, int status);
 
 /* Prints "uarchdiff CMD: message" on stderr: the one form of a command's error. */
 void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The width text output fits: COLUMNS where it is a positive whole number,
+ * else the terminal's (TIOCGWINSZ) where stdout is one, else
+ * UD_REPORT_WIDTH (report.h): what a pipe or a file gets.
+ */
+size_t ud_cli_width(void);
 
 #endif

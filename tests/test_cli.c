@@ -560,10 +560,10 @@ START_TEST(test_score_only_diff_is_compact)
 	}
 	ck_assert_msg(count_lines(r.out) < 80, "%d lines", count_lines(r.out));
 	ck_assert_ptr_nonnull(strstr(r.out, "G3 is 1.09x faster than G2 over 24 workloads (geometric mean)"));
-	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (1 copy): 1172.9 -> 1304 (1.11x faster)"));
-	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (2 copies): 2141.7 -> 2289 (1.07x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (1 copy): 1,173 -> 1,304 (1.11x faster)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (2 copies): 2,142 -> 2,289 (1.07x faster)"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  (2 copies)\n"));
-	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables               3405.2     4283.9  1.26x faster"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables                3,405      4,284  1.26x faster"));
 	ck_assert_ptr_nonnull(strstr(r.out, "Neither profile has counters"));
 	ck_assert_ptr_null(strstr(r.out, "n/a"));
 	ck_assert_ptr_null(strstr(r.out, "do not explain"));
@@ -960,6 +960,7 @@ START_TEST(test_pmu_less_reports)
 	json_t *doc, *w;
 	char *bad;
 
+	setenv("COLUMNS", "1000", 1); /* the banner's sentence on one line, to match it whole */
 	r = run_capture(text);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_int_eq(occurrences(r.out, "no hardware PMU"), 1);
@@ -988,11 +989,12 @@ START_TEST(test_pmu_less_reports)
 	ck_assert_msg(strstr(r.out, "\"ipc\"") != NULL, "the document lost its ipc field");
 	json_decref(doc);
 	run_free(&r);
+	unsetenv("COLUMNS");
 }
 END_TEST
 
-/* Whether every row of the table under head has "-" in its column col (words split at spaces). */
-static bool column_all_dashes(const char *table, size_t col)
+/* Whether every row of the table under head has "n/a" in its column col (words split at spaces). */
+static bool column_all_unknown(const char *table, size_t col)
 {
 	bool rows = false;
 
@@ -1003,7 +1005,7 @@ static bool column_all_dashes(const char *table, size_t col)
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		for (word = strtok_r(line, " ", &save); word && k < col; word = strtok_r(NULL, " ", &save))
 			k++;
-		if (!word || strcmp(word, "-") != 0)
+		if (!word || strcmp(word, "n/a") != 0)
 			return false;
 		rows = true;
 		p += n + (p[n] != '\0');
@@ -1011,7 +1013,7 @@ static bool column_all_dashes(const char *table, size_t col)
 	return rows;
 }
 
-/* run's summary: no column of "-" (on a host without a PMU, the counter columns go, after one banner). */
+/* run's summary: no column of "n/a" (on a host without a PMU, the counter columns go, after one banner). */
 START_TEST(test_run_summary_has_no_empty_column)
 {
 	char *dir = make_tempdir(), out[4200], why[256];
@@ -1030,7 +1032,7 @@ START_TEST(test_run_summary_has_no_empty_column)
 		columns += (p == head || p[-1] == ' ') && *p != ' ';
 	/* the last heading, noise, holds words with spaces: every column before it */
 	for (size_t c = 0; c + 1 < columns; c++)
-		ck_assert_msg(!column_all_dashes(rows, c), "column %zu is all '-':\n%s", c, r.out);
+		ck_assert_msg(!column_all_unknown(rows, c), "column %zu is all 'n/a':\n%s", c, r.out);
 	if (ud_pmu_probe(why, sizeof(why)) == UD_PMU_ABSENT) {
 		ck_assert_int_eq(occurrences(r.out, "no hardware PMU here: times and software counters only"), 1);
 		ck_assert_ptr_null(strstr(r.out, "IPC"));
@@ -1081,6 +1083,79 @@ START_TEST(test_teach_without_pmu)
 	bad = row_of_unknowns(r.out);
 	ck_assert_msg(bad == NULL, "a row of n/a: %s", bad);
 	run_free(&r);
+}
+END_TEST
+
+/* Characters (UTF-8 lead bytes) in s[0..n). */
+static size_t chars_in(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The first line of text wider than width that is not one unbreakable token under its indent, or NULL. */
+static char *line_too_wide(const char *text, size_t width)
+{
+	static char line[4096];
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), indent = strspn(p, " ");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		if (chars_in(p, n) > width && memchr(p + indent, ' ', n - indent))
+			return line;
+		p += n + (p[n] != '\0');
+	}
+	return NULL;
+}
+
+/*
+ * The worked example (the E5/E6 pastes) fits the terminal: COLUMNS=80 and
+ * 120, and 100 piped without COLUMNS; no line wider but an unbreakable token.
+ */
+START_TEST(test_diff_fits_the_width)
+{
+	char *dir = make_tempdir(), e5[4200], e6[4200];
+	char *imp5[] = { UD, "import", "--label", "OCI E5 (Genoa)", "--uarch", "zen4", "-o", e5,
+			 UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp6[] = { UD, "import", "--label", "OCI E6 (Turin)", "--uarch", "zen5", "-o", e6,
+			 UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *diff[] = { UD, "diff", e5, e6, NULL };
+	static const char *const widths[] = { "80", "120", NULL };
+	struct run_result r;
+	char *bad;
+
+	snprintf(e5, sizeof(e5), "%s/e5.json", dir);
+	snprintf(e6, sizeof(e6), "%s/e6.json", dir);
+	for (char **argv[] = { imp5, imp6, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	for (size_t i = 0; i <= 2; i++) {
+		size_t width = widths[i] ? (size_t)atoi(widths[i]) : 100;
+
+		if (widths[i])
+			setenv("COLUMNS", widths[i], 1);
+		else
+			unsetenv("COLUMNS");
+		r = run_capture(diff);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		bad = line_too_wide(r.out, width);
+		ck_assert_msg(bad == NULL, "COLUMNS=%s: a line of %zu characters: %s", widths[i] ? widths[i] : "(unset)",
+			      bad ? chars_in(bad, strlen(bad)) : 0, bad);
+		/* one rule for numbers: no exponent beside grouped thousands */
+		ck_assert_ptr_null(strstr(r.out, "e-05"));
+		ck_assert_ptr_nonnull(strstr(r.out, "score: 397,163 -> 1,849,374 KBps"));
+		ck_assert_ptr_nonnull(strstr(r.out, "0.0000326"));
+		run_free(&r);
+	}
+	unsetenv("COLUMNS");
+	rm_tree(dir);
+	free(dir);
 }
 END_TEST
 
@@ -1180,6 +1255,7 @@ int main(void)
 	tcase_add_test(tc, test_run_events_with_modifiers);
 	tcase_add_test(tc, test_errors_point_at_the_fix);
 	tcase_add_test(tc, test_pmu_less_reports);
+	tcase_add_test(tc, test_diff_fits_the_width);
 	tcase_add_test(tc, test_run_summary_has_no_empty_column);
 	tcase_add_test(tc, test_teach_without_pmu);
 	suite_add_tcase(s, tc);

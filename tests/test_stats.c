@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "stats.h"
+#include "text.h"
 #include "testutil.h"
 
 START_TEST(test_geomean)
@@ -180,6 +181,48 @@ END_TEST
  * 1.10's ttest_ind(equal_var=False) gives t = -2.4554, p = 0.021378 on the
  * exact df 24.9885).  Fractional df is what Welch's test needs.
  */
+/* text.h's one rule for numbers: grouped thousands, three significant digits, no exponent, "n/a" unknown. */
+START_TEST(test_format_human)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = { { 5362.4, "5,362" }, { 48746027, "48,746,027" }, { -1331, "-1,331" }, { 91.14, "91.1" },
+		      { 0.8434, "0.843" }, { 3.26e-05, "0.0000326" }, { 6.23e-07, "0.000000623" }, { 0, "0" },
+		      { 999.4, "999" }, { 999.6, "1,000" }, { 4.87e12, "4.87T" }, { NAN, "n/a" }, { INFINITY, "n/a" } };
+	char buf[40];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(ud_format_human(cases[i].v, buf, sizeof(buf)), cases[i].want);
+}
+END_TEST
+
+/* Fitting text to a width: sentences at spaces, table rows under their last column, a long word whole. */
+START_TEST(test_text_fit)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ud_text_fit("one two three four five six seven eight\n"
+		    "  - a bullet whose words go on and on\n"
+		    "  name      12.5 ns   the last column wraps here\n"
+		    "an-unbreakable-word-longer-than-the-width x\n",
+		    36, f);
+	fclose(f);
+	ck_assert_str_eq(buf, "one two three four five six seven\n"
+			      "eight\n"
+			      "  - a bullet whose words go on and\n"
+			      "    on\n"
+			      "  name      12.5 ns   the last\n"
+			      "                      column wraps\n"
+			      "                      here\n"
+			      "an-unbreakable-word-longer-than-the-width\n"
+			      "x\n");
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_student_t)
 {
 	ck_assert_double_eq_tol(ud_student_t_quantile2(0.05, 10), 2.228139, 1e-6);
@@ -276,6 +319,8 @@ int main(void)
 	tcase_add_test(tc, test_student_t);
 	tcase_add_test(tc, test_welch_ratio);
 	tcase_add_test(tc, test_shift_interval);
+	tcase_add_test(tc, test_format_human);
+	tcase_add_test(tc, test_text_fit);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

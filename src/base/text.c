@@ -18,6 +18,129 @@ char *ud_trim(char *s)
 	return s;
 }
 
+/* Characters (UTF-8 sequences' lead bytes) in s[0..n). */
+static size_t columns_of(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The byte offset in s[0..n) where its column col begins (n when the line is shorter). */
+static size_t offset_of_column(const char *s, size_t n, size_t col)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && c++ == col)
+			return i;
+	}
+	return n;
+}
+
+/* Where a fitted line's continuations start: under its last column (a table row), else its indent plus two. */
+static size_t continuation(const char *line, size_t n, size_t width)
+{
+	size_t indent = strspn(line, " "), last = 0;
+
+	for (size_t i = indent; i + 1 < n; i++)
+		if (line[i] == ' ' && line[i + 1] == ' ' && i + 2 < n && line[i + 2] != ' ')
+			last = i + 2;
+	if (last && columns_of(line, last) <= 2 * width / 3)
+		return columns_of(line, last);
+	/* a paragraph at the margin goes on at the margin; an indented line hangs under its first word */
+	return indent && indent + 2 < width / 2 ? indent + 2 : indent;
+}
+
+/* One line (no newline in line[0..n)) fitted to width, continuations at cont. */
+static void fit_line(const char *line, size_t n, size_t width, FILE *out)
+{
+	size_t cont = continuation(line, n, width), lead = 0;
+
+	while (columns_of(line, n) + lead > width) {
+		size_t limit = offset_of_column(line, n, width - lead), cut = limit;
+
+		while (cut > 0 && line[cut] != ' ')
+			cut--;
+		while (cut > 0 && line[cut - 1] == ' ')
+			cut--;
+		if (cut <= strspn(line, " ")) { /* one word wider than the line: it stays whole */
+			cut = limit;
+			while (cut < n && line[cut] != ' ')
+				cut++;
+		}
+		if (cut >= n)
+			break;
+		fprintf(out, "%*s%.*s\n", (int)lead, "", (int)cut, line);
+		line += cut;
+		n -= cut;
+		while (n && *line == ' ')
+			line++, n--;
+		lead = cont;
+	}
+	fprintf(out, "%*s%.*s", (int)lead, "", (int)n, line);
+}
+
+void ud_text_fit(const char *text, size_t width, FILE *out)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		fit_line(text, n, width, out);
+		text += n;
+		if (*text == '\n')
+			fputc(*text++, out);
+	}
+}
+
+/* v whole, its thousands grouped: "48,746,027". */
+static void grouped(double v, char *buf, size_t len)
+{
+	char digits[32];
+	size_t n = (size_t)snprintf(digits, sizeof(digits), "%.0f", fabs(v)), out = 0;
+
+	if (v < 0 && out + 1 < len)
+		buf[out++] = '-';
+	for (size_t i = 0; i < n && out + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[i];
+	}
+	buf[out] = '\0';
+}
+
+const char *ud_format_human(double v, char *buf, size_t len)
+{
+	static const char *const si[] = { "T", "P", "E" };
+	double a = fabs(v);
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+	} else if (a >= 1e12) {
+		int k = 0;
+
+		for (a /= 1e12; a >= 1000 && k < 2; k++)
+			a /= 1000;
+		snprintf(buf, len, "%s%.3g%s", v < 0 ? "-" : "", a, si[k]);
+	} else if (a >= 999.5) {
+		grouped(round(v), buf, len);
+	} else if (a == 0 || a >= 1e-4) {
+		snprintf(buf, len, "%.3g", v); /* %.3g writes no exponent from 1e-4 to 999 */
+	} else {
+		/* three significant digits after the zeros, trailing zeros dropped: 3.26e-05 reads 0.0000326 */
+		int decimals = 2 - (int)floor(log10(a));
+		size_t n;
+
+		snprintf(buf, len, "%.*f", decimals > 20 ? 20 : decimals, v);
+		n = strlen(buf);
+		while (n > 1 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+	}
+	return buf;
+}
+
 #define NS_PER_US 1e3
 #define NS_PER_MS 1e6
 #define NS_PER_S 1e9

@@ -7,8 +7,28 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * Writes text to out with no line wider than width characters (UTF-8
+ * characters, each one column) but where a word alone is wider: a longer
+ * line breaks at its last space that fits, and goes on under the start of
+ * its last column where it is a table row (columns two spaces or more
+ * apart, the last starting within the width's first two thirds), else at
+ * the margin for a paragraph there, else under its own indentation plus two
+ * (a bullet's text, a "key: value" line).
+ */
+void ud_text_fit(const char *text, size_t width, FILE *out);
+
 /* Strips leading and trailing white space in place; returns the new start. */
 char *ud_trim(char *s);
+
+/*
+ * The one rule for a number a person reads, in every text, Markdown and
+ * HTML report: "n/a" when not finite; from 1,000 up, whole with thousands
+ * grouped ("5,362", "48,746,027"), from 10^12 with an SI suffix ("4.87T");
+ * below, three significant digits in plain decimals ("91.1", "0.843",
+ * "0.0000326"), never an exponent.  Returns buf.
+ */
+const char *ud_format_human(double v, char *buf, size_t len);
 
 /* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
 void ud_format_ns(double ns, char *buf, size_t len);

@@ -82,6 +82,7 @@ static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
 		return UD_EXIT_USAGE;
 	for (size_t i = 0; i < f->nskipped; i++)
 		ud_cmd_error(&command, "warning: %s left out: %s", f->skipped[i].path, f->skipped[i].reason.msg);
+	ud_report_set_width(ud_cli_width());
 	if (ud_fleet_write(f, &r, NULL, ud_outfile_stream(out), err) != 0) {
 		ud_outfile_abort(out);
 		return UD_EXIT_RUN_FAILED;

@@ -65,6 +65,7 @@ int cmd_diff(int argc, char **argv)
 		goto fail;
 	if (!(out = ud_outfile_open(args.output, &err)))
 		goto fail;
+	ud_report_set_width(ud_cli_width());
 	if (ud_report_write(model, args.format, NULL, ud_outfile_stream(out), &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;

@@ -66,7 +66,7 @@ static int parse_suite(const char *arg, void *dest, struct ud_err *err)
 
 static const struct ud_option options[] = {
 	{ 'w', "workloads", UD_OPT_STRING, &args.names, "LIST", "these workloads, comma-separated", 0, 0, NULL },
-	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~10 s), default (~1 min), full", 0, 0,
+	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~25 s), default (20, ~100 s),\nfull (measured on a 2-vCPU VM)", 0, 0,
 	  parse_suite },
 	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
 	  "the counters instead of the defaults and the top-down\ngroups, as stat -e takes them (cycles:u,\n"
@@ -174,7 +174,10 @@ static void progress(void *ctx, const struct ud_suite_item *it, bool done, const
 
 		/* one sample has no interval: "n/a", never "nan%" */
 		ud_format_num("%.1f%%", 100 * ud_ci95_median_rel(scores, r->nsamples), ci, sizeof(ci));
-		fprintf(stderr, "%-20s %.4g %s (+-%s, %zu samples)%s%s\n", name, ud_median(scores, r->nsamples), units, ci,
+		char med[40];
+
+		ud_format_human(ud_median(scores, r->nsamples), med, sizeof(med));
+		fprintf(stderr, "%-20s %s %s (+-%s, %zu samples)%s%s\n", name, med, units, ci,
 			r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ", r->outcome == UD_OUT_OK ? "" : detail);
 	}
 	else
@@ -188,17 +191,18 @@ static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE
 
 static void summary_row(const struct ud_workload *w, const bool shown[SUMMARY_METRICS])
 {
-	char s[32] = "-", ci[16] = "-", n[16] = "-", cols[64] = "";
+	/* unknown reads "n/a", as in every report */
+	char s[32] = "n/a", ci[16] = "n/a", n[16] = "n/a", cols[64] = "";
 	char name[256], units[128], outcome[2048];
 	size_t used = 0;
 
 	if (isfinite(w->score.median))
-		snprintf(s, sizeof(s), "%.5g", w->score.median);
+		ud_format_human(w->score.median, s, sizeof(s));
 	if (isfinite(w->score.ci95_rel))
 		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
 	for (size_t i = 0; i < SUMMARY_METRICS; i++) {
 		double v = ud_metric(w, summary_metric[i]);
-		char cell[16] = "-";
+		char cell[16] = "n/a";
 
 		if (!shown[i])
 			continue;
@@ -226,8 +230,10 @@ static void noise_lines(const struct ud_profile *p)
 		ud_noise_causes(w->noise, d && !d->not_single_cpu, causes, sizeof(causes));
 		if (strcmp(causes, "-") == 0)
 			continue;
-		if (!legend)
-			printf("\n%s\n", UD_NOISE_LEGEND);
+		if (!legend) {
+			printf("\n");
+			ud_text_fit(UD_NOISE_LEGEND "\n", ud_cli_width(), stdout);
+		}
 		legend = true;
 		printf("  %-20s %s\n", ud_visible(w->name, name, sizeof(name)), causes);
 	}
@@ -254,7 +260,8 @@ static void summary(const struct ud_profile *p)
 
 	if (no_pmu) {
 		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
-		printf("%s\n\n", banner);
+		ud_text_fit(banner, ud_cli_width(), stdout);
+		printf("\n\n");
 	}
 	for (size_t i = 0; i < p->nworkloads; i++)
 		for (size_t k = 0; k < SUMMARY_METRICS; k++)

@@ -152,6 +152,7 @@ static int write_document(const struct ud_host *host, const struct ud_lab_result
 		return ud_teach_write_json(host, res, n, f) == 0 ? 0 : ud_fail(err, "cannot write the JSON document");
 	if (!(*doc = ud_teach_to_json(host, res, n)))
 		return ud_fail(err, "out of memory");
+	ud_report_set_width(ud_cli_width());
 	return ud_teach_write(host, *doc, args.format, NULL, f, err);
 }
 

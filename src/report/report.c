@@ -42,6 +42,25 @@ int ud_report_format_option(const char *arg, void *dest, struct ud_err *err)
 	return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
 }
 
+/* Text rendered whole, then fitted to the width: the templates lay lines out, the fitting wraps them. */
+static int render_fitted(const char *tmpl, const char *path, const json_t *view, FILE *out, struct ud_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int ret;
+
+	if (!mem)
+		return ud_fail(err, "out of memory");
+	ret = ud_template_render(tmpl, path, view, ud_escape_text, mem, err);
+	if (fclose(mem) != 0 && ret == 0)
+		ret = ud_fail(err, "out of memory");
+	if (ret == 0)
+		ud_text_fit(buf, ud_report_width(), out);
+	free(buf);
+	return ret;
+}
+
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
 		     struct ud_err *err)
 {
@@ -63,7 +82,8 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 	tmpl = ud_read_file(path, UD_INPUT_TEMPLATE, NULL, err);
 	if (!tmpl)
 		return -1;
-	ret = ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
+	ret = f == UD_REPORT_TEXT ? render_fitted(tmpl, path, view, out, err)
+				  : ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
 	free(tmpl);
 	return ret;
 }

@@ -25,6 +25,17 @@
 enum ud_report_format { UD_REPORT_TEXT, UD_REPORT_JSON, UD_REPORT_MD, UD_REPORT_HTML };
 
 int ud_report_format_parse(const char *name, enum ud_report_format *out);
+
+/*
+ * The width text reports fit (ud_text_fit, text.h), in characters: the
+ * terminal's or COLUMNS, as the command finds it; UD_REPORT_WIDTH until a
+ * command sets it, as when piped.  Markdown and HTML are not wrapped.
+ */
+#define UD_REPORT_WIDTH 100
+/* The narrowest width honoured: below it the tables' fixed columns could not shrink to fit. */
+#define UD_REPORT_WIDTH_MIN 60
+void ud_report_set_width(size_t columns);
+size_t ud_report_width(void);
 /* The same as an option parser (options.h's UD_OPT_PARSE): dest is an enum ud_report_format. */
 int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
 

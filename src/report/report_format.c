@@ -1,7 +1,8 @@
 /*
  * report_format.c - numbers and host facts as the reports show them, shared
  * by the diff's and compare's views and the charts: a missing value reads
- * "n/a" or "unknown", never "nan", "inf" or "(null)".  Also the parts of a
+ * "n/a" or "unknown", never "nan", "inf" or "(null)"; and the width the
+ * text forms fit (ud_report_set_width).  Also the parts of a
  * diff that both views list alike: environment, findings, names.
  */
 #include <math.h>
@@ -11,7 +12,22 @@
 #include <string.h>
 
 #include "diff.h"
+#include "report.h"
 #include "report_priv.h"
+#include "text.h"
+
+/* The one setting the text forms share: set once by the command before it writes (report.h). */
+static size_t report_width = UD_REPORT_WIDTH;
+
+void ud_report_set_width(size_t columns)
+{
+	report_width = columns < UD_REPORT_WIDTH_MIN ? UD_REPORT_WIDTH_MIN : columns;
+}
+
+size_t ud_report_width(void)
+{
+	return report_width;
+}
 
 json_t *ud_rv_fmt(const char *format, double v)
 {
@@ -23,25 +39,10 @@ json_t *ud_rv_fmt(const char *format, double v)
 	return json_string(buf);
 }
 
-/* A count per unit: "3,807" with thousands grouped, "91.1", "0.0436". */
+/* A count per unit as text.h's one rule writes numbers: "3,807", "91.1", "0.0000326". */
 void ud_rv_count_text(double v, char *buf, size_t len)
 {
-	char digits[32];
-	size_t n, out = 0;
-
-	if (!isfinite(v) || fabs(v) < 1000 || fabs(v) >= 1e15) {
-		snprintf(buf, len, isfinite(v) ? "%.3g" : "n/a", v);
-		return;
-	}
-	n = (size_t)snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	if (v < 0 && out + 1 < len)
-		buf[out++] = '-';
-	for (size_t i = 0; i < n && out + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[out++] = ',';
-		buf[out++] = digits[i];
-	}
-	buf[out] = '\0';
+	ud_format_human(v, buf, len);
 }
 
 json_t *ud_rv_coord(double v)

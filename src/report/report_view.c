@@ -23,8 +23,15 @@
 
 /* With more workloads than this, blocks go to the ones that moved most; the table has them all. */
 #define BLOCKS_MAX 8
-/* The summary table's workload column, in characters; longer names end in "...". */
+/*
+ * The summary table's workload column, in characters, at most; longer names
+ * end in "...".  It gives up room down to NAME_COLUMN_MIN when the width
+ * (report.h) is narrower than the row's other columns need beside it.
+ */
 #define NAME_COLUMN 30
+#define NAME_COLUMN_MIN 12
+/* The summary row's characters besides the name: indent, speedup, dominant, kernel share, IPC and their gaps. */
+#define SUMMARY_OTHER_COLUMNS 59
 
 /* A string the model may lack, as the document has it: null. */
 static json_t *string_or_null(const char *s)
@@ -207,12 +214,14 @@ static json_t *score_line(const struct ud_diff_workload *w)
 {
 	double a = ud_rv_known(w->a->score.median), b = ud_rv_known(w->b->score.median);
 	const char *units = w->a->units ? w->a->units : "";
-	char line[160];
+	char line[160], na[40], nb[40];
 
+	ud_format_human(a, na, sizeof(na));
+	ud_format_human(b, nb, sizeof(nb));
 	if (isfinite(a) && isfinite(b))
-		snprintf(line, sizeof(line), "%.10g -> %.10g%s%s", a, b, *units ? " " : "", units);
+		snprintf(line, sizeof(line), "%s -> %s%s%s", na, nb, *units ? " " : "", units);
 	else if (isfinite(a) || isfinite(b))
-		snprintf(line, sizeof(line), "%.10g%s%s on %s only", isfinite(a) ? a : b, *units ? " " : "", units,
+		snprintf(line, sizeof(line), "%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
 			 isfinite(a) ? "A" : "B");
 	else
 		snprintf(line, sizeof(line), "none on either side");
@@ -270,29 +279,38 @@ static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workl
 }
 
 /*
- * The summary table's name column: the name padded to NAME_COLUMN
- * characters, a longer one cut to its first NAME_COLUMN - 3 and "...".
+ * The summary table's name column: the name padded to column characters,
+ * a longer one cut to its first column - 3 and "...".
  * Characters, not bytes: a cut inside one would make the row invalid UTF-8,
  * which no JSON string holds, and the row would be lost.
  */
-static void name_cell(const char *full, char *buf, size_t len)
+static void name_cell(const char *full, size_t column, char *buf, size_t len)
 {
 	size_t chars = 0, cut = 0, n, used;
 
 	for (const char *p = full; *p; p += n, chars++) {
 		n = ud_utf8_sequence((const unsigned char *)p);
 		n = n ? n : 1; /* profiles hold valid UTF-8: a stray byte only counts as one */
-		if (chars == NAME_COLUMN - 3)
+		if (chars == column - 3)
 			cut = (size_t)(p - full);
 	}
-	if (chars > NAME_COLUMN)
+	if (chars > column)
 		snprintf(buf, len, "%.*s...", (int)cut, full);
 	else
 		snprintf(buf, len, "%s", full);
 	used = strlen(buf);
-	for (size_t c = chars > NAME_COLUMN ? NAME_COLUMN : chars; c < NAME_COLUMN && used + 1 < len; c++)
+	for (size_t c = chars > column ? column : chars; c < column && used + 1 < len; c++)
 		buf[used++] = ' ';
 	buf[used] = '\0';
+}
+
+/* The name column the width leaves (report.h's ud_report_width), NAME_COLUMN_MIN to NAME_COLUMN. */
+static size_t name_column(void)
+{
+	size_t width = ud_report_width();
+	size_t room = width > SUMMARY_OTHER_COLUMNS + NAME_COLUMN_MIN ? width - SUMMARY_OTHER_COLUMNS : NAME_COLUMN_MIN;
+
+	return room < NAME_COLUMN ? room : NAME_COLUMN;
 }
 
 /* Drops the padding a left-out last column leaves. */
@@ -322,7 +340,7 @@ static json_t *summary_row(const struct ud_diff_workload *w, const struct summar
 		snprintf(share, sizeof(share), "%.0f%% -> %.0f%%", 100 * ss->a, 100 * ss->b);
 	if (isfinite(ipc->a) && isfinite(ipc->b))
 		snprintf(ipcs, sizeof(ipcs), "%.2f -> %.2f", ipc->a, ipc->b);
-	name_cell(full, name, sizeof(name));
+	name_cell(full, name_column(), name, sizeof(name));
 	snprintf(col, sizeof(col), "%s %-15s %-*s%s%-14s %s", name, sp, cols->dominant ? 12 : 0, cols->dominant ? dom : "",
 		 cols->dominant ? " " : "", share, cols->ipc ? ipcs : "");
 	trim_right(col);
@@ -362,8 +380,8 @@ static json_t *score_table(const struct ud_diff *d)
 			json_array_append_new(groups, json_pack("{s:s s:O}", "heading", heading, "rows", rows));
 		}
 		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
-		snprintf(a, sizeof(a), "%.6g", ud_rv_known(w->a->score.median));
-		snprintf(b, sizeof(b), "%.6g", ud_rv_known(w->b->score.median));
+		ud_format_human(w->a->score.median, a, sizeof(a));
+		ud_format_human(w->b->score.median, b, sizeof(b));
 		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
 		ud_utf8_sanitize(col);
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp,
@@ -482,9 +500,11 @@ static json_t *composites_view(const struct ud_diff *d)
 
 		if (!w->composite)
 			continue;
+		char a[40], b[40];
+
 		ud_rv_speedup_text(w->speedup, -1, sp, sizeof(sp));
-		snprintf(line, sizeof(line), "%.6g -> %.6g (%s)", ud_rv_known(w->a->score.median),
-			 ud_rv_known(w->b->score.median), sp);
+		snprintf(line, sizeof(line), "%s -> %s (%s)", ud_format_human(w->a->score.median, a, sizeof(a)),
+			 ud_format_human(w->b->score.median, b, sizeof(b)), sp);
 		json_array_append_new(composites, json_pack("{s:s s:s}", "name", w->a->name, "line", line));
 	}
 	return composites;
@@ -561,7 +581,7 @@ static json_t *rows_head(const struct summary_cols *cols)
 {
 	char head[160];
 
-	snprintf(head, sizeof(head), "%-*s %-15s %s%-14s %s", NAME_COLUMN, "workload", "speedup",
+	snprintf(head, sizeof(head), "%-*s %-15s %s%-14s %s", (int)name_column(), "workload", "speedup",
 		 cols->dominant ? "dominant     " : "", "kernel share", cols->ipc ? "IPC A -> B" : "");
 	trim_right(head);
 	return json_string(head);
