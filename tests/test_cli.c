@@ -1159,6 +1159,24 @@ START_TEST(test_diff_fits_the_width)
 }
 END_TEST
 
+/* An unknown event in run: the nearest known name, as stat gives it; the run goes on without it. */
+START_TEST(test_run_event_did_you_mean)
+{
+	char *dir = make_tempdir(), out[4200];
+	char *argv[] = { UD, "run", "-w", "syscall", "-r", "1", "-e", "cyles,task-clock", "-o", out, NULL };
+	struct run_result r;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "uarchdiff run: unknown event 'cyles' (did you mean 'cycles'?): counted as "
+				    "not_supported") != NULL, "%s", r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_errors_point_at_the_fix)
 {
 	char *dir = make_tempdir(), a[4096], b[4096], pd[4096], d[4096], out[4096], c[4096];
@@ -1255,6 +1273,7 @@ int main(void)
 	tcase_add_test(tc, test_run_events_with_modifiers);
 	tcase_add_test(tc, test_errors_point_at_the_fix);
 	tcase_add_test(tc, test_pmu_less_reports);
+	tcase_add_test(tc, test_run_event_did_you_mean);
 	tcase_add_test(tc, test_diff_fits_the_width);
 	tcase_add_test(tc, test_run_summary_has_no_empty_column);
 	tcase_add_test(tc, test_teach_without_pmu);

@@ -177,6 +177,18 @@ START_TEST(test_reports_show_the_table)
 	/* The chart: a bar each side, none where a host lacks the symbol. */
 	ck_assert_ptr_nonnull(strstr(html, "<h3>Hotspots</h3>"));
 	ck_assert_ptr_nonnull(strstr(html, "B not among its top symbols"));
+	/* labels fit their column: no symbol label runs into the bars (20 characters of 12 px text) */
+	for (const char *p = html; (p = strstr(p, "<text x=\"8\" y=\"")); p++) {
+		const char *start = strchr(p, '>') + 1, *end = strchr(start, '<');
+		size_t chars = 0;
+
+		for (const char *c = start; c < end; c++) {
+			if (*c == '&' && strchr(c, ';') && strchr(c, ';') < end)
+				c = strchr(c, ';'); /* an entity is one character on the page */
+			chars += ((unsigned char)*c & 0xc0) != 0x80;
+		}
+		ck_assert_msg(chars <= 20, "a label of %zu characters: %.*s", chars, (int)(end - start), start);
+	}
 	ck_assert_ptr_nonnull(strstr(html, "<td><code>srso_safe_ret</code></td>"));
 	free(text);
 	free(md);

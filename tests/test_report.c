@@ -9,6 +9,7 @@
 #include "diff.h"
 #include "import.h"
 #include "report.h"
+#include "report_priv.h"
 #include "testutil.h"
 
 #define EVIL "<script>alert(1)</script>"
@@ -250,6 +251,19 @@ START_TEST(test_labels_from_the_tables)
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "label")),
 			 ud_metric_label(UD_M_BRANCH_MISS_RATE));
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "a_text")), "10.97%");
+	{
+		/* one axis for IPC (0.71, 2.7) and the rates (0.46% to 12.96%): three decades, so log, a tick a decade */
+		const json_t *chart = json_object_get(w, "bars"), *ticks = json_object_get(chart, "ticks");
+		double ipc_b = atof(json_string_value(json_object_get(json_array_get(bars, 0), "b_w")));
+		double l1_b = atof(json_string_value(json_object_get(json_array_get(bars, 2), "b_w")));
+
+		ck_assert_str_eq(json_string_value(json_object_get(chart, "scale")), "log");
+		ck_assert_uint_eq(json_array_size(ticks), 5);
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ticks, 0), "label")), "0.001");
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ticks, 4), "label")), "10");
+		/* on one axis B's IPC bar is longer than B's L1d miss-rate bar; each pair scaled alone, both were full */
+		ck_assert_double_gt(ipc_b, l1_b + 100);
+	}
 	ck_assert_ptr_nonnull(strstr(t, "  path length"));
 	free(t);
 	json_decref(view);
@@ -619,6 +633,36 @@ START_TEST(test_html_score_only)
 }
 END_TEST
 
+/*
+ * A hotspot label fits its column beside the bars (issue 23: "[unknown]
+ * libc.so.6+0xfaa72" ran into them): 20 characters, the middle cut; each
+ * value's text ends inside the chart.
+ */
+START_TEST(test_hotspot_labels_fit)
+{
+	struct ud_hotspot_move moves[] = {
+		{ "[unknown] /usr/lib/x86_64-linux-gnu/libc.so.6+0xfaa72", NULL, UD_MODE_USER, 0.5, NAN, 1, NAN },
+		{ "entry_SYSCALL_64_after_hwframe", NULL, UD_MODE_KERNEL, 0.2, 0.6, 1, 2 },
+	};
+	json_t *chart = ud_chart_hotspots(moves, 2), *row;
+	double width = json_number_value(json_object_get(chart, "width"));
+	size_t i;
+
+	json_array_foreach(json_object_get(chart, "rows"), i, row) {
+		const char *label = json_string_value(json_object_get(row, "label"));
+		size_t chars = 0;
+
+		for (const char *c = label; *c; c++)
+			chars += ((unsigned char)*c & 0xc0) != 0x80;
+		ck_assert_msg(chars <= 20, "label '%s' is %zu characters", label, chars);
+		/* "B not among its top symbols", about 170 px at 12 px, after the longest bar */
+		ck_assert_double_le(atof(json_string_value(json_object_get(row, "a_tx"))) + 170, width);
+		ck_assert_double_le(atof(json_string_value(json_object_get(row, "b_tx"))) + 170, width);
+	}
+	json_decref(chart);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -626,6 +670,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_hotspot_labels_fit);
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
 	tcase_add_test(tc, test_topdown_replaces_cpi_stack);

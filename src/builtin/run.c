@@ -360,9 +360,18 @@ static int prepare(struct run *r, struct ud_err *err)
 		ud_cmd_error(&command, "warning: perf_event_paranoid=%d lets this user count user mode only: counters "
 				       "are named :u (run as root or with CAP_PERFMON to count the kernel too)",
 			     ud_perf_event_paranoid());
-	for (size_t i = 0; i < r->ro.nev; i++)
-		if (r->ev[i].unknown)
+	for (size_t i = 0; i < r->ro.nev; i++) {
+		char hint[512];
+
+		if (!r->ev[i].unknown)
+			continue;
+		/* the nearest known names, as stat gives them ("did you mean 'cycles'?") */
+		if (ud_event_suggest(r->ev[i].name, u, hint, sizeof(hint)))
+			ud_cmd_error(&command, "unknown event '%s' (did you mean %s?): counted as not_supported",
+				     r->ev[i].name, hint);
+		else
 			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
+	}
 	r->ro.ev = r->ev;
 	set_timing(r);
 	return 0;

@@ -15,6 +15,7 @@
 #include "derived.h"
 #include "diff.h"
 #include "report_priv.h"
+#include "text.h"
 
 /* Every chart is as wide as the page's text column, so they line up. */
 #define CHART_WIDTH 920
@@ -22,6 +23,12 @@
 /* Waterfall and A-vs-B bars: a label column, then the plot, then room for the value printed after a bar. */
 #define CHART_PLOT_LEFT 170
 #define CHART_PLOT_RIGHT 820
+/* The A-vs-B bars end where "B 12.96%" still fits before the page's edge. */
+#define AB_PLOT_RIGHT 840
+/* A symbol's label fits the label column: 20 characters of 12 px text are at most about 150 px of its 162. */
+#define HOT_LABEL_CHARS 20
+/* Hotspot bars end where "B not among its top symbols" (about 170 px at 12 px) still fits. */
+#define HOT_PLOT_RIGHT 740
 #define CHART_ROW 28
 #define CHART_BAR 20
 #define CHART_TOP 10
@@ -223,31 +230,95 @@ json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup,
 }
 
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
+/*
+ * The A-vs-B metric bars' one axis: log from the decade below the smallest
+ * value to the decade above the largest where they span a decade or more
+ * (IPC near 1 beside miss rates near 0.01), else linear from 0 to the
+ * largest; bars end short of the page's edge by the value printed after them.
+ */
+struct ab_axis {
+	bool log;
+	double lo, hi; /* the values at the plot's ends */
+};
+
+static double ab_x(const struct ab_axis *ax, double v)
+{
+	double f = ax->log ? log10(v / ax->lo) / log10(ax->hi / ax->lo) : v / ax->hi;
+
+	return CHART_PLOT_LEFT + fmax(f, 0) * (AB_PLOT_RIGHT - CHART_PLOT_LEFT);
+}
+
+/* The axis' ticks under the rows at y: each decade (log), or 0, half and the end (linear). */
+static json_t *ab_ticks(const struct ab_axis *ax, double y)
+{
+	json_t *ticks = json_array();
+	char label[32];
+
+	for (double v = ax->log ? ax->lo : 0; v <= ax->hi * 1.0001; v = ax->log ? v * 10 : v + ax->hi / 2) {
+		ud_format_human(v, label, sizeof(label));
+		json_array_append_new(ticks, json_pack("{s:o s:o s:o s:s}", "x", ud_rv_coord(ab_x(ax, v)),
+						       "y", ud_rv_coord(y), "label_y", ud_rv_coord(y + 14), "label", label));
+	}
+	return ticks;
+}
+
+/* The shown metrics' extent: the smallest and largest positive values of both sides. */
+static void ab_extent(const struct ud_ab metric[UD_METRIC_COUNT], const enum ud_metric *shown, size_t n,
+		      struct ab_axis *ax)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ud_ab *m = &metric[shown[i]];
+
+		if (!isfinite(m->a) || !isfinite(m->b) || fmax(m->a, m->b) <= 0)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			double v = k ? m->b : m->a;
+
+			if (v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	}
+	ax->log = hi > 0 && hi / lo >= 10;
+	ax->lo = ax->log ? pow(10, floor(log10(lo))) : 0;
+	ax->hi = ax->log ? pow(10, ceil(log10(hi))) : hi > 0 ? hi : 1;
+}
+
 json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT])
 {
 	static const enum ud_metric shown[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
+	const size_t nshown = sizeof(shown) / sizeof(shown[0]);
 	json_t *rows = json_array();
+	struct ab_axis ax;
 	int row = 0;
+	double bottom;
 
-	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
-		double a = metric[shown[i]].a, b = metric[shown[i]].b, top = fmax(a, b), y = 10 + row * (2 * CHART_BAR + 14);
-		double width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
+	ab_extent(metric, shown, nshown, &ax);
+	for (size_t i = 0; i < nshown; i++) {
+		double a = metric[shown[i]].a, b = metric[shown[i]].b, y = 10 + row * (2 * CHART_BAR + 14);
+		double aw, bw;
 
-		if (!isfinite(a) || !isfinite(b) || top <= 0)
+		if (!isfinite(a) || !isfinite(b) || fmax(a, b) <= 0)
 			continue;
+		aw = fmax(ab_x(&ax, a) - CHART_PLOT_LEFT, 1);
+		bw = fmax(ab_x(&ax, b) - CHART_PLOT_LEFT, 1);
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      ud_metric_label(shown[i]),
-						      "label_y", ud_rv_coord(y + CHART_BAR * 0.7), "a_y", ud_rv_coord(y), "b_y",
-						      ud_rv_coord(y + CHART_BAR + 2), "a_w", ud_rv_coord(fmax(width * a / top, 1)), "b_w",
-						      ud_rv_coord(fmax(width * b / top, 1)), "a_text", ud_rv_metric(a, shown[i]),
+						      ud_metric_label(shown[i]), "label_y", ud_rv_coord(y + CHART_BAR * 0.7),
+						      "a_y", ud_rv_coord(y), "b_y", ud_rv_coord(y + CHART_BAR + 2), "a_w",
+						      ud_rv_coord(aw), "b_w", ud_rv_coord(bw), "a_text", ud_rv_metric(a, shown[i]),
 						      "b_text", ud_rv_metric(b, shown[i]), "a_tx",
-						      ud_rv_coord(CHART_PLOT_LEFT + fmax(width * a / top, 1) + 4), "b_tx",
-						      ud_rv_coord(CHART_PLOT_LEFT + fmax(width * b / top, 1) + 4), "b_ty",
-						      ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
+						      ud_rv_coord(CHART_PLOT_LEFT + aw + 4), "b_tx", ud_rv_coord(CHART_PLOT_LEFT + bw + 4),
+						      "b_ty", ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
 		row++;
 	}
-	return json_pack("{s:i s:i s:i s:o}", "width", CHART_WIDTH, "height", 10 + row * (2 * CHART_BAR + 14),
-			 "left", CHART_PLOT_LEFT, "rows", rows);
+	bottom = 10 + row * (2 * CHART_BAR + 14);
+	return json_pack("{s:i s:o s:i s:o s:o s:o s:s}", "width", CHART_WIDTH, "height",
+			 ud_rv_coord(bottom + AXIS_LABELS), "left", CHART_PLOT_LEFT, "rows", rows, "ticks",
+			 row ? ab_ticks(&ax, bottom) : json_array(), "axis_bottom", ud_rv_coord(bottom), "scale",
+			 ax.log ? "log" : "linear");
 }
 
 /* A share as the chart labels it; a symbol not among a host's top ones has none there. */
@@ -260,7 +331,7 @@ static json_t *share_text(double v)
 json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n)
 {
 	json_t *rows = json_array();
-	double top = 0, width = CHART_PLOT_RIGHT - CHART_PLOT_LEFT;
+	double top = 0, width = HOT_PLOT_RIGHT - CHART_PLOT_LEFT;
 
 	for (size_t i = 0; i < n; i++)
 		top = fmax(top, fmax(ud_rv_known(moves[i].a_share), ud_rv_known(moves[i].b_share)));
@@ -269,7 +340,7 @@ json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n)
 		double aw = isfinite(a) && top > 0 ? fmax(width * a / top, 1) : 0, bw = isfinite(b) && top > 0 ? fmax(width * b / top, 1) : 0;
 
 		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      ud_rv_shorten(moves[i].symbol, 24),
+						      ud_rv_shorten(moves[i].symbol, HOT_LABEL_CHARS),
 						      "label_y", ud_rv_coord(y + CHART_BAR * 0.7), "a_y", ud_rv_coord(y), "b_y",
 						      ud_rv_coord(y + CHART_BAR + 2), "a_w", ud_rv_coord(aw), "b_w", ud_rv_coord(bw),
 						      "a_text", share_text(a), "b_text", share_text(b),
