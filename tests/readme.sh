@@ -10,7 +10,9 @@
 #    folder holding the repository's tests/ and events/ (for the recipes'
 #    pastes), with the built uarchdiff first on PATH, each block under
 #    'sh -eu', exit status 0, in the README's order (a recipe may use the
-#    files an earlier one wrote).  A recipe that stops working fails here.
+#    files an earlier one wrote).  A recipe that stops working fails here;
+#  - an excerpt of a recipe's output (```text output-of-recipe N COLUMNS=W)
+#    holds only lines that recipe prints at that width.
 set -u
 ud=$1
 src=$2
@@ -59,6 +61,20 @@ for recipe in "$work"/recipe-*.sh; do
 		sed 's/^/    /' "$recipe"
 		tail -20 "$recipe.out" | sed 's/^/  | /'
 	fi
+done
+# A block marked ```text output-of-recipe N COLUMNS=W shows recipe N's output
+# at that width: each of its lines must be a line the recipe printed.
+awk -v dir="$work" '
+	/^```text output-of-recipe / { n++; file = sprintf("%s/excerpt-%d-%s-%s", dir, n, $3, $4); inside = 1; next }
+	/^```/ && inside { inside = 0; close(file); next }
+	inside { print > file }' "$readme"
+for excerpt in "$work"/excerpt-*; do
+	[ -e "$excerpt" ] || break
+	set -- $(basename "$excerpt" | tr '-' ' ')
+	recipe=$work/recipe-$3.sh
+	(cd "$work" && env "$4" PATH="$work/bin:$PATH" sh -eu "$recipe" >"$excerpt.out" 2>&1) || true
+	missing=$(grep -vxF -f "$excerpt.out" "$excerpt" | head -3)
+	[ -z "$missing" ] || bad "the excerpt of recipe $3's output is not what it prints now, e.g.: $missing"
 done
 [ $fail = 0 ] && echo "README: $lines lines, $count runnable recipes ran"
 exit $fail
