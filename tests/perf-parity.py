@@ -37,9 +37,13 @@ PER_CPU_SHARE_REL = 0.15
 # /proc/PID/schedstat gives it over the tool's whole run, which also holds the
 # tool's start-up, when the process runs uncounted: 0.73-0.98 of it under
 # uarchdiff, 0.83-0.92 under perf, at a load average of 5 on the 2 CPUs.
-# Never above it: a count cannot exceed the time the task ran.
+# A count cannot exceed the time the task ran, but schedstat's figure for a
+# task still running is only as fresh as its last scheduler update (a tick
+# or a switch), and perf's task-clock reads the running time now: 1.023 was
+# seen under ctest -j2 at a load average of 17 (7 ms over 300 ms, a few ticks
+# of a starved CPU), so the bound above 1 is that staleness, 5%.
 SPINNER_SHARE_MIN = 0.5
-SPINNER_SHARE_MAX = 1.01
+SPINNER_SHARE_MAX = 1.05
 # --timeout 300 ends within a few ms of 300 ms under either tool on a quiet
 # host, never before it; with four busy loops on the 2 CPUs (ctest -j2 beside
 # other work) uarchdiff's end came at 0.49 s, one wake-up of the scheduler

@@ -138,7 +138,7 @@ END_TEST
 START_TEST(test_intervals_into_a_file)
 {
 	char *dir = make_tempdir(), out[4200], *text;
-	char *argv[] = { UD, "stat", "-x,", "-I", "100", "-o", out, "-e", "task-clock", "--", "sleep", "0.25", NULL };
+	char *argv[] = { UD, "stat", "-x,", "-I", "100", "-o", out, "-e", "task-clock", "--", "sleep", "0.45", NULL };
 	struct run_result r;
 
 	snprintf(out, sizeof(out), "%s/i.csv", dir);
@@ -147,7 +147,14 @@ START_TEST(test_intervals_into_a_file)
 	ck_assert_str_eq(r.err, "");
 	text = read_text(out);
 	ck_assert_ptr_nonnull(strstr(text, "# started on "));
-	ck_assert_int_ge(count_lines(text), 2 + 3 + 1); /* the line and a blank, 3 intervals or more, the summary */
+	/*
+	 * The line and a blank, the intervals, the summary.  Four intervals fit
+	 * in the 450 ms on a quiet host; at a load average of 17 a 250 ms run got
+	 * fewer than the three it asked for, its timer's wake-ups late, so this
+	 * asks for two: how many is
+	 * perf-parity.py's business, here it is that they reach the file.
+	 */
+	ck_assert_int_ge(count_lines(text), 2 + 2 + 1);
 	ck_assert_ptr_nonnull(strstr(text, "\n         summary,"));
 	free(text);
 	run_free(&r);
