@@ -151,8 +151,8 @@ START_TEST(test_intervals_into_a_file)
 	 * The line and a blank, the intervals, the summary.  Four intervals fit
 	 * in the 450 ms on a quiet host; at a load average of 17 a 250 ms run got
 	 * fewer than the three it asked for, its timer's wake-ups late, so this
-	 * asks for two: how many is
-	 * perf-parity.py's business, here it is that they reach the file.
+	 * asks for two: how many is perf-parity.py's business, this test's that
+	 * they reach the file.
 	 */
 	ck_assert_int_ge(count_lines(text), 2 + 2 + 1);
 	ck_assert_ptr_nonnull(strstr(text, "\n         summary,"));
