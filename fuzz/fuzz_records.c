@@ -1,6 +1,6 @@
 /*
  * libFuzzer target over the perf ring-buffer record stream: the decoder, the
- * address-space tracking and histogram (sample_hist.h) and the ring copy
+ * address-space tracking and histogram (histogram.h) and the ring copy
  * with positions taken from the input.  Built with -DUD_FUZZ=ON and clang;
  * run by fuzz/run.sh (target records).
  */
@@ -9,20 +9,20 @@
 #include <string.h>
 
 #include "perf_records.h"
-#include "sample_hist.h"
+#include "histogram.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	uint8_t out[64];
 	uint64_t tail = 0, head = 0;
 
-	ud_sample_hist_init(&h);
+	ud_histogram_init(&h);
 	/* Twice, as the runner feeds one stream per measured run into one histogram. */
-	ud_sample_hist_feed(&h, data, size);
-	ud_sample_hist_feed(&h, data, size / 2);
-	ud_sample_hist_finish(&h);
-	ud_sample_hist_free(&h);
+	ud_histogram_feed(&h, data, size);
+	ud_histogram_feed(&h, data, size / 2);
+	ud_histogram_finish(&h);
+	ud_histogram_free(&h);
 	if (size >= 16) {
 		memcpy(&tail, data, 8);
 		memcpy(&head, data + 8, 8);

@@ -19,7 +19,7 @@
 #include "measure.h"
 #include "perf_records.h"
 #include "profile.h"
-#include "sample_hist.h"
+#include "histogram.h"
 #include "symbols.h"
 #include "symtab.h"
 #include "uarch.h"
@@ -156,7 +156,7 @@ END_TEST
 START_TEST(test_hist_follows_forks_and_execs)
 {
 	struct stream s = { .len = 0 };
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 
 	mmap2(&s, 100, 0x1000, 0x1000, 0x3000, "/bin/parent");
 	sample(&s, UD_REC_MISC_USER, 100, 0x1010);        /* parent: /bin/parent offset 0x3010 */
@@ -168,9 +168,9 @@ START_TEST(test_hist_follows_forks_and_execs)
 	sample(&s, UD_REC_MISC_USER, 101, 0x1020);        /* /bin/child offset 0x20 */
 	sample(&s, UD_REC_MISC_KERNEL, 101, 0xffffffff81000010ULL);
 	lost(&s, 7);
-	ud_sample_hist_init(&h);
-	ck_assert_int_eq(ud_sample_hist_feed(&h, s.buf, s.len), 0);
-	ud_sample_hist_finish(&h);
+	ud_histogram_init(&h);
+	ck_assert_int_eq(ud_histogram_feed(&h, s.buf, s.len), 0);
+	ud_histogram_finish(&h);
 	ck_assert_uint_eq(h.samples, 5);
 	ck_assert_uint_eq(h.lost, 7);
 	ck_assert_uint_eq(h.truncated, 0);
@@ -189,9 +189,9 @@ START_TEST(test_hist_follows_forks_and_execs)
 			ck_assert(strcmp(h.dsos[x->dso], "/bin/child") == 0 && x->addr == 0x20);
 	}
 	/* A second stream cut short counts as truncated, what came before it kept. */
-	ck_assert_int_eq(ud_sample_hist_feed(&h, s.buf, 30), 0);
+	ck_assert_int_eq(ud_histogram_feed(&h, s.buf, 30), 0);
 	ck_assert_uint_eq(h.truncated, 1);
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 }
 END_TEST
 
@@ -253,7 +253,7 @@ END_TEST
 static struct ud_hotspots *resolve_kernel(const char *text, uint64_t addr)
 {
 	char *dir = make_tempdir(), path[512];
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	struct ud_hotspots *hs = ud_hotspots_new();
 	struct ud_err err = UD_ERR_INIT;
 	struct stream s = { .len = 0 };
@@ -262,11 +262,11 @@ static struct ud_hotspots *resolve_kernel(const char *text, uint64_t addr)
 	if (text)
 		write_text(path, text);
 	sample(&s, UD_REC_MISC_KERNEL, 1, addr);
-	ud_sample_hist_init(&h);
-	ck_assert_int_eq(ud_sample_hist_feed(&h, s.buf, s.len), 0);
-	ud_sample_hist_finish(&h);
+	ud_histogram_init(&h);
+	ck_assert_int_eq(ud_histogram_feed(&h, s.buf, s.len), 0);
+	ud_histogram_finish(&h);
 	ck_assert_int_eq(ud_symbols_resolve(&h, path, hs, &err), 0);
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 	rm_tree(dir);
 	free(dir);
 	return hs;
@@ -360,7 +360,7 @@ static void check_resolves(const char *path, const char *name, uint64_t base)
 {
 	uint64_t vaddr = nm_address(path, name), off, seg;
 	struct stream s = { .len = 0 };
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	struct ud_hotspots *hs = ud_hotspots_new();
 	struct ud_err err = UD_ERR_INIT;
 
@@ -368,15 +368,15 @@ static void check_resolves(const char *path, const char *name, uint64_t base)
 	file_offset(path, vaddr + 4, &off, &seg);
 	mmap2(&s, 7, base, 0x100000, seg, path);
 	sample(&s, UD_REC_MISC_USER, 7, base + (off - seg));
-	ud_sample_hist_init(&h);
-	ck_assert_int_eq(ud_sample_hist_feed(&h, s.buf, s.len), 0);
-	ud_sample_hist_finish(&h);
+	ud_histogram_init(&h);
+	ck_assert_int_eq(ud_histogram_feed(&h, s.buf, s.len), 0);
+	ud_histogram_finish(&h);
 	ck_assert_int_eq(ud_symbols_resolve(&h, "/nonexistent", hs, &err), 0);
 	ck_assert_str_eq(hs->rows[0].symbol, name);
 	ck_assert_str_eq(hs->rows[0].dso, path);
 	ck_assert_uint_eq(hs->sampling.ndsos, 1);
 	ck_assert_ptr_nonnull(hs->sampling.dsos[0].build_id);
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 	ud_hotspots_free(hs);
 }
 
@@ -391,23 +391,23 @@ END_TEST
 START_TEST(test_unresolved_is_unknown)
 {
 	struct stream s = { .len = 0 };
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	struct ud_hotspots *hs = ud_hotspots_new();
 	struct ud_err err = UD_ERR_INIT;
 
 	mmap2(&s, 7, 0x10000, 0x1000, 0, "/nonexistent/libgone.so");
 	sample(&s, UD_REC_MISC_USER, 7, 0x10040);
 	sample(&s, UD_REC_MISC_USER, 7, 0x90000); /* nothing mapped */
-	ud_sample_hist_init(&h);
-	ck_assert_int_eq(ud_sample_hist_feed(&h, s.buf, s.len), 0);
-	ud_sample_hist_finish(&h);
+	ud_histogram_init(&h);
+	ck_assert_int_eq(ud_histogram_feed(&h, s.buf, s.len), 0);
+	ud_histogram_finish(&h);
 	ck_assert_int_eq(ud_symbols_resolve(&h, "/nonexistent", hs, &err), 0);
 	ck_assert_uint_eq(hs->nrows, 2);
 	ck_assert(strcmp(hs->rows[0].symbol, "[unknown] libgone.so+0x40") == 0 ||
 		  strcmp(hs->rows[1].symbol, "[unknown] libgone.so+0x40") == 0);
 	ck_assert(strcmp(hs->rows[0].symbol, "[unknown] 0x90000") == 0 ||
 		  strcmp(hs->rows[1].symbol, "[unknown] 0x90000") == 0);
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 	ud_hotspots_free(hs);
 }
 END_TEST

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "noise.h"
-#include "sampling.h"
+#include "rounds.h"
 #include "testutil.h"
 
 static const char *const sw[] = { "task-clock", "context-switches" };
@@ -172,7 +172,7 @@ static void free_items(struct ud_suite_item *items, size_t n)
 START_TEST(test_rounds_interleave)
 {
 	struct ud_suite_item items[3] = { { .def = &logged[0] }, { .def = &logged[1] }, { .def = &logged[2] } };
-	struct ud_sampling_plan plan = { .fixed = 3, .seed = 7 };
+	struct ud_rounds_plan plan = { .fixed = 3, .seed = 7 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;
 	char *log, *line, *save = NULL, seq[32] = "";
@@ -181,7 +181,7 @@ START_TEST(test_rounds_interleave)
 
 	for (int i = 0; i < 3; i++)
 		items[i].timeout_s = 10;
-	ck_assert_int_eq(ud_sample_suite(items, 3, &o, &plan, NULL, NULL, &err), 0);
+	ck_assert_int_eq(ud_rounds_run(items, 3, &o, &plan, NULL, NULL, &err), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_uint_eq(items[i].res.nsamples, 3);
 	log = read_text(logpath);
@@ -203,19 +203,19 @@ END_TEST
 START_TEST(test_adaptive_stops)
 {
 	struct ud_suite_item items[2] = { { .def = &steady, .timeout_s = 10 }, { .def = &noisy, .timeout_s = 10 } };
-	struct ud_sampling_plan plan = { .target_ci95 = UD_SAMPLING_TARGET_CI95, .min_samples = UD_SAMPLING_MIN_SAMPLES,
-				    .budget_factor = UD_SAMPLING_BUDGET_FACTOR, .seed = 1 };
+	struct ud_rounds_plan plan = { .target_ci95 = UD_ROUNDS_TARGET_CI95, .min_samples = UD_ROUNDS_MIN_SAMPLES,
+				    .budget_factor = UD_ROUNDS_BUDGET_FACTOR, .seed = 1 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;
 	double budget_ns;
 
 	o.target_s = 0.1; /* a budget of 1.8 s: six samples of a few milliseconds cannot spend it */
-	budget_ns = UD_SAMPLING_BUDGET_FACTOR * UD_SAMPLING_MIN_SAMPLES * o.target_s * 1e9;
+	budget_ns = UD_ROUNDS_BUDGET_FACTOR * UD_ROUNDS_MIN_SAMPLES * o.target_s * 1e9;
 
-	ck_assert_int_eq(ud_sample_suite(items, 2, &o, &plan, NULL, NULL, &err), 0);
-	ck_assert_uint_eq(items[0].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
+	ck_assert_int_eq(ud_rounds_run(items, 2, &o, &plan, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(items[0].res.nsamples, UD_ROUNDS_MIN_SAMPLES);
 	fprintf(stderr, "noisy: %zu samples in %.2f s\n", items[1].res.nsamples, items[1].seen.sampled_ns / 1e9);
-	ck_assert_uint_gt(items[1].res.nsamples, UD_SAMPLING_MIN_SAMPLES);
+	ck_assert_uint_gt(items[1].res.nsamples, UD_ROUNDS_MIN_SAMPLES);
 	ck_assert_double_ge(items[1].seen.sampled_ns, budget_ns);
 	/* the steady one reached its target; the noisy one ran out of time and says so, interval under 5% or not */
 	ck_assert(!items[0].target_missed);
@@ -229,7 +229,7 @@ START_TEST(test_adaptive_stops)
 		ck_assert_int_eq(ud_noise_measure(&items[i], ev, 2, w), 0);
 		for (size_t k = 0; k < w->noise->nwarnings; k++)
 			said |= strstr(w->noise->warnings[k], "time budget ran out before the 2% target") != NULL;
-		ck_assert_msg(said == (i == 1 && !(w->noise->ci95_rel <= UD_SAMPLING_TARGET_CI95)), "%s", w->name);
+		ck_assert_msg(said == (i == 1 && !(w->noise->ci95_rel <= UD_ROUNDS_TARGET_CI95)), "%s", w->name);
 		ud_profile_free(p);
 	}
 	free_items(items, 2);
@@ -241,7 +241,7 @@ START_TEST(test_busy_host_warns)
 {
 	const struct ud_workload_def *defs[] = { &wl_int, &wl_syscall };
 	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 20 }, { .def = defs[1], .timeout_s = 20 } };
-	struct ud_sampling_plan plan = { .fixed = 5, .seed = 3 };
+	struct ud_rounds_plan plan = { .fixed = 5, .seed = 3 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;
 	long nbusy;
@@ -249,7 +249,7 @@ START_TEST(test_busy_host_warns)
 
 	o.target_s = 0.2; /* samples long enough for the scheduler to share the CPUs out */
 	busy = busy_loops_start(4, &nbusy);
-	ck_assert_int_eq(ud_sample_suite(items, 2, &o, &plan, NULL, NULL, &err), 0);
+	ck_assert_int_eq(ud_rounds_run(items, 2, &o, &plan, NULL, NULL, &err), 0);
 	busy_loops_stop(busy, nbusy);
 	for (int i = 0; i < 2; i++) {
 		struct ud_profile *p = ud_profile_new(NULL);

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sample_hist.h"
+#include "histogram.h"
 #include "sampler.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -266,7 +266,7 @@ START_TEST(test_drainer_keeps_up)
 {
 	struct ud_sampler_config c;
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	struct ud_sampler *s;
 	uint8_t *buf;
 	size_t len;
@@ -291,11 +291,11 @@ START_TEST(test_drainer_keeps_up)
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1); /* the drainer was reaped */
 	ck_assert_int_eq(ud_records_fd_read(fd, &buf, &len, &err), 0);
 	ck_assert_uint_gt(len, 256 * 1024 * 3); /* more than the rings of this VM's two CPUs hold */
-	ud_sample_hist_init(&h);
-	ck_assert_int_eq(ud_sample_hist_feed(&h, buf, len), 0);
+	ud_histogram_init(&h);
+	ck_assert_int_eq(ud_histogram_feed(&h, buf, len), 0);
 	ck_assert_uint_eq(h.truncated, 0);
 	ck_assert_uint_eq(h.lost, 0);
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 	free(buf);
 	close(fd);
 }

@@ -27,7 +27,7 @@
 #include "noise.h"
 #include "runner.h"
 #include "sampler.h"
-#include "sampling.h"
+#include "rounds.h"
 #include "selection.h"
 #include "spec.h"
 #include "stop.h"
@@ -144,7 +144,7 @@ static void left_text(double s, char *buf, size_t len)
  * The live line (a terminal only): "[k/N] workload  round i  ~Ts left",
  * rewritten in place after each sample; one line a workload once it is done.
  */
-static void progress(void *ctx, const struct ud_suite_item *it, bool done, const struct ud_sampling_status *st)
+static void progress(void *ctx, const struct ud_suite_item *it, bool done, const struct ud_rounds_status *st)
 {
 	const int *tty = ctx;
 	const struct ud_run_result *r = &it->res;
@@ -427,12 +427,12 @@ static bool any_counted(const struct ud_profile *p)
 	return false;
 }
 
-/* Every workload, samples interleaved (sampling.h); returns the exit status so far, or -1 with err. */
+/* Every workload, samples interleaved (rounds.h); returns the exit status so far, or -1 with err. */
 static int measure_all(struct run *r, struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
-	struct ud_sampling_plan plan = { .fixed = (int)args.repeat, .target_ci95 = UD_SAMPLING_TARGET_CI95,
-				    .min_samples = UD_SAMPLING_MIN_SAMPLES, .budget_factor = UD_SAMPLING_BUDGET_FACTOR,
+	struct ud_rounds_plan plan = { .fixed = (int)args.repeat, .target_ci95 = UD_ROUNDS_TARGET_CI95,
+				    .min_samples = UD_ROUNDS_MIN_SAMPLES, .budget_factor = UD_ROUNDS_BUDGET_FACTOR,
 				    .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
 	struct ud_suite_item *items = calloc(r->ndefs ? r->ndefs : 1, sizeof(*items));
 
@@ -444,7 +444,7 @@ static int measure_all(struct run *r, struct ud_err *err)
 		items[i].def = d;
 		items[i].timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
 	}
-	if (ud_sample_suite(items, r->ndefs, &r->ro, &plan, progress, &tty, err) != 0)
+	if (ud_rounds_run(items, r->ndefs, &r->ro, &plan, progress, &tty, err) != 0)
 		status = -1;
 	for (size_t i = 0; status >= 0 && i < r->ndefs; i++) {
 		/* stopped by Ctrl-C: what was measured is kept, what was not begun is not a result */

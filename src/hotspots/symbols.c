@@ -154,7 +154,7 @@ static const char *base_name(const char *path)
 }
 
 struct resolver {
-	const struct ud_sample_hist *h;
+	const struct ud_histogram *h;
 	struct dso *dsos;
 	struct ud_symtab kernel;
 	bool kernel_named;
@@ -225,7 +225,7 @@ static int add_dsos(struct resolver *r)
 	return 0;
 }
 
-static bool has_kernel_hits(const struct ud_sample_hist *h)
+static bool has_kernel_hits(const struct ud_histogram *h)
 {
 	for (size_t i = 0; i < h->nhits; i++)
 		if (h->hits[i].kernel)
@@ -249,7 +249,7 @@ static int load_kernel(struct resolver *r, const char *kallsyms)
 	return r->out->sampling.kernel_symbols ? 0 : -1;
 }
 
-int ud_symbols_resolve(const struct ud_sample_hist *h, const char *kallsyms, struct ud_hotspots *out,
+int ud_symbols_resolve(const struct ud_histogram *h, const char *kallsyms, struct ud_hotspots *out,
 		       struct ud_err *err)
 {
 	struct resolver r = { .h = h, .out = out, .total = (double)h->samples };
@@ -282,14 +282,14 @@ struct ud_hotspots *ud_symbols_from_records(const void *records, size_t len, con
 					    const char *kernel_reason, struct ud_err *err)
 {
 	struct ud_hotspots *hs = ud_hotspots_new();
-	struct ud_sample_hist h;
+	struct ud_histogram h;
 	int ret = -1;
 	bool said = false; /* err already holds the reason */
 
-	ud_sample_hist_init(&h);
-	if (!hs || !(hs->sampling.event = strdup(event)) || ud_sample_hist_feed(&h, records, len) != 0)
+	ud_histogram_init(&h);
+	if (!hs || !(hs->sampling.event = strdup(event)) || ud_histogram_feed(&h, records, len) != 0)
 		goto out;
-	ud_sample_hist_finish(&h);
+	ud_histogram_finish(&h);
 	hs->sampling.frequency_hz = hz;
 	if (ud_symbols_resolve(&h, ud_kallsyms_path(), hs, err) != 0) {
 		said = true;
@@ -302,7 +302,7 @@ struct ud_hotspots *ud_symbols_from_records(const void *records, size_t len, con
 	}
 	ret = 0;
 out:
-	ud_sample_hist_free(&h);
+	ud_histogram_free(&h);
 	if (ret != 0) {
 		ud_hotspots_free(hs);
 		if (!said)

@@ -15,19 +15,19 @@
 
 #include "error.h"
 #include "hotspots.h"
-#include "sample_hist.h"
+#include "histogram.h"
 
 #define UD_KERNEL_DSO "[kernel.kallsyms]"
 #define UD_KERNEL_ROW "[kernel]"
 
 /*
- * Adds h's samples (finished: ud_sample_hist_finish()) to out as rows, each
+ * Adds h's samples (finished: ud_histogram_finish()) to out as rows, each
  * sampled file with its build-id, and sets out->sampling.samples, .lost and
  * .kernel_symbols ("kallsyms" or the reason); then finishes out (top rows
  * and [other]).  kallsyms: the kernel's symbols (ud_kallsyms_path()).
  * -1 with err only when out of memory.
  */
-int ud_symbols_resolve(const struct ud_sample_hist *h, const char *kallsyms, struct ud_hotspots *out,
+int ud_symbols_resolve(const struct ud_histogram *h, const char *kallsyms, struct ud_hotspots *out,
 		       struct ud_err *err);
 
 /*

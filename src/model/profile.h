@@ -98,7 +98,7 @@ struct ud_noise {
 	double load_avg;          /* the highest 1-minute load average seen at its samples */
 	double ci95_rel;          /* its score's interval (the median's) */
 	int samples_taken;
-	/* adaptive sampling stopped at its time limit (noise.h); in memory only, the document says it in warnings */
+	/* adaptive rounds stopped at its time limit (noise.h); in memory only, the document says it in warnings */
 	bool budget_ran_out;
 	char **warnings;          /* owned strings */
 	size_t nwarnings;

@@ -15,7 +15,7 @@
 #include "hugebuf.h"
 #include "kernels.h"
 #include "noise.h"
-#include "sampling.h"
+#include "rounds.h"
 #include "stats.h"
 #include "teach_labs.h"
 #include "text.h"

@@ -10,7 +10,7 @@
  * the fastest kept, on the thread's CPU clock: interference from other
  * processes only adds time, and time spent waiting for a CPU is not
  * counted at all.  Around each point the host is watched as `run` watches
- * a sample (sampling.h): the share of a CPU the thread got, steal time,
+ * a sample (rounds.h): the share of a CPU the thread got, steal time,
  * load average, and the spread of the point's timed runs make the lab's
  * noise record and its warnings (noise.h).
  *

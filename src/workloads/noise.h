@@ -38,14 +38,14 @@ int ud_noise_assess(struct ud_noise *n, bool single_threaded);
  * at the precision the sentences print, or "-" when none is crossed.
  */
 void ud_noise_tags(const struct ud_noise *n, bool single_threaded, char *buf, size_t len);
-/* The tags and, where the adaptive sampling's time ran out, "budget ran out after N samples": one line's causes. */
+/* The tags and, where the adaptive rounds' time ran out, "budget ran out after N samples": one line's causes. */
 void ud_noise_causes(const struct ud_noise *n, bool single_threaded, char *buf, size_t len);
 /* The legend of those causes, one line. */
 #define UD_NOISE_LEGEND                                                                                            \
 	"noisy (interval: the median's 95% interval, above 5%; CPUs: CPUs utilized, below 0.90; steal: above 2% of " \
 	"CPU time; budget: sampling stopped at its time limit):"
 /*
- * Adds the warning of a workload whose adaptive sampling ran out of time
+ * Adds the warning of a workload whose adaptive rounds ran out of time
  * before its interval reached target (a fraction): its interval is wider
  * than asked, even where it stays under UD_NOISE_MAX_CI95_REL.  Where the
  * interval already warned, the two become one sentence.  0, or -1 when out

@@ -74,7 +74,7 @@ void ud_run_workload(const struct ud_workload_def *def, const struct ud_runner_o
 void ud_run_result_free(struct ud_run_result *res);
 
 /*
- * The same in steps, so that a suite's samples can interleave (sampling.h):
+ * The same in steps, so that a suite's samples can interleave (rounds.h):
  * ud_run_begin makes the private directory and calibrates, the outcome in
  * res (no directory: that workload failed); ud_run_sample takes one more
  * sample while the outcome is OK and returns it; ud_run_end removes the

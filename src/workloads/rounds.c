@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "derived.h"
 #include "noise.h"
-#include "sampling.h"
+#include "rounds.h"
 #include "stats.h"
 
 /* The host's steal and total CPU time so far, in clock ticks over all CPUs (the first line of /proc/stat). */
@@ -84,13 +84,13 @@ static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opt
 }
 
 /* Whether it should take another sample under plan. */
-/* Whether adaptive sampling has used the time it may spend on this workload. */
-static bool budget_spent(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
+/* Whether adaptive rounds have used the time it may spend on this workload. */
+static bool budget_spent(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
 {
 	return plan->fixed <= 0 && it->seen.sampled_ns >= plan->budget_factor * plan->min_samples * target_s * 1e9;
 }
 
-static bool wants_more(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
+static bool wants_more(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
 {
 	const struct ud_run_result *r = &it->res;
 	double *scores, ci;
@@ -128,7 +128,7 @@ static void shuffle(size_t *order, size_t n, unsigned *state)
  * Its turn in a round: calibrated first if this is its first (so the first
  * round spreads calibrations among samples too), then one sample.
  */
-static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, const struct ud_sampling_plan *plan)
+static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, const struct ud_rounds_plan *plan)
 {
 	if (!it->begun) {
 		struct ud_runner_opts mine = *o;
@@ -140,17 +140,17 @@ static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, 
 	}
 	if (it->res.outcome == UD_OUT_OK)
 		sample_observed(it, o);
-	it->sampling = wants_more(it, plan, o->target_s);
-	it->target_missed = !it->sampling && it->res.outcome == UD_OUT_OK && budget_spent(it, plan, o->target_s);
+	it->active = wants_more(it, plan, o->target_s);
+	it->target_missed = !it->active && it->res.outcome == UD_OUT_OK && budget_spent(it, plan, o->target_s);
 }
 
-/* One workload's share of ud_sampling_status.left_s, in seconds. */
-static double time_left(const struct ud_suite_item *it, const struct ud_sampling_plan *plan, double target_s)
+/* One workload's share of ud_rounds_status.left_s, in seconds. */
+static double time_left(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
 {
 	size_t n = it->res.nsamples;
 	double per = n ? it->seen.sampled_ns / 1e9 / (double)n : target_s, budget;
 
-	if (!it->sampling)
+	if (!it->active)
 		return 0;
 	if (plan->fixed > 0)
 		return (double)((size_t)plan->fixed > n ? (size_t)plan->fixed - n : 0) * per;
@@ -158,7 +158,7 @@ static double time_left(const struct ud_suite_item *it, const struct ud_sampling
 	return budget > 0 ? budget : 0;
 }
 
-static double suite_left(const struct ud_suite_item *items, size_t n, const struct ud_sampling_plan *plan,
+static double suite_left(const struct ud_suite_item *items, size_t n, const struct ud_rounds_plan *plan,
 			 double target_s)
 {
 	double left = 0;
@@ -173,21 +173,21 @@ static bool stopped(const struct ud_runner_opts *o)
 	return o->stop && *o->stop;
 }
 
-int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
-		    const struct ud_sampling_plan *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err)
+int ud_rounds_run(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
+		    const struct ud_rounds_plan *plan, ud_rounds_progress progress, void *ctx, struct ud_err *err)
 {
 	size_t *order = calloc(n ? n : 1, sizeof(*order)), m;
 	unsigned state = plan->seed;
-	struct ud_sampling_status st = { .count = n };
+	struct ud_rounds_status st = { .count = n };
 
 	if (!order)
 		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		items[i].sampling = true;
+		items[i].active = true;
 	do {
 		m = 0;
 		for (size_t i = 0; i < n; i++)
-			if (items[i].sampling)
+			if (items[i].active)
 				order[m++] = i;
 		shuffle(order, m, &state);
 		st.round++;
@@ -198,14 +198,14 @@ int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runne
 			st.index = order[k];
 			st.left_s = suite_left(items, n, plan, o->target_s);
 			if (progress)
-				progress(ctx, it, !it->sampling, &st);
+				progress(ctx, it, !it->active, &st);
 		}
 	} while (m && !stopped(o));
 	for (size_t i = 0; i < n; i++) {
 		struct ud_run_result *r = &items[i].res;
 
 		/* Stopped while it still wanted samples: what it has is kept, and its outcome says it was cut short. */
-		if (items[i].begun && items[i].sampling && r->outcome == UD_OUT_OK && stopped(o)) {
+		if (items[i].begun && items[i].active && r->outcome == UD_OUT_OK && stopped(o)) {
 			ud_fail(&r->detail, "interrupted after %zu samples", r->nsamples);
 			r->outcome = UD_OUT_INTERRUPTED;
 		}
@@ -242,7 +242,7 @@ int ud_noise_measure(const struct ud_suite_item *it, const struct ud_event *ev, 
 	noise->samples_taken = (int)r->nsamples;
 	if (ud_noise_assess(noise, !it->def->not_single_cpu) != 0)
 		return -1;
-	return it->target_missed && !(noise->ci95_rel <= UD_SAMPLING_TARGET_CI95)
-		       ? ud_noise_target_missed(noise, UD_SAMPLING_TARGET_CI95)
+	return it->target_missed && !(noise->ci95_rel <= UD_ROUNDS_TARGET_CI95)
+		       ? ud_noise_target_missed(noise, UD_ROUNDS_TARGET_CI95)
 		       : 0;
 }

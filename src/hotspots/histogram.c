@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "perf_records.h"
-#include "sample_hist.h"
+#include "histogram.h"
 
 struct map {
 	uint64_t start, len, pgoff;
@@ -40,7 +40,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-void ud_sample_hist_init(struct ud_sample_hist *h)
+void ud_histogram_init(struct ud_histogram *h)
 {
 	memset(h, 0, sizeof(*h));
 }
@@ -58,7 +58,7 @@ static struct proc *proc_find(struct ud_proc_maps *pm, uint32_t pid)
 }
 
 /* The process, made when first seen; NULL when out of memory. */
-static struct proc *proc_get(struct ud_sample_hist *h, uint32_t pid)
+static struct proc *proc_get(struct ud_histogram *h, uint32_t pid)
 {
 	struct ud_proc_maps *pm = h->procs;
 	struct proc *p;
@@ -81,7 +81,7 @@ static struct proc *proc_get(struct ud_sample_hist *h, uint32_t pid)
 	return p;
 }
 
-static int dso_index(struct ud_sample_hist *h, const char *name, uint32_t *out)
+static int dso_index(struct ud_histogram *h, const char *name, uint32_t *out)
 {
 	for (size_t i = h->ndsos; i-- > 0;)
 		if (strcmp(h->dsos[i], name) == 0)
@@ -95,7 +95,7 @@ static int dso_index(struct ud_sample_hist *h, const char *name, uint32_t *out)
 	return 0;
 }
 
-static int add_map(struct ud_sample_hist *h, const struct ud_record *r)
+static int add_map(struct ud_histogram *h, const struct ud_record *r)
 {
 	struct proc *p = proc_get(h, r->pid);
 	uint32_t dso;
@@ -107,7 +107,7 @@ static int add_map(struct ud_sample_hist *h, const struct ud_record *r)
 }
 
 /* The mapping at addr in pid's address space, newest first, else its parent's (a fork shares them). */
-static const struct map *map_at(struct ud_sample_hist *h, uint32_t pid, uint64_t addr)
+static const struct map *map_at(struct ud_histogram *h, uint32_t pid, uint64_t addr)
 {
 	/* A fork chain longer than this is a loop made by a corrupt stream. */
 	for (int depth = 0; h->procs && depth < 64; depth++) {
@@ -125,7 +125,7 @@ static const struct map *map_at(struct ud_sample_hist *h, uint32_t pid, uint64_t
 	return NULL;
 }
 
-static int add_sample(struct ud_sample_hist *h, const struct ud_record *r)
+static int add_sample(struct ud_histogram *h, const struct ud_record *r)
 {
 	struct ud_hit hit = { .dso = UD_HIT_NO_DSO, .addr = r->ip, .count = 1 };
 
@@ -145,7 +145,7 @@ static int add_sample(struct ud_sample_hist *h, const struct ud_record *r)
 	return 0;
 }
 
-static int on_task(struct ud_sample_hist *h, const struct ud_record *r)
+static int on_task(struct ud_histogram *h, const struct ud_record *r)
 {
 	struct proc *p;
 
@@ -166,7 +166,7 @@ static int on_task(struct ud_sample_hist *h, const struct ud_record *r)
 	return 0;
 }
 
-int ud_sample_hist_feed(struct ud_sample_hist *h, const void *buf, size_t len)
+int ud_histogram_feed(struct ud_histogram *h, const void *buf, size_t len)
 {
 	struct ud_rec_reader rd;
 	struct ud_record r;
@@ -219,7 +219,7 @@ static int cmp_count(const void *x, const void *y)
 	return cmp_key(x, y);
 }
 
-void ud_sample_hist_finish(struct ud_sample_hist *h)
+void ud_histogram_finish(struct ud_histogram *h)
 {
 	size_t n = 0;
 
@@ -236,7 +236,7 @@ void ud_sample_hist_finish(struct ud_sample_hist *h)
 	qsort(h->hits, h->nhits, sizeof(*h->hits), cmp_count);
 }
 
-void ud_sample_hist_free(struct ud_sample_hist *h)
+void ud_histogram_free(struct ud_histogram *h)
 {
 	for (size_t i = 0; i < h->ndsos; i++)
 		free(h->dsos[i]);
@@ -248,5 +248,5 @@ void ud_sample_hist_free(struct ud_sample_hist *h)
 		free(h->procs->p);
 		free(h->procs);
 	}
-	ud_sample_hist_init(h);
+	ud_histogram_init(h);
 }

@@ -1,5 +1,5 @@
 /*
- * sample_hist.h - where the samples of a perf record stream landed: each
+ * histogram.h - where the samples of a perf record stream landed: each
  * user sample placed in the file mapped at its address (from the MMAP and
  * MMAP2 records, following FORK to the parent's mappings and COMM's exec
  * flag to a fresh address space), each kernel sample kept by its address,
@@ -8,10 +8,10 @@
  * (symbols.h resolves the histogram).
  *
  * Ownership: the histogram owns its strings and arrays, released with
- * ud_sample_hist_free().
+ * ud_histogram_free().
  */
-#ifndef UD_SAMPLE_HIST_H
-#define UD_SAMPLE_HIST_H
+#ifndef UD_HISTOGRAM_H
+#define UD_HISTOGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,12 +25,12 @@ struct ud_hit {
 	uint64_t count;
 };
 
-struct ud_proc_maps; /* the address spaces seen so far (sample_hist.c) */
+struct ud_proc_maps; /* the address spaces seen so far (histogram.c) */
 
-struct ud_sample_hist {
+struct ud_histogram {
 	char **dsos;       /* mapped files' paths (or "[vdso]" ...), each once */
 	size_t ndsos;
-	struct ud_hit *hits; /* after ud_sample_hist_finish(): one per (dso, kernel, addr), by count descending */
+	struct ud_hit *hits; /* after ud_histogram_finish(): one per (dso, kernel, addr), by count descending */
 	size_t nhits;
 	uint64_t samples;  /* SAMPLE records */
 	uint64_t lost;     /* what LOST records said the kernel dropped */
@@ -40,11 +40,11 @@ struct ud_sample_hist {
 	struct ud_proc_maps *procs;
 };
 
-void ud_sample_hist_init(struct ud_sample_hist *h);
+void ud_histogram_init(struct ud_histogram *h);
 /* Reads one stream (its records in order); -1 when out of memory. */
-int ud_sample_hist_feed(struct ud_sample_hist *h, const void *buf, size_t len);
+int ud_histogram_feed(struct ud_histogram *h, const void *buf, size_t len);
 /* Merges equal hits and sorts them by count, descending. */
-void ud_sample_hist_finish(struct ud_sample_hist *h);
-void ud_sample_hist_free(struct ud_sample_hist *h);
+void ud_histogram_finish(struct ud_histogram *h);
+void ud_histogram_free(struct ud_histogram *h);
 
 #endif

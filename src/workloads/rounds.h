@@ -1,13 +1,16 @@
 /*
- * sampling.h - a suite's samples, interleaved and taken until they agree.
+ * rounds.h - a suite's samples, taken in interleaved rounds until they agree.
+ *
+ * (A "sample" here is one measured run of a workload, the profile's
+ * score.samples; perf's statistical sampling is sampler.h's.)
  *
  * The samples are taken in rounds, each round every workload still
- * sampling once (calibrated at its first turn), in a shuffled order, so
+ * taking samples runs once (calibrated at its first turn), in a shuffled order, so
  * that slow drift of the host (thermal, frequency, neighbours) lands inside
  * every workload's interval instead of between workloads.  With a fixed
  * count (-r N) each workload gets exactly N.  Otherwise (adaptive) a
- * workload keeps sampling until the 95% interval of its median
- * (ud_ci95_median_rel) is within the target, or its budget of sampled time
+ * workload keeps taking samples until the 95% interval of its median
+ * (ud_ci95_median_rel) is within the target, or its budget of measured time
  * is spent; samples_taken says how many it took.
  *
  * While each sample runs, the host's steal time (/proc/stat) and load
@@ -16,8 +19,8 @@
  *
  * Ownership: the caller owns items and their results (ud_run_result_free).
  */
-#ifndef UD_SAMPLING_H
-#define UD_SAMPLING_H
+#ifndef UD_ROUNDS_H
+#define UD_ROUNDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,11 +29,11 @@
 #include "runner.h"
 
 /* The adaptive defaults: the goal of a 2% interval, a budget of 3x a workload's six samples. */
-#define UD_SAMPLING_TARGET_CI95 0.02
-#define UD_SAMPLING_MIN_SAMPLES 6 /* the fewest whose order statistics cover the median at 95% */
-#define UD_SAMPLING_BUDGET_FACTOR 3.0
+#define UD_ROUNDS_TARGET_CI95 0.02
+#define UD_ROUNDS_MIN_SAMPLES 6 /* the fewest whose order statistics cover the median at 95% */
+#define UD_ROUNDS_BUDGET_FACTOR 3.0
 
-struct ud_sampling_plan {
+struct ud_rounds_plan {
 	int fixed;            /* > 0: exactly this many samples a workload (-r N); 0: adaptive */
 	double target_ci95;   /* adaptive: stop once the median's relative 95% interval is within this */
 	int min_samples;      /* adaptive: at least this many */
@@ -66,16 +69,16 @@ struct ud_suite_item {
 	struct ud_run_result res;
 	struct ud_observed seen;
 	bool begun;                  /* calibrated (its result to be freed), at its first turn */
-	bool sampling;               /* still taking samples */
-	bool target_missed;          /* adaptive sampling stopped on its time budget, not on its target */
+	bool active;                 /* still taking samples */
+	bool target_missed;          /* adaptive rounds stopped on its time budget, not on its target */
 };
 
 /* Where a suite stands after a sample: for a live line "[k/N] workload  round i  ~Ts left". */
-struct ud_sampling_status {
+struct ud_rounds_status {
 	size_t index, count; /* the workload's place in the suite (from 0) and the suite's size */
-	size_t round;        /* the round under way, from 1: every workload still sampling takes a turn a round */
+	size_t round;        /* the round under way, from 1: every workload still active takes a turn a round */
 	/*
-	 * Seconds the suite may still take: what is left of each sampling
+	 * Seconds the suite may still take: what is left of each active
 	 * workload's time budget (a bound that only falls: a quiet workload
 	 * stops at its sixth sample, a third of it; on this 2-vCPU VM most
 	 * spent it), or with -r N the samples each lacks at its mean sample
@@ -85,18 +88,18 @@ struct ud_sampling_status {
 };
 
 /* Called after each sample and once when a workload is done (done true). */
-typedef void (*ud_sampling_progress)(void *ctx, const struct ud_suite_item *it, bool done,
-				     const struct ud_sampling_status *st);
+typedef void (*ud_rounds_progress)(void *ctx, const struct ud_suite_item *it, bool done,
+				     const struct ud_rounds_status *st);
 
 /*
  * Calibrates and samples items[0..n) under o (its timeout_s replaced by
  * each item's) as plan says, until each is done, failed, or o->stop is
  * set; an item not begun when it stopped was never run.  A workload that
- * fails (its temporary directory too) stops sampling; the others go on.  0,
+ * fails (its temporary directory too) stops taking samples; the others go on.  0,
  * or -1 with err when out of memory.
  */
-int ud_sample_suite(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
-		    const struct ud_sampling_plan *plan, ud_sampling_progress progress, void *ctx, struct ud_err *err);
+int ud_rounds_run(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
+		    const struct ud_rounds_plan *plan, ud_rounds_progress progress, void *ctx, struct ud_err *err);
 
 /*
  * Fills w's noise (SPEC §3.1) from an item sampled under counters ev[0..nev)
