@@ -123,6 +123,14 @@ static bool shares_plain(const struct ud_diff_workload *w)
  * (UD_FACTOR_MENTION_SHARE), dominant first: "IPC (0.71 -> 2.70) and clock
  * frequency (...)".
  */
+/* Whether factor k is named among those that pulled with the result (with_result) or against it. */
+static bool factor_listed(const struct ud_diff_workload *w, int k, bool with_result)
+{
+	double s = w->share[k];
+
+	return isfinite(s) && fabs(s) >= UD_FACTOR_MENTION_SHARE && k != (int)w->dominant && (s > 0) == with_result;
+}
+
 static int list_factors(FILE *f, const struct ud_diff_workload *w, bool with_result, const struct labels *l)
 {
 	int n = 0;
@@ -132,9 +140,7 @@ static int list_factors(FILE *f, const struct ud_diff_workload *w, bool with_res
 		n++;
 	}
 	for (int k = 0; k < UD_FACTOR_COUNT; k++) {
-		double s = w->share[k];
-
-		if (!isfinite(s) || fabs(s) < UD_FACTOR_MENTION_SHARE || k == (int)w->dominant || (s > 0) != with_result)
+		if (!factor_listed(w, k, with_result))
 			continue;
 		fputs(n++ ? " and " : "", f);
 		factor_phrase(f, w, (enum ud_factor)k, l);
@@ -176,34 +182,36 @@ static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct
 	if (ipc_with_result(w))
 		behind(f, w);
 	if (!shares_plain(w)) {
-		/* listed apart first: "; ." when no factor pulled the other way (issue 26's outliers showed it) */
-		char *other = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&other, &len);
-		int n = m ? list_factors(m, w, false, l) : 0;
+		bool against = false;
 
-		if (m && fclose(m) == 0 && n)
-			fprintf(f, "; %s pulled the other way", other);
-		free(other);
+		for (int k = 0; k < UD_FACTOR_COUNT; k++)
+			against = against || factor_listed(w, k, false);
+		/* only when one did: "; ." when no factor pulled the other way (issue 26's outliers showed it) */
+		if (against) {
+			fputs("; ", f);
+			list_factors(f, w, false, l);
+			fputs(" pulled the other way", f);
+		}
 	}
 	fputs(".", f);
 }
 
-/* The factors' sentence, begun with a capital: "Clock frequency (...) made B slower". */
-static void factors_sentence(FILE *f, const struct ud_diff_workload *w, const struct labels *l)
+/*
+ * The factors' sentence, begun with a capital: "Clock frequency (...) made
+ * B slower".  f is ud_diff_explain's memory stream: after fflush its buffer
+ * is the text so far, so the first letter is raised in place (a stream of
+ * its own per sentence cost 8 KB of zeroed buffer a workload).
+ */
+static void factors_sentence(FILE *f, char *const *text, const struct ud_diff_workload *w, const struct labels *l)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	long at;
 
-	if (!m)
+	fputc(' ', f);
+	if ((at = ftell(f)) < 0)
 		return;
-	factors_text(m, w, l);
-	if (fclose(m) == 0 && text) {
-		text[0] = (char)toupper((unsigned char)text[0]);
-		fprintf(f, " %s", text);
-	}
-	free(text);
+	factors_text(f, w, l);
+	if (fflush(f) == 0 && *text && (*text)[at])
+		(*text)[at] = (char)toupper((unsigned char)(*text)[at]);
 }
 
 /*
@@ -286,7 +294,7 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 		return -1;
 	first_sentence(f, w, la, lb);
 	if (w->has_dominant)
-		factors_sentence(f, w, &(struct labels){ la, lb });
+		factors_sentence(f, &w->explanation, w, &(struct labels){ la, lb });
 	else if (w->sig.significant != 0 && isfinite(w->speedup) && w->speedup != 1 &&
 		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b))
 		fprintf(f, " The move is too small (under %.0f%%) to split into factors.", 100 * UD_SHARE_MIN_MOVE);
