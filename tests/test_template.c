@@ -78,6 +78,44 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/*
+ * Inline partials: a definition renders nothing where it stands, a use
+ * renders it in the context around it (the report's two stacked-bar charts
+ * share one); a missing, doubled or self-using one is refused with its line.
+ */
+START_TEST(test_partials)
+{
+	json_t *ctx = json_pack("{s:s s:[{s:s},{s:s}] s:{s:s}}", "name", "top", "rows", "k", "a", "k", "b", "one", "k",
+				"<1>");
+	struct ud_err err;
+	int ret;
+	char *out;
+
+	expect("{{<item}}[{{k}}]{{/item}}{{#rows}}{{>item}}{{/rows}}", ctx, "[a][b]");
+	expect("{{#one}}{{>item}}{{/one}} {{>item}}{{<item}}({{k}}{{name}}){{/item}}", ctx, "(&lt;1&gt;top) (top)");
+	/* on their own lines they leave none behind, as sections do */
+	expect("x\n{{<p}}\n- {{k}}\n{{/p}}\n{{#rows}}\n{{>p}}\n{{/rows}}\ny\n", ctx, "x\n- a\n- b\ny\n");
+	out = render("a\n{{>nowhere}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_str_eq(err.msg, "t.tmpl:2: partial 'nowhere' is never defined ('{{<nowhere}}...{{/nowhere}}')");
+	free(out);
+	out = render("{{<p}}x{{/p}}\n{{<p}}y{{/p}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_str_eq(err.msg, "t.tmpl:1: partial 'p' is defined twice");
+	free(out);
+	out = render("{{<p}}x{{>p}}{{/p}}{{>p}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_str_eq(err.msg, "t.tmpl:1: partial 'p' used inside itself (more than 32 deep)");
+	free(out);
+	/* a partial entering a section inside itself: the context stack stays bounded */
+	out = render("{{<p}}{{#one}}{{>p}}{{/one}}{{/p}}{{>p}}", ctx, ud_escape_text, &ret, &err);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_msg(strstr(err.msg, "deep"), "%s", err.msg);
+	free(out);
+	json_decref(ctx);
+}
+END_TEST
+
 /* Issue 12: 40,000 nested sections overflowed the stack (and each level rescanned the rest). */
 static char *nested(const char *open, int levels)
 {
@@ -218,6 +256,7 @@ int main(void)
 
 	tcase_add_test(tc, test_variables_and_sections);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_partials);
 	tcase_add_test(tc, test_visible);
 	tcase_add_test(tc, test_utf8_sanitize);
 	tcase_add_test(tc, test_deep_nesting_refused);

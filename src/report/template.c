@@ -95,7 +95,7 @@ void ud_escape_text(FILE *f, const char *s)
 #define MAX_NEST 32
 #define NAME_MAX_LEN 128
 
-enum tok_kind { TOK_TEXT, TOK_VAR, TOK_SECTION, TOK_INVERTED, TOK_CLOSE };
+enum tok_kind { TOK_TEXT, TOK_VAR, TOK_SECTION, TOK_INVERTED, TOK_DEFINE, TOK_PARTIAL, TOK_CLOSE };
 
 /*
  * The template cut into tags and text once, in one pass: each section knows
@@ -105,7 +105,7 @@ struct tok {
 	enum tok_kind kind;
 	const char *text; /* TOK_TEXT: the bytes; else the tag's "{{", for line numbers */
 	size_t len;       /* TOK_TEXT */
-	size_t close;     /* sections: the index of their TOK_CLOSE */
+	size_t close;     /* sections and definitions: the index of their TOK_CLOSE; a partial: its definition's */
 	char name[NAME_MAX_LEN];
 };
 
@@ -120,6 +120,9 @@ struct render {
 	ud_escape_fn esc;
 	FILE *out;
 	const struct tok *t;
+	int partials; /* partials being rendered, one inside another: bounds a partial that uses itself */
+	const char *tmpl, *name;
+	struct ud_err *err;
 };
 
 static int line_of(const char *start, const char *at)
@@ -198,8 +201,13 @@ static int tag(struct toks *ts, const char *tmpl, const char *name, const char *
 	       struct ud_err *err)
 {
 	char kind = open[2];
-	const char *p = open + 2 + (kind == '#' || kind == '^' || kind == '/');
-	enum tok_kind k = kind == '#' ? TOK_SECTION : kind == '^' ? TOK_INVERTED : kind == '/' ? TOK_CLOSE : TOK_VAR;
+	const char *p = open + 2 + (strchr("#^/<>", kind) != NULL && kind);
+	enum tok_kind k = kind == '#'   ? TOK_SECTION
+			  : kind == '^' ? TOK_INVERTED
+			  : kind == '<' ? TOK_DEFINE
+			  : kind == '>' ? TOK_PARTIAL
+			  : kind == '/' ? TOK_CLOSE
+					: TOK_VAR;
 	struct tok *t;
 	size_t n;
 
@@ -222,7 +230,7 @@ static int nest(struct toks *ts, size_t *open, int *depth, const char *tmpl, con
 {
 	struct tok *t = &ts->t[ts->n - 1];
 
-	if (t->kind == TOK_SECTION || t->kind == TOK_INVERTED) {
+	if (t->kind == TOK_SECTION || t->kind == TOK_INVERTED || t->kind == TOK_DEFINE) {
 		if (*depth == MAX_NEST)
 			return ud_fail(err, "%s:%d: sections nested more than %d deep", name, line_of(tmpl, t->text),
 				       MAX_NEST);
@@ -248,6 +256,40 @@ static const char *find_pair(const char *s, char c)
 	while ((s = strchr(s, c)) != NULL && s[1] != c)
 		s++;
 	return s;
+}
+
+/* Whether a tag of kind takes the newline after it (line_start: the tag begins its line). */
+static bool takes_newline(enum tok_kind kind, bool line_start)
+{
+	if (kind == TOK_SECTION || kind == TOK_INVERTED || kind == TOK_DEFINE)
+		return true;
+	return (kind == TOK_CLOSE || kind == TOK_PARTIAL) && line_start;
+}
+
+/* Points each partial at its definition: one of that name, anywhere in the template. */
+static int link_partials(struct toks *ts, const char *tmpl, const char *name, struct ud_err *err)
+{
+	for (size_t i = 0; i < ts->n; i++) {
+		struct tok *t = &ts->t[i];
+		size_t d = 0, found = 0;
+
+		if (t->kind != TOK_PARTIAL && t->kind != TOK_DEFINE)
+			continue;
+		for (size_t k = 0; k < ts->n; k++) {
+			if (ts->t[k].kind == TOK_DEFINE && strcmp(ts->t[k].name, t->name) == 0) {
+				d = k;
+				found++;
+			}
+		}
+		if (t->kind == TOK_DEFINE && found > 1)
+			return ud_fail(err, "%s:%d: partial '%s' is defined twice", name, line_of(tmpl, t->text), t->name);
+		if (t->kind == TOK_PARTIAL && !found)
+			return ud_fail(err, "%s:%d: partial '%s' is never defined ('{{<%s}}...{{/%s}}')", name,
+				       line_of(tmpl, t->text), t->name, t->name, t->name);
+		if (t->kind == TOK_PARTIAL)
+			t->close = d;
+	}
+	return 0;
 }
 
 /*
@@ -276,14 +318,13 @@ static int compile(struct toks *ts, const char *tmpl, const char *name, struct u
 			continue;
 		if (tag(ts, tmpl, name, o, c, err) != 0 || nest(ts, open, &depth, tmpl, name, err) != 0)
 			return -1;
-		if (*s == '\n' && (ts->t[ts->n - 1].kind == TOK_SECTION || ts->t[ts->n - 1].kind == TOK_INVERTED ||
-				   (ts->t[ts->n - 1].kind == TOK_CLOSE && (o == tmpl || o[-1] == '\n'))))
+		if (*s == '\n' && takes_newline(ts->t[ts->n - 1].kind, o == tmpl || o[-1] == '\n'))
 			s++;
 	}
 	if (depth)
 		return ud_fail(err, "%s:%d: section '%s' is never closed", name, line_of(tmpl, ts->t[open[depth - 1]].text),
 			       ts->t[open[depth - 1]].name);
-	return 0;
+	return link_partials(ts, tmpl, name, err);
 }
 
 static int render(struct render *r, size_t from, size_t to);
@@ -293,8 +334,12 @@ static int body(struct render *r, size_t i, const json_t *v)
 {
 	int ret;
 
+	/* compile() bounded a template's nesting; partials inside sections can still stack them deeper */
+	if (v && r->depth > MAX_NEST)
+		return ud_fail(r->err, "%s:%d: sections nested more than %d deep through partials", r->name,
+			       line_of(r->tmpl, r->t[i].text), MAX_NEST);
 	if (v)
-		r->stack[r->depth++] = v; /* depth <= MAX_NEST: compile() bounded the nesting */
+		r->stack[r->depth++] = v;
 	ret = render(r, i + 1, r->t[i].close);
 	if (v)
 		r->depth--;
@@ -320,6 +365,20 @@ static int section(struct render *r, size_t i)
 	return body(r, i, json_is_object(v) ? v : NULL);
 }
 
+/* The body of the definition at index d, in the context where the partial stands. */
+static int partial(struct render *r, size_t d)
+{
+	int ret;
+
+	if (r->partials == MAX_NEST)
+		return ud_fail(r->err, "%s:%d: partial '%s' used inside itself (more than %d deep)", r->name,
+			       line_of(r->tmpl, r->t[d].text), r->t[d].name, MAX_NEST);
+	r->partials++;
+	ret = render(r, d + 1, r->t[d].close);
+	r->partials--;
+	return ret;
+}
+
 static int render(struct render *r, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++) {
@@ -329,6 +388,11 @@ static int render(struct render *r, size_t from, size_t to)
 			fwrite(t->text, 1, t->len, r->out);
 		} else if (t->kind == TOK_VAR) {
 			emit(r, lookup(r, t->name));
+		} else if (t->kind == TOK_PARTIAL) {
+			if (partial(r, t->close) != 0)
+				return -1;
+		} else if (t->kind == TOK_DEFINE) {
+			i = t->close; /* a definition renders where it is used, not where it stands */
 		} else {
 			if (section(r, i) != 0)
 				return -1;
@@ -342,7 +406,7 @@ int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud
 		       struct ud_err *err)
 {
 	struct toks ts = { 0 };
-	struct render r = { .depth = 1, .esc = esc, .out = out };
+	struct render r = { .depth = 1, .esc = esc, .out = out, .tmpl = tmpl, .name = name, .err = err };
 	int ret = compile(&ts, tmpl, name, err);
 
 	r.stack[0] = ctx;

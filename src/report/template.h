@@ -4,7 +4,10 @@
  * {{#name}}...{{/name}} repeats for each element of an array, enters an
  * object, or shows once for a true value; {{^name}}...{{/name}} shows when the
  * value is false, null, missing or empty; {{.}} is the current element;
- * {{! ... }} is a comment.  Names may be dotted (a.b.c) and are looked up
+ * {{! ... }} is a comment; {{<name}}...{{/name}} defines a partial, which
+ * renders nothing where it stands, and {{>name}} renders it there, in the
+ * context around it (one definition a name, anywhere in the template: the
+ * report's two stacked-bar charts share one).  Names may be dotted (a.b.c) and are looked up
  * from the innermost section outwards.  There is no unescaped form: every
  * string is escaped, whoever wrote it.
  */
