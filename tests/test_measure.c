@@ -11,6 +11,7 @@
 
 #include "host.h"
 #include "measure.h"
+#include "measurement.h"
 #include "stats.h"
 #include "stop.h"
 #include "topdown_method.h"
@@ -481,6 +482,73 @@ START_TEST(test_command_on_cpus)
 END_TEST
 
 /* The stop signals, the library's since run is thin: caught while held, given back after, named as kill -l does. */
+/* The notices a measurement hands its command, collected. */
+struct notices {
+	char msg[4][1024];
+	size_t n;
+};
+
+static void collect(void *ctx, const char *msg)
+{
+	struct notices *ns = ctx;
+
+	if (ns->n < 4)
+		snprintf(ns->msg[ns->n], sizeof(ns->msg[0]), "%s", msg);
+	ns->n++;
+}
+
+/* run's plan counts an unknown name as not_supported and says so; stat's refuses it: one flag. */
+START_TEST(test_measurement_unknown_events)
+{
+	struct ud_measurement_opts mo = { .events = "task-clock,cyles", .notice = collect };
+	struct ud_measurement m = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	struct notices ns = { 0 };
+
+	mo.ctx = &ns;
+	ck_assert_int_eq(ud_measurement_detect(&m, &err), 0);
+	ck_assert_int_eq(ud_measurement_plan(&m, &mo, &err), 0);
+	ck_assert_uint_eq(m.nev, 2);
+	ck_assert(m.ev[1].unknown);
+	ck_assert_uint_eq(ns.n, 1);
+	ck_assert_str_eq(ns.msg[0], "unknown event 'cyles' (did you mean 'cycles'?): counted as not_supported");
+	ck_assert_ptr_null(ud_measurement_sampler(&m));
+	ud_measurement_free(&m);
+
+	memset(&m, 0, sizeof(m));
+	ns.n = 0;
+	mo.events = "cyles,instrctions";
+	mo.refuse_unknown = true;
+	ck_assert_int_eq(ud_measurement_detect(&m, &err), 0);
+	ck_assert_int_eq(ud_measurement_plan(&m, &mo, &err), -1);
+	ck_assert_uint_eq(ns.n, 0);
+	ck_assert_str_eq(err.msg, "unknown event 'cyles' (did you mean 'cycles'?) (and 1 more unknown events): "
+				  "nothing was run");
+	ud_measurement_free(&m);
+}
+END_TEST
+
+/* -n plans nothing, and an unknown -M name is refused before any event is planned. */
+START_TEST(test_measurement_nothing_and_metrics)
+{
+	struct ud_measurement_opts mo = { .nothing = true, .events = "bogus" };
+	struct ud_measurement m = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_int_eq(ud_measurement_detect(&m, &err), 0);
+	ck_assert_int_eq(ud_measurement_plan(&m, &mo, &err), 0);
+	ck_assert_ptr_nonnull(m.ev);
+	ck_assert_uint_eq(m.nev, 0);
+	free(m.ev);
+	m.ev = NULL;
+	mo = (struct ud_measurement_opts){ .metrics = "NoSuchMetricXyz" };
+	ck_assert_int_eq(ud_measurement_plan(&m, &mo, &err), -1);
+	ck_assert_ptr_null(m.ev);
+	ck_assert(!m.topdown);
+	ud_measurement_free(&m);
+}
+END_TEST
+
 START_TEST(test_stop_signals)
 {
 	struct ud_stop stop;
@@ -516,6 +584,8 @@ int main(void)
 	tcase_add_test(tc, test_exact_command_with_software_groups);
 	tcase_add_test(tc, test_plan);
 	tcase_add_test(tc, test_plan_topdown);
+	tcase_add_test(tc, test_measurement_unknown_events);
+	tcase_add_test(tc, test_measurement_nothing_and_metrics);
 	tcase_add_test(tc, test_stat_topdown_here);
 	tcase_add_test(tc, test_pre_and_post_hooks);
 	tcase_add_test(tc, test_interval_workloads);

@@ -15,26 +15,21 @@
 #include <unistd.h>
 
 #include "builtins.h"
-#include "counting.h"
 #include "derived.h"
 #include "elfinfo.h"
-#include "events.h"
 #include "host.h"
-#include "measure.h"
+#include "measurement.h"
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
 #include "noise.h"
 #include "runner.h"
-#include "sampler.h"
 #include "rounds.h"
 #include "selection.h"
 #include "spec.h"
 #include "stop.h"
 #include "stats.h"
-#include "symbols.h"
 #include "text.h"
-#include "uarch.h"
 
 
 /* Each suite's sample length and per-child time limit. */
@@ -294,8 +289,7 @@ static void top_symbols(const struct ud_profile *p)
 
 /* Everything one `run` holds between measuring and writing. */
 struct run {
-	struct ud_uarch_db db;
-	const struct ud_uarch *u;          /* the host's table: its top-down methods are counted */
+	struct ud_measurement m;           /* the host's table (its top-down methods counted), the plan, the sampler */
 	struct ud_spec *specs;
 	size_t nspecs;
 	const struct ud_workload_def **defs;
@@ -303,10 +297,8 @@ struct run {
 	struct ud_profile *p;
 	char *output;
 	bool output_default;               /* output is a name the user did not give: it must not exist */
-	struct ud_event *ev;
 	struct ud_runner_opts ro;
 	double suite_timeout;
-	struct ud_sampler_config sampling; /* --hotspots: the event, as chosen for this host */
 };
 
 static void set_timing(struct run *r)
@@ -323,15 +315,23 @@ static void set_timing(struct run *r)
 	r->ro.l3 = ud_host_cache_bytes(r->p->host, UD_CACHE_L3);
 }
 
+/* What the measurement goes on without (no sampling event, kernel counts, known events), said as now. */
+static void notice(void *ctx, const char *msg)
+{
+	(void)ctx;
+	ud_cmd_error(&command, "%s", msg);
+}
+
 /* The host, the output file and the counter plan: what every workload needs. */
 static int prepare(struct run *r, struct ud_err *err)
 {
-	struct ud_host_opts hopts = { .db = &r->db, .label = args.label };
-	struct ud_err why = UD_ERR_INIT;
-	const struct ud_uarch *u;
+	/* -e's list is what is counted, as stat's: the top-down groups come with the defaults */
+	struct ud_measurement_opts mo = { .events = args.events, .topdown = !args.events, .hotspots = args.hotspots,
+					  .say_user_only = true, .without_hotspots = "measuring", .notice = notice };
+	struct ud_host_opts hopts = { .db = &r->m.db, .label = args.label };
 	struct ud_host *host;
 
-	if (ud_uarch_db_load(NULL, &r->db, err) != 0 || !(u = ud_uarch_detect_file(&r->db, NULL, err)))
+	if (ud_measurement_detect(&r->m, err) != 0)
 		return -1;
 	if (!(host = ud_host_collect(&hopts, err)))
 		return -1;
@@ -344,35 +344,11 @@ static int prepare(struct run *r, struct ud_err *err)
 	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
 	if ((r->output_default ? ud_outfile_check_new : ud_outfile_check)(r->output, err) != 0)
 		return -1;
-	r->ro.sampling = args.hotspots ? &r->sampling : NULL;
-	if (args.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &r->sampling, &why) != 0) {
-		ud_cmd_error(&command, "--hotspots: %s: measuring without hotspots", why.msg);
-		r->ro.sampling = NULL;
-	}
-	r->u = u;
-	/* -e's list is what is counted, as stat's: the top-down groups come with the defaults */
-	r->ev = ud_measure_plan_topdown(u, args.events, 0, ud_sampler_counters_held(r->ro.sampling), !args.events,
-					&r->ro.nev, err);
-	if (!r->ev)
+	if (ud_measurement_plan(&r->m, &mo, err) != 0)
 		return -1;
-	/* measure.h named them :u; a run says why once, as perf's user would need to know */
-	if (ud_counting_user_only())
-		ud_cmd_error(&command, "warning: perf_event_paranoid=%d lets this user count user mode only: counters "
-				       "are named :u (run as root or with CAP_PERFMON to count the kernel too)",
-			     ud_perf_event_paranoid());
-	for (size_t i = 0; i < r->ro.nev; i++) {
-		char hint[512];
-
-		if (!r->ev[i].unknown)
-			continue;
-		/* the nearest known names, as stat gives them ("did you mean 'cycles'?") */
-		if (ud_event_suggest(r->ev[i].name, u, hint, sizeof(hint)))
-			ud_cmd_error(&command, "unknown event '%s' (did you mean %s?): counted as not_supported",
-				     r->ev[i].name, hint);
-		else
-			ud_cmd_error(&command, "unknown event '%s': counted as not_supported", r->ev[i].name);
-	}
-	r->ro.ev = r->ev;
+	r->ro.sampling = ud_measurement_sampler(&r->m);
+	r->ro.ev = r->m.ev;
+	r->ro.nev = r->m.nev;
 	set_timing(r);
 	return 0;
 }
@@ -388,16 +364,14 @@ static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *
 	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
 	struct ud_err why = UD_ERR_INIT;
 
-	if (!w || ud_run_to_workload(it->def, &it->res, r->ev, r->ro.nev, w) != 0 ||
-	    ud_noise_measure(it, r->ev, r->ro.nev, w) != 0)
+	if (!w || ud_run_to_workload(it->def, &it->res, r->m.ev, r->m.nev, w) != 0 ||
+	    ud_noise_measure(it, r->m.ev, r->m.nev, w) != 0)
 		return ud_fail(err, "out of memory");
-	if (ud_measure_topdown(r->u, w, err) != 0)
+	if (ud_measure_topdown(r->m.u, w, err) != 0)
 		return -1;
 	record_binary(it->def, w);
 	/* Symbols that cannot be named cost this workload its hotspots, never the run its measurements. */
-	if (r->ro.sampling &&
-	    !(w->hotspots = ud_symbols_from_records(it->res.records, it->res.nrecords, r->sampling.event,
-						     r->sampling.frequency_hz, r->sampling.kernel_reason, &why)))
+	if (r->m.sampled && !(w->hotspots = ud_measurement_hotspots(&r->m, it->res.records, it->res.nrecords, &why)))
 		ud_cmd_error(&command, "%s: kept without hotspots: %s", it->def->name, why.msg);
 	return 0;
 }
@@ -566,11 +540,9 @@ static void run_free(struct run *r)
 {
 	ud_profile_free(r->p);
 	free(r->output);
-	free(r->ev);
 	free(r->defs);
 	ud_specs_free(r->specs, r->nspecs);
-	ud_uarch_db_free(&r->db);
-	ud_events_cleanup();
+	ud_measurement_free(&r->m);
 }
 
 int cmd_run(int argc, char **argv)

@@ -20,17 +20,13 @@
 #include "builtins.h"
 #include "host.h"
 #include "launch.h"
-#include "measure.h"
+#include "measurement.h"
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
-#include "sampler.h"
 #include "stat_format.h"
-#include "symbols.h"
 #include "text.h"
-#include "topdown_method.h"
 #include "targets.h"
-#include "uarch.h"
 
 /* perf's limits: -I and --timeout under 10 ms are refused (builtin-stat.c). */
 #define INTERVAL_MIN_MS 10
@@ -215,98 +211,44 @@ static char *join_command(char **argv)
 	return s;
 }
 
-/* Every unknown event in one line: the first's reason, or the closest known names. */
-static int refuse_unknown(const struct ud_uarch *u, const struct ud_event *ev, size_t n)
-{
-	char hint[512], msg[1024];
-	size_t used = 0, bad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		bool plain;
-
-		if (!ev[i].unknown)
-			continue;
-		plain = strncmp(ev[i].reason, "unknown event", 13) == 0;
-		if (bad++ == 0 && plain && ud_event_suggest(ev[i].name, u, hint, sizeof(hint)))
-			used += (size_t)snprintf(msg, sizeof(msg), "unknown event '%s' (did you mean %s?)", ev[i].name, hint);
-		else if (bad == 1)
-			used += (size_t)snprintf(msg, sizeof(msg), "event '%s': %s", ev[i].name, ev[i].reason);
-	}
-	if (!bad)
-		return 0;
-	if (bad > 1 && used < sizeof(msg))
-		snprintf(msg + used, sizeof(msg) - used, " (and %zu more unknown events)", bad - 1);
-	ud_cmd_error(&command, "%s: nothing was run", msg);
-	return -1;
-}
-
-/* -M's names each a metric u's table defines; then they are counted as --topdown counts them. */
-static int check_metrics(const struct ud_uarch *u)
-{
-	struct ud_err err = UD_ERR_INIT;
-	char *list, *name, *save = NULL;
-	int rc = 0;
-
-	if (!o.metrics)
-		return 0;
-	list = strdup(o.metrics);
-	if (!list)
-		return ud_cmd_error(&command, "out of memory"), -1;
-	for (name = strtok_r(list, ",", &save); name && rc == 0; name = strtok_r(NULL, ",", &save))
-		rc = ud_td_metric_check(u, name, &err);
-	free(list);
-	if (rc != 0) {
-		ud_cmd_error(&command, "%s", err.msg);
-		return -1;
-	}
-	o.topdown = true;
-	return 0;
-}
-
-/* The plan for -e (or the defaults), -d and -M; NULL after an error, every unknown name refused. */
-static struct ud_event *plan_events(const struct ud_uarch *u, size_t *n)
-{
-	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev;
-
-	if (o.null_run)
-		return *n = 0, calloc(1, sizeof(*ev));
-	if (check_metrics(u) != 0)
-		return NULL;
-	if (o.hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &o.sampler, &err) != 0) {
-		ud_cmd_error(&command, "--hotspots: %s: counting without hotspots", err.msg);
-		o.hotspots = false;
-	}
-	ev = ud_measure_plan_topdown(u, o.events, o.detailed, o.hotspots ? ud_sampler_counters_held(&o.sampler) : 0,
-				     o.topdown, n, &err);
-	if (!ev) {
-		ud_cmd_error(&command, "%s", err.msg);
-		return NULL;
-	}
-	if (refuse_unknown(u, ev, *n) != 0) {
-		free(ev);
-		return NULL;
-	}
-	return ev;
-}
-
 /* Everything a stat run holds, freed in one place. */
 struct stat_run {
-	struct ud_uarch_db db;
-	const struct ud_uarch *u;
+	struct ud_measurement meas; /* the host's table, the plan and the sampler */
 	char **cmd;
-	struct ud_event *ev;
-	size_t n;
 	struct ud_stat_unit *units;
 	struct ud_stat_target target;
 	struct ud_profile *p;      /* the profile: its one workload is the whole */
 	struct ud_profile *parts;  /* one workload an aggregate */
 	struct ud_workload **aggr;
-	struct ud_measure_stat m;
+	struct ud_measure_stat m;  /* the session measured, each run */
 	struct ud_outfile *out;    /* -o's report */
 	FILE *f;                   /* where the report goes */
 	int intervals;
 };
+
+/* What the measurement goes on without (no sampling event), said as every message is. */
+static void notice(void *ctx, const char *msg)
+{
+	(void)ctx;
+	ud_cmd_error(&command, "%s", msg);
+}
+
+/* The plan for -e (or the defaults), -d, -M and --hotspots; every unknown name refused. */
+static int plan_events(struct stat_run *r)
+{
+	struct ud_measurement_opts mo = {
+		.nothing = o.null_run, .events = o.events, .metrics = o.metrics, .detailed = o.detailed,
+		.topdown = o.topdown, .hotspots = o.hotspots, .refuse_unknown = true, .without_hotspots = "counting",
+		.notice = notice,
+	};
+	struct ud_err err = UD_ERR_INIT;
+
+	if (ud_measurement_plan(&r->meas, &mo, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 static void run_free(struct stat_run *r)
 {
@@ -316,10 +258,8 @@ static void run_free(struct stat_run *r)
 	ud_profile_free(r->parts);
 	free(r->aggr);
 	free(r->units);
-	free(r->ev);
 	ud_stat_target_free(&r->target);
-	ud_uarch_db_free(&r->db);
-	ud_events_cleanup();
+	ud_measurement_free(&r->meas);
 	free(o.events);
 }
 
@@ -335,7 +275,7 @@ static void target_name(const struct stat_run *r, char *buf, size_t len)
 /* The profile whose one workload is the command (or the target); host facts only when a profile is written. */
 static int new_profile(struct stat_run *r)
 {
-	struct ud_host_opts hopts = { .db = &r->db };
+	struct ud_host_opts hopts = { .db = &r->meas.db };
 	struct ud_err err = UD_ERR_INIT;
 	bool written = o.profile || output_is_profile();
 	struct ud_workload *w;
@@ -368,9 +308,11 @@ static int new_profile(struct stat_run *r)
 /* perf's unit and scale of each planned event, in the order of the workload's counters. */
 static int plan_units(struct stat_run *r)
 {
-	r->units = calloc(r->n + 1, sizeof(*r->units));
-	for (size_t i = 0; r->units && i < r->n; i++)
-		r->units[i] = (struct ud_stat_unit){ r->ev[i].unit, r->ev[i].scale };
+	const struct ud_event *ev = r->meas.ev;
+
+	r->units = calloc(r->meas.nev + 1, sizeof(*r->units));
+	for (size_t i = 0; r->units && i < r->meas.nev; i++)
+		r->units[i] = (struct ud_stat_unit){ ev[i].unit, ev[i].scale };
 	return r->units ? 0 : -1;
 }
 
@@ -419,7 +361,7 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 		ok = ud_profile_add_workload(p, "part") != NULL;
 	for (size_t a = 0; ok && a < r->target.naggr; a++)
 		aggr[a] = &p->workloads[a + 1];
-	if (ok && ud_measure_interval(&r->m, r->ev, r->n, deltas, length_ns, &p->workloads[0], aggr) == 0) {
+	if (ok && ud_measure_interval(&r->m, r->meas.ev, r->meas.nev, deltas, length_ns, &p->workloads[0], aggr) == 0) {
 		v = view_of(r, &p->workloads[0], aggr, slots);
 		v.interval_s = (double)at_ns / 1e9;
 		v.interval_index = r->intervals++;
@@ -543,44 +485,17 @@ static int check_outputs(void)
 }
 
 /* The session: what launch.h runs each time. */
-static void plan_session(struct stat_run *r, const struct ud_launch_sampling *sampling)
+static void plan_session(struct stat_run *r)
 {
 	r->m = (struct ud_measure_stat){
 		.session = { .argv = r->cmd, .slots = r->target.slots, .nslots = r->target.nslots,
 			     .tasks = r->target.tasks, .delay_ns = (uint64_t)o.delay * 1000000ULL,
 			     .timeout_ns = (uint64_t)o.timeout * 1000000ULL,
 			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
-			     .on_interval = o.interval ? on_interval : NULL, .ctx = r, .sampling = sampling },
+			     .on_interval = o.interval ? on_interval : NULL, .ctx = r },
 		.exact = o.exact, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
-		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = o.topdown ? r->u : NULL,
+		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = r->meas.topdown ? r->meas.u : NULL,
 	};
-}
-
-/* ud_measure_stat(), with --hotspots sampling the command and naming its symbols in the whole. */
-static int measure_sampled(struct stat_run *r, struct ud_launch_result *last, struct ud_err *err)
-{
-	const struct ud_sampler_config *cfg = &o.sampler;
-	struct ud_launch_sampling s = { .config = cfg, .records_fd = -1 };
-	struct ud_workload *w = &r->p->workloads[0];
-	uint8_t *records = NULL;
-	size_t len = 0;
-	int ret;
-
-	plan_session(r, NULL);
-	if (!o.hotspots)
-		return ud_measure_stat(&r->m, r->ev, r->n, w, r->aggr, last, err);
-	if ((s.records_fd = ud_records_fd_new(err)) < 0)
-		return UD_LAUNCH_SYSTEM;
-	plan_session(r, &s);
-	ret = ud_measure_stat(&r->m, r->ev, r->n, w, r->aggr, last, err);
-	if (ret == UD_LAUNCH_OK && ud_records_fd_read(s.records_fd, &records, &len, err) != 0)
-		ret = UD_LAUNCH_SYSTEM;
-	if (ret == UD_LAUNCH_OK &&
-	    !(w->hotspots = ud_symbols_from_records(records, len, cfg->event, cfg->frequency_hz, cfg->kernel_reason, err)))
-		ret = UD_LAUNCH_SYSTEM;
-	free(records);
-	close(s.records_fd);
-	return ret;
 }
 
 /* The exit status of a measured session, as perf's: the command's, or the stopping signal's. */
@@ -600,7 +515,8 @@ static int measure(struct stat_run *r)
 
 	if (o.interval && open_report(r) != 0)
 		return UD_EXIT_USAGE;
-	ret = measure_sampled(r, &last, &err);
+	plan_session(r);
+	ret = ud_measurement_stat(&r->meas, &r->m, &r->p->workloads[0], r->aggr, &last, &err);
 	if (ret != UD_LAUNCH_OK) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;
@@ -615,14 +531,13 @@ static int setup(struct stat_run *r)
 {
 	struct ud_err err = UD_ERR_INIT;
 
-	if (ud_uarch_db_load(NULL, &r->db, &err) != 0 || !(r->u = ud_uarch_detect_file(&r->db, NULL, &err)) ||
+	if (ud_measurement_detect(&r->meas, &err) != 0 ||
 	    ud_stat_target_make(target_kind(), o.cpus ? o.cpus : o.pids ? o.pids : o.tids, aggr_mode(), &r->target,
 				&err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
-	r->ev = plan_events(r->u, &r->n);
-	if (!r->ev || check_outputs() != 0)
+	if (plan_events(r) != 0 || check_outputs() != 0)
 		return UD_EXIT_USAGE;
 	if (plan_units(r) != 0 || new_profile(r) != 0) {
 		ud_cmd_error(&command, "out of memory");
