@@ -405,6 +405,53 @@ START_TEST(test_target_checked)
 END_TEST
 
 /* run's default profile name, the library's since run is thin: the hostname kept to a file name's letters. */
+/* A profile its file will not take goes to a new file in TMPDIR, named in what is returned. */
+START_TEST(test_save_falls_back_to_tmpdir)
+{
+	char *dir = make_tempdir(), *tmp = make_tempdir(), missing[4200], *text;
+	struct ud_profile *p = ud_profile_new(NULL);
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL;
+	struct ud_profile_saved s;
+
+	ck_assert_ptr_nonnull(ud_profile_add_workload(p, "w"));
+	snprintf(missing, sizeof(missing), "%s/no-such-folder/p.json", dir);
+	setenv("TMPDIR", tmp, 1);
+	ck_assert_int_eq(ud_profile_save_somewhere(p, missing, false, &s), 1);
+	ck_assert_ptr_eq(s.path, s.fallback);
+	ck_assert_ptr_nonnull(strstr(s.err.msg, "no-such-folder"));
+	ck_assert_int_eq(strncmp(s.path, tmp, strlen(tmp)), 0);
+	ck_assert_ptr_nonnull(strstr(s.path, "/uarchdiff-profile-"));
+	text = read_text(s.path);
+	ck_assert_ptr_nonnull(strstr(text, "\"uarchdiff.profile/1\""));
+	free(text);
+	ck_assert_int_eq(count_entries(tmp), 1);
+
+	/* neither: nothing is left behind, and both reasons are said */
+	setenv("TMPDIR", missing, 1);
+	ck_assert_int_eq(ud_profile_save_somewhere(p, missing, true, &s), -1);
+	ck_assert_ptr_null(s.path);
+	ck_assert_str_ne(s.why.msg, "");
+	ck_assert_int_eq(count_entries(tmp), 1);
+
+	/* a file that takes it is just written */
+	snprintf(missing, sizeof(missing), "%s/p.json", dir);
+	ck_assert_int_eq(ud_profile_save_somewhere(p, missing, true, &s), 0);
+	ck_assert_ptr_eq(s.path, missing);
+	ck_assert_str_eq(s.err.msg, "");
+	if (keep)
+		setenv("TMPDIR", keep, 1);
+	else
+		unsetenv("TMPDIR");
+	free(keep);
+	ud_profile_free(p);
+	rm_tree(dir);
+	rm_tree(tmp);
+	free(dir);
+	free(tmp);
+}
+END_TEST
+
 START_TEST(test_default_path_is_a_file_name)
 {
 	struct ud_host *h = host_from_text("{\"hostname\": \"../x\"}");
@@ -427,6 +474,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_default_path_is_a_file_name);
+	tcase_add_test(tc, test_save_falls_back_to_tmpdir);
 	tcase_add_test(tc, test_round_trip_is_lossless);
 	tcase_add_test(tc, test_running_pct_of_means_is_a_share);
 	tcase_add_test(tc, test_malformed_files);

@@ -5,7 +5,6 @@
  * Profiles this host: every workload calibrated and sampled under counter
  * groups, a summary table, and a profile written for `diff`.
  */
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -438,53 +437,29 @@ static int measure_all(struct run *r, struct ud_err *err)
 }
 
 /*
- * Where the profile goes when its own file cannot take it (a full disk, a
- * file-size limit): a new file in TMPDIR, named in the message.  0 with the
- * name in path, or -1 with why.
- */
-static int save_fallback(const struct run *r, char *path, size_t len, struct ud_err *why)
-{
-	const char *tmp = getenv("TMPDIR");
-	int fd;
-
-	snprintf(path, len, "%s/uarchdiff-profile-XXXXXX.json", tmp && *tmp ? tmp : "/tmp");
-	if ((fd = mkstemps(path, 5)) < 0)
-		return ud_fail(why, "%s: %s", path, strerror(errno));
-	close(fd);
-	if (ud_profile_save(r->p, path, why) == 0)
-		return 0;
-	unlink(path);
-	return -1;
-}
-
-/*
  * Writes the profile and prints the summary, which is printed whatever
  * became of the profile: on a failed write the profile goes to a file in
  * TMPDIR, or the message says it is lost.  Returns the exit status.
  */
 static int save(struct run *r, int status)
 {
-	struct ud_err err = UD_ERR_INIT, why = UD_ERR_INIT;
-	char fallback[4200], shown[4300];
-	const char *saved = r->output;
+	struct ud_profile_saved s;
+	char shown[4300];
 
-	if ((r->output_default ? ud_profile_save_new : ud_profile_save)(r->p, r->output, &err) != 0) {
+	if (ud_profile_save_somewhere(r->p, r->output, r->output_default, &s) != 0) {
 		status = UD_EXIT_RUN_FAILED;
-		if (save_fallback(r, fallback, sizeof(fallback), &why) == 0) {
-			ud_cmd_error(&command, "%s; the profile was saved in %s instead", err.msg, fallback);
-			saved = fallback;
-		} else {
+		if (s.path)
+			ud_cmd_error(&command, "%s; the profile was saved in %s instead", s.err.msg, s.path);
+		else
 			ud_cmd_error(&command, "%s; nor could it go to TMPDIR (%s): the profile of %zu workload%s is lost, "
-					       "the summary is all that is left", err.msg, why.msg, r->p->nworkloads,
+					       "the summary is all that is left", s.err.msg, s.why.msg, r->p->nworkloads,
 				     r->p->nworkloads == 1 ? "" : "s");
-			saved = NULL;
-		}
 	}
 	if (!args.json) {
 		summary(r->p);
 		top_symbols(r->p);
 		/* the default name holds the hostname: shown, never obeyed by the terminal */
-		printf("\nprofile: %s\n", saved ? ud_visible(saved, shown, sizeof(shown)) : "none (see the message above)");
+		printf("\nprofile: %s\n", s.path ? ud_visible(s.path, shown, sizeof(shown)) : "none (see the message above)");
 	}
 	return status;
 }

@@ -259,6 +259,22 @@ struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *na
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
 /* The same into a file that must not exist yet (ud_outfile_create()): a default name never replaces one. */
 int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err);
+/* Where ud_profile_save_somewhere() put a profile. */
+struct ud_profile_saved {
+	const char *path;     /* the file written: the one asked for (borrowed) or fallback; NULL: none */
+	char fallback[4200];  /* the TMPDIR file tried when the one asked for failed */
+	struct ud_err err;    /* why the one asked for failed; "" when it did not */
+	struct ud_err why;    /* why the fallback failed too */
+};
+/*
+ * Saves p at path (ud_profile_save_new() where fresh), and where that fails
+ * (a full disk, a file-size limit, a folder gone) in a new file of TMPDIR,
+ * else /tmp: uarchdiff-profile-XXXXXX.json, so that a long measurement is
+ * not lost to its output.  0 when path took it, 1 when the fallback did,
+ * -1 when neither did; s says where and why (its path points at path or
+ * into s).
+ */
+int ud_profile_save_somewhere(const struct ud_profile *p, const char *path, bool fresh, struct ud_profile_saved *s);
 int ud_profile_dump(const struct ud_profile *p, FILE *f);
 /*
  * run's default name for the profile of host: HOSTNAME-YYYYMMDD-HHMMSS.json

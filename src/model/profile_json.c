@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -312,6 +313,39 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err)
 {
 	return save(p, path, true, err);
+}
+
+/*
+ * A new file in TMPDIR (else /tmp) for a profile its own file would not
+ * take: 0 with the name in path, or -1 with why (nothing left behind).
+ */
+static int save_in_tmpdir(const struct ud_profile *p, char *path, size_t len, struct ud_err *why)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, len, "%s/uarchdiff-profile-XXXXXX.json", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemps(path, 5)) < 0)
+		return ud_fail(why, "%s: %s", path, strerror(errno));
+	close(fd);
+	if (ud_profile_save(p, path, why) == 0)
+		return 0;
+	unlink(path);
+	return -1;
+}
+
+int ud_profile_save_somewhere(const struct ud_profile *p, const char *path, bool fresh, struct ud_profile_saved *s)
+{
+	*s = (struct ud_profile_saved){ .err = UD_ERR_INIT, .why = UD_ERR_INIT };
+	if (save(p, path, fresh, &s->err) == 0) {
+		s->path = path;
+		return 0;
+	}
+	if (save_in_tmpdir(p, s->fallback, sizeof(s->fallback), &s->why) == 0) {
+		s->path = s->fallback;
+		return 1;
+	}
+	return -1;
 }
 
 /* Default file names tried in one second before giving up on a free one: more runs a second than any script starts. */
