@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "derived.h"
+#include "host.h"
 #include "runner.h"
 #include "selection.h"
+#include "suite.h"
 #include "testutil.h"
 
 static const char *const sw[] = { "page-faults", "context-switches", "task-clock" };
@@ -481,6 +483,54 @@ START_TEST(test_selection)
 }
 END_TEST
 
+/*
+ * A suite whose only counter is a hardware one: where no PMU counts it (this
+ * VM) the verdict names it with its reason, the scores are kept and the
+ * profile written all the same.
+ */
+START_TEST(test_suite_verdict_without_counters)
+{
+	struct ud_measurement_opts mo = { .events = "cycles" };
+	struct ud_measurement m = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_suite_result res;
+	const struct ud_workload_def **d;
+	struct ud_profile *p;
+	char out[4200];
+	size_t n;
+
+	ck_assert_int_eq(ud_measurement_detect(&m, &err), 0);
+	ck_assert_int_eq(ud_measurement_plan(&m, &mo, &err), 0);
+	d = ud_workloads_select("syscall", UD_SUITE_QUICK, NULL, 0, &n, NULL, NULL, &err);
+	ck_assert_ptr_nonnull(d);
+	p = ud_profile_new(ud_host_collect(&(struct ud_host_opts){ .db = &m.db }, &err));
+	ck_assert_ptr_nonnull(p);
+	snprintf(out, sizeof(out), "%s/p.json", tmproot);
+	struct ud_suite_run s = { .m = &m, .defs = d, .ndefs = n, .suite = UD_SUITE_QUICK, .repeat = 1, .output = out,
+				  .output_new = true };
+
+	ck_assert_int_eq(ud_suite_measure(&s, p, &res, &err), 0);
+	ck_assert(!res.failed);
+	ck_assert_int_eq(res.stop_signal, 0);
+	ck_assert_int_eq(res.save_status, 0);
+	ck_assert_str_eq(res.saved.path, out);
+	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert(isfinite(p->workloads[0].score.median));
+	if (p->workloads[0].counters[0].status == UD_COUNTED) {
+		ck_assert_ptr_null(res.uncounted); /* a host whose PMU counts cycles */
+	} else {
+		ck_assert_ptr_nonnull(res.uncounted);
+		ck_assert_str_eq(res.uncounted->name, "cycles");
+		ck_assert_ptr_nonnull(res.uncounted->reason);
+		ck_assert_str_ne(res.uncounted->reason, "");
+	}
+	ck_assert_int_eq(access(out, F_OK), 0);
+	ud_profile_free(p);
+	free(d);
+	ud_measurement_free(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runner");
@@ -490,6 +540,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_setup_is_not_counted);
 	tcase_add_test(tc, test_selection);
+	tcase_add_test(tc, test_suite_verdict_without_counters);
 	tcase_add_test(tc, test_helpers_are_counted);
 	tcase_add_test(tc, test_crash_hang_and_failure_are_outcomes);
 	tcase_add_test(tc, test_setsid_helper_is_killed);

@@ -6,16 +6,13 @@
  * groups, a summary table, and a profile written for `diff`.
  */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "builtins.h"
 #include "derived.h"
-#include "elfinfo.h"
 #include "host.h"
 #include "measurement.h"
 #include "options.h"
@@ -27,19 +24,10 @@
 #include "selection.h"
 #include "spec.h"
 #include "stop.h"
+#include "suite.h"
 #include "stats.h"
 #include "text.h"
 
-
-/* Each suite's sample length and per-child time limit. */
-static const struct {
-	unsigned suite;
-	double target_s, timeout_s;
-} suite_timing[] = {
-	{ UD_SUITE_QUICK, 0.15, 10 },
-	{ UD_SUITE_DEFAULT, 0.25, 20 },
-	{ UD_SUITE_FULL, 0.5, 60 },
-};
 
 struct run_args {
 	const char *names, *output, *label;
@@ -102,27 +90,6 @@ static void say_skipped(void *arg, const char *why)
 {
 	(void)arg;
 	ud_cmd_error(&command, "%s", why);
-}
-
-/*
- * Which binary did the work, so a diff can tell whether both hosts ran the
- * same one: the program for an external workload, uarchdiff itself else.
- */
-static void record_binary(const struct ud_workload_def *d, struct ud_workload *w)
-{
-	char path[4096], id[128];
-	struct ud_err err = UD_ERR_INIT;
-	int found;
-
-	if (d->data)
-		found = ud_spec_available(d->data, NULL, path, sizeof(path));
-	else
-		found = realpath("/proc/self/exe", path) != NULL;
-	if (!found)
-		return;
-	w->binary_path = strdup(path);
-	if (ud_elf_build_id(path, id, sizeof(id), &err) == 0)
-		w->build_id = strdup(id);
 }
 
 /* "~40 s left", "~2 min left": the live line's estimate, as coarse as it is. */
@@ -296,25 +263,9 @@ struct run {
 	struct ud_profile *p;
 	char *output;
 	bool output_default;               /* output is a name the user did not give: it must not exist */
-	struct ud_runner_opts ro;
-	double suite_timeout;
 };
 
-static void set_timing(struct run *r)
-{
-	for (size_t i = 0; i < sizeof(suite_timing) / sizeof(suite_timing[0]); i++) {
-		if (suite_timing[i].suite == args.suite) {
-			r->ro.target_s = suite_timing[i].target_s;
-			r->suite_timeout = suite_timing[i].timeout_s;
-		}
-	}
-	r->ro.exact = args.exact;
-	r->ro.l1d = ud_host_cache_bytes(r->p->host, UD_CACHE_L1D);
-	r->ro.l2 = ud_host_cache_bytes(r->p->host, UD_CACHE_L2);
-	r->ro.l3 = ud_host_cache_bytes(r->p->host, UD_CACHE_L3);
-}
-
-/* What the measurement goes on without (no sampling event, kernel counts, known events), said as now. */
+/* What the measurement goes on without (no sampling event, kernel counts, known events, hotspots), said. */
 static void notice(void *ctx, const char *msg)
 {
 	(void)ctx;
@@ -343,134 +294,15 @@ static int prepare(struct run *r, struct ud_err *err)
 	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
 	if ((r->output_default ? ud_outfile_check_new : ud_outfile_check)(r->output, err) != 0)
 		return -1;
-	if (ud_measurement_plan(&r->m, &mo, err) != 0)
-		return -1;
-	r->ro.sampling = ud_measurement_sampler(&r->m);
-	r->ro.ev = r->m.ev;
-	r->ro.nev = r->m.nev;
-	set_timing(r);
-	return 0;
-}
-
-/*
- * A suite item's result into the profile: scores, counters, the binary, the
- * noise and, with --hotspots, its symbols.  Called once every workload has
- * run: loading symbols grows this process, and every workload child (a fork
- * of it) would pay for that at each of its own forks.
- */
-static int record(struct run *r, const struct ud_suite_item *it, struct ud_err *err)
-{
-	struct ud_workload *w = ud_profile_add_workload(r->p, it->def->name);
-	struct ud_err why = UD_ERR_INIT;
-
-	if (!w || ud_run_to_workload(it->def, &it->res, r->m.ev, r->m.nev, w) != 0 ||
-	    ud_noise_measure(it, r->m.ev, r->m.nev, w) != 0)
-		return ud_fail(err, "out of memory");
-	if (ud_measure_topdown(r->m.u, w, err) != 0)
-		return -1;
-	record_binary(it->def, w);
-	/* Symbols that cannot be named cost this workload its hotspots, never the run its measurements. */
-	if (r->m.sampled && !(w->hotspots = ud_measurement_hotspots(&r->m, it->res.records, it->res.nrecords, &why)))
-		ud_cmd_error(&command, "%s: kept without hotspots: %s", it->def->name, why.msg);
-	return 0;
-}
-
-/*
- * Whether any counter of a measured workload counted.  SPEC §1: a run that
- * could open no counter at all failed (exit 1), whatever it measured; the
- * profile is still written, and the first counter's reason is said.
- */
-static bool any_counted(const struct ud_profile *p)
-{
-	const struct ud_counter *first = NULL;
-
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		for (size_t k = 0; k < p->workloads[i].ncounters; k++) {
-			const struct ud_counter *c = &p->workloads[i].counters[k];
-
-			if (c->status == UD_COUNTED)
-				return true;
-			first = first ? first : c;
-		}
-	}
-	if (!first)
-		return true; /* nothing measured, or no counter asked for: nothing to say */
-	ud_cmd_error(&command, "no counter could be opened (%s: %s): the scores are kept, every count is missing",
-		     first->name, first->reason ? first->reason : "not counted");
-	return false;
-}
-
-/* Every workload, samples interleaved (rounds.h); returns the exit status so far, or -1 with err. */
-static int measure_all(struct run *r, struct ud_err *err)
-{
-	int tty = isatty(STDERR_FILENO), status = UD_EXIT_OK;
-	struct ud_rounds_plan plan = { .fixed = (int)args.repeat, .target_ci95 = UD_ROUNDS_TARGET_CI95,
-				    .min_samples = UD_ROUNDS_MIN_SAMPLES, .budget_factor = UD_ROUNDS_BUDGET_FACTOR,
-				    .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
-	struct ud_suite_item *items = calloc(r->ndefs ? r->ndefs : 1, sizeof(*items));
-
-	if (!items)
-		return ud_fail(err, "out of memory");
-	for (size_t i = 0; i < r->ndefs; i++) {
-		const struct ud_workload_def *d = r->defs[i];
-
-		items[i].def = d;
-		items[i].timeout_s = d->data ? ((const struct ud_spec *)d->data)->timeout_s : r->suite_timeout;
-	}
-	if (ud_rounds_run(items, r->ndefs, &r->ro, &plan, progress, &tty, err) != 0)
-		status = -1;
-	for (size_t i = 0; status >= 0 && i < r->ndefs; i++) {
-		/* stopped by Ctrl-C: what was measured is kept, what was not begun is not a result */
-		if (!items[i].begun || (items[i].res.outcome == UD_OUT_INTERRUPTED && !items[i].res.nsamples))
-			continue;
-		if (record(r, &items[i], err) != 0)
-			status = -1;
-		else if (items[i].res.outcome != UD_OUT_OK)
-			status = UD_EXIT_RUN_FAILED;
-	}
-	for (size_t i = 0; i < r->ndefs; i++)
-		ud_run_result_free(&items[i].res);
-	free(items);
-	if (status == UD_EXIT_OK && !any_counted(r->p))
-		status = UD_EXIT_RUN_FAILED;
-	return status;
-}
-
-/*
- * Writes the profile and prints the summary, which is printed whatever
- * became of the profile: on a failed write the profile goes to a file in
- * TMPDIR, or the message says it is lost.  Returns the exit status.
- */
-static int save(struct run *r, int status)
-{
-	struct ud_profile_saved s;
-	char shown[4300];
-
-	if (ud_profile_save_somewhere(r->p, r->output, r->output_default, &s) != 0) {
-		status = UD_EXIT_RUN_FAILED;
-		if (s.path)
-			ud_cmd_error(&command, "%s; the profile was saved in %s instead", s.err.msg, s.path);
-		else
-			ud_cmd_error(&command, "%s; nor could it go to TMPDIR (%s): the profile of %zu workload%s is lost, "
-					       "the summary is all that is left", s.err.msg, s.why.msg, r->p->nworkloads,
-				     r->p->nworkloads == 1 ? "" : "s");
-	}
-	if (!args.json) {
-		summary(r->p);
-		top_symbols(r->p);
-		/* the default name holds the hostname: shown, never obeyed by the terminal */
-		printf("\nprofile: %s\n", s.path ? ud_visible(s.path, shown, sizeof(shown)) : "none (see the message above)");
-	}
-	return status;
+	return ud_measurement_plan(&r->m, &mo, err);
 }
 
 /* After a stop signal: what was measured is saved marked incomplete; nothing measured replaces nothing. */
-static bool say_stopped(struct run *r)
+static bool say_stopped(const struct run *r, int sig)
 {
 	char name[32];
 
-	ud_signal_name(*r->ro.stop, name, sizeof(name));
-	r->p->incomplete = 1;
+	ud_signal_name(sig, name, sizeof(name));
 	if (r->p->nworkloads > 0) {
 		ud_cmd_error(&command, "interrupted (%s): saving the %zu workloads measured, marked incomplete", name,
 			     r->p->nworkloads);
@@ -485,30 +317,54 @@ static bool say_stopped(struct run *r)
 }
 
 /*
- * Measures and saves with the stop signals caught: one stops the run, and
- * what was measured is saved, marked incomplete.  They stay caught until the
- * profile is written, so a second one cannot cut the save short.  Returns
- * the exit status, or -1 with err.
+ * Where the profile went, and the summary, which is printed whatever
+ * became of the profile: on a failed write the profile went to a file in
+ * TMPDIR, or the message says it is lost.  Returns the exit status.
  */
+static int say_saved(const struct run *r, const struct ud_suite_result *res, int status)
+{
+	const struct ud_profile_saved *s = &res->saved;
+	char shown[4300];
+
+	if (res->save_status != 0) {
+		status = UD_EXIT_RUN_FAILED;
+		if (s->path)
+			ud_cmd_error(&command, "%s; the profile was saved in %s instead", s->err.msg, s->path);
+		else
+			ud_cmd_error(&command, "%s; nor could it go to TMPDIR (%s): the profile of %zu workload%s is lost, "
+					       "the summary is all that is left", s->err.msg, s->why.msg, r->p->nworkloads,
+				     r->p->nworkloads == 1 ? "" : "s");
+	}
+	if (!args.json) {
+		summary(r->p);
+		top_symbols(r->p);
+		/* the default name holds the hostname: shown, never obeyed by the terminal */
+		printf("\nprofile: %s\n", s->path ? ud_visible(s->path, shown, sizeof(shown)) : "none (see the message above)");
+	}
+	return status;
+}
+
+/* Measures and saves (suite.h: a stop signal stops it, what was measured is kept); the exit status, or -1 with err. */
 static int measure_and_save(struct run *r, struct ud_err *err)
 {
-	struct ud_stop stop;
-	int status;
+	int tty = isatty(STDERR_FILENO);
+	struct ud_suite_run s = {
+		.m = &r->m, .defs = r->defs, .ndefs = r->ndefs, .suite = args.suite, .repeat = (int)args.repeat,
+		.exact = args.exact, .output = r->output, .output_new = r->output_default, .progress = progress,
+		.progress_ctx = &tty, .notice = notice,
+	};
+	struct ud_suite_result res;
+	const struct ud_counter *c;
 
-	r->ro.stop = ud_stop_catch(&stop);
-	status = measure_all(r, err);
-	if (status >= 0 && *r->ro.stop) {
-		status = UD_EXIT_RUN_FAILED;
-		if (!say_stopped(r))
-			goto restore;
-	}
-	if (status >= 0)
-		status = save(r, status);
-restore:
-	ud_stop_release(&stop);
-	/* The pipe that stopped the run must not kill it now: a write that fails is said, the status is 1. */
-	signal(SIGPIPE, SIG_IGN);
-	return status;
+	if (ud_suite_measure(&s, r->p, &res, err) != 0)
+		return -1;
+	/* SPEC §1: a run that could open no counter at all failed; the profile is still written */
+	if ((c = res.uncounted))
+		ud_cmd_error(&command, "no counter could be opened (%s: %s): the scores are kept, every count is missing",
+			     c->name, c->reason ? c->reason : "not counted");
+	if (res.stop_signal && !say_stopped(r, res.stop_signal))
+		return UD_EXIT_RUN_FAILED;
+	return say_saved(r, &res, res.failed || c || res.stop_signal ? UD_EXIT_RUN_FAILED : UD_EXIT_OK);
 }
 
 static void run_free(struct run *r)
@@ -522,7 +378,7 @@ static void run_free(struct run *r)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run r = { .suite_timeout = 20 };
+	struct run r = { 0 };
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
 
