@@ -1,33 +1,26 @@
 /*
- * uarchdiff run [-w NAME,...] [--suite quick|default|full] [-r N] [-o FILE]
- *               [--label TEXT] [--exact] [--json]
+ * uarchdiff run [-w NAME,...] [--suite quick|default|full] [-e EVENTS] [-r N]
+ *               [-o FILE] [--label TEXT] [--exact] [--json] [--hotspots]
  *
  * Profiles this host: every workload calibrated and sampled under counter
- * groups, a summary table, and a profile written for `diff`.
+ * groups (the library's suite.h), a summary table, a profile for `diff`.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "builtins.h"
-#include "derived.h"
 #include "host.h"
 #include "measurement.h"
 #include "options.h"
 #include "outfile.h"
-#include "profile.h"
-#include "noise.h"
-#include "runner.h"
-#include "rounds.h"
+#include "run_summary.h"
 #include "selection.h"
 #include "spec.h"
 #include "stop.h"
 #include "suite.h"
-#include "stats.h"
 #include "text.h"
-
 
 struct run_args {
 	const char *names, *output, *label;
@@ -85,172 +78,32 @@ static const struct ud_command command = {
 	.options = UD_OPTIONS(options),
 };
 
-/* A suite's workload that cannot run here: said, and the rest run. */
-static void say_skipped(void *arg, const char *why)
-{
-	(void)arg;
-	ud_cmd_error(&command, "%s", why);
-}
-
-/* "~40 s left", "~2 min left": the live line's estimate, as coarse as it is. */
-static void left_text(double s, char *buf, size_t len)
-{
-	if (s < 90)
-		snprintf(buf, len, "~%.0f s left", ceil(s));
-	else
-		snprintf(buf, len, "~%.0f min left", ceil(s / 60));
-}
-
 /*
- * The live line (a terminal only): "[k/N] workload  round i  ~Ts left",
- * rewritten in place after each sample; one line a workload once it is done.
+ * What the library goes on without, said as every message is: a suite's
+ * workload that cannot run here, no sampling event, kernel counts, an
+ * unknown event, a workload's hotspots.
  */
+static void say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	ud_cmd_error(&command, "%s", msg);
+}
+
+/* The live line on a terminal, and a line a workload once it is done (suite.h's words). */
 static void progress(void *ctx, const struct ud_suite_item *it, bool done, const struct ud_rounds_status *st)
 {
-	const int *tty = ctx;
-	const struct ud_run_result *r = &it->res;
-	/* Spec names, units and a program's failure text are input: shown, never obeyed by the terminal. */
-	char nbuf[256], ubuf[128], dbuf[2048];
-	const char *name = ud_visible(it->def->name, nbuf, sizeof(nbuf));
-	double *scores;
+	char line[UD_SUITE_PROGRESS_MAX];
 
-	if (!done) {
-		char left[32];
-
-		left_text(st->left_s, left, sizeof(left));
-		if (*tty)
-			fprintf(stderr, "\r\033[K[%zu/%zu] %s  round %zu  %s", st->index + 1, st->count, name, st->round, left);
-		return;
-	}
-	if (*tty)
-		fprintf(stderr, "\r\033[K");
-	scores = calloc(r->nsamples ? r->nsamples : 1, sizeof(*scores));
-	for (size_t i = 0; scores && i < r->nsamples; i++)
-		scores[i] = ud_sample_score(&r->samples[i]);
-	const char *units = ud_visible(r->units[0] ? r->units : it->def->units, ubuf, sizeof(ubuf));
-	const char *detail = ud_visible(r->detail.msg, dbuf, sizeof(dbuf));
-
-	if (scores && r->nsamples) {
-		char ci[32];
-
-		/* one sample has no interval: "n/a", never "nan%" */
-		ud_format_num("%.1f%%", 100 * ud_ci95_median_rel(scores, r->nsamples), ci, sizeof(ci));
-		char med[40];
-
-		ud_format_human(ud_median(scores, r->nsamples), med, sizeof(med));
-		fprintf(stderr, "%-20s %s %s (+-%s, %zu samples)%s%s\n", name, med, units, ci,
-			r->nsamples, r->outcome == UD_OUT_OK ? "" : ": ", r->outcome == UD_OUT_OK ? "" : detail);
-	}
-	else
-		fprintf(stderr, "%-20s %s\n", name, r->outcome == UD_OUT_OK ? "no samples" : detail);
-	free(scores);
+	ud_suite_progress_text(it, done, st, *(const int *)ctx, line, sizeof(line));
+	fputs(line, stderr);
 }
 
-/* The summary's counter columns, IPC and the two miss rates: shown only where some workload has a value. */
-static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
-#define SUMMARY_METRICS (sizeof(summary_metric) / sizeof(summary_metric[0]))
-
-static void summary_row(const struct ud_workload *w, const bool shown[SUMMARY_METRICS])
+/* The CPUs check of a noise line: the built-in workloads that keep one CPU busy, as when it was recorded. */
+static bool keeps_one_cpu(const char *workload)
 {
-	/* unknown reads "n/a", as in every report */
-	char s[32] = "n/a", ci[16] = "n/a", n[16] = "n/a", cols[64] = "";
-	char name[256], units[128], outcome[2048];
-	size_t used = 0;
+	const struct ud_workload_def *d = ud_workload_find(workload);
 
-	if (isfinite(w->score.median))
-		ud_format_human(w->score.median, s, sizeof(s));
-	if (isfinite(w->score.ci95_rel))
-		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
-	for (size_t i = 0; i < SUMMARY_METRICS; i++) {
-		double v = ud_metric(w, summary_metric[i]);
-		char cell[16] = "n/a";
-
-		if (!shown[i])
-			continue;
-		if (isfinite(v))
-			snprintf(cell, sizeof(cell), i == 0 ? "%.2f" : "%.2f%%", i == 0 ? v : 100 * v);
-		used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", cell);
-	}
-	if (w->noise)
-		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
-	printf("%-20s %14s %-8s %7s %3s%s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
-	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)));
-}
-
-/* One line a noisy workload, its causes together, under their legend: each said once. */
-static void noise_lines(const struct ud_profile *p)
-{
-	bool legend = false;
-	char name[256], causes[256];
-
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct ud_workload *w = &p->workloads[i];
-		const struct ud_workload_def *d = ud_workload_find(w->name);
-
-		/* the CPU check applies to the built-in workloads that keep one CPU busy, as when it was recorded */
-		ud_noise_causes(w->noise, d && !d->not_single_cpu, causes, sizeof(causes));
-		if (strcmp(causes, "-") == 0)
-			continue;
-		if (!legend) {
-			printf("\n");
-			ud_text_fit(UD_NOISE_LEGEND "\n", ud_cli_width(), stdout);
-		}
-		legend = true;
-		printf("  %-20s %s\n", ud_visible(w->name, name, sizeof(name)), causes);
-	}
-}
-
-/* The head of the summary's table, with the counter columns shown. */
-static void summary_head(const bool shown[SUMMARY_METRICS])
-{
-	static const char *const head[SUMMARY_METRICS] = { "IPC", "br-miss", "L1d-miss" };
-	char cols[64] = "";
-	size_t used = 0;
-
-	for (size_t i = 0; i < SUMMARY_METRICS; i++)
-		if (shown[i])
-			used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", head[i]);
-	printf("%-20s %14s %-8s %7s %3s%s  %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome");
-}
-
-static void summary(const struct ud_profile *p)
-{
-	bool shown[SUMMARY_METRICS] = { false };
-	char banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
-	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
-
-	if (no_pmu) {
-		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
-		ud_text_fit(banner, ud_cli_width(), stdout);
-		printf("\n\n");
-	}
-	for (size_t i = 0; i < p->nworkloads; i++)
-		for (size_t k = 0; k < SUMMARY_METRICS; k++)
-			shown[k] = shown[k] || isfinite(ud_metric(&p->workloads[i], summary_metric[k]));
-	summary_head(shown);
-	for (size_t i = 0; i < p->nworkloads; i++)
-		summary_row(&p->workloads[i], shown);
-	noise_lines(p);
-}
-
-/* With --hotspots: where each workload spent most of its time. */
-static void top_symbols(const struct ud_profile *p)
-{
-	bool header = false;
-	char name[256], sym[512], dso[4096];
-
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct ud_hotspot *t = ud_hotspots_top(p->workloads[i].hotspots);
-
-		if (!t)
-			continue;
-		if (!header)
-			printf("\n%-16s %7s  %s\n", "workload", "samples", "top symbol");
-		header = true;
-		printf("%-16s %6.1f%%  %s (%s, %s)\n", ud_visible(p->workloads[i].name, name, sizeof(name)),
-		       100 * t->share, ud_visible(t->symbol, sym, sizeof(sym)),
-		       t->dso ? ud_visible(t->dso, dso, sizeof(dso)) : "-", ud_mode_name(t->mode));
-	}
+	return d && !d->not_single_cpu;
 }
 
 /* Everything one `run` holds between measuring and writing. */
@@ -265,19 +118,12 @@ struct run {
 	bool output_default;               /* output is a name the user did not give: it must not exist */
 };
 
-/* What the measurement goes on without (no sampling event, kernel counts, known events, hotspots), said. */
-static void notice(void *ctx, const char *msg)
-{
-	(void)ctx;
-	ud_cmd_error(&command, "%s", msg);
-}
-
 /* The host, the output file and the counter plan: what every workload needs. */
 static int prepare(struct run *r, struct ud_err *err)
 {
 	/* -e's list is what is counted, as stat's: the top-down groups come with the defaults */
 	struct ud_measurement_opts mo = { .events = args.events, .topdown = !args.events, .hotspots = args.hotspots,
-					  .say_user_only = true, .without_hotspots = "measuring", .notice = notice };
+					  .say_user_only = true, .without_hotspots = "measuring", .notice = say };
 	struct ud_host_opts hopts = { .db = &r->m.db, .label = args.label };
 	struct ud_host *host;
 
@@ -336,8 +182,8 @@ static int say_saved(const struct run *r, const struct ud_suite_result *res, int
 				     r->p->nworkloads == 1 ? "" : "s");
 	}
 	if (!args.json) {
-		summary(r->p);
-		top_symbols(r->p);
+		ud_run_summary_print(stdout, r->p, ud_cli_width(), keeps_one_cpu);
+		ud_run_top_symbols_print(stdout, r->p);
 		/* the default name holds the hostname: shown, never obeyed by the terminal */
 		printf("\nprofile: %s\n", s->path ? ud_visible(s->path, shown, sizeof(shown)) : "none (see the message above)");
 	}
@@ -351,7 +197,7 @@ static int measure_and_save(struct run *r, struct ud_err *err)
 	struct ud_suite_run s = {
 		.m = &r->m, .defs = r->defs, .ndefs = r->ndefs, .suite = args.suite, .repeat = (int)args.repeat,
 		.exact = args.exact, .output = r->output, .output_new = r->output_default, .progress = progress,
-		.progress_ctx = &tty, .notice = notice,
+		.progress_ctx = &tty, .notice = say,
 	};
 	struct ud_suite_result res;
 	const struct ud_counter *c;
@@ -386,24 +232,13 @@ int cmd_run(int argc, char **argv)
 	status = ud_options_cli(&command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
-	if (ud_specs_load(NULL, &r.specs, &r.nspecs, &err) != 0) {
-		ud_cmd_error(&command, "%s", err.msg);
-		free(args.events);
-		return UD_EXIT_USAGE;
-	}
-	r.defs = ud_workloads_select(args.names, args.suite, r.specs, r.nspecs, &r.ndefs, say_skipped, NULL, &err);
-	if (!r.defs) {
-		ud_cmd_error(&command, "%s", err.msg);
-		run_free(&r);
-		free(args.events);
-		return UD_EXIT_USAGE;
-	}
-	/* Before measuring, a failure is bad usage or input (an unwritable -o); after, a failed run. */
-	if (prepare(&r, &err) != 0) {
+	/* Before measuring, a failure is bad usage or input (an unknown workload, an unwritable -o); after, a failed run. */
+	if (ud_specs_load(NULL, &r.specs, &r.nspecs, &err) != 0 ||
+	    !(r.defs = ud_workloads_select(args.names, args.suite, r.specs, r.nspecs, &r.ndefs, say, NULL, &err)) ||
+	    prepare(&r, &err) != 0)
 		status = UD_EXIT_USAGE;
-	} else {
+	else
 		status = measure_and_save(&r, &err);
-	}
 	if (status < 0 || status == UD_EXIT_USAGE) {
 		ud_cmd_error(&command, "%s", err.msg);
 		status = status < 0 ? UD_EXIT_RUN_FAILED : status;

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,10 @@
 #include "noise.h"
 #include "runner.h"
 #include "spec.h"
+#include "stats.h"
 #include "stop.h"
 #include "suite.h"
+#include "text.h"
 
 /* Each suite's sample length and per-child time limit. */
 static const struct {
@@ -165,4 +168,57 @@ int ud_suite_measure(const struct ud_suite_run *s, struct ud_profile *p, struct 
 	/* The pipe that stopped the run must not kill it now: a write that fails is said, the status is 1. */
 	signal(SIGPIPE, SIG_IGN);
 	return rc;
+}
+
+/* "~40 s left", "~2 min left": the live line's estimate, as coarse as it is. */
+static void left_text(double s, char *buf, size_t len)
+{
+	if (s < 90)
+		snprintf(buf, len, "~%.0f s left", ceil(s));
+	else
+		snprintf(buf, len, "~%.0f min left", ceil(s / 60));
+}
+
+/* A done workload's line: its median, units and interval, or why it has none. */
+static void done_text(const struct ud_suite_item *it, const char *name, char *buf, size_t len)
+{
+	const struct ud_run_result *r = &it->res;
+	/* Units and a program's failure text are input: shown, never obeyed by the terminal. */
+	char ubuf[128], dbuf[2048], ci[32], med[40];
+	const char *units = ud_visible(r->units[0] ? r->units : it->def->units, ubuf, sizeof(ubuf));
+	const char *detail = ud_visible(r->detail.msg, dbuf, sizeof(dbuf));
+	double *scores = calloc(r->nsamples ? r->nsamples : 1, sizeof(*scores));
+
+	for (size_t i = 0; scores && i < r->nsamples; i++)
+		scores[i] = ud_sample_score(&r->samples[i]);
+	if (scores && r->nsamples) {
+		/* one sample has no interval: "n/a", never "nan%" */
+		ud_format_num("%.1f%%", 100 * ud_ci95_median_rel(scores, r->nsamples), ci, sizeof(ci));
+		ud_format_human(ud_median(scores, r->nsamples), med, sizeof(med));
+		snprintf(buf, len, "%-20s %s %s (+-%s, %zu samples)%s%s\n", name, med, units, ci, r->nsamples,
+			 r->outcome == UD_OUT_OK ? "" : ": ", r->outcome == UD_OUT_OK ? "" : detail);
+	} else {
+		snprintf(buf, len, "%-20s %s\n", name, r->outcome == UD_OUT_OK ? "no samples" : detail);
+	}
+	free(scores);
+}
+
+void ud_suite_progress_text(const struct ud_suite_item *it, bool done, const struct ud_rounds_status *st, bool tty,
+			    char *buf, size_t len)
+{
+	/* a spec's name is input too */
+	char nbuf[256], left[32];
+	const char *name = ud_visible(it->def->name, nbuf, sizeof(nbuf));
+	/* on a terminal the live line is cleared first, and rewritten in place */
+	size_t used = (size_t)snprintf(buf, len, "%s", tty ? "\r\033[K" : "");
+
+	if (used >= len)
+		return;
+	if (done) {
+		done_text(it, name, buf + used, len - used);
+	} else if (tty) {
+		left_text(st->left_s, left, sizeof(left));
+		snprintf(buf + used, len - used, "[%zu/%zu] %s  round %zu  %s", st->index + 1, st->count, name, st->round,
+			 left);
+	}
 }

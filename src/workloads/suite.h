@@ -70,4 +70,17 @@ struct ud_suite_result {
 int ud_suite_measure(const struct ud_suite_run *s, struct ud_profile *p, struct ud_suite_result *res,
 		     struct ud_err *err);
 
+/* Room for one progress text: a name, a score, units and a failure's words, each made visible. */
+#define UD_SUITE_PROGRESS_MAX 4096
+/*
+ * What run writes to stderr after a sample (rounds.h's progress): on a
+ * terminal (tty) the live line "[k/N] workload  round i  ~T s left",
+ * rewritten in place ("\r\033[K" first), piped nothing; and once a workload
+ * is done, its line "NAME  MEDIAN UNITS (+-CI, N samples)" or why it has
+ * none, ending in a newline.  Input (names, units, failure text) is made
+ * visible (text.h), never obeyed by the terminal.
+ */
+void ud_suite_progress_text(const struct ud_suite_item *it, bool done, const struct ud_rounds_status *st, bool tty,
+			    char *buf, size_t len);
+
 #endif

@@ -1,0 +1,114 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu_mode.h"
+#include "derived.h"
+#include "hotspots.h"
+#include "noise.h"
+#include "run_summary.h"
+#include "text.h"
+
+/* The summary's counter columns, IPC and the two miss rates: shown only where some workload has a value. */
+static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
+#define SUMMARY_METRICS (sizeof(summary_metric) / sizeof(summary_metric[0]))
+
+static void summary_row(FILE *f, const struct ud_workload *w, const bool shown[SUMMARY_METRICS])
+{
+	/* unknown reads "n/a", as in every report */
+	char s[32] = "n/a", ci[16] = "n/a", n[16] = "n/a", cols[64] = "";
+	char name[256], units[128], outcome[2048];
+	size_t used = 0;
+
+	if (isfinite(w->score.median))
+		ud_format_human(w->score.median, s, sizeof(s));
+	if (isfinite(w->score.ci95_rel))
+		snprintf(ci, sizeof(ci), "%.1f%%", 100 * w->score.ci95_rel);
+	for (size_t i = 0; i < SUMMARY_METRICS; i++) {
+		double v = ud_metric(w, summary_metric[i]);
+		char cell[16] = "n/a";
+
+		if (!shown[i])
+			continue;
+		if (isfinite(v))
+			snprintf(cell, sizeof(cell), i == 0 ? "%.2f" : "%.2f%%", i == 0 ? v : 100 * v);
+		used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", cell);
+	}
+	if (w->noise)
+		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
+	fprintf(f, "%-20s %14s %-8s %7s %3s%s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
+	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)));
+}
+
+/* One line a noisy workload, its causes together, under their legend: each said once. */
+static void noise_lines(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
+{
+	bool legend = false;
+	char name[256], causes[256];
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_workload *w = &p->workloads[i];
+
+		ud_noise_causes(w->noise, one_cpu(w->name), causes, sizeof(causes));
+		if (strcmp(causes, "-") == 0)
+			continue;
+		if (!legend) {
+			fprintf(f, "\n");
+			ud_text_fit(UD_NOISE_LEGEND "\n", width, f);
+		}
+		legend = true;
+		fprintf(f, "  %-20s %s\n", ud_visible(w->name, name, sizeof(name)), causes);
+	}
+}
+
+/* The head of the summary's table, with the counter columns shown. */
+static void summary_head(FILE *f, const bool shown[SUMMARY_METRICS])
+{
+	static const char *const head[SUMMARY_METRICS] = { "IPC", "br-miss", "L1d-miss" };
+	char cols[64] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < SUMMARY_METRICS; i++)
+		if (shown[i])
+			used += (size_t)snprintf(cols + used, sizeof(cols) - used, i == 0 ? " %6s" : " %9s", head[i]);
+	fprintf(f, "%-20s %14s %-8s %7s %3s%s  %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome");
+}
+
+void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
+{
+	bool shown[SUMMARY_METRICS] = { false };
+	char banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
+	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
+
+	if (no_pmu) {
+		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
+		ud_text_fit(banner, width, f);
+		fprintf(f, "\n\n");
+	}
+	for (size_t i = 0; i < p->nworkloads; i++)
+		for (size_t k = 0; k < SUMMARY_METRICS; k++)
+			shown[k] = shown[k] || isfinite(ud_metric(&p->workloads[i], summary_metric[k]));
+	summary_head(f, shown);
+	for (size_t i = 0; i < p->nworkloads; i++)
+		summary_row(f, &p->workloads[i], shown);
+	noise_lines(f, p, width, one_cpu);
+}
+
+void ud_run_top_symbols_print(FILE *f, const struct ud_profile *p)
+{
+	bool header = false;
+	char name[256], sym[512], dso[4096];
+
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct ud_hotspot *t = ud_hotspots_top(p->workloads[i].hotspots);
+
+		if (!t)
+			continue;
+		if (!header)
+			fprintf(f, "\n%-16s %7s  %s\n", "workload", "samples", "top symbol");
+		header = true;
+		fprintf(f, "%-16s %6.1f%%  %s (%s, %s)\n", ud_visible(p->workloads[i].name, name, sizeof(name)),
+		       100 * t->share, ud_visible(t->symbol, sym, sizeof(sym)),
+		       t->dso ? ud_visible(t->dso, dso, sizeof(dso)) : "-", ud_mode_name(t->mode));
+	}
+}
