@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,3 +30,10 @@ json_t *ud_json_load_file(const char *path, struct ud_err *err)
 	return root;
 }
 
+
+double ud_json_number_at(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}

@@ -53,13 +53,6 @@ json_t *ud_rv_coord(double v)
 	return json_string(buf);
 }
 
-double ud_rv_get(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 double ud_rv_known(double v)
 {
 	return isfinite(v) ? v : NAN;

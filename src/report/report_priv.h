@@ -23,8 +23,6 @@ json_t *ud_rv_fmt(const char *format, double v);
 void ud_rv_count_text(double v, char *buf, size_t len);
 /* An SVG coordinate, one decimal. */
 json_t *ud_rv_coord(double v);
-/* The number under key, NAN when absent or not a number (the teach lab's document). */
-double ud_rv_get(const json_t *o, const char *key);
 /* v where it is finite, else NAN: what the report shows of a number the model could not compute. */
 double ud_rv_known(double v);
 /* A metric as its table says: "10.97%" or "0.71". */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_io.h"
 #include "report_priv.h"
 #include "teach.h"
 #include "text.h"
@@ -131,7 +132,7 @@ static json_t *marks(const json_t *lab, const struct scale *x)
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		double kb = ud_rv_get(json_object_get(lab, "sysfs_kb"), levels[i]);
+		double kb = ud_json_number_at(json_object_get(lab, "sysfs_kb"), levels[i]);
 
 		if (kb > x->lo && kb < x->hi)
 			json_array_append_new(m, mark(x, kb, names[i], COLOR_SYSFS, 0));
@@ -148,7 +149,7 @@ static void extent(const json_t *points, const char *key, double *lo, double *hi
 	size_t i;
 
 	json_array_foreach(points, i, p) {
-		double v = ud_rv_get(p, key);
+		double v = ud_json_number_at(p, key);
 
 		if (isfinite(v)) {
 			*lo = fmin(*lo, v);
@@ -167,7 +168,7 @@ static json_t *plot_line(const json_t *lab, const struct scale *x, const struct 
 
 	*dots = json_array();
 	json_array_foreach(json_object_get(lab, "points"), i, p) {
-		double px = ud_rv_get(p, "x"), py = ud_rv_get(p, "y");
+		double px = ud_json_number_at(p, "x"), py = ud_json_number_at(p, "y");
 
 		if (!isfinite(px) || !isfinite(py) || (y->kind != TICKS_LINEAR && py <= 0))
 			continue;
@@ -199,7 +200,7 @@ static json_t *axis_title(const json_t *axis)
 static json_t *reference(const json_t *lab, const struct scale *y)
 {
 	const json_t *ref = json_object_get(lab, "reference");
-	double v = ud_rv_get(ref, "y");
+	double v = ud_json_number_at(ref, "y");
 	char label[96];
 
 	if (!isfinite(v) || v < y->lo || v > y->hi)
@@ -216,13 +217,14 @@ json_t *ud_teach_chart(const json_t *lab)
 	struct scale x = { .p0 = TC_LEFT, .p1 = TC_RIGHT, .kind = xlog ? TICKS_SIZES : TICKS_LINEAR };
 	struct scale y = { .p0 = TC_BOTTOM, .p1 = TC_TOP, .kind = ylog ? TICKS_DECADES : TICKS_LINEAR };
 	double xlo = INFINITY, xhi = -INFINITY, ylo = ylog ? INFINITY : 0, yhi = -INFINITY;
+	double ref = ud_json_number_at(json_object_get(lab, "reference"), "y");
 	json_t *dots, *line;
 
 	extent(points, "x", &xlo, &xhi);
 	extent(points, "y", &ylo, &yhi);
 	if (!isfinite(xlo) || !isfinite(ylo) || (xlog && xlo <= 0) || (ylog && ylo <= 0))
 		return json_null();
-	yhi = fmax(yhi, ud_rv_get(json_object_get(lab, "reference"), "y") > 0 ? ud_rv_get(json_object_get(lab, "reference"), "y") : yhi);
+	yhi = fmax(yhi, ref > 0 ? ref : yhi);
 	fit(&x, xlo, xhi);
 	fit(&y, ylo, yhi);
 	line = plot_line(lab, &x, &y, &dots);

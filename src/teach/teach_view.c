@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_io.h"
 #include "report_priv.h"
 #include "teach.h"
 #include "text.h"
@@ -41,7 +42,7 @@ static size_t columns(enum ud_lab lab, const char *metric, struct column *c, cha
 
 static json_t *cell(enum ud_lab lab, const struct column *c, const json_t *p)
 {
-	double v = ud_rv_get(p, c->key);
+	double v = ud_json_number_at(p, c->key);
 	char buf[32];
 
 	if (lab == UD_LAB_CACHE && strcmp(c->key, "x") == 0) {
@@ -61,7 +62,7 @@ static size_t known_columns(struct column *c, size_t n, const json_t *points)
 		bool known = false;
 
 		json_array_foreach(points, i, p)
-			known = known || isfinite(ud_rv_get(p, c[k].key));
+			known = known || isfinite(ud_json_number_at(p, c[k].key));
 		if (known)
 			c[kept++] = c[k];
 	}
@@ -106,7 +107,7 @@ static void table(enum ud_lab lab, const json_t *doc_lab, json_t *view)
 static json_t *effect_line(const json_t *lab)
 {
 	const json_t *e = json_object_get(lab, "effect");
-	double a = ud_rv_get(e, "a"), b = ud_rv_get(e, "b"), ratio = ud_rv_get(e, "ratio");
+	double a = ud_json_number_at(e, "a"), b = ud_json_number_at(e, "b"), ratio = ud_json_number_at(e, "ratio");
 	char buf[256];
 
 	if (!isfinite(a) || !isfinite(b) || !isfinite(ratio))
@@ -180,7 +181,7 @@ static json_t *knees_line(const json_t *lab)
 	for (int l = 0; l < 3; l++) {
 		static const char *const keys[] = { "l1d", "l2", "l3" }, *const names[] = { "L1d", "L2", "L3" };
 
-		ud_format_kb(ud_rv_get(sys, keys[l]), kb, sizeof(kb));
+		ud_format_kb(ud_json_number_at(sys, keys[l]), kb, sizeof(kb));
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s %s %s", l ? "," : "", names[l],
 					 strcmp(kb, "n/a") ? kb : "unknown");
 	}
@@ -264,7 +265,7 @@ static json_t *lab_view(const json_t *lab, bool banner)
 		      "experiment", json_object_get(lab, "experiment"), "expected", json_object_get(lab, "expected"),
 		      "measured", json_object_get(lab, "measured"), "shown", shown, "verdict", verdict, "effect",
 		      effect_line(lab), "counters", counters_line(lab, banner), "knees", knees_line(lab), "note",
-		      json_object_get(lab, "note"), "seconds", ud_rv_fmt("%.1f s", ud_rv_get(lab, "seconds")), "chart",
+		      json_object_get(lab, "note"), "seconds", ud_rv_fmt("%.1f s", ud_json_number_at(lab, "seconds")), "chart",
 		      ud_teach_chart(lab));
 	if (v) {
 		json_object_set_new(v, "noise", noise_line(lab));
@@ -297,7 +298,7 @@ static json_t *teach_view(const struct ud_host *host, const json_t *doc)
 		json_array_append_new(labs, lab_view(lab, no_pmu != NULL));
 		shown += json_is_true(json_object_get(lab, "shown"));
 		noisy += json_array_size(json_object_get(json_object_get(lab, "noise"), "warnings")) > 0;
-		seconds += isfinite(ud_rv_get(lab, "seconds")) ? ud_rv_get(lab, "seconds") : 0;
+		seconds += isfinite(ud_json_number_at(lab, "seconds")) ? ud_json_number_at(lab, "seconds") : 0;
 	}
 	used = (size_t)snprintf(total, sizeof(total), "%zu of %zu lab%s shown, in %.1f s.", shown, json_array_size(labs),
 				json_array_size(labs) == 1 ? "" : "s", seconds);
