@@ -14,6 +14,16 @@
  *
  * This is the command layer: ud_options_parse() prints nothing (tests call
  * it), ud_options_cli() prints usage and errors for the builtins.
+ *
+ * Tables are written with the row macros below (UD_FLAG_OPTION ...), never
+ * as bare initialisers, because the rows are type-checked: each macro puts
+ * its destination through _Generic with the one pointer type its kind
+ * writes, so `&args.count` (an int *) given to UD_LONG_OPTION (which
+ * writes a long) does not compile ("'_Generic' selector of type 'int *' is
+ * not compatible with any association").  _Generic, not the conditional
+ * `1 ? (dest) : (long *)0`: gcc 12 and clang 14 only warn about that one's
+ * pointer mismatch, an error only under -Werror.  tests/options-typecheck.sh
+ * (ctest options_typecheck) proves the refusal for every kind.
  */
 #ifndef UD_OPTIONS_H
 #define UD_OPTIONS_H
@@ -56,6 +66,34 @@ struct ud_command {
 	bool operands;           /* whether it takes arguments beyond its options */
 	bool permute;            /* options may come after operands (every command but one that runs a command line) */
 };
+
+/*
+ * dest when it is a pointer of exactly type, else a compile error: the rows'
+ * check, for a parse() whose destination's type is known where the row is
+ * written (UD_REPORT_FORMAT_OPTION, report.h).
+ */
+#define UD_OPTION_DEST(dest, type) _Generic((dest), type: (dest))
+
+/* The fields every kind has, named; the kinds' macros below add their own. */
+#define UD_OPTION_ROW_(s, l, k, d, a, h) \
+	.short_name = (s), .long_name = (l), .kind = (k), .dest = (d), .arg_name = (a), .help = (h)
+
+/* The rows: s the short name (0: long only), l the long one, arg the usage's "N", "FILE". */
+#define UD_FLAG_OPTION(s, l, dest, help) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_FLAG, UD_OPTION_DEST(dest, bool *), NULL, help) }
+#define UD_COUNT_OPTION(s, l, dest, help) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_COUNT, UD_OPTION_DEST(dest, int *), NULL, help) }
+#define UD_STRING_OPTION(s, l, dest, arg, help) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_STRING, UD_OPTION_DEST(dest, const char **), arg, help) }
+#define UD_LIST_OPTION(s, l, dest, arg, help) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_LIST, UD_OPTION_DEST(dest, char **), arg, help) }
+/* A whole number in [lo, hi]. */
+#define UD_LONG_OPTION(s, l, dest, arg, help, lo, hi) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_LONG, UD_OPTION_DEST(dest, long *), arg, help), .min = (lo), .max = (hi) }
+/* dest stays void *: its type is parse()'s to know; fn is held to parse's type. */
+#define UD_PARSE_OPTION(s, l, dest, arg, help, fn)           \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_PARSE, (dest), arg, help), \
+	  .parse = _Generic((fn), int (*)(const char *, void *, struct ud_err *): (fn)) }
 
 #define UD_OPTIONS(cmd_options) (cmd_options), (sizeof(cmd_options) / sizeof((cmd_options)[0]))
 

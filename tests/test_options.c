@@ -24,11 +24,11 @@ static int parse_even(const char *arg, void *dest, struct ud_err *err)
 }
 
 static const struct ud_option options[] = {
-	{ 'j', "json", UD_OPT_FLAG, &v.flag, NULL, "a flag", 0, 0, NULL },
-	{ 'o', "output", UD_OPT_STRING, &v.str, "FILE", "a string\nover two lines", 0, 0, NULL },
-	{ 'r', "repeat", UD_OPT_LONG, &v.n, "N", "a number", 1, UD_REPEAT_MAX, NULL },
-	{ 'e', "event", UD_OPT_LIST, &v.list, "EVENTS", "a list", 0, 0, NULL },
-	{ 0, "even", UD_OPT_PARSE, &v.parsed, "K", "parsed by a callback", 0, 0, parse_even },
+	UD_FLAG_OPTION('j', "json", &v.flag, "a flag"),
+	UD_STRING_OPTION('o', "output", &v.str, "FILE", "a string\nover two lines"),
+	UD_LONG_OPTION('r', "repeat", &v.n, "N", "a number", 1, UD_REPEAT_MAX),
+	UD_LIST_OPTION('e', "event", &v.list, "EVENTS", "a list"),
+	UD_PARSE_OPTION(0, "even", &v.parsed, "K", "parsed by a callback", parse_even),
 };
 
 static const struct ud_command cmd = {
