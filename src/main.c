@@ -34,7 +34,7 @@ static const struct {
 static bool show_version;
 
 static const struct ud_option options[] = {
-	{ 'V', "version", UD_OPT_FLAG, &show_version, NULL, "print the version", 0, 0, NULL },
+	UD_FLAG_OPTION('V', "version", &show_version, "print the version"),
 };
 
 static char command_list[1024];

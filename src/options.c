@@ -14,8 +14,9 @@
 /* getopt_long's value for an option without a short name: past any char. */
 #define LONG_ONLY_BASE 256
 
+/* No destination, so not UD_FLAG_OPTION: the parser answers --help itself (UD_OPT_HELP). */
 static const struct ud_option help_option = {
-	'h', "help", UD_OPT_FLAG, NULL, NULL, "show this help", 0, 0, NULL,
+	.short_name = 'h', .long_name = "help", .kind = UD_OPT_FLAG, .help = "show this help",
 };
 
 /* The table's i-th option, -h/--help coming last. */

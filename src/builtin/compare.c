@@ -22,22 +22,20 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
+	UD_PARSE_OPTION('f', "format", &args.format, "F",
 	  "text (default), json (uarchdiff.compare/2), md, html (one self-contained\n"
-	  "file, a distribution chart per workload)", 0, 0, ud_report_format_option },
-	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write the report to FILE, atomically (default stdout)",
-	  0, 0, NULL },
-	{ 0, "group-by", UD_OPT_LIST, &args.group_by, "FIELDS",
+	  "file, a distribution chart per workload)", ud_report_format_option),
+	UD_STRING_OPTION('o', "output", &args.output, "FILE", "write the report to FILE, atomically (default stdout)"),
+	UD_LIST_OPTION(0, "group-by", &args.group_by, "FIELDS",
 	  "group hosts by these host facts, dotted, comma-separated (default\n"
 	  "cpu.vendor,cpu.uarch,cpu.online_cpus; kernel, hypervisor,\n"
-	  "vulnerabilities.retbleed ...: any fact 'uarchdiff host' shows)", 0, 0, NULL },
-	{ 0, "baseline", UD_OPT_STRING, &args.baseline, "B",
+	  "vulnerabilities.retbleed ...: any fact 'uarchdiff host' shows)"),
+	UD_STRING_OPTION(0, "baseline", &args.baseline, "B",
 	  "what the groups are compared with: median (default: the largest\n"
-	  "group's median host), first (the first profile), or a host's label", 0, 0, NULL },
-	{ 0, "all-hosts", UD_OPT_FLAG, &args.all_hosts, NULL,
-	  "add the per-host table (every host's speedups; JSON always has it)", 0, 0, NULL },
-	{ 0, "pairs", UD_OPT_FLAG, &args.pairs, NULL,
-	  "add every host's whole diff against the baseline (N diffs: large)", 0, 0, NULL },
+	  "group's median host), first (the first profile), or a host's label"),
+	UD_FLAG_OPTION(0, "all-hosts", &args.all_hosts,
+	  "add the per-host table (every host's speedups; JSON always has it)"),
+	UD_FLAG_OPTION(0, "pairs", &args.pairs, "add every host's whole diff against the baseline (N diffs: large)"),
 };
 
 static const struct ud_command command = {

@@ -18,11 +18,10 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
+	UD_PARSE_OPTION('f', "format", &args.format, "F",
 	  "text (default), json (uarchdiff.diff/1), md, html\n"
-	  "(one self-contained file with inline SVG charts)", 0, 0, ud_report_format_option },
-	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write the report to FILE, atomically (default stdout)",
-	  0, 0, NULL },
+	  "(one self-contained file with inline SVG charts)", ud_report_format_option),
+	UD_STRING_OPTION('o', "output", &args.output, "FILE", "write the report to FILE, atomically (default stdout)"),
 };
 
 static const struct ud_command command = {

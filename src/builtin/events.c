@@ -27,10 +27,9 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	{ 0, "uarch", UD_OPT_STRING, &args.uarch, "NAME", "a table by name (zen4, neoverse-n1, ...)", 0, 0, NULL },
-	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "the table detected from another host's /proc/cpuinfo", 0,
-	  0, NULL },
-	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print JSON", 0, 0, NULL },
+	UD_STRING_OPTION(0, "uarch", &args.uarch, "NAME", "a table by name (zen4, neoverse-n1, ...)"),
+	UD_STRING_OPTION(0, "cpuinfo", &args.cpuinfo, "FILE", "the table detected from another host's /proc/cpuinfo"),
+	UD_FLAG_OPTION(0, "json", &args.json, "print JSON"),
 };
 
 static const struct ud_command command = {

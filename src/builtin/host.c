@@ -16,9 +16,9 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "take the CPU description from another host's /proc/cpuinfo",
-	  0, 0, NULL },
-	{ 0, "json", UD_OPT_FLAG, &args.json, NULL, "print JSON (the profile's \"host\" object)", 0, 0, NULL },
+	UD_STRING_OPTION(0, "cpuinfo", &args.cpuinfo, "FILE",
+	  "take the CPU description from another host's /proc/cpuinfo"),
+	UD_FLAG_OPTION(0, "json", &args.json, "print JSON (the profile's \"host\" object)"),
 };
 
 static const struct ud_command command = {

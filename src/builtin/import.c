@@ -42,25 +42,23 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 }
 
 static const struct ud_option options[] = {
-	{ 0, "format", UD_OPT_PARSE, &args.o.format, "F", "the input format (default: auto-detected per file)", 0, 0,
-	  parse_format },
-	{ 0, "label", UD_OPT_STRING, &args.label, "L", "the host's label (default: the first file's name)", 0, 0, NULL },
-	{ 0, "workload", UD_OPT_STRING, &args.o.workload, "NAME",
-	  "the workload's name (one file; default: the command\nperf names, else the file's name)", 0, 0, NULL },
-	{ 0, "score", UD_OPT_PARSE, &args.o, "V[,V...][:UNITS]",
+	UD_PARSE_OPTION(0, "format", &args.o.format, "F",
+	  "the input format (default: auto-detected per file)", parse_format),
+	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: the first file's name)"),
+	UD_STRING_OPTION(0, "workload", &args.o.workload, "NAME",
+	  "the workload's name (one file; default: the command\nperf names, else the file's name)"),
+	UD_PARSE_OPTION(0, "score", &args.o, "V[,V...][:UNITS]",
 	  "the workload's score, overriding UnixBench COUNT lines\n(one file); several values are its samples (repeated\n"
-	  "runs); time units (s, ms, ...) are lower-is-better",
-	  0, 0, parse_score },
-	{ 0, "host", UD_OPT_STRING, &args.host, "FILE",
+	  "runs); time units (s, ms, ...) are lower-is-better", parse_score),
+	UD_STRING_OPTION(0, "host", &args.host, "FILE",
 	  "that host's facts: 'uarchdiff host --json' taken there\n(kernel, hypervisor, mitigations, CPU), for the diff's\n"
-	  "environment and rules", 0, 0, NULL },
-	{ 0, "cpuinfo", UD_OPT_STRING, &args.cpuinfo, "FILE", "that host's /proc/cpuinfo: its CPU and microarchitecture",
-	  0, 0, NULL },
-	{ 0, "uarch", UD_OPT_STRING, &args.uarch, "NAME",
+	  "environment and rules"),
+	UD_STRING_OPTION(0, "cpuinfo", &args.cpuinfo, "FILE",
+	  "that host's /proc/cpuinfo: its CPU and microarchitecture"),
+	UD_STRING_OPTION(0, "uarch", &args.uarch, "NAME",
 	  "that host's microarchitecture, where no cpuinfo is at hand\n"
-	  "(zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)", 0, 0, NULL },
-	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile to write (atomically; '-' is stdout)", 0, 0,
-	  NULL },
+	  "(zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)"),
+	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile to write (atomically; '-' is stdout)"),
 };
 
 static const struct ud_command command = {

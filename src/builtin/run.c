@@ -40,25 +40,22 @@ static int parse_suite(const char *arg, void *dest, struct ud_err *err)
 }
 
 static const struct ud_option options[] = {
-	{ 'w', "workloads", UD_OPT_STRING, &args.names, "LIST", "these workloads, comma-separated", 0, 0, NULL },
-	{ 0, "suite", UD_OPT_PARSE, &args.suite, "S", "quick (8 workloads, ~25 s), default (20, ~100 s),\nfull (measured on a 2-vCPU VM)", 0, 0,
-	  parse_suite },
-	{ 'e', "event", UD_OPT_LIST, &args.events, "EVENTS",
+	UD_STRING_OPTION('w', "workloads", &args.names, "LIST", "these workloads, comma-separated"),
+	UD_PARSE_OPTION(0, "suite", &args.suite, "S",
+	  "quick (8 workloads, ~25 s), default (20, ~100 s),\nfull (measured on a 2-vCPU VM)", parse_suite),
+	UD_LIST_OPTION('e', "event", &args.events, "EVENTS",
 	  "the counters instead of the defaults and the top-down\ngroups, as stat -e takes them (cycles:u,\n"
-	  "instructions:k, ... count one mode)", 0, 0, NULL },
-	{ 'r', "repeat", UD_OPT_LONG, &args.repeat, "N",
-	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)", 1,
-	  UD_REPEAT_MAX, NULL },
-	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)",
-	  0, 0, NULL },
-	{ 0, "label", UD_OPT_STRING, &args.label, "TEXT", "the host's label in the profile (default: hostname)", 0,
-	  0, NULL },
-	{ 0, "exact", UD_OPT_FLAG, &args.exact, NULL, "one run a counter group: no multiplexing, more time", 0, 0,
-	  NULL },
-	{ 0, "json", UD_OPT_FLAG, &args.json, NULL,
-	  "print the profile instead of the summary: on stdout,\nor in FILE with -o", 0, 0, NULL },
-	{ 0, "hotspots", UD_OPT_FLAG, &args.hotspots, NULL,
-	  "sample where each workload spends its time (user and\nkernel symbols), at 1000 Hz", 0, 0, NULL },
+	  "instructions:k, ... count one mode)"),
+	UD_LONG_OPTION('r', "repeat", &args.repeat, "N",
+	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)",
+	  1, UD_REPEAT_MAX),
+	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)"),
+	UD_STRING_OPTION(0, "label", &args.label, "TEXT", "the host's label in the profile (default: hostname)"),
+	UD_FLAG_OPTION(0, "exact", &args.exact, "one run a counter group: no multiplexing, more time"),
+	UD_FLAG_OPTION(0, "json", &args.json,
+	  "print the profile instead of the summary: on stdout,\nor in FILE with -o"),
+	UD_FLAG_OPTION(0, "hotspots", &args.hotspots,
+	  "sample where each workload spends its time (user and\nkernel symbols), at 1000 Hz"),
 };
 
 static const struct ud_command command = {

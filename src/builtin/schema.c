@@ -16,9 +16,8 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	{ 0, "list", UD_OPT_FLAG, &args.list, NULL, "list the schemas: name, the document each describes, its file", 0, 0,
-	  NULL },
-	{ 0, "path", UD_OPT_FLAG, &args.path, NULL, "print the schema's file name instead of its text", 0, 0, NULL },
+	UD_FLAG_OPTION(0, "list", &args.list, "list the schemas: name, the document each describes, its file"),
+	UD_FLAG_OPTION(0, "path", &args.path, "print the schema's file name instead of its text"),
 };
 
 static const struct ud_command command = {

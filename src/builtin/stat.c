@@ -47,57 +47,55 @@ struct stat_opts {
 static struct stat_opts o;
 
 static const struct ud_option options[] = {
-	{ 'e', "event", UD_OPT_LIST, &o.events, "EVENTS",
+	UD_LIST_OPTION('e', "event", &o.events, "EVENTS",
 	  "events in perf's syntax (repeatable): generic names\n"
 	  "(cycles, instructions, branches, branch-misses,\n"
 	  "task-clock, page-faults, ...), raw codes rHEX,\n"
 	  "tracepoints subsys:name, PMU events pmu/event=N/\n"
 	  "and pmu/name/, duration_time, vendor events\n"
 	  "libpfm4 knows; groups {a,b}; modifiers :u :k :h\n"
-	  ":G :H :p :pp :ppp :D", 0, 0, NULL },
-	{ 'd', "detailed", UD_OPT_COUNT, &o.detailed, NULL,
-	  "perf's detailed events: -d L1d and LLC, -dd also\nL1i and TLBs, -ddd also L1d prefetches", 0, 0, NULL },
-	{ 0, "topdown", UD_OPT_FLAG, &o.topdown, NULL,
+	  ":G :H :p :pp :ppp :D"),
+	UD_COUNT_OPTION('d', "detailed", &o.detailed,
+	  "perf's detailed events: -d L1d and LLC, -dd also\nL1i and TLBs, -ddd also L1d prefetches"),
+	UD_FLAG_OPTION(0, "topdown", &o.topdown,
 	  "also count this host's top-down events (see\n"
 	  "'uarchdiff events') in their own groups and print\n"
-	  "where the issue slots went, as perf stat --topdown", 0, 0, NULL },
-	{ 'M', "metrics", UD_OPT_LIST, &o.metrics, "METRICS",
+	  "where the issue slots went, as perf stat --topdown"),
+	UD_LIST_OPTION('M', "metrics", &o.metrics, "METRICS",
 	  "perf's -M for the metrics this host's table\n"
 	  "defines: TopdownL1, TopdownL2 (AMD: PipelineL1,\n"
 	  "PipelineL2) or a bucket (backend_bound); counted\n"
-	  "as --topdown counts them", 0, 0, NULL },
-	{ 'r', "repeat", UD_OPT_LONG, &o.repeat, "N", "run N times; print means and +- relative stderr", 1,
-	  UD_REPEAT_MAX, NULL },
-	{ 0, "exact", UD_OPT_FLAG, &o.exact, NULL,
+	  "as --topdown counts them"),
+	UD_LONG_OPTION('r', "repeat", &o.repeat, "N",
+	  "run N times; print means and +- relative stderr", 1, UD_REPEAT_MAX),
+	UD_FLAG_OPTION(0, "exact", &o.exact,
 	  "run the command once per counter group, so no\n"
-	  "counter is multiplexed (N groups: N runs a repeat)", 0, 0, NULL },
-	{ 'a', "all-cpus", UD_OPT_FLAG, &o.all_cpus, NULL, "count every online CPU (system-wide)", 0, 0, NULL },
-	{ 'C', "cpu", UD_OPT_STRING, &o.cpus, "LIST", "count these CPUs (0-3,6)", 0, 0, NULL },
-	{ 'p', "pid", UD_OPT_STRING, &o.pids, "PIDS", "count these running processes, every thread", 0, 0, NULL },
-	{ 't', "tid", UD_OPT_STRING, &o.tids, "TIDS", "count these running threads", 0, 0, NULL },
-	{ 'A', "no-aggr", UD_OPT_FLAG, &o.no_aggr, NULL, "with -a or -C: a row per CPU", 0, 0, NULL },
-	{ 0, "per-core", UD_OPT_FLAG, &o.per_core, NULL, "with -a or -C: a row per core", 0, 0, NULL },
-	{ 0, "per-socket", UD_OPT_FLAG, &o.per_socket, NULL, "with -a or -C: a row per socket", 0, 0, NULL },
-	{ 0, "per-thread", UD_OPT_FLAG, &o.per_thread, NULL, "with -p or -t: a row per thread", 0, 0, NULL },
-	{ 'I', "interval-print", UD_OPT_LONG, &o.interval, "MS",
-	  "print the counts every MS milliseconds, then\nthe totals", INTERVAL_MIN_MS, MS_MAX, NULL },
-	{ 'D', "delay", UD_OPT_LONG, &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX,
-	  NULL },
-	{ 0, "timeout", UD_OPT_LONG, &o.timeout, "MS",
-	  "stop after MS milliseconds (the command gets\nSIGTERM)", TIMEOUT_MIN_MS, MS_MAX, NULL },
-	{ 'n', "null", UD_OPT_FLAG, &o.null_run, NULL, "count nothing: the elapsed time only", 0, 0, NULL },
-	{ 'x', "field-separator", UD_OPT_STRING, &o.sep, "SEP", "CSV output like perf stat -x", 0, 0, NULL },
-	{ 'j', "json", UD_OPT_FLAG, &o.json, NULL, "perf's JSON lines: one object a counter", 0, 0, NULL },
-	{ 'o', "output", UD_OPT_STRING, &o.output, "FILE",
+	  "counter is multiplexed (N groups: N runs a repeat)"),
+	UD_FLAG_OPTION('a', "all-cpus", &o.all_cpus, "count every online CPU (system-wide)"),
+	UD_STRING_OPTION('C', "cpu", &o.cpus, "LIST", "count these CPUs (0-3,6)"),
+	UD_STRING_OPTION('p', "pid", &o.pids, "PIDS", "count these running processes, every thread"),
+	UD_STRING_OPTION('t', "tid", &o.tids, "TIDS", "count these running threads"),
+	UD_FLAG_OPTION('A', "no-aggr", &o.no_aggr, "with -a or -C: a row per CPU"),
+	UD_FLAG_OPTION(0, "per-core", &o.per_core, "with -a or -C: a row per core"),
+	UD_FLAG_OPTION(0, "per-socket", &o.per_socket, "with -a or -C: a row per socket"),
+	UD_FLAG_OPTION(0, "per-thread", &o.per_thread, "with -p or -t: a row per thread"),
+	UD_LONG_OPTION('I', "interval-print", &o.interval, "MS",
+	  "print the counts every MS milliseconds, then\nthe totals", INTERVAL_MIN_MS, MS_MAX),
+	UD_LONG_OPTION('D', "delay", &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX),
+	UD_LONG_OPTION(0, "timeout", &o.timeout, "MS",
+	  "stop after MS milliseconds (the command gets\nSIGTERM)", TIMEOUT_MIN_MS, MS_MAX),
+	UD_FLAG_OPTION('n', "null", &o.null_run, "count nothing: the elapsed time only"),
+	UD_STRING_OPTION('x', "field-separator", &o.sep, "SEP", "CSV output like perf stat -x"),
+	UD_FLAG_OPTION('j', "json", &o.json, "perf's JSON lines: one object a counter"),
+	UD_STRING_OPTION('o', "output", &o.output, "FILE",
 	  "write the report to FILE, atomically; '-' is\n"
-	  "stdout; FILE.json without -x or -j: the profile", 0, 0, NULL },
-	{ 0, "append", UD_OPT_FLAG, &o.append, NULL, "with -o: add to FILE instead of replacing it", 0, 0, NULL },
-	{ 0, "profile", UD_OPT_STRING, &o.profile, "FILE",
-	  "also write a uarchdiff.profile/1 profile to FILE", 0, 0, NULL },
-	{ 0, "pre", UD_OPT_STRING, &o.pre, "CMD", "run the shell command CMD before each run", 0, 0, NULL },
-	{ 0, "post", UD_OPT_STRING, &o.post, "CMD", "run the shell command CMD after each run", 0, 0, NULL },
-	{ 0, "hotspots", UD_OPT_FLAG, &o.hotspots, NULL,
-	  "sample the command too, at 1000 Hz: its top user\nand kernel symbols", 0, 0, NULL },
+	  "stdout; FILE.json without -x or -j: the profile"),
+	UD_FLAG_OPTION(0, "append", &o.append, "with -o: add to FILE instead of replacing it"),
+	UD_STRING_OPTION(0, "profile", &o.profile, "FILE", "also write a uarchdiff.profile/1 profile to FILE"),
+	UD_STRING_OPTION(0, "pre", &o.pre, "CMD", "run the shell command CMD before each run"),
+	UD_STRING_OPTION(0, "post", &o.post, "CMD", "run the shell command CMD after each run"),
+	UD_FLAG_OPTION(0, "hotspots", &o.hotspots,
+	  "sample the command too, at 1000 Hz: its top user\nand kernel symbols"),
 };
 
 static const struct ud_command command = {

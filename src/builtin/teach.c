@@ -30,10 +30,10 @@ static int parse_format(const char *arg, void *dest, struct ud_err *err)
 }
 
 static const struct ud_option options[] = {
-	{ 'f', "format", UD_OPT_PARSE, &args.format, "F",
+	UD_PARSE_OPTION('f', "format", &args.format, "F",
 	  "text (default), html (one self-contained page, a chart a lab),\n"
-	  "json (uarchdiff.teach/1)", 0, 0, parse_format },
-	{ 'o', "output", UD_OPT_STRING, &args.output, "FILE", "write to FILE, atomically (default stdout)", 0, 0, NULL },
+	  "json (uarchdiff.teach/1)", parse_format),
+	UD_STRING_OPTION('o', "output", &args.output, "FILE", "write to FILE, atomically (default stdout)"),
 };
 
 static const struct ud_command command = {
