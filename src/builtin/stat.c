@@ -371,26 +371,6 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 	free(slots);
 }
 
-/* The sampled symbols under perf's text report, as perf report would list them. */
-static void print_hotspots(FILE *f, const struct ud_hotspots *h)
-{
-	if (!h)
-		return;
-	fprintf(f, " Hotspots (%s at %.0f Hz, %.0f samples%s%s):\n\n", h->sampling.event, h->sampling.frequency_hz,
-		h->sampling.samples, h->sampling.kernel_symbols ? "; kernel symbols: " : "",
-		h->sampling.kernel_symbols ? h->sampling.kernel_symbols : "");
-	/* Symbol and file names come from the ELF files run: shown, never obeyed by the terminal. */
-	for (size_t i = 0; i < h->nrows; i++) {
-		char sym[1024], dso[4096];
-
-		fprintf(f, " %6.2f%%  %-6s  %-40s %s\n", 100 * h->rows[i].share,
-			h->rows[i].mode == UD_MODE_COUNT ? "" : ud_mode_name(h->rows[i].mode),
-			ud_visible(h->rows[i].symbol, sym, sizeof(sym)),
-			h->rows[i].dso ? ud_visible(h->rows[i].dso, dso, sizeof(dso)) : "");
-	}
-	fprintf(f, "\n");
-}
-
 /* What --append keeps: the file's present bytes, copied ahead of the new report (a regular file only). */
 static int keep_for_append(FILE *to, struct ud_err *err)
 {
@@ -455,7 +435,7 @@ static int write_report(struct stat_run *r)
 	v.summary = o.interval > 0;
 	print_view(r->f, &v);
 	if (!o.json && !o.sep)
-		print_hotspots(r->f, w->hotspots);
+		ud_stat_print_hotspots(r->f, w->hotspots);
 	free(slots);
 	if (r->out && ud_outfile_commit(r->out, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_mode.h"
 #include "derived.h"
 #include "stat_format.h"
 #include "stats.h"
@@ -629,4 +630,23 @@ void ud_stat_print_json(FILE *f, const struct ud_stat_view *v)
 {
 	if (!v->null_run)
 		each_row(f, v, json_row, NULL);
+}
+
+void ud_stat_print_hotspots(FILE *f, const struct ud_hotspots *h)
+{
+	if (!h)
+		return;
+	fprintf(f, " Hotspots (%s at %.0f Hz, %.0f samples%s%s):\n\n", h->sampling.event, h->sampling.frequency_hz,
+		h->sampling.samples, h->sampling.kernel_symbols ? "; kernel symbols: " : "",
+		h->sampling.kernel_symbols ? h->sampling.kernel_symbols : "");
+	/* Symbol and file names come from the ELF files run: shown, never obeyed by the terminal. */
+	for (size_t i = 0; i < h->nrows; i++) {
+		char sym[1024], dso[4096];
+
+		fprintf(f, " %6.2f%%  %-6s  %-40s %s\n", 100 * h->rows[i].share,
+			h->rows[i].mode == UD_MODE_COUNT ? "" : ud_mode_name(h->rows[i].mode),
+			ud_visible(h->rows[i].symbol, sym, sizeof(sym)),
+			h->rows[i].dso ? ud_visible(h->rows[i].dso, dso, sizeof(dso)) : "");
+	}
+	fprintf(f, "\n");
 }

@@ -55,5 +55,7 @@ void ud_stat_print_text(FILE *f, const struct ud_stat_view *v);
 void ud_stat_print_csv(FILE *f, const struct ud_stat_view *v, const char *sep);
 /* perf stat -j: one object a line, "counter-value", "unit", "event", ..., "metric-unit" */
 void ud_stat_print_json(FILE *f, const struct ud_stat_view *v);
+/* --hotspots under the text report: the sampled symbols as perf report lists them; nothing for NULL. */
+void ud_stat_print_hotspots(FILE *f, const struct ud_hotspots *h);
 
 #endif
