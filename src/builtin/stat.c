@@ -41,7 +41,6 @@ struct stat_opts {
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
 	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown;
-	struct ud_sampler_config sampler; /* with --hotspots, chosen before the counters are planned */
 };
 
 static struct stat_opts o;
