@@ -22,9 +22,7 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	UD_PARSE_OPTION('f', "format", &args.format, "F",
-	  "text (default), json (uarchdiff.compare/2), md, html (one self-contained\n"
-	  "file, a distribution chart per workload)", ud_report_format_option),
+	UD_REPORT_FORMAT_OPTION(&args.format, UD_FLEET_SCHEMA),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "write the report to FILE, atomically (default stdout)"),
 	UD_LIST_OPTION(0, "group-by", &args.group_by, "FIELDS",
 	  "group hosts by these host facts, dotted, comma-separated (default\n"
@@ -40,7 +38,7 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "compare",
-	.synopsis = "uarchdiff compare [-f text|json|md|html] [-o FILE] [--group-by FIELDS]\n"
+	.synopsis = "uarchdiff compare " UD_REPORT_FORMAT_SYNOPSIS " [-o FILE] [--group-by FIELDS]\n"
 		    "                  [--baseline median|first|LABEL] [--all-hosts] [--pairs] PROFILE...",
 	.description = "Compares a fleet of profiles: hosts grouped by the facts they share\n"
 		       "(CPU vendor, microarchitecture and online CPUs unless --group-by),\n"

@@ -18,15 +18,13 @@ static struct {
 } args;
 
 static const struct ud_option options[] = {
-	UD_PARSE_OPTION('f', "format", &args.format, "F",
-	  "text (default), json (uarchdiff.diff/1), md, html\n"
-	  "(one self-contained file with inline SVG charts)", ud_report_format_option),
+	UD_REPORT_FORMAT_OPTION(&args.format, UD_DIFF_SCHEMA),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "write the report to FILE, atomically (default stdout)"),
 };
 
 static const struct ud_command command = {
 	.name = "diff",
-	.synopsis = "uarchdiff diff [-f text|json|md|html] [-o FILE] BASELINE CANDIDATE",
+	.synopsis = "uarchdiff diff " UD_REPORT_FORMAT_SYNOPSIS " [-o FILE] BASELINE CANDIDATE",
 	.description = "Explains why CANDIDATE scores differently from BASELINE, workload by\n"
 		       "workload: the speedup split into path length x IPC x frequency x\n"
 		       "utilization (x what the counters leave unexplained), the metrics behind\n"

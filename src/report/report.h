@@ -38,6 +38,18 @@ void ud_report_set_width(size_t columns);
 size_t ud_report_width(void);
 /* The same as an option parser (options.h's UD_OPT_PARSE): dest is an enum ud_report_format. */
 int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
+/*
+ * The -f/--format row of every command writing a report (diff, compare), for
+ * options.h's tables, so that the formats and their help are written once:
+ * dest an enum ud_report_format * (checked), schema the JSON document's name
+ * as a string literal (UD_DIFF_SCHEMA).  UD_REPORT_FORMAT_SYNOPSIS is the
+ * same list for the commands' synopses.
+ */
+#define UD_REPORT_FORMAT_OPTION(dest, schema)                                              \
+	UD_PARSE_OPTION('f', "format", UD_OPTION_DEST(dest, enum ud_report_format *), "F", \
+			"text (default), json (" schema "), md, html\n"                    \
+			"(one self-contained file with inline SVG charts)", ud_report_format_option)
+#define UD_REPORT_FORMAT_SYNOPSIS "[-f text|json|md|html]"
 
 struct ud_diff;
 
