@@ -306,6 +306,31 @@ START_TEST(test_group_by)
 }
 END_TEST
 
+/*
+ * --group-by cpu.uarch where every host is "generic" (a core with no table,
+ * as the Xeon model 167 this ran on): the fact is there, only unknown, so
+ * the hosts make one group of unknowns instead of a "no host has that fact"
+ * refusal meant for typos (the fleet playbook's run failed on it).
+ */
+START_TEST(test_group_by_unknown_everywhere)
+{
+	const char *by[] = { "kernel", "cpu.uarch" };
+	struct ud_fleet *f;
+
+	for (int k = 0; k < 3; k++) {
+		char label[16];
+
+		snprintf(label, sizeof(label), "generic-%d", k);
+		write_host(&(struct spec){ label, "generic", "6.1.0", "Not affected", 2, 1 + 0.01 * k, 1.5, 1, 0 });
+	}
+	f = build(UD_FLEET_MEDIAN, NULL, by, 2);
+	ck_assert_uint_eq(f->ngroups, 1);
+	ck_assert_uint_eq(f->groups[0].nhosts, 3);
+	ck_assert_ptr_null(f->groups[0].keys[1]);
+	ud_fleet_free(f);
+}
+END_TEST
+
 static char *render_of(const struct ud_fleet *f, enum ud_report_format fmt, bool all_hosts, bool pairs)
 {
 	struct ud_fleet_report r = { fmt, all_hosts, pairs };
@@ -476,6 +501,7 @@ int main(void)
 	tcase_add_test(tc, test_planted_outliers);
 	tcase_add_test(tc, test_baselines);
 	tcase_add_test(tc, test_group_by);
+	tcase_add_test(tc, test_group_by_unknown_everywhere);
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
 	tcase_add_test(tc, test_thousand_hosts_text);

@@ -315,15 +315,12 @@ struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud
 	return ud_profile_load(f->hosts[k].path, err);
 }
 
-/* A group-by field no host knows is a typo more often than a fact: refused by name. */
-static int check_keys(const struct ud_fleet *f, struct ud_err *err)
+/* A group-by field that no host has at all is a typo more often than a fact: refused by name. */
+static int check_keys(const struct ud_fleet *f, const struct ud_fleet_acc *a, struct ud_err *err)
 {
 	for (size_t k = 0; k < f->nkeys; k++) {
-		bool known = false;
-
-		for (size_t g = 0; g < f->ngroups && !known; g++)
-			known = f->groups[g].keys[k] != NULL;
-		if (!known && f->keys != ud_fleet_default_keys)
+		/* present but unknown everywhere (every host "generic"): one group of unknowns, not an error */
+		if (!a->key_present[k] && f->keys != ud_fleet_default_keys)
 			return ud_fail(err, "--group-by %s: no host has that fact (see 'uarchdiff host --json')",
 				       f->keys[k]);
 	}
@@ -356,7 +353,7 @@ static int summarize(struct ud_fleet *f, struct ud_fleet_acc *a, struct ud_err *
 			f->ngroups++;
 			return ud_fail(err, "out of memory");
 		}
-	if (check_keys(f, err) != 0)
+	if (check_keys(f, a, err) != 0)
 		return -1;
 	choose_reference(f);
 	host_geomeans(f);

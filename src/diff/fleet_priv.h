@@ -71,6 +71,8 @@ struct ud_fleet_acc {
 	const struct ud_fleet_input *in;
 	const char *const *keys;
 	size_t nkeys;
+	/* per key: some host has the fact at all, if only as unknown ("generic"): a key no host has is a typo */
+	bool key_present[UD_FLEET_MAX_KEYS];
 	bool out_of_memory;
 };
 
