@@ -5,7 +5,7 @@
  * Portable on purpose: the importers name the counters of a perf paste the
  * way the counting engine names what it opened ("cpu-cycles" and "cycles" are
  * one counter), on any system and without <linux/perf_event.h>.  The
- * counting engine's encodings (src/events.c) are keyed by these names.
+ * counting engine's encodings (src/uarch/events.c) are keyed by these names.
  */
 #ifndef UD_EVENT_NAMES_H
 #define UD_EVENT_NAMES_H
