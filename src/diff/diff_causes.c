@@ -161,16 +161,16 @@ int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua,
 /* The miss metrics a cause can be, with the counter they count and the range a miss of that kind costs. */
 static const struct {
 	enum ud_metric metric;
-	const char *counter;
+	enum ud_counter_class counter;
 	double low, high;
 } kinds[UD_MAX_CAUSES] = {
-	{ UD_M_BRANCH_MPKI, "branch-misses", UD_CAUSE_BRANCH_CYCLES_LOW, UD_CAUSE_BRANCH_CYCLES_HIGH },
-	{ UD_M_L1D_MPKI, "L1-dcache-load-misses", UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_L1D_CYCLES_HIGH },
+	{ UD_M_BRANCH_MPKI, UD_CLASS_BRANCH_MISSES, UD_CAUSE_BRANCH_CYCLES_LOW, UD_CAUSE_BRANCH_CYCLES_HIGH },
+	{ UD_M_L1D_MPKI, UD_CLASS_L1D_MISS, UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_L1D_CYCLES_HIGH },
 };
 
-static double per_unit(const struct ud_workload *x, const char *counter, double work)
+static double per_unit(const struct ud_workload *x, enum ud_counter_class counter, double work)
 {
-	double v = ud_workload_total(x, counter, NULL);
+	double v = ud_workload_domain_value(x, counter);
 
 	return isfinite(v) && work > 0 ? v / work : NAN;
 }
@@ -205,7 +205,7 @@ static int cmp_cause(const void *x, const void *y)
 
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub)
 {
-	double ca = per_unit(w->a, "cycles", w->work.a), cb = per_unit(w->b, "cycles", w->work.b), dc = ca - cb;
+	double ca = per_unit(w->a, UD_CLASS_CYCLES, w->work.a), cb = per_unit(w->b, UD_CLASS_CYCLES, w->work.b), dc = ca - cb;
 
 	w->ncauses = 0;
 	if (!isfinite(dc) || dc == 0)

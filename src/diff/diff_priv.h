@@ -29,13 +29,12 @@ void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const
 void ud_diff_topdown(struct ud_diff_workload *w);
 
 /*
- * Which privilege levels and contexts a side counted a generic event in:
- * the modes of every counted counter of that name with its modifiers
- * (cycles, cycles:u and cycles:k together, cycles:H), joined; false when it
- * counted none.  The words for them into buf ("user mode only", "all
+ * Which privilege levels and contexts a side counted a class of event in:
+ * the modes of every counted counter of that class (cycles, cycles:u and
+ * cycles:k together, cycles:H), joined; false when it counted none.  The words for them into buf ("user mode only", "all
  * modes, host only").
  */
-bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out);
+bool ud_count_modes_of(const struct ud_workload *x, enum ud_counter_class cls, struct ud_counted_modes *out);
 void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len);
 
 /*

@@ -49,12 +49,10 @@ static const char *const group_names[UD_GROUP_COUNT] = {
 	[UD_GROUP_UNKNOWN] = "unknown",
 };
 
-/* Per-mode counters as perf and `stat -e ...:u` name them. */
-static const struct {
-	const char *cycles, *instructions;
-} mode_counters[UD_MODE_COUNT] = {
-	[UD_MODE_USER] = { "cycles:u", "instructions:u" },
-	[UD_MODE_KERNEL] = { "cycles:k", "instructions:k" },
+/* The counting mode of each CPU mode's counters (cycles:u, instructions:k). */
+static const enum ud_counting mode_counting[UD_MODE_COUNT] = {
+	[UD_MODE_USER] = UD_COUNTING_USER,
+	[UD_MODE_KERNEL] = UD_COUNTING_KERNEL,
 };
 
 static const char *const sig_method_names[UD_SIG_METHOD_COUNT] = {
@@ -217,26 +215,21 @@ static bool splittable(const struct ud_diff_workload *w)
 	return fabs(log(w->speedup)) >= log1p(UD_SHARE_MIN_MOVE) && w->sig.significant != 0;
 }
 
-/* Whether a side's cycles or instructions are its user-mode counters alone. */
+/* Whether a side's cycles and instructions were counted in user mode alone. */
 static bool user_mode_only(const struct ud_workload *x)
 {
-	bool cycles = false, instructions = false;
-
-	ud_workload_total(x, "cycles", &cycles);
-	ud_workload_total(x, "instructions", &instructions);
-	return cycles || instructions;
+	return ud_workload_domain(x) == UD_COUNTING_USER;
 }
 
-bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out)
+bool ud_count_modes_of(const struct ud_workload *x, enum ud_counter_class cls, struct ud_counted_modes *out)
 {
-	size_t n = strlen(name);
 	bool any = false;
 
 	*out = (struct ud_counted_modes){ 0 };
 	for (size_t i = 0; i < x->ncounters; i++) {
 		const struct ud_counter *c = &x->counters[i];
 
-		if (c->status != UD_COUNTED || strncmp(c->name, name, n) != 0 || (c->name[n] && c->name[n] != ':'))
+		if (c->status != UD_COUNTED || ud_counter_class_of(c) != cls || ud_counter_is_per_pmu(c))
 			continue;
 		struct ud_counted_modes m = ud_counted_modes_of(c->name);
 
@@ -258,19 +251,12 @@ void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len)
 		 m.host && !m.guest ? ", host only" : m.guest && !m.host ? ", guest only" : "");
 }
 
-/* Whether both sides counted cycles or instructions, and in different privilege levels or contexts. */
+/* Whether both sides counted cycles or instructions, and in different privilege levels or contexts (domains). */
 static bool modes_differ(const struct ud_workload *a, const struct ud_workload *b)
 {
-	static const char *const names[] = { "cycles", "instructions" };
+	enum ud_counting da = ud_workload_domain(a), db = ud_workload_domain(b);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct ud_counted_modes ma, mb;
-
-		if (ud_count_modes_of(a, names[i], &ma) && ud_count_modes_of(b, names[i], &mb) &&
-		    memcmp(&ma, &mb, sizeof(ma)) != 0)
-			return true;
-	}
-	return false;
+	return da != UD_COUNTING_COUNT && db != UD_COUNTING_COUNT && da != db;
 }
 
 /* A side's counts are its workload's own: counted from its exec, not system-wide or attached (nor pasted from perf stat -a). */
@@ -282,7 +268,7 @@ static bool own_work(const struct ud_workload *x)
 /* Cycles per wall-clock second on a side: frequency x utilization in one. */
 static double clock_rate(const struct ud_workload *x)
 {
-	return ratio(ud_workload_total(x, "cycles", NULL), x->elapsed_ns);
+	return ratio(ud_workload_domain_value(x, UD_CLASS_CYCLES), x->elapsed_ns);
 }
 
 /*
@@ -300,8 +286,8 @@ static void counted_factors(struct ud_diff_workload *w)
 
 	f[UD_FACTOR_PATH_LENGTH] = mixed || w->foreign_counts
 					   ? NAN
-					   : ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
-						   ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
+					   : ratio(ratio(ud_workload_domain_value(a, UD_CLASS_INSTRUCTIONS), w->work.a),
+						   ratio(ud_workload_domain_value(b, UD_CLASS_INSTRUCTIONS), w->work.b));
 	f[UD_FACTOR_IPC] = mixed ? NAN : ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
 	f[UD_FACTOR_FREQUENCY] = mixed ? NAN : ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
 	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
@@ -444,8 +430,8 @@ static int compute_per_unit(struct ud_diff_workload *w)
 		return -1;
 	w->per_unit[n++] = (struct ud_per_unit){ "user_ns", per_unit_of(w, a->user_ns, b->user_ns) };
 	w->per_unit[n++] = (struct ud_per_unit){ "sys_ns", per_unit_of(w, a->sys_ns, b->sys_ns) };
-	w->per_unit[n++] = (struct ud_per_unit){ "task-clock", per_unit_of(w, ud_workload_value(a, "task-clock"),
-									     ud_workload_value(b, "task-clock")) };
+	w->per_unit[n++] = (struct ud_per_unit){ "task-clock", per_unit_of(w, ud_workload_task_clock_ns(a),
+									     ud_workload_task_clock_ns(b)) };
 	for (size_t i = 0; i < a->ncounters; i++) {
 		const char *name = a->counters[i].name;
 		double va = counted_value(&a->counters[i]), vb = counted_value(w->counter_b[i]);
@@ -463,8 +449,8 @@ static void compute_cycles_split(struct ud_diff_workload *w)
 	double a[UD_MODE_COUNT], b[UD_MODE_COUNT], change;
 
 	for (int m = 0; m < UD_MODE_COUNT; m++) {
-		a[m] = ratio(ud_workload_value(w->a, mode_counters[m].cycles), w->work.a);
-		b[m] = ratio(ud_workload_value(w->b, mode_counters[m].cycles), w->work.b);
+		a[m] = ratio(ud_workload_class_value(w->a, UD_CLASS_CYCLES, mode_counting[m]), w->work.a);
+		b[m] = ratio(ud_workload_class_value(w->b, UD_CLASS_CYCLES, mode_counting[m]), w->work.b);
 	}
 	change = (a[UD_MODE_USER] + a[UD_MODE_KERNEL]) - (b[UD_MODE_USER] + b[UD_MODE_KERNEL]);
 	for (int m = 0; m < UD_MODE_COUNT; m++)
@@ -489,9 +475,11 @@ static void compute_modes(struct ud_diff_workload *w)
 	kernel->share = isfinite(change) && change != 0 ? (kernel->a - kernel->b) / change : NAN;
 	user->share = isfinite(kernel->share) ? 1 - kernel->share : NAN;
 	for (int m = 0; m < UD_MODE_COUNT; m++) {
-		const char *cyc = mode_counters[m].cycles, *ins = mode_counters[m].instructions;
-		double a = ratio(ud_workload_value(w->a, ins), ud_workload_value(w->a, cyc));
-		double b = ratio(ud_workload_value(w->b, ins), ud_workload_value(w->b, cyc));
+		enum ud_counting c = mode_counting[m];
+		double a = ratio(ud_workload_class_value(w->a, UD_CLASS_INSTRUCTIONS, c),
+				 ud_workload_class_value(w->a, UD_CLASS_CYCLES, c));
+		double b = ratio(ud_workload_class_value(w->b, UD_CLASS_INSTRUCTIONS, c),
+				 ud_workload_class_value(w->b, UD_CLASS_CYCLES, c));
 
 		w->mode[m].ipc = (struct ud_ab){ a, b, ratio(b, a) };
 	}
@@ -520,7 +508,7 @@ static enum ud_group group_of(const struct ud_diff_workload *w)
 static void compute_speedup(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
-	double ta = ud_workload_total(a, "task-clock", NULL), tb = ud_workload_total(b, "task-clock", NULL);
+	double ta = ud_workload_task_clock_ns(a), tb = ud_workload_task_clock_ns(b);
 
 	if (isfinite(a->score.median) && isfinite(b->score.median)) {
 		w->basis = UD_SPEEDUP_SCORE;

@@ -33,6 +33,7 @@ struct acc_counter {
 	int pct_rows;
 	double rel_stddev;       /* from "( +- x% )"; NAN if none */
 	int rows;
+	double sumsq;            /* of the rows' values: their spread across -I's intervals */
 };
 
 /* One UnixBench COUNT|total|timebase|units line (unixbench_score.h). */
@@ -63,11 +64,21 @@ struct acc {
 	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
 	size_t nmetrics, metrics_cap;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
+	/* -I N: the intervals' timestamps (seconds since the start), the last of them, and how many were read */
+	double interval_s;
+	int intervals;
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
 	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
 
 void imp_acc_init(struct acc *a);
+/*
+ * An interval's timestamp (-I N's "1.001234567" first field, seconds since
+ * the count began): rows after it belong to that interval.  The last one is
+ * the block's elapsed time where it prints none, and a counter printed once
+ * an interval gets its spread across the intervals as its noise.
+ */
+void imp_acc_interval(struct acc *a, double seconds);
 /* Frees what a holds and leaves it initialised, ready for the next block. */
 void imp_acc_free(struct acc *a);
 bool imp_acc_empty(const struct acc *a);

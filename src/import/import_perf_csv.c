@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "import_event_name.h"
@@ -136,8 +137,10 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	sep = *sep_seen;
 	n = split(line, sep, f);
 
-	if (n >= 1 && timestamp_field(f[0]))
+	if (n >= 1 && timestamp_field(f[0])) {
+		imp_acc_interval(a, strtod(f[0], NULL));
 		i++;
+	}
 	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3]))
 		i++;
 	if (n - i < 3)

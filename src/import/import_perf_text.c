@@ -314,8 +314,12 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 	size_t n;
 	int r;
 
-	if (is_timestamp(*p, p))
+	const char *stamp = *p;
+
+	if (is_timestamp(*p, p)) {
+		imp_acc_interval(&t->acc, strtod(stamp, NULL));
 		*p = skip_space(*p);
+	}
 	if (strncmp(*p, "CPU", 3) == 0 && isdigit((unsigned char)(*p)[3]))
 		*p = skip_space(*p + 3 + strspn(*p + 3, "0123456789"));
 	if (strncmp(*p, "<not supported>", 15) == 0 || strncmp(*p, "<not counted>", 13) == 0) {
@@ -424,15 +428,22 @@ static int take_perf_command(struct text_state *t, const char *s)
 	return take_prose(t, s);
 }
 
-/* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
+/*
+ * "# 0.82 stalled cycles per insn  ( +-  0.41% )  (85.67%)": the line
+ * above's spread and running share where its own comment wrapped them onto
+ * this one, or perf's own metric
+ */
 static int take_comment_line(struct text_state *t, const char *s)
 {
-	double pct = running_pct(s, t->decimal);
+	double pct = running_pct(s, t->decimal), spread = rel_spread(s, t->decimal);
+	struct acc_counter *last = t->acc.last >= 0 ? &t->acc.c[t->acc.last] : NULL;
 
-	if (!isnan(pct) && t->acc.last >= 0 && t->acc.c[t->acc.last].pct_rows == 0) {
-		t->acc.c[t->acc.last].pct_sum = pct;
-		t->acc.c[t->acc.last].pct_rows = 1;
+	if (!isnan(pct) && last && last->pct_rows == 0) {
+		last->pct_sum = pct;
+		last->pct_rows = 1;
 	}
+	if (!isnan(spread) && last && isnan(last->rel_stddev))
+		last->rel_stddev = spread;
 	return take_comment_metric(t, NULL, s) < 0 ? -1 : 0;
 }
 
