@@ -309,8 +309,13 @@ struct ud_host *ud_host_imported(const char *label, const struct ud_cpu *cpu, co
 
 	if (!h)
 		return NULL;
+	/*
+	 * a table named by the user (--uarch) says its x86 vendor: a fact of
+	 * that core, which decides what the paste's raw event codes count
+	 */
 	if (ud_host_set_string(&h->label, label) != 0 || (cpu && set_cpu(h, cpu) != 0) ||
-	    ud_host_set_string(&h->cpu.uarch, uarch ? uarch->name : NULL) != 0) {
+	    ud_host_set_string(&h->cpu.uarch, uarch ? uarch->name : NULL) != 0 ||
+	    (!cpu && uarch && uarch->vendor[0] && ud_host_set_string(&h->cpu.vendor, uarch->vendor) != 0)) {
 		ud_host_free(h);
 		return NULL;
 	}

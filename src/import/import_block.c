@@ -114,7 +114,7 @@ int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 }
 
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
-	    double rel_stddev)
+	    double rel_stddev, bool part)
 {
 	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
 	/* a spelling too long for its key is looked up by its name alone */
@@ -152,10 +152,12 @@ int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, d
 		c->status = status;
 		c->rel_stddev = NAN;
 	}
-	/* Rows of one event (per CPU, per interval) add up. */
+	/* Rows of one event (per CPU, per interval) add up; whole counts repeated are averaged (add_counters) */
+	c->repeated = c->repeated || (!part && c->rows > 0);
 	if (status == UD_COUNTED) {
 		c->value += value;
 		c->sumsq += value * value;
+		c->counted++;
 		if (c->status != UD_COUNTED && c->rows == 0)
 			c->status = UD_COUNTED;
 	} else if (c->status == UD_COUNTED && c->rows == 0) {
@@ -401,7 +403,7 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 			break;
 		}
 		c->status = s->status;
-		c->value = s->status == UD_COUNTED ? s->value : NAN;
+		c->value = s->status != UD_COUNTED ? NAN : s->repeated ? s->value / s->counted : s->value;
 		if (s->pct_rows)
 			c->running_pct = s->pct_sum / s->pct_rows;
 		c->rel_stddev = isnan(s->rel_stddev) ? interval_spread(a, s) : s->rel_stddev;

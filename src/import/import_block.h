@@ -29,11 +29,18 @@ struct acc_counter {
 	char printed[96];        /* the first spelling seen, to skip normalising repeats */
 	enum ud_count_status status;
 	double value;            /* sum over rows */
+	int counted;             /* the rows that counted (the others printed <not counted>) */
 	double pct_sum;          /* running percentages, averaged over rows */
 	int pct_rows;
 	double rel_stddev;       /* from "( +- x% )"; NAN if none */
 	int rows;
 	double sumsq;            /* of the rows' values: their spread across -I's intervals */
+	/*
+	 * A whole count printed again (perf -M prints an event once per metric
+	 * group that reads it, each scaled from its own share of the run):
+	 * another estimate of one count, so the rows are averaged, not added
+	 */
+	bool repeated;
 };
 
 /* One UnixBench COUNT|total|timebase|units line (unixbench_score.h). */
@@ -84,11 +91,13 @@ void imp_acc_free(struct acc *a);
 bool imp_acc_empty(const struct acc *a);
 /*
  * Adds a row of event (as printed; normalised here); status other than
- * counted ignores value.  pct and rel_stddev NAN when none.  -1 when out of
- * memory.
+ * counted ignores value.  pct and rel_stddev NAN when none.  part: the row
+ * is one CPU's or one interval's part of the count (-A, -I), which the
+ * rows add up to; else it is the whole count, and a repeat of it another
+ * estimate of the same count.  -1 when out of memory.
  */
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
-	    double rel_stddev);
+	    double rel_stddev, bool part);
 /*
  * perf's metric name = value (NAN: printed without one); a later row of the
  * name replaces it.  Under a hybrid metric group's label the name gets its
