@@ -130,3 +130,30 @@ void ud_diff_significance(struct ud_diff_workload *w)
 	else
 		welch(s, &a, &b, inverted);
 }
+
+/*
+ * perf prints "+-" as a percentage to two decimals: "+- 0.00%" is a spread
+ * under half of its last digit, not none, and is taken as that half.
+ */
+#define PRINTED_SPREAD_FLOOR 0.00005
+
+/* The runs behind a side's counts, or the fewest its source implies. */
+static size_t runs_of(const struct ud_workload *x)
+{
+	return x->runs >= 2 ? (size_t)x->runs : (size_t)x->runs_at_least;
+}
+
+void ud_diff_counter_significance(const struct ud_diff_workload *w, const struct ud_counter *a,
+				  const struct ud_counter *b, struct ud_per_unit *u)
+{
+	double ra = fmax(a->rel_stddev, PRINTED_SPREAD_FLOOR), rb = fmax(b->rel_stddev, PRINTED_SPREAD_FLOOR);
+	struct ud_welch t;
+
+	u->significant = -1;
+	u->p = NAN;
+	if (isnan(a->rel_stddev) || isnan(b->rel_stddev) ||
+	    ud_welch_ratio(u->v.a, ra, runs_of(w->a), u->v.b, rb, runs_of(w->b), UD_SIG_LEVEL, &t) != 0)
+		return;
+	u->p = t.p;
+	u->significant = t.p < UD_SIG_ALPHA;
+}
