@@ -46,9 +46,9 @@ int ud_import_format_parse(const char *name, enum ud_import_format *out)
 int ud_import_side_parse(const char *name, enum ud_import_side *out)
 {
 	if (strcmp(name, "base") == 0)
-		*out = UD_SIDE_BASE;
+		*out = UD_IMPORT_SIDE_BASE;
 	else if (strcmp(name, "head") == 0)
-		*out = UD_SIDE_HEAD;
+		*out = UD_IMPORT_SIDE_HEAD;
 	else
 		return -1;
 	return 0;
@@ -285,7 +285,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 			       name);
 	format = o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format;
 	/* a side is a robot table's column: asked of another format it would be silently ignored */
-	if (o->side != UD_SIDE_NONE && format != UD_FMT_LKP)
+	if (o->side != UD_IMPORT_SIDE_NONE && format != UD_FMT_LKP)
 		return ud_fail(err, "%s: --side takes a side of a kernel test robot table, and this is %s", name,
 			       format_names[format]);
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */

@@ -36,7 +36,7 @@ enum ud_import_format {
  * robot's comparison holds a parent commit (base) and a commit (head), and
  * a profile is one host state, so each side is imported on its own.
  */
-enum ud_import_side { UD_SIDE_NONE, UD_SIDE_BASE, UD_SIDE_HEAD };
+enum ud_import_side { UD_IMPORT_SIDE_NONE, UD_IMPORT_SIDE_BASE, UD_IMPORT_SIDE_HEAD };
 
 struct ud_import_opts {
 	enum ud_import_format format;
@@ -44,7 +44,7 @@ struct ud_import_opts {
 	double *scores;         /* --score's values, the workload's score samples; NULL none (ud_import_scores_parse) */
 	size_t nscores;
 	const char *score_units; /* may be NULL */
-	enum ud_import_side side; /* --side: the robot table's column to take; UD_SIDE_NONE for every other format */
+	enum ud_import_side side; /* --side: the robot table's column to take; UD_IMPORT_SIDE_NONE for every other format */
 };
 
 /* "base" or "head" (0), or -1 for another word. */

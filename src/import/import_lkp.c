@@ -808,7 +808,7 @@ static char *workload_name(const struct lkp_ctx *c, const struct lkp_row *score)
 /* The finished table's side as a workload of the profile, and the host facts the mail states. */
 static int table_to_workload(struct lkp_ctx *c)
 {
-	int side = c->o->side == UD_SIDE_HEAD;
+	int side = c->o->side == UD_IMPORT_SIDE_HEAD;
 	const struct lkp_row *score = primary_row(c);
 	char *name = workload_name(c, score);
 	struct ud_workload *w = name ? ud_profile_add_workload(c->p, name) : NULL;
@@ -874,7 +874,7 @@ static int begin_table(struct lkp_ctx *c, int ncols, enum lkp_state next, bool i
 	if (ncols != 2)
 		return ud_fail(c->err, "%s:%d: the table compares %d commits; --side base|head takes one of two, so keep "
 			       "the parent's columns and one commit's", c->name, lineno, ncols);
-	if (c->o->side == UD_SIDE_NONE)
+	if (c->o->side == UD_IMPORT_SIDE_NONE)
 		return ud_fail(c->err, "%s:%d: a kernel test robot table holds two sides: add --side base (the parent "
 			       "commit%s%s) or --side head (the commit%s%s)", c->name, lineno, *c->t.ids[0] ? ", " : "",
 			       c->t.ids[0], *c->t.ids[1] ? ", " : "", c->t.ids[1]);
