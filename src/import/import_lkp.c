@@ -706,7 +706,7 @@ static int add_target(const struct lkp_ctx *c, struct ud_workload *w)
 /*
  * Whether higher is better for the score: the mail's own verdict where it
  * names the metric ("a 12.4% regression" of a score that fell: higher is
- * better; LKP words it from the same KPI table, lib/bisect_kpi.rb:60-66),
+ * better; LKP signs its KPI changes by that table, lib/bisect_kpi.rb:66-73),
  * else by name.
  */
 static int score_direction(const struct lkp_ctx *c, const struct lkp_row *r)
