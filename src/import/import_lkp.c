@@ -243,7 +243,8 @@ static int add_row(struct lkp_ctx *c, const struct lkp_row *r, int lineno)
 	}
 	t->rows[t->n] = *r;
 	if (!(t->rows[t->n].key = strdup(r->key)) ||
-	    json_object_set_new(t->keys, r->key, json_integer((json_int_t)t->n)) != 0) {
+	    /* nocheck: a name is any bytes the mail holds, not necessarily UTF-8 */
+	    json_object_set_new_nocheck(t->keys, r->key, json_integer((json_int_t)t->n)) != 0) {
 		free(t->rows[t->n].key);
 		return ud_fail(c->err, "out of memory");
 	}
@@ -978,23 +979,35 @@ int imp_lkp(struct ud_profile *p, const char *text, size_t len, const char *name
 	return ret;
 }
 
+/*
+ * Looks only at the lines holding "%stddev", found with memchr, rather than
+ * reading every line: detection runs on every file imported, and a paste of
+ * gigabyte size holds mostly other lines.  A table with rows always has
+ * that header; one with only a fail:runs block has nothing to import.
+ */
 bool imp_lkp_detect(const char *text, size_t len)
 {
-	struct lines l;
-	char *line, *tok[LKP_MAX_TOKENS];
-	bool found = false;
+	static const char word[] = "%stddev";
+	const char *end = text + len, *at = text;
 
-	imp_lines_init(&l, text, len);
-	while (!found && (line = imp_lines_next(&l)) != NULL) {
-		char *s = unquote(line);
+	while ((at = memchr(at, '%', (size_t)(end - at))) != NULL) {
+		const char *start = at, *stop = at;
+		char line[LKP_NAME_MAX], *tok[LKP_MAX_TOKENS];
 		int n;
 
-		if (s[0] != '%' && s[0] != 'f')
+		if ((size_t)(end - at) < sizeof(word) - 1 || memcmp(at, word, sizeof(word) - 1) != 0) {
+			at++;
 			continue;
-		n = tokenize(s, tok, LKP_MAX_TOKENS);
-		found = n > 0 && (header_words(tok, n, "%stddev", "%change") ||
-				  header_words(tok, n, "fail:runs", "%reproduction"));
+		}
+		while (start > text && start[-1] != '\n')
+			start--;
+		while (stop < end && *stop != '\n')
+			stop++;
+		snprintf(line, sizeof(line), "%.*s", (int)(stop - start), start);
+		n = tokenize(unquote(line), tok, LKP_MAX_TOKENS);
+		if (n > 0 && header_words(tok, n, "%stddev", "%change"))
+			return true;
+		at = stop;
 	}
-	imp_lines_free(&l);
-	return found;
+	return false;
 }
