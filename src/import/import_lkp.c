@@ -95,7 +95,7 @@ enum lkp_state { LKP_PROSE, LKP_HEAD, LKP_FAIL_ROWS, LKP_ROWS };
 
 struct lkp_table {
 	enum lkp_state state;
-	int ncols, head_line;
+	int ncols;
 	char ids[2][128];
 	int runs[2];               /* from the failure block's "F:RUNS"; 0 unknown */
 	bool any_stddev[2];        /* a "±" on that side: it had two runs or more */
@@ -880,7 +880,6 @@ static int begin_table(struct lkp_ctx *c, int ncols, enum lkp_state next, bool i
 			       "commit%s%s) or --side head (the commit%s%s)", c->name, lineno, *c->t.ids[0] ? ", " : "",
 			       c->t.ids[0], *c->t.ids[1] ? ", " : "", c->t.ids[1]);
 	c->t.ncols = ncols;
-	c->t.head_line = lineno;
 	c->t.state = next;
 	return 0;
 }
