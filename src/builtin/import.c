@@ -55,7 +55,7 @@ static const struct ud_option options[] = {
 	UD_PARSE_OPTION(0, "side", &args.o.side, "base|head",
 	  "which side of a kernel test robot table to import:\nthe parent commit (base) or the commit (head)",
 	  parse_side),
-	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: the first file's name)"),
+	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: a robot table's commit,\nelse the first file's name)"),
 	UD_STRING_OPTION(0, "workload", &args.o.workload, "NAME",
 	  "the workload's name (one file; default: the command\nperf names, else the file's name)"),
 	UD_PARSE_OPTION(0, "score", &args.o, "V[,V...][:UNITS]",
@@ -163,12 +163,15 @@ out:
 	return host;
 }
 
-/* The first file's name as the label where neither --label nor the files named the host. */
-static int label_by_file(struct ud_host *h, const char *first)
+/*
+ * The first file's name as the label where neither --label nor the files
+ * named the host; a --host file's own label (or none) stands, as before.
+ */
+static int label_by_file(const struct import_args *a, struct ud_host *h, const char *first)
 {
 	const char *base = strrchr(first, '/');
 
-	return h->label ? 0 : ud_host_set_string(&h->label, base ? base + 1 : first);
+	return h->label || a->host ? 0 : ud_host_set_string(&h->label, base ? base + 1 : first);
 }
 
 /*
@@ -209,7 +212,7 @@ static int import_main(int argc, char **argv)
 	/* -o is checked before the inputs are read, and created only once they all parsed. */
 	if (!p || ud_outfile_check(args.output, &err) != 0 || import_files(p, argv + next, argc - next, &err) != 0)
 		goto fail;
-	if (label_by_file(p->host, argv[next]) != 0) {
+	if (label_by_file(&args, p->host, argv[next]) != 0) {
 		ud_fail(&err, "out of memory");
 		goto fail;
 	}
