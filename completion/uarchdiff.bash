@@ -123,7 +123,10 @@ _uarchdiff()
 		mapfile -t COMPREPLY < <(compgen -W "text html json" -- "$cur")
 		return 0 ;;
 	import:--format)
-		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report lkp" -- "$cur")
+		return 0 ;;
+	import:--side)
+		mapfile -t COMPREPLY < <(compgen -W "base head" -- "$cur")
 		return 0 ;;
 	stat:-e | stat:--event)
 		_uarchdiff_list "$cur" "cycles instructions branches branch-misses L1-dcache-loads

@@ -1,6 +1,8 @@
 /*
  * libFuzzer target over every import parser: the first byte picks the format
- * (auto-detection included), the rest is the file.  Built with
+ * (auto-detection included) and, past the formats, the side of a kernel test
+ * robot table (none, base, head: the robot's parser refuses a table without
+ * one, so only a side reaches its rows); the rest is the file.  Built with
  * -DUD_FUZZ=ON and clang; run by fuzz/run.sh.
  */
 #include <stddef.h>
@@ -13,8 +15,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum ud_import_format formats[] = {
-		UD_FMT_AUTO, UD_FMT_PERF_TEXT, UD_FMT_PERF_CSV, UD_FMT_PERF_JSON, UD_FMT_UNIXBENCH,
+		UD_FMT_AUTO, UD_FMT_PERF_TEXT, UD_FMT_PERF_CSV, UD_FMT_PERF_JSON, UD_FMT_UNIXBENCH, UD_FMT_LKP,
 	};
+	static const enum ud_import_side sides[] = { UD_IMPORT_SIDE_NONE, UD_IMPORT_SIDE_BASE, UD_IMPORT_SIDE_HEAD };
+	const size_t nformats = sizeof(formats) / sizeof(formats[0]);
 	struct ud_import_opts o = { 0 };
 	struct ud_import_warnings warn = { 0 };
 	struct ud_profile *p, *back;
@@ -25,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	o.format = formats[data[0] % (sizeof(formats) / sizeof(formats[0]))];
+	o.format = formats[data[0] % nformats];
+	o.side = sides[data[0] / nformats % (sizeof(sides) / sizeof(sides[0]))];
 	p = ud_profile_new(NULL);
 	if (!p)
 		return 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Fuzzes every input parser for a fixed time each with libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer (clang; Debian: apt-get
-# install clang): the importers (perf text, CSV, JSON, UnixBench), profiles as
+# install clang): the importers (perf text, CSV, JSON, UnixBench, robot tables), profiles as
 # diff reads them (loaded, diffed, rendered), the JSON reader against jansson
 # (fuzz/fuzz_json.c: the same verdict and values), workload specs, event tables,
 # /proc/cpuinfo, report templates and the perf record streams the sampler
@@ -39,6 +39,9 @@ seed() {
 rm -rf build-fuzz/seeds-*
 for fmt in 0 1 2 3 4; do # the first byte selects the parser (fuzz/fuzz_import.c)
 	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*
+done
+for byte in 6 11 17; do # the robot's tables: auto-detected with --side base, --format lkp with base and head
+	seed import "$byte" tests/data/lkp/*
 done
 seed profile none tests/golden/e5.json tests/golden/g2.json
 { cat tests/golden/e5.json; printf '\0'; cat tests/golden/e6.json; } >build-fuzz/pair.json

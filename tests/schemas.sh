@@ -117,9 +117,17 @@ check stat-line "$work"/lines-*.jsonl
 
 # --- import: every fixture, alone and with what it can be given
 i=0
+diff_json_lkp=
 for f in "$data"/perf-stat/* "$data"/unixbench/* "$data"/perf-report/* "$src"/fuzz/seeds/*; do
 	i=$((i + 1))
 	run_ud import -o "$work/import-$i.json" "$f"
+done
+for f in "$data"/lkp/*; do # the robot's tables: each side (target system-wide, derived cycles with their reason)
+	for side in base head; do
+		i=$((i + 1))
+		run_ud import --side "$side" -o "$work/import-$i.json" "$f"
+	done
+	diff_json_lkp="$diff_json_lkp $work/import-$((i - 1)).json:$work/import-$i.json"
 done
 run_ud import --label "OCI E5 (Genoa)" --host "$data/host/oci-e5-host.json" -o "$work/import-e5-host.json" \
 	"$data/perf-stat/oci-e5-genoa-fstime.txt"
@@ -157,6 +165,9 @@ for pair in made-up-r5:made-up-r5-faster made-up-r5:made-up-r5-same made-up-sysc
 	run_ud import --workload w -o "$work/pair-a.json" "$data/perf-stat/${pair%:*}.txt"
 	run_ud import --workload w -o "$work/pair-b.json" "$data/perf-stat/${pair#*:}.txt"
 	diff_json "$work/pair-a.json" "$work/pair-b.json"
+done
+for pair in $diff_json_lkp; do
+	diff_json "${pair%%:*}" "${pair#*:}"
 done
 for f in "$work"/import-*.json; do
 	diff_json "$f" "$f"

@@ -1,5 +1,5 @@
 /*
- * uarchdiff import [--format F] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]
+ * uarchdiff import [--format F] [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]
  *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] -o PROFILE FILE...
  */
 #include <errno.h>
@@ -26,7 +26,15 @@ static struct import_args args;
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
 	if (ud_import_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report)", arg);
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp)",
+			       arg);
+	return 0;
+}
+
+static int parse_side(const char *arg, void *dest, struct ud_err *err)
+{
+	if (ud_import_side_parse(arg, dest) != 0)
+		return ud_fail(err, "--side is base (the parent commit) or head (the commit), not '%s'", arg);
 	return 0;
 }
 
@@ -44,7 +52,10 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 static const struct ud_option options[] = {
 	UD_PARSE_OPTION(0, "format", &args.o.format, "F",
 	  "the input format (default: auto-detected per file)", parse_format),
-	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: the first file's name)"),
+	UD_PARSE_OPTION(0, "side", &args.o.side, "base|head",
+	  "which side of a kernel test robot table to import:\nthe parent commit (base) or the commit (head)",
+	  parse_side),
+	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: a robot table's commit,\nelse the first file's name)"),
 	UD_STRING_OPTION(0, "workload", &args.o.workload, "NAME",
 	  "the workload's name (one file; default: the command\nperf names, else the file's name)"),
 	UD_PARSE_OPTION(0, "score", &args.o, "V[,V...][:UNITS]",
@@ -63,16 +74,18 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "import",
-	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report] [--label L]\n"
-		    "                        [--workload NAME] [--score V[,V...][:UNITS]] [--host FILE | --cpuinfo FILE]\n"
-		    "                        [--uarch NAME]\n"
+	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp]\n"
+		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
+		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME]\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
 		       "can be diffed.  Several files make several workloads of one profile.  The\n"
 		       "numbers are the ones the source printed; what it did not give stays null.\n"
 		       "Text from 'perf report' becomes the hotspots of the workload named by\n"
-		       "--workload (or of its top command), joining that workload's perf stat file.\n",
+		       "--workload (or of its top command), joining that workload's perf stat file.\n"
+		       "A kernel test robot comparison table holds two commits: --side base or\n"
+		       "--side head imports one of them (run import once for each).\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
@@ -116,10 +129,14 @@ static struct ud_host *host_from_file(const struct import_args *a, const struct 
 	return host;
 }
 
-static struct ud_host *imported_host(const struct import_args *a, const char *first, struct ud_err *err)
+/*
+ * Without --label the host is named later, after the files: one that names
+ * its host (a robot table names its commit) is heard first, and the first
+ * file's name is the fallback (label_by_file).
+ */
+static struct ud_host *imported_host(const struct import_args *a, struct ud_err *err)
 {
-	const char *base = strrchr(first, '/');
-	const char *label = a->label ? a->label : base ? base + 1 : first;
+	const char *label = a->label;
 	const struct ud_uarch *u = NULL;
 	struct ud_uarch_db db;
 	struct ud_cpu cpu;
@@ -144,6 +161,17 @@ out:
 		ud_cpu_free(&cpu);
 	ud_uarch_db_free(&db);
 	return host;
+}
+
+/*
+ * The first file's name as the label where neither --label nor the files
+ * named the host; a --host file's own label (or none) stands, as before.
+ */
+static int label_by_file(const struct import_args *a, struct ud_host *h, const char *first)
+{
+	const char *base = strrchr(first, '/');
+
+	return h->label || a->host ? 0 : ud_host_set_string(&h->label, base ? base + 1 : first);
 }
 
 /*
@@ -179,11 +207,15 @@ static int import_main(int argc, char **argv)
 
 	if (ret != UD_OPT_GO_ON)
 		return ret;
-	host = imported_host(&args, argv[next], &err);
+	host = imported_host(&args, &err);
 	p = host ? ud_profile_new(host) : NULL;
 	/* -o is checked before the inputs are read, and created only once they all parsed. */
 	if (!p || ud_outfile_check(args.output, &err) != 0 || import_files(p, argv + next, argc - next, &err) != 0)
 		goto fail;
+	if (label_by_file(&args, p->host, argv[next]) != 0) {
+		ud_fail(&err, "out of memory");
+		goto fail;
+	}
 	if (ud_profile_save(p, args.output, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		ud_profile_free(p);

@@ -29,6 +29,7 @@ static const char *const format_names[] = {
 	[UD_FMT_PERF_JSON] = "perf-json",
 	[UD_FMT_UNIXBENCH] = "unixbench",
 	[UD_FMT_PERF_REPORT] = "perf-report",
+	[UD_FMT_LKP] = "lkp",
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
@@ -40,6 +41,17 @@ int ud_import_format_parse(const char *name, enum ud_import_format *out)
 		}
 	}
 	return -1;
+}
+
+int ud_import_side_parse(const char *name, enum ud_import_side *out)
+{
+	if (strcmp(name, "base") == 0)
+		*out = UD_IMPORT_SIDE_BASE;
+	else if (strcmp(name, "head") == 0)
+		*out = UD_IMPORT_SIDE_HEAD;
+	else
+		return -1;
+	return 0;
 }
 
 static int bad_scores(double *values, const char *arg, struct ud_err *err)
@@ -131,6 +143,9 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		text += 3;
 		len -= 3;
 	}
+	/* first, and in the whole file: a robot mail's table may start after more than DETECT_MAX_LINES lines of prose */
+	if (imp_lkp_detect(text, len))
+		return UD_FMT_LKP;
 	/* a UnixBench log may follow pages of the host's description (its /proc/cpuinfo): its banner decides */
 	if (memmem(text, len, "BYTE UNIX Benchmarks", 20) && memmem(text, len, "System Benchmarks Index", 23))
 		return UD_FMT_UNIXBENCH;
@@ -215,6 +230,7 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 	case UD_FMT_PERF_JSON: return imp_perf_json(p, text, len, name, o, err);
 	case UD_FMT_UNIXBENCH: return imp_unixbench(p, text, len, name, warn, err);
 	case UD_FMT_PERF_REPORT: return imp_perf_report(p, text, len, name, o, err);
+	case UD_FMT_LKP: return imp_lkp(p, text, len, name, o, warn, err);
 	default: return imp_perf_text(p, text, len, name, o, err);
 	}
 }
@@ -244,6 +260,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
 {
 	struct ud_import_warnings mine = { 0 };
+	enum ud_import_format format;
 	size_t before = p->nworkloads, bad;
 	int was_incomplete = p->incomplete;
 	struct ud_host *host;
@@ -269,12 +286,16 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	if (is_document(text, len, "uarchdiff."))
 		return ud_fail(err, "%s: a uarchdiff document (a diff, compare or teach report), not something to import",
 			       name);
+	format = o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format;
+	/* a side is a robot table's column: asked of another format it would be silently ignored */
+	if (o->side != UD_IMPORT_SIDE_NONE && format != UD_FMT_LKP)
+		return ud_fail(err, "%s: --side takes a side of a kernel test robot table, and this is %s", name,
+			       format_names[format]);
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
 	host = ud_host_copy(p->host);
 	if (!host)
 		return ud_fail(err, "out of memory");
-	ret = dispatch(p, o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format, text, len, name, o,
-		       &mine, err);
+	ret = dispatch(p, format, text, len, name, o, &mine, err);
 	if (ret != 0) {
 		while (p->nworkloads > before)
 			ud_profile_drop_last_workload(p);

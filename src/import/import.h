@@ -1,6 +1,7 @@
 /*
- * import.h - turning `perf stat` output (text, -x CSV, -j JSON) and
- * UnixBench logs into profile workloads (SPEC §1 import, §3).
+ * import.h - turning `perf stat` output (text, -x CSV, -j JSON), UnixBench
+ * logs and the kernel test robot's comparison tables into profile
+ * workloads (SPEC §1 import, §3).
  *
  * Values are the numbers the source printed, exactly (parsed as decimals,
  * not through a float round trip); what the source did not give stays null.
@@ -27,7 +28,15 @@ enum ud_import_format {
 	UD_FMT_PERF_JSON,
 	UD_FMT_UNIXBENCH,
 	UD_FMT_PERF_REPORT,
+	UD_FMT_LKP,
 };
+
+/*
+ * Which side of a two-sided table one import takes: the kernel test
+ * robot's comparison holds a parent commit (base) and a commit (head), and
+ * a profile is one host state, so each side is imported on its own.
+ */
+enum ud_import_side { UD_IMPORT_SIDE_NONE, UD_IMPORT_SIDE_BASE, UD_IMPORT_SIDE_HEAD };
 
 struct ud_import_opts {
 	enum ud_import_format format;
@@ -35,7 +44,11 @@ struct ud_import_opts {
 	double *scores;         /* --score's values, the workload's score samples; NULL none (ud_import_scores_parse) */
 	size_t nscores;
 	const char *score_units; /* may be NULL */
+	enum ud_import_side side; /* --side: the robot table's column to take; UD_IMPORT_SIDE_NONE for every other format */
 };
+
+/* "base" or "head" (0), or -1 for another word. */
+int ud_import_side_parse(const char *name, enum ud_import_side *out);
 
 /*
  * --score's "V1,V2,...[:UNITS]" (one value as well): positive finite

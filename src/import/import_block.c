@@ -309,6 +309,16 @@ static char *unique_name(json_t *taken, const char *base)
 	return name;
 }
 
+char *imp_unique_name(json_t *taken, const char *base)
+{
+	return unique_name(taken, base);
+}
+
+bool imp_units_lower_is_better(const char *units)
+{
+	return lower_is_better(units);
+}
+
 /* The core PMUs of the block when there are two or more (a hybrid CPU), in order of appearance; else 0. */
 static size_t hybrid_pmus(const struct acc *a, const char *pmus[], size_t max)
 {

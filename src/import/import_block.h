@@ -135,6 +135,15 @@ json_t *imp_names_taken(const struct ud_profile *p);
 int imp_name_take(json_t *taken, const char *name);
 
 /*
+ * base, or base#K with the lowest K free in taken, marked taken: a new
+ * string the caller frees, or NULL when out of memory.  The naming every
+ * format's workloads share (a parser with its own accumulator calls it).
+ */
+char *imp_unique_name(json_t *taken, const char *base);
+/* Whether a score in units is a time (s, ms, us, ...), where lower is better. */
+bool imp_units_lower_is_better(const char *units);
+
+/*
  * Appends the block to p as a workload named by o->workload, the command or
  * fallback (made unique with "#2", "#3": the lowest number free, found in
  * constant time however many blocks share the name; taken is imp_names_taken(p),

@@ -1,12 +1,13 @@
 /*
- * import_parsers.h - the four format parsers ud_import_buffer() dispatches
- * to, one file each.  Each appends its workloads to p, or fails with err
+ * import_parsers.h - the format parsers ud_import_buffer() dispatches to,
+ * one file each.  Each appends its workloads to p, or fails with err
  * naming the file and line; ud_import_buffer() removes what a failed parser
  * added.
  */
 #ifndef UD_IMPORT_PARSERS_H
 #define UD_IMPORT_PARSERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -29,5 +30,16 @@ int imp_perf_report(struct ud_profile *p, const char *text, size_t len, const ch
 /* A log cut short imports what it holds, marks p incomplete and says in warn which tests are missing. */
 int imp_unixbench(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     struct ud_import_warnings *warn, struct ud_err *err);
+
+/*
+ * The kernel test robot's comparison table: o->side's column of each table
+ * as a workload, the host facts the mail states where p's host lacks them;
+ * no side is refused with what to add.  A table without the CPU count
+ * says in warn that its system-wide counts cannot be marked so.
+ */
+int imp_lkp(struct ud_profile *p, const char *text, size_t len, const char *name, const struct ud_import_opts *o,
+	    struct ud_import_warnings *warn, struct ud_err *err);
+/* Whether text holds a robot table's header line ("%stddev %change %stddev", or its "fail:runs" block's). */
+bool imp_lkp_detect(const char *text, size_t len);
 
 #endif
