@@ -818,6 +818,8 @@ static int table_to_workload(struct lkp_ctx *c)
 	if (!w)
 		return ud_fail(c->err, "out of memory");
 	w->runs = c->t.runs[side];
+	/* a "±" on a side says it ran twice at least, whose noise the diff then tests with that many */
+	w->runs_at_least = !w->runs && c->t.any_stddev[side] ? 2 : 0;
 	if (add_score(c, w, score, side) != 0 || add_perf_stat(c, w, side) != 0 || set_host(c, side) != 0)
 		return -1;
 	add_times(c, w, side);
