@@ -512,6 +512,29 @@ START_TEST(test_units_or_direction_differ_is_refused)
 }
 END_TEST
 
+/* A robot table's score per_process_ops counts operations: the unit of work is an operation, not "per_process_o". */
+START_TEST(test_operations_are_the_unit)
+{
+	static const char *const units[] = { "per_process_ops", "ops", "ops_per_sec" };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+		struct ud_workload *wa = add(a, "w", 100, 1), *wb = add(b, "w", 110, 1);
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_diff *d;
+
+		wa->units = strdup(units[i]);
+		wb->units = strdup(units[i]);
+		d = model_of(a, b, &err);
+		ck_assert_msg(d != NULL, "%s", err.msg);
+		ck_assert_str_eq(d->workloads[0].work.unit, "operation");
+		ud_diff_free(d);
+		ud_profile_free(a);
+		ud_profile_free(b);
+	}
+}
+END_TEST
+
 /* perf without privilege prints cycles:u and instructions:u: they are the counts, in user mode. */
 START_TEST(test_user_mode_counters_stand_in)
 {
@@ -614,6 +637,7 @@ int main(void)
 	tcase_add_test(tc, test_only_composites_in_common);
 	tcase_add_test(tc, test_units_or_direction_differ_is_refused);
 	tcase_add_test(tc, test_user_mode_counters_stand_in);
+	tcase_add_test(tc, test_operations_are_the_unit);
 	tcase_add_test(tc, test_view_of_per_mode_counters);
 	tcase_add_test(tc, test_hybrid_host_is_said);
 	suite_add_tcase(s, tc);

@@ -176,6 +176,11 @@ static void unit_of_rate(const char *units, char *out, size_t len)
 	size_t n = units ? strlen(units) : 0;
 
 	snprintf(out, len, "unit");
+	/* "ops", "per_process_ops", "ops_per_sec": operations (a robot table's scores), not "o" per second */
+	if (n >= 3 && (strcmp(units + n - 3, "ops") == 0 || strstr(units, "ops_per"))) {
+		snprintf(out, len, "operation");
+		return;
+	}
 	for (size_t i = 0; i < sizeof(per_time) / sizeof(per_time[0]); i++) {
 		size_t k = strlen(per_time[i]);
 
