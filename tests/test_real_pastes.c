@@ -71,7 +71,13 @@ static const char *const not_perf[] = {
 
 /* The counters no table classes, each named: a new one here is a question for the tables, not a failure to hide. */
 static const char *const expected_others[] = {
+	/* issued, not retired, micro-operations: no class says that */
 	"r18-arm-learning-path-x86-vs-neoverse-v3-fpdiv-topdown/a-intel-perf-M-topdownl1.txt: uops_issued.any",
+	/* AMD's retired and mispredicted returns: classed where the host's vendor is known (test_srso_raw_codes) */
+	"r20-srso-safe-ret-raw-ret-mispred-on-vs-off/a-mitigation-on.txt: cpu/event=0xc8,umask=0/k",
+	"r20-srso-safe-ret-raw-ret-mispred-on-vs-off/a-mitigation-on.txt: cpu/event=0xc9,umask=0/k",
+	"r20-srso-safe-ret-raw-ret-mispred-on-vs-off/b-mitigation-off.txt: cpu/event=0xc8,umask=0/k",
+	"r20-srso-safe-ret-raw-ret-mispred-on-vs-off/b-mitigation-off.txt: cpu/event=0xc9,umask=0/k",
 };
 
 static bool listed(const char *const *list, size_t n, const char *s)
@@ -352,6 +358,26 @@ START_TEST(test_pmu_banner_each_way)
 }
 END_TEST
 
+/*
+ * The SRSO documentation's two blocks (r20: lines of a diff, each "+"), on
+ * AMD: AMD's raw return events, kernel mode, nearly every return
+ * mispredicted with the mitigation on and almost none off.
+ */
+START_TEST(test_srso_raw_codes)
+{
+	struct ud_profile *on = import(REAL "r20-srso-safe-ret-raw-ret-mispred-on-vs-off/a-mitigation-on.txt", "AuthenticAMD");
+	struct ud_profile *off = import(REAL "r20-srso-safe-ret-raw-ret-mispred-on-vs-off/b-mitigation-off.txt", "AuthenticAMD");
+	const struct ud_workload *a = &on->workloads[0], *b = &off->workloads[0];
+
+	assert_identity(a, "cpu/event=0xc8,umask=0/k", UD_CLASS_RETURNS, UD_COUNTING_KERNEL);
+	assert_identity(a, "cpu/event=0xc9,umask=0/k", UD_CLASS_RETURN_MISPREDICTS, UD_COUNTING_KERNEL);
+	ck_assert_double_ge(counter(a, "cpu/event=0xc9,umask=0/k")->value / counter(a, "cpu/event=0xc8,umask=0/k")->value, 0.99);
+	ck_assert_double_lt(counter(b, "cpu/event=0xc9,umask=0/k")->value / counter(b, "cpu/event=0xc8,umask=0/k")->value, 0.1);
+	ud_profile_free(on);
+	ud_profile_free(off);
+}
+END_TEST
+
 /* A raw code read through the host's vendor (made up: the cpu/event=0xc9,umask=0/k on AMD). */
 START_TEST(test_raw_codes_by_vendor)
 {
@@ -368,6 +394,27 @@ START_TEST(test_raw_codes_by_vendor)
 	assert_identity(&p->workloads[0], "cpu/event=0xc9,umask=0/k", UD_CLASS_RETURN_MISPREDICTS, UD_COUNTING_KERNEL);
 	assert_identity(&p->workloads[0], "r00c8:k", UD_CLASS_RETURNS, UD_COUNTING_KERNEL);
 	ud_profile_free(p);
+}
+END_TEST
+
+/*
+ * hv_gpci's long event name wrapped under each interval's count (r30), and
+ * -x, --per-socket rows with their "S0,1," and an author's "===>" notes
+ * (r29): each count read, the notes left as prose.
+ */
+START_TEST(test_wrapped_names_and_csv_aggregation)
+{
+	struct ud_profile *p = import(REAL "r30-powervm-hv-gpci-interval-counter-wrap-fix/b-after-fix.txt", NULL);
+	struct ud_profile *q = import(REAL "r29-perf-csv-per-socket-power-metric-line-fix-not-a-speedup/b-after-fix1.txt", NULL);
+	const struct ud_counter *c =
+		counter(&p->workloads[0], "system_tlbie_count_and_time_tlbie_instructions_issued");
+
+	ck_assert_int_eq(ud_counter_class_of(c), UD_CLASS_UNCORE);
+	ck_assert_double_gt(c->value, 0);
+	ck_assert_double_eq(counter(&q->workloads[0], "instructions")->value, 88766);
+	assert_identity(&q->workloads[0], "stalled-cycles-backend", UD_CLASS_STALL_BACKEND, UD_COUNTING_ALL);
+	ud_profile_free(p);
+	ud_profile_free(q);
 }
 END_TEST
 
@@ -391,6 +438,8 @@ int main(void)
 	tcase_add_test(tc, test_scientific_notation);
 	tcase_add_test(tc, test_pmu_banner_each_way);
 	tcase_add_test(tc, test_raw_codes_by_vendor);
+	tcase_add_test(tc, test_srso_raw_codes);
+	tcase_add_test(tc, test_wrapped_names_and_csv_aggregation);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

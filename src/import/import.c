@@ -19,6 +19,7 @@
 #include "fileio.h"
 #include "import.h"
 #include "import_lines.h"
+#include "import_number.h"
 #include "import_parsers.h"
 #include "import_warnings.h"
 
@@ -120,6 +121,9 @@ static bool looks_csv(const char *line)
 			continue;
 		if (strncmp(f0, "CPU", 3) == 0 || (strchr(f0, '.') && strlen(strchr(f0, '.') + 1) == 9))
 			skip = 1;
+		/* --per-socket's "S0,1," after the timestamp, if any: the aggregation and its CPUs */
+		if (csv_field(line, *sep, skip, f0, sizeof(f0)) && imp_is_aggregation_id(f0, strlen(f0)))
+			skip += 2;
 		if (!csv_field(line, *sep, skip, f0, sizeof(f0)) || !csv_field(line, *sep, skip + 2, f2, sizeof(f2)))
 			continue;
 		/* A VM's file may hold nothing but "<not supported>" hardware rows. */

@@ -376,17 +376,24 @@ static double interval_spread(const struct acc *a, const struct acc_counter *s)
 	return sqrt(var > 0 ? var : 0) / sqrt(n) / mean;
 }
 
-/* What the counter named name counts and in which mode, read on the host of p (its vendor and ISA). */
-static void set_identity(struct ud_counter *c, const struct ud_profile *p)
+/*
+ * What counter c counts, read from the spelling perf printed (its PMU
+ * says an uncore count, where the profile's name drops the PMU) on a host
+ * of arch, and its mode from its name in the profile (which --all-user and
+ * --all-kernel set).
+ */
+static void set_identity(struct ud_counter *c, const char *printed, enum ud_event_arch arch)
 {
-	struct ud_event_id id;
+	struct ud_event_id id, named;
 
-	ud_event_id_parse(c->name, &id);
-	ud_event_id_classify(&id, ud_event_arch_of(p->host->cpu.vendor, NULL));
-	ud_counter_set_identity(c, id.cls, id.mode);
+	ud_event_id_parse(printed, &id);
+	ud_event_id_classify(&id, arch);
+	ud_event_id_parse(c->name, &named);
+	ud_counter_set_identity(c, id.cls, named.mode);
 }
 
-static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
+static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, enum ud_event_arch arch,
+			struct ud_err *err)
 {
 	json_t *added = json_object(); /* name -> index in w->counters: one lookup a row, not a scan */
 	char mode = a->perf_command.all_user ? 'u' : a->perf_command.all_kernel ? 'k' : 0;
@@ -412,6 +419,7 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 			ret = -1;
 			break;
 		}
+		set_identity(c, s->printed, arch);
 		c->status = s->status;
 		c->value = s->status != UD_COUNTED ? NAN : s->repeated ? s->value / s->counted : s->value;
 		if (s->pct_rows)
@@ -551,10 +559,9 @@ int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_imp
 	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
-	if (add_counters(a, w, npmus > 0, err) != 0 || imp_topdown(w, err) != 0)
+	if (add_counters(a, w, npmus > 0, ud_event_arch_of(p->host->cpu.vendor, NULL), err) != 0 ||
+	    imp_topdown(w, err) != 0)
 		return -1;
-	for (size_t i = 0; i < w->ncounters; i++)
-		set_identity(&w->counters[i], p);
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
 		return ud_fail(err, "out of memory");
 	if (set_score(a, w, o) != 0)

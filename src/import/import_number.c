@@ -281,3 +281,29 @@ char imp_decimal_votes_mark(const struct decimal_votes *v)
 		return 0;
 	return v->dot > v->comma ? '.' : ',';
 }
+
+/* A letter-prefixed number ("S0", "D12", "ID3") at s, within end: past it, or NULL. */
+static const char *tagged_number(const char *s, const char *end, const char *tag)
+{
+	size_t k = strlen(tag), d;
+
+	if ((size_t)(end - s) <= k || strncmp(s, tag, k) != 0)
+		return NULL;
+	d = strspn(s + k, "0123456789");
+	return d && s + k + d <= end ? s + k + d : NULL;
+}
+
+bool imp_is_aggregation_id(const char *s, size_t n)
+{
+	static const char *const parts[] = { "-D", "-C", "-L", "-ID", "-T" };
+	const char *end = s + n, *p = tagged_number(s, end, "S");
+
+	if (!p)
+		return (p = tagged_number(s, end, "N")) != NULL && p == end;
+	for (size_t i = 0; p && p < end && i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const char *q = tagged_number(p, end, parts[i]);
+
+		p = q ? q : p;
+	}
+	return p == end;
+}

@@ -77,4 +77,12 @@ int imp_parse_field_number(const char *field, int pow10, double *value, struct u
 int imp_parse_counter_value(const char *field, const char *unit, enum ud_count_status *status, double *value,
 			struct ud_err *err);
 
+/*
+ * Whether the n bytes at s are an aggregation's name as perf stat's
+ * --per-socket, --per-die, --per-core, --per-cache and --per-node print it
+ * first on a row ("S0", "S0-D0", "S0-D0-C1", "S0-D0-L2-ID3", "N0"); a
+ * count of its CPUs follows it.
+ */
+bool imp_is_aggregation_id(const char *s, size_t n);
+
 #endif

@@ -146,6 +146,9 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3])) {
 		i++;
 		part = true;
+	} else if (n > i + 1 && imp_is_aggregation_id(f[i], strlen(f[i]))) {
+		i += 2; /* --per-socket's "S0,1,": the aggregation and its CPUs */
+		part = true;
 	}
 	if (n - i < 3)
 		return 0;
@@ -154,6 +157,9 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	event = f[i + 2];
 	if (!*value && !*event)
 		return take_metric_row(a, f + i, n - i, name, lineno, err);
+	/* a row whose first field is no count is someone's note beside the output ("===> S0,1,..."), not perf's */
+	if (!*event && !isdigit((unsigned char)*value) && *value != '<')
+		return 0;
 	if (!*event)
 		return ud_fail(err, "%s:%d: a CSV counter row without an event name", name, lineno);
 	/* old perf: task-clock in milliseconds with the unit field empty */

@@ -46,6 +46,14 @@ struct text_state {
 	char prose[PROSE_NAME_MAX]; /* the last line of other text, which may name the block after it */
 	const char *td_metrics[TD_COLUMNS_MAX]; /* perf --topdown's table: each column's metric; static */
 	size_t ntd;
+	/*
+	 * An interval's count whose event name a narrow terminal wrapped onto
+	 * the next line ("1.001023931  26,624" then "hv_gpci/.../"): its
+	 * value, status, taken when that line is one event name
+	 */
+	bool pending;
+	enum ud_count_status pending_status;
+	double pending_value;
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames, names_cap;
@@ -59,14 +67,21 @@ static const char *skip_space(const char *s)
 	return s;
 }
 
-/* Strips what mail and chat put before each line: "> ", "| ", ">>". */
+/*
+ * Strips what mail and chat put before each line: "> ", "| ", ">>"; and a
+ * diff's "+" before a line it adds (a paste quoted in a documentation
+ * patch), which a counter line never starts with.
+ */
 static const char *unquote(const char *s)
 {
 	for (;;) {
 		s = skip_space(s);
-		if (*s != '>' && *s != '|')
+		if (*s == '+' && (s[1] == '\0' || isspace((unsigned char)s[1])))
+			s++;
+		else if (*s != '>' && *s != '|')
 			return s;
-		s++;
+		else
+			s++;
 	}
 }
 
@@ -381,6 +396,12 @@ static int take_counter(struct text_state *t, const char *s)
 	if (n == 0 || n >= sizeof(row.event)) {
 		if (t->header_line && (n || t->acc.n == 0))
 			return fail_line(t, n ? "event name too long" : "a counter value without an event name (truncated line?)");
+		if (n == 0 && row.part && !*skip_space(ev)) {
+			t->pending = true;
+			t->pending_status = row.status;
+			t->pending_value = row.status == UD_COUNTED ? imp_decimal_value(row.d, row.pow10) : 0;
+			return 1;
+		}
 		return 0;
 	}
 	memcpy(row.event, ev, n);
@@ -534,6 +555,24 @@ static bool take_topdown_table(struct text_state *t, const char *s)
 	return (t->ntd && topdown_row(t, s)) || topdown_header(t, s);
 }
 
+/* The wrapped event name of a pending interval count (struct text_state's pending): 1 taken, 0 not one. */
+static int take_wrapped_name(struct text_state *t, const char *s)
+{
+	size_t n = 0;
+
+	t->pending = false;
+	while (s[n] && event_char(s[n]))
+		n++;
+	if (n == 0 || *skip_space(s + n) || !isalpha((unsigned char)*s))
+		return 0;
+	char event[128];
+
+	snprintf(event, sizeof(event), "%.*s", (int)(n < sizeof(event) ? n : sizeof(event) - 1), s);
+	if (imp_acc_add(&t->acc, event, t->pending_status, t->pending_value, NAN, NAN, true) != 0)
+		return fail_line(t, "out of memory");
+	return 1;
+}
+
 static int take_line(struct text_state *t, const char *line)
 {
 	const char *s = unquote(line);
@@ -541,6 +580,8 @@ static int take_line(struct text_state *t, const char *line)
 
 	if (!*s)
 		return 0;
+	if (t->pending && (r = take_wrapped_name(t, s)) != 0)
+		return r < 0 ? -1 : 0;
 	/* Most lines of a long file are counters: try that first. */
 	if (isdigit((unsigned char)*s) || *s == '<' || *s == 'C') {
 		r = take_counter(t, s);
