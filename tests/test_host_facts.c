@@ -103,7 +103,7 @@ START_TEST(test_each_fact_in_written_order)
 	char names[2048] = "";
 
 	ud_host_each_fact(h, collect, names);
-	ck_assert_ptr_nonnull(strstr(names, "label hostname collected_at cpu cpu.vendor "));
+	ck_assert_ptr_nonnull(strstr(names, "label hostname collected_at cpu cpu.isa cpu.vendor "));
 	ck_assert_ptr_nonnull(strstr(names, "cpu.caches cpu.caches.l1d_kb "));
 	/* the file's order within the open set; no pmu_reason, cpu.source, core_pmus or hybrid: absent */
 	ck_assert_ptr_nonnull(strstr(names, "pmu perf_event_paranoid vulnerabilities vulnerabilities.b vulnerabilities.a "

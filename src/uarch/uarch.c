@@ -13,6 +13,7 @@
 #include "text.h"
 #include "topdown_method.h"
 #include "uarch.h"
+#include "uarch_cores.h"
 
 static int parse_double(struct ud_ts_parser *p, const char *key, const char *s, double *out)
 {
@@ -194,6 +195,27 @@ static int directive_penalty(struct ud_ts_parser *p, struct ud_uarch *u, struct 
 	if (parse_double(p, t[1].key, t[1].value, value))
 		return -1;
 	copy(source, UD_UARCH_TEXT, t[2].value);
+	return 0;
+}
+
+static int directive_isa(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
+{
+	if (n != 2 || t[1].has_value || strlen(t[1].key) >= sizeof(u->isa))
+		return ud_ts_error(p, "isa needs one name (x86_64, aarch64)", NULL);
+	copy(u->isa, sizeof(u->isa), t[1].key);
+	return 0;
+}
+
+/* The other names a person calls the table's parts by, with where they come from. */
+static int directive_aliases(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
+{
+	if (u->aliases[0])
+		return ud_ts_error(p, "a second aliases line", NULL);
+	if (n != 3 || strcmp(t[1].key, "names") != 0 || strcmp(t[2].key, "source") != 0 || !t[1].has_value ||
+	    !t[2].has_value)
+		return ud_ts_error(p, "aliases needs names=\"A, B, ...\" source=\"...\"", NULL);
+	copy(u->aliases, sizeof(u->aliases), t[1].value);
+	copy(u->aliases_source, sizeof(u->aliases_source), t[2].value);
 	return 0;
 }
 
@@ -406,6 +428,10 @@ static int parse_line(struct ud_ts_parser *p, struct ud_uarch *u, char *line)
 		copy(u->libpfm4_pmu, sizeof(u->libpfm4_pmu), t[1].key);
 		return 0;
 	}
+	if (strcmp(t[0].key, "isa") == 0)
+		return directive_isa(p, u, t, n);
+	if (strcmp(t[0].key, "aliases") == 0)
+		return directive_aliases(p, u, t, n);
 	if (strcmp(t[0].key, "detect") == 0)
 		return directive_detect(p, u, t, n);
 	if (strcmp(t[0].key, "counters") == 0)
@@ -551,6 +577,10 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		ud_uarch_db_free(db);
 		return ud_fail(err, "%s: no \"generic\" table", dir);
 	}
+	if (ud_cores_load(dir, db, err) != 0 || ud_uarch_names_check(db, dir, err) != 0) {
+		ud_uarch_db_free(db);
+		return -1;
+	}
 	return 0;
 }
 
@@ -561,6 +591,9 @@ void ud_uarch_db_free(struct ud_uarch_db *db)
 	free(db->tables);
 	db->tables = NULL;
 	db->n = 0;
+	free(db->cores);
+	db->cores = NULL;
+	db->ncores = 0;
 }
 
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name)
@@ -607,17 +640,8 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
 	return NULL;
 }
 
-void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < db->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", db->tables[i].name);
-}
-
-const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
-					    struct ud_err *err)
+const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					      const struct ud_core **core, struct ud_err *err)
 {
 	const struct ud_uarch *u;
 	struct ud_cpu cpu;
@@ -625,8 +649,24 @@ const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const 
 	if (ud_cpuinfo_load(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", &cpu, err) != 0)
 		return NULL;
 	u = ud_uarch_detect(db, &cpu);
+	*core = u->detect == UD_DETECT_NONE ? ud_core_detect(db, &cpu) : NULL;
 	ud_cpu_free(&cpu);
 	return u;
+}
+
+const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					    struct ud_err *err)
+{
+	const struct ud_core *core;
+
+	return ud_uarch_identify_file(db, cpuinfo_path, &core, err);
+}
+
+const char *ud_uarch_vendor(const struct ud_uarch *u)
+{
+	if (u->detect == UD_DETECT_X86)
+		return u->vendor;
+	return u->detect == UD_DETECT_ARM ? ud_arm_implementer_name(u->implementer) : NULL;
 }
 
 int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
@@ -635,25 +675,4 @@ int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
 
 	/* On x86 the kernel's NMI watchdog holds one programmable counter. */
 	return nmi_watchdog && u->detect == UD_DETECT_X86 && n > 1 ? n - 1 : n;
-}
-
-const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, struct ud_err *err)
-{
-	const struct ud_uarch *u = ud_uarch_find(db, name);
-	const char **names = u ? NULL : malloc((db->n + 1) * sizeof(*names)), *near = NULL;
-	char known[512];
-
-	if (u)
-		return u;
-	for (size_t i = 0; names && i < db->n; i++)
-		names[i] = db->tables[i].name;
-	if (names)
-		near = ud_closest(name, names, db->n);
-	free(names);
-	ud_uarch_names(db, known, sizeof(known));
-	if (near)
-		ud_fail(err, "unknown microarchitecture '%s'; did you mean '%s'? (known: %s)", name, near, known);
-	else
-		ud_fail(err, "unknown microarchitecture '%s'; known: %s", name, known);
-	return NULL;
 }
