@@ -127,7 +127,7 @@ struct ud_core {
 	char vendor[32];                   /* as cpuinfo names it ("IBM", "Apple", "GenuineIntel"); "" unknown */
 	char aliases[UD_UARCH_TEXT];       /* comma-separated; "" none */
 	char source[UD_UARCH_TEXT];
-	char cpu_names[UD_UARCH_TEXT];     /* the kernel's names for it (cpuinfo.h's core), comma-separated; "" none */
+	char cpu_names[UD_UARCH_TEXT];     /* the kernel's names for it (cpuinfo.h's core), space-separated; "" none */
 	long implementer;                  /* Arm MIDR implementer; -1 not Arm */
 	long parts[8];
 	size_t nparts;

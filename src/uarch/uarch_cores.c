@@ -149,20 +149,20 @@ int ud_cores_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err)
 	return ret;
 }
 
-/* Whether name is one of list's comma-separated names, without case. */
+/* Whether name is one of list's space-separated names, without case (a devicetree name holds commas). */
 static bool listed(const char *list, const char *name)
 {
 	size_t len = strlen(name);
 
 	for (const char *s = list; *s;) {
-		size_t n = strcspn(s, ",");
-		const char *e = s + n;
+		size_t n;
 
-		while (s < e && isspace((unsigned char)*s))
+		while (isspace((unsigned char)*s))
 			s++;
-		if ((size_t)(e - s) == len && strncasecmp(s, name, len) == 0)
+		n = strcspn(s, " \t");
+		if (n == len && strncasecmp(s, name, len) == 0)
 			return true;
-		s = *e ? e + 1 : e;
+		s += n;
 	}
 	return false;
 }
