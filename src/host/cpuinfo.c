@@ -21,6 +21,9 @@ static const struct {
 	{ 0x61, "Apple" }, { 0x69, "Intel" }, { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
 };
 
+/* The first POWER that Linux runs little-endian: POWER8 added the mode that ppc64le needs (Power ISA 2.07). */
+#define POWER_FIRST_LITTLE_ENDIAN 8
+
 /*
  * What the ISA is read from besides the fields kept: lines whose only use
  * is to tell a 64-bit kernel from a 32-bit one, or one ISA from another.
@@ -179,7 +182,7 @@ static const char *isa_of(const struct ud_cpu *cpu, const struct isa_clues *c)
 		return strcmp(c->arm_arch, "8") == 0 || strcmp(c->arm_arch, "AArch64") == 0 || c->asimd ? "aarch64"
 												 : arm32_isa(c);
 	if (cpu->core && strncmp(cpu->core, "POWER", 5) == 0 && isdigit((unsigned char)cpu->core[5]))
-		return atoi(cpu->core + 5) >= 8 ? "ppc64le" : "ppc64";
+		return atoi(cpu->core + 5) >= POWER_FIRST_LITTLE_ENDIAN ? "ppc64le" : "ppc64";
 	if (cpu->family >= 0 && c->flags_seen)
 		return c->lm && !c->x86_32_kernel ? "x86_64" : "i686";
 	return NULL;

@@ -176,7 +176,7 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
  */
 const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
 					    struct ud_err *err);
-/* The same, and *core the known core without a table the CPU is (borrowed from db), or NULL. */
+/* The same (borrowed from db), and *core the known core without a table the CPU is (borrowed from db), or NULL. */
 const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
 					      const struct ud_core **core, struct ud_err *err);
 /*
