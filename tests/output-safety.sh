@@ -625,7 +625,7 @@ if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null && [[ $(cat /proc/sys/k
 	rc=$?
 	status 0
 	grep -q 'user mode only: counters are named :u' err || fail "$name: $(cat err)"
-	grep -q '"task-clock:u": {' nb/p.json && grep -A1 '"task-clock:u": {' nb/p.json | grep -q '"counted"' ||
+	grep -q '"task-clock:u": {' nb/p.json && grep -A3 '"task-clock:u": {' nb/p.json | grep -q '"counted"' ||
 		fail "$name: task-clock:u not counted"
 	name="paranoid 2: run with no counter it may open"
 	(cd nb && as_nobody env TMPDIR="$dir/nb" "$ud" run -w int --suite quick -r 1 -e task-clock:k -o k.json >../out 2>../err)

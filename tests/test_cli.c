@@ -824,7 +824,7 @@ START_TEST(test_diff_command)
 	r = run_capture(json);
 	ck_assert_int_eq(r.status, 0);
 	doc = json_load_file(out, 0, NULL);
-	ck_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "uarchdiff.diff/1");
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "schema")), "uarchdiff.diff/2");
 	json_decref(doc);
 	run_free(&r);
 

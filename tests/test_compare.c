@@ -371,7 +371,7 @@ START_TEST(test_json)
 	ck_assert_uint_eq(json_array_size(json_object_get(g, "hosts")), 25);
 	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(json_object_get(g, "workloads"), "syscall"), "n")), 25);
 	ck_assert_str_eq(json_string_value(json_object_get(doc, "baseline")), "median");
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(g, "diff"), "schema")), "uarchdiff.diff/1");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(g, "diff"), "schema")), "uarchdiff.diff/2");
 	ck_assert_uint_eq(json_array_size(json_object_get(doc, "hosts")), 75);
 	ck_assert_ptr_null(json_object_get(doc, "pairs"));
 	json_decref(doc);

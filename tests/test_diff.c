@@ -35,7 +35,7 @@ START_TEST(test_worked_example)
 	double sum = 0, product = 1;
 
 	ck_assert_msg(d != NULL, "%s", err.msg);
-	ck_assert_str_eq(json_string_value(json_object_get(d, "schema")), "uarchdiff.diff/1");
+	ck_assert_str_eq(json_string_value(json_object_get(d, "schema")), "uarchdiff.diff/2");
 	w = json_array_get(json_object_get(d, "workloads"), 0);
 	REL(at(w, "speedup"), speedup);
 	ck_assert_double_eq_tol(at(w, "speedup"), 4.66, 0.005);
@@ -85,7 +85,7 @@ START_TEST(test_worked_example)
 	ck_assert(json_is_null(json_object_get(w, "significant")));
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(w, "significance"), "method")), "single-run");
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(w, "explanation")), "IPC (0.71 -> 2.70)"));
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(w, "explanation")), "branch MPKI 23.9 -> 0.843"));
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(w, "explanation")), "branch-misses 91.1 -> 3.03 per KB"));
 	json_decref(d);
 	ud_profile_free(a);
 	ud_profile_free(b);

@@ -376,10 +376,10 @@ START_TEST(test_block_sums_rows)
 	imp_acc_init(&a);
 	ck_assert(imp_acc_empty(&a));
 	/* Per-CPU rows under two spellings of one event, one CPU not counting. */
-	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 100, 50, NAN), 0);
-	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 300, 100, NAN), 0);
-	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN), 0);
-	ck_assert_int_eq(imp_acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 100, 50, NAN, true), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 300, 100, NAN, true), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_NOT_COUNTED, 0, NAN, NAN, true), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "LLC-loads", UD_NOT_SUPPORTED, 0, NAN, NAN, true), 0);
 	ck_assert_uint_eq(a.n, 2);
 	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|1.5|0|lps", &err), 1);
 	ck_assert_int_eq(imp_acc_take_count_line(&a, "COUNT|2,5|0|lps", &err), 1);
@@ -462,7 +462,7 @@ START_TEST(test_block_many_events)
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < 20000; i++) {
 			snprintf(ev, sizeof(ev), "ev%d", i);
-			ck_assert_int_eq(imp_acc_add(&a, ev, UD_COUNTED, i, NAN, NAN), 0);
+			ck_assert_int_eq(imp_acc_add(&a, ev, UD_COUNTED, i, NAN, NAN, true), 0);
 		}
 	}
 	for (int round = 0; round < 2; round++) {
@@ -472,8 +472,8 @@ START_TEST(test_block_many_events)
 		}
 	}
 	ck_assert_uint_eq(a.nmetrics, 20000);
-	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 1, NAN, NAN), 0);
-	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 2, NAN, NAN), 0); /* another spelling of the same event */
+	ck_assert_int_eq(imp_acc_add(&a, "cpu-cycles", UD_COUNTED, 1, NAN, NAN, true), 0);
+	ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 2, NAN, NAN, true), 0); /* another spelling of the same event */
 	ck_assert_uint_eq(a.n, 20001);
 	ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "many", taken, &err), 0);
 	ck_assert_uint_eq(p->workloads[0].ncounters, 20001);
@@ -504,7 +504,7 @@ START_TEST(test_unique_names_many_blocks)
 	taken = imp_names_taken(p);
 	for (int i = 0; i < 20000; i++) {
 		imp_acc_init(&a);
-		ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 1, NAN, NAN), 0);
+		ck_assert_int_eq(imp_acc_add(&a, "cycles", UD_COUNTED, 1, NAN, NAN, true), 0);
 		ck_assert_int_eq(imp_acc_to_workload(&a, p, &o, "cmd", taken, &err), 0);
 		imp_acc_free(&a);
 	}

@@ -14,7 +14,7 @@
  */
 static const struct ud_schema schemas[] = {
 	{ "profile", "profile.schema.json", "uarchdiff.profile/1" },
-	{ "diff", "diff.schema.json", "uarchdiff.diff/1" },
+	{ "diff", "diff.schema.json", "uarchdiff.diff/2" },
 	{ "compare", "compare.schema.json", "uarchdiff.compare/2" },
 	{ "teach", "teach.schema.json", "uarchdiff.teach/1" },
 	{ "host", "host.schema.json", "uarchdiff host --json" },

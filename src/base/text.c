@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
@@ -357,4 +358,65 @@ const char *ud_closest(const char *word, const char *const *candidates, size_t n
 		}
 	}
 	return tie ? NULL : found;
+}
+
+size_t ud_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k;
+	unsigned cp;
+
+	if (n == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	/* the lead byte says the length; C0, C1 and F5-FF never lead a character */
+	k = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+	if (k == 0 || n < k)
+		return 0;
+	cp = u[0] & (0xff >> (k + 1));
+	for (size_t i = 1; i < k; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3fu);
+	}
+	/* overlong forms, UTF-16 surrogates and code points past Unicode's last are not characters */
+	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return k;
+}
+
+bool ud_utf8_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0, k; i < n; i += k)
+		if ((k = ud_utf8_len(s + i, n - i)) == 0)
+			return false;
+	return true;
+}
+
+char *ud_utf8_valid_copy(const char *s)
+{
+	size_t n = strlen(s), at = 0;
+	/* every byte may become the three of U+FFFD */
+	char *out = malloc(3 * n + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t k = ud_utf8_len(s + i, n - i);
+
+		if (k) {
+			memcpy(out + at, s + i, k);
+			at += k;
+			i += k;
+		} else {
+			memcpy(out + at, UD_UTF8_REPLACEMENT, 3);
+			at += 3;
+			i++;
+		}
+	}
+	out[at] = '\0';
+	return out;
 }

@@ -4,6 +4,7 @@
 #ifndef UD_TEXT_H
 #define UD_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -51,6 +52,23 @@ const char *ud_visible(const char *s, char *buf, size_t len);
 /* The bytes of the character at s that the rule above escapes, 0 when it is shown as it is (or s is at its end). */
 size_t ud_control_len(const char *s);
 void ud_fputs_visible(FILE *f, const char *s);
+
+/*
+ * The bytes of the UTF-8 character at s (at most n bytes there): 1 to 4,
+ * or 0 where s starts no valid one (a Latin-1 byte in a pasted command
+ * line, a cut sequence, an overlong form, a surrogate, past U+10FFFF).
+ */
+size_t ud_utf8_len(const char *s, size_t n);
+/* U+FFFD, the replacement character, in UTF-8: what an invalid byte becomes. */
+#define UD_UTF8_REPLACEMENT "\xef\xbf\xbd"
+/* Whether s is UTF-8 throughout. */
+bool ud_utf8_valid(const char *s);
+/*
+ * A copy of s with every byte that starts no valid UTF-8 character
+ * replaced by U+FFFD, so that every document written is valid UTF-8 (the
+ * caller frees it); NULL when out of memory.
+ */
+char *ud_utf8_valid_copy(const char *s);
 /* The same for a whole report built in memory: its line breaks are kept. */
 void ud_fputs_visible_lines(FILE *f, const char *text);
 /* A size in KB (1024 bytes) in the unit that reads best: "48 KB", "1 MB", "1.5 MB", "32 MB"; "n/a" when not finite. */

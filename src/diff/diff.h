@@ -22,7 +22,7 @@
  *
  * Typed in the middle, JSON at the edge: ud_diff_build() computes the model
  * below, the rules (findings) read it, and ud_diff_to_json() writes the
- * uarchdiff.diff/1 document from it once.  In the model a number that cannot
+ * uarchdiff.diff/2 document from it once.  In the model a number that cannot
  * be computed is NAN; in the document it is null, never NaN or infinity.
  *
  * Ownership: a struct ud_diff owns its arrays, strings and JSON references
@@ -44,7 +44,7 @@
 #include "profile.h"
 #include "uarch.h"
 
-#define UD_DIFF_SCHEMA "uarchdiff.diff/1"
+#define UD_DIFF_SCHEMA "uarchdiff.diff/2"
 
 /* The factors of the speedup, in the order the document and reports list them. */
 enum ud_factor {
@@ -58,6 +58,12 @@ enum ud_factor {
 	 * NAN otherwise, and frequency and utilization are NAN where it is set
 	 */
 	UD_FACTOR_CLOCK,
+	/*
+	 * cycles per unit of work, A over B: path length x IPC in one, where the
+	 * two do not split (other instruction sets, instructions that are not
+	 * the unit of work); NAN where they do
+	 */
+	UD_FACTOR_CYCLES,
 	UD_FACTOR_UNEXPLAINED, /* what the counters leave: the product is always the speedup */
 	UD_FACTOR_COUNT
 };
@@ -162,10 +168,22 @@ struct ud_significance {
 	char note[160];    /* how it was decided, in words */
 };
 
-/* One total per unit of work on both hosts: user_ns, sys_ns, task-clock or a counter. */
+/*
+ * One total per unit of work on both hosts: user_ns, sys_ns, task-clock or
+ * a counter (SPEC §5.3 "movers").
+ */
 struct ud_per_unit {
 	const char *name; /* borrowed: a counter's name in the profile, or a static string */
 	struct ud_ab v;
+	enum ud_counter_class cls; /* a counter's class; UD_CLASS_SOFTWARE for the times */
+	enum ud_counting mode;     /* a counter's counting mode (one on both sides: its name says it) */
+	/*
+	 * Whether it moved outside the noise of both sides' counts (Welch's t
+	 * on perf's "+-" and the runs behind it): 1, 0, or -1 where a side
+	 * printed no spread; p the test's, NAN without one
+	 */
+	int significant;
+	double p;
 };
 
 /*
@@ -198,25 +216,76 @@ struct ud_hotspot_move {
 	double a_ns, b_ns;        /* per unit of work; NAN where the share or the time is unknown */
 };
 
-/*
- * A miss counter that can carry the IPC change (SPEC §5.2 "causes"): it
- * moved the way the IPC change needs (fewer misses per instruction where
- * IPC rose) and in the direction of the change in cycles per unit of work.
- * Only metrics comparable on both sides are considered.
- */
-struct ud_cause {
-	enum ud_metric metric;           /* UD_M_BRANCH_MPKI or UD_M_L1D_MPKI: which misses */
-	double a, b;                     /* the misses per unit of work on each side */
-	/* the change in cycles per unit over the change in misses per unit: what each miss would cost to carry it all */
-	double implied_cycles_per_event;
-	bool plausible;                  /* implied within the range a miss of this kind costs (diff_thresholds.h) */
-	double penalty;                  /* the tables' penalty, the mean of the two sides'; NAN unknown */
-	/* its part of the change in cycles per unit: misses x penalty / change; NAN without a penalty */
-	double cycles_share;
+/* How a cause's cycles were found. */
+enum ud_cause_kind {
+	/* stall cycles (or top-down slots, over the side's slots per cycle): their change is cycles already */
+	UD_CAUSE_STALL,
+	/* misses or mispredicts per instruction, each charged a penalty, against the IPC part of the change only */
+	UD_CAUSE_MISS,
 };
 
-/* The causes a workload can have: one per miss metric the CPI stack charges. */
-#define UD_MAX_CAUSES 2
+/*
+ * A counter credited with part of the change in cycles per unit of work
+ * (SPEC §5.3 "causes"), of any class that costs cycles: stalls directly,
+ * misses against the part of the change that IPC made (path length's part
+ * is no miss's doing).  Only counters that moved the way the change went,
+ * outside their noise (or with none printed), in the counted domain and
+ * comparable on both sides, carrying at least UD_CAUSE_MIN_SHARE.
+ */
+struct ud_cause {
+	const char *counter;             /* its name in A's profile (borrowed) */
+	enum ud_counter_class cls;
+	enum ud_cause_kind kind;
+	double a, b;                     /* per unit of work on each side, as counted */
+	double cycles;                   /* the cycles per unit it accounts for, A - B (positive: B saves them) */
+	/* cycles over the change it is charged against (the IPC part for misses, all of it for stalls), at most 1 */
+	double cycles_share;
+	double penalty;                  /* misses: the cycles charged a miss; NAN for stalls */
+	const char *penalty_source;      /* static: the table's name or the default's reason; NULL for stalls */
+	/* misses: what each miss would cost to carry the IPC part alone; NAN for stalls */
+	double implied;
+	/*
+	 * one side pays a cost at every kernel crossing (ud_diff_workload's
+	 * crossing): these misses are what state lost there looks like, named
+	 * as symptoms, not as independent causes
+	 */
+	bool symptom;
+	char evidence[384];
+};
+
+/* The most causes a workload lists (the largest shares): more are noise to a reader. */
+#define UD_MAX_CAUSES 6
+
+/* A workload's verdict (SPEC §5.3). */
+enum ud_verdict {
+	UD_VERDICT_FASTER,
+	UD_VERDICT_SLOWER,
+	UD_VERDICT_SAME,
+	UD_VERDICT_NO_CLAIM, /* no measurement to claim a speed by: no score, no CPU time, a run too short or idle */
+	UD_VERDICT_COUNT
+};
+
+/* "faster", "slower", "same", "no-claim". */
+const char *ud_verdict_name(enum ud_verdict v);
+
+/*
+ * What the counters counted on both sides (SPEC §5.3 "counting"): each
+ * side's counting domain (the mode of its cycles and instructions,
+ * UD_COUNTING_COUNT none) and how much of its CPU time that domain covers
+ * (1 for all modes; the user or kernel share of getrusage's time for one
+ * mode; NAN unknown).  The factors compare A's domain with B's when they
+ * are one, or when one side counted all modes and the other's one mode
+ * covers most of its time or cannot be known not to (approximate).
+ */
+struct ud_counting_info {
+	enum ud_counting domain[2];      /* indexed by enum ud_side */
+	double coverage[2];
+	bool approximate;                /* the domains differ but are compared (see above) */
+	const char *isa[2];              /* static or borrowed: "x86_64", "aarch64", "ppc64"; NULL unknown */
+	bool cross_isa;                  /* both known and different: instructions are not one unit */
+	/* cycles and instructions per unit of work in each side's compared domain; NAN where not comparable */
+	double cycles[2], instructions[2];
+};
 
 /* One top-down bucket's cycles per unit of work on both hosts: its fraction x that host's cycles per unit. */
 struct ud_td_cycles {
@@ -288,9 +357,19 @@ struct ud_diff_workload {
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
 	struct ud_mode_part mode[UD_MODE_COUNT];
+	struct ud_counting_info counting;
+	/*
+	 * User and kernel time per unit of work both moved beyond a core
+	 * generation, the same way, on a kernel-heavy workload: a cost paid at
+	 * every kernel crossing (mitigations on entry and exit, VM exits) fits,
+	 * a faster core does not (diff_thresholds.h)
+	 */
+	bool crossing;
 	struct ud_hotspot_move *hotspots; /* owned: largest share moves first; none unless both sides were sampled */
 	size_t nhotspots;
 	double factor[UD_FACTOR_COUNT];  /* NAN where a counter is missing, except unexplained */
+	/* why a factor is NAN where the counters are there but do not compare (static text); NULL otherwise */
+	const char *factor_notes[UD_FACTOR_COUNT];
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
 	/*
@@ -300,8 +379,12 @@ struct ud_diff_workload {
 	 * ranked, charged or named as a cause.
 	 */
 	char *incomparable[UD_METRIC_COUNT];
-	struct ud_cause causes[UD_MAX_CAUSES]; /* the largest share (or implied fit) first */
+	struct ud_cause causes[UD_MAX_CAUSES]; /* the largest share first */
 	size_t ncauses;
+	/* the part of the change in cycles per unit that IPC made (A - B, at B's path length); NAN where none */
+	double ipc_cycles;
+	enum ud_verdict verdict;
+	char verdict_reason[448];
 	struct ud_cpi_stack cpi;
 	struct ud_diff_topdown topdown;  /* a and b NULL where neither side has top-down */
 	struct ud_significance sig;
@@ -418,7 +501,7 @@ void ud_diff_free(struct ud_diff *d);
 struct ud_jw;
 
 /*
- * The uarchdiff.diff/1 document, written once (diff_json.c): into w as its
+ * The uarchdiff.diff/2 document, written once (diff_json.c): into w as its
  * member key (NULL for the document itself or an array's element); as a
  * new reference, or NULL when out of memory; as text to f, 0 or -1 when out
  * of memory or f refused.

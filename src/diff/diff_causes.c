@@ -158,73 +158,200 @@ int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua,
 
 /* ---- causes ---- */
 
-/* The miss metrics a cause can be, with the counter they count and the range a miss of that kind costs. */
-static const struct {
-	enum ud_metric metric;
-	const char *counter;
-	double low, high;
-} kinds[UD_MAX_CAUSES] = {
-	{ UD_M_BRANCH_MPKI, "branch-misses", UD_CAUSE_BRANCH_CYCLES_LOW, UD_CAUSE_BRANCH_CYCLES_HIGH },
-	{ UD_M_L1D_MPKI, "L1-dcache-load-misses", UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_L1D_CYCLES_HIGH },
+/* What one miss of a class costs: the typical charge and the range a miss of that kind can cost. */
+struct penalty {
+	double typical, low, high;
+	const char *source;
 };
 
-static double per_unit(const struct ud_workload *x, const char *counter, double work)
+/* The two tables' penalty where they have one (their mean), else NAN. */
+static double table_penalty(double pa, double pb)
 {
-	double v = ud_workload_total(x, counter, NULL);
-
-	return isfinite(v) && work > 0 ? v / work : NAN;
-}
-
-/* The tables' penalty for this kind of miss: the two sides' mean, or the one side's that knows it. */
-static double penalty_of(enum ud_metric m, const struct ud_uarch *ua, const struct ud_uarch *ub)
-{
-	double pa = ua ? (m == UD_M_BRANCH_MPKI ? ua->penalty_branch : ua->penalty_l1d) : NAN;
-	double pb = ub ? (m == UD_M_BRANCH_MPKI ? ub->penalty_branch : ub->penalty_l1d) : NAN;
-
 	if (isfinite(pa) && isfinite(pb))
 		return (pa + pb) / 2;
 	return isfinite(pa) ? pa : pb;
 }
 
-/* Whether the misses per instruction moved against IPC: fewer misses where IPC rose, more where it fell. */
-static bool against_ipc(const struct ud_diff_workload *w, enum ud_metric m)
+/* The penalty of a miss class: the hosts' tables where they name one, else diff_thresholds.h's defaults. */
+static struct penalty penalty_of(enum ud_counter_class cls, const struct ud_uarch *ua, const struct ud_uarch *ub)
 {
-	double ipc = w->metric[UD_M_IPC].ratio, mpki = w->metric[m].ratio;
+	double branch = table_penalty(ua ? ua->penalty_branch : NAN, ub ? ub->penalty_branch : NAN);
+	double l1d = table_penalty(ua ? ua->penalty_l1d : NAN, ub ? ub->penalty_l1d : NAN);
 
-	return isfinite(ipc) && isfinite(mpki) && ((ipc > 1 && mpki < 1) || (ipc < 1 && mpki > 1));
+	switch (cls) {
+	case UD_CLASS_BRANCH_MISSES:
+	case UD_CLASS_RETURN_MISPREDICTS:
+		return isfinite(branch) ? (struct penalty){ branch, UD_CAUSE_BRANCH_CYCLES_LOW, UD_CAUSE_BRANCH_CYCLES_HIGH,
+							   "the hosts' tables" }
+					: (struct penalty){ UD_PENALTY_MISPREDICT, UD_CAUSE_BRANCH_CYCLES_LOW,
+							   UD_CAUSE_BRANCH_CYCLES_HIGH, "a typical mispredict" };
+	case UD_CLASS_L1D_MISS:
+		if (isfinite(l1d))
+			return (struct penalty){ l1d, UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_L1D_CYCLES_HIGH, "the hosts' tables" };
+		/* an L1 miss that hits L2 */
+		__attribute__((fallthrough));
+	case UD_CLASS_L1I_MISS:
+		return (struct penalty){ UD_PENALTY_L1_MISS, UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_L1D_CYCLES_HIGH,
+					 "a typical L2 hit" };
+	case UD_CLASS_L2_MISS:
+		return (struct penalty){ UD_PENALTY_L2_MISS, UD_CAUSE_L2_CYCLES_LOW, UD_CAUSE_L2_CYCLES_HIGH,
+					 "a typical last-level hit" };
+	case UD_CLASS_LLC_MISS:
+		return (struct penalty){ UD_PENALTY_LLC_MISS, UD_CAUSE_LLC_CYCLES_LOW, UD_CAUSE_LLC_CYCLES_HIGH,
+					 "a typical DRAM access" };
+	case UD_CLASS_DTLB_MISS:
+	case UD_CLASS_ITLB_MISS:
+	case UD_CLASS_TLB_MISS:
+		return (struct penalty){ UD_PENALTY_TLB_MISS, UD_CAUSE_TLB_CYCLES_LOW, UD_CAUSE_TLB_CYCLES_HIGH,
+					 "a typical page walk" };
+	default:
+		/* perf's cache-misses: no level, so no charge; only the range of every level */
+		return (struct penalty){ NAN, UD_CAUSE_L1D_CYCLES_LOW, UD_CAUSE_LLC_CYCLES_HIGH, NULL };
+	}
+}
+
+/* The metric that says whether a class's counter means one thing on both sides, or UD_METRIC_COUNT. */
+static enum ud_metric metric_of(enum ud_counter_class cls)
+{
+	return cls == UD_CLASS_BRANCH_MISSES ? UD_M_BRANCH_MPKI : cls == UD_CLASS_L1D_MISS ? UD_M_L1D_MPKI : UD_METRIC_COUNT;
+}
+
+/*
+ * Whether c carries enough to be named: its cycles go the way the whole
+ * change in cycles per unit went (a miss that rose on the faster side is
+ * no cause, whatever it did to IPC), at least UD_CAUSE_MIN_SHARE of what it
+ * is charged against, and at least UD_CAUSE_MIN_CYCLES of A's cycles.
+ */
+static bool worth_crediting(const struct ud_diff_workload *w, const struct ud_cause *c)
+{
+	double change = w->counting.cycles[UD_SIDE_A] - w->counting.cycles[UD_SIDE_B];
+
+	return c->cycles * change > 0 && c->cycles_share >= UD_CAUSE_MIN_SHARE &&
+	       fabs(c->cycles) >= UD_CAUSE_MIN_CYCLES * w->counting.cycles[UD_SIDE_A];
 }
 
 static int cmp_cause(const void *x, const void *y)
 {
 	const struct ud_cause *a = x, *b = y;
-	/* a share first (largest first), then an implied fit without a penalty */
-	double ka = isfinite(a->cycles_share) ? a->cycles_share : -1, kb = isfinite(b->cycles_share) ? b->cycles_share : -1;
 
-	return (ka < kb) - (ka > kb);
+	return (a->cycles_share < b->cycles_share) - (a->cycles_share > b->cycles_share);
+}
+
+/* Keeps the UD_MAX_CAUSES largest: a new one takes the smallest's place when it carries more. */
+static void add_cause(struct ud_diff_workload *w, const struct ud_cause *c)
+{
+	if (w->ncauses < UD_MAX_CAUSES) {
+		w->causes[w->ncauses++] = *c;
+		return;
+	}
+	qsort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
+	if (c->cycles_share > w->causes[w->ncauses - 1].cycles_share)
+		w->causes[w->ncauses - 1] = *c;
+}
+
+/* Slots per cycle on a side, from its slots counter of the domain's mode; NAN without one. */
+static double slots_per_cycle(const struct ud_workload *x, enum ud_counting mode)
+{
+	return ud_workload_class_value(x, UD_CLASS_SLOTS, mode) / ud_workload_class_value(x, UD_CLASS_CYCLES, mode);
+}
+
+/* A stall counter's cycles per unit on both sides: in cycles already, or in slots over slots per cycle. */
+static bool stall_cycles(const struct ud_diff_workload *w, const struct ud_per_unit *u, double *a, double *b)
+{
+	enum ud_counting da = w->counting.domain[UD_SIDE_A], db = w->counting.domain[UD_SIDE_B];
+
+	*a = u->v.a;
+	*b = u->v.b;
+	if (u->cls == UD_CLASS_TOPDOWN) {
+		*a /= slots_per_cycle(w->a, da);
+		*b /= slots_per_cycle(w->b, db);
+	}
+	return isfinite(*a) && isfinite(*b) && (ud_counter_class_is_stall(u->cls) || u->cls == UD_CLASS_TOPDOWN);
+}
+
+static void stall_cause(struct ud_diff_workload *w, const struct ud_per_unit *u, double change)
+{
+	struct ud_cause c = { .counter = u->name, .cls = u->cls, .kind = UD_CAUSE_STALL, .penalty = NAN,
+			      .implied = NAN, .a = u->v.a, .b = u->v.b, .symptom = w->crossing };
+	double a, b;
+
+	if (!stall_cycles(w, u, &a, &b) || !((a - b) * change > 0))
+		return;
+	c.cycles = a - b;
+	c.cycles_share = fmin(c.cycles / change, 1);
+	if (!worth_crediting(w, &c))
+		return;
+	snprintf(c.evidence, sizeof(c.evidence),
+		 "%s: %.3g -> %.3g cycles per %s (%.0f%% -> %.0f%% of the cycles), %.0f%% of the change in cycles",
+		 u->name, a, b, w->work.unit, 100 * a / w->counting.cycles[UD_SIDE_A],
+		 100 * b / w->counting.cycles[UD_SIDE_B], 100 * c.cycles_share);
+	add_cause(w, &c);
+}
+
+/*
+ * A miss class: its misses per instruction times B's instructions per unit
+ * is what it moved at B's path length, each charged its penalty, against
+ * the part of the change IPC made (across instruction sets, where
+ * instructions are no common unit, per unit of work against all of it).
+ */
+static void miss_cause(struct ud_diff_workload *w, const struct ud_per_unit *u, const struct ud_uarch *ua,
+		       const struct ud_uarch *ub, double base)
+{
+	const double *ins = w->counting.instructions;
+	struct penalty p = penalty_of(u->cls, ua, ub);
+	bool per_instruction = isfinite(w->ipc_cycles);
+	double moved = per_instruction ? ins[UD_SIDE_B] * (u->v.a / ins[UD_SIDE_A] - u->v.b / ins[UD_SIDE_B])
+				       : u->v.a - u->v.b;
+	struct ud_cause c = { .counter = u->name, .cls = u->cls, .kind = UD_CAUSE_MISS, .a = u->v.a, .b = u->v.b,
+			      .penalty = p.typical, .penalty_source = p.source, .symptom = w->crossing };
+
+	if (!isfinite(moved) || !(moved * base > 0))
+		return;
+	c.implied = base / moved;
+	/* with no typical charge (cache-misses), a cost within every level's range carries it all */
+	c.cycles = isfinite(p.typical) ? moved * p.typical : c.implied <= p.high ? base : moved * p.high;
+	c.cycles_share = fmin(c.cycles / base, 1);
+	if (!worth_crediting(w, &c))
+		return;
+	snprintf(c.evidence, sizeof(c.evidence),
+		 "%s: %.3g -> %.3g per %s; %.3g cycles a miss would carry all of the %s; at %.3g (%s), %.0f%%%s%s",
+		 u->name, u->v.a, u->v.b, w->work.unit, c.implied,
+		 per_instruction ? "change IPC made" : "change in cycles", isfinite(p.typical) ? p.typical : p.high,
+		 p.source ? p.source : "the dearest miss of any level", 100 * c.cycles_share,
+		 c.cycles / base > 1 ? " (more than all: misses overlap)" : "",
+		 c.symptom ? "; a symptom of state lost at each kernel crossing, not a cause of its own" : "");
+	add_cause(w, &c);
+}
+
+/* Whether u's counter may be credited: counted in the domain compared, comparable, and not within its noise. */
+static bool creditable(const struct ud_diff_workload *w, const struct ud_per_unit *u)
+{
+	enum ud_metric m = metric_of(u->cls);
+
+	return u->mode == w->counting.domain[UD_SIDE_A] && u->mode == w->counting.domain[UD_SIDE_B] &&
+	       u->significant != 0 && !(m != UD_METRIC_COUNT && w->incomparable[m]);
 }
 
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub)
 {
-	double ca = per_unit(w->a, "cycles", w->work.a), cb = per_unit(w->b, "cycles", w->work.b), dc = ca - cb;
+	const double *cyc = w->counting.cycles, *ins = w->counting.instructions;
+	double change = cyc[UD_SIDE_A] - cyc[UD_SIDE_B];
 
 	w->ncauses = 0;
-	if (!isfinite(dc) || dc == 0)
+	/* the part of the change IPC made, at B's path length: what misses per instruction can explain */
+	w->ipc_cycles = w->counting.cross_isa ? NAN : ins[UD_SIDE_B] * (cyc[UD_SIDE_A] / ins[UD_SIDE_A] -
+									cyc[UD_SIDE_B] / ins[UD_SIDE_B]);
+	if (!isfinite(change) || change == 0 || ud_diff_domain_too_narrow(w))
 		return;
-	for (size_t k = 0; k < UD_MAX_CAUSES; k++) {
-		enum ud_metric m = kinds[k].metric;
-		struct ud_cause c = { .metric = m, .a = per_unit(w->a, kinds[k].counter, w->work.a),
-				      .b = per_unit(w->b, kinds[k].counter, w->work.b) };
-		double dn = c.a - c.b;
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		const struct ud_per_unit *u = &w->per_unit[i];
 
-		if (w->incomparable[m] || !against_ipc(w, m) || !isfinite(dn) || dn == 0 || (dn > 0) != (dc > 0))
+		if (!creditable(w, u))
 			continue;
-		c.implied_cycles_per_event = dc / dn;
-		c.plausible = c.implied_cycles_per_event >= kinds[k].low && c.implied_cycles_per_event <= kinds[k].high;
-		c.penalty = penalty_of(m, ua, ub);
-		c.cycles_share = isfinite(c.penalty) ? dn * c.penalty / dc : NAN;
-		if ((isfinite(c.cycles_share) && c.cycles_share >= UD_CAUSE_MIN_SHARE) ||
-		    (!isfinite(c.penalty) && c.plausible))
-			w->causes[w->ncauses++] = c;
+		if (ud_counter_class_is_miss(u->cls))
+			miss_cause(w, u, ua, ub, isfinite(w->ipc_cycles) ? w->ipc_cycles : change);
+		else
+			stall_cause(w, u, change);
 	}
 	qsort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
 }

@@ -63,6 +63,9 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 			fprintf(f, "; perf printed %.4g -> %.4g GHz", perf_ghz(w->a), perf_ghz(w->b));
 		fputs(")", f);
 		break;
+	case UD_FACTOR_CYCLES:
+		fprintf(f, "cycles per %s (%s needs %.3gx the cycles)", w->work.unit, more, big);
+		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:
 		fprintf(f, "what the counters do not explain (%.3gx in %s's favour)", big, favoured);
@@ -70,42 +73,43 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 	}
 }
 
-/* "branch MPKI 23.9 -> 0.843 (28% of the cycles per KB at 13 cycles a miss)" */
+/*
+ * "branch-misses 0.913 -> 0.611 per call (88% of what IPC changed)",
+ * "PM_EXEC_STALL_TLBIE 0.6 -> 0.04 cycles per op (91% of the change)".
+ */
 static void cause_phrase(FILE *f, const struct ud_diff_workload *w, const struct ud_cause *c)
 {
-	const struct ud_ab *m = &w->metric[c->metric];
+	char a[32], b[32];
 
-	fprintf(f, "%s %.3g -> %.3g", ud_metric_label(c->metric), m->a, m->b);
-	if (isfinite(c->cycles_share))
-		fprintf(f, " (%.0f%% of the change in cycles per %s at %.3g cycles a miss)", 100 * c->cycles_share,
-			w->work.unit, c->penalty);
-	else
-		fprintf(f, " (%.3g cycles per miss would carry all of the change in cycles: a plausible cost)",
-			c->implied_cycles_per_event);
+	ud_format_human(c->a, a, sizeof(a));
+	ud_format_human(c->b, b, sizeof(b));
+	fprintf(f, "%s %s -> %s per %s (%.0f%% of %s)", c->counter, a, b, w->work.unit, 100 * c->cycles_share,
+		c->kind == UD_CAUSE_MISS && isfinite(w->ipc_cycles) ? "what IPC changed" : "the change in cycles");
 }
 
-/* Both sides have the miss counters the causes would read. */
-static bool misses_counted(const struct ud_diff_workload *w)
+/* Whether both sides counted a class of counter that costs cycles (misses, stalls): causes could have been named. */
+static bool costs_counted(const struct ud_diff_workload *w)
 {
-	const struct ud_ab *b = &w->metric[UD_M_BRANCH_MPKI], *l = &w->metric[UD_M_L1D_MPKI];
-
-	return (isfinite(b->a) && isfinite(b->b)) || (isfinite(l->a) && isfinite(l->b));
+	for (size_t i = 0; i < w->nper_unit; i++)
+		if (ud_counter_class_is_miss(w->per_unit[i].cls) || ud_counter_class_is_stall(w->per_unit[i].cls))
+			return true;
+	return false;
 }
 
-/* What stands behind an IPC move: the causes, or plainly that no counted miss explains it. */
+/* What stands behind the change in cycles: the causes, or plainly that the counters do not say. */
 static void behind(FILE *f, const struct ud_diff_workload *w)
 {
 	if (w->ncauses) {
-		fputs(", with ", f);
+		fputs(w->crossing ? ", with these symptoms behind it: " : ", with ", f);
 		for (size_t i = 0; i < w->ncauses; i++) {
 			fputs(i ? " and " : "", f);
 			cause_phrase(f, w, &w->causes[i]);
 		}
-		fputs(" behind it", f);
-	} else if (misses_counted(w)) {
-		fputs("; no counted miss moved enough, the right way, to explain the IPC change", f);
+		fputs(w->crossing ? "" : " behind it", f);
+	} else if (costs_counted(w)) {
+		fputs("; no counted miss or stall moved enough, the right way, to explain it", f);
 	} else {
-		fputs(" (no miss counters on both sides to say why)", f);
+		fputs(" (no miss or stall counters on both sides to say why)", f);
 	}
 }
 
@@ -179,7 +183,7 @@ static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct
 		list_factors(f, w, true, l);
 		fprintf(f, " made %s %s", l->b, w->speedup > 1 ? "faster" : "slower");
 	}
-	if (ipc_with_result(w))
+	if (w->ncauses || ipc_with_result(w))
 		behind(f, w);
 	if (!shares_plain(w)) {
 		bool against = false;
@@ -214,6 +218,59 @@ static void factors_sentence(FILE *f, char *const *text, const struct ud_diff_wo
 		(*text)[at] = (char)toupper((unsigned char)(*text)[at]);
 }
 
+static const char *domain_words(enum ud_counting d)
+{
+	return d == UD_COUNTING_USER ? "user mode" : d == UD_COUNTING_KERNEL ? "kernel mode" : ud_counting_name(d);
+}
+
+/*
+ * The domain the counters speak for: one mode only (an --all-kernel or :u
+ * paste), how much of the CPU time it covers, and whether the two sides'
+ * differ.
+ */
+static void domain_sentence(FILE *f, const struct ud_diff_workload *w)
+{
+	const struct ud_counting_info *c = &w->counting;
+	enum ud_counting da = c->domain[UD_SIDE_A], db = c->domain[UD_SIDE_B];
+
+	if (da == UD_COUNTING_COUNT || db == UD_COUNTING_COUNT || (da == UD_COUNTING_ALL && db == UD_COUNTING_ALL))
+		return;
+	if (da == db)
+		fprintf(f, " The counters counted %s only", domain_words(da));
+	else
+		fprintf(f, " The counters counted %s on A and %s on B", domain_words(da), domain_words(db));
+	if (isfinite(c->coverage[UD_SIDE_A]) && da != UD_COUNTING_ALL)
+		fprintf(f, "; that is %.0f%% of A's CPU time", 100 * c->coverage[UD_SIDE_A]);
+	if (isfinite(c->coverage[UD_SIDE_B]) && db != UD_COUNTING_ALL)
+		fprintf(f, "; %.0f%% of B's", 100 * c->coverage[UD_SIDE_B]);
+	if (ud_diff_domain_too_narrow(w))
+		fputs(": too little to split the speedup by, so their own change is all they say.", f);
+	else if (c->approximate && isfinite(c->cycles[UD_SIDE_A]))
+		fputs(": compared as the same work, approximately (see Findings).", f);
+	else if (da != db)
+		fputs(": they do not compare (see Findings).", f);
+	else
+		fputs(": the factors describe that mode.", f);
+}
+
+/*
+ * A cost paid at every kernel crossing, named before any miss: user and
+ * kernel time per unit both moved beyond a core generation.
+ */
+static void crossing_sentence(FILE *f, const struct ud_diff_workload *w)
+{
+	const struct ud_mode_part *u = &w->mode[UD_MODE_USER], *k = &w->mode[UD_MODE_KERNEL];
+	bool fell = u->b < u->a;
+
+	if (!w->crossing)
+		return;
+	fprintf(f, " User time per %s %s %.3gx and kernel time %.3gx with it: a cost paid at every kernel crossing "
+		   "(speculative-execution mitigations on entry and exit, VM exits) on %s does that; a faster core alone "
+		   "does not.",
+		w->work.unit, fell ? "fell" : "rose", fell ? u->a / u->b : u->b / u->a, fell ? k->a / k->b : k->b / k->a,
+		fell ? "A" : "B");
+}
+
 /*
  * What an expert says before crediting the cores: the work is mostly the
  * kernel's, and an IPC move beyond any core generation points there too.
@@ -240,17 +297,13 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 		      "other work or miss some of it, so path length is not computed and the other factors describe "
 		      "what was counted, not the workload alone.",
 		      f);
-	if (w->modes_differ)
-		fputs(" Cycles and instructions were counted in different privilege levels on the two sides, so "
-		      "path length, IPC and frequency are not computed (see Findings).",
-		      f);
-	else if (w->user_mode_only)
-		fputs(" Cycles and instructions were counted in user mode only (perf without privilege, "
-		      "':u'): the kernel's part of the work is not in them.",
-		      f);
-	if (w->low_ipc)
-		fprintf(f, " At IPC %.2f -> %.2f instructions are not the unit of work: compare cycles and time per %s "
-			   "(see Findings).",
+	domain_sentence(f, w);
+	if (w->counting.cross_isa)
+		fprintf(f, " %s and %s are different instruction sets: instructions and IPC do not compare, cycles per "
+			   "%s and the clock do.", w->counting.isa[UD_SIDE_A], w->counting.isa[UD_SIDE_B], w->work.unit);
+	else if (w->low_ipc)
+		fprintf(f, " At IPC %.2f -> %.2f instructions are not the unit of work: cycles and time per %s compare "
+			   "what was done (see Findings).",
 			w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->work.unit);
 	if (w->ipc_beyond_generation)
 		fprintf(f,
@@ -272,15 +325,21 @@ static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char
 			w->a->name);
 		return;
 	}
-	ud_speedup_words(w->speedup, s->significant, true, words, sizeof(words));
+	if (w->verdict == UD_VERDICT_NO_CLAIM) {
+		fprintf(f, "No speed verdict on %s: %s.", w->a->name, w->verdict_reason);
+		return;
+	}
+	ud_speedup_words(w->speedup, w->verdict == UD_VERDICT_SAME ? 0 : s->significant, true, words, sizeof(words));
 	fprintf(f, "%s is %s %s on %s%s", lb, words, la, w->a->name,
 		w->basis == UD_SPEEDUP_TASK_CLOCK
 			? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
 			: "");
-	if (s->significant == 0)
-		fprintf(f, ": its %.3gx is within the noise (%s)", w->speedup, s->note);
+	if (w->verdict == UD_VERDICT_SAME)
+		fprintf(f, ": its %.3gx is %s", w->speedup, w->verdict_reason);
 	else if (s->significant == 1 && isfinite(s->lo))
-		fprintf(f, " (95%% interval %.3g-%.3gx; p = %.2g)", s->lo, s->hi, s->p);
+		fprintf(f, " (95%% interval %.3g-%.3gx; %s)", s->lo, s->hi, w->verdict_reason);
+	else
+		fprintf(f, " (%s)", w->verdict_reason);
 	fputs(".", f);
 }
 
@@ -293,7 +352,10 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 	if (!f)
 		return -1;
 	first_sentence(f, w, la, lb);
-	if (w->has_dominant)
+	crossing_sentence(f, w);
+	if (w->verdict == UD_VERDICT_NO_CLAIM)
+		; /* nothing to split */
+	else if (w->has_dominant)
 		factors_sentence(f, &w->explanation, w, &(struct labels){ la, lb });
 	else if (w->sig.significant != 0 && isfinite(w->speedup) && w->speedup != 1 &&
 		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b))

@@ -1,11 +1,12 @@
 /*
- * The uarchdiff.diff/1 document (SPEC §5), written once from the typed
+ * The uarchdiff.diff/2 document (SPEC §5, §5.3), written once from the typed
  * model through json_emit.h: straight to a file for `diff -f json`, into
  * compare's document, or into a tree for the tests that read the contract
  * (the reports read the model itself).  The keys come from the enums' name
  * tables; a number the model holds as NAN (or one that overflowed) is null.
  */
 #include <math.h>
+#include <string.h>
 
 #include "diff.h"
 #include "json_emit.h"
@@ -68,7 +69,7 @@ static void metrics(struct ud_jw *w, const struct ud_diff_workload *dw)
 	ud_jw_end(w);
 }
 
-/* The misses that can carry the IPC change (SPEC §5.2 "causes"). */
+/* The counters credited with the change in cycles (SPEC §5.3 "causes"). */
 static void causes(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
 	ud_jw_array(w, "causes");
@@ -76,15 +77,72 @@ static void causes(struct ud_jw *w, const struct ud_diff_workload *dw)
 		const struct ud_cause *c = &dw->causes[i];
 
 		ud_jw_object(w, NULL);
-		ud_jw_string(w, "metric", ud_metric_name(c->metric));
+		ud_jw_string(w, "counter", c->counter);
+		ud_jw_string(w, "class", ud_counter_class_name(c->cls));
+		ud_jw_string(w, "kind", c->kind == UD_CAUSE_MISS ? "miss" : "stall");
 		ud_jw_real(w, "a", c->a);
 		ud_jw_real(w, "b", c->b);
-		ud_jw_real(w, "implied_cycles_per_event", c->implied_cycles_per_event);
-		ud_jw_bool(w, "plausible", c->plausible);
-		ud_jw_real(w, "penalty", c->penalty);
+		ud_jw_real(w, "cycles", c->cycles);
 		ud_jw_real(w, "cycles_share", c->cycles_share);
+		ud_jw_real(w, "penalty", c->penalty);
+		ud_jw_string(w, "penalty_source", c->penalty_source);
+		ud_jw_real(w, "implied_cycles_per_event", c->implied);
+		ud_jw_bool(w, "symptom", c->symptom);
+		ud_jw_string(w, "evidence", c->evidence);
 		ud_jw_end(w);
 	}
+	ud_jw_end(w);
+}
+
+/* Every counter per unit of work, with whether it moved outside its noise (SPEC §5.3 "movers"). */
+static void movers(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	ud_jw_array(w, "movers");
+	for (size_t i = 0; i < dw->nper_unit; i++) {
+		const struct ud_per_unit *u = &dw->per_unit[i];
+
+		if (strcmp(u->name, "user_ns") == 0 || strcmp(u->name, "sys_ns") == 0 || strcmp(u->name, "task-clock") == 0)
+			continue; /* the times: the time split and the score's test speak for them */
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "counter", u->name);
+		ud_jw_string(w, "class", ud_counter_class_name(u->cls));
+		ud_jw_string(w, "mode", ud_counting_name(u->mode));
+		ud_jw_real(w, "a", u->v.a);
+		ud_jw_real(w, "b", u->v.b);
+		ud_jw_real(w, "ratio", u->v.ratio);
+		tristate(w, "significant", u->significant);
+		ud_jw_real(w, "p", u->p);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+/* What was counted on both sides (SPEC §5.3 "counting"): one domain, "mixed" or "none", and the smaller coverage. */
+static void counting(struct ud_jw *w, const struct ud_counting_info *c)
+{
+	enum ud_counting da = c->domain[UD_SIDE_A], db = c->domain[UD_SIDE_B];
+
+	ud_jw_object(w, "counting");
+	ud_jw_string(w, "domain", da == UD_COUNTING_COUNT || db == UD_COUNTING_COUNT ? "none"
+				  : da == db                                       ? ud_counting_name(da)
+										   : "mixed");
+	ud_jw_real(w, "coverage", fmin(c->coverage[UD_SIDE_A], c->coverage[UD_SIDE_B]));
+	ud_jw_string(w, "domain_a", da == UD_COUNTING_COUNT ? NULL : ud_counting_name(da));
+	ud_jw_string(w, "domain_b", db == UD_COUNTING_COUNT ? NULL : ud_counting_name(db));
+	ud_jw_bool(w, "approximate", c->approximate);
+	ud_jw_string(w, "isa_a", c->isa[UD_SIDE_A]);
+	ud_jw_string(w, "isa_b", c->isa[UD_SIDE_B]);
+	ud_jw_bool(w, "cross_isa", c->cross_isa);
+	ud_jw_end(w);
+}
+
+/* Why a factor is null where the counters are there (SPEC §5.3 "factor_notes"): only those. */
+static void factor_notes(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	ud_jw_object(w, "factor_notes");
+	for (int f = 0; f < UD_FACTOR_COUNT; f++)
+		if (dw->factor_notes[f])
+			ud_jw_string(w, ud_factor_name((enum ud_factor)f), dw->factor_notes[f]);
 	ud_jw_end(w);
 }
 
@@ -231,10 +289,17 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
 	ud_jw_object(w, NULL);
 	workload_head(w, dw);
+	ud_jw_string(w, "verdict", ud_verdict_name(dw->verdict));
+	ud_jw_string(w, "verdict_reason", dw->verdict_reason);
+	counting(w, &dw->counting);
 	factors(w, "factors", dw->factor);
+	factor_notes(w, dw);
 	factors(w, "shares", dw->share);
 	metrics(w, dw);
 	causes(w, dw);
+	movers(w, dw);
+	if (dw->crossing)
+		ud_jw_bool(w, "kernel_crossing", true);
 	per_unit(w, dw);
 	time_split(w, dw);
 	if (dw->user_mode_only)

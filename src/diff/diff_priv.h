@@ -23,19 +23,38 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
  * from the comparable miss metrics and the work per run.
  */
 void ud_diff_significance(struct ud_diff_workload *w);
+/*
+ * Whether counter a (A's) and b (B's, one name) moved per unit of work
+ * beyond their noise: perf's "+-" on each side and the runs behind it,
+ * into u->significant and u->p (left -1 and NAN where a side printed none).
+ */
+void ud_diff_counter_significance(const struct ud_diff_workload *w, const struct ud_counter *a,
+				  const struct ud_counter *b, struct ud_per_unit *u);
+/*
+ * diff_domain.c: w->counting, from the two sides' counters, times and
+ * tables (after the work per run); and whether a side's counted domain
+ * covers too little of its CPU time to split the speedup
+ * (UD_COVERAGE_SPLIT).
+ */
+void ud_diff_counting(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+bool ud_diff_domain_too_narrow(const struct ud_diff_workload *w);
 int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
+/*
+ * diff_verdict.c: w->verdict and its reason, from the speedup, its test,
+ * the samples' drift and the factors (last of the workload's numbers).
+ */
+void ud_diff_verdict(struct ud_diff_workload *w);
 /* diff_topdown.c: w->topdown from the two sides' records and cycles per unit of work. */
 void ud_diff_topdown(struct ud_diff_workload *w);
 
 /*
- * Which privilege levels and contexts a side counted a generic event in:
- * the modes of every counted counter of that name with its modifiers
- * (cycles, cycles:u and cycles:k together, cycles:H), joined; false when it
- * counted none.  The words for them into buf ("user mode only", "all
+ * Which privilege levels and contexts a side counted a class of event in:
+ * the modes of every counted counter of that class (cycles, cycles:u and
+ * cycles:k together, cycles:H), joined; false when it counted none.  The words for them into buf ("user mode only", "all
  * modes, host only").
  */
-bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out);
+bool ud_count_modes_of(const struct ud_workload *x, enum ud_counter_class cls, struct ud_counted_modes *out);
 void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len);
 
 /*

@@ -370,20 +370,23 @@ static int rule_multiplexed(const struct subject *s, struct evidence *ev)
 
 static int rule_counting_modes_differ(const struct subject *s, struct evidence *ev)
 {
-	static const char *const names[] = { "cycles", "instructions" };
+	static const struct {
+		const char *name;
+		enum ud_counter_class cls;
+	} counters[] = { { "cycles", UD_CLASS_CYCLES }, { "instructions", UD_CLASS_INSTRUCTIONS } };
 	const struct ud_diff_workload *w = s->w;
 
 	if (!w->modes_differ)
 		return 0;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		struct ud_counted_modes ma, mb;
 		char ta[64] = "unknown", tb[64] = "unknown";
 
-		if (ud_count_modes_of(w->a, names[i], &ma))
+		if (ud_count_modes_of(w->a, counters[i].cls, &ma))
 			ud_count_modes_words(ma, ta, sizeof(ta));
-		if (ud_count_modes_of(w->b, names[i], &mb))
+		if (ud_count_modes_of(w->b, counters[i].cls, &mb))
 			ud_count_modes_words(mb, tb, sizeof(tb));
-		add(ev, "%s: %s counted in %s on A (%s), in %s on B (%s)", w->a->name, names[i], ta,
+		add(ev, "%s: %s counted in %s on A (%s), in %s on B (%s)", w->a->name, counters[i].name, ta,
 		    s->d->host[UD_SIDE_A].label, tb, s->d->host[UD_SIDE_B].label);
 	}
 	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
@@ -498,7 +501,7 @@ static int rule_kernel_symbol_one_host(const struct subject *s, struct evidence 
 static bool counted_instructions(const struct ud_profile *p)
 {
 	for (size_t i = 0; i < p->nworkloads; i++)
-		if (isfinite(ud_workload_total(&p->workloads[i], "instructions", NULL)))
+		if (isfinite(ud_workload_domain_value(&p->workloads[i], UD_CLASS_INSTRUCTIONS)))
 			return true;
 	return false;
 }

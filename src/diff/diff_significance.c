@@ -21,28 +21,40 @@
 struct side_noise {
 	const double *samples; /* borrowed; NULL for a summary */
 	size_t n;              /* samples, or the runs behind the summary */
+	/*
+	 * n is the fewest runs the source implies, not their count (perf
+	 * printed "+-" under a cut header): the test takes that many, which can
+	 * only widen its interval
+	 */
+	bool at_least;
 	double mean, rel_se;   /* the mean and its relative standard error; NAN unknown */
 };
 
-static struct side_noise score_noise(const struct ud_score *s)
+static struct side_noise score_noise(const struct ud_workload *w)
 {
+	const struct ud_score *s = &w->score;
+
 	if (s->nsamples >= 2)
-		return (struct side_noise){ s->samples, s->nsamples, ud_mean(s->samples, s->nsamples),
+		return (struct side_noise){ s->samples, s->nsamples, false, ud_mean(s->samples, s->nsamples),
 					    ud_rel_stderr(s->samples, s->nsamples) };
 	if (s->runs >= 2) /* a summary; its spread NAN where the source printed none */
-		return (struct side_noise){ NULL, (size_t)s->runs, s->median, s->rel_stderr };
-	return (struct side_noise){ NULL, 1, s->median, NAN };
+		return (struct side_noise){ NULL, (size_t)s->runs, false, s->median, s->rel_stderr };
+	if (w->runs_at_least >= 2 && s->rel_stderr >= 0)
+		return (struct side_noise){ NULL, (size_t)w->runs_at_least, true, s->median, s->rel_stderr };
+	return (struct side_noise){ NULL, 1, false, s->median, NAN };
 }
 
 /* perf stat -r N's task-clock: the mean over the runs and its relative standard error (rel_stddev). */
 static struct side_noise clock_noise(const struct ud_workload *w)
 {
-	const struct ud_counter *c = ud_workload_counter(w, "task-clock");
+	const struct ud_counter *c = ud_workload_task_clock(w);
 	double v = c && c->status == UD_COUNTED ? c->value : NAN;
 
 	if (w->runs >= 2)
-		return (struct side_noise){ NULL, (size_t)w->runs, v, c ? c->rel_stddev : NAN };
-	return (struct side_noise){ NULL, 1, v, NAN };
+		return (struct side_noise){ NULL, (size_t)w->runs, false, v, c ? c->rel_stddev : NAN };
+	if (w->runs_at_least >= 2 && c && c->rel_stddev >= 0)
+		return (struct side_noise){ NULL, (size_t)w->runs_at_least, true, v, c->rel_stddev };
+	return (struct side_noise){ NULL, 1, false, v, NAN };
 }
 
 /* The interval of b/a as an interval of the speedup, which is a/b when lower is better. */
@@ -67,8 +79,9 @@ static void welch(struct ud_significance *s, const struct side_noise *a, const s
 	s->p = t.p;
 	s->significant = t.p < UD_SIG_ALPHA;
 	set_interval(s, t.lo, t.hi, inverted);
-	snprintf(s->note, sizeof(s->note), "Welch's t on %zu and %zu runs (+-%.2g%% and +-%.2g%%): p = %.3g",
-		 a->n, b->n, 100 * a->rel_se, 100 * b->rel_se, t.p);
+	snprintf(s->note, sizeof(s->note), "Welch's t on %s%zu and %s%zu runs (+-%.2g%% and +-%.2g%%): p = %.3g",
+		 a->at_least ? "at least " : "", a->n, b->at_least ? "at least " : "", b->n, 100 * a->rel_se,
+		 100 * b->rel_se, t.p);
 }
 
 static void mann_whitney(struct ud_significance *s, const struct side_noise *a, const struct side_noise *b,
@@ -99,8 +112,8 @@ void ud_diff_significance(struct ud_diff_workload *w)
 		snprintf(s->note, sizeof(s->note), "no speedup to test");
 		return;
 	}
-	a = by_score ? score_noise(&w->a->score) : clock_noise(w->a);
-	b = by_score ? score_noise(&w->b->score) : clock_noise(w->b);
+	a = by_score ? score_noise(w->a) : clock_noise(w->a);
+	b = by_score ? score_noise(w->b) : clock_noise(w->b);
 	s->n_a = a.n;
 	s->n_b = b.n;
 	if (a.n < 2 || b.n < 2) {
@@ -116,4 +129,31 @@ void ud_diff_significance(struct ud_diff_workload *w)
 		mann_whitney(s, &a, &b, inverted);
 	else
 		welch(s, &a, &b, inverted);
+}
+
+/*
+ * perf prints "+-" as a percentage to two decimals: "+- 0.00%" is a spread
+ * under half of its last digit, not none, and is taken as that half.
+ */
+#define PRINTED_SPREAD_FLOOR 0.00005
+
+/* The runs behind a side's counts, or the fewest its source implies. */
+static size_t runs_of(const struct ud_workload *x)
+{
+	return x->runs >= 2 ? (size_t)x->runs : (size_t)x->runs_at_least;
+}
+
+void ud_diff_counter_significance(const struct ud_diff_workload *w, const struct ud_counter *a,
+				  const struct ud_counter *b, struct ud_per_unit *u)
+{
+	double ra = fmax(a->rel_stddev, PRINTED_SPREAD_FLOOR), rb = fmax(b->rel_stddev, PRINTED_SPREAD_FLOOR);
+	struct ud_welch t;
+
+	u->significant = -1;
+	u->p = NAN;
+	if (isnan(a->rel_stddev) || isnan(b->rel_stddev) ||
+	    ud_welch_ratio(u->v.a, ra, runs_of(w->a), u->v.b, rb, runs_of(w->b), UD_SIG_LEVEL, &t) != 0)
+		return;
+	u->p = t.p;
+	u->significant = t.p < UD_SIG_ALPHA;
 }

@@ -41,12 +41,83 @@
 #define UD_CAUSE_L1D_CYCLES_LOW 4.0
 #define UD_CAUSE_L1D_CYCLES_HIGH 300.0
 /*
- * A miss metric with a known penalty is a cause only when it carries at
- * least a twentieth of the change in cycles: below that it is offered as
- * a reason for what it cannot pay for (6 thousand mispredicts for 300
- * million cycles).
+ * A counter is a cause only when it carries at least a twentieth of the
+ * change it is charged against: below that it is offered as a reason for
+ * what it cannot pay for (6 thousand mispredicts for 300 million cycles).
  */
 #define UD_CAUSE_MIN_SHARE 0.05
+/*
+ * Nor when its cycles are under a hundredth of the cycles per unit of work:
+ * a change that small is inside what one run of a benchmark varies by, so
+ * whatever it explains, it explains nothing a reader would act on.
+ */
+#define UD_CAUSE_MIN_CYCLES 0.01
+
+/*
+ * What a miss costs where the host's table names no penalty, each the
+ * common case of the cores in events/ (a range of what it can cost beside
+ * it, the ones above for branches and L1d).  Branch and return
+ * mispredicts: the 11-20 cycle refill (Agner Fog's microarchitecture
+ * manual, 2024; Arm's Neoverse optimization guides), 15.  An L1d or L1i
+ * miss that hits L2: the L2's 12-17 cycle load-to-use latency (the
+ * vendors' optimization guides), 12.  An L2 miss that hits the last level:
+ * 40-50 cycles on these cores, 40.  A last-level miss: DRAM at 80-100 ns
+ * and 2.5-3.5 GHz, 250.  A TLB miss: a page walk that hits the caches,
+ * 20-30 cycles, 25 (up to hundreds where it goes to memory).  A cache-miss
+ * of perf's generic name has no level, so no default: only the range test
+ * (the cost each would need) speaks for it.
+ */
+#define UD_PENALTY_MISPREDICT 15.0
+#define UD_PENALTY_L1_MISS 12.0
+#define UD_PENALTY_L2_MISS 40.0
+#define UD_PENALTY_LLC_MISS 250.0
+#define UD_PENALTY_TLB_MISS 25.0
+#define UD_CAUSE_L2_CYCLES_LOW 15.0
+#define UD_CAUSE_L2_CYCLES_HIGH 400.0
+#define UD_CAUSE_LLC_CYCLES_LOW 80.0
+#define UD_CAUSE_LLC_CYCLES_HIGH 1000.0
+#define UD_CAUSE_TLB_CYCLES_LOW 8.0
+#define UD_CAUSE_TLB_CYCLES_HIGH 400.0
+
+/*
+ * The counted domain must cover at least half of the CPU time for its
+ * counters to split the speedup: below that the part not counted can carry
+ * all of it (perf stat -e cycles:u on a benchmark that spends 98% of its
+ * time in the kernel).  Its own counters' change is still reported.
+ */
+#define UD_COVERAGE_SPLIT 0.5
+
+/*
+ * Cycles over task-clock outside these bounds is no core clock: no core
+ * in use runs below 0.4 GHz under load (the slowest P-states, a Raspberry
+ * Pi Zero's 0.7 GHz ARM11) or above 6.2 GHz (Intel's fastest boost, 2024).
+ * Below, the cycles cover part of the time (:u counts over a kernel-heavy
+ * run read 0.02 GHz) or a VM's vCPU was halted inside task-clock.
+ */
+#define UD_GHZ_PLAUSIBLE_LOW 0.2
+#define UD_GHZ_PLAUSIBLE_HIGH 7.0
+
+/*
+ * Below a twentieth of a CPU over the measured time the workload waited
+ * (sleep 10 ran at 0.04%): its elapsed time measures the wait, not work,
+ * and gets no speed verdict.
+ */
+#define UD_MIN_UTILIZATION 0.05
+/*
+ * A single run shorter than this is mostly process start-up and the
+ * scheduler's 4 ms tick: no speed verdict from one such run each (perf
+ * stat -r N's mean and spread still decide).
+ */
+#define UD_MIN_SINGLE_RUN_NS 10e6
+/*
+ * getrusage's user and sys times are sampled at the scheduler's tick (4 ms
+ * at HZ=250, 10 at HZ=100): under 5 ticks of them they are not a split of
+ * CPU time (a 350 us echo read 100% kernel, then 0%).
+ */
+#define UD_MIN_RUSAGE_NS 20e6
+
+/* A test's p between this and UD_SIG_ALPHA is weak evidence, said so: 1 in 20 tests of no change gets there. */
+#define UD_SIG_WEAK 0.01
 
 /*
  * Below 0.1 instructions per cycle (ten cycles or more each) instructions
@@ -110,6 +181,16 @@
  * about the run-to-run spread of UnixBench's system-call tests on a VM.
  */
 #define UD_KERNEL_HEAVY_MIN_MOVE 1.1
+
+/*
+ * A kernel-crossing cost: on a workload the kernel takes half of, user
+ * AND kernel time per unit of work both moved by the IPC a core generation
+ * cannot explain (UD_IPC_BEYOND_GENERATION), the same way.  A faster core
+ * speeds up both, but not each by 1.5x or more; state thrown away at every
+ * entry and exit (IBPB, SRSO's safe RET, buffer clearing, VM exits) slows
+ * both, as the worked example's E5 shows (8-9x per operation, both).
+ */
+#define UD_CROSSING_BOTH_MOVED UD_IPC_BEYOND_GENERATION
 
 /* "Most" of a speedup: at least half of ln(speedup). */
 #define UD_FREQUENCY_MOST_SHARE 0.5

@@ -21,7 +21,7 @@ static const struct ud_topdown *record_of(const struct ud_workload *x)
 
 static double cycles_per_unit(const struct ud_workload *x, double work)
 {
-	double v = ud_workload_total(x, "cycles", NULL);
+	double v = ud_workload_domain_value(x, UD_CLASS_CYCLES);
 
 	return isfinite(v) && work > 0 ? v / work : NAN;
 }

@@ -26,6 +26,7 @@ static const struct {
 	[UD_FACTOR_FREQUENCY] = { "frequency", "frequency" },
 	[UD_FACTOR_UTILIZATION] = { "utilization", "utilization" },
 	[UD_FACTOR_CLOCK] = { "clock", "clock" },
+	[UD_FACTOR_CYCLES] = { "cycles", "cycles per unit" },
 	[UD_FACTOR_UNEXPLAINED] = { "unexplained", "unexplained" },
 };
 
@@ -49,12 +50,10 @@ static const char *const group_names[UD_GROUP_COUNT] = {
 	[UD_GROUP_UNKNOWN] = "unknown",
 };
 
-/* Per-mode counters as perf and `stat -e ...:u` name them. */
-static const struct {
-	const char *cycles, *instructions;
-} mode_counters[UD_MODE_COUNT] = {
-	[UD_MODE_USER] = { "cycles:u", "instructions:u" },
-	[UD_MODE_KERNEL] = { "cycles:k", "instructions:k" },
+/* The counting mode of each CPU mode's counters (cycles:u, instructions:k). */
+static const enum ud_counting mode_counting[UD_MODE_COUNT] = {
+	[UD_MODE_USER] = UD_COUNTING_USER,
+	[UD_MODE_KERNEL] = UD_COUNTING_KERNEL,
 };
 
 static const char *const sig_method_names[UD_SIG_METHOD_COUNT] = {
@@ -217,26 +216,21 @@ static bool splittable(const struct ud_diff_workload *w)
 	return fabs(log(w->speedup)) >= log1p(UD_SHARE_MIN_MOVE) && w->sig.significant != 0;
 }
 
-/* Whether a side's cycles or instructions are its user-mode counters alone. */
+/* Whether a side's cycles and instructions were counted in user mode alone. */
 static bool user_mode_only(const struct ud_workload *x)
 {
-	bool cycles = false, instructions = false;
-
-	ud_workload_total(x, "cycles", &cycles);
-	ud_workload_total(x, "instructions", &instructions);
-	return cycles || instructions;
+	return ud_workload_domain(x) == UD_COUNTING_USER;
 }
 
-bool ud_count_modes_of(const struct ud_workload *x, const char *name, struct ud_counted_modes *out)
+bool ud_count_modes_of(const struct ud_workload *x, enum ud_counter_class cls, struct ud_counted_modes *out)
 {
-	size_t n = strlen(name);
 	bool any = false;
 
 	*out = (struct ud_counted_modes){ 0 };
 	for (size_t i = 0; i < x->ncounters; i++) {
 		const struct ud_counter *c = &x->counters[i];
 
-		if (c->status != UD_COUNTED || strncmp(c->name, name, n) != 0 || (c->name[n] && c->name[n] != ':'))
+		if (c->status != UD_COUNTED || ud_counter_class_of(c) != cls || ud_counter_is_per_pmu(c))
 			continue;
 		struct ud_counted_modes m = ud_counted_modes_of(c->name);
 
@@ -258,19 +252,12 @@ void ud_count_modes_words(struct ud_counted_modes m, char *buf, size_t len)
 		 m.host && !m.guest ? ", host only" : m.guest && !m.host ? ", guest only" : "");
 }
 
-/* Whether both sides counted cycles or instructions, and in different privilege levels or contexts. */
+/* Whether both sides counted cycles or instructions, and in different privilege levels or contexts (domains). */
 static bool modes_differ(const struct ud_workload *a, const struct ud_workload *b)
 {
-	static const char *const names[] = { "cycles", "instructions" };
+	enum ud_counting da = ud_workload_domain(a), db = ud_workload_domain(b);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct ud_counted_modes ma, mb;
-
-		if (ud_count_modes_of(a, names[i], &ma) && ud_count_modes_of(b, names[i], &mb) &&
-		    memcmp(&ma, &mb, sizeof(ma)) != 0)
-			return true;
-	}
-	return false;
+	return da != UD_COUNTING_COUNT && db != UD_COUNTING_COUNT && da != db;
 }
 
 /* A side's counts are its workload's own: counted from its exec, not system-wide or attached (nor pasted from perf stat -a). */
@@ -279,41 +266,112 @@ static bool own_work(const struct ud_workload *x)
 	return ud_workload_counts_own_work(x) && !x->perf_command.system_wide;
 }
 
-/* Cycles per wall-clock second on a side: frequency x utilization in one. */
-static double clock_rate(const struct ud_workload *x)
+/* Cycles per wall-clock second on a side, in its compared domain: frequency x utilization in one. */
+static double clock_rate(const struct ud_diff_workload *w, enum ud_side s)
 {
-	return ratio(ud_workload_total(x, "cycles", NULL), x->elapsed_ns);
+	const struct ud_workload *x = s == UD_SIDE_A ? w->a : w->b;
+	double work = s == UD_SIDE_A ? w->work.a : w->work.b;
+
+	return ratio(w->counting.cycles[s] * work, x->elapsed_ns);
+}
+
+/* Cycles of the compared domain over task-clock: a clock only where it is a plausible one (diff_thresholds.h). */
+static double plausible_ghz(const struct ud_diff_workload *w, enum ud_side s)
+{
+	const struct ud_workload *x = s == UD_SIDE_A ? w->a : w->b;
+	double work = s == UD_SIDE_A ? w->work.a : w->work.b;
+	double ghz = ratio(w->counting.cycles[s] * work, ud_workload_task_clock_ns(x));
+
+	return ghz >= UD_GHZ_PLAUSIBLE_LOW && ghz <= UD_GHZ_PLAUSIBLE_HIGH ? ghz : NAN;
 }
 
 /*
- * The counted factors.  Where cycles and instructions were counted in
- * different privilege levels on the two sides, none that reads them: their
- * ratios would compare one mode with another.  Where a side has no
- * task-clock (a benchmark log) but both have cycles and elapsed time, one
- * clock factor stands for frequency and utilization.
+ * Path length and IPC where instructions are one unit of work on both
+ * sides; else, where they are not (other instruction sets, IPC so low that
+ * one instruction does kilobytes), cycles per unit of work in their place,
+ * with the reason.
+ */
+static void work_factors(struct ud_diff_workload *w)
+{
+	const struct ud_counting_info *c = &w->counting;
+	double *f = w->factor;
+	const char *why = c->cross_isa ? "the two hosts run different instruction sets: an instruction is not one "
+					 "unit of work on both, so cycles per unit of work compares them"
+			  : w->low_ipc ? "at an IPC below 0.1 instructions are not the unit of work: cycles per unit "
+					 "of work compares them"
+				       : NULL;
+
+	f[UD_FACTOR_PATH_LENGTH] = w->foreign_counts ? NAN : ratio(c->instructions[UD_SIDE_A], c->instructions[UD_SIDE_B]);
+	f[UD_FACTOR_IPC] = ratio(ratio(c->instructions[UD_SIDE_B], c->cycles[UD_SIDE_B]),
+				 ratio(c->instructions[UD_SIDE_A], c->cycles[UD_SIDE_A]));
+	f[UD_FACTOR_CYCLES] = NAN;
+	if (!why)
+		return;
+	f[UD_FACTOR_CYCLES] = w->foreign_counts ? NAN : ratio(c->cycles[UD_SIDE_A], c->cycles[UD_SIDE_B]);
+	f[UD_FACTOR_PATH_LENGTH] = f[UD_FACTOR_IPC] = NAN;
+	w->factor_notes[UD_FACTOR_PATH_LENGTH] = w->factor_notes[UD_FACTOR_IPC] = why;
+}
+
+/*
+ * Where both sides counted cycles or instructions but their domains do not
+ * compare, or one covers too little of its CPU time, no factor reads them,
+ * and each says why.
+ */
+static void domain_notes(struct ud_diff_workload *w)
+{
+	const struct ud_counting_info *c = &w->counting;
+	const char *why = ud_diff_domain_too_narrow(w)
+				  ? "the counted mode covers under half of a side's CPU time: its counters cannot split "
+				    "the speedup"
+			  : isnan(c->cycles[UD_SIDE_A]) && c->domain[UD_SIDE_A] != UD_COUNTING_COUNT &&
+					  c->domain[UD_SIDE_B] != UD_COUNTING_COUNT
+				  ? "the two sides counted cycles and instructions in modes that do not compare"
+				  : NULL;
+
+	if (!why)
+		return;
+	for (int k = UD_FACTOR_PATH_LENGTH; k <= UD_FACTOR_CYCLES; k++) {
+		if (k == UD_FACTOR_UTILIZATION)
+			continue;
+		w->factor[k] = NAN;
+		w->factor_notes[k] = why;
+	}
+}
+
+/*
+ * The counted factors, in the domain the two sides' counts compare in
+ * (struct ud_counting_info).  Where a side's domain covers too little of
+ * its CPU time, none that reads cycles or instructions: the counters
+ * cannot split what they did not see.  A derived clock that is no
+ * plausible clock is no frequency factor.  Where a side has no task-clock
+ * (a benchmark log) but both have cycles and elapsed time, one clock factor
+ * stands for frequency and utilization.
  */
 static void counted_factors(struct ud_diff_workload *w)
 {
-	const struct ud_workload *a = w->a, *b = w->b;
 	double *f = w->factor;
-	bool mixed = w->modes_differ;
 
-	f[UD_FACTOR_PATH_LENGTH] = mixed || w->foreign_counts
-					   ? NAN
-					   : ratio(ratio(ud_workload_total(a, "instructions", NULL), w->work.a),
-						   ratio(ud_workload_total(b, "instructions", NULL), w->work.b));
-	f[UD_FACTOR_IPC] = mixed ? NAN : ratio(ud_metric(b, UD_M_IPC), ud_metric(a, UD_M_IPC));
-	f[UD_FACTOR_FREQUENCY] = mixed ? NAN : ratio(ud_metric(b, UD_M_GHZ), ud_metric(a, UD_M_GHZ));
+	for (int k = 0; k < UD_FACTOR_COUNT; k++)
+		w->factor_notes[k] = NULL;
+	work_factors(w);
+	f[UD_FACTOR_FREQUENCY] = ratio(plausible_ghz(w, UD_SIDE_B), plausible_ghz(w, UD_SIDE_A));
+	if (isnan(f[UD_FACTOR_FREQUENCY]) && isfinite(ratio(w->counting.cycles[UD_SIDE_B] * w->work.b,
+							     ud_workload_task_clock_ns(w->b))) &&
+	    isfinite(ud_workload_task_clock_ns(w->a)) && isfinite(w->counting.cycles[UD_SIDE_A]))
+		w->factor_notes[UD_FACTOR_FREQUENCY] = "the counted cycles over task-clock are no plausible clock on "
+						       "a side (the counted mode covers part of the time, or a VM's "
+						       "vCPU was halted within task-clock)";
 	/* A speedup in CPU time does not depend on how many CPUs shared the work. */
 	f[UD_FACTOR_UTILIZATION] = w->basis == UD_SPEEDUP_TASK_CLOCK
 					   ? NAN
-					   : ratio(ud_metric(b, UD_M_CPUS_UTILIZED), ud_metric(a, UD_M_CPUS_UTILIZED));
+					   : ratio(ud_metric(w->b, UD_M_CPUS_UTILIZED), ud_metric(w->a, UD_M_CPUS_UTILIZED));
 	f[UD_FACTOR_CLOCK] = NAN;
-	if (!mixed && w->basis == UD_SPEEDUP_SCORE && isnan(f[UD_FACTOR_FREQUENCY]) &&
-	    isfinite(ratio(clock_rate(b), clock_rate(a)))) {
-		f[UD_FACTOR_CLOCK] = ratio(clock_rate(b), clock_rate(a));
+	if (w->basis == UD_SPEEDUP_SCORE && isnan(f[UD_FACTOR_FREQUENCY]) && !w->factor_notes[UD_FACTOR_FREQUENCY] &&
+	    isfinite(ratio(clock_rate(w, UD_SIDE_B), clock_rate(w, UD_SIDE_A)))) {
+		f[UD_FACTOR_CLOCK] = ratio(clock_rate(w, UD_SIDE_B), clock_rate(w, UD_SIDE_A));
 		f[UD_FACTOR_UTILIZATION] = NAN;
 	}
+	domain_notes(w);
 }
 
 /* The largest share in the direction of the result: a factor that pulled the other way never dominates. */
@@ -328,7 +386,7 @@ static void pick_dominant(struct ud_diff_workload *w)
 	}
 }
 
-static void compute_factors(struct ud_diff_workload *w)
+static void compute_factors(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub)
 {
 	double product = 1, l = log(w->speedup);
 
@@ -336,6 +394,7 @@ static void compute_factors(struct ud_diff_workload *w)
 	w->modes_differ = modes_differ(w->a, w->b);
 	w->foreign_counts = !own_work(w->a) || !own_work(w->b);
 	w->work = work_per_run(w);
+	ud_diff_counting(w, ua, ub);
 	counted_factors(w);
 	for (int f = 0; f < UD_FACTOR_UNEXPLAINED; f++) {
 		if (!(w->factor[f] > 0) || !isfinite(w->factor[f]))
@@ -354,11 +413,22 @@ static void compute_factors(struct ud_diff_workload *w)
 	pick_dominant(w);
 }
 
+/* Whether getrusage's user and sys times of x are many ticks, enough to split its CPU time by (UD_MIN_RUSAGE_NS). */
+static bool rusage_splits(const struct ud_workload *x)
+{
+	return x->user_ns + x->sys_ns >= UD_MIN_RUSAGE_NS;
+}
+
 static void compute_metrics(struct ud_diff_workload *w)
 {
 	for (int m = 0; m < UD_METRIC_COUNT; m++) {
 		double a = ud_metric(w->a, (enum ud_metric)m), b = ud_metric(w->b, (enum ud_metric)m);
 
+		/* a few ticks of user and sys time are no split of CPU time (a 350 us echo read 100% kernel, then 0%) */
+		if (m == UD_M_SYS_SHARE) {
+			a = rusage_splits(w->a) ? a : NAN;
+			b = rusage_splits(w->b) ? b : NAN;
+		}
 		w->metric[m] = (struct ud_ab){ a, b, ratio(b, a) };
 	}
 }
@@ -433,6 +503,12 @@ static struct ud_ab per_unit_of(const struct ud_diff_workload *w, double total_a
 	return (struct ud_ab){ a, b, ratio(b, a) };
 }
 
+/* A time per unit of work, whose noise the score's test speaks for. */
+static struct ud_per_unit time_per_unit(const struct ud_diff_workload *w, const char *name, double a, double b)
+{
+	return (struct ud_per_unit){ name, per_unit_of(w, a, b), UD_CLASS_SOFTWARE, UD_COUNTING_ALL, -1, NAN };
+}
+
 /* user_ns, sys_ns, task-clock, then every other counter both sides counted, in A's order. */
 static int compute_per_unit(struct ud_diff_workload *w)
 {
@@ -442,16 +518,18 @@ static int compute_per_unit(struct ud_diff_workload *w)
 	w->per_unit = calloc(a->ncounters + 3, sizeof(*w->per_unit));
 	if (!w->per_unit || match_counters(w) != 0)
 		return -1;
-	w->per_unit[n++] = (struct ud_per_unit){ "user_ns", per_unit_of(w, a->user_ns, b->user_ns) };
-	w->per_unit[n++] = (struct ud_per_unit){ "sys_ns", per_unit_of(w, a->sys_ns, b->sys_ns) };
-	w->per_unit[n++] = (struct ud_per_unit){ "task-clock", per_unit_of(w, ud_workload_value(a, "task-clock"),
-									     ud_workload_value(b, "task-clock")) };
+	w->per_unit[n++] = time_per_unit(w, "user_ns", a->user_ns, b->user_ns);
+	w->per_unit[n++] = time_per_unit(w, "sys_ns", a->sys_ns, b->sys_ns);
+	w->per_unit[n++] = time_per_unit(w, "task-clock", ud_workload_task_clock_ns(a), ud_workload_task_clock_ns(b));
 	for (size_t i = 0; i < a->ncounters; i++) {
-		const char *name = a->counters[i].name;
-		double va = counted_value(&a->counters[i]), vb = counted_value(w->counter_b[i]);
+		const struct ud_counter *ca = &a->counters[i];
+		double va = counted_value(ca), vb = counted_value(w->counter_b[i]);
 
-		if (strcmp(name, "task-clock") != 0 && isfinite(va) && isfinite(vb))
-			w->per_unit[n++] = (struct ud_per_unit){ name, per_unit_of(w, va, vb) };
+		if (strcmp(ca->name, "task-clock") == 0 || !isfinite(va) || !isfinite(vb))
+			continue;
+		w->per_unit[n] = (struct ud_per_unit){ ca->name, per_unit_of(w, va, vb), ud_counter_class_of(ca),
+						       ud_counter_mode_of(ca), -1, NAN };
+		ud_diff_counter_significance(w, ca, w->counter_b[i], &w->per_unit[n++]);
 	}
 	w->nper_unit = n;
 	return 0;
@@ -463,8 +541,8 @@ static void compute_cycles_split(struct ud_diff_workload *w)
 	double a[UD_MODE_COUNT], b[UD_MODE_COUNT], change;
 
 	for (int m = 0; m < UD_MODE_COUNT; m++) {
-		a[m] = ratio(ud_workload_value(w->a, mode_counters[m].cycles), w->work.a);
-		b[m] = ratio(ud_workload_value(w->b, mode_counters[m].cycles), w->work.b);
+		a[m] = ratio(ud_workload_class_value(w->a, UD_CLASS_CYCLES, mode_counting[m]), w->work.a);
+		b[m] = ratio(ud_workload_class_value(w->b, UD_CLASS_CYCLES, mode_counting[m]), w->work.b);
 	}
 	change = (a[UD_MODE_USER] + a[UD_MODE_KERNEL]) - (b[UD_MODE_USER] + b[UD_MODE_KERNEL]);
 	for (int m = 0; m < UD_MODE_COUNT; m++)
@@ -489,13 +567,31 @@ static void compute_modes(struct ud_diff_workload *w)
 	kernel->share = isfinite(change) && change != 0 ? (kernel->a - kernel->b) / change : NAN;
 	user->share = isfinite(kernel->share) ? 1 - kernel->share : NAN;
 	for (int m = 0; m < UD_MODE_COUNT; m++) {
-		const char *cyc = mode_counters[m].cycles, *ins = mode_counters[m].instructions;
-		double a = ratio(ud_workload_value(w->a, ins), ud_workload_value(w->a, cyc));
-		double b = ratio(ud_workload_value(w->b, ins), ud_workload_value(w->b, cyc));
+		enum ud_counting c = mode_counting[m];
+		double a = ratio(ud_workload_class_value(w->a, UD_CLASS_INSTRUCTIONS, c),
+				 ud_workload_class_value(w->a, UD_CLASS_CYCLES, c));
+		double b = ratio(ud_workload_class_value(w->b, UD_CLASS_INSTRUCTIONS, c),
+				 ud_workload_class_value(w->b, UD_CLASS_CYCLES, c));
 
 		w->mode[m].ipc = (struct ud_ab){ a, b, ratio(b, a) };
 	}
 	compute_cycles_split(w);
+}
+
+/*
+ * A kernel-crossing cost (diff_thresholds.h, UD_CROSSING_BOTH_MOVED): on a
+ * kernel-heavy workload, user and kernel time per unit of work both moved
+ * that far, the same way.
+ */
+static bool crossing(const struct ud_diff_workload *w)
+{
+	const struct ud_mode_part *u = &w->mode[UD_MODE_USER], *k = &w->mode[UD_MODE_KERNEL];
+	double ru = ratio(u->a, u->b), rk = ratio(k->a, k->b);
+
+	if (w->group != UD_GROUP_KERNEL_HEAVY || !rusage_splits(w->a) || !rusage_splits(w->b))
+		return false;
+	return (ru >= UD_CROSSING_BOTH_MOVED && rk >= UD_CROSSING_BOTH_MOVED) ||
+	       (ru <= 1 / UD_CROSSING_BOTH_MOVED && rk <= 1 / UD_CROSSING_BOTH_MOVED);
 }
 
 /* By the kernel's share of CPU time on the heavier side (diff_thresholds.h). */
@@ -520,7 +616,7 @@ static enum ud_group group_of(const struct ud_diff_workload *w)
 static void compute_speedup(struct ud_diff_workload *w)
 {
 	const struct ud_workload *a = w->a, *b = w->b;
-	double ta = ud_workload_total(a, "task-clock", NULL), tb = ud_workload_total(b, "task-clock", NULL);
+	double ta = ud_workload_task_clock_ns(a), tb = ud_workload_task_clock_ns(b);
 
 	if (isfinite(a->score.median) && isfinite(b->score.median)) {
 		w->basis = UD_SPEEDUP_SCORE;
@@ -555,16 +651,20 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 	w->composite = w->a->composite || w->b->composite;
 	compute_speedup(w);
 	ud_diff_significance(w); /* before the factors: an insignificant move is not split */
-	compute_factors(w);
 	compute_metrics(w);
 	w->low_ipc = w->metric[UD_M_IPC].a < UD_LOW_IPC || w->metric[UD_M_IPC].b < UD_LOW_IPC;
+	compute_factors(w, ua, ub);
 	if (ud_diff_comparability(w, ua, ub) != 0)
 		return -1;
 	compute_modes(w);
 	w->group = group_of(w);
+	w->crossing = crossing(w);
 	w->ipc_beyond_generation = ipc_beyond_generation(w, ua, ub);
 	compute_cpi_stack(w, ua, ub);
 	ud_diff_topdown(w);
+	if (compute_per_unit(w) != 0)
+		return -1;
 	ud_diff_causes(w, ua, ub);
-	return compute_per_unit(w);
+	ud_diff_verdict(w);
+	return 0;
 }

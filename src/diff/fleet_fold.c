@@ -139,7 +139,7 @@ static double value_of(const struct ud_fleet_workload *fw, const struct ud_workl
 		return w->score.median;
 	if (isfinite(w->score.median))
 		return NAN;
-	t = ud_workload_total(w, "task-clock", NULL);
+	t = ud_workload_task_clock_ns(w);
 	u = isfinite(w->work_units) && w->work_units > 0 ? w->work_units : 1;
 	return t / u;
 }

@@ -131,6 +131,9 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		text += 3;
 		len -= 3;
 	}
+	/* a UnixBench log may follow pages of the host's description (its /proc/cpuinfo): its banner decides */
+	if (memmem(text, len, "BYTE UNIX Benchmarks", 20) && memmem(text, len, "System Benchmarks Index", 23))
+		return UD_FMT_UNIXBENCH;
 	imp_lines_init(&l, text, len);
 	while ((line = imp_lines_next(&l)) != NULL && n < DETECT_MAX_LINES) {
 		while (isspace((unsigned char)*line))

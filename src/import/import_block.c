@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_id.h"
 #include "import_block.h"
 #include "import_event_name.h"
 #include "import_number.h"
@@ -19,6 +20,14 @@ void imp_acc_init(struct acc *a)
 	memset(a, 0, sizeof(*a));
 	a->elapsed_ns = a->user_ns = a->sys_ns = a->elapsed_rel_stddev = NAN;
 	a->last = -1;
+}
+
+void imp_acc_interval(struct acc *a, double seconds)
+{
+	if (a->intervals && seconds == a->interval_s)
+		return;
+	a->interval_s = seconds;
+	a->intervals++;
 }
 
 void imp_acc_free(struct acc *a)
@@ -105,7 +114,7 @@ int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 }
 
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
-	    double rel_stddev)
+	    double rel_stddev, bool part)
 {
 	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
 	/* a spelling too long for its key is looked up by its name alone */
@@ -143,9 +152,12 @@ int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, d
 		c->status = status;
 		c->rel_stddev = NAN;
 	}
-	/* Rows of one event (per CPU, per interval) add up. */
+	/* Rows of one event (per CPU, per interval) add up; whole counts repeated are averaged (add_counters) */
+	c->repeated = c->repeated || (!part && c->rows > 0);
 	if (status == UD_COUNTED) {
 		c->value += value;
+		c->sumsq += value * value;
+		c->counted++;
 		if (c->status != UD_COUNTED && c->rows == 0)
 			c->status = UD_COUNTED;
 	} else if (c->status == UD_COUNTED && c->rows == 0) {
@@ -335,6 +347,35 @@ static void merge_counter(struct ud_counter *c, const struct acc_counter *s)
 	}
 }
 
+/* Fewer intervals than this give no spread worth a test (a mean and one deviation). */
+#define INTERVALS_FOR_SPREAD 3
+
+/*
+ * A counter printed once in each of -I's intervals: the standard error of
+ * its per-interval mean relative to that mean (the total's, as the
+ * intervals add up to it), perf's "+-" kind (struct ud_counter's
+ * rel_stddev); NAN where it was printed otherwise (per CPU) or too few.
+ */
+static double interval_spread(const struct acc *a, const struct acc_counter *s)
+{
+	double n = s->rows, mean = s->value / n, var;
+
+	if (a->intervals < INTERVALS_FOR_SPREAD || s->rows != a->intervals || s->status != UD_COUNTED || !(mean > 0))
+		return NAN;
+	var = (s->sumsq - n * mean * mean) / (n - 1);
+	return sqrt(var > 0 ? var : 0) / sqrt(n) / mean;
+}
+
+/* What the counter named name counts and in which mode, read on the host of p (its vendor and ISA). */
+static void set_identity(struct ud_counter *c, const struct ud_profile *p)
+{
+	struct ud_event_id id;
+
+	ud_event_id_parse(c->name, &id);
+	ud_event_id_classify(&id, ud_event_arch_of(p->host->cpu.vendor, NULL));
+	ud_counter_set_identity(c, id.cls, id.mode);
+}
+
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, struct ud_err *err)
 {
 	json_t *added = json_object(); /* name -> index in w->counters: one lookup a row, not a scan */
@@ -362,10 +403,10 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 			break;
 		}
 		c->status = s->status;
-		c->value = s->status == UD_COUNTED ? s->value : NAN;
+		c->value = s->status != UD_COUNTED ? NAN : s->repeated ? s->value / s->counted : s->value;
 		if (s->pct_rows)
 			c->running_pct = s->pct_sum / s->pct_rows;
-		c->rel_stddev = s->rel_stddev;
+		c->rel_stddev = isnan(s->rel_stddev) ? interval_spread(a, s) : s->rel_stddev;
 		if (s->status != UD_COUNTED)
 			c->reason = strdup(s->status == UD_NOT_COUNTED ? "perf printed <not counted>"
 								      : "perf printed <not supported>");
@@ -466,6 +507,20 @@ static int set_score(const struct acc *a, struct ud_workload *w, const struct ud
 	return ret;
 }
 
+/* A spread needs two runs: a block that prints "+-" without its "(N runs)" header ran at least this many. */
+#define RUNS_FOR_A_SPREAD 2
+
+/* Whether perf printed "( +- x% )" anywhere in the block (on the elapsed time or a counter), which only -r N prints. */
+static bool spread_printed(const struct acc *a)
+{
+	if (!isnan(a->elapsed_rel_stddev))
+		return true;
+	for (size_t i = 0; i < a->n; i++)
+		if (!isnan(a->c[i].rel_stddev))
+			return true;
+	return false;
+}
+
 int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_import_opts *o, const char *fallback,
 		    json_t *taken, struct ud_err *err)
 {
@@ -480,12 +535,16 @@ int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_imp
 		return ud_fail(err, "out of memory");
 	w->command = a->command ? strdup(a->command) : NULL;
 	w->runs = a->runs ? a->runs : a->perf_repeat;
-	w->elapsed_ns = a->elapsed_ns;
+	w->runs_at_least = w->runs ? 0 : spread_printed(a) ? RUNS_FOR_A_SPREAD : 0;
+	/* -I's last timestamp is when the count ended, where no elapsed line says it */
+	w->elapsed_ns = isnan(a->elapsed_ns) && a->intervals ? a->interval_s * 1e9 : a->elapsed_ns;
 	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
 	if (add_counters(a, w, npmus > 0, err) != 0 || imp_topdown(w, err) != 0)
 		return -1;
+	for (size_t i = 0; i < w->ncounters; i++)
+		set_identity(&w->counters[i], p);
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
 		return ud_fail(err, "out of memory");
 	if (set_score(a, w, o) != 0)

@@ -29,10 +29,18 @@ struct acc_counter {
 	char printed[96];        /* the first spelling seen, to skip normalising repeats */
 	enum ud_count_status status;
 	double value;            /* sum over rows */
+	int counted;             /* the rows that counted (the others printed <not counted>) */
 	double pct_sum;          /* running percentages, averaged over rows */
 	int pct_rows;
 	double rel_stddev;       /* from "( +- x% )"; NAN if none */
 	int rows;
+	double sumsq;            /* of the rows' values: their spread across -I's intervals */
+	/*
+	 * A whole count printed again (perf -M prints an event once per metric
+	 * group that reads it, each scaled from its own share of the run):
+	 * another estimate of one count, so the rows are averaged, not added
+	 */
+	bool repeated;
 };
 
 /* One UnixBench COUNT|total|timebase|units line (unixbench_score.h). */
@@ -63,21 +71,33 @@ struct acc {
 	struct acc_metric *metrics; /* perf's own metric rows, the last value of each name */
 	size_t nmetrics, metrics_cap;
 	bool closed;             /* its "seconds time elapsed" line was read: a counter after it starts a new block */
+	/* -I N: the intervals' timestamps (seconds since the start), the last of them, and how many were read */
+	double interval_s;
+	int intervals;
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
 	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
 
 void imp_acc_init(struct acc *a);
+/*
+ * An interval's timestamp (-I N's "1.001234567" first field, seconds since
+ * the count began): rows after it belong to that interval.  The last one is
+ * the block's elapsed time where it prints none, and a counter printed once
+ * an interval gets its spread across the intervals as its noise.
+ */
+void imp_acc_interval(struct acc *a, double seconds);
 /* Frees what a holds and leaves it initialised, ready for the next block. */
 void imp_acc_free(struct acc *a);
 bool imp_acc_empty(const struct acc *a);
 /*
  * Adds a row of event (as printed; normalised here); status other than
- * counted ignores value.  pct and rel_stddev NAN when none.  -1 when out of
- * memory.
+ * counted ignores value.  pct and rel_stddev NAN when none.  part: the row
+ * is one CPU's or one interval's part of the count (-A, -I), which the
+ * rows add up to; else it is the whole count, and a repeat of it another
+ * estimate of the same count.  -1 when out of memory.
  */
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
-	    double rel_stddev);
+	    double rel_stddev, bool part);
 /*
  * perf's metric name = value (NAN: printed without one); a later row of the
  * name replaces it.  Under a hybrid metric group's label the name gets its

@@ -1,81 +1,24 @@
 /*
  * import_event_name.c - perf's many spellings of one event reduced to the
- * name the profile uses (import_event_name.h), so a Graviton paste, a hybrid
- * Intel paste and uarchdiff's own counts compare counter by counter.
+ * name the profile uses (import_event_name.h, through the model's reading
+ * of perf's event grammar, event_id.h), so a Graviton paste, a hybrid Intel
+ * paste, an Asahi paste and uarchdiff's own counts compare counter by
+ * counter.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cpu_mode.h"
-#include "event_names.h"
+#include "event_id.h"
 #include "import_event_name.h"
-
-static const struct {
-	const char *pmu_event;
-	const char *generic;
-} vendor_aliases[] = {
-	/* Arm PMUv3 spellings under armv8_pmuv3_N/.../ */
-	{ "cpu_cycles", "cycles" }, { "inst_retired", "instructions" }, { "br_retired", "branches" },
-	{ "br_mis_pred_retired", "branch-misses" }, { "br_mis_pred", "branch-misses" },
-	{ "stall_frontend", "stalled-cycles-frontend" }, { "stall_backend", "stalled-cycles-backend" },
-	{ "l1d_cache_rd", "L1-dcache-loads" }, { "l1d_cache_refill_rd", "L1-dcache-load-misses" },
-	{ "l1d_cache", "L1-dcache-loads" }, { "l1d_cache_refill", "L1-dcache-load-misses" },
-};
-
-/*
- * Removes H and G where both stand in mods: host and guest together is what
- * perf counts with neither since it stopped setting exclude_guest by
- * default (Namhyung Kim's "perf tools: Don't set attr.exclude_guest by
- * default", 2024; before, an unmodified event counted the host alone, as :H
- * does), and on a host that runs no guest they are one count.  H or G alone
- * restricts the count to one side and stays.
- */
-static void drop_host_and_guest(char *mods)
-{
-	char *w = mods;
-
-	if (!strchr(mods, 'H') || !strchr(mods, 'G'))
-		return;
-	for (const char *r = mods; *r; r++)
-		if (*r != 'H' && *r != 'G')
-			*w++ = *r;
-	*w = '\0';
-}
 
 void imp_normalize_event(const char *in, char *out, size_t len)
 {
-	char name[128], *mods = NULL, *first, *second;
-	const char *generic;
+	struct ud_event_id id;
 
-	snprintf(name, sizeof(name), "%s", in);
-	/* cpu_core/cycles/, armv8_pmuv3_0/cpu_cycles/:u: the event inside the PMU's slashes */
-	first = strchr(name, '/');
-	second = first ? strchr(first + 1, '/') : NULL;
-	if (second && second > first + 1 && !memchr(first + 1, '=', (size_t)(second - first - 1))) {
-		char inner[128];
-
-		snprintf(inner, sizeof(inner), "%.*s%s", (int)(second - first - 1), first + 1, second + 1);
-		snprintf(name, sizeof(name), "%s", inner);
-		for (size_t i = 0; i < sizeof(vendor_aliases) / sizeof(vendor_aliases[0]); i++) {
-			size_t n = strlen(vendor_aliases[i].pmu_event);
-
-			if (strncmp(name, vendor_aliases[i].pmu_event, n) == 0 && (name[n] == '\0' || name[n] == ':')) {
-				snprintf(inner, sizeof(inner), "%s%s", vendor_aliases[i].generic, name + n);
-				snprintf(name, sizeof(name), "%s", inner);
-				break;
-			}
-		}
-	}
-	mods = strchr(name, ':');
-	if (mods) {
-		*mods++ = '\0';
-		drop_host_and_guest(mods);
-		if (!*mods)
-			mods = NULL;
-	}
-	generic = ud_generic_event_name(name);
-	snprintf(out, len, "%s%s%s", generic ? generic : name, mods ? ":" : "", mods ? mods : "");
+	ud_event_id_parse(in, &id);
+	ud_event_id_name(&id, false, out, len);
 }
 
 /*

@@ -9,11 +9,14 @@
 #include <stddef.h>
 
 /*
- * perf's spelling of an event as a generic name where it means the same:
- * aliases (cpu-cycles), PMU prefixes (cpu_core/cycles/, armv8_pmuv3_0/cpu_cycles/),
- * host and guest together (:HG).  Modifiers that change the meaning (:u,
- * :k, and :H or :G alone) stay; an event with terms (cpu/event=0x3c/)
- * stays as printed.  Writes into out.
+ * The profile's name for a counter perf printed as in (event_id.h's
+ * canonical name): perf's generic name where it is one, whatever the
+ * spelling (cpu-cycles, apple_firestorm_pmu/cycles/u -> cycles:u,
+ * armv8_pmuv3_0/cpu_cycles/), with the modifiers that change what is
+ * counted (:u, :k, :H or :G alone) and without those that do not
+ * (:ppp, host and guest together); terms and raw codes as printed, a
+ * vendor's name as printed.  The core PMU is dropped (imp_core_pmu_of()
+ * keeps it apart).  Writes into out.
  */
 void imp_normalize_event(const char *in, char *out, size_t len);
 

@@ -45,6 +45,36 @@ int imp_scan_decimal(const char *s, const char **end, struct decimal *d, struct 
 	return imp_scan_decimal_as(s, end, d, 0, err);
 }
 
+/* The largest exponent read: 10^30 is past any 64-bit count; more is a misreading, left unread. */
+#define EXPONENT_MAX 30
+
+/*
+ * "e+09" after a number's digits, as perf's robot tables and some pastes
+ * print large counts (1.314e+09): folded into d's decimal places; p where
+ * none follows (the "e" of "events" is no exponent: it needs digits).
+ */
+static const char *exponent(const char *p, struct decimal *d)
+{
+	const char *q = p + 1;
+	int sign = 1, e = 0;
+
+	if (*p != 'e' && *p != 'E')
+		return p;
+	if (*q == '+' || *q == '-')
+		sign = *q++ == '-' ? -1 : 1;
+	if (!isdigit((unsigned char)*q))
+		return p;
+	for (; isdigit((unsigned char)*q); q++) {
+		e = e * 10 + (*q - '0');
+		if (e > EXPONENT_MAX)
+			return p;
+	}
+	if (isalnum((unsigned char)*q) || *q == '_')
+		return p;
+	d->frac -= sign * e;
+	return q;
+}
+
 int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal_mark, struct ud_err *err)
 {
 	struct {
@@ -81,8 +111,12 @@ int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char
 		char k = seps[nseps - 1].kind;
 		size_t same = k == ',' ? commas : k == '.' ? dots : 0, other = k == ',' ? dots : commas;
 
+		struct decimal probe = { 0, 0 };
+		/* 1.314e+09: a mantissa's one mark is its decimal point, whatever the block's */
+		bool scientific = nseps == 1 && exponent(p, &probe) != p;
+
 		if ((k == ',' || k == '.') && same == 1 &&
-		    (other || seps[nseps - 1].digits != 3 || (nseps == 1 && k == decimal_mark)))
+		    (other || seps[nseps - 1].digits != 3 || (nseps == 1 && k == decimal_mark) || scientific))
 			decimal = seps[nseps - 1].at; /* 1.234,56 1,234.56 0,72 45.112821074, 12.866 in an English block */
 		for (size_t i = 0; i < nseps; i++)
 			if (seps[i].at != decimal && (seps[i].digits != 3 || first > 3))
@@ -98,7 +132,7 @@ int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char
 		d->mant = d->mant * 10 + (uint64_t)(*q - '0');
 		d->frac += decimal && q > decimal;
 	}
-	*end = p;
+	*end = exponent(p, d);
 	return 1;
 }
 

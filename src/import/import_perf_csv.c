@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "import_event_name.h"
@@ -129,6 +130,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, pct = NAN, spread = NAN;
 	int n, i = 0;
+	bool part = false;
 
 	/* The separator is the first row's most frequent candidate. */
 	if (!*sep_seen)
@@ -136,10 +138,15 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	sep = *sep_seen;
 	n = split(line, sep, f);
 
-	if (n >= 1 && timestamp_field(f[0]))
+	if (n >= 1 && timestamp_field(f[0])) {
+		imp_acc_interval(a, strtod(f[0], NULL));
 		i++;
-	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3]))
+		part = true;
+	}
+	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3])) {
 		i++;
+		part = true;
+	}
 	if (n - i < 3)
 		return 0;
 	value = f[i];
@@ -172,7 +179,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 		pct = spread = NAN;
 	if (imp_check_running_pct(pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
-	if (imp_acc_add(a, event, status, v, pct, spread) != 0)
+	if (imp_acc_add(a, event, status, v, pct, spread, part) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }

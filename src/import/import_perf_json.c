@@ -75,6 +75,7 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	const char *event = json_string_value(json_object_get(o, "event"));
 	const char *unit = json_string_value(json_object_get(o, "unit"));
 	const json_t *pct = json_object_get(o, "pcnt-running"), *var = json_object_get(o, "variance");
+	const json_t *interval = json_object_get(o, "interval");
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, p = NAN, spread = NAN;
 	int r;
@@ -84,6 +85,8 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		return take_metric(a, o, NULL, name, lineno, err);
 	if (!value)
 		return ud_fail(err, "%s:%d: \"counter-value\" missing or not a string", name, lineno);
+	if (json_is_number(interval) && json_number_value(interval) >= 0)
+		imp_acc_interval(a, json_number_value(interval));
 	/* old perf: task-clock in milliseconds without a unit */
 	if ((!unit || !*unit) && imp_is_clock_event(event))
 		unit = "msec";
@@ -102,7 +105,8 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 		spread = NAN; /* perf's "variance" : 0.00 beside "<not supported>": no spread was measured */
 	if (imp_check_running_pct(p, err) != 0)
 		return ud_err_prefix(err, "%s:%d: pcnt-running", name, lineno);
-	if (imp_acc_add(a, event, status, v, p, spread) != 0)
+	/* -A's rows name their CPU ("cpu"), -I's their interval: parts of a count, which add up */
+	if (imp_acc_add(a, event, status, v, p, spread, json_object_get(o, "cpu") || json_is_number(interval)) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;
 }

@@ -25,6 +25,8 @@
 #include "import_parsers.h"
 #include "import_perf_command.h"
 
+/* The most columns perf's --topdown table prints (level 1 and 2 together). */
+#define TD_COLUMNS_MAX 12
 /* Longest name a block takes from the text line before it. */
 #define PROSE_NAME_MAX 80
 /* Votes that settle a block's decimal mark: past these, reading on changes nothing. */
@@ -42,6 +44,8 @@ struct text_state {
 	char decimal;          /* the block's decimal mark ('.', ','; 0 unknown), decided before its lines are read */
 	bool need_decimal;     /* a block starts on the next line: decide its mark first */
 	char prose[PROSE_NAME_MAX]; /* the last line of other text, which may name the block after it */
+	const char *td_metrics[TD_COLUMNS_MAX]; /* perf --topdown's table: each column's metric; static */
+	size_t ntd;
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames, names_cap;
@@ -302,6 +306,7 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 }
 
 struct counter_row {
+	bool part;             /* one interval's (-I) or one CPU's (-A) part of the count */
 	enum ud_count_status status;
 	struct decimal d;
 	int pow10;             /* 6 where the value is in milliseconds */
@@ -314,10 +319,17 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 	size_t n;
 	int r;
 
-	if (is_timestamp(*p, p))
+	const char *stamp = *p;
+
+	if (is_timestamp(*p, p)) {
+		imp_acc_interval(&t->acc, strtod(stamp, NULL));
 		*p = skip_space(*p);
-	if (strncmp(*p, "CPU", 3) == 0 && isdigit((unsigned char)(*p)[3]))
+		row->part = true;
+	}
+	if (strncmp(*p, "CPU", 3) == 0 && isdigit((unsigned char)(*p)[3])) {
 		*p = skip_space(*p + 3 + strspn(*p + 3, "0123456789"));
+		row->part = true;
+	}
 	if (strncmp(*p, "<not supported>", 15) == 0 || strncmp(*p, "<not counted>", 13) == 0) {
 		row->status = (*p)[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		*p = skip_space(strchr(*p, '>') + 1);
@@ -359,8 +371,15 @@ static int take_counter(struct text_state *t, const char *s)
 	n = (size_t)(p - ev);
 	if (n == 0 && strncmp(ev, "+-", 2) == 0)
 		return 0; /* "2.80 +- 0.01 seconds time elapsed" */
+	if (n && ev[n - 1] == ':')
+		return 0; /* "3 runs:": prose; no event name ends with its separator */
+	/*
+	 * A number with no name right under a header is a counter cut short; one
+	 * after counters is the program's own output (a pasted "cat" of a
+	 * tunable between two perf blocks), as perf never prints a nameless row
+	 */
 	if (n == 0 || n >= sizeof(row.event)) {
-		if (t->header_line || t->acc.n)
+		if (t->header_line && (n || t->acc.n == 0))
 			return fail_line(t, n ? "event name too long" : "a counter value without an event name (truncated line?)");
 		return 0;
 	}
@@ -382,7 +401,7 @@ static int take_counter(struct text_state *t, const char *s)
 	if (imp_check_running_pct(pct, t->err) != 0)
 		return failed_at_line(t);
 	if (imp_acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? imp_decimal_value(row.d, row.pow10) : 0,
-		    pct, rel_spread(rest, t->decimal)) != 0)
+		    pct, rel_spread(rest, t->decimal), row.part) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
@@ -424,16 +443,95 @@ static int take_perf_command(struct text_state *t, const char *s)
 	return take_prose(t, s);
 }
 
-/* "# 0.82 stalled cycles per insn (85.67%)": the line above's running share, or perf's own metric */
+/*
+ * "# 0.82 stalled cycles per insn  ( +-  0.41% )  (85.67%)": the line
+ * above's spread and running share where its own comment wrapped them onto
+ * this one, or perf's own metric
+ */
 static int take_comment_line(struct text_state *t, const char *s)
 {
-	double pct = running_pct(s, t->decimal);
+	double pct = running_pct(s, t->decimal), spread = rel_spread(s, t->decimal);
+	struct acc_counter *last = t->acc.last >= 0 ? &t->acc.c[t->acc.last] : NULL;
 
-	if (!isnan(pct) && t->acc.last >= 0 && t->acc.c[t->acc.last].pct_rows == 0) {
-		t->acc.c[t->acc.last].pct_sum = pct;
-		t->acc.c[t->acc.last].pct_rows = 1;
+	if (!isnan(pct) && last && last->pct_rows == 0) {
+		last->pct_sum = pct;
+		last->pct_rows = 1;
 	}
+	if (!isnan(spread) && last && isnan(last->rel_stddev))
+		last->rel_stddev = spread;
 	return take_comment_metric(t, NULL, s) < 0 ? -1 : 0;
+}
+
+/*
+ * perf stat --topdown's table before perf 6 (tools/perf/util/stat-display.c
+ * of Linux 5.x): a header of bucket names ("retiring  bad speculation
+ * frontend bound  backend bound"), columns at least two spaces apart, then
+ * a row of percentages, after an aggregation's name and count with -a or
+ * -C ("S0-D0-C1  1  18.3%  0.0%  0.1%  81.6%").  Kept as the tma_* metrics
+ * perf 6 names the same buckets (import_topdown.c reads them).
+ */
+static const struct {
+	const char *header, *metric;
+} topdown_columns[] = {
+	{ "retiring", "tma_retiring" }, { "bad speculation", "tma_bad_speculation" },
+	{ "frontend bound", "tma_frontend_bound" }, { "backend bound", "tma_backend_bound" },
+	{ "heavy operations", "tma_heavy_operations" }, { "light operations", "tma_light_operations" },
+	{ "branch mispredict", "tma_branch_mispredicts" }, { "machine clears", "tma_machine_clears" },
+	{ "fetch latency", "tma_fetch_latency" }, { "fetch bandwidth", "tma_fetch_bandwidth" },
+	{ "memory bound", "tma_memory_bound" }, { "core bound", "tma_core_bound" },
+};
+
+/* The header's columns into t->td_metrics: true when every column is a bucket (two or more). */
+static bool topdown_header(struct text_state *t, const char *s)
+{
+	size_t n = 0;
+
+	while (*(s = skip_space(s)) && n < TD_COLUMNS_MAX) {
+		const char *end = strstr(s, "  ");
+		size_t len = end ? (size_t)(end - s) : strcspn(s, "\r\n");
+		size_t k = 0;
+
+		while (len && isspace((unsigned char)s[len - 1]))
+			len--;
+		for (; k < sizeof(topdown_columns) / sizeof(topdown_columns[0]); k++)
+			if (strlen(topdown_columns[k].header) == len && strncmp(s, topdown_columns[k].header, len) == 0)
+				break;
+		if (k == sizeof(topdown_columns) / sizeof(topdown_columns[0]))
+			return false;
+		t->td_metrics[n++] = topdown_columns[k].metric;
+		s += len;
+	}
+	return n >= 2 && !*s && (t->ntd = n, true);
+}
+
+/* A row of the table: its percentages as the columns' metrics.  True when s was one. */
+static bool topdown_row(struct text_state *t, const char *s)
+{
+	double v[TD_COLUMNS_MAX];
+	size_t n = 0;
+
+	/* "S0-D0-C1  1": the aggregation's name and how many CPUs it holds */
+	if (*s == 'S' && isdigit((unsigned char)s[1]))
+		s = skip_space(skip_space(s + strcspn(s, " \t")) + strspn(skip_space(s + strcspn(s, " \t")), "0123456789"));
+	for (; n < t->ntd && *s; n++, s = skip_space(s)) {
+		struct decimal d;
+
+		if (imp_scan_decimal_as(s, &s, &d, t->decimal, NULL) <= 0 || *s++ != '%')
+			return false;
+		v[n] = imp_decimal_value(d, 0);
+	}
+	if (n != t->ntd || *s)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (imp_acc_set_metric(&t->acc, t->td_metrics[i], v[i]) != 0)
+			return false;
+	t->header_line = 0;
+	return true;
+}
+
+static bool take_topdown_table(struct text_state *t, const char *s)
+{
+	return (t->ntd && topdown_row(t, s)) || topdown_header(t, s);
 }
 
 static int take_line(struct text_state *t, const char *line)
@@ -478,6 +576,8 @@ static int take_line(struct text_state *t, const char *line)
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
+	if (take_topdown_table(t, s))
+		return 0;
 	return take_prose(t, s);
 }
 

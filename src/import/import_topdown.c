@@ -120,6 +120,24 @@ static int from_metrics(struct ud_workload *w, const char *pmu, const struct td_
 	return 1;
 }
 
+/*
+ * The counter of one of the four events, in whatever mode it was counted
+ * ("topdown-retiring:k" under --all-kernel): the four are read in one mode,
+ * the first's.
+ */
+static const struct ud_counter *event_counter(const struct ud_workload *w, const char *full)
+{
+	size_t n = strlen(full);
+
+	for (size_t i = 0; i < w->ncounters; i++) {
+		const char *name = w->counters[i].name;
+
+		if (strncmp(name, full, n) == 0 && (name[n] == '\0' || name[n] == ':'))
+			return &w->counters[i];
+	}
+	return NULL;
+}
+
 /* Why the four events give no fractions: the first of them not counted. */
 static const char *events_missing(const struct ud_workload *w, const char *pmu, char *why, size_t len)
 {
@@ -128,7 +146,7 @@ static const char *events_missing(const struct ud_workload *w, const char *pmu, 
 		const struct ud_counter *c;
 
 		prefixed(full, sizeof(full), pmu, td_events[i].perf);
-		c = ud_workload_counter(w, full);
+		c = event_counter(w, full);
 		if (!c || c->status != UD_COUNTED) {
 			snprintf(why, len, "%s %s", td_events[i].perf,
 				 !c ? "is not in the paste" : c->reason ? c->reason : "was not counted");
@@ -153,9 +171,12 @@ static int from_events(struct ud_workload *w, const char *pmu, struct ud_err *er
 	bool any = false;
 
 	for (size_t i = 0; i < 4; i++) {
+		const struct ud_counter *c;
+
 		prefixed(full, sizeof(full), pmu, td_events[i].perf);
-		any = any || ud_workload_counter(w, full);
-		v[i] = ud_workload_value(w, full);
+		c = event_counter(w, full);
+		any = any || c;
+		v[i] = c && c->status == UD_COUNTED ? c->value : NAN;
 		sum += v[i];
 	}
 	if (!any)

@@ -141,6 +141,9 @@ static void put_unicode_escape(struct ud_jw *w, const unsigned char *s, size_t n
  * \u00XX for the other controls), and \uXXXX for the characters text.h's
  * rule escapes beyond them (DEL, C1, bidirectional and line-separator
  * controls): the same string to a JSON reader, nothing a terminal obeys.
+ * A byte that starts no UTF-8 character (a Latin-1 paste) is written as
+ * U+FFFD: a document with it would be refused by every JSON reader,
+ * uarchdiff's own included.
  */
 static void put_string(struct ud_jw *w, const char *s, size_t n)
 {
@@ -160,6 +163,12 @@ static void put_string(struct ud_jw *w, const char *s, size_t n)
 			put_unicode_escape(w, (const unsigned char *)s + i, k);
 			i += k - 1;
 			run = i + 1;
+		} else if (c >= 0x80 && (k = ud_utf8_len(s + i, n - i)) == 0) {
+			put(w, s + run, i - run);
+			put(w, UD_UTF8_REPLACEMENT, 3);
+			run = i + 1;
+		} else if (c >= 0x80) {
+			i += k - 1;
 		}
 	}
 	put(w, s + run, n - run);
@@ -230,6 +239,16 @@ static bool tree_add(struct ud_jw *w, const char *key, json_t *v)
 	if (json_is_object(top) != (key != NULL)) { /* a member needs its name, an element has none */
 		json_decref(v);
 		return false;
+	}
+	if (key && !ud_utf8_valid(key)) {
+		/* a key jansson would refuse: not UTF-8 (a pasted event or workload name), made so */
+		char *valid = ud_utf8_valid_copy(key);
+		bool ok = valid && json_object_set_new(top, valid, v) == 0;
+
+		if (!valid)
+			json_decref(v);
+		free(valid);
+		return ok;
 	}
 	return key ? json_object_set_new(top, key, v) == 0 : json_array_append_new(top, v) == 0;
 }
@@ -354,6 +373,19 @@ void ud_jw_integer(struct ud_jw *w, const char *key, json_int_t v)
 		put(w, text, (size_t)snprintf(text, sizeof(text), "%" JSON_INTEGER_FORMAT, v));
 }
 
+/* A jansson string of s, its bytes that are not UTF-8 made U+FFFD (jansson refuses them); NULL out of memory. */
+static json_t *tree_string(const char *s)
+{
+	json_t *j = json_string(s);
+	char *valid;
+
+	if (j || !(valid = ud_utf8_valid_copy(s)))
+		return j;
+	j = json_string(valid);
+	free(valid);
+	return j;
+}
+
 void ud_jw_string(struct ud_jw *w, const char *key, const char *s)
 {
 	if (!s) {
@@ -363,7 +395,7 @@ void ud_jw_string(struct ud_jw *w, const char *key, const char *s)
 	if (!w || w->failed)
 		return;
 	if (w->kind == WRITER_TREE)
-		add(w, key, json_string(s));
+		add(w, key, tree_string(s));
 	else if (text_ready(w, key))
 		put_string(w, s, strlen(s));
 }

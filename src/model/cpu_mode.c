@@ -72,3 +72,32 @@ const char *ud_counted_levels_name(struct ud_counted_modes m)
 {
 	return m.user && m.kernel ? "all" : m.user ? "user" : m.kernel ? "kernel" : "none";
 }
+
+static const char *const counting_names[UD_COUNTING_COUNT] = {
+	[UD_COUNTING_ALL] = "all",
+	[UD_COUNTING_USER] = "user",
+	[UD_COUNTING_KERNEL] = "kernel",
+	[UD_COUNTING_GUEST] = "guest",
+	[UD_COUNTING_HOST] = "host",
+	[UD_COUNTING_HYPERVISOR] = "hypervisor",
+};
+
+enum ud_counting ud_counting_of(struct ud_counted_modes m)
+{
+	if (m.user && m.kernel)
+		return m.host && !m.guest ? UD_COUNTING_HOST : m.guest && !m.host ? UD_COUNTING_GUEST : UD_COUNTING_ALL;
+	return m.user ? UD_COUNTING_USER : m.kernel ? UD_COUNTING_KERNEL : UD_COUNTING_HYPERVISOR;
+}
+
+const char *ud_counting_name(enum ud_counting c)
+{
+	return counting_names[c];
+}
+
+int ud_counting_from_name(const char *name, enum ud_counting *out)
+{
+	for (int c = 0; c < UD_COUNTING_COUNT; c++)
+		if (strcmp(name, counting_names[c]) == 0)
+			return *out = (enum ud_counting)c, 0;
+	return -1;
+}

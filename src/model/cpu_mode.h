@@ -31,6 +31,28 @@ struct ud_counted_modes ud_counted_modes_of(const char *counter_name);
 /* The privilege levels in words: "all", "user", "kernel", or "none" (a :h-only count, the hypervisor's). */
 const char *ud_counted_levels_name(struct ud_counted_modes m);
 /*
+ * A counter's counting mode (SPEC §5.3 "mode"), the one word for its
+ * counted modes: all (every privilege level, host and guest), user,
+ * kernel, or, counted in every privilege level but one context, guest or
+ * host; hypervisor for a count of :h alone.  The modifiers on the counter's
+ * name say the rest (a user-mode count of the host alone reads "user").
+ */
+enum ud_counting {
+	UD_COUNTING_ALL,
+	UD_COUNTING_USER,
+	UD_COUNTING_KERNEL,
+	UD_COUNTING_GUEST,
+	UD_COUNTING_HOST,
+	UD_COUNTING_HYPERVISOR,
+	UD_COUNTING_COUNT
+};
+
+enum ud_counting ud_counting_of(struct ud_counted_modes m);
+/* "all", "user", ...: the JSON value; and back (0, or -1 for another word). */
+const char *ud_counting_name(enum ud_counting c);
+int ud_counting_from_name(const char *name, enum ud_counting *out);
+
+/*
  * Where perf's modifiers start in an event name (borrowed: a pointer into
  * name, past its ':' or its PMU's closing '/'), or NULL when it has none.
  */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_id.h"
 #include "profile.h"
 #include "stats.h"
 
@@ -215,6 +216,8 @@ struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *na
 		return NULL;
 	w->ncounters++;
 	c->status = UD_NOT_SUPPORTED;
+	c->cls = UD_CLASS_COUNT;
+	c->mode = UD_COUNTING_COUNT;
 	c->value = c->raw_value = c->enabled_ns = c->running_ns = c->running_pct = c->rel_stddev = NAN;
 	c->group = -1;
 	return c;
@@ -243,26 +246,114 @@ double ud_workload_value(const struct ud_workload *w, const char *name)
 	return c && c->status == UD_COUNTED ? c->value : NAN;
 }
 
-double ud_workload_total(const struct ud_workload *w, const char *name, bool *user_only)
+const struct ud_counter *ud_workload_task_clock(const struct ud_workload *w)
 {
-	char mode[UD_WORKLOAD_MODE_NAME];
-	double v = ud_workload_value(w, name), user, kernel;
+	static const char name[] = "task-clock";
 
-	if (user_only)
-		*user_only = false;
-	if (isfinite(v))
-		return v;
-	snprintf(mode, sizeof(mode), "%s:u", name);
-	user = ud_workload_value(w, mode);
-	snprintf(mode, sizeof(mode), "%s:k", name);
-	kernel = ud_workload_value(w, mode);
-	if (isfinite(user) && isfinite(kernel))
-		return user + kernel;
-	if (!isfinite(user) || ud_workload_counter(w, mode))
-		return NAN; /* a kernel part asked for and not counted: the total is unknown */
-	if (user_only)
-		*user_only = true;
-	return user;
+	for (size_t i = 0; i < w->ncounters; i++) {
+		const char *n = w->counters[i].name;
+
+		if (strncmp(n, name, sizeof(name) - 1) == 0 && (n[sizeof(name) - 1] == '\0' || n[sizeof(name) - 1] == ':'))
+			return &w->counters[i];
+	}
+	return NULL;
+}
+
+double ud_workload_task_clock_ns(const struct ud_workload *w)
+{
+	const struct ud_counter *c = ud_workload_task_clock(w);
+
+	return c && c->status == UD_COUNTED ? c->value : NAN;
+}
+
+void ud_counter_set_identity(struct ud_counter *c, enum ud_counter_class cls, enum ud_counting mode)
+{
+	c->cls = cls;
+	c->mode = mode;
+}
+
+enum ud_counter_class ud_counter_class_of(const struct ud_counter *c)
+{
+	enum ud_counter_class cls;
+	enum ud_counting mode;
+
+	if (c->cls != UD_CLASS_COUNT)
+		return c->cls;
+	ud_event_classify_name(c->name, UD_ARCH_UNKNOWN, &cls, &mode);
+	return cls;
+}
+
+enum ud_counting ud_counter_mode_of(const struct ud_counter *c)
+{
+	enum ud_counter_class cls;
+	enum ud_counting mode;
+
+	if (c->mode != UD_COUNTING_COUNT)
+		return c->mode;
+	ud_event_classify_name(c->name, UD_ARCH_UNKNOWN, &cls, &mode);
+	return mode;
+}
+
+bool ud_counter_is_per_pmu(const struct ud_counter *c)
+{
+	const char *slash = strchr(c->name, '/');
+
+	/* "cpu_core/cycles" names a core type; "cpu/event=0x3c/" (terms) and "msr/tsc" do not, as the class says */
+	return slash && !strchr(slash, '=') && ud_counter_class_of(c) != UD_CLASS_UNCORE &&
+	       ud_counter_class_of(c) != UD_CLASS_SOFTWARE;
+}
+
+const struct ud_counter *ud_workload_class_counter(const struct ud_workload *w, enum ud_counter_class cls,
+						   enum ud_counting m)
+{
+	for (size_t i = 0; i < w->ncounters; i++) {
+		const struct ud_counter *c = &w->counters[i];
+
+		if (c->status == UD_COUNTED && ud_counter_class_of(c) == cls && ud_counter_mode_of(c) == m &&
+		    !ud_counter_is_per_pmu(c))
+			return c;
+	}
+	return NULL;
+}
+
+double ud_workload_class_value(const struct ud_workload *w, enum ud_counter_class cls, enum ud_counting m)
+{
+	const struct ud_counter *c = ud_workload_class_counter(w, cls, m), *user, *kernel;
+
+	if (c)
+		return c->value;
+	if (m != UD_COUNTING_ALL)
+		return NAN;
+	/* no count of every level: the user and kernel levels' together are one */
+	user = ud_workload_class_counter(w, cls, UD_COUNTING_USER);
+	kernel = user ? ud_workload_class_counter(w, cls, UD_COUNTING_KERNEL) : NULL;
+	return kernel ? user->value + kernel->value : NAN;
+}
+
+/* The modes a domain is looked for in, widest first. */
+static const enum ud_counting domain_order[] = { UD_COUNTING_ALL, UD_COUNTING_USER, UD_COUNTING_KERNEL,
+						 UD_COUNTING_HOST, UD_COUNTING_GUEST };
+
+enum ud_counting ud_workload_domain(const struct ud_workload *w)
+{
+	size_t n = sizeof(domain_order) / sizeof(domain_order[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(ud_workload_class_value(w, UD_CLASS_CYCLES, domain_order[i])) &&
+		    isfinite(ud_workload_class_value(w, UD_CLASS_INSTRUCTIONS, domain_order[i])))
+			return domain_order[i];
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(ud_workload_class_value(w, UD_CLASS_CYCLES, domain_order[i])) ||
+		    isfinite(ud_workload_class_value(w, UD_CLASS_INSTRUCTIONS, domain_order[i])))
+			return domain_order[i];
+	return UD_COUNTING_COUNT;
+}
+
+double ud_workload_domain_value(const struct ud_workload *w, enum ud_counter_class cls)
+{
+	enum ud_counting d = ud_workload_domain(w);
+
+	return d == UD_COUNTING_COUNT ? NAN : ud_workload_class_value(w, cls, d);
 }
 
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n)
@@ -333,10 +424,13 @@ bool ud_workload_counts_own_work(const struct ud_workload *w)
 	return !w->target || w->target->kind == UD_TARGET_COMMAND;
 }
 
-/* Whether w counted a hardware event: cycles or instructions, in all modes or user mode alone. */
+/* Whether w counted a hardware event: any counter of a core PMU's class, in any mode. */
 static bool counted_hardware(const struct ud_workload *w)
 {
-	return isfinite(ud_workload_total(w, "instructions", NULL)) || isfinite(ud_workload_total(w, "cycles", NULL));
+	for (size_t i = 0; i < w->ncounters; i++)
+		if (w->counters[i].status == UD_COUNTED && ud_counter_class_is_core(ud_counter_class_of(&w->counters[i])))
+			return true;
+	return false;
 }
 
 /* The first of p's cycles or instructions counters that says why it did not count, or NULL. */
@@ -348,8 +442,8 @@ static const struct ud_counter *refusal(const struct ud_profile *p)
 		for (size_t k = 0; k < w->ncounters; k++) {
 			const struct ud_counter *c = &w->counters[k];
 
-			if (c->reason && c->status != UD_COUNTED &&
-			    (strncmp(c->name, "cycles", 6) == 0 || strncmp(c->name, "instructions", 12) == 0))
+			if (c->reason && c->status != UD_COUNTED && (ud_counter_class_of(c) == UD_CLASS_CYCLES ||
+								     ud_counter_class_of(c) == UD_CLASS_INSTRUCTIONS))
 				return c;
 		}
 	}
@@ -378,7 +472,7 @@ const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size
 		snprintf(buf, len, "%s: %s", c->name, c->reason); /* "cycles: perf printed <not supported>" */
 		return buf;
 	}
-	reason = c ? c->reason : reason ? reason : "no workload in the profile counted cycles or instructions";
+	reason = c ? c->reason : reason ? reason : "no workload in the profile counted a hardware event";
 	at = strstr(reason, lead);
 	snprintf(buf, len, "%s", at ? at + sizeof(lead) - 1 : reason);
 	return buf;

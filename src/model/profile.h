@@ -20,6 +20,8 @@
 #include <stdio.h>
 
 #include "count_status.h"
+#include "counter_class.h"
+#include "cpu_mode.h"
 #include "error.h"
 #include "host_facts.h"
 #include "hotspots.h"
@@ -29,7 +31,19 @@
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
 
 struct ud_counter {
+	/*
+	 * The canonical name (event_id.h's ud_event_id_name()): perf's generic
+	 * name where it is one, with the modifiers that change what it counts
+	 * ("cycles:u"), a hybrid host's core PMU in front ("cpu_core/cycles")
+	 */
 	char *name;
+	/*
+	 * What it counts and in which mode (SPEC §5.3); UD_CLASS_COUNT and
+	 * UD_COUNTING_COUNT until a producer that knows the host says
+	 * (ud_counter_set_identity()), read from the name when asked before
+	 */
+	enum ud_counter_class cls;
+	enum ud_counting mode;
 	enum ud_count_status status;
 	char *reason;          /* why not counted (NULL if none given) */
 	double value;          /* scaled; NAN unless counted */
@@ -126,6 +140,11 @@ struct ud_workload {
 	char *binary_path;     /* the external program run, where there is one */
 	char *build_id;        /* its ELF build-id (hex), to tell whether two hosts ran the same binary */
 	int runs;              /* repetitions behind the counts; 0 unknown */
+	/*
+	 * Where runs is unknown: the fewest the source implies (2 where perf
+	 * printed "+-" without the "(N runs)" header); 0 none implied
+	 */
+	int runs_at_least;
 	bool composite;        /* a score computed from the others (UnixBench's index score), not a measurement */
 	char *outcome;         /* "ok", or what stopped it ("crashed: signal 11 ..."); NULL unknown */
 	struct ud_score score;
@@ -198,26 +217,61 @@ bool ud_workload_counts_own_work(const struct ud_workload *w);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);
+/* Sets what c counts and in which mode, as a producer that knows the host read it. */
+void ud_counter_set_identity(struct ud_counter *c, enum ud_counter_class cls, enum ud_counting mode);
+/* What c counts: as set, else read from its name (any host: perf's generic names and the vendors' tables). */
+enum ud_counter_class ud_counter_class_of(const struct ud_counter *c);
+/* c's counting mode: as set, else read from its name's modifiers. */
+enum ud_counting ud_counter_mode_of(const struct ud_counter *c);
+/*
+ * Whether c is one core type's on a hybrid host ("cpu_core/cycles"): the
+ * host's totals leave it out, as IPC never mixes core types.
+ */
+bool ud_counter_is_per_pmu(const struct ud_counter *c);
 /* 100 x running/enabled from the times, or the stored share; NAN when unknown. */
 double ud_counter_running_pct(const struct ud_counter *c);
 /* The counter's value when counted, else NAN. */
 double ud_workload_value(const struct ud_workload *w, const char *name);
 
-#define UD_WORKLOAD_MODE_NAME 128
 /*
- * What a generic event counted in all modes: the counter itself; else, as
- * perf prints without privilege (perf_event_paranoid 2), name:u + name:k
- * where both were counted, or name:u alone where no name:k was asked for,
- * then *user_only (may be NULL) is set; else NAN.
+ * The count of class cls in counting mode m: a counted counter of that
+ * class and mode (the first, in w's order), or for UD_COUNTING_ALL the sum
+ * of a user-mode and a kernel-mode one where no counter counted all modes
+ * (perf without privilege prints cycles:u beside cycles:k); NAN where none.
+ * A hybrid host's per-core-type counters are not the whole's
+ * (ud_counter_is_per_pmu()).
  */
-double ud_workload_total(const struct ud_workload *w, const char *name, bool *user_only);
+double ud_workload_class_value(const struct ud_workload *w, enum ud_counter_class cls, enum ud_counting m);
+/* The counter behind ud_workload_class_value() where one counter is it, else NULL (none, or a sum). Borrowed. */
+const struct ud_counter *ud_workload_class_counter(const struct ud_workload *w, enum ud_counter_class cls,
+						   enum ud_counting m);
 /*
- * Why p has no hardware counts, when it holds counters but none counted
- * cycles or instructions (a host without a PMU, or one that refused every
- * hardware event): the host's pmu_reason without its "no hardware PMU on
+ * The counting domain of w's cycles and instructions: the first of all,
+ * user, kernel, host and guest in which both were counted; else the first
+ * in which one of them was; UD_COUNTING_COUNT where neither was counted.
+ * Everything derived from cycles and instructions (IPC, path length, the
+ * clock) lives in this domain: an --all-kernel paste's IPC is the kernel's.
+ */
+enum ud_counting ud_workload_domain(const struct ud_workload *w);
+/*
+ * w's task-clock counter, whatever modifiers it was opened with
+ * (task-clock:u at perf_event_paranoid 2): a clock adds up time in every
+ * mode (kernel/events/core.c's task_clock_event_update()), so its name's
+ * modifiers change nothing.  NULL where w has none; borrowed.
+ */
+const struct ud_counter *ud_workload_task_clock(const struct ud_workload *w);
+/* Its value when counted (ns), else NAN. */
+double ud_workload_task_clock_ns(const struct ud_workload *w);
+/* ud_workload_class_value() in w's domain (NAN where w has none). */
+double ud_workload_domain_value(const struct ud_workload *w, enum ud_counter_class cls);
+
+/*
+ * Why p has no hardware counts, when it holds counters but none of a core
+ * PMU's counted, in any class and mode (a host without a PMU, or one that
+ * refused every hardware event): the host's pmu_reason without its "no hardware PMU on
  * this host: " lead, else the first refusal's ("cycles: perf printed <not
  * supported>"), else a sentence, written into buf and returned.  NULL when
- * p counted hardware events or holds no counter at all (a score-only
+ * p counted a hardware event (cycles:k alone, a raw code, PM_RUN_CYC) or holds no counter at all (a score-only
  * import, which says so itself).
  */
 #define UD_NO_PMU_REASON_MAX 512

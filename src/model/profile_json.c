@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "json_doc.h"
 #include "json_emit.h"
+#include "event_id.h"
 #include "outfile.h"
 #include "profile.h"
 #include "topdown_json.h"
@@ -29,6 +30,8 @@
 static void counter_emit(struct ud_jw *jw, const struct ud_counter *c)
 {
 	ud_jw_object(jw, c->name);
+	ud_jw_string(jw, "class", ud_counter_class_name(ud_counter_class_of(c)));
+	ud_jw_string(jw, "mode", ud_counting_name(ud_counter_mode_of(c)));
 	ud_jw_string(jw, "status", ud_count_status_name(c->status));
 	if (c->status == UD_COUNTED)
 		ud_jw_number(jw, "value", c->value);
@@ -173,6 +176,8 @@ static void workload_head_emit(struct ud_jw *jw, const struct ud_workload *w)
 	}
 	if (w->runs > 0)
 		ud_jw_integer(jw, "runs", w->runs);
+	else if (w->runs_at_least > 0)
+		ud_jw_integer(jw, "runs_at_least", w->runs_at_least);
 	if (w->composite)
 		ud_jw_bool(jw, "composite", true);
 	if (w->outcome)
@@ -395,6 +400,7 @@ struct reader {
 	int failed;
 	const char *counter; /* the counter being read, named in "where" only when a message needs it */
 	json_t *names;       /* the workload names read so far (check_unique), a new reference */
+	enum ud_event_arch arch; /* the host's, for the class of a counter written before "class" was */
 };
 
 /* "NAME: WHERE[.counters.COUNTER][.KEY]: WHAT", the first failure only. */
@@ -439,12 +445,12 @@ static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const 
 }
 
 /*
- * A count of runs at obj's "runs", named path in messages: 0 when absent;
+ * A count at obj's key (runs), named path in messages: 0 when absent;
  * one that does not fit an int would wrap, so it is refused, never cut.
  */
-static int get_runs(struct reader *r, struct ud_jv obj, const char *where, const char *path)
+static int get_count(struct reader *r, struct ud_jv obj, const char *where, const char *key, const char *path)
 {
-	struct ud_jv v = ud_jv_get(obj, "runs");
+	struct ud_jv v = ud_jv_get(obj, key);
 
 	if (ud_jv_absent(v))
 		return 0;
@@ -453,6 +459,11 @@ static int get_runs(struct reader *r, struct ud_jv obj, const char *where, const
 		return 0;
 	}
 	return (int)ud_jv_integer(v);
+}
+
+static int get_runs(struct reader *r, struct ud_jv obj, const char *where, const char *path)
+{
+	return get_count(r, obj, where, "runs", path);
 }
 
 /* Refuses where.key when v (NAN: absent) is below 0 or above max. */
@@ -472,6 +483,28 @@ static void check_counter(struct reader *r, const struct ud_counter *c, const ch
 		    "cannot be negative nor exceed enabled_ns");
 	check_range(r, c->running_pct, 100, where, "running_pct", "a share must be within 0..100");
 	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
+}
+
+/*
+ * "class" and "mode" as written; a profile written before them (or a class
+ * this version does not know) has them read from the counter's name on
+ * the profile's host.
+ */
+static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
+{
+	const char *cls = ud_jv_string(ud_jv_get(j, "class")), *mode = ud_jv_string(ud_jv_get(j, "mode"));
+	enum ud_counter_class named_cls;
+	enum ud_counting named_mode;
+
+	if ((!ud_jv_absent(ud_jv_get(j, "class")) && !cls) || (!ud_jv_absent(ud_jv_get(j, "mode")) && !mode)) {
+		bad(r, where, "\"class\" and \"mode\" must be strings");
+		return;
+	}
+	ud_event_classify_name(c->name, r->arch, &named_cls, &named_mode);
+	if (!cls || ud_counter_class_from_name(cls, &c->cls) != 0)
+		c->cls = named_cls;
+	if (!mode || ud_counting_from_name(mode, &c->mode) != 0)
+		c->mode = named_mode;
 }
 
 static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
@@ -504,6 +537,7 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 	c->opened_as = get_str(r, j, "opened_as", where);
 	if (ud_jv_is_integer(group))
 		c->group = (int)ud_jv_integer(group);
+	read_identity(r, c, j, where);
 	check_counter(r, c, where);
 }
 
@@ -729,6 +763,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 		w->build_id = get_str(r, ud_jv_get(j, "binary"), "build_id", where);
 	}
 	w->runs = get_runs(r, j, where, "runs");
+	w->runs_at_least = w->runs ? 0 : get_count(r, j, where, "runs_at_least", "runs_at_least");
 	read_perf_command(r, &w->perf_command, ud_jv_get(j, "perf_command"), where);
 	read_score(r, &w->score, ud_jv_get(j, "score"), where);
 	read_subscores(r, w, ud_jv_get(j, "subscores"), where);
@@ -805,7 +840,7 @@ static int check_unique(struct reader *r, const struct ud_profile *p, size_t idx
 /* A profile from the root of its document; name prefixes error messages. */
 static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, struct ud_err *err)
 {
-	struct reader r = { name, err, 0, NULL, NULL };
+	struct reader r = { name, err, 0, NULL, NULL, UD_ARCH_UNKNOWN };
 	const char *schema = ud_jv_string(ud_jv_get(root, "schema"));
 	struct ud_jv host = ud_jv_get(root, "host"), workloads = ud_jv_get(root, "workloads");
 	struct ud_jv version = ud_jv_get(ud_jv_get(root, "tool"), "version"), w;
@@ -829,6 +864,7 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 		return NULL;
 	if (!(p = ud_profile_new(facts)))
 		return ud_fail(err, "%s: out of memory", name), NULL;
+	r.arch = ud_event_arch_of(p->host->cpu.vendor, NULL);
 	p->incomplete = ud_jv_is_true(ud_jv_get(root, "incomplete"));
 	if (ud_jv_is_string(version)) {
 		free(p->tool_version);

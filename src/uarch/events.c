@@ -31,7 +31,7 @@ struct generic_event {
 
 /* perf's generic names and the kernel's generic encodings behind them: the one list, generic_events.def. */
 static const struct generic_event generic_events[] = {
-#define X(name, alias, type, config, ticks) { name, type, config, ticks },
+#define X(name, alias, cls, type, config, ticks) { name, type, config, ticks },
 #include "generic_events.def"
 #undef X
 };

@@ -5,15 +5,20 @@
  * Portable on purpose: the importers name the counters of a perf paste the
  * way the counting engine names what it opened ("cpu-cycles" and "cycles" are
  * one counter), on any system and without <linux/perf_event.h>.  The
- * counting engine's encodings (src/events.c) are keyed by these names.
+ * counting engine's encodings (src/uarch/events.c) are keyed by these names.
  */
 #ifndef UD_EVENT_NAMES_H
 #define UD_EVENT_NAMES_H
 
 #include <stddef.h>
 
+#include "counter_class.h"
+
 /* The canonical generic name for name or one of its aliases ("cpu-cycles" -> "cycles"), else NULL. */
 const char *ud_generic_event_name(const char *name);
+
+/* What the canonical generic name counts (other for a name that is none). */
+enum ud_counter_class ud_generic_event_class(const char *name);
 
 /* The i-th canonical generic name, NULL past the last: every one has an encoding in events.c. */
 const char *ud_generic_event_name_at(size_t i);

@@ -11,8 +11,9 @@
 static const struct {
 	const char *name;
 	const char *alias; /* NULL: none */
+	enum ud_counter_class cls;
 } generic_names[] = {
-#define X(name, alias, type, config, ticks) { name, alias },
+#define X(name, alias, cls, type, config, ticks) { name, alias, cls },
 #include "generic_events.def"
 #undef X
 };
@@ -30,4 +31,12 @@ const char *ud_generic_event_name(const char *name)
 const char *ud_generic_event_name_at(size_t i)
 {
 	return i < sizeof(generic_names) / sizeof(generic_names[0]) ? generic_names[i].name : NULL;
+}
+
+enum ud_counter_class ud_generic_event_class(const char *name)
+{
+	for (size_t i = 0; i < sizeof(generic_names) / sizeof(generic_names[0]); i++)
+		if (strcmp(name, generic_names[i].name) == 0)
+			return generic_names[i].cls;
+	return UD_CLASS_OTHER;
 }
