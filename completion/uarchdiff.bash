@@ -6,7 +6,7 @@
 #   uarchdiff <TAB>             the commands
 #   uarchdiff CMD -<TAB>        that command's options
 #   -w / --workloads            workload names ('uarchdiff workloads'), after commas too
-#   --uarch                     the event tables: share/uarchdiff/events, or
+#   --uarch                     the event tables and cores: share/uarchdiff/events, or
 #                               UARCHDIFF_EVENTS_DIR
 #   --suite, -f/--format        their values;  -e/--event  perf's generic names
 #   stat -p/-t, -C              running process ids, online CPUs
@@ -41,8 +41,10 @@ _uarchdiff_uarchs()
 			f=${f##*/}
 			[[ -f $dir/$f && $f != *.* ]] && printf '%s\n' "$f"
 		done
-	else # an uninstalled build: the names its error message lists
-		"$1" events --uarch /nonexistent 2>&1 | sed -n 's/.*known: //p' | tr -d ' ' | tr ',' '\n'
+		# the cores without a table, one `core NAME ...` line each
+		[[ -f $dir/cores.list ]] && awk '$1 == "core" { print $2 }' "$dir/cores.list"
+	else # an uninstalled build: the tables its error message lists
+		"$1" events --uarch /nonexistent 2>&1 | sed -n 's/.*known: //p' | sed 's/;.*//' | tr -d ' ' | tr ',' '\n'
 	fi
 }
 
@@ -121,6 +123,13 @@ _uarchdiff()
 		return 0 ;;
 	teach:-f | teach:--format)
 		mapfile -t COMPREPLY < <(compgen -W "text html json" -- "$cur")
+		return 0 ;;
+	import:--fact) # KEY=, the host facts as `uarchdiff host` names them; the value is the user's
+		compopt -o nospace 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -W "cpu.isa= cpu.vendor= cpu.model_name= cpu.uarch= cpu.family=
+			cpu.model= cpu.stepping= cpu.microcode= cpu.online_cpus= cpu.smt= cpu.caches.l1d_kb=
+			cpu.caches.l2_kb= cpu.caches.l3_kb= kernel= hypervisor= pmu= perf_event_paranoid=
+			cpufreq.governor= cpufreq.max_khz= vulnerabilities." -- "$cur")
 		return 0 ;;
 	import:--format)
 		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report lkp" -- "$cur")

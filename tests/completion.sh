@@ -66,6 +66,9 @@ check "perf-csv perf-json perf-report perf-text" "uarchdiff import --format perf
 check "lkp"                           "uarchdiff import --format l"
 check "base head"                     "uarchdiff import --side "
 check "head"                          "uarchdiff import --side h"
+check "cpufreq.governor= cpufreq.max_khz=" "uarchdiff import --fact cpuf"
+# the cores without a table come from the tables' folder (here the source tree's)
+UARCHDIFF_EVENTS_DIR=$(cd "$(dirname "$file")/../events" && pwd) check "~power9 power10" "uarchdiff import --uarch pow"
 check "--hotspots"                    "uarchdiff run --hot"
 check "--hotspots"                    "uarchdiff stat --hot"
 check "cycles"                        "uarchdiff stat -e cyc"

@@ -84,9 +84,10 @@ done
 check host "$work"/host*.json "$data"/host/*.json
 ud_to "$work/events-here.json" events --json
 for t in "$src"/events/*; do
-	case $t in *.md) continue ;; esac
+	case $t in *.md | *.list) continue ;; esac
 	ud_to "$work/events-table-$(basename "$t").json" events --json --uarch "$(basename "$t")"
 done
+ud_to "$work/events-core-power9.json" events --json --uarch power9
 check events "$work"/events-*.json
 
 # --- run and stat, on software events here (a PMU adds counted hardware counters, nothing else)
@@ -141,6 +142,8 @@ run_ud import --uarch zen4 --workload bench --score 11.5,11.9,11.4,11.6:ops -o "
 	"$data/perf-stat/made-up-r5-faster.txt"
 run_ud import -o "$work/import-with-report.json" "$data/perf-stat/made-up-syscall.txt" \
 	"$data/perf-report/vm-syscall-cpu-clock.txt"
+run_ud import --uarch power9 --fact cpufreq.governor=performance --fact cpu.smt=true \
+	--fact vulnerabilities.spec_rstack_overflow=Vulnerable -o "$work/import-stated.json" "$data/perf-stat/made-up-r5.txt"
 run_ud import -o "$work/import-several.json" "$data/perf-stat/made-up-r5.txt" "$data/perf-stat/made-up-r5.csv" \
 	"$data/perf-stat/made-up-r5.json"
 check profile "$work"/import-*.json

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -280,6 +281,10 @@ START_TEST(test_host_detects_uarch)
 		{ UD_TEST_DATA "/cpuinfo/kvm-amd-epyc-family25-model17.txt", "zen4" },
 		{ UD_TEST_DATA "/cpuinfo/archspec-xeon-8480-sapphire-rapids.txt", "sapphire-rapids" },
 		{ UD_TEST_DATA "/cpuinfo/github-actions-azure-xeon-8370c-icelake-sp.txt", "icelake-sp" },
+		/* cores without a table: their own name, not "generic" (issue 32) */
+		{ UD_TEST_DATA "/cpuinfo/archspec-rhel8-power9.txt", "power9" },
+		{ UD_TEST_DATA "/cpuinfo/archspec-sifive-u74mc.txt", "sifive-u74" },
+		{ UD_TEST_DATA "/cpuinfo/pytorch-cpuinfo-raspberrypi-zero.txt", "arm1176" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -313,6 +318,152 @@ static void check_zen4_topdown(const json_t *td)
 			 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)");
 	ck_assert(json_is_string(json_object_get(f, "source")));
 }
+
+/* A host's string fact from a profile or host document, or NULL (borrowed from root). */
+static const char *cpu_fact(const json_t *root, const char *key)
+{
+	const json_t *host = json_object_get(root, "host") ? json_object_get(root, "host") : root;
+
+	return json_string_value(json_object_get(json_object_get(host, "cpu"), key));
+}
+
+/* Issue 32: the ISA of this host and of others, and a core without a table named or detected. */
+START_TEST(test_isa_and_cores_without_table)
+{
+	char *dir = make_tempdir(), out[4096];
+	char *here[] = { UD, "host", "--json", NULL };
+	char *power[] = { UD, "host", "--json", "--cpuinfo", UD_TEST_DATA "/cpuinfo/archspec-rhel8-power9.txt", NULL };
+	char *imp[] = { UD, "import", "--uarch", "POWER9", "-o", out, UD_TEST_DATA "/perf-stat/made-up-r5.txt", NULL };
+	char *genoa[] = { UD, "import", "--uarch", "Genoa", "-o", out, UD_TEST_DATA "/perf-stat/made-up-r5.txt", NULL };
+	char *events[] = { UD, "events", "--uarch", "power9", NULL };
+	struct utsname un;
+	struct run_result r;
+	json_t *root;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	ck_assert_int_eq(uname(&un), 0);
+	r = run_capture(here);
+	root = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	/* uname's word, armv7l read as armv7 */
+	ck_assert_str_eq(cpu_fact(root, "isa"), strcmp(un.machine, "armv7l") == 0 ? "armv7" : un.machine);
+	json_decref(root);
+	run_free(&r);
+
+	r = run_capture(power);
+	root = json_loads(r.out, 0, NULL);
+	ck_assert_msg(root != NULL, "%s", r.err);
+	ck_assert_str_eq(cpu_fact(root, "isa"), "ppc64le");
+	ck_assert_str_eq(cpu_fact(root, "uarch"), "power9");
+	ck_assert_str_eq(cpu_fact(root, "vendor"), "IBM");
+	ck_assert_str_eq(cpu_fact(root, "model_name"), "POWER9, altivec supported");
+	json_decref(root);
+	run_free(&r);
+
+	r = run_capture(imp);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	root = json_load_file(out, 0, NULL);
+	ck_assert_str_eq(cpu_fact(root, "uarch"), "power9");
+	ck_assert_str_eq(cpu_fact(root, "isa"), "ppc64le");
+	ck_assert_str_eq(cpu_fact(root, "vendor"), "IBM");
+	json_decref(root);
+	run_free(&r);
+
+	r = run_capture(genoa);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	root = json_load_file(out, 0, NULL);
+	ck_assert_str_eq(cpu_fact(root, "uarch"), "zen4");
+	ck_assert_str_eq(cpu_fact(root, "isa"), "x86_64");
+	json_decref(root);
+	run_free(&r);
+
+	r = run_capture(events);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "no event table for IBM POWER9 (power9, ppc64le): perf's generic events\n"
+					    "generic: "));
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Issue 32: stated facts go through a written profile, win over --uarch and --host, and the diff marks them. */
+START_TEST(test_import_stated_facts)
+{
+	char *dir = make_tempdir(), a[4096], b[4096];
+	char *imp_a[] = { UD, "import", "--label", "A", "--host", UD_TEST_DATA "/host/oci-e5-host.json", "--fact",
+			  "cpufreq.governor=performance", "--fact", "cpu.smt=true", "--fact", "kernel=null", "-o", a,
+			  UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp_b[] = { UD, "import", "--label", "B", "--uarch", "zen4", "--fact", "cpu.uarch=Turin", "--fact",
+			  "cpufreq.governor=powersave", "--fact", "vulnerabilities.spec_rstack_overflow=Vulnerable: Safe RET, no microcode",
+			  "--fact", "cpu.online_cpus=0x10", "-o", b, UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *diff[] = { UD, "diff", a, b, NULL };
+	struct run_result r;
+	json_t *root, *host, *stated;
+
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	for (char **argv[] = { imp_a, imp_b, NULL }, ***x = argv; *x; x++) {
+		r = run_capture(*x);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	root = json_load_file(b, 0, NULL);
+	host = json_object_get(root, "host");
+	/* cpu.uarch through the names: Turin is zen5, over --uarch zen4, with its ISA */
+	ck_assert_str_eq(cpu_fact(root, "uarch"), "zen5");
+	ck_assert_str_eq(cpu_fact(root, "isa"), "x86_64");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(host, "cpu"), "online_cpus")), 16);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(host, "vulnerabilities"), "spec_rstack_overflow")),
+			 "Vulnerable: Safe RET, no microcode");
+	stated = json_object_get(host, "stated");
+	ck_assert_uint_eq(json_array_size(stated), 4);
+	ck_assert_str_eq(json_string_value(json_array_get(stated, 0)), "cpu.uarch");
+	ck_assert_str_eq(json_string_value(json_array_get(stated, 2)), "vulnerabilities.spec_rstack_overflow");
+	json_decref(root);
+	root = json_load_file(a, 0, NULL);
+	host = json_object_get(root, "host");
+	/* over the host file's facts: its kernel stated unknown, its SMT stated */
+	ck_assert(json_is_null(json_object_get(host, "kernel")));
+	ck_assert(json_is_true(json_object_get(json_object_get(host, "cpu"), "smt")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(host, "cpufreq"), "governor")), "performance");
+	json_decref(root);
+
+	r = run_capture(diff);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "  cpufreq.governor\n    A: performance (stated)\n    B: powersave (stated)\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  cpu.uarch\n    A: zen4\n    B: zen5 (stated)\n"));
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Issue 32: a bad --fact is refused on one line naming it, exit 2, nothing written. */
+START_TEST(test_import_bad_facts)
+{
+	static const char *const cases[][2] = {
+		{ "kernel", "--fact needs KEY=VALUE" },
+		{ "kernel.release=6.8.7", "--fact kernel.release=6.8.7: unknown host fact 'kernel.release'; did you mean 'kernel'?" },
+		{ "cpu.online_cpus=many", "cpu.online_cpus needs a whole number, not 'many'" },
+		{ "cpu.smt=maybe", "cpu.smt needs true or false, not 'maybe'" },
+		{ "cpu.uarch=zen99", "--fact cpu.uarch=zen99: unknown microarchitecture 'zen99'" },
+		{ "cpu=x86", "'cpu' is a group of facts" },
+	};
+	char *dir = make_tempdir(), out[4096];
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { UD, "import", "--fact", (char *)cases[i][0], "-o", out,
+				 UD_TEST_DATA "/perf-stat/made-up-r5.txt", NULL };
+
+		expect_one_line_error(argv, 2, cases[i][1]);
+		ck_assert_int_ne(access(out, F_OK), 0);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
 
 START_TEST(test_events_command)
 {
@@ -1267,6 +1418,9 @@ int main(void)
 	tcase_add_test(tc, test_unknown_option_everywhere);
 	tcase_add_test(tc, test_help_lists_long_options);
 	tcase_add_test(tc, test_import_host_facts);
+	tcase_add_test(tc, test_isa_and_cores_without_table);
+	tcase_add_test(tc, test_import_stated_facts);
+	tcase_add_test(tc, test_import_bad_facts);
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	tcase_add_test(tc, test_score_only_diff_is_compact);
 	tcase_add_test(tc, test_counters_only_pastes_compare);

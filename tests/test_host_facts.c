@@ -103,7 +103,7 @@ START_TEST(test_each_fact_in_written_order)
 	char names[2048] = "";
 
 	ud_host_each_fact(h, collect, names);
-	ck_assert_ptr_nonnull(strstr(names, "label hostname collected_at cpu cpu.vendor "));
+	ck_assert_ptr_nonnull(strstr(names, "label hostname collected_at cpu cpu.isa cpu.vendor "));
 	ck_assert_ptr_nonnull(strstr(names, "cpu.caches cpu.caches.l1d_kb "));
 	/* the file's order within the open set; no pmu_reason, cpu.source, core_pmus or hybrid: absent */
 	ck_assert_ptr_nonnull(strstr(names, "pmu perf_event_paranoid vulnerabilities vulnerabilities.b vulnerabilities.a "
@@ -191,6 +191,110 @@ START_TEST(test_empty_label_is_the_file)
 }
 END_TEST
 
+/* KEY=VALUE as a person states it: split at the first '=', "null" for unknown. */
+START_TEST(test_statement_split)
+{
+	char key[UD_FACT_NAME_MAX];
+	const char *value;
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_int_eq(ud_fact_statement_split("cpu.isa=riscv64", key, &value, &err), 0);
+	ck_assert_str_eq(key, "cpu.isa");
+	ck_assert_str_eq(value, "riscv64");
+	ck_assert_int_eq(ud_fact_statement_split("vulnerabilities.mds=Mitigation: Clear CPU buffers; SMT=off", key, &value,
+						 &err), 0);
+	ck_assert_str_eq(value, "Mitigation: Clear CPU buffers; SMT=off");
+	ck_assert_int_eq(ud_fact_statement_split("kernel=null", key, &value, &err), 0);
+	ck_assert_ptr_null(value);
+	ck_assert_int_eq(ud_fact_statement_split("kernel", key, &value, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--fact needs KEY=VALUE"));
+	ck_assert_int_eq(ud_fact_statement_split("=x", key, &value, &err), -1);
+	ck_assert_int_eq(ud_fact_statement_split("kernel=", key, &value, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "needs a value (null states it unknown)"));
+}
+END_TEST
+
+/* Each fact typed by its row, as the JSON reader types it; wrong ones refused by name. */
+START_TEST(test_set_fact_typed_by_its_row)
+{
+	struct ud_host *h = ud_host_new();
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.isa", "riscv64", &err), 0);
+	ck_assert_str_eq(h->cpu.isa, "riscv64");
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.online_cpus", "64", &err), 0);
+	ck_assert_int_eq(h->cpu.online_cpus, 64);
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.midr_part", "0xd0c", &err), 0);
+	ck_assert_int_eq(h->cpu.midr_part, 0xd0c);
+	ck_assert_int_eq(ud_host_set_fact(h, "perf_event_paranoid", "-1", &err), 0);
+	ck_assert_int_eq(h->perf_event_paranoid, -1);
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.smt", "yes", &err), 0);
+	ck_assert_int_eq(h->cpu.smt, 1);
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.smt", "FALSE", &err), 0);
+	ck_assert_int_eq(h->cpu.smt, 0);
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.smt", NULL, &err), 0);
+	ck_assert_int_eq(h->cpu.smt, -1);
+	ck_assert_int_eq(ud_host_set_fact(h, "vulnerabilities.spec_rstack_overflow", "Vulnerable", &err), 0);
+	ck_assert_int_eq(ud_host_set_fact(h, "vulnerabilities.spec_rstack_overflow", "Mitigation: Safe RET", &err), 0);
+	ck_assert_uint_eq(h->nvulns, 1);
+	ck_assert_str_eq(ud_host_fact(h, "vulnerabilities.spec_rstack_overflow").string, "Mitigation: Safe RET");
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.online_cpus", "many", &err), -1);
+	ck_assert_str_eq(err.msg, "cpu.online_cpus needs a whole number, not 'many'");
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.model", "Apple M1 Icestorm", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "(a name goes in cpu.model_name)"));
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.smt", "2", &err), -1);
+	ck_assert_str_eq(err.msg, "cpu.smt needs true or false, not '2'");
+	ck_assert_int_eq(ud_host_set_fact(h, "kernel.release", "6.8.7", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown host fact 'kernel.release'; did you mean 'kernel'?"));
+	ck_assert_int_eq(ud_host_set_fact(h, "cpufreq.govenor", "performance", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "did you mean 'cpufreq.governor'?"));
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.caches", "1", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'cpu.caches' is a group of facts"));
+	ck_assert_int_eq(ud_host_set_fact(h, "cpu.source", "x", &err), -1);
+	ck_assert_int_eq(ud_host_set_fact(h, "stated", "x", &err), -1);
+	ck_assert_int_eq(ud_host_set_fact(h, "vulnerabilities.a b", "x", &err), -1);
+	ud_host_free(h);
+}
+END_TEST
+
+/* host.stated is written, read back and copied; it is no fact itself, so the walk (the diff's environment) skips it. */
+START_TEST(test_stated_round_trips)
+{
+	struct ud_host *h = ud_host_new(), *back, *copy;
+	struct ud_err err = UD_ERR_INIT;
+	char *text, names[2048] = "";
+
+	ck_assert_int_eq(ud_host_set_fact(h, "cpufreq.governor", "performance", &err), 0);
+	ck_assert_int_eq(ud_host_mark_stated(h, "cpufreq.governor"), 0);
+	ck_assert_int_eq(ud_host_mark_stated(h, "cpufreq.governor"), 0);
+	ck_assert_int_eq(ud_host_mark_stated(h, "kernel"), 0);
+	text = written(h);
+	ck_assert_ptr_nonnull(strstr(text, "\"stated\": [\n    \"cpufreq.governor\",\n    \"kernel\"\n  ]"));
+	back = read_text_host(text, &err);
+	ck_assert_msg(back != NULL, "%s", err.msg);
+	ck_assert(ud_host_stated(back, "cpufreq.governor") && ud_host_stated(back, "kernel"));
+	ck_assert(!ud_host_stated(back, "hypervisor"));
+	copy = ud_host_copy(back);
+	ck_assert_uint_eq(copy->nstated, 2);
+	ck_assert_int_eq(ud_host_fact(copy, "stated").type, UD_FACT_ABSENT);
+	ud_host_each_fact(copy, collect, names);
+	ck_assert_ptr_null(strstr(names, "stated"));
+	free(text);
+	ud_host_free(copy);
+	ud_host_free(back);
+	ud_host_free(h);
+	/* none stated: no field written */
+	h = ud_host_new();
+	text = written(h);
+	ck_assert_ptr_null(strstr(text, "stated"));
+	free(text);
+	ud_host_free(h);
+	/* a list of strings, checked as core_pmus is */
+	ck_assert_ptr_null(read_text_host("{\"stated\": [1]}", &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "host.stated: expected a list of strings"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("host_facts");
@@ -203,6 +307,9 @@ int main(void)
 	tcase_add_test(tc, test_integral_reals_are_integers);
 	tcase_add_test(tc, test_cache_sizes_one_unit_sign_checked);
 	tcase_add_test(tc, test_empty_label_is_the_file);
+	tcase_add_test(tc, test_statement_split);
+	tcase_add_test(tc, test_set_fact_typed_by_its_row);
+	tcase_add_test(tc, test_stated_round_trips);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

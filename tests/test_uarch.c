@@ -223,6 +223,194 @@ START_TEST(test_db_errors)
 }
 END_TEST
 
+/* The parts the README's table of tables names, by the names people call them, each to its one table. */
+START_TEST(test_aliases_name_their_table)
+{
+	static const char *const cases[][2] = {
+		{ "Naples", "zen1" }, { "Rome", "zen2" }, { "Milan", "zen3" }, { "Genoa", "zen4" },
+		{ "Bergamo", "zen4" }, { "Siena", "zen4" }, { "EPYC 9004", "zen4" }, { "Turin", "zen5" },
+		{ "Skylake-SP", "skylake-sp" }, { "Cascade Lake", "skylake-sp" }, { "Cooper Lake", "skylake-sp" },
+		{ "Ice Lake", "icelake-sp" }, { "Ice Lake-SP", "icelake-sp" }, { "Sapphire Rapids", "sapphire-rapids" },
+		{ "Emerald Rapids", "sapphire-rapids" }, { "Granite Rapids", "granite-rapids" },
+		{ "Alder Lake", "alderlake" }, { "Raptor Lake", "alderlake" }, { "Graviton2", "neoverse-n1" },
+		{ "Altra", "neoverse-n1" }, { "Graviton3", "neoverse-v1" }, { "Graviton4", "neoverse-v2" },
+		{ "Grace", "neoverse-v2" }, { "Yitian 710", "neoverse-n2" }, { "Cobalt 100", "neoverse-n2" },
+		/* without case or punctuation, and the tables' own names */
+		{ "genoa", "zen4" }, { "GENOA", "zen4" }, { "cascade-lake", "skylake-sp" }, { "cascadelake", "skylake-sp" },
+		{ "graviton 3", "neoverse-v1" }, { "Neoverse N1", "neoverse-n1" }, { "zen4", "zen4" }, { "ZEN-4", "zen4" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ud_core *core = (const struct ud_core *)1;
+		struct ud_err err = UD_ERR_INIT;
+		const struct ud_uarch *u = ud_uarch_named(&db, cases[i][0], &core, &err);
+
+		ck_assert_msg(u && strcmp(u->name, cases[i][1]) == 0, "%s: %s, want %s (%s)", cases[i][0],
+			      u ? u->name : "none", cases[i][1], err.msg);
+		ck_assert_ptr_null(core);
+	}
+}
+END_TEST
+
+/* Every alias every table and core lists finds that table or core, and each gives an ISA. */
+START_TEST(test_every_alias_resolves)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < db.n + db.ncores; i++) {
+		bool is_table = i < db.n;
+		const char *aliases = is_table ? db.tables[i].aliases : db.cores[i - db.n].aliases;
+		const char *want = is_table ? db.tables[i].name : db.cores[i - db.n].name;
+		char list[UD_UARCH_TEXT];
+
+		ck_assert_msg(!is_table || strcmp(want, "generic") == 0 || db.tables[i].isa[0], "%s has no isa line", want);
+		ck_assert_msg(!is_table || strcmp(want, "generic") == 0 || db.tables[i].aliases_source[0],
+			      "%s's aliases have no source", want);
+		snprintf(list, sizeof(list), "%s", aliases);
+		for (char *save = NULL, *a = strtok_r(list, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+			const struct ud_core *core;
+			struct ud_err err = UD_ERR_INIT;
+			const struct ud_uarch *u = ud_uarch_named(&db, a, &core, &err);
+
+			ck_assert_msg(u != NULL, "%s: %s", a, err.msg);
+			ck_assert_msg(strcmp(ud_uarch_id(u, core), want) == 0, "'%s' found %s, not %s", a,
+				      ud_uarch_id(u, core), want);
+			n++;
+		}
+	}
+	ck_assert_uint_gt(n, 100);
+}
+END_TEST
+
+/* A core without a table: the generic table in force, the core's name, ISA and vendor recorded. */
+START_TEST(test_core_without_table)
+{
+	static const char *const cases[][4] = {
+		{ "power9", "power9", "ppc64le", "IBM" }, { "POWER10", "power10", "ppc64le", "IBM" },
+		{ "Apple M1 Icestorm", "m1-icestorm", "aarch64", "Apple" }, { "firestorm", "m1-firestorm", "aarch64", "Apple" },
+		{ "sifive u74", "sifive-u74", "riscv64", "SiFive" }, { "VisionFive 2", "sifive-u74", "riscv64", "SiFive" },
+		{ "Cortex-A53", "cortex-a53", "aarch64", "ARM" }, { "ARM11", "arm1176", "armv6", "ARM" },
+		{ "Haswell", "haswell", "x86_64", "GenuineIntel" }, { "Skylake", "skylake", "x86_64", "GenuineIntel" },
+		{ "Pentium M", "pentium-m", "i686", "GenuineIntel" }, { "Piledriver", "piledriver", "x86_64", "AuthenticAMD" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ud_core *core;
+		struct ud_err err = UD_ERR_INIT;
+		const struct ud_uarch *u = ud_uarch_named(&db, cases[i][0], &core, &err);
+
+		ck_assert_msg(u && strcmp(u->name, "generic") == 0, "%s: %s", cases[i][0], u ? u->name : err.msg);
+		ck_assert_msg(core && strcmp(core->name, cases[i][1]) == 0, "%s: core %s", cases[i][0],
+			      core ? core->name : "none");
+		ck_assert_str_eq(core->isa, cases[i][2]);
+		ck_assert_str_eq(core->vendor, cases[i][3]);
+		ck_assert_str_eq(ud_uarch_id(u, core), cases[i][1]);
+		ck_assert(core->source[0] && core->title[0]);
+	}
+	/* "Skylake" is the client core; "Skylake-SP" the server table */
+	ck_assert_str_eq(ud_uarch_named(&db, "Skylake-SP", NULL, &(struct ud_err){ 0 })->name, "skylake-sp");
+}
+END_TEST
+
+/* Neither a table nor a core: refused, with the nearest name or alias as it is spelt. */
+START_TEST(test_unknown_names_suggest)
+{
+	static const char *const cases[][2] = {
+		{ "zen44", "did you mean 'zen4'?" }, { "genao", "did you mean 'Genoa'?" },
+		{ "cascadlake", "did you mean 'Cascade Lake'?" }, { "power99", "did you mean 'power9'?" },
+		{ "zen99", "unknown microarchitecture 'zen99'; known: alderlake" }, { "---", "known: " },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ud_err err = UD_ERR_INIT;
+
+		ck_assert_ptr_null(ud_uarch_named(&db, cases[i][0], NULL, &err));
+		ck_assert_msg(strstr(err.msg, cases[i][1]) != NULL, "%s: %s", cases[i][0], err.msg);
+		ck_assert_ptr_nonnull(strstr(err.msg, "cores without a table"));
+	}
+}
+END_TEST
+
+static const char *core_of_file(const char *file)
+{
+	char path[512];
+	const struct ud_core *core;
+	const struct ud_uarch *u;
+	struct ud_err err;
+
+	snprintf(path, sizeof(path), "%s/cpuinfo/%s", UD_TEST_DATA, file);
+	u = ud_uarch_identify_file(&db, path, &core, &err);
+	ck_assert_msg(u != NULL, "%s", err.msg);
+	return ud_uarch_id(u, core);
+}
+
+static const char *core_of_text(const char *text)
+{
+	char *dir = make_tempdir(), path[4200];
+	const struct ud_core *core;
+	const struct ud_uarch *u;
+	struct ud_err err;
+	static char id[64];
+
+	snprintf(path, sizeof(path), "%s/cpuinfo", dir);
+	write_text(path, text);
+	u = ud_uarch_identify_file(&db, path, &core, &err);
+	ck_assert_msg(u != NULL, "%s", err.msg);
+	snprintf(id, sizeof(id), "%s", ud_uarch_id(u, core));
+	rm_tree(dir);
+	free(dir);
+	return id;
+}
+
+/* The real cpuinfo texts of cores without a table are recognised; those with one keep it. */
+START_TEST(test_detect_cores_without_table)
+{
+	ck_assert_str_eq(core_of_file("archspec-rhel8-power9.txt"), "power9");
+	ck_assert_str_eq(core_of_file("archspec-power10.txt"), "power10");
+	ck_assert_str_eq(core_of_file("archspec-sifive-u74mc.txt"), "sifive-u74");
+	ck_assert_str_eq(core_of_file("archspec-asahi-m1.txt"), "m1-icestorm");
+	ck_assert_str_eq(core_of_file("pytorch-cpuinfo-raspberrypi2.txt"), "cortex-a7");
+	ck_assert_str_eq(core_of_file("pytorch-cpuinfo-raspberrypi-zero.txt"), "arm1176");
+	ck_assert_str_eq(core_of_file("aws-m6g-graviton2.txt"), "neoverse-n1");
+	ck_assert_str_eq(core_of_file("archspec-xeon-8480-sapphire-rapids.txt"), "sapphire-rapids");
+	/* family 15h: Piledriver's model 02h lies in Bulldozer's range and is Piledriver's */
+	ck_assert_str_eq(core_of_text(x86("AuthenticAMD", 21, 2)), "piledriver");
+	ck_assert_str_eq(core_of_text(x86("AuthenticAMD", 21, 1)), "bulldozer");
+	ck_assert_str_eq(core_of_text(x86("GenuineIntel", 6, 0x3f)), "haswell");
+	/* a core the list does not know stays generic */
+	ck_assert_str_eq(core_of_text(x86("GenuineIntel", 6, 0x1a)), "generic");
+}
+END_TEST
+
+/* cores.list is data like the tables: a malformed line or a name two entries share fails the load, named. */
+START_TEST(test_cores_list_errors)
+{
+	char *dir = make_tempdir(), path[4200];
+	struct ud_uarch_db other;
+	struct ud_err err;
+
+	snprintf(path, sizeof(path), "%s/generic", dir);
+	write_text(path, "uarch generic\ndetect none\ncounters programmable=4\n");
+	snprintf(path, sizeof(path), "%s/zen4", dir);
+	write_text(path, "uarch zen4\ndetect none\ncounters programmable=4\naliases names=\"Genoa\" source=s\n");
+	ck_assert_int_eq(ud_uarch_db_load(dir, &other, &err), 0);
+	ck_assert_uint_eq(other.ncores, 0); /* no cores.list: none */
+	ud_uarch_db_free(&other);
+	snprintf(path, sizeof(path), "%s/cores.list", dir);
+	write_text(path, "# c\ncore p9 isa=ppc64le title=T source=s\ncore x title=T source=s\n");
+	ck_assert_int_eq(ud_uarch_db_load(dir, &other, &err), -1);
+	ck_assert_msg(strstr(err.msg, "cores.list:3: a core needs title, isa and source: x") != NULL, "%s", err.msg);
+	write_text(path, "core p9 isa=ppc64le title=T source=s midr=0x41\n");
+	ck_assert_int_eq(ud_uarch_db_load(dir, &other, &err), -1);
+	ck_assert_msg(strstr(err.msg, "cores.list:1: midr needs IMPLEMENTER:PART") != NULL, "%s", err.msg);
+	write_text(path, "core genoa-ish isa=x86_64 title=T aliases=\"GENOA\" source=s\n");
+	ck_assert_int_eq(ud_uarch_db_load(dir, &other, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the name 'GENOA' stands for both zen4 and genoa-ish") != NULL, "%s", err.msg);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("uarch");
@@ -237,6 +425,12 @@ int main(void)
 	tcase_add_test(tc, test_semantics_differ_between_cores);
 	tcase_add_test(tc, test_malformed_tables);
 	tcase_add_test(tc, test_db_errors);
+	tcase_add_test(tc, test_aliases_name_their_table);
+	tcase_add_test(tc, test_every_alias_resolves);
+	tcase_add_test(tc, test_core_without_table);
+	tcase_add_test(tc, test_unknown_names_suggest);
+	tcase_add_test(tc, test_detect_cores_without_table);
+	tcase_add_test(tc, test_cores_list_errors);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

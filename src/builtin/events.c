@@ -197,7 +197,21 @@ static void topdown_emit(struct ud_jw *jw, const struct ud_uarch *u)
 	ud_jw_end(jw);
 }
 
-static void table_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *chosen_by)
+/* A known core without a table, named or detected: what it is, and that the generic table stands in. */
+static void core_emit(struct ud_jw *jw, const struct ud_core *c)
+{
+	if (!c)
+		return;
+	ud_jw_object(jw, "core");
+	ud_jw_string(jw, "name", c->name);
+	ud_jw_string(jw, "title", c->title);
+	ud_jw_string(jw, "isa", c->isa);
+	ud_jw_string(jw, "vendor", c->vendor[0] ? c->vendor : NULL);
+	ud_jw_string(jw, "source", c->source);
+	ud_jw_end(jw);
+}
+
+static void table_emit(struct ud_jw *jw, const struct ud_uarch *u, const struct ud_core *core, const char *chosen_by)
 {
 	char pmu_reason[UD_REASON_MAX];
 	enum ud_pmu_state pmu = ud_pmu_probe(pmu_reason, sizeof(pmu_reason));
@@ -207,6 +221,9 @@ static void table_emit(struct ud_jw *jw, const struct ud_uarch *u, const char *c
 	ud_jw_string(jw, "title", u->title);
 	ud_jw_string(jw, "table", u->path);
 	ud_jw_string(jw, "chosen_by", chosen_by);
+	core_emit(jw, core);
+	ud_jw_string(jw, "isa", core ? core->isa : u->isa[0] ? u->isa : NULL);
+	ud_jw_string(jw, "aliases", u->aliases[0] ? u->aliases : NULL);
 	ud_jw_object(jw, "counters");
 	ud_jw_integer(jw, "programmable", u->counters_programmable);
 	ud_jw_integer(jw, "fixed", u->counters_fixed);
@@ -233,7 +250,14 @@ static void print_head(FILE *f, const json_t *t)
 {
 	const json_t *pen = json_object_get(t, "penalties");
 
+	const json_t *core = json_object_get(t, "core");
+
+	if (core)
+		fprintf(f, "no event table for %s (%s, %s): perf's generic events\n", str(core, "title"), str(core, "name"),
+			str(core, "isa"));
 	fprintf(f, "%s: %s\n", str(t, "uarch"), str(t, "title"));
+	if (str(t, "aliases"))
+		fprintf(f, "also:       %s\n", str(t, "aliases"));
 	fprintf(f, "table:      %s (%s)\n", str(t, "table"), str(t, "chosen_by"));
 	fprintf(f, "counters:   %lld programmable, %lld fixed\n",
 		(long long)json_integer_value(json_object_get(json_object_get(t, "counters"), "programmable")),
@@ -336,14 +360,15 @@ static void print_visible(const json_t *t)
 	free(text);
 }
 
-/* The table named by --uarch, or detected from a cpuinfo; chosen says which. */
-static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, char *chosen, size_t len)
+/* The table named by --uarch, or detected from a cpuinfo, and the core without a table it stands in for; chosen says which. */
+static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, const struct ud_core **core, char *chosen,
+					   size_t len)
 {
 	struct ud_err err = UD_ERR_INIT;
 	const struct ud_uarch *u;
 
 	if (args.uarch) {
-		u = ud_uarch_named(db, args.uarch, &err);
+		u = ud_uarch_named(db, args.uarch, core, &err);
 		if (!u) {
 			ud_cmd_error(&command, "%s", err.msg);
 			return NULL;
@@ -351,7 +376,7 @@ static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, char *c
 		snprintf(chosen, len, "--uarch %s", args.uarch);
 		return u;
 	}
-	u = ud_uarch_detect_file(db, args.cpuinfo, &err);
+	u = ud_uarch_identify_file(db, args.cpuinfo, core, &err);
 	if (!u)
 		ud_cmd_error(&command, "%s", err.msg);
 	else
@@ -361,6 +386,7 @@ static const struct ud_uarch *choose_table(const struct ud_uarch_db *db, char *c
 
 int cmd_events(int argc, char **argv)
 {
+	const struct ud_core *core = NULL;
 	const struct ud_uarch *u;
 	char chosen[600];
 	struct ud_uarch_db db;
@@ -382,7 +408,7 @@ int cmd_events(int argc, char **argv)
 		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
-	u = choose_table(&db, chosen, sizeof(chosen));
+	u = choose_table(&db, &core, chosen, sizeof(chosen));
 	if (!u) {
 		ud_uarch_db_free(&db);
 		return UD_EXIT_USAGE;
@@ -390,11 +416,11 @@ int cmd_events(int argc, char **argv)
 	/* one writer, json_emit.h: streamed for --json, a tree for the text to read */
 	if (args.json) {
 		jw = ud_jw_text(stdout);
-		table_emit(jw, u, chosen);
+		table_emit(jw, u, core, chosen);
 		ud_jw_finish(jw, NULL);
 	} else {
 		jw = ud_jw_tree();
-		table_emit(jw, u, chosen);
+		table_emit(jw, u, core, chosen);
 		if (ud_jw_finish(jw, &t) == 0)
 			print_visible(t);
 		json_decref(t);

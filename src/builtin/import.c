@@ -1,6 +1,7 @@
 /*
  * uarchdiff import [--format F] [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]
- *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] -o PROFILE FILE...
+ *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE, repeatable]
+ *                  -o PROFILE FILE...
  */
 #include <errno.h>
 #include <math.h>
@@ -9,8 +10,7 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "host.h"
-#include "host_file.h"
+#include "host_import.h"
 #include "import.h"
 #include "options.h"
 #include "outfile.h"
@@ -19,6 +19,8 @@
 struct import_args {
 	struct ud_import_opts o;
 	const char *label, *cpuinfo, *uarch, *host, *output;
+	const char **facts; /* --fact, pointing into argv */
+	size_t nfacts;
 };
 
 static struct import_args args;
@@ -49,6 +51,19 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 	return ud_import_scores_parse(arg, o, err);
 }
 
+/* --fact is repeatable: each KEY=VALUE is kept as given, and read with the host's other facts. */
+static int add_fact(const char *arg, void *dest, struct ud_err *err)
+{
+	struct import_args *a = dest;
+	const char **grown = realloc(a->facts, (a->nfacts + 1) * sizeof(*grown));
+
+	if (!grown)
+		return ud_fail(err, "out of memory");
+	a->facts = grown;
+	a->facts[a->nfacts++] = arg;
+	return 0;
+}
+
 static const struct ud_option options[] = {
 	UD_PARSE_OPTION(0, "format", &args.o.format, "F",
 	  "the input format (default: auto-detected per file)", parse_format),
@@ -68,7 +83,14 @@ static const struct ud_option options[] = {
 	  "that host's /proc/cpuinfo: its CPU and microarchitecture"),
 	UD_STRING_OPTION(0, "uarch", &args.uarch, "NAME",
 	  "that host's microarchitecture, where no cpuinfo is at hand\n"
-	  "(zen4, neoverse-n1, ...: 'uarchdiff events --uarch x' lists them)"),
+	  "(zen4, genoa, graviton3, power9, ...: a table's name or\n"
+	  "its parts', or a core without a table; 'uarchdiff events\n"
+	  "--uarch x' lists them)"),
+	UD_PARSE_OPTION(0, "fact", &args, "KEY=VALUE",
+	  "a fact about that host, stated (repeatable): a host fact's\n"
+	  "dotted name as 'uarchdiff host' shows it (cpu.isa=riscv64,\n"
+	  "cpufreq.governor=performance, kernel=6.8.7); null states it\n"
+	  "unknown; it wins over --host, --cpuinfo and --uarch", add_fact),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile to write (atomically; '-' is stdout)"),
 };
 
@@ -76,7 +98,7 @@ static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp]\n"
 		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
-		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME]\n"
+		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]...\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
@@ -114,53 +136,16 @@ static int parse_args(int argc, char **argv, int *next)
 }
 
 /*
- * The facts taken on that host by 'uarchdiff host --json': kept whole, but
- * --label and --uarch still say what the user asked for.
- */
-static struct ud_host *host_from_file(const struct import_args *a, const struct ud_uarch *u, struct ud_err *err)
-{
-	struct ud_host *host = ud_host_file_load(a->host, err);
-
-	if (host && ((a->label && ud_host_set_string(&host->label, a->label) != 0) ||
-		     (u && ud_host_set_string(&host->cpu.uarch, u->name) != 0))) {
-		ud_host_free(host);
-		return ud_fail(err, "out of memory"), NULL;
-	}
-	return host;
-}
-
-/*
  * Without --label the host is named later, after the files: one that names
  * its host (a robot table names its commit) is heard first, and the first
  * file's name is the fallback (label_by_file).
  */
 static struct ud_host *imported_host(const struct import_args *a, struct ud_err *err)
 {
-	const char *label = a->label;
-	const struct ud_uarch *u = NULL;
-	struct ud_uarch_db db;
-	struct ud_cpu cpu;
-	struct ud_host *host = NULL;
-	int has_cpu = 0;
+	struct ud_host_import o = { .label = a->label, .host_path = a->host, .cpuinfo_path = a->cpuinfo,
+				    .uarch = a->uarch, .facts = a->facts, .nfacts = a->nfacts };
 
-	if (!a->cpuinfo && !a->uarch)
-		return a->host ? host_from_file(a, NULL, err) : ud_host_imported(label, NULL, NULL);
-	if (ud_uarch_db_load(NULL, &db, err) != 0)
-		return NULL;
-	if (a->cpuinfo) {
-		if (ud_cpuinfo_load(a->cpuinfo, &cpu, err) != 0)
-			goto out;
-		has_cpu = 1;
-		u = ud_uarch_detect(&db, &cpu);
-	}
-	if (a->uarch && !(u = ud_uarch_named(&db, a->uarch, err)))
-		goto out;
-	host = a->host ? host_from_file(a, u, err) : ud_host_imported(label, has_cpu ? &cpu : NULL, u);
-out:
-	if (has_cpu)
-		ud_cpu_free(&cpu);
-	ud_uarch_db_free(&db);
-	return host;
+	return ud_host_for_import(&o, err);
 }
 
 /*
@@ -235,5 +220,7 @@ int cmd_import(int argc, char **argv)
 
 	free(args.o.scores);
 	args.o.scores = NULL;
+	free(args.facts);
+	args.facts = NULL;
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "counting.h"
 #include "host.h"
+#include "host_import.h"
 #include "text.h"
 
 static char *read_trimmed(const char *sysroot, const char *path)
@@ -62,20 +63,6 @@ static int sys_string(char **field, const char *sysroot, const char *path)
 static long long known(long v)
 {
 	return v >= 0 ? v : UD_HOST_UNKNOWN;
-}
-
-static int set_cpu(struct ud_host *h, const struct ud_cpu *cpu)
-{
-	struct ud_host_cpu *c = &h->cpu;
-
-	c->family = known(cpu->family);
-	c->model = known(cpu->model);
-	c->stepping = known(cpu->stepping);
-	c->midr_implementer = known(cpu->midr_implementer);
-	c->midr_part = known(cpu->midr_part);
-	c->midr_variant = known(cpu->midr_variant);
-	return ud_host_set_string(&c->vendor, cpu->vendor) | ud_host_set_string(&c->model_name, cpu->model_name) |
-	       ud_host_set_string(&c->microcode, cpu->microcode);
 }
 
 /*
@@ -262,6 +249,7 @@ static int fill(struct ud_host *h, const struct ud_host_opts *opts, const struct
 {
 	int own_cpu = opts->cpuinfo_path == NULL, ret;
 	char hostname[256];
+	struct utsname un;
 
 	if (gethostname(hostname, sizeof(hostname)) != 0)
 		hostname[0] = '\0';
@@ -270,8 +258,10 @@ static int fill(struct ud_host *h, const struct ud_host_opts *opts, const struct
 	ud_utf8_sanitize(hostname);
 	ret = set_label(h, opts->label ? opts->label : hostname);
 	ret |= ud_host_set_string(&h->hostname, hostname[0] ? hostname : NULL) | set_now(&h->collected_at);
-	ret |= set_cpu(h, cpu);
-	ret |= ud_host_set_string(&h->cpu.uarch, opts->db ? ud_uarch_detect(opts->db, cpu)->name : NULL);
+	ret |= ud_host_set_cpu(h, cpu, opts->db);
+	/* this host's ISA is the kernel's word for it; another's, what its cpuinfo shows */
+	if (own_cpu)
+		ret |= ud_host_set_string(&h->cpu.isa, uname(&un) == 0 ? ud_isa_of_machine(un.machine) : NULL);
 	h->cpu.online_cpus = own_cpu ? sysconf(_SC_NPROCESSORS_ONLN) : known(cpu->processors);
 	h->cpu.smt = read_smt(sysroot, cpu, own_cpu);
 	/* Another host's cpuinfo says nothing reliable about its caches. */
@@ -300,26 +290,6 @@ struct ud_host *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *
 		ud_fail(err, "out of memory");
 	}
 	ud_cpu_free(&cpu);
-	return h;
-}
-
-struct ud_host *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch)
-{
-	struct ud_host *h = ud_host_new();
-
-	if (!h)
-		return NULL;
-	/*
-	 * a table named by the user (--uarch) says its x86 vendor: a fact of
-	 * that core, which decides what the paste's raw event codes count
-	 */
-	if (ud_host_set_string(&h->label, label) != 0 || (cpu && set_cpu(h, cpu) != 0) ||
-	    ud_host_set_string(&h->cpu.uarch, uarch ? uarch->name : NULL) != 0 ||
-	    (!cpu && uarch && uarch->vendor[0] && ud_host_set_string(&h->cpu.vendor, uarch->vendor) != 0)) {
-		ud_host_free(h);
-		return NULL;
-	}
-	h->cpu.online_cpus = cpu ? known(cpu->processors) : UD_HOST_UNKNOWN;
 	return h;
 }
 

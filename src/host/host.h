@@ -31,14 +31,6 @@ struct ud_host_opts {
 struct ud_host *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
 
 /*
- * The host of an imported profile: every fact unknown, as the source did not
- * give it, except the label and, where given, the CPU from another host's
- * cpuinfo and its microarchitecture (both may be NULL).  Caller frees; NULL
- * when out of memory.
- */
-struct ud_host *ud_host_imported(const char *label, const struct ud_cpu *cpu, const struct ud_uarch *uarch);
-
-/*
  * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):
  * on x86 it holds a programmable counter.  false when unreadable.
  */

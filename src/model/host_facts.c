@@ -18,6 +18,7 @@ const struct ud_host_row ud_host_rows[] = {
 	{ "hostname", UD_ROW_STRING, AT(hostname) },
 	{ "collected_at", UD_ROW_STRING, AT(collected_at) },
 	{ "cpu", UD_ROW_GROUP, 0 },
+	{ "cpu.isa", UD_ROW_STRING, AT(cpu.isa) },
 	{ "cpu.vendor", UD_ROW_STRING, AT(cpu.vendor) },
 	{ "cpu.model_name", UD_ROW_STRING, AT(cpu.model_name) },
 	{ "cpu.family", UD_ROW_INTEGER, AT(cpu.family) },
@@ -49,6 +50,7 @@ const struct ud_host_row ud_host_rows[] = {
 	/* an import writes core_pmus, then hybrid (import_block.c) */
 	{ "core_pmus", UD_ROW_LIST, 0 },
 	{ "hybrid", UD_ROW_FLAG, AT(hybrid) },
+	{ "stated", UD_ROW_STATED, 0 },
 };
 const size_t ud_host_nrows = sizeof(ud_host_rows) / sizeof(ud_host_rows[0]);
 
@@ -80,6 +82,9 @@ void ud_host_free(struct ud_host *h)
 	for (size_t i = 0; i < h->ncore_pmus; i++)
 		free(h->core_pmus[i]);
 	free(h->core_pmus);
+	for (size_t i = 0; i < h->nstated; i++)
+		free(h->stated[i]);
+	free(h->stated);
 	free(h);
 }
 
@@ -114,21 +119,40 @@ int ud_host_add_vuln(struct ud_host *h, const char *name, const char *text)
 	return 0;
 }
 
+/* Appends name to the list unless it is there already; -1 when out of memory. */
+static int add_once(char ***list, size_t *n, const char *name)
+{
+	char **grown;
+
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*list)[i], name) == 0)
+			return 0;
+	grown = realloc(*list, (*n + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	*list = grown;
+	if (!(grown[*n] = strdup(name)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 int ud_host_add_core_pmu(struct ud_host *h, const char *pmu)
 {
-	char **list;
+	return add_once(&h->core_pmus, &h->ncore_pmus, pmu);
+}
 
-	for (size_t i = 0; i < h->ncore_pmus; i++)
-		if (strcmp(h->core_pmus[i], pmu) == 0)
-			return 0;
-	list = realloc(h->core_pmus, (h->ncore_pmus + 1) * sizeof(*list));
-	if (!list)
-		return -1;
-	h->core_pmus = list;
-	if (!(list[h->ncore_pmus] = strdup(pmu)))
-		return -1;
-	h->ncore_pmus++;
-	return 0;
+int ud_host_mark_stated(struct ud_host *h, const char *name)
+{
+	return add_once(&h->stated, &h->nstated, name);
+}
+
+bool ud_host_stated(const struct ud_host *h, const char *name)
+{
+	for (size_t i = 0; h && i < h->nstated; i++)
+		if (strcmp(h->stated[i], name) == 0)
+			return true;
+	return false;
 }
 
 /* Copies every string and list of src into the bitwise copy h; -1 when out of memory (h then freeable). */
@@ -150,10 +174,14 @@ static int copy_owned(struct ud_host *h, const struct ud_host *src)
 	h->nvulns = 0;
 	h->core_pmus = NULL;
 	h->ncore_pmus = 0;
+	h->stated = NULL;
+	h->nstated = 0;
 	for (size_t i = 0; i < src->nvulns; i++)
 		ret |= ud_host_add_vuln(h, src->vulns[i].name, src->vulns[i].text);
 	for (size_t i = 0; i < src->ncore_pmus; i++)
 		ret |= ud_host_add_core_pmu(h, src->core_pmus[i]);
+	for (size_t i = 0; i < src->nstated; i++)
+		ret |= ud_host_mark_stated(h, src->stated[i]);
 	return ret;
 }
 
@@ -219,6 +247,9 @@ struct ud_fact ud_host_row_fact(const struct ud_host *h, const struct ud_host_ro
 		v.list = h->core_pmus;
 		v.nlist = h->ncore_pmus;
 		v.type = h->ncore_pmus || h->hybrid ? UD_FACT_LIST : UD_FACT_ABSENT;
+		break;
+	case UD_ROW_STATED:
+		v.type = UD_FACT_ABSENT;
 		break;
 	}
 	return v;

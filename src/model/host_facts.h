@@ -32,11 +32,12 @@ struct ud_host_caches {
 };
 
 struct ud_host_cpu {
+	char *isa;               /* as `uname -m` names it ("x86_64", "aarch64", "armv7", "ppc64le", "riscv64") */
 	char *vendor, *model_name;
 	long long family, model, stepping;                     /* x86 */
 	long long midr_implementer, midr_part, midr_variant;   /* Arm */
 	char *microcode;
-	char *uarch;             /* the event table's name ("zen4", "generic") */
+	char *uarch;             /* the event table's name ("zen4", "generic"), or a known core's without one ("power9") */
 	long long online_cpus;
 	int smt;                 /* 1 active, 0 not, -1 unknown */
 	struct ud_host_caches caches;
@@ -66,6 +67,8 @@ struct ud_host {
 	bool hybrid;             /* an import counted two or more core PMUs */
 	char **core_pmus;        /* their names in the paste's order; written when there are some */
 	size_t ncore_pmus;
+	char **stated;           /* the dotted names of the facts a person stated (import --fact), in their order */
+	size_t nstated;
 };
 
 /* A host with every fact unknown, or NULL when out of memory; caller frees (ud_host_free). */
@@ -79,6 +82,10 @@ int ud_host_set_string(char **field, const char *value);
 int ud_host_add_vuln(struct ud_host *h, const char *name, const char *text);
 /* Appends a core PMU unless it is there already; -1 when out of memory. */
 int ud_host_add_core_pmu(struct ud_host *h, const char *pmu);
+/* Marks the fact name as stated by a person, not read (once); -1 when out of memory. */
+int ud_host_mark_stated(struct ud_host *h, const char *name);
+/* Whether the fact name was stated (import --fact) rather than read. */
+bool ud_host_stated(const struct ud_host *h, const char *name);
 
 /*
  * The host's name in reports: its label unless that is NULL or empty, then
@@ -115,7 +122,10 @@ struct ud_fact {
 	size_t nlist;
 };
 
-/* The fact at a dotted path ("kernel", "cpu.caches.l2_kb", "vulnerabilities.mds"); UD_FACT_ABSENT if none. */
+/*
+ * The fact at a dotted path ("kernel", "cpu.caches.l2_kb", "vulnerabilities.mds"); UD_FACT_ABSENT if none.
+ * "stated" is no fact but what is said of the others (ud_host_stated()): absent here and in the walk.
+ */
 struct ud_fact ud_host_fact(const struct ud_host *h, const char *name);
 /*
  * Calls fn for every fact in the order the host object is written, groups
@@ -131,6 +141,26 @@ bool ud_fact_equal(const struct ud_fact *a, const struct ud_fact *b);
  * absent.  Returns buf, or the host's own string.
  */
 const char *ud_fact_text(const struct ud_fact *v, char *buf, size_t len);
+
+/* The most a fact's dotted name may hold, for the buffers that take one from a person. */
+#define UD_FACT_NAME_MAX 128
+
+/*
+ * KEY=VALUE as a person states a fact (import --fact): KEY into key (up to
+ * UD_FACT_NAME_MAX), *value pointing into arg after the '=', or NULL for
+ * "null" (stated unknown).  -1 with err "--fact needs KEY=VALUE, not 'X'".
+ */
+int ud_fact_statement_split(const char *arg, char *key, const char **value, struct ud_err *err);
+/*
+ * Sets the fact key of h from the text value (NULL: unknown), typed by the
+ * fact's row: a string as it is, an integer in decimal or 0x hex, true,
+ * false, yes or no for a yes/no fact, any text for vulnerabilities.NAME.
+ * Does not mark it stated.  -1 with err on one line for an unknown key
+ * (with the nearest name: "unknown host fact 'kernel.release'; did you
+ * mean 'kernel'?"), a group, a fact no one states (cpu.source), or a value
+ * of the wrong type ("cpu.online_cpus needs a whole number, not 'many'").
+ */
+int ud_host_set_fact(struct ud_host *h, const char *key, const char *value, struct ud_err *err);
 
 /*
  * Reads the host object v (every field type-checked; an absent one is

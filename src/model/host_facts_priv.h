@@ -20,12 +20,13 @@ enum ud_host_row_kind {
 	UD_ROW_FLAG,       /* bool, written only when true */
 	UD_ROW_LIST,       /* core_pmus: written when there are some or the host is hybrid */
 	UD_ROW_VULNS,      /* the vulnerabilities object, an open set of names, or null */
+	UD_ROW_STATED,     /* the names of the facts stated (import --fact): written when there are some; no fact itself */
 };
 
 struct ud_host_row {
 	const char *name;
 	enum ud_host_row_kind kind;
-	size_t offset;     /* of the field in struct ud_host; unused for groups, the list and the vulnerabilities */
+	size_t offset;     /* of the field in struct ud_host; unused for groups, the lists and the vulnerabilities */
 };
 
 extern const struct ud_host_row ud_host_rows[];

@@ -81,6 +81,10 @@ void ud_host_emit(struct ud_jw *jw, const char *key, const struct ud_host *h)
 			open++;
 		} else if (r->kind == UD_ROW_VULNS) {
 			vulns_emit(jw, h);
+		} else if (r->kind == UD_ROW_STATED && h->nstated) {
+			struct ud_fact names = { .type = UD_FACT_LIST, .list = h->stated, .nlist = h->nstated };
+
+			ud_fact_emit(jw, "stated", &names);
 		} else if (v.type != UD_FACT_ABSENT) {
 			ud_fact_emit(jw, key_of(r->name), &v);
 		}
@@ -114,7 +118,9 @@ static int type_error(struct ud_err *err, const char *name, const char *row, con
 	return ud_fail(err, "%s: host%s%s: expected %s", name, *row ? "." : "", row, expected);
 }
 
-static int read_list(struct ud_host *h, struct ud_jv m, const char *name, const char *row, struct ud_err *err)
+/* A list of strings (core_pmus, stated), each handed to add. */
+static int read_list(struct ud_host *h, struct ud_jv m, const char *name, const char *row,
+		     int (*add)(struct ud_host *, const char *), struct ud_err *err)
 {
 	struct ud_jv e;
 
@@ -125,7 +131,7 @@ static int read_list(struct ud_host *h, struct ud_jv m, const char *name, const 
 	ud_jv_foreach(m, e) {
 		if (!ud_jv_is_string(e))
 			return type_error(err, name, row, "a list of strings");
-		if (ud_host_add_core_pmu(h, ud_jv_string(e)) != 0)
+		if (add(h, ud_jv_string(e)) != 0)
 			return ud_fail(err, "out of memory");
 	}
 	return 0;
@@ -176,7 +182,9 @@ static int read_leaf(struct ud_host *h, const struct ud_host_row *r, struct ud_j
 			*ud_host_row_tristate(h, r) = missing ? -1 : ud_jv_is_true(m);
 		return 0;
 	case UD_ROW_LIST:
-		return read_list(h, m, name, r->name, err);
+		return read_list(h, m, name, r->name, ud_host_add_core_pmu, err);
+	case UD_ROW_STATED:
+		return read_list(h, m, name, r->name, ud_host_mark_stated, err);
 	case UD_ROW_VULNS:
 		return read_vulns(h, m, name, err);
 	case UD_ROW_GROUP:

@@ -120,12 +120,28 @@ json_t *ud_rv_env_entry(const struct ud_env_entry *e)
 			 ud_rv_fact(e->field, &e->b));
 }
 
+/* A side's value marked "(stated)" where a person stated that fact (import --fact) rather than it being read. */
+static void mark_stated(json_t *row, const char *side, const struct ud_profile *p, const char *field)
+{
+	char buf[512];
+
+	if (!p || !ud_host_stated(p->host, field))
+		return;
+	snprintf(buf, sizeof(buf), "%s (stated)", json_string_value(json_object_get(row, side)));
+	json_object_set_new(row, side, json_string(buf));
+}
+
 json_t *ud_rv_environment(const struct ud_diff *d)
 {
 	json_t *rows = json_array();
 
-	for (size_t i = 0; i < d->nenv; i++)
-		json_array_append_new(rows, ud_rv_env_entry(&d->env[i]));
+	for (size_t i = 0; i < d->nenv; i++) {
+		json_t *row = ud_rv_env_entry(&d->env[i]);
+
+		mark_stated(row, "a", d->host[UD_SIDE_A].profile, d->env[i].field);
+		mark_stated(row, "b", d->host[UD_SIDE_B].profile, d->env[i].field);
+		json_array_append_new(rows, row);
+	}
 	return rows;
 }
 

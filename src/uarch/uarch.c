@@ -9,123 +9,48 @@
 #include "datadir.h"
 #include "event_names.h"
 #include "fileio.h"
+#include "table_syntax.h"
 #include "text.h"
 #include "topdown_method.h"
 #include "uarch.h"
+#include "uarch_cores.h"
 
-#define MAX_TOKENS 16
-
-struct token {
-	char key[32];
-	char value[UD_UARCH_TEXT];
-	bool has_value;
-};
-
-struct parser {
-	const char *path;
-	int line;
-	struct ud_err *err;
-};
-
-static int perr(struct parser *p, const char *what, const char *arg)
-{
-	return ud_fail(p->err, "%s:%d: %s%s%s", p->path, p->line, what, arg ? ": " : "", arg ? arg : "");
-}
-
-/* Splits "word key=value key=\"quoted value\"" into tokens. */
-static int tokenize(struct parser *p, char *s, struct token *tok, int *ntok)
-{
-	*ntok = 0;
-	for (;;) {
-		struct token *t;
-		size_t k = 0, v = 0;
-
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s || *s == '#')
-			return 0;
-		if (*ntok == MAX_TOKENS)
-			return perr(p, "too many fields", NULL);
-		t = &tok[(*ntok)++];
-		memset(t, 0, sizeof(*t));
-		while (*s && !isspace((unsigned char)*s) && *s != '=') {
-			if (k + 1 >= sizeof(t->key))
-				return perr(p, "name too long", NULL);
-			t->key[k++] = *s++;
-		}
-		if (*s != '=')
-			continue;
-		s++;
-		t->has_value = true;
-		if (*s == '"') {
-			s++;
-			while (*s && *s != '"') {
-				if (v + 1 >= sizeof(t->value))
-					return perr(p, "value too long", t->key);
-				t->value[v++] = *s++;
-			}
-			if (*s != '"')
-				return perr(p, "unterminated quoted value", t->key);
-			s++;
-		} else {
-			while (*s && !isspace((unsigned char)*s)) {
-				if (v + 1 >= sizeof(t->value))
-					return perr(p, "value too long", t->key);
-				t->value[v++] = *s++;
-			}
-		}
-		if (v == 0)
-			return perr(p, "empty value", t->key);
-	}
-}
-
-static int parse_number(struct parser *p, const char *key, const char *s, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	if (errno || end == s || *end || *out < 0)
-		return perr(p, "not a non-negative number", key);
-	return 0;
-}
-
-static int parse_double(struct parser *p, const char *key, const char *s, double *out)
+static int parse_double(struct ud_ts_parser *p, const char *key, const char *s, double *out)
 {
 	char *end;
 
 	*out = strtod(s, &end);
 	if (end == s || *end || !(*out > 0))
-		return perr(p, "not a positive number", key);
+		return ud_ts_error(p, "not a positive number", key);
 	return 0;
 }
 
-static int parse_ranges(struct parser *p, char *s, struct ud_uarch *u)
+static int parse_ranges(struct ud_ts_parser *p, char *s, struct ud_uarch *u)
 {
 	for (char *save = NULL, *r = strtok_r(s, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
 		char *dash = strchr(r, '-');
 		long lo, hi;
 
 		if (u->nmodels == sizeof(u->models) / sizeof(u->models[0]))
-			return perr(p, "too many model ranges", NULL);
+			return ud_ts_error(p, "too many model ranges", NULL);
 		if (dash)
 			*dash = '\0';
-		if (parse_number(p, "models", r, &lo) || parse_number(p, "models", dash ? dash + 1 : r, &hi))
+		if (ud_ts_number(p, "models", r, &lo) || ud_ts_number(p, "models", dash ? dash + 1 : r, &hi))
 			return -1;
 		if (hi < lo)
-			return perr(p, "model range ends before it starts", NULL);
+			return ud_ts_error(p, "model range ends before it starts", NULL);
 		u->models[u->nmodels].lo = lo;
 		u->models[u->nmodels++].hi = hi;
 	}
 	return 0;
 }
 
-static int parse_parts(struct parser *p, char *s, struct ud_uarch *u)
+static int parse_parts(struct ud_ts_parser *p, char *s, struct ud_uarch *u)
 {
 	for (char *save = NULL, *r = strtok_r(s, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
 		if (u->nparts == sizeof(u->parts) / sizeof(u->parts[0]))
-			return perr(p, "too many parts", NULL);
-		if (parse_number(p, "parts", r, &u->parts[u->nparts++]))
+			return ud_ts_error(p, "too many parts", NULL);
+		if (ud_ts_number(p, "parts", r, &u->parts[u->nparts++]))
 			return -1;
 	}
 	return 0;
@@ -136,16 +61,16 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-static int directive_detect(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_detect(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	if (n < 2)
-		return perr(p, "detect needs x86, arm or none", NULL);
+		return ud_ts_error(p, "detect needs x86, arm or none", NULL);
 	if (strcmp(t[1].key, "none") == 0) {
 		u->detect = UD_DETECT_NONE;
 		return 0;
 	}
 	if (strcmp(t[1].key, "x86") != 0 && strcmp(t[1].key, "arm") != 0)
-		return perr(p, "detect needs x86, arm or none", t[1].key);
+		return ud_ts_error(p, "detect needs x86, arm or none", t[1].key);
 	u->detect = strcmp(t[1].key, "x86") == 0 ? UD_DETECT_X86 : UD_DETECT_ARM;
 	u->family = u->implementer = -1;
 	for (int i = 2; i < n; i++) {
@@ -154,42 +79,42 @@ static int directive_detect(struct parser *p, struct ud_uarch *u, struct token *
 		int ret = 0;
 
 		if (!t[i].has_value)
-			return perr(p, "expected key=value", k);
+			return ud_ts_error(p, "expected key=value", k);
 		if (strcmp(k, "vendor") == 0)
 			copy(u->vendor, sizeof(u->vendor), v);
 		else if (strcmp(k, "family") == 0)
-			ret = parse_number(p, k, v, &u->family);
+			ret = ud_ts_number(p, k, v, &u->family);
 		else if (strcmp(k, "models") == 0)
 			ret = parse_ranges(p, v, u);
 		else if (strcmp(k, "implementer") == 0)
-			ret = parse_number(p, k, v, &u->implementer);
+			ret = ud_ts_number(p, k, v, &u->implementer);
 		else if (strcmp(k, "parts") == 0)
 			ret = parse_parts(p, v, u);
 		else
-			ret = perr(p, "unknown detect field", k);
+			ret = ud_ts_error(p, "unknown detect field", k);
 		if (ret)
 			return -1;
 	}
 	if (u->detect == UD_DETECT_X86 && (!u->vendor[0] || u->family < 0 || !u->nmodels))
-		return perr(p, "detect x86 needs vendor, family and models", NULL);
+		return ud_ts_error(p, "detect x86 needs vendor, family and models", NULL);
 	if (u->detect == UD_DETECT_ARM && (u->implementer < 0 || !u->nparts))
-		return perr(p, "detect arm needs implementer and parts", NULL);
+		return ud_ts_error(p, "detect arm needs implementer and parts", NULL);
 	return 0;
 }
 
-static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_event(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	struct ud_uarch_event *grown, *e;
 	bool has_code = false;
 
 	if (n < 2 || t[1].has_value)
-		return perr(p, "event needs a generic name", NULL);
+		return ud_ts_error(p, "event needs a generic name", NULL);
 	/* The counting engine looks rows up by perf's canonical names: any other row would never be used. */
 	if (!ud_generic_event_name(t[1].key) || strcmp(ud_generic_event_name(t[1].key), t[1].key) != 0)
-		return perr(p, "not one of perf's generic event names", t[1].key);
+		return ud_ts_error(p, "not one of perf's generic event names", t[1].key);
 	grown = realloc(u->events, (u->nevents + 1) * sizeof(*grown));
 	if (!grown)
-		return perr(p, "out of memory", NULL);
+		return ud_ts_error(p, "out of memory", NULL);
 	u->events = grown;
 	e = &u->events[u->nevents++];
 	memset(e, 0, sizeof(*e));
@@ -204,25 +129,25 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 			continue;
 		}
 		if (!t[i].has_value)
-			return perr(p, "expected key=value", k);
+			return ud_ts_error(p, "expected key=value", k);
 		if (strcmp(k, "vendor") == 0) {
 			copy(e->vendor, sizeof(e->vendor), v);
 		} else if (strcmp(k, "code") == 0) {
-			if (parse_number(p, k, v, &num))
+			if (ud_ts_number(p, k, v, &num))
 				return -1;
 			if (num > 0xfff)
-				return perr(p, "event code above 0xfff", v);
+				return ud_ts_error(p, "event code above 0xfff", v);
 			e->code = (unsigned)num;
 			has_code = true;
 		} else if (strcmp(k, "umask") == 0) {
-			if (parse_number(p, k, v, &num))
+			if (ud_ts_number(p, k, v, &num))
 				return -1;
 			if (num > 0xff)
-				return perr(p, "unit mask above 0xff", v);
+				return ud_ts_error(p, "unit mask above 0xff", v);
 			e->umask = (int)num;
 		} else if (strcmp(k, "semantics") == 0) {
 			if (strcmp(v, "retired") && strcmp(v, "speculative") && strcmp(v, "cycles"))
-				return perr(p, "semantics must be retired, speculative or cycles", v);
+				return ud_ts_error(p, "semantics must be retired, speculative or cycles", v);
 			copy(e->semantics, sizeof(e->semantics), v);
 		} else if (strcmp(k, "includes") == 0) {
 			copy(e->includes, sizeof(e->includes), v);
@@ -234,30 +159,30 @@ static int directive_event(struct parser *p, struct ud_uarch *u, struct token *t
 			copy(e->pmu, sizeof(e->pmu), v);
 		} else if (strcmp(k, "libpfm4") == 0) {
 			if (strcmp(v, "yes") && strcmp(v, "no"))
-				return perr(p, "libpfm4 must be yes or no", v);
+				return ud_ts_error(p, "libpfm4 must be yes or no", v);
 			e->libpfm4 = strcmp(v, "yes") == 0;
 		} else {
-			return perr(p, "unknown event field", k);
+			return ud_ts_error(p, "unknown event field", k);
 		}
 	}
 	/* a hybrid part lists an event once per core type */
 	for (size_t i = 0; i + 1 < u->nevents; i++)
 		if (strcmp(u->events[i].generic, e->generic) == 0 && strcmp(u->events[i].pmu, e->pmu) == 0)
-			return perr(p, "event listed twice", e->generic);
+			return ud_ts_error(p, "event listed twice", e->generic);
 	if (e->unavailable && !e->reason[0])
-		return perr(p, "an unavailable event needs a reason", e->generic);
+		return ud_ts_error(p, "an unavailable event needs a reason", e->generic);
 	if (!e->unavailable && (!e->vendor[0] || !has_code || !e->semantics[0] || !e->source[0]))
-		return perr(p, "event needs vendor, code, semantics and source", e->generic);
+		return ud_ts_error(p, "event needs vendor, code, semantics and source", e->generic);
 	return 0;
 }
 
-static int directive_penalty(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_penalty(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	double *value = NULL;
 	char *source = NULL;
 
 	if (n != 3 || !t[1].has_value || !t[2].has_value || strcmp(t[2].key, "source") != 0)
-		return perr(p, "penalty needs NAME=CYCLES source=\"...\"", NULL);
+		return ud_ts_error(p, "penalty needs NAME=CYCLES source=\"...\"", NULL);
 	if (strcmp(t[1].key, "branch_mispredict") == 0) {
 		value = &u->penalty_branch;
 		source = u->penalty_branch_source;
@@ -265,7 +190,7 @@ static int directive_penalty(struct parser *p, struct ud_uarch *u, struct token 
 		value = &u->penalty_l1d;
 		source = u->penalty_l1d_source;
 	} else {
-		return perr(p, "unknown penalty", t[1].key);
+		return ud_ts_error(p, "unknown penalty", t[1].key);
 	}
 	if (parse_double(p, t[1].key, t[1].value, value))
 		return -1;
@@ -273,27 +198,48 @@ static int directive_penalty(struct parser *p, struct ud_uarch *u, struct token 
 	return 0;
 }
 
+static int directive_isa(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
+{
+	if (n != 2 || t[1].has_value || strlen(t[1].key) >= sizeof(u->isa))
+		return ud_ts_error(p, "isa needs one name (x86_64, aarch64)", NULL);
+	copy(u->isa, sizeof(u->isa), t[1].key);
+	return 0;
+}
+
+/* The other names a person calls the table's parts by, with where they come from. */
+static int directive_aliases(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
+{
+	if (u->aliases[0])
+		return ud_ts_error(p, "a second aliases line", NULL);
+	if (n != 3 || strcmp(t[1].key, "names") != 0 || strcmp(t[2].key, "source") != 0 || !t[1].has_value ||
+	    !t[2].has_value)
+		return ud_ts_error(p, "aliases needs names=\"A, B, ...\" source=\"...\"", NULL);
+	copy(u->aliases, sizeof(u->aliases), t[1].value);
+	copy(u->aliases_source, sizeof(u->aliases_source), t[2].value);
+	return 0;
+}
+
 /* The method the topdown-event and topdown-metric lines after a topdown line belong to. */
-static struct ud_td_method *current_method(struct parser *p, struct ud_uarch *u)
+static struct ud_td_method *current_method(struct ud_ts_parser *p, struct ud_uarch *u)
 {
 	if (!u->ntopdown) {
-		perr(p, "a topdown line must come first", NULL);
+		ud_ts_error(p, "a topdown line must come first", NULL);
 		return NULL;
 	}
 	return &u->topdown[u->ntopdown - 1];
 }
 
-static int topdown_field(struct parser *p, struct ud_td_method *m, const struct token *t)
+static int topdown_field(struct ud_ts_parser *p, struct ud_td_method *m, const struct ud_ts_token *t)
 {
 	const char *k = t->key, *v = t->value;
 	long num;
 
 	if (strcmp(k, "method") == 0) {
 		if (ud_topdown_method_parse(v, &m->method) != 0)
-			return perr(p, "method must be slots, cycle-accounting or none", v);
+			return ud_ts_error(p, "method must be slots, cycle-accounting or none", v);
 	} else if (strcmp(k, "level") == 0) {
-		if (parse_number(p, k, v, &num) || (num != 1 && num != 2))
-			return perr(p, "level must be 1 or 2", v);
+		if (ud_ts_number(p, k, v, &num) || (num != 1 && num != 2))
+			return ud_ts_error(p, "level must be 1 or 2", v);
 		m->level = (int)num;
 	} else if (strcmp(k, "slots") == 0) {
 		m->slots_from_caps = strcmp(v, "caps") == 0;
@@ -307,39 +253,39 @@ static int topdown_field(struct parser *p, struct ud_td_method *m, const struct 
 	} else if (strcmp(k, "source") == 0) {
 		copy(m->source, sizeof(m->source), v);
 	} else {
-		return perr(p, "unknown topdown field", k);
+		return ud_ts_error(p, "unknown topdown field", k);
 	}
 	return 0;
 }
 
-static int directive_topdown(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_topdown(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	struct ud_td_method *m;
 	bool has_method = false;
 
 	if (u->ntopdown == UD_TD_METHODS_MAX)
-		return perr(p, "more topdown lines than a hybrid part has core types", NULL);
+		return ud_ts_error(p, "more topdown lines than a hybrid part has core types", NULL);
 	m = &u->topdown[u->ntopdown++];
 	memset(m, 0, sizeof(*m));
 	m->slots = NAN;
 	m->level = 1;
 	for (int i = 1; i < n; i++) {
 		if (!t[i].has_value)
-			return perr(p, "expected key=value", t[i].key);
+			return ud_ts_error(p, "expected key=value", t[i].key);
 		has_method |= strcmp(t[i].key, "method") == 0;
 		if (topdown_field(p, m, &t[i]))
 			return -1;
 	}
 	if (!has_method)
-		return perr(p, "topdown needs method=", NULL);
+		return ud_ts_error(p, "topdown needs method=", NULL);
 	if (m->method != UD_TD_METHOD_NONE && !m->source[0])
-		return perr(p, "topdown needs a source", NULL);
+		return ud_ts_error(p, "topdown needs a source", NULL);
 	if (m->method == UD_TD_SLOTS && isnan(m->slots) && !m->slots_from_caps && !m->slots_counted)
-		return perr(p, "a slots method needs slots=N, slots=caps or slots=counted", NULL);
+		return ud_ts_error(p, "a slots method needs slots=N, slots=caps or slots=counted", NULL);
 	return 0;
 }
 
-static int td_event_field(struct parser *p, struct ud_td_event *e, const struct token *t)
+static int td_event_field(struct ud_ts_parser *p, struct ud_td_event *e, const struct ud_ts_token *t)
 {
 	const char *k = t->key, *v = t->value;
 	long num;
@@ -352,13 +298,13 @@ static int td_event_field(struct parser *p, struct ud_td_event *e, const struct 
 		copy(e->libpfm4, sizeof(e->libpfm4), v);
 	} else if (strcmp(k, "inv") == 0 || strcmp(k, "edge") == 0) {
 		if (strcmp(v, "yes") && strcmp(v, "no"))
-			return perr(p, "inv and edge must be yes or no", v);
+			return ud_ts_error(p, "inv and edge must be yes or no", v);
 		*(strcmp(k, "inv") == 0 ? &e->inv : &e->edge) = strcmp(v, "yes") == 0;
 	} else if (strcmp(k, "code") == 0 || strcmp(k, "umask") == 0 || strcmp(k, "cmask") == 0) {
-		if (parse_number(p, k, v, &num))
+		if (ud_ts_number(p, k, v, &num))
 			return -1;
 		if (num > (strcmp(k, "code") == 0 ? 0xffff : 0xff))
-			return perr(p, "too large for its field", k);
+			return ud_ts_error(p, "too large for its field", k);
 		if (strcmp(k, "code") == 0)
 			e->code = (unsigned)num;
 		else if (strcmp(k, "umask") == 0)
@@ -366,12 +312,12 @@ static int td_event_field(struct parser *p, struct ud_td_event *e, const struct 
 		else
 			e->cmask = (int)num;
 	} else {
-		return perr(p, "unknown topdown-event field", k);
+		return ud_ts_error(p, "unknown topdown-event field", k);
 	}
 	return 0;
 }
 
-static int directive_td_event(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_td_event(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	struct ud_td_method *m = current_method(p, u);
 	struct ud_td_event *grown, *e;
@@ -381,24 +327,24 @@ static int directive_td_event(struct parser *p, struct ud_uarch *u, struct token
 		return -1;
 	grown = realloc(m->events, (m->nevents + 1) * sizeof(*grown));
 	if (!grown)
-		return perr(p, "out of memory", NULL);
+		return ud_ts_error(p, "out of memory", NULL);
 	m->events = grown;
 	e = &m->events[m->nevents++];
 	memset(e, 0, sizeof(*e));
 	e->umask = -1;
 	for (int i = 1; i < n; i++) {
 		if (!t[i].has_value)
-			return perr(p, "expected key=value", t[i].key);
+			return ud_ts_error(p, "expected key=value", t[i].key);
 		has_code |= strcmp(t[i].key, "code") == 0;
 		if (td_event_field(p, e, &t[i]))
 			return -1;
 	}
 	if (!e->name[0] || !has_code || !e->source[0])
-		return perr(p, "topdown-event needs name, code and source", NULL);
+		return ud_ts_error(p, "topdown-event needs name, code and source", NULL);
 	return 0;
 }
 
-static int directive_td_metric(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_td_metric(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	struct ud_td_method *m = current_method(p, u);
 	struct ud_td_metric *grown, *x;
@@ -408,7 +354,7 @@ static int directive_td_metric(struct parser *p, struct ud_uarch *u, struct toke
 		return -1;
 	grown = realloc(m->metrics, (m->nmetrics + 1) * sizeof(*grown));
 	if (!grown)
-		return perr(p, "out of memory", NULL);
+		return ud_ts_error(p, "out of memory", NULL);
 	m->metrics = grown;
 	x = &m->metrics[m->nmetrics++];
 	memset(x, 0, sizeof(*x));
@@ -416,46 +362,46 @@ static int directive_td_metric(struct parser *p, struct ud_uarch *u, struct toke
 		const char *k = t[i].key, *v = t[i].value;
 
 		if (!t[i].has_value)
-			return perr(p, "expected key=value", k);
+			return ud_ts_error(p, "expected key=value", k);
 		if (strcmp(k, "name") == 0)
 			copy(x->name, sizeof(x->name), v);
 		else if (strcmp(k, "expr") == 0)
 			copy(x->expr, sizeof(x->expr), v);
 		else if (strcmp(k, "source") == 0)
 			copy(x->source, sizeof(x->source), v);
-		else if (strcmp(k, "level") == 0 && !parse_number(p, k, v, &num) && num <= 2)
+		else if (strcmp(k, "level") == 0 && !ud_ts_number(p, k, v, &num) && num <= 2)
 			x->level = (int)num;
 		else
-			return strcmp(k, "level") == 0 ? perr(p, "level must be 0, 1 or 2", v)
-							: perr(p, "unknown topdown-metric field", k);
+			return strcmp(k, "level") == 0 ? ud_ts_error(p, "level must be 0, 1 or 2", v)
+							: ud_ts_error(p, "unknown topdown-metric field", k);
 	}
 	if (!x->name[0] || !x->expr[0] || !x->source[0])
-		return perr(p, "topdown-metric needs name, expr and source", NULL);
+		return ud_ts_error(p, "topdown-metric needs name, expr and source", NULL);
 	return 0;
 }
 
-static int directive_counters(struct parser *p, struct ud_uarch *u, struct token *t, int n)
+static int directive_counters(struct ud_ts_parser *p, struct ud_uarch *u, struct ud_ts_token *t, int n)
 {
 	long v;
 
 	for (int i = 1; i < n; i++) {
-		if (!t[i].has_value || parse_number(p, t[i].key, t[i].value, &v))
-			return t[i].has_value ? -1 : perr(p, "expected key=value", t[i].key);
+		if (!t[i].has_value || ud_ts_number(p, t[i].key, t[i].value, &v))
+			return t[i].has_value ? -1 : ud_ts_error(p, "expected key=value", t[i].key);
 		if (strcmp(t[i].key, "programmable") == 0)
 			u->counters_programmable = (int)v;
 		else if (strcmp(t[i].key, "fixed") == 0)
 			u->counters_fixed = (int)v;
 		else
-			return perr(p, "unknown counters field", t[i].key);
+			return ud_ts_error(p, "unknown counters field", t[i].key);
 	}
 	if (u->counters_programmable < 1)
-		return perr(p, "counters needs programmable=N with N >= 1", NULL);
+		return ud_ts_error(p, "counters needs programmable=N with N >= 1", NULL);
 	return 0;
 }
 
-static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
+static int parse_line(struct ud_ts_parser *p, struct ud_uarch *u, char *line)
 {
-	struct token t[MAX_TOKENS];
+	struct ud_ts_token t[UD_TS_TOKENS];
 	int n;
 
 	while (isspace((unsigned char)*line))
@@ -464,16 +410,16 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 		char *q = strchr(line, '"'), *e = q ? strrchr(line, '"') : NULL;
 
 		if (!q || e == q)
-			return perr(p, "title needs a quoted text", NULL);
+			return ud_ts_error(p, "title needs a quoted text", NULL);
 		snprintf(u->title, sizeof(u->title), "%.*s", (int)(e - q - 1), q + 1);
 		return 0;
 	}
-	if (tokenize(p, line, t, &n))
+	if (ud_ts_tokenize(p, line, t, &n))
 		return -1;
 	if (n == 0)
 		return 0;
 	if (t[0].has_value)
-		return perr(p, "expected a directive", t[0].key);
+		return ud_ts_error(p, "expected a directive", t[0].key);
 	if (strcmp(t[0].key, "uarch") == 0 && n == 2 && !t[1].has_value) {
 		copy(u->name, sizeof(u->name), t[1].key);
 		return 0;
@@ -482,6 +428,10 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 		copy(u->libpfm4_pmu, sizeof(u->libpfm4_pmu), t[1].key);
 		return 0;
 	}
+	if (strcmp(t[0].key, "isa") == 0)
+		return directive_isa(p, u, t, n);
+	if (strcmp(t[0].key, "aliases") == 0)
+		return directive_aliases(p, u, t, n);
 	if (strcmp(t[0].key, "detect") == 0)
 		return directive_detect(p, u, t, n);
 	if (strcmp(t[0].key, "counters") == 0)
@@ -496,7 +446,7 @@ static int parse_line(struct parser *p, struct ud_uarch *u, char *line)
 		return directive_td_event(p, u, t, n);
 	if (strcmp(t[0].key, "topdown-metric") == 0)
 		return directive_td_metric(p, u, t, n);
-	return perr(p, "unknown directive", t[0].key);
+	return ud_ts_error(p, "unknown directive", t[0].key);
 }
 
 /* The formulas once the whole table is read: they may name what later lines declare. */
@@ -520,7 +470,7 @@ static int check_topdown(struct ud_uarch *u, const char *path, struct ud_err *er
 
 int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err *err)
 {
-	struct parser p = { path, 0, err };
+	struct ud_ts_parser p = { path, 0, err };
 	char *line = NULL;
 	size_t cap = 0;
 	bool has_detect = false;
@@ -627,6 +577,10 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		ud_uarch_db_free(db);
 		return ud_fail(err, "%s: no \"generic\" table", dir);
 	}
+	if (ud_cores_load(dir, db, err) != 0 || ud_uarch_names_check(db, dir, err) != 0) {
+		ud_uarch_db_free(db);
+		return -1;
+	}
 	return 0;
 }
 
@@ -637,6 +591,9 @@ void ud_uarch_db_free(struct ud_uarch_db *db)
 	free(db->tables);
 	db->tables = NULL;
 	db->n = 0;
+	free(db->cores);
+	db->cores = NULL;
+	db->ncores = 0;
 }
 
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name)
@@ -683,17 +640,8 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
 	return NULL;
 }
 
-void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < db->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", db->tables[i].name);
-}
-
-const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
-					    struct ud_err *err)
+const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					      const struct ud_core **core, struct ud_err *err)
 {
 	const struct ud_uarch *u;
 	struct ud_cpu cpu;
@@ -701,8 +649,24 @@ const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const 
 	if (ud_cpuinfo_load(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", &cpu, err) != 0)
 		return NULL;
 	u = ud_uarch_detect(db, &cpu);
+	*core = u->detect == UD_DETECT_NONE ? ud_core_detect(db, &cpu) : NULL;
 	ud_cpu_free(&cpu);
 	return u;
+}
+
+const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					    struct ud_err *err)
+{
+	const struct ud_core *core;
+
+	return ud_uarch_identify_file(db, cpuinfo_path, &core, err);
+}
+
+const char *ud_uarch_vendor(const struct ud_uarch *u)
+{
+	if (u->detect == UD_DETECT_X86)
+		return u->vendor;
+	return u->detect == UD_DETECT_ARM ? ud_arm_implementer_name(u->implementer) : NULL;
 }
 
 int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
@@ -711,25 +675,4 @@ int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog)
 
 	/* On x86 the kernel's NMI watchdog holds one programmable counter. */
 	return nmi_watchdog && u->detect == UD_DETECT_X86 && n > 1 ? n - 1 : n;
-}
-
-const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, struct ud_err *err)
-{
-	const struct ud_uarch *u = ud_uarch_find(db, name);
-	const char **names = u ? NULL : malloc((db->n + 1) * sizeof(*names)), *near = NULL;
-	char known[512];
-
-	if (u)
-		return u;
-	for (size_t i = 0; names && i < db->n; i++)
-		names[i] = db->tables[i].name;
-	if (names)
-		near = ud_closest(name, names, db->n);
-	free(names);
-	ud_uarch_names(db, known, sizeof(known));
-	if (near)
-		ud_fail(err, "unknown microarchitecture '%s'; did you mean '%s'? (known: %s)", name, near, known);
-	else
-		ud_fail(err, "unknown microarchitecture '%s'; known: %s", name, known);
-	return NULL;
 }

@@ -4,7 +4,12 @@
  * A table maps generic event names onto the vendor events of one core, says
  * how the core is detected from /proc/cpuinfo, how many counters it has and
  * the penalties the diff's CPI model uses (events/README.md has the format).
- * The tables are data; this module only reads them.
+ * The tables are data; this module only reads them.  Beside them,
+ * events/cores.list names the cores uarchdiff knows but has no table for
+ * (struct ud_core): a host on one records the core and its ISA, and is
+ * counted with the generic table.  A table or core is found by its name or
+ * any of its aliases ("Genoa", "Cascade Lake", "Graviton3"), without case
+ * or punctuation.
  *
  * Ownership: a ud_uarch_db owns its tables; ud_uarch_db_free() releases
  * them.  Pointers into it stay valid until then.
@@ -82,9 +87,15 @@ struct ud_model_range {
 	long lo, hi;
 };
 
+/* The ISA's name as profiles write it (cpu.isa: "x86_64", "ppc64le"), and the most its buffer holds. */
+#define UD_ISA_MAX 16
+
 struct ud_uarch {
 	char name[32];
 	char title[UD_UARCH_TEXT];
+	char isa[UD_ISA_MAX];              /* "x86_64", "aarch64"; "" for generic */
+	char aliases[UD_UARCH_TEXT];       /* other names of its parts, comma-separated ("Genoa, Bergamo"); "" none */
+	char aliases_source[UD_UARCH_TEXT];
 	char path[512];
 	enum { UD_DETECT_NONE, UD_DETECT_X86, UD_DETECT_ARM } detect;
 	char vendor[32];                   /* x86 vendor_id */
@@ -104,9 +115,33 @@ struct ud_uarch {
 	size_t ntopdown;                   /* 0: the table says nothing of top-down */
 };
 
+/*
+ * A core uarchdiff knows by name but has no event table for (one line of
+ * events/cores.list): what a profile records of a host on it, and how its
+ * cpuinfo shows it.
+ */
+struct ud_core {
+	char name[32];                     /* what cpu.uarch records ("power9") */
+	char title[UD_UARCH_TEXT];         /* "IBM POWER9" */
+	char isa[UD_ISA_MAX];              /* the ISA a host on it runs as a rule ("ppc64le") */
+	char vendor[32];                   /* as cpuinfo names it ("IBM", "Apple", "GenuineIntel"); "" unknown */
+	char aliases[UD_UARCH_TEXT];       /* comma-separated; "" none */
+	char source[UD_UARCH_TEXT];
+	char cpu_names[UD_UARCH_TEXT];     /* the kernel's names for it (cpuinfo.h's core), space-separated; "" none */
+	long implementer;                  /* Arm MIDR implementer; -1 not Arm */
+	long parts[8];
+	size_t nparts;
+	char x86_vendor[32];               /* x86 vendor_id; "" not x86 */
+	long family;                       /* x86 decimal family */
+	struct ud_model_range models[8];
+	size_t nmodels;
+};
+
 struct ud_uarch_db {
 	struct ud_uarch *tables;
 	size_t n;
+	struct ud_core *cores;             /* events/cores.list, in its order; none where the file is absent */
+	size_t ncores;
 };
 
 /* Parses one table from f; errors read "path:line: reason".  ud_uarch_free() frees it. */
@@ -115,13 +150,25 @@ int ud_uarch_parse(FILE *f, const char *path, struct ud_uarch *u, struct ud_err 
 int ud_uarch_parse_file(const char *path, struct ud_uarch *u, struct ud_err *err);
 void ud_uarch_free(struct ud_uarch *u);
 
-/* Every table in dir (NULL: ud_data_dir(UD_DATA_EVENTS)); needs a "generic" one. */
+/*
+ * Every table in dir (NULL: ud_data_dir(UD_DATA_EVENTS)), which needs a
+ * "generic" one, and its cores.list where there is one.  Fails, naming the
+ * file, on a malformed line or a name or alias that two entries share.
+ */
 int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err);
 void ud_uarch_db_free(struct ud_uarch_db *db);
 
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name);
 /* The table whose detect rule matches, else "generic". */
 const struct ud_uarch *ud_uarch_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);
+/* The known core without a table that cpu is (borrowed from db), or NULL. */
+const struct ud_core *ud_core_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);
+/*
+ * The vendor a table's parts are, as cpuinfo names it: the x86 vendor_id of
+ * its detect rule, the Arm implementer's name; NULL for generic.  Static
+ * or borrowed from u.
+ */
+const char *ud_uarch_vendor(const struct ud_uarch *u);
 const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char *generic);
 /*
  * The table for a CPU description: cpuinfo_path (NULL: this host's
@@ -129,6 +176,9 @@ const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char
  */
 const struct ud_uarch *ud_uarch_detect_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
 					    struct ud_err *err);
+/* The same (borrowed from db), and *core the known core without a table the CPU is (borrowed from db), or NULL. */
+const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, const char *cpuinfo_path,
+					      const struct ud_core **core, struct ud_err *err);
 /*
  * The general-purpose counters a group plan may use on a host: the table's
  * count, less the one the NMI watchdog holds on x86 when it is on (the host
@@ -138,9 +188,18 @@ int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog);
 /* "zen1, zen2, ..." into buf, for messages listing the known tables. */
 void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
 /*
- * The table a user named (--uarch), or NULL with err: "unknown
- * microarchitecture 'zen44'; did you mean 'zen4'? (known: ...)".
+ * What a name a person gave (--uarch, --fact cpu.uarch=) stands for, by
+ * name or alias, without case or punctuation ("Genoa", "cascade-lake"):
+ * the table in force (borrowed from db), which is "generic" for a known
+ * core without a table, then *core (when core is not NULL) that core, or
+ * NULL.  NULL with err for a name that is neither: "unknown
+ * microarchitecture 'genao'; did you mean 'Genoa'? (known: ...)".
  */
-const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, struct ud_err *err);
+const struct ud_uarch *ud_uarch_named(const struct ud_uarch_db *db, const char *name, const struct ud_core **core,
+				      struct ud_err *err);
+/* The name a host on u, or on core where not NULL, records as cpu.uarch ("zen4", "power9").  Borrowed. */
+const char *ud_uarch_id(const struct ud_uarch *u, const struct ud_core *core);
+/* Fails, naming path, where two of db's tables and cores share a name or alias (ignoring case and punctuation). */
+int ud_uarch_names_check(const struct ud_uarch_db *db, const char *path, struct ud_err *err);
 
 #endif
