@@ -1,6 +1,6 @@
 /*
  * uarchdiff import [--format F] [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]
- *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE, repeatable]
+ *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE, repeatable] [--runs N]
  *                  -o PROFILE FILE...
  */
 #include <errno.h>
@@ -21,6 +21,7 @@ struct import_args {
 	const char *label, *cpuinfo, *uarch, *host, *output;
 	const char **facts; /* --fact, pointing into argv */
 	size_t nfacts;
+	long runs;          /* --runs; 0 none */
 };
 
 static struct import_args args;
@@ -91,6 +92,9 @@ static const struct ud_option options[] = {
 	  "dotted name as 'uarchdiff host' shows it (cpu.isa=riscv64,\n"
 	  "cpufreq.governor=performance, kernel=6.8.7); null states it\n"
 	  "unknown; it wins over --host, --cpuinfo and --uarch", add_fact),
+	UD_LONG_OPTION(0, "runs", &args.runs, "N",
+	  "the runs behind a block whose header was cut (its +-\nsays at least two); a count the block prints wins", 2,
+	  1000000),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile to write (atomically; '-' is stdout)"),
 };
 
@@ -98,7 +102,7 @@ static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp]\n"
 		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
-		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]...\n"
+		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]... [--runs N]\n"
 		    "                        -o PROFILE FILE...",
 	.description = "Turns perf stat output (text as printed or pasted, -x CSV, -j JSON) and\n"
 		       "UnixBench logs into a profile, so measurements from hosts you no longer have\n"
@@ -192,6 +196,7 @@ static int import_main(int argc, char **argv)
 
 	if (ret != UD_OPT_GO_ON)
 		return ret;
+	args.o.runs = (int)args.runs;
 	host = imported_host(&args, &err);
 	p = host ? ud_profile_new(host) : NULL;
 	/* -o is checked before the inputs are read, and created only once they all parsed. */

@@ -133,6 +133,8 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 
 		w->a = &ha->profile->workloads[i];
 		w->b = find_workload(ib, w->a->name);
+		w->host[UD_SIDE_A] = ha->profile->host;
+		w->host[UD_SIDE_B] = hb->profile->host;
 		if (!w->b)
 			continue;
 		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err) ||

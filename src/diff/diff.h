@@ -329,6 +329,7 @@ const char *ud_group_name(enum ud_group g);
 /* One workload both profiles hold. */
 struct ud_diff_workload {
 	const struct ud_workload *a, *b; /* borrowed from the profiles; same name */
+	const struct ud_host *host[2];   /* their hosts' facts, by enum ud_side; borrowed */
 	/* per counter of a, b's counter of the same name or NULL (owned; matched once, not per lookup) */
 	const struct ud_counter **counter_b;
 	enum ud_speedup_basis basis;

@@ -39,9 +39,17 @@ static const char *isa_of_counters(const struct ud_workload *x)
 	return NULL;
 }
 
-/* A side's instruction set: its table's (x86 or Arm), else what its counters name. */
-static const char *isa_of(const struct ud_workload *x, const struct ud_uarch *u)
+/*
+ * A side's instruction family: its host's stated or read ISA (ppc64le and
+ * ppc64 one family: their instructions are one unit), its table's (x86 or
+ * Arm), else what its counters name.
+ */
+static const char *isa_of(const struct ud_host *h, const struct ud_workload *x, const struct ud_uarch *u)
 {
+	const char *isa = h ? h->cpu.isa : NULL;
+
+	if (isa)
+		return strncmp(isa, "ppc64", 5) == 0 ? "ppc64" : strncmp(isa, "arm", 3) == 0 ? "arm" : isa;
 	if (u && u->detect == UD_DETECT_X86)
 		return "x86_64";
 	if (u && u->detect == UD_DETECT_ARM)
@@ -75,8 +83,8 @@ void ud_diff_counting(struct ud_diff_workload *w, const struct ud_uarch *ua, con
 	bool compare;
 
 	memset(c, 0, sizeof(*c));
-	c->isa[UD_SIDE_A] = isa_of(w->a, ua);
-	c->isa[UD_SIDE_B] = isa_of(w->b, ub);
+	c->isa[UD_SIDE_A] = isa_of(w->host[UD_SIDE_A], w->a, ua);
+	c->isa[UD_SIDE_B] = isa_of(w->host[UD_SIDE_B], w->b, ub);
 	c->cross_isa = c->isa[0] && c->isa[1] && strcmp(c->isa[0], c->isa[1]) != 0;
 	for (int s = 0; s < UD_SIDE_COUNT; s++) {
 		c->domain[s] = ud_workload_domain(x[s]);

@@ -45,6 +45,11 @@ struct ud_import_opts {
 	size_t nscores;
 	const char *score_units; /* may be NULL */
 	enum ud_import_side side; /* --side: the robot table's column to take; UD_IMPORT_SIDE_NONE for every other format */
+	/*
+	 * --runs N: the runs behind a block whose source does not print them (a
+	 * "+-" under a cut header); 0 none stated.  A count the block prints wins.
+	 */
+	int runs;
 };
 
 /* "base" or "head" (0), or -1 for another word. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "event_id.h"
 #include "import_block.h"
@@ -525,6 +526,29 @@ static int set_score(const struct acc *a, struct ud_workload *w, const struct ud
 	return ret;
 }
 
+/*
+ * What the block's PMU names say of the host's instruction set where its
+ * facts do not: Arm's and Apple's core PMUs (armv8_pmuv3_0, armv8_cortex_a76,
+ * apple_icestorm_pmu) are aarch64, Intel's hybrid core types x86_64, POWER's
+ * PM_ events ppc64 (the byte order unsaid).  A stated or read ISA stands.
+ */
+static int isa_from_pmus(const struct acc *a, struct ud_host *h)
+{
+	for (size_t i = 0; !h->cpu.isa && i < a->n; i++) {
+		const char *pmu = a->c[i].pmu, *printed = a->c[i].printed;
+		const char *isa = strncmp(pmu, "armv8_", 6) == 0 || strncmp(pmu, "armv9_", 6) == 0 ||
+						  strncmp(pmu, "apple_", 6) == 0
+					  ? "aarch64"
+				  : strcmp(pmu, "cpu_core") == 0 || strcmp(pmu, "cpu_atom") == 0 ? "x86_64"
+				  : strncasecmp(printed, "PM_", 3) == 0                            ? "ppc64"
+												   : NULL;
+
+		if (isa && ud_host_set_string(&h->cpu.isa, isa) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A spread needs two runs: a block that prints "+-" without its "(N runs)" header ran at least this many. */
 #define RUNS_FOR_A_SPREAD 2
 
@@ -552,14 +576,16 @@ int imp_acc_to_workload(struct acc *a, struct ud_profile *p, const struct ud_imp
 	if (!w)
 		return ud_fail(err, "out of memory");
 	w->command = a->command ? strdup(a->command) : NULL;
-	w->runs = a->runs ? a->runs : a->perf_repeat;
+	w->runs = a->runs ? a->runs : a->perf_repeat ? a->perf_repeat : o->runs;
 	w->runs_at_least = w->runs ? 0 : spread_printed(a) ? RUNS_FOR_A_SPREAD : 0;
 	/* -I's last timestamp is when the count ended, where no elapsed line says it */
 	w->elapsed_ns = isnan(a->elapsed_ns) && a->intervals ? a->interval_s * 1e9 : a->elapsed_ns;
 	w->elapsed_rel_stddev = a->elapsed_rel_stddev;
 	w->user_ns = a->user_ns;
 	w->sys_ns = a->sys_ns;
-	if (add_counters(a, w, npmus > 0, ud_event_arch_of(p->host->cpu.vendor, NULL), err) != 0 ||
+	if (isa_from_pmus(a, p->host) != 0)
+		return ud_fail(err, "out of memory");
+	if (add_counters(a, w, npmus > 0, ud_event_arch_of(p->host->cpu.vendor, p->host->cpu.isa), err) != 0 ||
 	    imp_topdown(w, err) != 0)
 		return -1;
 	if (npmus && mark_hybrid(p, pmus, npmus) != 0)
