@@ -48,7 +48,7 @@ static double rate(const struct ud_workload_def *def, const char *num, const cha
 {
 	const char *names[] = { num, den };
 	struct ud_event ev[2];
-	struct ud_runner_opts o = { .target_s = 0.05, .samples = 1, .timeout_s = 30, .ev = ev, .nev = 2 };
+	struct ud_runner_opts o = { .target_s = 0.05, .samples = 1, .timeout_s = 300, .ev = ev, .nev = 2 };
 	struct ud_run_result r;
 	double v;
 

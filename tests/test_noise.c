@@ -36,7 +36,7 @@ static void teardown(void)
 
 static struct ud_runner_opts opts(void)
 {
-	return (struct ud_runner_opts){ .target_s = 0.01, .timeout_s = 10, .ev = ev, .nev = 2, .tmp_root = tmproot };
+	return (struct ud_runner_opts){ .target_s = 0.01, .timeout_s = 300, .ev = ev, .nev = 2, .tmp_root = tmproot };
 }
 
 /* ---- thresholds ---- */
@@ -180,7 +180,7 @@ START_TEST(test_rounds_interleave)
 	size_t len = 0;
 
 	for (int i = 0; i < 3; i++)
-		items[i].timeout_s = 10;
+		items[i].timeout_s = 300;
 	ck_assert_int_eq(ud_rounds_run(items, 3, &o, &plan, NULL, NULL, &err), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_uint_eq(items[i].res.nsamples, 3);
@@ -202,7 +202,7 @@ END_TEST
 /* Adaptive: a steady score stops at six samples; a scattered one goes on until its budget is spent. */
 START_TEST(test_adaptive_stops)
 {
-	struct ud_suite_item items[2] = { { .def = &steady, .timeout_s = 10 }, { .def = &noisy, .timeout_s = 10 } };
+	struct ud_suite_item items[2] = { { .def = &steady, .timeout_s = 300 }, { .def = &noisy, .timeout_s = 300 } };
 	struct ud_rounds_plan plan = { .target_ci95 = UD_ROUNDS_TARGET_CI95, .min_samples = UD_ROUNDS_MIN_SAMPLES,
 				    .budget_factor = UD_ROUNDS_BUDGET_FACTOR, .seed = 1 };
 	struct ud_runner_opts o = opts();
@@ -240,7 +240,7 @@ END_TEST
 START_TEST(test_busy_host_warns)
 {
 	const struct ud_workload_def *defs[] = { &wl_int, &wl_syscall };
-	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 20 }, { .def = defs[1], .timeout_s = 20 } };
+	struct ud_suite_item items[2] = { { .def = defs[0], .timeout_s = 300 }, { .def = defs[1], .timeout_s = 300 } };
 	struct ud_rounds_plan plan = { .fixed = 5, .seed = 3 };
 	struct ud_runner_opts o = opts();
 	struct ud_err err;

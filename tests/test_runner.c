@@ -22,6 +22,10 @@
 #include "suite.h"
 #include "testutil.h"
 
+/* A workload that is not meant to hang gets this long: under a loaded CI machine
+ * a 20 ms workload has taken over 2 s, and a hang is what ctest's own timeout catches. */
+#define LOAD_PROOF_TIMEOUT_S 300
+
 static const char *const sw[] = { "page-faults", "context-switches", "task-clock" };
 enum { PF, CS, TC, NSW };
 
@@ -43,7 +47,8 @@ static void teardown(void)
 
 static struct ud_runner_opts opts(void)
 {
-	return (struct ud_runner_opts){ .target_s = 0.02, .samples = 3, .timeout_s = 2, .ev = ev, .nev = NSW,
+	/* a timeout far above any workload here, so a loaded machine never reads as a hang */
+	return (struct ud_runner_opts){ .target_s = 0.02, .samples = 3, .timeout_s = LOAD_PROOF_TIMEOUT_S, .ev = ev, .nev = NSW,
 					.tmp_root = tmproot };
 }
 
@@ -216,19 +221,21 @@ START_TEST(test_crash_hang_and_failure_are_outcomes)
 		char *pid = read_text(helper_pid_file);
 
 		ck_assert_ptr_nonnull(pid);
-		usleep(100000);
+		/* the kill is sent; its delivery waits for the scheduler, so poll */
+		for (int i = 0; i < 600 && process_running((pid_t)atoi(pid)); i++)
+			usleep(100000);
 		ck_assert(!process_running((pid_t)atoi(pid)));
 		free(pid);
 		unlink(helper_pid_file);
 	}
 
+	o.timeout_s = LOAD_PROOF_TIMEOUT_S;
 	ud_run_workload(&failing, &o, &r);
 	ck_assert_int_eq(r.outcome, UD_OUT_FAILED);
 	ck_assert_str_eq(r.detail.msg, "failed: no such device");
 	ud_run_result_free(&r);
 
 	/* and the next one still runs */
-	o.timeout_s = 5;
 	ud_run_workload(&heavy, &o, &r);
 	ck_assert_int_eq(r.outcome, UD_OUT_OK);
 	ud_run_result_free(&r);
@@ -360,7 +367,6 @@ START_TEST(test_fork_loop_cpu_time)
 	double tc, ru, util;
 
 	o.target_s = 0.1;
-	o.timeout_s = 20;
 	ud_run_workload(&heavy_forks, &o, &r);
 	ck_assert_msg(r.outcome == UD_OUT_OK, "%s", r.detail.msg);
 	ck_assert_int_eq(ud_run_to_workload(&heavy_forks, &r, ev, NSW, w), 0);

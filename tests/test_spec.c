@@ -112,7 +112,7 @@ START_TEST(test_unixbench_stand_in)
 {
 	const char *names[] = { "task-clock" };
 	struct ud_event ev[1];
-	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 10, .ev = ev, .nev = 1, .tmp_root = dir };
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 300, .ev = ev, .nev = 1, .tmp_root = dir };
 	struct ud_run_result r;
 	struct ud_spec s;
 	struct ud_err err;
@@ -155,7 +155,7 @@ START_TEST(test_units_not_utf8_keep_the_workload)
 {
 	const char *names[] = { "task-clock" };
 	struct ud_event ev[1];
-	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 10, .ev = ev, .nev = 1, .tmp_root = dir };
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 300, .ev = ev, .nev = 1, .tmp_root = dir };
 	struct ud_profile *p = ud_profile_new(NULL);
 	struct ud_workload *w;
 	struct ud_run_result r;
@@ -293,7 +293,7 @@ START_TEST(test_program_end_to_end)
 {
 	const char *names[] = { "task-clock", "page-faults" };
 	struct ud_event ev[2];
-	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 10, .ev = ev, .nev = 2, .tmp_root = dir };
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 2, .timeout_s = 300, .ev = ev, .nev = 2, .tmp_root = dir };
 	struct ud_run_result r;
 	struct ud_profile *p = ud_profile_new(NULL);
 	struct ud_workload *w;
@@ -353,7 +353,7 @@ END_TEST
 /* Runs spec text under the runner in tmp_root, one sample; the outcome and its detail in r. */
 static void run_spec(const char *text, const char *tmp_root, struct ud_run_result *r)
 {
-	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 20, .tmp_root = tmp_root };
+	struct ud_runner_opts o = { .target_s = 0.1, .samples = 1, .timeout_s = 300, .tmp_root = tmp_root };
 	struct ud_spec s;
 	struct ud_err err;
 
