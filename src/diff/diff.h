@@ -280,6 +280,7 @@ const char *ud_verdict_name(enum ud_verdict v);
 struct ud_counting_info {
 	enum ud_counting domain[2];      /* indexed by enum ud_side */
 	double coverage[2];
+	bool coverage_at_most[2];        /* coverage is a bound from the slowest clock, not read from getrusage */
 	bool approximate;                /* the domains differ but are compared (see above) */
 	const char *isa[2];              /* static or borrowed: "x86_64", "aarch64", "ppc64"; NULL unknown */
 	bool cross_isa;                  /* both known and different: instructions are not one unit */

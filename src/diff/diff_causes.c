@@ -141,8 +141,14 @@ int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua,
 	for (int m = 0; m < UD_METRIC_COUNT; m++) {
 		const char *num, *den;
 
-		if (!ud_metric_counters((enum ud_metric)m, &num, &den))
+		/* a metric neither side measured has nothing to compare, and no note */
+		if (!ud_metric_counters((enum ud_metric)m, &num, &den) ||
+		    (isnan(w->metric[m].a) && isnan(w->metric[m].b)))
 			continue;
+		/* per instruction, across instruction sets, is per a different unit on each side */
+		if (w->counting.cross_isa && (strcmp(num, "instructions") == 0 || strcmp(den, "instructions") == 0))
+			ret |= set_reason(w, (enum ud_metric)m, "%s and %s are different instruction sets: an instruction "
+					  "is not one unit on both", w->counting.isa[UD_SIDE_A], w->counting.isa[UD_SIDE_B]);
 		if (w->modes_differ && (strcmp(den, "instructions") == 0 || strcmp(den, "cycles") == 0 ||
 					strcmp(num, "cycles") == 0))
 			ret |= set_reason(w, (enum ud_metric)m,
@@ -219,15 +225,15 @@ static enum ud_metric metric_of(enum ud_counter_class cls)
 /*
  * Whether c carries enough to be named: its cycles go the way the whole
  * change in cycles per unit went (a miss that rose on the faster side is
- * no cause, whatever it did to IPC), at least UD_CAUSE_MIN_SHARE of what it
- * is charged against, and at least UD_CAUSE_MIN_CYCLES of A's cycles.
+ * no cause, whatever it did to IPC), and at least UD_CAUSE_MIN_SHARE of
+ * what it is charged against.  A change under 1% can have its cause (a
+ * return-stack fix that saves 0.7%): the share, not the size, decides.
  */
 static bool worth_crediting(const struct ud_diff_workload *w, const struct ud_cause *c)
 {
 	double change = w->counting.cycles[UD_SIDE_A] - w->counting.cycles[UD_SIDE_B];
 
-	return c->cycles * change > 0 && c->cycles_share >= UD_CAUSE_MIN_SHARE &&
-	       fabs(c->cycles) >= UD_CAUSE_MIN_CYCLES * w->counting.cycles[UD_SIDE_A];
+	return c->cycles * change > 0 && c->cycles_share >= UD_CAUSE_MIN_SHARE;
 }
 
 static int cmp_cause(const void *x, const void *y)
@@ -341,7 +347,8 @@ void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const
 	/* the part of the change IPC made, at B's path length: what misses per instruction can explain */
 	w->ipc_cycles = w->counting.cross_isa ? NAN : ins[UD_SIDE_B] * (cyc[UD_SIDE_A] / ins[UD_SIDE_A] -
 									cyc[UD_SIDE_B] / ins[UD_SIDE_B]);
-	if (!isfinite(change) || change == 0 || ud_diff_domain_too_narrow(w))
+	/* a move within the noise has no cause to find */
+	if (!isfinite(change) || change == 0 || ud_diff_domain_too_narrow(w) || w->sig.significant == 0)
 		return;
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_per_unit *u = &w->per_unit[i];

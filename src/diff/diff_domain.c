@@ -13,6 +13,20 @@
 #include "diff_thresholds.h"
 
 /*
+ * Where getrusage does not say, the most a mode's cycles can cover of
+ * task-clock: they ran at no slower a clock than UD_GHZ_SLOWEST, so a
+ * mode counting 0.02 GHz of cycles over task-clock covers at most a
+ * twentieth of it.  Only a bound under UD_COVERAGE_SPLIT is worth having;
+ * NAN otherwise.
+ */
+static double coverage_bound(const struct ud_workload *x, enum ud_counting d)
+{
+	double bound = ud_workload_class_value(x, UD_CLASS_CYCLES, d) / ud_workload_task_clock_ns(x) / UD_GHZ_SLOWEST;
+
+	return bound < UD_COVERAGE_SPLIT ? bound : NAN;
+}
+
+/*
  * How much of x's CPU time domain d covers: all of it for every mode, the
  * user or kernel share of getrusage's time for one (NAN where that time is
  * unknown or too coarse to split, UD_MIN_RUSAGE_NS).
@@ -24,7 +38,7 @@ static double coverage_of(const struct ud_workload *x, enum ud_counting d)
 	if (d == UD_COUNTING_ALL)
 		return 1;
 	if (!(total >= UD_MIN_RUSAGE_NS))
-		return NAN;
+		return coverage_bound(x, d);
 	if (d == UD_COUNTING_USER)
 		return x->user_ns / total;
 	return d == UD_COUNTING_KERNEL ? x->sys_ns / total : NAN;
@@ -89,6 +103,8 @@ void ud_diff_counting(struct ud_diff_workload *w, const struct ud_uarch *ua, con
 	for (int s = 0; s < UD_SIDE_COUNT; s++) {
 		c->domain[s] = ud_workload_domain(x[s]);
 		c->coverage[s] = c->domain[s] == UD_COUNTING_COUNT ? NAN : coverage_of(x[s], c->domain[s]);
+		c->coverage_at_most[s] = isfinite(c->coverage[s]) && c->domain[s] != UD_COUNTING_ALL &&
+					 !(x[s]->user_ns + x[s]->sys_ns >= UD_MIN_RUSAGE_NS);
 	}
 	compare = domains_compare(c, &c->approximate);
 	for (int s = 0; s < UD_SIDE_COUNT; s++) {

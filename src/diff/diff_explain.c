@@ -169,6 +169,9 @@ static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct
 	if (w->dominant == UD_FACTOR_UNEXPLAINED) {
 		if (!isfinite(w->metric[UD_M_IPC].a) || !isfinite(w->metric[UD_M_IPC].b))
 			fputs("Without cycles and instructions on both sides the counters cannot say why.", f);
+		else if (w->foreign_counts)
+			fputs("The counters counted a whole machine or other tasks, not the workload alone: they do "
+			      "not split its speedup.", f);
 		else
 			fprintf(f,
 				"The counters do not explain most of it (unexplained factor %.3g): the score does not "
@@ -240,9 +243,10 @@ static void domain_sentence(FILE *f, const struct ud_diff_workload *w)
 	else
 		fprintf(f, " The counters counted %s on A and %s on B", domain_words(da), domain_words(db));
 	if (isfinite(c->coverage[UD_SIDE_A]) && da != UD_COUNTING_ALL)
-		fprintf(f, "; that is %.0f%% of A's CPU time", 100 * c->coverage[UD_SIDE_A]);
+		fprintf(f, "; that is %s%.0f%% of A's CPU time", c->coverage_at_most[UD_SIDE_A] ? "at most " : "",
+			100 * c->coverage[UD_SIDE_A]);
 	if (isfinite(c->coverage[UD_SIDE_B]) && db != UD_COUNTING_ALL)
-		fprintf(f, "; %.0f%% of B's", 100 * c->coverage[UD_SIDE_B]);
+		fprintf(f, "; %s%.0f%% of B's", c->coverage_at_most[UD_SIDE_B] ? "at most " : "", 100 * c->coverage[UD_SIDE_B]);
 	if (ud_diff_domain_too_narrow(w))
 		fputs(": too little to split the speedup by, so their own change is all they say.", f);
 	else if (c->approximate && isfinite(c->cycles[UD_SIDE_A]))
@@ -358,8 +362,18 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 	else if (w->has_dominant)
 		factors_sentence(f, &w->explanation, w, &(struct labels){ la, lb });
 	else if (w->sig.significant != 0 && isfinite(w->speedup) && w->speedup != 1 &&
-		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b))
-		fprintf(f, " The move is too small (under %.0f%%) to split into factors.", 100 * UD_SHARE_MIN_MOVE);
+		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b)) {
+		fprintf(f, " The move is too small (under %.0f%%) to split into factors", 100 * UD_SHARE_MIN_MOVE);
+		/* a counter that moved the cycles is worth its sentence even under 1% (a return-stack fix) */
+		if (w->ncauses) {
+			fputs(", but the counters that moved say where the cycles went: ", f);
+			for (size_t i = 0; i < w->ncauses; i++) {
+				fputs(i ? " and " : "", f);
+				cause_phrase(f, w, &w->causes[i]);
+			}
+		}
+		fputs(".", f);
+	}
 	caveat_sentence(f, w);
 	if (fclose(f) != 0) {
 		free(w->explanation);

@@ -611,8 +611,9 @@ static const struct rule {
 	[UD_FINDING_COUNTING_MODES_DIFFER] = {
 		"counting-modes-differ", SCOPE_WORKLOAD, rule_counting_modes_differ,
 		"The two sides counted cycles and instructions in different privilege levels (user only on one, "
-		"user and kernel on the other): their path length, IPC and frequency compare different work, so "
-		"they are not computed and the unexplained factor carries the speedup.",
+		"user and kernel on the other): their path length, IPC and frequency compare different work, "
+		"approximately where the one mode covers most of its side's CPU time, not at all where it covers "
+		"little of it (the unexplained factor then carries the speedup).",
 		"Count both hosts the same way: 'uarchdiff stat -e cycles:u,instructions:u,cycles:k,instructions:k "
 		"-- CMD' on each (or perf stat with the same modifiers, and neither --all-user nor --all-kernel on "
 		"one side only), then import and diff again." },

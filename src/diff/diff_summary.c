@@ -18,7 +18,8 @@
 
 bool ud_diff_in_summary(const struct ud_diff *d, const struct ud_diff_workload *w)
 {
-	return !w->composite && w->basis == d->summary.basis && isfinite(w->speedup) && w->speedup > 0;
+	return !w->composite && w->basis == d->summary.basis && isfinite(w->speedup) && w->speedup > 0 &&
+	       w->verdict != UD_VERDICT_NO_CLAIM;
 }
 
 /* The scores' basis where any workload has one, else CPU time's (the enum lists them best first). */
@@ -96,7 +97,7 @@ static int summary_significance(const struct ud_diff *d)
 	if (s->ngeomean == 1)
 		for (size_t i = 0; i < d->nworkloads; i++)
 			if (ud_diff_in_summary(d, &d->workloads[i]))
-				return d->workloads[i].sig.significant;
+				return d->workloads[i].verdict == UD_VERDICT_SAME ? 0 : d->workloads[i].sig.significant;
 	if (!isfinite(s->geomean_lo))
 		return -1;
 	return s->geomean_lo > 1 || s->geomean_hi < 1;
@@ -122,13 +123,19 @@ static void first_sentence(char *buf, size_t len, const struct ud_diff *d)
 	int significant = summary_significance(d);
 	char words[48], interval[96];
 	size_t composites = 0;
+	const struct ud_diff_workload *no_claim = NULL;
 
-	for (size_t i = 0; i < d->nworkloads; i++)
+	for (size_t i = 0; i < d->nworkloads; i++) {
 		composites += d->workloads[i].composite;
+		if (!no_claim && d->workloads[i].verdict == UD_VERDICT_NO_CLAIM)
+			no_claim = &d->workloads[i];
+	}
 	ud_speedup_words(s->geomean_speedup, significant, true, words, sizeof(words));
 	interval_words(interval, sizeof(interval), d, significant);
 	if (!s->ngeomean && composites)
 		snprintf(buf, len, "%s and %s have only composite scores in common: see them below.", la, lb);
+	else if (!s->ngeomean && no_claim)
+		snprintf(buf, len, "No speed verdict: %s (%s).", no_claim->verdict_reason, no_claim->a->name);
 	else if (!s->ngeomean)
 		snprintf(buf, len, "No workload has a speedup (no score and no task-clock on a side): the counters "
 				   "stand side by side.");

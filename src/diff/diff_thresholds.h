@@ -46,12 +46,6 @@
  * what it cannot pay for (6 thousand mispredicts for 300 million cycles).
  */
 #define UD_CAUSE_MIN_SHARE 0.05
-/*
- * Nor when its cycles are under a hundredth of the cycles per unit of work:
- * a change that small is inside what one run of a benchmark varies by, so
- * whatever it explains, it explains nothing a reader would act on.
- */
-#define UD_CAUSE_MIN_CYCLES 0.01
 
 /*
  * What a miss costs where the host's table names no penalty, each the
@@ -90,12 +84,15 @@
 /*
  * Cycles over task-clock outside these bounds is no core clock: no core
  * in use runs below 0.4 GHz under load (the slowest P-states, a Raspberry
- * Pi Zero's 0.7 GHz ARM11) or above 6.2 GHz (Intel's fastest boost, 2024).
+ * Pi Zero's 0.7 GHz ARM11) or above 6.2 GHz (Intel's fastest boost, 2024);
+ * the bounds leave a margin on each side.
  * Below, the cycles cover part of the time (:u counts over a kernel-heavy
  * run read 0.02 GHz) or a VM's vCPU was halted inside task-clock.
  */
 #define UD_GHZ_PLAUSIBLE_LOW 0.2
 #define UD_GHZ_PLAUSIBLE_HIGH 7.0
+/* The slowest clock a core runs work at (above): what bounds how much of task-clock a mode's cycles can cover. */
+#define UD_GHZ_SLOWEST 0.4
 
 /*
  * Below a twentieth of a CPU over the measured time the workload waited

@@ -281,11 +281,23 @@ static double clock_rate(const struct ud_diff_workload *w, enum ud_side s)
 }
 
 /* Cycles of the compared domain over task-clock: a clock only where it is a plausible one (diff_thresholds.h). */
+/*
+ * The CPU time a side's cycles ran in: task-clock, else getrusage's user
+ * and sys where they are many ticks (a paste that printed "seconds user"
+ * but no task-clock).
+ */
+static double cpu_time_of(const struct ud_workload *x)
+{
+	double tc = ud_workload_task_clock_ns(x);
+
+	return isfinite(tc) ? tc : x->user_ns + x->sys_ns >= UD_MIN_RUSAGE_NS ? x->user_ns + x->sys_ns : NAN;
+}
+
 static double plausible_ghz(const struct ud_diff_workload *w, enum ud_side s)
 {
 	const struct ud_workload *x = s == UD_SIDE_A ? w->a : w->b;
 	double work = s == UD_SIDE_A ? w->work.a : w->work.b;
-	double ghz = ratio(w->counting.cycles[s] * work, ud_workload_task_clock_ns(x));
+	double ghz = ratio(w->counting.cycles[s] * work, cpu_time_of(x));
 
 	return ghz >= UD_GHZ_PLAUSIBLE_LOW && ghz <= UD_GHZ_PLAUSIBLE_HIGH ? ghz : NAN;
 }
@@ -360,9 +372,8 @@ static void counted_factors(struct ud_diff_workload *w)
 		w->factor_notes[k] = NULL;
 	work_factors(w);
 	f[UD_FACTOR_FREQUENCY] = ratio(plausible_ghz(w, UD_SIDE_B), plausible_ghz(w, UD_SIDE_A));
-	if (isnan(f[UD_FACTOR_FREQUENCY]) && isfinite(ratio(w->counting.cycles[UD_SIDE_B] * w->work.b,
-							     ud_workload_task_clock_ns(w->b))) &&
-	    isfinite(ud_workload_task_clock_ns(w->a)) && isfinite(w->counting.cycles[UD_SIDE_A]))
+	if (isnan(f[UD_FACTOR_FREQUENCY]) && isfinite(ratio(w->counting.cycles[UD_SIDE_B] * w->work.b, cpu_time_of(w->b))) &&
+	    isfinite(cpu_time_of(w->a)) && isfinite(w->counting.cycles[UD_SIDE_A]))
 		w->factor_notes[UD_FACTOR_FREQUENCY] = "the counted cycles over task-clock are no plausible clock on "
 						       "a side (the counted mode covers part of the time, or a VM's "
 						       "vCPU was halted within task-clock)";
@@ -371,7 +382,11 @@ static void counted_factors(struct ud_diff_workload *w)
 					   ? NAN
 					   : ratio(ud_metric(w->b, UD_M_CPUS_UTILIZED), ud_metric(w->a, UD_M_CPUS_UTILIZED));
 	f[UD_FACTOR_CLOCK] = NAN;
-	if (w->basis == UD_SPEEDUP_SCORE && isnan(f[UD_FACTOR_FREQUENCY]) && !w->factor_notes[UD_FACTOR_FREQUENCY] &&
+	/* cycles of a whole machine (perf stat -a) over the elapsed time are no one workload's clock */
+	if (w->foreign_counts && isfinite(w->counting.cycles[UD_SIDE_A]) && isfinite(w->counting.cycles[UD_SIDE_B]))
+		w->factor_notes[UD_FACTOR_CLOCK] = "a side's counts are the machine's (system-wide or CPUs), not the "
+						   "workload's: their cycles per second are no clock of it";
+	else if (w->basis == UD_SPEEDUP_SCORE && isnan(f[UD_FACTOR_FREQUENCY]) && !w->factor_notes[UD_FACTOR_FREQUENCY] &&
 	    isfinite(ratio(clock_rate(w, UD_SIDE_B), clock_rate(w, UD_SIDE_A)))) {
 		f[UD_FACTOR_CLOCK] = ratio(clock_rate(w, UD_SIDE_B), clock_rate(w, UD_SIDE_A));
 		f[UD_FACTOR_UTILIZATION] = NAN;
@@ -433,6 +448,11 @@ static void compute_metrics(struct ud_diff_workload *w)
 		if (m == UD_M_SYS_SHARE) {
 			a = rusage_splits(w->a) ? a : NAN;
 			b = rusage_splits(w->b) ? b : NAN;
+		}
+		/* cycles of one mode over all of task-clock (0.02 GHz) is no clock, and shown as none */
+		if (m == UD_M_GHZ) {
+			a = a >= UD_GHZ_PLAUSIBLE_LOW && a <= UD_GHZ_PLAUSIBLE_HIGH ? a : NAN;
+			b = b >= UD_GHZ_PLAUSIBLE_LOW && b <= UD_GHZ_PLAUSIBLE_HIGH ? b : NAN;
 		}
 		w->metric[m] = (struct ud_ab){ a, b, ratio(b, a) };
 	}

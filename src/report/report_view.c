@@ -192,8 +192,9 @@ static json_t *cpi_view(const struct ud_cpi_stack *c)
 	json_object_set_new(v, "l1d", ud_rv_fmt("%+.3f", c->l1d));
 	json_object_set_new(v, "other", ud_rv_fmt("%+.3f", c->other));
 	json_object_set_new(v, "overshoot", json_boolean(c->overshoot));
-	/* no CPI stack without counts: the template leaves it out */
-	json_object_set_new(v, "known", json_boolean(isfinite(c->cpi_a) || isfinite(c->cpi_b)));
+	/* no CPI stack without counts, nor without a miss counted to stack: the template leaves it out */
+	json_object_set_new(v, "known", json_boolean((isfinite(c->cpi_a) || isfinite(c->cpi_b)) &&
+						     (isfinite(c->branch) || isfinite(c->l1d))));
 	return v;
 }
 
