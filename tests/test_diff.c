@@ -338,6 +338,80 @@ START_TEST(test_model_topdown_cycles)
 }
 END_TEST
 
+/*
+ * Made up: w's cycles as if perf had counted none (cycles, and the PipelineL1
+ * rows' ls_not_halted_cyc), and slots at width x the cycles it had (0: none).
+ */
+static void cycles_to_slots(struct ud_workload *w, double width)
+{
+	const struct ud_counter *cycles = ud_workload_counter(w, "cycles");
+	double v;
+
+	ck_assert_ptr_nonnull(cycles);
+	v = cycles->value;
+	for (size_t i = 0; i < w->ncounters; i++) {
+		if (w->counters[i].cls != UD_CLASS_CYCLES)
+			continue;
+		w->counters[i].status = UD_NOT_COUNTED;
+		w->counters[i].value = NAN;
+	}
+	if (width > 0) {
+		struct ud_counter *s = ud_workload_add_counter(w, "slots");
+
+		ck_assert_ptr_nonnull(s);
+		s->status = UD_COUNTED;
+		s->value = width * v;
+	}
+}
+
+/*
+ * Top-down without a cycles count: slots per unit split as cycles would
+ * (E5 at 6 a cycle, E6 at 8, made up), and without slots either the
+ * fractions alone, with no share of a change to give.
+ */
+START_TEST(test_model_topdown_without_cycles)
+{
+	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	struct ud_err err;
+	struct ud_diff *d;
+	const struct ud_diff_topdown *td;
+	double shares = 0;
+
+	cycles_to_slots(&a->workloads[0], 6);
+	cycles_to_slots(&b->workloads[0], 8);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	td = &d->workloads[0].topdown;
+	ck_assert_int_eq(td->measure, UD_TD_IN_SLOTS);
+	ck_assert(isnan(td->cycles_a) && isnan(td->cycles_b));
+	ck_assert_double_eq_tol(td->per_a, 6 * 5361.52, 0.1);
+	ck_assert_double_eq_tol(td->per_b, 8 * 1330.96, 0.1);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].a, 6 * 2144.61, 0.1);
+	for (int k = 0; k <= UD_TD_RESIDUAL; k++)
+		if (td->written[k] && (k < UD_TD_LEVEL1_COUNT || k == UD_TD_RESIDUAL))
+			shares += td->cycles[k].share_of_change;
+	ck_assert_double_eq_tol(shares, 1, 1e-12);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+
+	a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	cycles_to_slots(&a->workloads[0], 0);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	td = &d->workloads[0].topdown;
+	ck_assert_int_eq(td->measure, UD_TD_IN_FRACTION);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].a, 0.40, 1e-9);
+	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].b, 0.08, 1e-9);
+	ck_assert(isnan(td->cycles[UD_TD_BAD_SPECULATION].share_of_change));
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 /* Two methods, slots on one side and cycle accounting on the other: each side's cycles, no share of a change. */
 START_TEST(test_model_topdown_methods_apart)
 {
@@ -699,6 +773,7 @@ int main(void)
 	tcase_add_test(tc, test_model_worked_example);
 	tcase_add_test(tc, test_model_topdown_cycles);
 	tcase_add_test(tc, test_model_topdown_methods_apart);
+	tcase_add_test(tc, test_model_topdown_without_cycles);
 	tcase_add_test(tc, test_names_round_trip);
 	tcase_add_test(tc, test_json_from_model);
 	tcase_add_test(tc, test_rule_frequency_explains_most);

@@ -314,6 +314,21 @@ START_TEST(test_r04_too_short)
 }
 END_TEST
 
+/*
+ * One x86 host under perf --topdown and under an older perf's -M topdownl1
+ * (r18): no cycles on A, so the buckets are shown as shares of the slots,
+ * both sides read as percentages (0.91 Backend_Bound is 91%), never n/a.
+ */
+START_TEST(test_r18_topdown_without_cycles)
+{
+	check_case(&(struct expert){ "r18-arm-learning-path-x86-vs-neoverse-v3-fpdiv-topdown/a-intel-perf-topdown.txt",
+				     "r18-arm-learning-path-x86-vs-neoverse-v3-fpdiv-topdown/a-intel-perf-M-topdownl1.txt",
+				     NULL, NULL, "faster", -1, NULL, NULL, "none", false,
+				     ARGS("unverified", "top-down, share of the slots", "81.6%", "91.0%", "+9.4 pts"),
+				     ARGS(NEVER, "0.9%", "n/a       n/a", "metric       ") });
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_real");
@@ -334,6 +349,7 @@ int main(void)
 	tcase_add_test(tc, test_r15_waiting_removed);
 	tcase_add_test(tc, test_r10_stall_counter_cause);
 	tcase_add_test(tc, test_r04_too_short);
+	tcase_add_test(tc, test_r18_topdown_without_cycles);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -176,6 +176,27 @@ START_TEST(test_amd_pipeline_l1_text)
 }
 END_TEST
 
+/*
+ * A real paste (tests/data/real/r18, Arm's learning path, an x86 host under
+ * an older perf's -M topdownl1): Intel's TopdownL1 rows as fractions,
+ * "# 0.91 Backend_Bound", which is 91% of the slots, not 0.91%.
+ */
+START_TEST(test_older_intel_fractions)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	const struct ud_topdown *t;
+
+	ck_assert_msg(ud_import_file(p, UD_TEST_DATA "/real/r18-arm-learning-path-x86-vs-neoverse-v3-fpdiv-topdown/"
+					 "a-intel-perf-M-topdownl1.txt", &o, &err) == 0, "%s", err.msg);
+	t = record(0, 0);
+	ck_assert_int_eq(t->source, UD_TD_PERF_METRICS);
+	near(t, UD_TD_BACKEND_BOUND, 0.91, CLOSE);
+	near(t, UD_TD_RETIRING, 0.09, CLOSE);
+	near(t, UD_TD_BAD_SPECULATION, 0, CLOSE);
+	near(t, UD_TD_FRONTEND_BOUND, 0, CLOSE);
+}
+END_TEST
+
 START_TEST(test_hybrid_core_types_apart)
 {
 	const struct ud_topdown *core, *atom;
@@ -262,6 +283,7 @@ int main(void)
 	tcase_add_test(tc, test_tma_rows_csv_give_the_same_object);
 	tcase_add_test(tc, test_tma_rows_json);
 	tcase_add_test(tc, test_amd_pipeline_l1_text);
+	tcase_add_test(tc, test_older_intel_fractions);
 	tcase_add_test(tc, test_hybrid_core_types_apart);
 	tcase_add_test(tc, test_missing_topdown_event);
 	tcase_add_test(tc, test_no_topdown_no_record);

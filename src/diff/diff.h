@@ -288,10 +288,11 @@ struct ud_counting_info {
 	double cycles[2], instructions[2];
 };
 
-/* One top-down bucket's cycles per unit of work on both hosts: its fraction x that host's cycles per unit. */
+/* One top-down bucket's figure on both hosts: its fraction x that host's measure per unit (struct ud_diff_topdown). */
 struct ud_td_cycles {
 	double a, b;
-	/* (b - a) over the change in cycles per unit; NAN where the methods differ, a side is null or nothing changed */
+	/* (b - a) over the change in the measure per unit; NAN where the methods differ, a side is null, nothing
+	 * changed or the measure is the fraction itself */
 	double share_of_change;
 };
 
@@ -306,11 +307,24 @@ struct ud_td_cycles {
  * other) are shown apart: each side's cycles per bucket, no share of a
  * change between them.
  */
+/*
+ * What a bucket's figures count: cycles per unit of work where every side
+ * with a record has cycles, else slots per unit (slots are a fixed number a
+ * cycle, so their split is the cycles' split), else the bucket's fraction of
+ * the slots itself, which the record always has.
+ */
+enum ud_td_measure { UD_TD_IN_CYCLES, UD_TD_IN_SLOTS, UD_TD_IN_FRACTION };
+
+/* "cycles", "slots", "fraction": the diff JSON's topdown.measure; static */
+const char *ud_td_measure_name(enum ud_td_measure m);
+
 struct ud_diff_topdown {
 	/* borrowed from the workloads; NULL where a side has none (or one per core type, not compared) */
 	const struct ud_topdown *a, *b;
 	bool same_method;
 	double cycles_a, cycles_b;      /* cycles per unit of work; NAN unknown */
+	enum ud_td_measure measure;
+	double per_a, per_b;            /* the measure per unit of work on each side (1 for fractions); NAN unknown */
 	bool written[UD_TD_NBUCKETS + 1];  /* defined on both sides (on either, where the methods differ) */
 	struct ud_td_cycles cycles[UD_TD_NBUCKETS + 1];
 };

@@ -179,6 +179,7 @@ static void topdown(struct ud_jw *w, const struct ud_diff_topdown *td)
 	topdown_side(w, "a", td->a);
 	topdown_side(w, "b", td->b);
 	ud_jw_bool(w, "same_method", td->same_method);
+	ud_jw_string(w, "measure", ud_td_measure_name(td->measure));
 	ud_jw_object(w, "cycles");
 	ud_jw_real(w, "a", td->cycles_a);
 	ud_jw_real(w, "b", td->cycles_b);

@@ -6,7 +6,8 @@
  * A bucket's fraction of the slots times the host's cycles per unit is
  * the cycles per unit that went there (slots are a fixed number a cycle),
  * so the buckets' changes add up to the change in cycles per unit, the
- * residual with them.
+ * residual with them.  Without cycles, slots per unit split the same way;
+ * without either, the fractions are all the record says.
  */
 #include <math.h>
 #include <string.h>
@@ -19,11 +20,44 @@ static const struct ud_topdown *record_of(const struct ud_workload *x)
 	return x->ntopdown == 1 && !x->topdown[0].pmu[0] ? &x->topdown[0] : NULL;
 }
 
-static double cycles_per_unit(const struct ud_workload *x, double work)
+static double per_unit(const struct ud_workload *x, enum ud_counter_class cls, double work)
 {
-	double v = ud_workload_domain_value(x, UD_CLASS_CYCLES);
+	double v = ud_workload_domain_value(x, cls);
 
 	return isfinite(v) && work > 0 ? v / work : NAN;
+}
+
+const char *ud_td_measure_name(enum ud_td_measure m)
+{
+	static const char *const names[] = { [UD_TD_IN_CYCLES] = "cycles", [UD_TD_IN_SLOTS] = "slots",
+					     [UD_TD_IN_FRACTION] = "fraction" };
+
+	return names[m];
+}
+
+/* Known on every side that has a record: a side without one needs no measure. */
+static bool known(const struct ud_diff_topdown *td, double a, double b)
+{
+	return (!td->a || isfinite(a)) && (!td->b || isfinite(b));
+}
+
+/* Cycles where every side with a record has them, else slots, else the fractions themselves. */
+static void choose_measure(struct ud_diff_topdown *td, const struct ud_diff_workload *w)
+{
+	double sa = per_unit(w->a, UD_CLASS_SLOTS, w->work.a), sb = per_unit(w->b, UD_CLASS_SLOTS, w->work.b);
+
+	if (known(td, td->cycles_a, td->cycles_b)) {
+		td->measure = UD_TD_IN_CYCLES;
+		td->per_a = td->cycles_a;
+		td->per_b = td->cycles_b;
+	} else if (known(td, sa, sb)) {
+		td->measure = UD_TD_IN_SLOTS;
+		td->per_a = sa;
+		td->per_b = sb;
+	} else {
+		td->measure = UD_TD_IN_FRACTION;
+		td->per_a = td->per_b = 1;
+	}
 }
 
 /* A bucket's fraction in t, the residual at UD_TD_RESIDUAL; NAN where t lacks it. */
@@ -47,17 +81,19 @@ void ud_diff_topdown(struct ud_diff_workload *w)
 	memset(td, 0, sizeof(*td));
 	td->a = record_of(w->a);
 	td->b = record_of(w->b);
-	td->cycles_a = cycles_per_unit(w->a, w->work.a);
-	td->cycles_b = cycles_per_unit(w->b, w->work.b);
+	td->cycles_a = per_unit(w->a, UD_CLASS_CYCLES, w->work.a);
+	td->cycles_b = per_unit(w->b, UD_CLASS_CYCLES, w->work.b);
+	choose_measure(td, w);
 	td->same_method = td->a && td->b && td->a->method == td->b->method;
-	change = td->cycles_b - td->cycles_a;
+	/* fractions sum to one on each side: their change is no change in the work's cost */
+	change = td->measure == UD_TD_IN_FRACTION ? 0 : td->per_b - td->per_a;
 	for (int b = 0; b <= UD_TD_RESIDUAL; b++) {
 		struct ud_td_cycles *c = &td->cycles[b];
 
 		td->written[b] = td->same_method ? has(td->a, b) && has(td->b, b) : has(td->a, b) || has(td->b, b);
-		c->a = fraction(td->a, b) * td->cycles_a;
-		c->b = fraction(td->b, b) * td->cycles_b;
+		c->a = fraction(td->a, b) * td->per_a;
+		c->b = fraction(td->b, b) * td->per_b;
 		/* + 0.0: a bucket that did not move has share 0, not -0 */
-		c->share_of_change = td->same_method && change != 0 ? (c->b - c->a) / change + 0.0 : NAN;
+		c->share_of_change = td->same_method && isfinite(change) && change != 0 ? (c->b - c->a) / change + 0.0 : NAN;
 	}
 }

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cpu_mode.h"
 #include "event_id.h"
@@ -108,10 +109,14 @@ static bool identifier_with_underscore(const char *s)
 	return true;
 }
 
-/* A metric's name: one with an underscore, or perf's top-down bucket without one (PipelineL1's and Arm's "retiring"). */
+/*
+ * A metric's name: one with an underscore, or perf's top-down bucket
+ * without one (PipelineL1's and Arm's "retiring", older Intel TopdownL1's
+ * "Retiring").
+ */
 static bool metric_word(const char *s)
 {
-	return identifier_with_underscore(s) || strcmp(s, "retiring") == 0;
+	return identifier_with_underscore(s) || strcasecmp(s, "retiring") == 0;
 }
 
 bool imp_metric_name_of(const char *unit, bool any_text, char *name, size_t len)

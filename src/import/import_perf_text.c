@@ -303,10 +303,9 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	/*
 	 * the cheap tests first: most counter lines of an interval file carry a
 	 * comment that is no metric; a metric's name has an underscore, but
-	 * PipelineL1's and Arm's TopdownL1 "retiring"
+	 * PipelineL1's and Arm's TopdownL1 "retiring", older Intel's "Retiring"
 	 */
-	if (!hash ||
-	    (!strchr(hash, '_') && !strstr(hash, "retiring") && !(event && is_cycles(t) && strstr(hash, "GHz"))))
+	if (!hash || (!strchr(hash, '_') && !strstr(hash, "etiring") && !(event && is_cycles(t) && strstr(hash, "GHz"))))
 		return 0;
 	p = skip_space(hash + 1);
 	if (imp_scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)

@@ -65,6 +65,27 @@ static const struct td_name pipeline_names[] = {
 	{ NULL, 0 },
 };
 
+/*
+ * Intel's TopdownL1 before the tma_ names (perf 4.x and 5.x
+ * pmu-events/arch/x86/skylakex/skx-metrics.json and the like: "MetricName": "Backend_Bound",
+ * "MetricGroup": "TopdownL1", no ScaleUnit, so perf printed fractions).
+ */
+static const struct td_name intel_old_names[] = {
+	{ "Retiring", UD_TD_RETIRING },
+	{ "Bad_Speculation", UD_TD_BAD_SPECULATION },
+	{ "Frontend_Bound", UD_TD_FRONTEND_BOUND },
+	{ "Backend_Bound", UD_TD_BACKEND_BOUND },
+	{ NULL, 0 },
+};
+
+/*
+ * perf prints a metric scaled by its ScaleUnit: "100%" ones as percentages,
+ * those without one (older Intel and HiSilicon TopdownL1) as fractions.
+ * The level-1 buckets share the slots, so a full set of percentages has one
+ * above this; fractions never do.  "0.91 Backend_Bound" is 91%, not 0.91%.
+ */
+#define TD_FRACTIONS_AT_MOST 1.0
+
 /* perf's level-1 metric events, in the order of the buckets they give (arch/x86/events/intel/core.c). */
 static const struct td_name td_events[] = {
 	{ "topdown-retiring", UD_TD_RETIRING },
@@ -92,12 +113,25 @@ static int metric_at(const struct ud_workload *w, const char *pmu, const char *n
 	return -1;
 }
 
+/* 100 where perf printed the level-1 rows of this naming as percentages, 1 where as fractions. */
+static double printed_scale(const struct ud_workload *w, const char *pmu, const struct td_name *names)
+{
+	for (const struct td_name *n = names; n->perf; n++) {
+		int i = ud_topdown_bucket_level(n->bucket) == 1 ? metric_at(w, pmu, n->perf) : -1;
+
+		if (i >= 0 && w->perf_metrics[i].value > TD_FRACTIONS_AT_MOST)
+			return 100;
+	}
+	return 1;
+}
+
 /* Fills a record from perf's metric rows of one naming: 1 done, 0 none of its level-1 rows printed, -1 out of memory. */
 static int from_metrics(struct ud_workload *w, const char *pmu, const struct td_name *names, struct ud_err *err)
 {
 	struct ud_topdown *t;
 	char why[UD_TD_REASON];
 	bool any = false;
+	double scale;
 
 	for (const struct td_name *n = names; n->perf; n++)
 		any = any || (ud_topdown_bucket_level(n->bucket) == 1 && metric_at(w, pmu, n->perf) >= 0);
@@ -106,6 +140,7 @@ static int from_metrics(struct ud_workload *w, const char *pmu, const struct td_
 	t = ud_workload_add_topdown(w, UD_TD_SLOTS, UD_TD_PERF_METRICS, pmu);
 	if (!t)
 		return ud_fail(err, "out of memory");
+	scale = printed_scale(w, pmu, names);
 	for (const struct td_name *n = names; n->perf; n++) {
 		int i = metric_at(w, pmu, n->perf);
 		double v = i >= 0 ? w->perf_metrics[i].value : NAN;
@@ -113,8 +148,7 @@ static int from_metrics(struct ud_workload *w, const char *pmu, const struct td_
 		if (i < 0 && (t->defined[n->bucket] || n->bucket > UD_TD_BACKEND_BOUND))
 			continue; /* another spelling of a bucket already set, or one this paste does not give */
 		snprintf(why, sizeof(why), i < 0 ? "perf printed no %s row" : "perf printed %s without a value", n->perf);
-		/* perf prints these as percentages (their ScaleUnit is 100%) */
-		ud_topdown_set(t, n->bucket, v / 100, why);
+		ud_topdown_set(t, n->bucket, v / scale, why);
 	}
 	ud_topdown_finish(t, NULL);
 	return 1;
@@ -195,7 +229,8 @@ static int from_events(struct ud_workload *w, const char *pmu, struct ud_err *er
 /*
  * pmu's record from the first source perf printed: Intel's tma_* metrics,
  * else the topdown-* events (perf 5.x prints them with "retiring" beside
- * one, which is no PipelineL1 row), else AMD's or Arm's bucket metrics.
+ * one, which is no PipelineL1 row), else AMD's or Arm's bucket metrics,
+ * else Intel's older TopdownL1 names.
  */
 static int import_pmu(struct ud_workload *w, const char *pmu, struct ud_err *err)
 {
@@ -205,6 +240,8 @@ static int import_pmu(struct ud_workload *w, const char *pmu, struct ud_err *err
 		r = from_events(w, pmu, err);
 	if (r == 0)
 		r = from_metrics(w, pmu, pipeline_names, err);
+	if (r == 0)
+		r = from_metrics(w, pmu, intel_old_names, err);
 	return r < 0 ? -1 : 0;
 }
 

@@ -630,9 +630,9 @@ static int td_part(int i)
 	return i < UD_TD_LEVEL1_COUNT ? i : UD_TD_RESIDUAL;
 }
 
-/* One host's bar: each level-1 bucket's cycles per unit (its share of the bar where the cycles are unknown). */
-static json_t *td_row(const char *host, const struct ud_topdown *t, double cycles, double scale, const char *unit,
-		      double y)
+/* One host's bar: each level-1 bucket's cycles (or slots) per unit, its share of the bar where neither is known. */
+static json_t *td_row(const char *host, const struct ud_topdown *t, double cycles, double scale, const char *measure,
+		      const char *unit, double y)
 {
 	double x = CHART_PLOT_LEFT, per = isfinite(cycles) ? cycles : 1;
 	json_t *segs = json_array();
@@ -662,7 +662,10 @@ static json_t *td_row(const char *host, const struct ud_topdown *t, double cycle
 							   used ? " + " : "", name, 100 * f);
 	}
 	ud_rv_count_text(cycles, value, sizeof(value));
-	snprintf(label, sizeof(label), isfinite(cycles) ? "%s: %s cycles/%s" : "%s: slots", host, value, unit);
+	if (isfinite(cycles))
+		snprintf(label, sizeof(label), "%s: %s %s/%s", host, value, measure, unit);
+	else
+		snprintf(label, sizeof(label), "%s: slots", host);
 	return json_pack("{s:s s:o s:o s:o s:o s:s s:o}", "label", label, "y", ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR),
 			 "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs, "line", line, "line_y",
 			 ud_rv_coord(y + CPI_BAR + 15));
@@ -697,8 +700,8 @@ json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit)
 {
 	static const char *const hosts[] = { "A", "B" };
 	const struct ud_topdown *t[UD_SIDE_COUNT] = { td->a, td->b };
-	double cycles[UD_SIDE_COUNT] = { td->cycles_a, td->cycles_b }, top, y = CHART_TOP + LEGEND_ROW;
-	bool known = (!t[0] || isfinite(cycles[0])) && (!t[1] || isfinite(cycles[1]));
+	double cycles[UD_SIDE_COUNT] = { td->per_a, td->per_b }, top, y = CHART_TOP + LEGEND_ROW;
+	bool known = td->measure != UD_TD_IN_FRACTION;
 	json_t *rows = json_array();
 
 	/* One scale for both hosts where both cycles are known: the bars' lengths compare cycles per unit. */
@@ -707,7 +710,8 @@ json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit)
 		if (!t[i])
 			continue;
 		json_array_append_new(rows, td_row(hosts[i], t[i], known ? cycles[i] : NAN,
-						   (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / (top > 0 ? top : 1), unit, y));
+						   (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / (top > 0 ? top : 1),
+						   ud_td_measure_name(td->measure), unit, y));
 		y += CPI_ROW;
 	}
 	return json_pack("{s:i s:i s:o s:i s:o s:o s:o}", "width", CHART_WIDTH, "height", (int)y, "rows", rows, "line_x",

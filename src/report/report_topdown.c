@@ -37,9 +37,17 @@ static json_t *row(const struct ud_diff_topdown *td, int b)
 
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
 	snprintf(name, sizeof(name), "%s%s", b < UD_TD_NBUCKETS && ud_topdown_bucket_level(b) == 2 ? "  " : "", label);
-	ud_rv_count_text(ud_rv_known(c->a), a, sizeof(a));
-	ud_rv_count_text(ud_rv_known(c->b), bb, sizeof(bb));
-	snprintf(share, sizeof(share), isfinite(c->share_of_change) ? "%.0f%%" : "n/a", 100 * c->share_of_change);
+	if (td->measure == UD_TD_IN_FRACTION) {
+		snprintf(a, sizeof(a), isfinite(c->a) ? "%.1f%%" : "n/a", 100 * c->a);
+		snprintf(bb, sizeof(bb), isfinite(c->b) ? "%.1f%%" : "n/a", 100 * c->b);
+	} else {
+		ud_rv_count_text(ud_rv_known(c->a), a, sizeof(a));
+		ud_rv_count_text(ud_rv_known(c->b), bb, sizeof(bb));
+	}
+	if (td->measure == UD_TD_IN_FRACTION) /* no cost per unit to share out: the move in points is what is known */
+		snprintf(share, sizeof(share), isfinite(c->b - c->a) ? "%+.1f pts" : "n/a", 100 * (c->b - c->a));
+	else
+		snprintf(share, sizeof(share), isfinite(c->share_of_change) ? "%.0f%%" : "n/a", 100 * c->share_of_change);
 	snprintf(col, sizeof(col), "%-26s %14s %14s %9s", name, a, bb, share);
 	return json_pack("{s:s s:s s:s s:s s:s}", "name", name, "a", a, "b", bb, "share", share, "col", col);
 }
@@ -75,20 +83,22 @@ static int largest_part(const struct ud_diff_topdown *td)
 	return best;
 }
 
-/* ["E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad speculation."], or [] */
+/* ["E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad speculation."] (slots where the
+ * cycles are unknown), or [] */
 static json_t *sentence(const struct ud_diff *d, const struct ud_diff_topdown *td, const char *unit)
 {
-	double change = td->cycles_b - td->cycles_a;
+	double change = td->per_b - td->per_a;
 	int b = largest_part(td);
 	char total[40], part[40], label[64], line[600];
 
-	if (!td->same_method || !isfinite(change) || change == 0 || b < 0)
+	if (!td->same_method || td->measure == UD_TD_IN_FRACTION || !isfinite(change) || change == 0 || b < 0)
 		return json_array();
 	ud_rv_count_text(fabs(change), total, sizeof(total));
 	ud_rv_count_text(fabs(td->cycles[b].b - td->cycles[b].a), part, sizeof(part));
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
-	snprintf(line, sizeof(line), "%s needs %s %s cycles per %s than %s: %s of them (%.0f%%) %s %s.",
-		 d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more", unit, d->host[UD_SIDE_A].label, part,
+	snprintf(line, sizeof(line), "%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
+		 d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more", ud_td_measure_name(td->measure), unit,
+		 d->host[UD_SIDE_A].label, part,
 		 100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to",
 		 label);
 	ud_utf8_sanitize(line);
@@ -147,11 +157,16 @@ json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)
 	if (td->a && td->b && !td->same_method)
 		json_array_append_new(notes, json_string("The two hosts account differently (issue slots on one, stalled "
 							 "cycles on the other): each is shown, the two are not subtracted."));
-	snprintf(title, sizeof(title), "cycles per %s", w->work.unit);
+	if (td->measure == UD_TD_IN_FRACTION)
+		snprintf(title, sizeof(title), "share of the slots");
+	else
+		snprintf(title, sizeof(title), "%s per %s", ud_td_measure_name(td->measure), w->work.unit);
 	snprintf(head, sizeof(head), "top-down, %s", title);
 	snprintf(head + strlen(head), sizeof(head) - strlen(head), "%*s %14s %9s", (int)(41 - strlen(head)), "A", "B",
-		 "share");
-	v = json_pack("{s:s s:s s:o s:o s:[oo] s:o s:o}", "title", title, "head", head, "rows", rows(td), "sentence",
+		 td->measure == UD_TD_IN_FRACTION ? "change" : "share");
+	v = json_pack("{s:s s:s s:s s:o s:o s:[oo] s:o s:o}", "title", title, "head", head, "share_head",
+		      td->measure == UD_TD_IN_FRACTION ? "change in points" : "share of the change", "rows", rows(td),
+		      "sentence",
 		      sentence(d, td, w->work.unit), "methods", method_line("A", td->a), method_line("B", td->b), "notes",
 		      notes, "chart", ud_chart_topdown(td, w->work.unit));
 	return v;

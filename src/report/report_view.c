@@ -135,6 +135,8 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
 		char a[40], b[40], r[24], col[200];
 
+		if (!isfinite(v->a) && !isfinite(v->b))
+			continue; /* known on neither side: a row of n/a says nothing the data has */
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
 		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
@@ -244,6 +246,7 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	json_object_set_new(v, "work", work_view(&w->work));
 	json_object_set_new(v, "factors", factors_view(w));
 	json_object_set_new(v, "metrics", metrics_view(w, notes));
+	json_object_set_new(v, "has_metrics", json_boolean(json_array_size(json_object_get(v, "metrics")) > 0));
 	json_object_set_new(v, "metric_notes", notes);
 	json_object_set_new(v, "cpi", cpi_view(&w->cpi));
 	json_object_set_new(v, "waterfall", ud_chart_waterfall(w->factor, w->speedup, axis));
@@ -254,7 +257,7 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	json_object_set_new(v, "show_cpi", json_boolean(!w->topdown.a || !w->topdown.b));
 	json_object_set_new(v, "per_unit", per_unit_view(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
-	json_object_set_new(v, "has_per_unit", json_boolean(w->nper_unit > 0));
+	json_object_set_new(v, "has_per_unit", json_boolean(json_array_size(json_object_get(v, "per_unit")) > 0));
 	json_object_set_new(v, "time_split", time_split_view(w));
 	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	return v;
