@@ -347,6 +347,27 @@ static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char
 	fputs(".", f);
 }
 
+/* " Its counters did move: instructions 0.979x and branches 0.976x per run, outside their noise; ..." */
+static void movers_sentence(FILE *f, const struct ud_diff_workload *w)
+{
+	size_t n = 0;
+
+	if (w->verdict != UD_VERDICT_SAME)
+		return;
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		const struct ud_per_unit *u = &w->per_unit[i];
+
+		if (!ud_diff_mover_notable(u))
+			continue;
+		fprintf(f, "%s%s %.3gx", n ? ", " : " Its counters did move: ", u->name, u->v.ratio);
+		n++;
+	}
+	if (n)
+		fprintf(f, " per %s, outside their noise: the work changed and the time did not show it (see "
+			   "Findings).",
+			w->work.unit);
+}
+
 int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 {
 	/* Sized by what it says: a long workload name or host label is never cut mid-word. */
@@ -356,6 +377,7 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 	if (!f)
 		return -1;
 	first_sentence(f, w, la, lb);
+	movers_sentence(f, w);
 	crossing_sentence(f, w);
 	if (w->verdict == UD_VERDICT_NO_CLAIM)
 		; /* nothing to split */

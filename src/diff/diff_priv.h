@@ -38,6 +38,13 @@ void ud_diff_counter_significance(const struct ud_diff_workload *w, const struct
  */
 void ud_diff_counting(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 bool ud_diff_domain_too_narrow(const struct ud_diff_workload *w);
+/*
+ * Whether a hardware counter's move per unit of work is beyond chance and
+ * large enough to be worth saying (UD_MOVER_FINDING_P, _MIN_MOVE): what
+ * the counters-moved-time-did-not finding and the explanation name when
+ * the time did not move.
+ */
+bool ud_diff_mover_notable(const struct ud_per_unit *u);
 int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 /*

@@ -421,6 +421,30 @@ static int rule_low_ipc_work(const struct subject *s, struct evidence *ev)
 	return 1;
 }
 
+/* Each hardware counter whose move per unit is notable while the time's was within the noise. */
+static int rule_counters_moved_time_did_not(const struct subject *s, struct evidence *ev)
+{
+	const struct ud_diff_workload *w = s->w;
+	int n = 0;
+
+	if (w->verdict != UD_VERDICT_SAME)
+		return 0;
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		const struct ud_per_unit *u = &w->per_unit[i];
+		char na[32], nb[32];
+
+		if (!ud_diff_mover_notable(u))
+			continue;
+		add(ev, "%s: %s per %s %s -> %s (%.3gx, p = %.2g)", w->a->name, u->name, w->work.unit,
+		    ud_format_num("%.4g", u->v.a, na, sizeof(na)), ud_format_num("%.4g", u->v.b, nb, sizeof(nb)),
+		    u->v.ratio, u->p);
+		n++;
+	}
+	if (n)
+		add(ev, "%s: the time within the noise: %s", w->a->name, w->sig.note);
+	return n > 0;
+}
+
 /*
  * Each side's noise warnings (run records them, noise.h), said once for the
  * diff: one line a noisy workload and side, its causes together.
@@ -626,6 +650,15 @@ static const struct rule {
 		"Compare cycles and CPU time per unit of work (the per-unit table) instead of path length and IPC; "
 		"to see what the instructions do, sample it ('uarchdiff run --hotspots -w NAME', or perf record and "
 		"perf annotate on the hottest symbol)." },
+	[UD_FINDING_COUNTERS_MOVED_TIME_DID_NOT] = {
+		"counters-moved-time-did-not", SCOPE_WORKLOAD, rule_counters_moved_time_did_not,
+		"Counters moved outside their noise while the time did not: the change did alter what the core does "
+		"(fewer instructions, fewer misses) but not what the workload waits on, or the score's own noise hides "
+		"a gain smaller than it.  Where the counters show less work done, that work was off the critical path: "
+		"the cycles are spent elsewhere.",
+		"Look at what the cycles are spent on (stalled-cycles-backend, top-down, or 'uarchdiff run --hotspots'), "
+		"and measure with more runs ('perf stat -r 20', 'uarchdiff run -r 20') to see whether a gain smaller "
+		"than today's noise is there." },
 	[UD_FINDING_HYBRID_CPU] = {
 		"hybrid-cpu", SCOPE_DIFF, rule_hybrid_cpu,
 		"A host has cores of two or more kinds (performance and efficiency cores): a workload's IPC, path "

@@ -157,3 +157,10 @@ void ud_diff_counter_significance(const struct ud_diff_workload *w, const struct
 	u->p = t.p;
 	u->significant = t.p < UD_SIG_ALPHA;
 }
+
+bool ud_diff_mover_notable(const struct ud_per_unit *u)
+{
+	/* software counts (faults, switches) follow the load and the kernel, not the work */
+	return u->cls != UD_CLASS_SOFTWARE && u->significant == 1 && u->p < UD_MOVER_FINDING_P &&
+	       fabs(log(u->v.ratio)) >= log1p(UD_MOVER_FINDING_MIN_MOVE);
+}

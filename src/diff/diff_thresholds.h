@@ -243,4 +243,14 @@
  */
 #define UD_FLEET_MIN_PEERS 5
 
+/*
+ * A counter that moved while the time did not is a finding (issue 33:
+ * "the patch removes work, the time does not show it") only when its move
+ * is beyond chance across the whole per-unit table: a paste holds about
+ * ten counters, so one test's 0.05 over ten (Bonferroni), and a move of at
+ * least 1%, below which a tested change is too small to act on.
+ */
+#define UD_MOVER_FINDING_P 0.005
+#define UD_MOVER_FINDING_MIN_MOVE 0.01
+
 #endif
