@@ -212,6 +212,46 @@ START_TEST(test_factor_against_the_result)
 END_TEST
 
 /*
+ * The facts that bear on a factor, named beside it (made up): the same
+ * pair as above with the hosts' governors apart, beside the clock; and a
+ * kernel crossing (user and kernel time per unit both 5x: 2 s at 70% in
+ * the kernel against 0.4 s) beside the mitigations and kernels that differ.
+ */
+START_TEST(test_environment_beside_its_factor)
+{
+	struct ud_profile *a = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"zen4\"}, \"kernel\": \"6.1.0\", "
+							     "\"cpufreq\": {\"governor\": \"powersave\"}, "
+							     "\"vulnerabilities\": {\"spec_rstack_overflow\": "
+							     "\"Mitigation: Safe RET\"}}"));
+	struct ud_profile *b = ud_profile_new(host_from_text("{\"cpu\": {\"uarch\": \"zen4\"}, \"kernel\": \"6.1.0\", "
+							     "\"cpufreq\": {\"governor\": \"performance\"}, "
+							     "\"vulnerabilities\": {\"spec_rstack_overflow\": "
+							     "\"Vulnerable\"}}"));
+	struct ud_err err;
+	struct ud_diff *d;
+
+	counts(add(a, "w", 112, 1), 1.12e9, 1.12e9, 1e9, 0);
+	counts(add(b, "w", 100, 1), 1.25e9, 1.25e9 / 1.75, 1e9, 0);
+	counts(add(a, "k", 1000 / 2.0, 1), 1e9, 2e9, 2e9, 0.7);
+	counts(add(b, "k", 1000 / 0.4, 1), 1e9, 4e8, 4e8, 0.7);
+	a->workloads[1].elapsed_ns = 2e9;
+	b->workloads[1].elapsed_ns = 4e8;
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	SAYS(d->workloads[0].explanation, "Clock frequency (1.12 -> 0.714 GHz; the hosts differ: cpufreq.governor "
+					  "powersave on A, performance on B)");
+	NOT_SAYS(d->workloads[0].explanation, "spec_rstack_overflow");
+	ck_assert(d->workloads[1].crossing);
+	SAYS(d->workloads[1].explanation, "The hosts differ there: vulnerabilities.spec_rstack_overflow Mitigation: "
+					  "Safe RET on A, Vulnerable on B.");
+	NOT_SAYS(d->workloads[1].explanation, "kernel 6.1.0");
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
+/*
  * Work fixed at 1,000 units a side; A 1.5e9 cycles in 1.5 s, B 1.2e9 in
  * 1.2 s (1 GHz, 1 CPU both), 1e9 instructions each: IPC 0.667 -> 0.833,
  * speedup 1.25.  Cycles per unit fell 1.5e6 -> 1.2e6 (3e5).
@@ -637,6 +677,7 @@ int main(void)
 	tcase_add_test(tc, test_score_summaries_and_samples);
 	tcase_add_test(tc, test_clock_without_task_clock);
 	tcase_add_test(tc, test_factor_against_the_result);
+	tcase_add_test(tc, test_environment_beside_its_factor);
 	tcase_add_test(tc, test_branch_misses_carry_it);
 	tcase_add_test(tc, test_misses_that_are_not_causes);
 	tcase_add_test(tc, test_rate_above_100_is_not_comparable);

@@ -31,6 +31,75 @@ struct labels {
 	const char *a, *b;
 };
 
+/* The most differing facts named beside one factor: the Environment section lists them all. */
+#define ENV_BESIDE_MAX 3
+
+struct env_walk {
+	const struct ud_host *b;
+	const char *const *fields; /* names, or prefixes ending in '.' */
+	FILE *f;
+	int n;
+};
+
+static bool env_field_wanted(const char *name, const char *const *fields)
+{
+	for (; *fields; fields++) {
+		size_t len = strlen(*fields);
+
+		if ((*fields)[len - 1] == '.' ? strncmp(name, *fields, len) == 0 : strcmp(name, *fields) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int env_visit(const char *name, const struct ud_fact *a, void *arg)
+{
+	struct env_walk *e = arg;
+	struct ud_fact b;
+	char ta[96], tb[96];
+
+	if (a->type == UD_FACT_GROUP || a->type == UD_FACT_NULL || !env_field_wanted(name, e->fields))
+		return 0;
+	b = ud_host_fact(e->b, name);
+	if (b.type == UD_FACT_ABSENT || b.type == UD_FACT_NULL || ud_fact_equal(a, &b))
+		return 0;
+	if (e->n++ < ENV_BESIDE_MAX)
+		fprintf(e->f, "%s%s %s on A, %s on B", e->n > 1 ? "; " : "", name, ud_fact_text(a, ta, sizeof(ta)),
+			ud_fact_text(&b, tb, sizeof(tb)));
+	return 0;
+}
+
+/*
+ * The facts that bear on a factor where both hosts know them and disagree
+ * (issue 33: a governor beside the clock, mitigations beside a kernel
+ * crossing), after lead: "; the hosts differ: cpufreq.governor powersave on
+ * A, performance on B".  Nothing where no such fact differs; returns how
+ * many do.
+ */
+static int env_beside(FILE *f, const struct ud_diff_workload *w, const char *lead, const char *const *fields)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	struct env_walk e = { w->host[UD_SIDE_B], fields, NULL, 0 };
+
+	if (!w->host[UD_SIDE_A] || !w->host[UD_SIDE_B] || !(m = open_memstream(&text, &len)))
+		return 0;
+	e.f = m;
+	ud_host_each_fact(w->host[UD_SIDE_A], env_visit, &e);
+	if (e.n > ENV_BESIDE_MAX)
+		fprintf(m, " and %d more (see Environment)", e.n - ENV_BESIDE_MAX);
+	if (fclose(m) != 0)
+		e.n = 0;
+	if (e.n)
+		fprintf(f, "%s%s", lead, text);
+	free(text);
+	return e.n;
+}
+
+static const char *const clock_facts[] = { "cpufreq.", "hypervisor", NULL };
+static const char *const crossing_facts[] = { "vulnerabilities.", "kernel", "hypervisor", NULL };
+
 /*
  * A factor with the numbers behind it: "IPC (0.71 -> 2.70)", "path length
  * (A needs 1.25x the instructions per KB)".  A ratio is always stated from
@@ -50,7 +119,9 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		fprintf(f, "IPC (%.2f -> %.2f)", m[UD_M_IPC].a, m[UD_M_IPC].b);
 		break;
 	case UD_FACTOR_FREQUENCY:
-		fprintf(f, "clock frequency (%.3g -> %.3g GHz)", m[UD_M_GHZ].a, m[UD_M_GHZ].b);
+		fprintf(f, "clock frequency (%.3g -> %.3g GHz", m[UD_M_GHZ].a, m[UD_M_GHZ].b);
+		env_beside(f, w, "; the hosts differ: ", clock_facts);
+		fputs(")", f);
 		break;
 	case UD_FACTOR_UTILIZATION:
 		fprintf(f, "CPU utilization (%.3g -> %.3g CPUs)", m[UD_M_CPUS_UTILIZED].a, m[UD_M_CPUS_UTILIZED].b);
@@ -61,6 +132,7 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		/* perf's own GHz beside the cycles line, where both pastes kept it: the evidence as printed */
 		if (isfinite(perf_ghz(w->a)) && isfinite(perf_ghz(w->b)))
 			fprintf(f, "; perf printed %.4g -> %.4g GHz", perf_ghz(w->a), perf_ghz(w->b));
+		env_beside(f, w, "; the hosts differ: ", clock_facts);
 		fputs(")", f);
 		break;
 	case UD_FACTOR_CYCLES:
@@ -273,6 +345,8 @@ static void crossing_sentence(FILE *f, const struct ud_diff_workload *w)
 		   "does not.",
 		w->work.unit, fell ? "fell" : "rose", fell ? u->a / u->b : u->b / u->a, fell ? k->a / k->b : k->b / k->a,
 		fell ? "A" : "B");
+	if (env_beside(f, w, " The hosts differ there: ", crossing_facts))
+		fputs(".", f);
 }
 
 /*
