@@ -439,6 +439,37 @@ START_TEST(test_import_stated_facts)
 }
 END_TEST
 
+/* A raw code only the host's table knows (made up): classed by --uarch zen4's table, other without one. */
+START_TEST(test_import_raw_code_by_table)
+{
+	char *dir = make_tempdir(), in[4096], out[4096];
+	char *with[] = { UD, "import", "--uarch", "zen4", "-o", out, in, NULL };
+	char *without[] = { UD, "import", "-o", out, in, NULL };
+	char **argvs[] = { with, without };
+	const char *want[] = { "l1d-miss", "other" };
+
+	snprintf(in, sizeof(in), "%s/raw.txt", dir);
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	write_text(in, " Performance counter stats for './x':\n\n     1,000,000      r0c860:u\n"
+		       "    10,000,000      cycles:u\n\n       1.000000000 seconds time elapsed\n");
+	for (int i = 0; i < 2; i++) {
+		struct run_result r = run_capture(argvs[i]);
+		json_t *root, *c;
+
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+		root = json_load_file(out, 0, NULL);
+		c = json_object_get(json_object_get(json_array_get(json_object_get(root, "workloads"), 0), "counters"),
+				    "r0c860:u");
+		ck_assert_str_eq(json_string_value(json_object_get(c, "class")), want[i]);
+		ck_assert_str_eq(json_string_value(json_object_get(c, "mode")), "user");
+		json_decref(root);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Issue 32: a bad --fact is refused on one line naming it, exit 2, nothing written. */
 START_TEST(test_import_bad_facts)
 {
@@ -1420,6 +1451,7 @@ int main(void)
 	tcase_add_test(tc, test_import_host_facts);
 	tcase_add_test(tc, test_isa_and_cores_without_table);
 	tcase_add_test(tc, test_import_stated_facts);
+	tcase_add_test(tc, test_import_raw_code_by_table);
 	tcase_add_test(tc, test_import_bad_facts);
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	tcase_add_test(tc, test_score_only_diff_is_compact);

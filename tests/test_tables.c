@@ -16,6 +16,8 @@
 #include "events.h"
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "event_id.h"
+#include "profile.h"
 #include "testutil.h"
 #include "topdown_method.h"
 #include "uarch.h"
@@ -226,6 +228,46 @@ START_TEST(test_resolution_paths)
 }
 END_TEST
 
+/*
+ * What only the host's table knows (made-up counters): on Zen 4 the raw
+ * code and the terms of PMCx060 umask 0xc8 are its L1-dcache-load-misses,
+ * in the mode they were counted, and libpfm4's name of PMCx0C3 its
+ * branch-misses; on Neoverse N1 none of them is anything; a class a name
+ * already gave stays, and an unlisted code stays other.
+ */
+START_TEST(test_table_classes_raw_and_vendor_names)
+{
+	const struct ud_uarch *zen4 = ud_uarch_find(&db, "zen4"), *n1 = ud_uarch_find(&db, "neoverse-n1");
+	static const char *const names[] = { "r0c860", "cpu/event=0x60,umask=0xc8/k",
+					     "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED:u", "cycles", "r1234" };
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "w");
+
+	ck_assert_ptr_nonnull(zen4);
+	ck_assert_ptr_nonnull(n1);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ud_counter *c = ud_workload_add_counter(w, names[i]);
+		enum ud_counter_class cls;
+		enum ud_counting mode;
+
+		ud_event_classify_name(names[i], UD_ARCH_UNKNOWN, &cls, &mode);
+		ud_counter_set_identity(c, cls, mode);
+		ck_assert_int_eq(c->cls, i == 3 ? UD_CLASS_CYCLES : UD_CLASS_OTHER);
+	}
+	ck_assert_uint_eq(ud_uarch_classify_counters(n1, w), 0);
+	ck_assert_uint_eq(ud_uarch_classify_counters(NULL, w), 0);
+	ck_assert_uint_eq(ud_uarch_classify_counters(zen4, w), 3);
+	ck_assert_int_eq(w->counters[0].cls, UD_CLASS_L1D_MISS);
+	ck_assert_int_eq(w->counters[1].cls, UD_CLASS_L1D_MISS);
+	ck_assert_int_eq(w->counters[1].mode, UD_COUNTING_KERNEL);
+	ck_assert_int_eq(w->counters[2].cls, UD_CLASS_BRANCH_MISSES);
+	ck_assert_int_eq(w->counters[2].mode, UD_COUNTING_USER);
+	ck_assert_int_eq(w->counters[3].cls, UD_CLASS_CYCLES);
+	ck_assert_int_eq(w->counters[4].cls, UD_CLASS_OTHER);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tables");
@@ -235,6 +277,7 @@ int main(void)
 	tcase_add_test(tc, test_x86_entries_match_libpfm4);
 	tcase_add_test(tc, test_arm_entries_use_architectural_numbers);
 	tcase_add_test(tc, test_resolution_paths);
+	tcase_add_test(tc, test_table_classes_raw_and_vendor_names);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -202,6 +202,7 @@ static int import_main(int argc, char **argv)
 	/* -o is checked before the inputs are read, and created only once they all parsed. */
 	if (!p || ud_outfile_check(args.output, &err) != 0 || import_files(p, argv + next, argc - next, &err) != 0)
 		goto fail;
+	ud_import_classify_by_table(p);
 	if (label_by_file(&args, p->host, argv[next]) != 0) {
 		ud_fail(&err, "out of memory");
 		goto fail;

@@ -22,6 +22,7 @@
 #include "import_number.h"
 #include "import_parsers.h"
 #include "import_warnings.h"
+#include "uarch.h"
 
 static const char *const format_names[] = {
 	[UD_FMT_AUTO] = "auto",
@@ -340,4 +341,23 @@ int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err)
 {
 	return ud_import_file_warn(p, path, o, NULL, err);
+}
+
+int ud_import_classify_by_table(struct ud_profile *p)
+{
+	struct ud_uarch_db db = { 0 };
+	struct ud_err ignored = UD_ERR_INIT;
+	const struct ud_uarch *u;
+	size_t n = 0;
+
+	if (!p->host || !p->host->cpu.uarch)
+		return 0;
+	/* the tables are an addition here: an install without them imports what the names say */
+	if (ud_uarch_db_load(NULL, &db, &ignored) != 0)
+		return 0;
+	u = ud_uarch_find(&db, p->host->cpu.uarch);
+	for (size_t i = 0; u && i < p->nworkloads; i++)
+		n += ud_uarch_classify_counters(u, &p->workloads[i]);
+	ud_uarch_db_free(&db);
+	return (int)n;
 }

@@ -87,6 +87,13 @@ enum ud_import_format ud_import_detect(const char *text, size_t len);
 int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err);
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err);
+/*
+ * After the files: the counters no name classed (raw codes, vendors'
+ * names), classed from the event table of the host's cpu.uarch where there
+ * is one (uarch.h, ud_uarch_classify_counters()).  Returns how many; 0
+ * where the host names no table or the tables cannot be read.
+ */
+int ud_import_classify_by_table(struct ud_profile *p);
 /* The same, appending warnings to *warn (NULL: dropped).  On error nothing is appended. */
 int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
 			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err);

@@ -17,7 +17,7 @@
  * events, IBM POWER's PM_*), and for a raw code the architecture's
  * architected events (Intel's architectural events, AMD's core events
  * common to families 17h-1Ah, Arm's common event numbers).  The host's own
- * event table can say more (uarch.h's ud_uarch_classify()).
+ * event table can say more (uarch.h's ud_uarch_classify_counters()).
  *
  * Plain values: no pointers but to static text.
  */

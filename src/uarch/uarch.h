@@ -26,6 +26,8 @@
 #include "topdown.h"
 #include "topdown_expr.h"
 
+struct ud_workload;
+
 #define UD_UARCH_TEXT 256
 
 struct ud_uarch_event {
@@ -170,6 +172,12 @@ const struct ud_core *ud_core_detect(const struct ud_uarch_db *db, const struct 
  */
 const char *ud_uarch_vendor(const struct ud_uarch *u);
 const struct ud_uarch_event *ud_uarch_event(const struct ud_uarch *u, const char *generic);
+/*
+ * Classes w's counters of class other from u's table (NULL: none): a raw
+ * code or a vendor's name the table lists behind a generic name takes that
+ * name's class, in the counter's own mode.  Returns how many it classed.
+ */
+size_t ud_uarch_classify_counters(const struct ud_uarch *u, struct ud_workload *w);
 /*
  * The table for a CPU description: cpuinfo_path (NULL: this host's
  * /proc/cpuinfo) parsed and detected.  NULL with err when it cannot be read.
