@@ -125,25 +125,46 @@ static const char *per_unit_label(const char *key, bool *is_time)
 	return key;
 }
 
+/* "outside (p = 1.5e-06)", "within (p = 0.41)", or "" where a side printed no spread */
+static void noise_text(const struct ud_per_unit *u, char *buf, size_t len)
+{
+	if (u->significant < 0 || !isfinite(u->p))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%s (p = %.2g)", u->significant ? "outside" : "within", u->p);
+}
+
+/* Whether any row shown has a per-counter test: only then does the table get its noise column. */
+static bool per_unit_tested(const struct ud_diff_workload *w)
+{
+	for (size_t i = 0; i < w->nper_unit; i++)
+		if (w->per_unit[i].significant >= 0 && (isfinite(w->per_unit[i].v.a) || isfinite(w->per_unit[i].v.b)))
+			return true;
+	return false;
+}
+
 static json_t *per_unit_view(const struct ud_diff_workload *w)
 {
 	json_t *rows = json_array();
+	bool tested = per_unit_tested(w);
 
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_ab *v = &w->per_unit[i].v;
 		bool is_time;
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
-		char a[40], b[40], r[24], col[200];
+		char a[40], b[40], r[24], noise[40], col[240];
 
 		if (!isfinite(v->a) && !isfinite(v->b))
 			continue; /* known on neither side: a row of n/a says nothing the data has */
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
 		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
-		snprintf(col, sizeof(col), "%-26s %14s %14s %9s", label, a, b, r);
+		noise_text(&w->per_unit[i], noise, sizeof(noise));
+		snprintf(col, sizeof(col), "%-26s %14s %14s %9s%s%s", label, a, b, r, tested && noise[0] ? "  " : "",
+			 tested ? noise : "");
 		ud_utf8_sanitize(col); /* a long counter name cut inside a character would lose the row */
-		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio", r,
-						      "col", col));
+		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio",
+						      r, "noise", noise, "col", col));
 	}
 	return rows;
 }
@@ -258,6 +279,7 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	json_object_set_new(v, "per_unit", per_unit_view(w));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(json_array_size(json_object_get(v, "per_unit")) > 0));
+	json_object_set_new(v, "per_unit_noise", json_boolean(per_unit_tested(w)));
 	json_object_set_new(v, "time_split", time_split_view(w));
 	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	return v;
