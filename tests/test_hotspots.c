@@ -439,7 +439,7 @@ START_TEST(test_plan_leaves_the_sampler_a_counter)
 	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
 	u = ud_uarch_find(&db, "zen4"); /* no fixed counters: every hardware event takes a programmable one */
 	ck_assert_ptr_nonnull(u);
-	usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog());
+	usable = ud_uarch_usable_counters(u, ud_measure_nmi_watchdog());
 	all = ud_measure_plan(u, NULL, &n_all, &err);
 	left = ud_measure_plan_reserving(u, NULL, 1, &n_left, &err);
 	ck_assert(all && left);

@@ -278,7 +278,7 @@ START_TEST(test_plan_topdown)
 	 * the six level-1 events could never be scheduled together, so they are
 	 * planned freely and count multiplexed; level 2's six too.
 	 */
-	reserved = ud_uarch_usable_counters(zen4, ud_host_nmi_watchdog()) - 5;
+	reserved = ud_uarch_usable_counters(zen4, ud_measure_nmi_watchdog()) - 5;
 	ck_assert_int_ge(reserved, 0);
 	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, reserved, true, &n, &err);
 	ck_assert_ptr_nonnull(ev);
@@ -295,7 +295,7 @@ START_TEST(test_plan_topdown)
 	 * group needs two general counters of the three left beside a sampler
 	 */
 	icx = ud_uarch_find(&db, "icelake-sp");
-	reserved = ud_uarch_usable_counters(icx, ud_host_nmi_watchdog()) - 3;
+	reserved = ud_uarch_usable_counters(icx, ud_measure_nmi_watchdog()) - 3;
 	ck_assert_int_ge(reserved, 0);
 	ev = ud_measure_plan_topdown(icx, "cycles", 0, reserved, true, &n, &err);
 	ck_assert_ptr_nonnull(ev);

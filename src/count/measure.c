@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 
 #include "cpu_mode.h"
-#include "host.h"
 #include "launch.h"
 #include "measure.h"
 #include "stats.h"
@@ -214,11 +213,24 @@ static void count_what_is_allowed(struct ud_event *ev, size_t n)
 	}
 }
 
+bool ud_measure_nmi_watchdog(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on != 0;
+}
+
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					 bool topdown, size_t *n, struct ud_err *err)
 {
 	struct ud_event *ev, *planned;
-	int usable = ud_uarch_usable_counters(u, ud_host_nmi_watchdog()) - reserved;
+	int usable = ud_uarch_usable_counters(u, ud_measure_nmi_watchdog()) - reserved;
 
 	if (!list) {
 		ev = default_events(u, n, err);

@@ -100,6 +100,12 @@ void ud_fold_finish(struct ud_fold *f);
 void ud_fold_abort(struct ud_fold *f);
 
 /*
+ * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):
+ * on x86 it holds a programmable counter that a group plan cannot have
+ * (uarch.h's ud_uarch_usable_counters()).  false when unreadable.
+ */
+bool ud_measure_nmi_watchdog(void);
+/*
  * The same, for perf stat's -d levels (0 to 3, events.h
  * ud_detailed_events()): their events join the list's (or the defaults'),
  * in perf's order, but those already in it; and with topdown, the events

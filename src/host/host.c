@@ -292,16 +292,3 @@ struct ud_host *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *
 	ud_cpu_free(&cpu);
 	return h;
 }
-
-bool ud_host_nmi_watchdog(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "r");
-	int on = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on != 0;
-}

@@ -30,10 +30,4 @@ struct ud_host_opts {
  */
 struct ud_host *ud_host_collect(const struct ud_host_opts *opts, struct ud_err *err);
 
-/*
- * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):
- * on x86 it holds a programmable counter.  false when unreadable.
- */
-bool ud_host_nmi_watchdog(void);
-
 #endif

@@ -189,8 +189,8 @@ const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, cons
 					      const struct ud_core **core, struct ud_err *err);
 /*
  * The general-purpose counters a group plan may use on a host: the table's
- * count, less the one the NMI watchdog holds on x86 when it is on (the host
- * module reads that: ud_host_nmi_watchdog()).
+ * count, less the one the NMI watchdog holds on x86 when it is on (the
+ * planner reads that: measure.h's ud_measure_nmi_watchdog()).
  */
 int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog);
 /* "zen1, zen2, ..." into buf, for messages listing the known tables. */
