@@ -15,6 +15,11 @@ Checks, printing every violation found:
            Linux library, and neither library calls the commands' support
            (udcli: options, usage, errors; it prints) or a command
            (builtin-*.c, main.c).
+  stage    Stages are layers, in the order src/CMakeLists.txt declares
+           them (UD_STAGES): a file includes, and its module calls, only
+           its own stage and those before it; the commands (src/builtin/,
+           src/*.c) sit above every stage.  A *_priv.h is included only
+           from its own folder.
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
 
@@ -167,7 +172,8 @@ def check_includes(src, mods, found):
         found.append((f"cycle {' '.join(comp)}", "files include each other: " + ", ".join(comp)))
 
 
-def check_calls(mods, found):
+def calls(mods):
+    """(caller, callee, symbols) for every module that calls another, read from the object files with nm."""
     defined, undefined = {}, {}
     for m, (_, path) in mods.items():
         out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
@@ -181,13 +187,20 @@ def check_calls(mods, found):
                 undefined[m].add(sym)
             elif kind.isupper():
                 defined.setdefault(sym, m)
-    edges, why = {}, {}
+    why = {}
     for m, syms in undefined.items():
         for s in syms:
             d = defined.get(s)
             if d and d != m:
-                edges.setdefault(m, set()).add(d)
                 why.setdefault((m, d), []).append(s)
+    return [(a, b, syms) for (a, b), syms in sorted(why.items())]
+
+
+def check_calls(mods, found):
+    edges, why = {}, {}
+    for a, b, syms in calls(mods):
+        edges.setdefault(a, set()).add(b)
+        why[(a, b)] = syms
     for comp in sccs(mods.keys(), edges):
         detail = "; ".join(f"{a} -> {b} ({', '.join(sorted(why[(a, b)])[:3])})"
                            for a in comp for b in comp if (a, b) in why)
@@ -197,6 +210,49 @@ def check_calls(mods, found):
         if rank[mods[a][0]] < rank[mods[b][0]]:
             found.append((f"layer {a} {b}", f"{a} ({mods[a][0]}) calls {b} ({mods[b][0]}): "
                           + ", ".join(sorted(syms))))
+
+
+STAGES_RE = re.compile(r"^\s*set\(UD_STAGES\s+([^)]*)\)", re.M)
+
+
+def stage_ranks(src):
+    """{stage folder: its rank} from src/CMakeLists.txt's UD_STAGES, the one place the order is declared."""
+    m = STAGES_RE.search(read(os.path.join(src, "src", "CMakeLists.txt")))
+    if not m:
+        raise SystemExit("FAIL: src/CMakeLists.txt declares no set(UD_STAGES ...)")
+    return {name: i for i, name in enumerate(m.group(1).split())}
+
+
+def stage_of(rel, ranks):
+    """A path's stage and rank: src/STAGE/... is that stage's; the commands (builtin/, src/*.c) rank above all."""
+    parts = rel.split(os.sep)
+    stage = parts[1] if len(parts) > 2 else "(commands)"
+    return stage, ranks.get(stage, len(ranks))
+
+
+def check_stages(src, mods, found):
+    ranks = stage_ranks(src)
+    files = project_files(src)
+    index = header_index(files)
+    for f in files:
+        stage, rank = stage_of(f, ranks)
+        for system, name in includes(src, f, index):
+            if system:
+                continue
+            other, other_rank = stage_of(name, ranks)
+            if other_rank > rank:
+                found.append((f"stage include {f} {name}",
+                              f"{f} ({stage}) includes {name} from a later stage ({other}): "
+                              f"stages run {' < '.join(sorted(ranks, key=ranks.get))}"))
+            if name.endswith("_priv.h") and os.path.dirname(name) != os.path.dirname(f):
+                found.append((f"stage priv {f} {name}",
+                              f"{f} includes {name}, private to {os.path.dirname(name)}/"))
+    for a, b, syms in calls(mods):
+        sa, ra = stage_of(a, ranks)
+        sb, rb = stage_of(b, ranks)
+        if rb > ra:
+            found.append((f"stage call {a} {b}", f"{a} ({sa}) calls {b} ({sb}), a later stage: "
+                          + ", ".join(sorted(syms)[:5])))
 
 
 def check_lengths(src, found):
@@ -239,6 +295,7 @@ def main():
     found = []
     check_includes(src, mods, found)
     check_calls(mods, found)
+    check_stages(src, mods, found)
     check_lengths(src, found)
 
     failed = 0

@@ -15,16 +15,9 @@
 
 #include "derived.h"
 #include "diff.h"
+#include "report_format.h"
 #include "uarch.h"
 
-/* printf of v, or "n/a" when v is not finite (new reference). */
-json_t *ud_rv_fmt(const char *format, double v);
-/* A count per unit into buf: "3,807" with thousands grouped, "91.1", "0.0436", "n/a". */
-void ud_rv_count_text(double v, char *buf, size_t len);
-/* An SVG coordinate, one decimal. */
-json_t *ud_rv_coord(double v);
-/* v where it is finite, else NAN: what the report shows of a number the model could not compute. */
-double ud_rv_known(double v);
 /* A metric as its table says: "10.97%" or "0.71". */
 json_t *ud_rv_metric(double v, enum ud_metric m);
 /*

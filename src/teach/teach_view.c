@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json_io.h"
-#include "report_priv.h"
+#include "report_format.h"
 #include "teach.h"
 #include "text.h"
 
