@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tests/structure_selftest.py SOURCE_DIR BUILD_DIR: structure.py catches what it promises to.
 
-A copy of src/ with one violation planted at a time, checked against the
-real build's object files: an include from a later stage (model/ including
+A copy of src/ with one violation planted at a time, its includes checked
+(the calls are the structure test's, from the real build's objects): an
+include from a later stage (model/ including
 the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h).  Each must fail with its own message;
 the unplanted copy must pass.
@@ -22,7 +23,8 @@ PLANTS = [
 def run(structure, root, build):
     empty = os.path.join(root, "allow.txt")
     open(empty, "w").close()
-    r = subprocess.run([sys.executable, structure, root, build, empty], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, structure, "--includes-only", root, build, empty], capture_output=True,
+                       text=True)
     return r.returncode, r.stdout + r.stderr
 
 
