@@ -639,5 +639,29 @@ else
 	echo "SKIPPED: paranoid 2: needs root, setpriv and perf_event_paranoid >= 2 to count as another user"
 fi
 
+# --- issue 34: a signal whose default would kill `stat` stops counting, goes to
+# the command, and the report prints, perf's exit status being the command's.
+printf '#!/bin/sh\necho started >"$1"\nexec sleep 1000\n' >stat-wait.sh
+chmod +x stat-wait.sh
+for sig in USR1 USR2 ALRM TERM HUP PIPE; do
+	name=stat-sig$sig
+	rm -f stat-started
+	"$ud" stat -e task-clock -- "$dir/stat-wait.sh" "$dir/stat-started" >out 2>err &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -s stat-started ] && break
+		sleep 0.1
+	done
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	# the command got the signal (a closed pipe is uarchdiff's own, so the command gets TERM)
+	want=$((128 + $(kill -l $([ $sig = PIPE ] && echo TERM || echo $sig))))
+	status $want
+	grep -q ' task-clock ' err || fail "$name: no report: $(cat err)"
+	pgrep -f "$dir/stat-started" >/dev/null && fail "$name: the command survived"
+	rm -f out err
+done
+
 echo "output safety: $failed failed"
 [[ $failed -eq 0 ]]

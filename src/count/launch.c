@@ -34,8 +34,13 @@ int ud_exit_status(int wait_status)
 	return UD_EXIT_RUN_FAILED;
 }
 
-/* The signals a session handles: what stops it, and the command's end. */
-static const int session_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
+/*
+ * The signals a session handles: what stops it, and the command's end.
+ * Every catchable signal whose default would end uarchdiff without its
+ * report is here (issue 34: a SIGUSR1 or SIGALRM killed stat and left the
+ * command running): counting stops, the command gets it, the report prints.
+ */
+static const int session_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGCHLD };
 #define NSESSION_SIGNALS (sizeof(session_signals) / sizeof(session_signals[0]))
 
 /* Set by the handlers, read between waits (every session signal is blocked but inside ppoll()). */
@@ -302,8 +307,9 @@ static bool over(struct session_run *r, uint64_t t, struct ud_launch_result *res
 	bool timeout = r->s->timeout_ns && t >= r->start + r->s->timeout_ns;
 
 	if (r->pid > 0) {
-		if (!r->forwarded && (pending_stop == SIGTERM || pending_stop == SIGHUP)) {
-			kill(r->pid, pending_stop);
+		/* the terminal sends INT and QUIT to the command itself; a closed pipe is ours, not its: TERM */
+		if (!r->forwarded && pending_stop && pending_stop != SIGINT && pending_stop != SIGQUIT) {
+			kill(r->pid, pending_stop == SIGPIPE ? SIGTERM : pending_stop);
 			r->forwarded = true;
 			res->stop_signal = pending_stop;
 		}
