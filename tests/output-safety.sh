@@ -663,5 +663,19 @@ for sig in USR1 USR2 ALRM TERM HUP PIPE; do
 	rm -f out err
 done
 
+# --- issue 34: 30 concurrent `stat --append` writers keep 30 whole reports, as perf's O_APPEND does.
+name=stat-append-30
+rm -f appended.txt
+printf 'kept before\n' >appended.txt
+for _ in $(seq 30); do
+	"$ud" stat -e task-clock -o appended.txt --append -- true 2>>err &
+done
+wait
+[ "$(grep -c '^ Performance counter stats for' appended.txt)" -eq 30 ] ||
+	fail "$name: $(grep -c '^ Performance counter stats for' appended.txt) reports of 30; stderr: $(head -c 300 err)"
+[ "$(grep -c '^# started on' appended.txt)" -eq 30 ] || fail "$name: reports interleaved or lost"
+[ "$(head -1 appended.txt)" = "kept before" ] || fail "$name: what the file held was lost"
+rm -f appended.txt err
+
 echo "output safety: $failed failed"
 [[ $failed -eq 0 ]]

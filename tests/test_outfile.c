@@ -35,6 +35,45 @@ START_TEST(test_commit_replaces_atomically)
 }
 END_TEST
 
+/* --append: each flush and the commit add to the end; the file is never replaced; a new path is created. */
+START_TEST(test_append_adds_at_each_flush)
+{
+	char *dir = make_tempdir(), path[4200], fresh[4200], *text;
+	struct ud_err err;
+	struct ud_outfile *o;
+	struct stat before, after;
+
+	snprintf(path, sizeof(path), "%s/r.txt", dir);
+	snprintf(fresh, sizeof(fresh), "%s/new.txt", dir);
+	write_text(path, "old\n");
+	ck_assert_int_eq(stat(path, &before), 0);
+	o = ud_outfile_append(path, &err);
+	ck_assert_ptr_nonnull(o);
+	fputs("one\n", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_flush(o, &err), 0);
+	text = read_text(path);
+	ck_assert_str_eq(text, "old\none\n"); /* there at the flush, not only at commit */
+	free(text);
+	fputs("two\n", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	text = read_text(path);
+	ck_assert_str_eq(text, "old\none\ntwo\n");
+	free(text);
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert_uint_eq(before.st_ino, after.st_ino); /* added to, not replaced */
+	o = ud_outfile_append(fresh, &err);
+	ck_assert_ptr_nonnull(o);
+	fputs("x", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	text = read_text(fresh);
+	ck_assert_str_eq(text, "x");
+	free(text);
+	ck_assert_int_eq(count_entries(dir), 2);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	char *dir = make_tempdir(), path[4200];
@@ -282,6 +321,7 @@ int main(void)
 
 	tcase_add_test(tc, test_commit_replaces_atomically);
 	tcase_add_test(tc, test_abort_leaves_nothing);
+	tcase_add_test(tc, test_append_adds_at_each_flush);
 	tcase_add_test(tc, test_device_written_in_place);
 	tcase_add_test(tc, test_unwritable_paths);
 	tcase_add_test(tc, test_existing_mode_kept);

@@ -45,6 +45,7 @@ struct ud_outfile {
 	char *path;    /* as given, for messages */
 	struct place at;
 	bool fresh;    /* ud_outfile_create(): a file that must not exist */
+	bool append;   /* ud_outfile_append(): OUT_REPLACE's file added to, a write per flush, never replaced */
 	char *buf;     /* OUT_REPLACE: what was written, once the memory stream is closed */
 	size_t len;
 };
@@ -417,6 +418,32 @@ static int replace(const struct ud_outfile *out, struct ud_err *err)
 	return ret;
 }
 
+/*
+ * Adds what the memory stream holds to the end of the file, in one write
+ * where the kernel takes it whole (O_APPEND places each write at the end
+ * atomically, so concurrent appenders' reports do not interleave), and
+ * empties the stream for what comes next.
+ */
+static int append_now(struct ud_outfile *out, struct ud_err *err)
+{
+	int fd, ret = 0;
+
+	if (fflush(out->stream) != 0 || ferror(out->stream))
+		return ud_fail(err, "%s: write failed: %s", out->path, strerror(errno ? errno : EIO));
+	if (out->len == 0)
+		return 0;
+	fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, new_file_mode());
+	if (fd < 0)
+		return ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
+	if (write_all(fd, out->buf, out->len) != 0)
+		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+	if (close(fd) != 0 && ret == 0)
+		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+	rewind(out->stream); /* a memory stream's next write starts over its buffer: len is 0 after the flush */
+	fflush(out->stream);
+	return ret;
+}
+
 static struct ud_outfile *outfile_open(const char *path, bool fresh, struct ud_err *err)
 {
 	struct ud_outfile *out;
@@ -461,6 +488,24 @@ struct ud_outfile *ud_outfile_create(const char *path, struct ud_err *err)
 	return outfile_open(path, true, err);
 }
 
+struct ud_outfile *ud_outfile_append(const char *path, struct ud_err *err)
+{
+	struct ud_outfile *out = outfile_open(path, false, err);
+
+	if (out)
+		out->append = out->at.kind == OUT_REPLACE;
+	return out;
+}
+
+int ud_outfile_flush(struct ud_outfile *out, struct ud_err *err)
+{
+	if (out->append)
+		return append_now(out, err);
+	if (out->at.kind == OUT_REPLACE)
+		return 0; /* kept in memory until commit: nothing to flush to */
+	return fflush(out->stream) == 0 ? 0 : ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+}
+
 FILE *ud_outfile_stream(struct ud_outfile *out)
 {
 	return out->stream;
@@ -476,7 +521,14 @@ int ud_outfile_commit(struct ud_outfile *out, struct ud_err *err)
 	const char *name = out->at.kind == OUT_STDOUT ? "standard output"
 			 : out->at.kind == OUT_STDERR ? "standard error"
 						      : out->path;
-	int failed = ferror(out->stream) | fflush(out->stream);
+	int failed;
+
+	if (out->append) {
+		failed = append_now(out, err);
+		ud_outfile_abort(out);
+		return failed ? -1 : 0;
+	}
+	failed = ferror(out->stream) | fflush(out->stream);
 
 	if (!is_standard(out)) {
 		failed |= fclose(out->stream);

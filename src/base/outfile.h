@@ -64,6 +64,17 @@ int ud_outfile_check_new(const char *path, struct ud_err *err);
 struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err);
 /* The same for a file that must not exist: "exists already: not replaced" at open or at commit. */
 struct ud_outfile *ud_outfile_create(const char *path, struct ud_err *err);
+/*
+ * The same, adding to the file instead of replacing it (perf stat's
+ * --append): a regular file or a new path gets what was written at each
+ * ud_outfile_flush() and at commit, each time in one O_APPEND write, so
+ * that reports of concurrent writers stay whole and in order and a reader
+ * following the file sees each as it comes.  Other kinds are written as
+ * ud_outfile_open() writes them.
+ */
+struct ud_outfile *ud_outfile_append(const char *path, struct ud_err *err);
+/* What was written so far: appended (ud_outfile_append()), or flushed to a stream written in place; 0 or -1. */
+int ud_outfile_flush(struct ud_outfile *out, struct ud_err *err);
 /* Borrowed: the stream to write the output to, until commit or abort. */
 FILE *ud_outfile_stream(struct ud_outfile *out);
 /* Flushes, renames into place; returns 0 or -1 with err (and removes the temp). */

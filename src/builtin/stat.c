@@ -352,6 +352,7 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 	struct ud_stat_slot *slots = calloc(r->target.naggr + 1, sizeof(*slots));
 	struct ud_workload *w = p ? ud_profile_add_workload(p, r->p->workloads[0].name) : NULL;
 	struct ud_stat_view v;
+	struct ud_err ferr = UD_ERR_INIT;
 	bool ok = w && aggr && slots;
 
 	for (size_t a = 0; ok && a < r->target.naggr; a++)
@@ -364,28 +365,13 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 		v.interval_index = r->intervals++;
 		print_view(r->f, &v);
 		fflush(r->f);
+		/* an interval reaches an --append file as it comes: a reader following it sees each */
+		if (r->out && ud_outfile_flush(r->out, &ferr) != 0)
+			ud_cmd_error(&command, "%s", ferr.msg);
 	}
 	ud_profile_free(p);
 	free(aggr);
 	free(slots);
-}
-
-/* What --append keeps: the file's present bytes, copied ahead of the new report (a regular file only). */
-static int keep_for_append(FILE *to, struct ud_err *err)
-{
-	struct stat st;
-	char buf[65536];
-	size_t got;
-	FILE *from;
-
-	if (!o.append || stat(o.output, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	if (!(from = fopen(o.output, "re")))
-		return ud_fail(err, "%s: cannot read it to append: %s", o.output, strerror(errno));
-	while ((got = fread(buf, 1, sizeof(buf), from)) > 0)
-		fwrite(buf, 1, got, to);
-	fclose(from);
-	return 0;
 }
 
 /*
@@ -404,8 +390,9 @@ static int open_report(struct stat_run *r)
 	r->f = stderr;
 	if (!o.output || output_is_profile())
 		return 0;
-	r->out = ud_outfile_open(o.output, &err);
-	if (!r->out || keep_for_append(ud_outfile_stream(r->out), &err) != 0) {
+	/* --append adds to the file in O_APPEND writes: perf's way, which concurrent writers keep whole */
+	r->out = o.append ? ud_outfile_append(o.output, &err) : ud_outfile_open(o.output, &err);
+	if (!r->out) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}
