@@ -8,8 +8,8 @@ the same order, and values within a tolerance measured on this project's
 2-CPU KVM guest (no hardware PMU: software events and tracepoints only; the
 hardware form runs in the emulated Neoverse N1, tests/emulated-arm).
 
-perf prints the totals after -I intervals only with --summary; uarchdiff
-always prints them, so perf gets --summary there.  Exit status: 0 every
+Both print the totals after -I intervals only with --summary, which the
+interval cases give both.  Exit status: 0 every
 check holds, 1 one does not, 77 when perf is missing or cannot count here
 (the reason on stdout).
 """
@@ -254,8 +254,8 @@ def check_intervals(case, tool, groups, events):
 def case_interval_text():
     case = "-I 100"
     events = ["task-clock", "page-faults"]
-    rc_p, perf, rc_u, ours = both(["-I", "100", "-e", ",".join(events), "--", "sleep", INTERVAL_SLEEP],
-                                  perf_extra=["--summary"])
+    rc_p, perf, rc_u, ours = both(["-I", "100", "--summary", "-e", ",".join(events), "--", "sleep",
+                                   INTERVAL_SLEEP])
     totals = {}
     for tool, out in (("perf", perf), ("uarchdiff", ours)):
         groups, totals[tool] = by_interval(text_rows(out), lambda r: num(r["time"]))
@@ -369,8 +369,8 @@ def case_json():
         row(case, "cycles", dict(p[2])["counter-value"], dict(u[2])["counter-value"],
             dict(p[2])["counter-value"] == dict(u[2])["counter-value"])
     case = "-j -I 100"
-    rc_p, perf, rc_u, ours = both(["-j", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", INTERVAL_SLEEP],
-                                  perf_extra=["--summary"])
+    rc_p, perf, rc_u, ours = both(["-j", "-I", "100", "--summary", "-e", "task-clock,page-faults", "--", "sleep",
+                                   INTERVAL_SLEEP])
     p, u = json_lines(perf), json_lines(ours)
     for tool, lines in (("perf", p), ("uarchdiff", u)):
         groups, totals = by_interval([dict(x) for x in lines], lambda d: d.get("interval"))
@@ -388,8 +388,8 @@ def case_json():
 
 def case_csv_interval():
     case = "-x, -I 100"
-    rc_p, perf, rc_u, ours = both(["-x,", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", INTERVAL_SLEEP],
-                                  perf_extra=["--summary"])
+    rc_p, perf, rc_u, ours = both(["-x,", "-I", "100", "--summary", "-e", "task-clock,page-faults", "--", "sleep",
+                                   INTERVAL_SLEEP])
     totals = {}
     for tool, out in (("perf", perf), ("uarchdiff", ours)):
         lines = [line.split(",") for line in out.splitlines() if line.strip()]

@@ -40,7 +40,7 @@ struct stat_opts {
 	int detailed;
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
-	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown;
+	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown, summary;
 };
 
 static struct stat_opts o;
@@ -79,7 +79,8 @@ static const struct ud_option options[] = {
 	UD_FLAG_OPTION(0, "per-socket", &o.per_socket, "with -a or -C: a row per socket"),
 	UD_FLAG_OPTION(0, "per-thread", &o.per_thread, "with -p or -t: a row per thread"),
 	UD_LONG_OPTION('I', "interval-print", &o.interval, "MS",
-	  "print the counts every MS milliseconds, then\nthe totals", INTERVAL_MIN_MS, MS_MAX),
+	  "print the counts every MS milliseconds", INTERVAL_MIN_MS, MS_MAX),
+	UD_FLAG_OPTION(0, "summary", &o.summary, "with -I: the whole run's totals after the\nintervals, as perf --summary"),
 	UD_LONG_OPTION('D', "delay", &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX),
 	UD_LONG_OPTION(0, "timeout", &o.timeout, "MS",
 	  "stop after MS milliseconds (the command gets\nSIGTERM)", TIMEOUT_MIN_MS, MS_MAX),
@@ -100,7 +101,7 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "stat",
 	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
-		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS] [-D MS]\n"
+		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS [--summary]] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
 		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [--topdown] [-M METRICS]\n"
 		    "                      [-- CMD [ARGS...]]",
@@ -419,7 +420,9 @@ static int write_report(struct stat_run *r)
 	}
 	v = view_of(r, w, r->aggr, slots);
 	v.summary = o.interval > 0;
-	print_view(r->f, &v);
+	/* after -I's intervals, the totals only where asked, as perf prints them */
+	if (o.interval == 0 || o.summary)
+		print_view(r->f, &v);
 	if (!o.json && !o.sep)
 		ud_stat_print_hotspots(r->f, w->hotspots);
 	free(slots);
