@@ -345,6 +345,60 @@ START_TEST(test_r23_counters_moved_time_did_not)
 }
 END_TEST
 
+/* `diff -f json A B` of one A/A pair under tests/data/aa/ (the caller frees the document). */
+static json_t *aa_diff(const char *pair)
+{
+	char a[512], b[512];
+	char *argv[] = { UD_BINARY, "diff", "-f", "json", a, b, NULL };
+	struct run_result r;
+	json_t *doc;
+
+	snprintf(a, sizeof(a), UD_TEST_DATA "/aa/%s-A.json", pair);
+	snprintf(b, sizeof(b), UD_TEST_DATA "/aa/%s-B.json", pair);
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	run_free(&r);
+	return doc;
+}
+
+/*
+ * One host profiled twice (tests/data/aa/, real): never a headline
+ * speedup; each workload the same, or faster only as "got more CPU" (the
+ * loaded pair) or "measured on a noisy host" (spawn's 0.55x, p = 0.0022).
+ */
+START_TEST(test_same_host_twice)
+{
+	static const struct {
+		const char *pair, *headline;
+	} want[] = {
+		{ "p02-loaded-a", "is no speedup of the work: 2 within the noise, 3 carried by more CPU on one side" },
+		{ "p05-quiet", "B is as fast as A over 5 workloads (geometric mean (every workload within its own noise))." },
+		{ "p13-quiet", "is no speedup of the work: 4 within the noise, 1 measured on a noisy host" },
+	};
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		json_t *doc = aa_diff(want[k].pair), *w;
+		const char *headline = json_string_value(json_object_get(json_object_get(doc, "summary"), "headline"));
+		size_t i;
+
+		ck_assert_msg(strstr(headline, want[k].headline), "%s: %s", want[k].pair, headline);
+		ck_assert_msg(!strstr(headline, "x faster than") && !strstr(headline, "x slower than"), "%s", headline);
+		json_array_foreach(json_object_get(doc, "workloads"), i, w) {
+			const char *verdict = json_string_value(json_object_get(w, "verdict"));
+			const char *reason = json_string_value(json_object_get(w, "verdict_reason"));
+
+			ck_assert_msg(strcmp(verdict, "same") == 0 || strstr(reason, "got more CPU") ||
+					      strstr(reason, "measured on a noisy host"),
+				      "%s %s: %s, %s", want[k].pair, json_string_value(json_object_get(w, "name")), verdict,
+				      reason);
+		}
+		json_decref(doc);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff_real");
@@ -367,6 +421,7 @@ int main(void)
 	tcase_add_test(tc, test_r04_too_short);
 	tcase_add_test(tc, test_r18_topdown_without_cycles);
 	tcase_add_test(tc, test_r23_counters_moved_time_did_not);
+	tcase_add_test(tc, test_same_host_twice);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

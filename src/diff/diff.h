@@ -400,6 +400,13 @@ struct ud_diff_workload {
 	/* the part of the change in cycles per unit that IPC made (A - B, at B's path length); NAN where none */
 	double ipc_cycles;
 	enum ud_verdict verdict;
+	/*
+	 * Why a faster or slower verdict is not the work's (issue 33, same-host
+	 * honesty): the side that won got more CPU, or a side was measured on a
+	 * noisy host; UD_QUALIFIED_NONE for a plain claim and for the other
+	 * verdicts.  The headline claims no speedup that only such verdicts carry.
+	 */
+	enum ud_qualified { UD_QUALIFIED_NONE, UD_QUALIFIED_MORE_CPU, UD_QUALIFIED_NOISY } qualified;
 	char verdict_reason[448];
 	struct ud_cpi_stack cpi;
 	struct ud_diff_topdown topdown;  /* a and b NULL where neither side has top-down */

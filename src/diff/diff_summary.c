@@ -93,6 +93,13 @@ static void groups_sentence(char *buf, size_t len, const struct ud_diff_summary 
 static int summary_significance(const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
+	size_t same = 0;
+
+	/* every workload within its noise: no interval of their mean says more (one noisy workload pulled it out) */
+	for (size_t i = 0; i < d->nworkloads; i++)
+		same += ud_diff_in_summary(d, &d->workloads[i]) && d->workloads[i].verdict == UD_VERDICT_SAME;
+	if (s->ngeomean && same == s->ngeomean)
+		return 0;
 
 	if (s->ngeomean == 1)
 		for (size_t i = 0; i < d->nworkloads; i++)
@@ -109,13 +116,59 @@ static void interval_words(char *buf, size_t len, const struct ud_diff *d, int s
 	const struct ud_diff_summary *s = &d->summary;
 
 	buf[0] = '\0';
-	if (isfinite(s->geomean_lo))
+	/* every workload within its own noise, though their mean's interval is not: the workloads' word stands */
+	if (significant == 0 && (s->geomean_lo > 1 || s->geomean_hi < 1))
+		snprintf(buf, len, " (every workload within its own noise)");
+	else if (isfinite(s->geomean_lo))
 		snprintf(buf, len, " (%s95%% interval %.3g-%.3gx)", significant == 0 ? "within the noise: " : "",
 			 s->geomean_lo, s->geomean_hi);
 }
 
-/* The first sentence: how much faster over how many workloads, and by what measure. */
-static void first_sentence(char *buf, size_t len, const struct ud_diff *d)
+/*
+ * Where no workload's faster or slower verdict is the work's own (each is
+ * the same, or carried by more CPU, or taken on a noisy host) and some are
+ * qualified: the speedup stated, and why it is no claim (issue 33: two
+ * profiles of one host under changing load must not headline a speedup).
+ * false where a plain claim stands.
+ */
+static bool qualified_sentence(char *buf, size_t len, const struct ud_diff *d)
+{
+	const struct ud_diff_summary *s = &d->summary;
+	size_t n[3] = { 0 }, same = 0, plain = 0;
+	int used;
+
+	for (size_t i = 0; i < d->nworkloads; i++) {
+		const struct ud_diff_workload *w = &d->workloads[i];
+
+		if (!ud_diff_in_summary(d, w))
+			continue;
+		same += w->verdict == UD_VERDICT_SAME;
+		plain += w->verdict != UD_VERDICT_SAME && w->qualified == UD_QUALIFIED_NONE;
+		n[w->qualified]++;
+	}
+	if (plain || !(n[UD_QUALIFIED_MORE_CPU] + n[UD_QUALIFIED_NOISY]))
+		return false;
+	used = snprintf(buf, len, "%s's %.3gx against %s %s no speedup of the work: ", d->host[UD_SIDE_B].label,
+			s->geomean_speedup, d->host[UD_SIDE_A].label,
+			s->ngeomean == 1 ? "on the one workload compared is" : "(geometric mean) is");
+	if (same && used > 0 && (size_t)used < len)
+		used += snprintf(buf + used, len - (size_t)used, "%zu within the noise, ", same);
+	if (n[UD_QUALIFIED_MORE_CPU] && used > 0 && (size_t)used < len)
+		used += snprintf(buf + used, len - (size_t)used, "%zu carried by more CPU on one side, ",
+				 n[UD_QUALIFIED_MORE_CPU]);
+	if (n[UD_QUALIFIED_NOISY] && used > 0 && (size_t)used < len)
+		used += snprintf(buf + used, len - (size_t)used, "%zu measured on a noisy host, ", n[UD_QUALIFIED_NOISY]);
+	if (used > 2 && (size_t)used < len)
+		snprintf(buf + used - 2, len - (size_t)(used - 2), " (see each workload).");
+	return true;
+}
+
+/*
+ * The first sentence: how much faster over how many workloads, and by what
+ * measure.  Returns whether it claims a speedup, which the groups' sentence
+ * may then break down.
+ */
+static bool first_sentence(char *buf, size_t len, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
@@ -139,11 +192,14 @@ static void first_sentence(char *buf, size_t len, const struct ud_diff *d)
 	else if (!s->ngeomean)
 		snprintf(buf, len, "No workload has a speedup (no score and no task-clock on a side): the counters "
 				   "stand side by side.");
+	else if (qualified_sentence(buf, len, d))
+		return false;
 	else if (s->ngeomean == 1)
 		snprintf(buf, len, "%s is %s %s on the one workload compared%s%s.", lb, words, la, interval, measure);
 	else
 		snprintf(buf, len, "%s is %s %s over %zu workloads (geometric mean%s)%s.", lb, words, la, s->ngeomean,
 			 interval, measure);
+	return s->ngeomean > 0 && significant != 0;
 }
 
 static int headline(struct ud_diff *d)
@@ -153,8 +209,10 @@ static int headline(struct ud_diff *d)
 	char first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
 	int n;
 
-	first_sentence(first, sizeof(first), d);
-	groups_sentence(groups, sizeof(groups), s);
+	groups[0] = '\0';
+	/* the kernel-heavy and compute-bound ones apart only where there is a speedup to break down */
+	if (first_sentence(first, sizeof(first), d))
+		groups_sentence(groups, sizeof(groups), s);
 	n = snprintf(NULL, 0, "%s%s%s", first, groups, s->counters ? "" : no_counters);
 	d->summary.headline = malloc((size_t)n + 1);
 	if (!d->summary.headline)

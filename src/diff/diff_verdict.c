@@ -110,11 +110,26 @@ static void evidence_words(const struct ud_diff_workload *w, char *buf, size_t l
 		snprintf(buf, len, "unverified: %s", s->note);
 }
 
+/* The first noise warning of a side measured on a noisy host (noise.h), with the side; NULL where neither was. */
+static const char *noisy_side(const struct ud_diff_workload *w, const char **side)
+{
+	const struct ud_noise *n[UD_SIDE_COUNT] = { w->a->noise, w->b->noise };
+
+	for (int s = 0; s < UD_SIDE_COUNT; s++)
+		if (n[s] && n[s]->nwarnings) {
+			*side = s == UD_SIDE_A ? "A" : "B";
+			return n[s]->warnings[0];
+		}
+	return NULL;
+}
+
 void ud_diff_verdict(struct ud_diff_workload *w)
 {
 	char evidence[192];
+	const char *side = NULL, *noise;
 
 	w->verdict_reason[0] = '\0';
+	w->qualified = UD_QUALIFIED_NONE;
 	if (no_claim(w)) {
 		w->verdict = UD_VERDICT_NO_CLAIM;
 		return;
@@ -126,11 +141,19 @@ void ud_diff_verdict(struct ud_diff_workload *w)
 	w->verdict = w->speedup > 1 ? UD_VERDICT_FASTER : UD_VERDICT_SLOWER;
 	evidence_words(w, evidence, sizeof(evidence));
 	/* the side that won got more CPU: said before any "faster" */
-	if (w->has_dominant && w->dominant == UD_FACTOR_UTILIZATION)
+	if (w->has_dominant && w->dominant == UD_FACTOR_UTILIZATION) {
+		w->qualified = UD_QUALIFIED_MORE_CPU;
 		snprintf(w->verdict_reason, sizeof(w->verdict_reason),
 			 "%s got more CPU (utilization %.3g -> %.3g CPUs carries %.0f%%), not more work per CPU second; %s",
 			 w->speedup > 1 ? "B" : "A", w->metric[UD_M_CPUS_UTILIZED].a, w->metric[UD_M_CPUS_UTILIZED].b,
 			 100 * w->share[UD_FACTOR_UTILIZATION], evidence);
-	else
+	} else if ((noise = noisy_side(w, &side)) != NULL) {
+		/* a busy host slows the work per CPU second too (caches, memory, SMT siblings): no test tells it apart */
+		w->qualified = UD_QUALIFIED_NOISY;
+		snprintf(w->verdict_reason, sizeof(w->verdict_reason),
+			 "measured on a noisy host (%s: %s): the difference may be the load's, not the work's; %s", side,
+			 noise, evidence);
+	} else {
 		snprintf(w->verdict_reason, sizeof(w->verdict_reason), "%s", evidence);
+	}
 }
