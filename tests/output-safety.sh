@@ -641,7 +641,7 @@ fi
 
 # --- issue 34: a signal whose default would kill `stat` stops counting, goes to
 # the command, and the report prints, perf's exit status being the command's.
-printf '#!/bin/sh\necho started >"$1"\nexec sleep 1000\n' >stat-wait.sh
+printf '#!/bin/sh\necho $$ >"$1"\nexec sleep 1000\n' >stat-wait.sh
 chmod +x stat-wait.sh
 for sig in USR1 USR2 ALRM TERM HUP PIPE; do
 	name=stat-sig$sig
@@ -659,7 +659,7 @@ for sig in USR1 USR2 ALRM TERM HUP PIPE; do
 	want=$((128 + $(kill -l $([ $sig = PIPE ] && echo TERM || echo $sig))))
 	status $want
 	grep -q ' task-clock ' err || fail "$name: no report: $(cat err)"
-	pgrep -f "$dir/stat-started" >/dev/null && fail "$name: the command survived"
+	kill -0 "$(cat stat-started)" 2>/dev/null && fail "$name: the command survived"
 	rm -f out err
 done
 

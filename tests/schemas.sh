@@ -106,7 +106,7 @@ run_ud stat -j -o "$work/lines-all.jsonl" --profile "$work/stat-all.json" -a -A 
 run_ud stat -o "$work/stat-all-b.json" -a -e task-clock,context-switches -- sleep 0.05
 run_ud stat -j -o "$work/lines-core.jsonl" -a --per-core -e task-clock -- sleep 0.05
 run_ud stat -j -o "$work/lines-socket.jsonl" -C 0 --per-socket -e task-clock -- sleep 0.05
-run_ud stat -j -o "$work/lines-interval.jsonl" -I 20 -e task-clock,page-faults -- sleep 0.07
+run_ud stat -j -o "$work/lines-interval.jsonl" -I 20 --summary -e task-clock,page-faults -- sleep 0.07
 sleep 5 &
 sleeper=$!
 run_ud stat -j -o "$work/lines-pid.jsonl" --profile "$work/stat-pid.json" -p "$sleeper" --per-thread -e task-clock \

@@ -366,32 +366,45 @@ static void cycles_to_slots(struct ud_workload *w, double width)
 
 /*
  * Top-down without a cycles count: slots per unit split as cycles would
- * (E5 at 6 a cycle, E6 at 8, made up), and without slots either the
- * fractions alone, with no share of a change to give.
+ * where both sides are one core (E6's counts as if on a Zen 4, 6 slots a
+ * cycle, made up); on two cores of other widths (Zen 4's 6, Zen 5's 8)
+ * slots are no common unit, and without slots either the fractions alone
+ * stand, with no share of a change to give.
  */
 START_TEST(test_model_topdown_without_cycles)
 {
 	struct ud_profile *a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
-	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	struct ud_profile *b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen4");
 	struct ud_err err;
 	struct ud_diff *d;
 	const struct ud_diff_topdown *td;
 	double shares = 0;
 
 	cycles_to_slots(&a->workloads[0], 6);
-	cycles_to_slots(&b->workloads[0], 8);
+	cycles_to_slots(&b->workloads[0], 6);
 	d = model_of(a, b, &err);
 	ck_assert_msg(d != NULL, "%s", err.msg);
 	td = &d->workloads[0].topdown;
 	ck_assert_int_eq(td->measure, UD_TD_IN_SLOTS);
 	ck_assert(isnan(td->cycles_a) && isnan(td->cycles_b));
 	ck_assert_double_eq_tol(td->per_a, 6 * 5361.52, 0.1);
-	ck_assert_double_eq_tol(td->per_b, 8 * 1330.96, 0.1);
+	ck_assert_double_eq_tol(td->per_b, 6 * 1330.96, 0.1);
 	ck_assert_double_eq_tol(td->cycles[UD_TD_BAD_SPECULATION].a, 6 * 2144.61, 0.1);
 	for (int k = 0; k <= UD_TD_RESIDUAL; k++)
 		if (td->written[k] && (k < UD_TD_LEVEL1_COUNT || k == UD_TD_RESIDUAL))
 			shares += td->cycles[k].share_of_change;
 	ck_assert_double_eq_tol(shares, 1, 1e-12);
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+
+	a = imported(UD_TEST_DATA "/perf-stat/made-up-e5-topdown.txt", "E5", "zen4");
+	b = imported(UD_TEST_DATA "/perf-stat/made-up-e6-topdown.txt", "E6", "zen5");
+	cycles_to_slots(&a->workloads[0], 6);
+	cycles_to_slots(&b->workloads[0], 8);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_int_eq(d->workloads[0].topdown.measure, UD_TD_IN_FRACTION); /* 6 and 8 slots a cycle */
 	ud_diff_free(d);
 	ud_profile_free(a);
 	ud_profile_free(b);

@@ -373,9 +373,9 @@ START_TEST(test_same_host_twice)
 	static const struct {
 		const char *pair, *headline;
 	} want[] = {
-		{ "p02-loaded-a", "is no speedup of the work: 2 within the noise, 3 carried by more CPU on one side" },
-		{ "p05-quiet", "B is as fast as A over 5 workloads (geometric mean (every workload within its own noise))." },
-		{ "p13-quiet", "is no speedup of the work: 4 within the noise, 1 measured on a noisy host" },
+		{ "p02-loaded-a", "is not the work's: 2 within the noise, 3 carried by more CPU on one side" },
+		{ "p05-quiet", "B is as fast as A over 5 workloads (geometric mean; every workload within its own noise)." },
+		{ "p13-quiet", "is not the work's: 4 within the noise, 1 measured on a noisy host" },
 	};
 
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {

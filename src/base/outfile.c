@@ -429,17 +429,24 @@ static int append_now(struct ud_outfile *out, struct ud_err *err)
 	int fd, ret = 0;
 
 	if (fflush(out->stream) != 0 || ferror(out->stream))
-		return ud_fail(err, "%s: write failed: %s", out->path, strerror(errno ? errno : EIO));
-	if (out->len == 0)
+		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno ? errno : EIO));
+	else if (out->len == 0)
 		return 0;
-	fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, new_file_mode());
-	if (fd < 0)
-		return ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
-	if (write_all(fd, out->buf, out->len) != 0)
-		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
-	if (close(fd) != 0 && ret == 0)
-		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
-	rewind(out->stream); /* a memory stream's next write starts over its buffer: len is 0 after the flush */
+	else if ((fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			      new_file_mode())) < 0)
+		ret = ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
+	else {
+		if (write_all(fd, out->buf, out->len) != 0)
+			ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+		if (close(fd) != 0 && ret == 0)
+			ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));
+	}
+	/*
+	 * Handed off or failed, it is not written again at the next flush (an
+	 * interval twice): the stream starts over its buffer, and len is its
+	 * position, 0, once flushed (glibc's memory stream).
+	 */
+	rewind(out->stream);
 	fflush(out->stream);
 	return ret;
 }

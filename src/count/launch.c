@@ -36,9 +36,10 @@ int ud_exit_status(int wait_status)
 
 /*
  * The signals a session handles: what stops it, and the command's end.
- * Every catchable signal whose default would end uarchdiff without its
- * report is here (issue 34: a SIGUSR1 or SIGALRM killed stat and left the
- * command running): counting stops, the command gets it, the report prints.
+ * Those a user, a terminal or a pipeline sends are here (issue 34: a
+ * SIGUSR1 or SIGALRM killed stat and left the command running): the
+ * command gets each, and the report prints when it ends.  One ignored when
+ * the session began (nohup's SIGHUP, a service's SIGPIPE) stays ignored.
  */
 static const int session_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGCHLD };
 #define NSESSION_SIGNALS (sizeof(session_signals) / sizeof(session_signals[0]))
@@ -55,6 +56,7 @@ static void on_signal(int sig)
 /* What a session changes of this process's signal state, put back when it ends. */
 struct saved_signals {
 	struct sigaction old[NSESSION_SIGNALS];
+	bool taken[NSESSION_SIGNALS]; /* handled here: not ignored when the session began */
 	sigset_t old_mask, waiting; /* waiting: the mask inside ppoll(), every session signal let through */
 };
 
@@ -64,13 +66,19 @@ static void take_signals(struct saved_signals *sv)
 	sigset_t block;
 
 	sigemptyset(&block);
-	for (size_t i = 0; i < NSESSION_SIGNALS; i++)
-		sigaddset(&block, session_signals[i]);
+	for (size_t i = 0; i < NSESSION_SIGNALS; i++) {
+		sigaction(session_signals[i], NULL, &sv->old[i]);
+		sv->taken[i] = session_signals[i] == SIGCHLD || sv->old[i].sa_handler != SIG_IGN;
+		if (sv->taken[i])
+			sigaddset(&block, session_signals[i]);
+	}
 	sigprocmask(SIG_BLOCK, &block, &sv->old_mask);
 	sv->waiting = sv->old_mask;
 	for (size_t i = 0; i < NSESSION_SIGNALS; i++) {
+		if (!sv->taken[i])
+			continue;
 		sigdelset(&sv->waiting, session_signals[i]);
-		sigaction(session_signals[i], &act, &sv->old[i]);
+		sigaction(session_signals[i], &act, NULL);
 	}
 	pending_stop = 0;
 }
@@ -132,7 +140,7 @@ struct session_run {
 	struct ud_sampler *smp;
 	pid_t pid;          /* the command; -1 none */
 	int go, ep;         /* its release and exec-error pipes */
-	bool reaped, enabled, forwarded, timed_out;
+	bool reaped, enabled, timed_out;
 	struct rusage ru;
 	uint64_t start, enable_at, next_tick, last_tick;
 	uint64_t since; /* when counting started: perf's elapsed time and interval stamps run from there, after -D */
@@ -307,11 +315,17 @@ static bool over(struct session_run *r, uint64_t t, struct ud_launch_result *res
 	bool timeout = r->s->timeout_ns && t >= r->start + r->s->timeout_ns;
 
 	if (r->pid > 0) {
-		/* the terminal sends INT and QUIT to the command itself; a closed pipe is ours, not its: TERM */
-		if (!r->forwarded && pending_stop && pending_stop != SIGINT && pending_stop != SIGQUIT) {
+		/*
+		 * Each signal passed on as it comes (a command may live through
+		 * SIGUSR1 and end at the SIGTERM after it); the terminal sends INT
+		 * and QUIT to the command itself; a closed pipe is ours, not its:
+		 * TERM.  Only those that end a session end -r's series.
+		 */
+		if (pending_stop && pending_stop != SIGINT && pending_stop != SIGQUIT) {
 			kill(r->pid, pending_stop == SIGPIPE ? SIGTERM : pending_stop);
-			r->forwarded = true;
-			res->stop_signal = pending_stop;
+			if (pending_stop == SIGTERM || pending_stop == SIGHUP || pending_stop == SIGPIPE)
+				res->stop_signal = pending_stop;
+			pending_stop = 0; /* every session signal is blocked outside ppoll(): none is lost here */
 		}
 		if (timeout && !r->timed_out) {
 			kill(r->pid, SIGTERM);

@@ -309,9 +309,10 @@ struct ud_td_cycles {
  */
 /*
  * What a bucket's figures count: cycles per unit of work where every side
- * with a record has cycles, else slots per unit (slots are a fixed number a
- * cycle, so their split is the cycles' split), else the bucket's fraction of
- * the slots itself, which the record always has.
+ * with a record has cycles, else slots per unit where both are one core
+ * (slots are a fixed number a cycle there, so their split is the cycles'
+ * split), else the bucket's fraction of the slots itself, which the record
+ * always has.
  */
 enum ud_td_measure { UD_TD_IN_CYCLES, UD_TD_IN_SLOTS, UD_TD_IN_FRACTION };
 
@@ -404,9 +405,10 @@ struct ud_diff_workload {
 	 * Why a faster or slower verdict is not the work's (issue 33, same-host
 	 * honesty): the side that won got more CPU, or a side was measured on a
 	 * noisy host; UD_QUALIFIED_NONE for a plain claim and for the other
-	 * verdicts.  The headline claims no speedup that only such verdicts carry.
+	 * verdicts.  The headline claims no speedup that only such verdicts carry
+	 * (more CPU only between two profiles of one machine).
 	 */
-	enum ud_qualified { UD_QUALIFIED_NONE, UD_QUALIFIED_MORE_CPU, UD_QUALIFIED_NOISY } qualified;
+	enum ud_qualified { UD_QUALIFIED_NONE, UD_QUALIFIED_MORE_CPU, UD_QUALIFIED_NOISY, UD_QUALIFIED_COUNT } qualified;
 	char verdict_reason[448];
 	struct ud_cpi_stack cpi;
 	struct ud_diff_topdown topdown;  /* a and b NULL where neither side has top-down */

@@ -426,7 +426,7 @@ static void movers_sentence(FILE *f, const struct ud_diff_workload *w)
 {
 	size_t n = 0;
 
-	if (w->verdict != UD_VERDICT_SAME)
+	if (!ud_diff_movers_speak(w))
 		return;
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_per_unit *u = &w->per_unit[i];
@@ -437,7 +437,7 @@ static void movers_sentence(FILE *f, const struct ud_diff_workload *w)
 		n++;
 	}
 	if (n)
-		fprintf(f, " per %s, outside their noise: the work changed and the time did not show it (see "
+		fprintf(f, " per %s, outside their noise: what the core did changed and the time did not show it (see "
 			   "Findings).",
 			w->work.unit);
 }

@@ -45,6 +45,12 @@ bool ud_diff_domain_too_narrow(const struct ud_diff_workload *w);
  * the time did not move.
  */
 bool ud_diff_mover_notable(const struct ud_per_unit *u);
+/*
+ * Whether w's notable movers are said at all: the time stayed within the
+ * noise, and neither side was measured on a noisy host, where counters move
+ * with the neighbours' load (caches, branch predictors) as much as the work.
+ */
+bool ud_diff_movers_speak(const struct ud_diff_workload *w);
 int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 /*

@@ -427,7 +427,7 @@ static int rule_counters_moved_time_did_not(const struct subject *s, struct evid
 	const struct ud_diff_workload *w = s->w;
 	int n = 0;
 
-	if (w->verdict != UD_VERDICT_SAME)
+	if (!ud_diff_movers_speak(w))
 		return 0;
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_per_unit *u = &w->per_unit[i];

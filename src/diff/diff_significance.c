@@ -164,3 +164,9 @@ bool ud_diff_mover_notable(const struct ud_per_unit *u)
 	return u->cls != UD_CLASS_SOFTWARE && u->significant == 1 && u->p < UD_MOVER_FINDING_P &&
 	       fabs(log(u->v.ratio)) >= log1p(UD_MOVER_FINDING_MIN_MOVE);
 }
+
+bool ud_diff_movers_speak(const struct ud_diff_workload *w)
+{
+	return w->verdict == UD_VERDICT_SAME && !(w->a->noise && w->a->noise->nwarnings) &&
+	       !(w->b->noise && w->b->noise->nwarnings);
+}

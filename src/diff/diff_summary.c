@@ -104,7 +104,7 @@ static int summary_significance(const struct ud_diff *d)
 	if (s->ngeomean == 1)
 		for (size_t i = 0; i < d->nworkloads; i++)
 			if (ud_diff_in_summary(d, &d->workloads[i]))
-				return d->workloads[i].verdict == UD_VERDICT_SAME ? 0 : d->workloads[i].sig.significant;
+				return d->workloads[i].sig.significant;
 	if (!isfinite(s->geomean_lo))
 		return -1;
 	return s->geomean_lo > 1 || s->geomean_hi < 1;
@@ -118,37 +118,58 @@ static void interval_words(char *buf, size_t len, const struct ud_diff *d, int s
 	buf[0] = '\0';
 	/* every workload within its own noise, though their mean's interval is not: the workloads' word stands */
 	if (significant == 0 && (s->geomean_lo > 1 || s->geomean_hi < 1))
-		snprintf(buf, len, " (every workload within its own noise)");
+		snprintf(buf, len, "; every workload within its own noise");
 	else if (isfinite(s->geomean_lo))
 		snprintf(buf, len, " (%s95%% interval %.3g-%.3gx)", significant == 0 ? "within the noise: " : "",
 			 s->geomean_lo, s->geomean_hi);
 }
 
 /*
+ * Whether the two profiles are of one machine: its model, CPUs and core
+ * known alike on both.  There more CPU is the conditions', not the
+ * hardware's; between machines (16 cores against 8) it is the speedup.
+ */
+static bool one_machine(const struct ud_diff *d)
+{
+	static const char *const facts[] = { "cpu.model_name", "cpu.online_cpus", "cpu.uarch" };
+	const struct ud_host *a = d->host[UD_SIDE_A].profile->host, *b = d->host[UD_SIDE_B].profile->host;
+
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		struct ud_fact fa = ud_host_fact(a, facts[i]), fb = ud_host_fact(b, facts[i]);
+
+		if (fa.type == UD_FACT_ABSENT || fa.type == UD_FACT_NULL || !ud_fact_equal(&fa, &fb))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Where no workload's faster or slower verdict is the work's own (each is
- * the same, or carried by more CPU, or taken on a noisy host) and some are
- * qualified: the speedup stated, and why it is no claim (issue 33: two
- * profiles of one host under changing load must not headline a speedup).
- * false where a plain claim stands.
+ * the same, or taken on a noisy host, or on one machine carried by more
+ * CPU) and some are qualified: the ratio stated, and why it is no claim
+ * (issue 33: two profiles of one host under changing load must not
+ * headline a speedup).  false where a plain claim stands.
  */
 static bool qualified_sentence(char *buf, size_t len, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
-	size_t n[3] = { 0 }, same = 0, plain = 0;
+	size_t n[UD_QUALIFIED_COUNT] = { 0 }, same = 0, plain = 0;
+	bool machine = one_machine(d);
 	int used;
 
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
+		bool qualified = w->qualified == UD_QUALIFIED_NOISY || (w->qualified == UD_QUALIFIED_MORE_CPU && machine);
 
 		if (!ud_diff_in_summary(d, w))
 			continue;
 		same += w->verdict == UD_VERDICT_SAME;
-		plain += w->verdict != UD_VERDICT_SAME && w->qualified == UD_QUALIFIED_NONE;
+		plain += w->verdict != UD_VERDICT_SAME && !qualified;
 		n[w->qualified]++;
 	}
 	if (plain || !(n[UD_QUALIFIED_MORE_CPU] + n[UD_QUALIFIED_NOISY]))
 		return false;
-	used = snprintf(buf, len, "%s's %.3gx against %s %s no speedup of the work: ", d->host[UD_SIDE_B].label,
+	used = snprintf(buf, len, "%s's %.3gx against %s %s not the work's: ", d->host[UD_SIDE_B].label,
 			s->geomean_speedup, d->host[UD_SIDE_A].label,
 			s->ngeomean == 1 ? "on the one workload compared is" : "(geometric mean) is");
 	if (same && used > 0 && (size_t)used < len)

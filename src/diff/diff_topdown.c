@@ -41,7 +41,20 @@ static bool known(const struct ud_diff_topdown *td, double a, double b)
 	return (!td->a || isfinite(a)) && (!td->b || isfinite(b));
 }
 
-/* Cycles where every side with a record has them, else slots, else the fractions themselves. */
+/*
+ * Whether slots per unit compare across the two sides: one side only, or
+ * both on one core (a 6-wide and an 8-wide core's slots are not one unit:
+ * fewer cycles can be more slots).
+ */
+static bool slots_compare(const struct ud_diff_topdown *td, const struct ud_diff_workload *w)
+{
+	const char *ua = w->host[UD_SIDE_A] ? w->host[UD_SIDE_A]->cpu.uarch : NULL;
+	const char *ub = w->host[UD_SIDE_B] ? w->host[UD_SIDE_B]->cpu.uarch : NULL;
+
+	return !td->a || !td->b || (ua && ub && strcmp(ua, ub) == 0);
+}
+
+/* Cycles where every side with a record has them, else slots on one core, else the fractions themselves. */
 static void choose_measure(struct ud_diff_topdown *td, const struct ud_diff_workload *w)
 {
 	double sa = per_unit(w->a, UD_CLASS_SLOTS, w->work.a), sb = per_unit(w->b, UD_CLASS_SLOTS, w->work.b);
@@ -50,7 +63,7 @@ static void choose_measure(struct ud_diff_topdown *td, const struct ud_diff_work
 		td->measure = UD_TD_IN_CYCLES;
 		td->per_a = td->cycles_a;
 		td->per_b = td->cycles_b;
-	} else if (known(td, sa, sb)) {
+	} else if (known(td, sa, sb) && slots_compare(td, w)) {
 		td->measure = UD_TD_IN_SLOTS;
 		td->per_a = sa;
 		td->per_b = sb;

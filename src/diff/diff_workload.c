@@ -280,7 +280,6 @@ static double clock_rate(const struct ud_diff_workload *w, enum ud_side s)
 	return ratio(w->counting.cycles[s] * work, x->elapsed_ns);
 }
 
-/* Cycles of the compared domain over task-clock: a clock only where it is a plausible one (diff_thresholds.h). */
 /*
  * The CPU time a side's cycles ran in: task-clock, else getrusage's user
  * and sys where they are many ticks (a paste that printed "seconds user"
@@ -293,6 +292,7 @@ static double cpu_time_of(const struct ud_workload *x)
 	return isfinite(tc) ? tc : x->user_ns + x->sys_ns >= UD_MIN_RUSAGE_NS ? x->user_ns + x->sys_ns : NAN;
 }
 
+/* Cycles of the compared domain over task-clock: a clock only where it is a plausible one (diff_thresholds.h). */
 static double plausible_ghz(const struct ud_diff_workload *w, enum ud_side s)
 {
 	const struct ud_workload *x = s == UD_SIDE_A ? w->a : w->b;

@@ -80,11 +80,13 @@ static const struct td_name intel_old_names[] = {
 
 /*
  * perf prints a metric scaled by its ScaleUnit: "100%" ones as percentages,
- * those without one (older Intel and HiSilicon TopdownL1) as fractions.
- * The level-1 buckets share the slots, so a full set of percentages has one
- * above this; fractions never do.  "0.91 Backend_Bound" is 91%, not 0.91%.
+ * those without one (older Intel's and HiSilicon's TopdownL1) as fractions.
+ * The level-1 buckets share the slots, so the rows printed sum to at most
+ * 1 as fractions (a little over, from multiplexed groups), and as
+ * percentages to more unless every bucket printed is nearly empty, which
+ * real pastes never are.  "0.91 Backend_Bound" is 91%, not 0.91%.
  */
-#define TD_FRACTIONS_AT_MOST 1.0
+#define TD_FRACTIONS_SUM_AT_MOST 1.05
 
 /* perf's level-1 metric events, in the order of the buckets they give (arch/x86/events/intel/core.c). */
 static const struct td_name td_events[] = {
@@ -113,16 +115,25 @@ static int metric_at(const struct ud_workload *w, const char *pmu, const char *n
 	return -1;
 }
 
-/* 100 where perf printed the level-1 rows of this naming as percentages, 1 where as fractions. */
+/*
+ * 100 where perf printed the level-1 rows of this naming as percentages, 1
+ * where as fractions: older Intel's names always (none had a ScaleUnit),
+ * the others by what their rows sum to (HiSilicon's lowercase names had
+ * none either).
+ */
 static double printed_scale(const struct ud_workload *w, const char *pmu, const struct td_name *names)
 {
+	double sum = 0;
+
+	if (names == intel_old_names)
+		return 1;
 	for (const struct td_name *n = names; n->perf; n++) {
 		int i = ud_topdown_bucket_level(n->bucket) == 1 ? metric_at(w, pmu, n->perf) : -1;
 
-		if (i >= 0 && w->perf_metrics[i].value > TD_FRACTIONS_AT_MOST)
-			return 100;
+		if (i >= 0 && isfinite(w->perf_metrics[i].value))
+			sum += w->perf_metrics[i].value;
 	}
-	return 1;
+	return sum > TD_FRACTIONS_SUM_AT_MOST ? 100 : 1;
 }
 
 /* Fills a record from perf's metric rows of one naming: 1 done, 0 none of its level-1 rows printed, -1 out of memory. */

@@ -45,7 +45,8 @@ static json_t *row(const struct ud_diff_topdown *td, int b)
 		ud_rv_count_text(ud_rv_known(c->b), bb, sizeof(bb));
 	}
 	if (td->measure == UD_TD_IN_FRACTION) /* no cost per unit to share out: the move in points is what is known */
-		snprintf(share, sizeof(share), isfinite(c->b - c->a) ? "%+.1f pts" : "n/a", 100 * (c->b - c->a));
+		snprintf(share, sizeof(share), td->same_method && isfinite(c->b - c->a) ? "%+.1f pts" : "n/a",
+			 100 * (c->b - c->a));
 	else
 		snprintf(share, sizeof(share), isfinite(c->share_of_change) ? "%.0f%%" : "n/a", 100 * c->share_of_change);
 	snprintf(col, sizeof(col), "%-26s %14s %14s %9s", name, a, bb, share);

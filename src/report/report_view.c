@@ -18,6 +18,7 @@
 
 #include "diff.h"
 #include "report.h"
+#include "diff_thresholds.h"
 #include "report_priv.h"
 #include "text.h"
 
@@ -280,6 +281,13 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(json_array_size(json_object_get(v, "per_unit")) > 0));
 	json_object_set_new(v, "per_unit_noise", json_boolean(per_unit_tested(w)));
+	{
+		/* each counter's own test, at the level the score's uses: not corrected for the many rows */
+		char head[64];
+
+		snprintf(head, sizeof(head), "noise (each at p < %g)", UD_SIG_ALPHA);
+		json_object_set_new(v, "per_unit_noise_head", json_string(head));
+	}
 	json_object_set_new(v, "time_split", time_split_view(w));
 	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	return v;

@@ -58,6 +58,10 @@ size_t ud_uarch_classify_counters(const struct ud_uarch *u, struct ud_workload *
 		if (c->cls != UD_CLASS_OTHER)
 			continue;
 		ud_event_id_parse(c->name, &id);
+		/* a counter mask, inversion or edge counts cycles or edges of the event, not the event */
+		if (id.kind == UD_EVENT_TERMS && (strstr(id.event, "cmask") || strstr(id.event, "inv") ||
+						  strstr(id.event, "edge")))
+			continue;
 		if (!(e = listed(u, &id)))
 			continue;
 		ud_event_classify_name(e->generic, UD_ARCH_UNKNOWN, &cls, &mode);

@@ -52,7 +52,7 @@ step syntax $ud stat -x, -o syntax.csv --profile syntax.json \
 	-e "instructions:u,r08:u,$pmu/event=0x08/u,$pmu/inst_retired/u,INST_RETIRED:u" -- $loop $n7
 step groups $ud stat -o groups.json -e "{cycles:u,instructions:u},{instructions:k,cycles:k}" -- $loop $n7
 step json-lines $ud stat -j -o json-lines.txt -e "instructions:u,r08:u" -- $loop $n6
-step interval $ud stat -x, -I 200 -o interval.csv -e "instructions:u,cycles:u" -- $loop $n8
+step interval $ud stat -x, -I 200 --summary -o interval.csv -e "instructions:u,cycles:u" -- $loop $n8
 step all-cpus $ud stat -a -A -x, -o all-cpus.csv --profile all-cpus.json -e instructions -- $loop $n6
 step run-exact $ud run -w int --exact -r 1 -o run-exact.json
 # Issue 21: N1's top-down is cycle accounting; QEMU opens its stall events and reads them 0.
