@@ -319,6 +319,31 @@ START_TEST(test_profile_target)
 }
 END_TEST
 
+/*
+ * Waits until pid is uarchdiff (exec'd: before, it is this test's fork,
+ * whose handlers are Check's) and catches sig (SigCgt in its /proc
+ * status), so that the signal sent next meets uarchdiff's handler, not a
+ * default: a loaded host and a sanitizer build take seconds to get there
+ * (300 ms was once too few).
+ */
+static void wait_caught(pid_t pid, int sig)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	for (int i = 0; i < 1200; i++) {
+		char *text = read_text(path), *at = text ? strstr(text, "SigCgt:") : NULL;
+		unsigned long long mask = at ? strtoull(at + strlen("SigCgt:"), NULL, 16) : 0;
+		bool exec_done = text && strncmp(text, "Name:\tuarchdiff\n", strlen("Name:\tuarchdiff\n")) == 0;
+
+		free(text);
+		if (exec_done && (mask & (1ULL << (sig - 1))))
+			return;
+		usleep(100000);
+	}
+	ck_abort_msg("process %d never caught signal %d", (int)pid, sig);
+}
+
 /* Counting with no command ends at Ctrl-C; the counts are printed, and the status says the signal. */
 START_TEST(test_sigint_ends_attached_count)
 {
@@ -336,7 +361,7 @@ START_TEST(test_sigint_ends_attached_count)
 		execl(UD, UD, "stat", "-p", pids, "-e", "task-clock,context-switches", (char *)NULL);
 		_exit(127);
 	}
-	usleep(300000);
+	wait_caught(ud, SIGINT);
 	kill(ud, SIGINT);
 	ck_assert_int_eq(waitpid(ud, &status, 0), ud);
 	ck_assert(WIFEXITED(status));
