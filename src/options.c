@@ -249,7 +249,7 @@ int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *nex
 	case UD_OPT_ERROR: break;
 	}
 	ud_cmd_error(cmd, "%s", err.msg);
-	return UD_EXIT_USAGE;
+	return cmd->usage_status ? cmd->usage_status : UD_EXIT_USAGE;
 }
 
 void ud_streams_guard(void)

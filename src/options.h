@@ -65,6 +65,7 @@ struct ud_command {
 	size_t noptions;
 	bool operands;           /* whether it takes arguments beyond its options */
 	bool permute;            /* options may come after operands (every command but one that runs a command line) */
+	int usage_status;        /* the exit status of bad usage; 0: UD_EXIT_USAGE (stat: perf's 129) */
 };
 
 /*
@@ -114,7 +115,7 @@ void ud_options_usage(const struct ud_command *cmd, FILE *f);
 /*
  * For builtins: parses, prints the usage on stdout for --help or the error
  * on stderr.  Returns UD_OPT_GO_ON to carry on, else the exit status to
- * return (UD_EXIT_OK after --help, UD_EXIT_USAGE after an error).
+ * return (UD_EXIT_OK after --help, the command's usage status after an error).
  */
 #define UD_OPT_GO_ON (-1)
 int ud_options_cli(const struct ud_command *cmd, int argc, char **argv, int *next);

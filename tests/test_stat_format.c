@@ -47,7 +47,8 @@ static struct ud_profile *example(int runs)
 }
 
 /* The example's units: task-clock in msec, as events.c gives it. */
-static const struct ud_stat_unit units[] = { { "msec", 1e-6 }, { "", 1 }, { "", 1 }, { "", 1 }, { "", 1 }, { "", 1 } };
+static const struct ud_stat_unit units[] = { { "msec", 1e-6, false }, { "", 1, false }, { "", 1, false },
+					      { "", 1, false }, { "", 1, false }, { "", 1, false } };
 
 static struct ud_stat_view whole(const struct ud_workload *w)
 {
@@ -92,15 +93,42 @@ START_TEST(test_text_layout)
 	ck_assert_ptr_nonnull(strstr(s, "#     0.71 insn per cycle"));
 	ck_assert_ptr_nonnull(strstr(s, "   <not supported>      branch-misses\n"));
 	ck_assert_ptr_nonnull(strstr(s, "     <not counted>      L1-dcache-loads\n"));
-	/* one line per reason, naming every counter it stopped */
-	ck_assert_ptr_nonnull(strstr(s, "   branch-misses, branches: no hardware PMU on this host\n"));
-	ck_assert_ptr_nonnull(strstr(s, "   L1-dcache-loads: never scheduled\n"));
+	/* perf's text, row for row: the reasons are -v's */
+	ck_assert_ptr_null(strstr(s, "Not counted"));
 	/* perf's " %17.9f", then user and sys, then two blank lines */
 	ck_assert_ptr_nonnull(strstr(s, "\n      45.600000000 seconds time elapsed\n\n"));
 	ck_assert_ptr_nonnull(strstr(s, "\n       7.300000000 seconds user\n"));
 	ck_assert_ptr_nonnull(strstr(s, "\n      24.400000000 seconds sys\n"));
 	/* getrusage's 31.7 s of CPU over 45.6 s is not task-clock's 34.0 s: no second CPUs utilized line */
 	ck_assert_ptr_null(strstr(s, "getrusage"));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* -v: the reasons, one line per reason naming every counter it stopped, and uarchdiff's own rows */
+START_TEST(test_text_verbose)
+{
+	struct ud_profile *p = example(1);
+	struct ud_stat_unit extra[6];
+	struct ud_stat_view v = whole(&p->workloads[0]);
+	char *quiet, *s;
+
+	memcpy(extra, units, sizeof(extra));
+	extra[1].extra = true; /* cycles, as if a group's own copy */
+	v.units = extra;
+	quiet = render_view(&v, "t");
+	ck_assert_ptr_null(strstr(quiet, "      cycles"));
+	free(quiet);
+	quiet = render_view(&v, ",");
+	ck_assert_ptr_null(strstr(quiet, ",cycles,"));
+	free(quiet);
+	v.verbose = true;
+	s = render_view(&v, "t");
+	ck_assert_ptr_nonnull(strstr(s, "       97062243821      cycles"));
+	ck_assert_ptr_nonnull(strstr(s, "\n Not counted:\n"));
+	ck_assert_ptr_nonnull(strstr(s, "   branch-misses, branches: no hardware PMU on this host\n"));
+	ck_assert_ptr_nonnull(strstr(s, "   L1-dcache-loads: never scheduled\n"));
 	free(s);
 	ud_profile_free(p);
 }
@@ -171,6 +199,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_text_layout);
+	tcase_add_test(tc, test_text_verbose);
 	tcase_add_test(tc, test_text_repeated);
 	tcase_add_test(tc, test_csv_layout);
 	tcase_add_test(tc, test_csv_repeated_has_variance_column);

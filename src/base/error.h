@@ -19,6 +19,13 @@ enum {
 	UD_EXIT_OK = 0,
 	UD_EXIT_RUN_FAILED = 1,
 	UD_EXIT_USAGE = 2,
+	/*
+	 * stat's, as perf's, which its users' scripts test: a bad option, argument
+	 * or event is parse-options' 129 (usage_with_options(), tools/lib/subcmd),
+	 * a command that cannot be started 255 (perf's "workload failed", -1).
+	 */
+	UD_EXIT_PERF_USAGE = 129,
+	UD_EXIT_PERF_WORKLOAD = 255,
 };
 
 struct ud_err {

@@ -41,6 +41,7 @@ struct stat_opts {
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
 	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown, summary;
+	bool verbose;
 };
 
 static struct stat_opts o;
@@ -94,6 +95,10 @@ static const struct ud_option options[] = {
 	UD_STRING_OPTION(0, "profile", &o.profile, "FILE", "also write a uarchdiff.profile/1 profile to FILE"),
 	UD_STRING_OPTION(0, "pre", &o.pre, "CMD", "run the shell command CMD before each run"),
 	UD_STRING_OPTION(0, "post", &o.post, "CMD", "run the shell command CMD after each run"),
+	UD_FLAG_OPTION('v', "verbose", &o.verbose,
+	  "uarchdiff's additions to perf's text: why each\n"
+	  "counter was not counted, each group's own cycles\n"
+	  "and instructions, getrusage's CPUs utilized"),
 	UD_FLAG_OPTION(0, "hotspots", &o.hotspots,
 	  "sample the command too, at 1000 Hz: its top user\nand kernel symbols"),
 };
@@ -115,12 +120,16 @@ static const struct ud_command command = {
 		    "core's counters, each carrying cycles and instructions; {a,b} groups are\n"
 		    "kept as asked.\n"
 		    "\n"
-		    "Exit status: the command's (0 when --timeout ended it, as perf's); without\n"
-		    "a command 0, or 128+N when signal N ended counting; 2 for bad usage, an\n"
-		    "unknown event or a command that cannot run; 1 when the report could not be\n"
-		    "written or a --pre or --post command failed.\n",
+		    "Without -e, perf's default events for this host; -v adds what uarchdiff\n"
+		    "knows beyond perf's text.\n"
+		    "\n"
+		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
+		    "command 0, or 128+N when signal N ended counting; 129 for bad usage or an\n"
+		    "unknown event; 255 for a command that cannot run; 1 when the report could\n"
+		    "not be written or a --pre or --post command failed.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
+	.usage_status = UD_EXIT_PERF_USAGE,
 };
 
 static enum ud_target_kind target_kind(void)
@@ -179,7 +188,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	why = conflict(next < argc);
 	if (why) {
 		ud_cmd_error(&command, "%s", why);
-		return UD_EXIT_USAGE;
+		return UD_EXIT_PERF_USAGE;
 	}
 	*cmd = next < argc ? argv + next : NULL;
 	return UD_OPT_GO_ON;
@@ -241,6 +250,13 @@ static int plan_events(struct stat_run *r)
 	};
 	struct ud_err err = UD_ERR_INIT;
 
+	/* perf's own defaults (cpu-clock when counting CPUs); run's richer set is for profiles it explains */
+	if (!o.events && !o.null_run && !(o.events = ud_perf_default_events(target_kind() == UD_TARGET_SYSTEM_WIDE ||
+									    target_kind() == UD_TARGET_CPUS))) {
+		ud_cmd_error(&command, "out of memory");
+		return -1;
+	}
+	mo.events = o.events;
 	if (ud_measurement_plan(&r->meas, &mo, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
@@ -310,7 +326,7 @@ static int plan_units(struct stat_run *r)
 
 	r->units = calloc(r->meas.nev + 1, sizeof(*r->units));
 	for (size_t i = 0; r->units && i < r->meas.nev; i++)
-		r->units[i] = (struct ud_stat_unit){ ev[i].unit, ev[i].scale };
+		r->units[i] = (struct ud_stat_unit){ ev[i].unit, ev[i].scale, ev[i].copy };
 	return r->units ? 0 : -1;
 }
 
@@ -325,8 +341,9 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 	struct ud_stat_view v = {
 		.whole = whole, .units = r->units, .aggr = kinds[aggr_mode()], .slots = slots,
 		.nslots = r->target.naggr, .target = r->target.words[0] ? r->target.words : NULL,
-		.rusage = r->target.kind == UD_TARGET_COMMAND, .rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay,
-		.null_run = o.null_run, .interval_s = NAN,
+		.rusage = r->target.kind == UD_TARGET_COMMAND,
+		.rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay && o.verbose,
+		.null_run = o.null_run, .interval_s = NAN, .verbose = o.verbose && !o.json && !o.sep,
 	};
 
 	for (size_t a = 0; a < r->target.naggr; a++)
@@ -481,12 +498,12 @@ static int measure(struct stat_run *r)
 	int ret;
 
 	if (o.interval && open_report(r) != 0)
-		return UD_EXIT_USAGE;
+		return UD_EXIT_PERF_USAGE;
 	plan_session(r);
 	ret = ud_measurement_stat(&r->meas, &r->m, &r->p->workloads[0], r->aggr, &last, &err);
 	if (ret != UD_LAUNCH_OK) {
 		ud_cmd_error(&command, "%s", err.msg);
-		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_USAGE : UD_EXIT_RUN_FAILED;
+		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_PERF_WORKLOAD : UD_EXIT_RUN_FAILED;
 	}
 	if (write_report(r) != 0)
 		return UD_EXIT_RUN_FAILED;
@@ -502,10 +519,10 @@ static int setup(struct stat_run *r)
 	    ud_stat_target_make(target_kind(), o.cpus ? o.cpus : o.pids ? o.pids : o.tids, aggr_mode(), &r->target,
 				&err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
-		return UD_EXIT_USAGE;
+		return UD_EXIT_PERF_USAGE;
 	}
 	if (plan_events(r) != 0 || check_outputs() != 0)
-		return UD_EXIT_USAGE;
+		return UD_EXIT_PERF_USAGE;
 	if (plan_units(r) != 0 || new_profile(r) != 0) {
 		ud_cmd_error(&command, "out of memory");
 		return UD_EXIT_RUN_FAILED;

@@ -38,7 +38,9 @@ static int is_clock(const char *name)
 /* An events-per-second rate over task-clock, as perf prints for counts. */
 static void rate(struct comment *cm, const struct ud_workload *w, double count)
 {
-	double secs = ud_workload_value(w, "task-clock") / 1e9;
+	/* perf's runtime_nsecs_stats: whichever clock was counted (cpu-clock by default with -a) */
+	double clock = ud_workload_value(w, "task-clock");
+	double secs = (isnan(clock) ? ud_workload_value(w, "cpu-clock") : clock) / 1e9;
 	double r = count / secs;
 	static const struct {
 		double scale;
@@ -142,7 +144,7 @@ static int multiplexed(const struct ud_counter *c)
 
 static struct ud_stat_unit unit_of(const struct ud_stat_view *v, size_t i)
 {
-	static const struct ud_stat_unit none = { "", 1 };
+	static const struct ud_stat_unit none = { "", 1, false };
 
 	return v->units ? v->units[i] : none;
 }
@@ -253,6 +255,11 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 typedef void (*row_fn)(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i,
 		       const void *arg);
 
+static bool row_shown(const struct ud_stat_view *v, size_t i)
+{
+	return v->verbose || !v->units || !v->units[i].extra;
+}
+
 /* Every row in perf's order: per CPU and per thread event by event; per core and socket aggregate by aggregate. */
 static void each_row(FILE *f, const struct ud_stat_view *v, row_fn fn, const void *arg)
 {
@@ -260,15 +267,17 @@ static void each_row(FILE *f, const struct ud_stat_view *v, row_fn fn, const voi
 
 	if (v->aggr == UD_STAT_WHOLE) {
 		for (size_t i = 0; i < n; i++)
-			fn(f, v, NULL, i, arg);
+			if (row_shown(v, i))
+				fn(f, v, NULL, i, arg);
 	} else if (v->aggr == UD_STAT_PER_CPU || v->aggr == UD_STAT_PER_THREAD) {
 		for (size_t i = 0; i < n; i++)
-			for (size_t s = 0; s < v->nslots; s++)
+			for (size_t s = 0; s < v->nslots && row_shown(v, i); s++)
 				fn(f, v, &v->slots[s], i, arg);
 	} else {
 		for (size_t s = 0; s < v->nslots; s++)
 			for (size_t i = 0; i < n; i++)
-				fn(f, v, &v->slots[s], i, arg);
+				if (row_shown(v, i))
+					fn(f, v, &v->slots[s], i, arg);
 	}
 }
 
@@ -442,7 +451,8 @@ void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 	fprintf(f, ":\n\n");
 	if (!v->null_run) {
 		each_row(f, v, text_row_fn, NULL);
-		print_reasons(f, w);
+		if (v->verbose)
+			print_reasons(f, w);
 		for (size_t i = 0; i < w->ntopdown; i++)
 			print_topdown_record(f, &w->topdown[i]);
 	}

@@ -9,7 +9,8 @@
  * over runs, with their relative spread), and the elapsed time they were
  * counted over, which "CPUs utilized" divides task-clock by (SPEC §4).
  * Counters not counted are listed with their reasons under the table in the
- * text form, since perf's bare "<not supported>" leaves a user guessing.
+ * verbose text form, since perf's bare "<not supported>" leaves a user
+ * guessing; by default the text is perf's, row for row.
  */
 #ifndef UD_STAT_FORMAT_H
 #define UD_STAT_FORMAT_H
@@ -33,6 +34,7 @@ struct ud_stat_slot {
 struct ud_stat_unit {
 	const char *unit;
 	double scale;
+	bool extra; /* uarchdiff's own row (a group's copy of cycles): printed only when the view is verbose */
 };
 
 struct ud_stat_view {
@@ -48,6 +50,12 @@ struct ud_stat_view {
 	double interval_s;                 /* -I: this interval's time stamp; NAN for the totals */
 	int interval_index;                /* which interval, from 0: perf repeats the text header every 26 */
 	bool summary;                      /* the totals after intervals (perf's --summary) */
+	/*
+	 * uarchdiff's additions to perf's text: the extra rows and why each
+	 * counter was not counted (stat -v).  Never in -x or -j, which scripts
+	 * read row by row.
+	 */
+	bool verbose;
 };
 
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v);

@@ -252,6 +252,7 @@ struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int p
 			if (!is_anchor(&ev[i]))
 				continue;
 			out[k] = ev[i];
+			out[k].copy = true;
 			snprintf(out[k].name, sizeof(out[k].name), "%s@g%zu", ev[i].name, g);
 			out[k++].group = (int)g;
 		}

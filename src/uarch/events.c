@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The kernel's perf_event.h first: libpfm4's copy then steps aside. */
 #include "cpu_mode.h"
@@ -43,6 +44,26 @@ const char *const ud_default_events[] = {
 	"stalled-cycles-frontend", "stalled-cycles-backend",
 };
 const size_t ud_default_events_count = sizeof(ud_default_events) / sizeof(ud_default_events[0]);
+
+/* Where perf's pmu_have_event("cpu", name) looks: the core PMU's sysfs events (x86's "cpu" PMU only). */
+static bool cpu_pmu_lists(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/cpu/events/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+char *ud_perf_default_events(bool count_cpus)
+{
+	char list[256];
+
+	snprintf(list, sizeof(list), "%s,context-switches,cpu-migrations,page-faults,cycles%s%s,instructions,branches,"
+		 "branch-misses", count_cpus ? "cpu-clock" : "task-clock",
+		 cpu_pmu_lists("stalled-cycles-frontend") ? ",stalled-cycles-frontend" : "",
+		 cpu_pmu_lists("stalled-cycles-backend") ? ",stalled-cycles-backend" : "");
+	return strdup(list);
+}
 
 /* builtin-stat.c's three detail levels, each adding to the one before. */
 static const char *const detailed_events[] = {

@@ -63,11 +63,27 @@ struct ud_event {
 	 * A metric's events join a list the same way, as one requested group.
 	 */
 	int request_group;
+	/*
+	 * A later group's own copy of cycles or instructions ("cycles@g1"), so
+	 * that each group's ratios are measured together: uarchdiff's row, not
+	 * one perf prints.
+	 */
+	bool copy;
 };
 
-/* The events `uarchdiff stat` counts when -e is not given. */
+/* The events a profile counts when none are named (run, and stat --profile's analysis). */
 extern const char *const ud_default_events[];
 extern const size_t ud_default_events_count;
+
+/*
+ * perf stat's own defaults on this host, as a -e list the caller frees:
+ * tools/perf/builtin-stat.c add_default_attributes() (perf 6.1):
+ * task-clock (cpu-clock when counting CPUs), context-switches,
+ * cpu-migrations, page-faults, cycles, stalled-cycles-frontend and -backend
+ * only where the "cpu" PMU lists them in sysfs, then instructions, branches,
+ * branch-misses.  NULL when out of memory.
+ */
+char *ud_perf_default_events(bool count_cpus);
 
 /*
  * perf stat's -d, -d -d and -d -d -d (tools/perf/builtin-stat.c,
