@@ -21,11 +21,12 @@ enum {
 	UD_EXIT_USAGE = 2,
 	/*
 	 * stat's, as perf's, which its users' scripts test: a bad option, argument
-	 * or event is parse-options' 129 (usage_with_options(), tools/lib/subcmd),
-	 * a command that cannot be started 255 (perf's "workload failed", -1).
+	 * or event is parse-options' 129 (usage_with_options(), tools/lib/subcmd);
+	 * a command that cannot be started or an output that cannot be created
+	 * 255 (cmd_stat() returning -1).
 	 */
 	UD_EXIT_PERF_USAGE = 129,
-	UD_EXIT_PERF_WORKLOAD = 255,
+	UD_EXIT_PERF_FAILED = 255,
 };
 
 struct ud_err {

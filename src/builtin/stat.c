@@ -108,7 +108,7 @@ static const struct ud_command command = {
 	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
 		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS [--summary]] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
-		    "                      [--pre CMD] [--post CMD] [--exact] [--hotspots] [--topdown] [-M METRICS]\n"
+		    "                      [--pre CMD] [--post CMD] [--exact] [-v] [--hotspots] [--topdown] [-M METRICS]\n"
 		    "                      [-- CMD [ARGS...]]",
 	.description = "Runs CMD and counts its events from its exec, including every process it\n"
 		       "forks; or counts CPUs (-a, -C) or running processes and threads (-p, -t),\n"
@@ -125,8 +125,9 @@ static const struct ud_command command = {
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
 		    "command 0, or 128+N when signal N ended counting; 129 for bad usage or an\n"
-		    "unknown event; 255 for a command that cannot run; 1 when the report could\n"
-		    "not be written or a --pre or --post command failed.\n",
+		    "unknown event; 255 for a command that cannot run or an output that cannot\n"
+		    "be created; 1 when the report could not be written or a --pre or --post\n"
+		    "command failed.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.usage_status = UD_EXIT_PERF_USAGE,
@@ -240,6 +241,16 @@ static void notice(void *ctx, const char *msg)
 	ud_cmd_error(&command, "%s", msg);
 }
 
+/*
+ * perf's own defaults (cpu-clock when counting CPUs), as a -e list; a
+ * profile written gets run's, which add what a diff explains with (L1d,
+ * stalls).
+ */
+static char *perf_defaults(void)
+{
+	return ud_perf_default_events(target_kind() == UD_TARGET_SYSTEM_WIDE || target_kind() == UD_TARGET_CPUS);
+}
+
 /* The plan for -e (or the defaults), -d, -M and --hotspots; every unknown name refused. */
 static int plan_events(struct stat_run *r)
 {
@@ -250,9 +261,7 @@ static int plan_events(struct stat_run *r)
 	};
 	struct ud_err err = UD_ERR_INIT;
 
-	/* perf's own defaults (cpu-clock when counting CPUs); run's richer set is for profiles it explains */
-	if (!o.events && !o.null_run && !(o.events = ud_perf_default_events(target_kind() == UD_TARGET_SYSTEM_WIDE ||
-									    target_kind() == UD_TARGET_CPUS))) {
+	if (!o.events && !o.null_run && !o.profile && !output_is_profile() && !(o.events = perf_defaults())) {
 		ud_cmd_error(&command, "out of memory");
 		return -1;
 	}
@@ -498,12 +507,12 @@ static int measure(struct stat_run *r)
 	int ret;
 
 	if (o.interval && open_report(r) != 0)
-		return UD_EXIT_PERF_USAGE;
+		return UD_EXIT_PERF_FAILED;
 	plan_session(r);
 	ret = ud_measurement_stat(&r->meas, &r->m, &r->p->workloads[0], r->aggr, &last, &err);
 	if (ret != UD_LAUNCH_OK) {
 		ud_cmd_error(&command, "%s", err.msg);
-		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_PERF_WORKLOAD : UD_EXIT_RUN_FAILED;
+		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_PERF_FAILED : UD_EXIT_RUN_FAILED;
 	}
 	if (write_report(r) != 0)
 		return UD_EXIT_RUN_FAILED;
@@ -521,8 +530,10 @@ static int setup(struct stat_run *r)
 		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_PERF_USAGE;
 	}
-	if (plan_events(r) != 0 || check_outputs() != 0)
+	if (plan_events(r) != 0)
 		return UD_EXIT_PERF_USAGE;
+	if (check_outputs() != 0)
+		return UD_EXIT_PERF_FAILED;
 	if (plan_units(r) != 0 || new_profile(r) != 0) {
 		ud_cmd_error(&command, "out of memory");
 		return UD_EXIT_RUN_FAILED;

@@ -3,11 +3,13 @@
 # input that uarchdiff must refuse cleanly: exit status 2, exactly one line
 # on stderr containing the expected text, nothing on stdout, nothing written
 # where -o points, no temporary file or uarchdiff-* directory left behind.
+# `stat` exits as perf does instead (error.h): 129 for bad usage, 255 for a
+# command it cannot start or an output it cannot create.
 #
 # usage: run.sh UARCHDIFF [CASES.tsv]     (UD_SHOW=1: print what each case did)
 #
 # cases.tsv, tab-separated, '#' comments:
-#   name    env (VAR=value ..., or -)    arguments after 'uarchdiff'    expected stderr text
+#   name    env (VAR=value ..., or -)    arguments after 'uarchdiff'    expected stderr text    [exit status, 2 if none]
 # In env and arguments: @F is tests/bad-inputs/files, @G tests/golden (two
 # good profiles), @O the output path each case may write (it must not), @T
 # a private scratch directory.  Arguments are shell words (quote "" for an
@@ -32,7 +34,7 @@ expand() {
 
 n=0 failed=0
 declare -A seen
-while IFS=$'\t' read -r name env args want; do
+while IFS=$'\t' read -r name env args want status; do
 	[[ -z $name || $name == \#* ]] && continue
 	n=$((n + 1))
 	if [[ -n ${seen[$name]:-} ]]; then
@@ -54,7 +56,8 @@ while IFS=$'\t' read -r name env args want; do
 	fi
 	why=
 	lines=$(wc -l <"$scratch/stderr")
-	[[ $rc -ne 2 ]] && why+=" exit $rc, want 2;"
+	status=${status:-2}
+	[[ $rc -ne $status ]] && why+=" exit $rc, want $status;"
 	[[ $lines -ne 1 ]] && why+=" $lines lines on stderr, want 1;"
 	grep -qF -- "$want" "$scratch/stderr" || why+=" stderr lacks '$want';"
 	[[ -s $scratch/stdout ]] && why+=" wrote on stdout;"
