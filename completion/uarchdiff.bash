@@ -142,7 +142,8 @@ _uarchdiff()
 			L1-dcache-load-misses stalled-cycles-frontend stalled-cycles-backend task-clock
 			context-switches cpu-migrations page-faults LLC-loads LLC-load-misses L1-icache-loads
 			L1-icache-load-misses dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses
-			L1-dcache-prefetches L1-dcache-prefetch-misses duration_time"
+			L1-dcache-prefetches L1-dcache-prefetch-misses alignment-faults emulation-faults dummy
+			bpf-output cgroup-switches duration_time user_time system_time"
 		return 0 ;;
 	stat:-M | stat:--metrics)
 		_uarchdiff_list "$cur" "TopdownL1 TopdownL2 PipelineL1 PipelineL2 retiring bad_speculation

@@ -5,12 +5,22 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "counting.h"
 #include "testutil.h"
+
+/*
+ * Software events always open together, so a group the kernel refuses is
+ * made here: ud-refuse-group.c, linked in, stands for libc's syscall() and
+ * refuses the software event UD_REFUSE_IN_GROUP names as a group member.
+ */
+#define REFUSE_EMULATION_FAULTS "8" /* PERF_COUNT_SW_EMULATION_FAULTS */
+extern int ud_refuse_last_group_fd[16];
+#define last_group_fd ud_refuse_last_group_fd
 
 static void resolve_all(struct ud_event *ev, const char *const *names, size_t n)
 {
@@ -293,11 +303,12 @@ END_TEST
 
 START_TEST(test_delta_and_duration)
 {
-	const char *names[] = { "task-clock", "duration_time" };
-	struct ud_event ev[2];
-	struct ud_count before[2], now[2], d[2];
+	const char *names[] = { "task-clock", "duration_time", "user_time", "system_time" };
+	struct ud_event ev[4];
+	struct ud_count before[4], now[4], d[4];
+	struct ud_tool_times t = { .elapsed_ns = 123456789, .user_ns = 4000000, .sys_ns = 0 };
 
-	resolve_all(ev, names, 2);
+	resolve_all(ev, names, 4);
 	memset(before, 0, sizeof(before));
 	memset(now, 0, sizeof(now));
 	ud_count_scale(&before[0], 300, 1000, 1000);
@@ -308,13 +319,81 @@ START_TEST(test_delta_and_duration)
 	ck_assert_uint_eq(d[0].raw, 400);
 	ck_assert_double_eq(d[0].value, 800);
 	ck_assert_int_eq(d[1].status, UD_NOT_COUNTED);
-	ud_counts_set_duration(ev, d, 2, 123456789);
+	ud_counts_set_tools(ev, d, 4, &t);
 	ck_assert_int_eq(d[1].status, UD_COUNTED);
 	ck_assert_double_eq(d[1].value, 123456789);
-	ck_assert_uint_eq(d[0].raw, 400); /* only the tool event takes the duration */
+	ck_assert_uint_eq(d[0].raw, 400); /* only the tool events take the times */
+	/* the command's rusage: its user time, and a system time of 0 ns, rusage's ticks, is a count of 0 */
+	ck_assert_int_eq(d[2].status, UD_COUNTED);
+	ck_assert_double_eq(d[2].value, 4000000);
+	ck_assert_int_eq(d[3].status, UD_COUNTED);
+	ck_assert_double_eq(d[3].value, 0);
+	/* no rusage to read (no command, or an interval): not counted, with the reason */
+	t.no_rusage = "no command";
+	ud_counts_set_tools(ev, d, 4, &t);
+	ck_assert_int_eq(d[2].status, UD_NOT_COUNTED);
+	ck_assert_str_eq(d[3].reason, "no command");
+	ck_assert_int_eq(d[1].status, UD_COUNTED);
 	/* a counter with no run between two readings: not counted in that interval */
 	ud_counts_delta(now, now, 1, d);
 	ck_assert_int_eq(d[0].status, UD_NOT_COUNTED);
+}
+END_TEST
+
+/* Counts list's events at two slots of this process, the groups planned; fills out, returns the counters opened. */
+static size_t count_list(const char *list, struct ud_count *out, size_t n)
+{
+	struct ud_count_slot slots[2] = { { 0, -1 }, { 0, -1 } };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_event *asked, *ev;
+	struct ud_counters *set;
+	size_t planned, opened;
+
+	ck_assert_uint_eq(ud_event_parse_list(list, NULL, &asked, &err), n);
+	ev = ud_event_plan_groups(asked, n, 4, 3, &planned);
+	ck_assert_uint_eq(planned, n);
+	set = ud_counters_open_slots(ev, n, slots, 2, 0);
+	opened = ud_counters_opened(set);
+	ck_assert_int_eq(ud_counters_enable(set, &err), 0);
+	touch_fresh_pages(100);
+	ck_assert_int_eq(ud_counters_disable(set, &err), 0);
+	ck_assert_int_eq(ud_counters_read(set, out, &err), 0);
+	ud_counters_close(set);
+	free(ev);
+	free(asked);
+	return opened;
+}
+
+/*
+ * {a,b,c}: a member the kernel refuses in the group is not counted, the
+ * group kept whole; {a,b,c}:W falls back as perf does: every member opens
+ * on its own, at every slot, and all count.
+ */
+START_TEST(test_weak_group_opens_apart)
+{
+	struct ud_count out[3];
+
+	setenv("UD_REFUSE_IN_GROUP", REFUSE_EMULATION_FAULTS, 1);
+	ck_assert_uint_eq(count_list("{task-clock,emulation-faults,page-faults}", out, 3), 4);
+	ck_assert_int_eq(out[0].status, UD_COUNTED);
+	ck_assert_int_eq(out[1].status, UD_NOT_SUPPORTED);
+	ck_assert_ptr_nonnull(strstr(out[1].reason, "Invalid argument"));
+	ck_assert_int_eq(out[2].status, UD_COUNTED);
+	ck_assert_int_ge(last_group_fd[PERF_COUNT_SW_PAGE_FAULTS], 0); /* page-faults stayed in the group */
+
+	ck_assert_uint_eq(count_list("{task-clock,emulation-faults,page-faults}:W", out, 3), 6);
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(out[i].status == UD_COUNTED, "member %d: %s", i, out[i].reason);
+	ck_assert_double_ge(out[2].value, 200); /* 100 pages at each of two slots */
+	ck_assert_int_eq(last_group_fd[PERF_COUNT_SW_EMULATION_FAULTS], -1);
+	ck_assert_int_eq(last_group_fd[PERF_COUNT_SW_PAGE_FAULTS], -1); /* the whole group apart, not the one member */
+
+	/* a weak group the kernel takes whole stays a group */
+	unsetenv("UD_REFUSE_IN_GROUP");
+	ck_assert_uint_eq(count_list("{task-clock,emulation-faults,page-faults}:W", out, 3), 6);
+	ck_assert_int_ge(last_group_fd[PERF_COUNT_SW_PAGE_FAULTS], 0);
+	ck_assert_int_eq(out[1].status, UD_COUNTED);
+	ud_events_cleanup();
 }
 END_TEST
 
@@ -367,6 +446,7 @@ int main(void)
 	tcase_add_test(tc, test_aggregate_sums_then_scales);
 	tcase_add_test(tc, test_delta_and_duration);
 	tcase_add_test(tc, test_slots_per_cpu);
+	tcase_add_test(tc, test_weak_group_opens_apart);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -47,13 +47,37 @@ START_TEST(test_every_generic_name_has_an_encoding)
 		ck_assert_str_eq(ud_generic_event_name(name), name);
 	}
 	/* one list for names and encodings (generic_events.def): the TLB and prefetch events, once only in events.c, too */
-	ck_assert_uint_eq(i, 28);
+	ck_assert_uint_eq(i, 33);
 	ck_assert_str_eq(ud_generic_event_name("dTLB-load-misses"), "dTLB-load-misses");
 	ck_assert_str_eq(ud_generic_event_name("L1-dcache-prefetches"), "L1-dcache-prefetches");
 	ck_assert_str_eq(ud_generic_event_name("cs"), "context-switches");
 	ck_assert_str_eq(ud_generic_event_name("faults"), "page-faults");
 	ck_assert_str_eq(ud_generic_event_name("idle-cycles-backend"), "stalled-cycles-backend");
 	ck_assert_ptr_null(ud_generic_event_name("ex_ret_brn_misp"));
+}
+END_TEST
+
+/* perf's software events beyond the default ones (perf list sw), each the kernel's own encoding. */
+START_TEST(test_more_software_events)
+{
+	static const struct {
+		const char *name;
+		__u64 config;
+	} sw[] = {
+		{ "alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS }, { "emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS },
+		{ "dummy", PERF_COUNT_SW_DUMMY },                       { "bpf-output", PERF_COUNT_SW_BPF_OUTPUT },
+		{ "cgroup-switches", PERF_COUNT_SW_CGROUP_SWITCHES },
+	};
+	struct ud_event ev;
+
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+		ud_event_resolve(sw[i].name, &ev);
+		ck_assert_msg(ev.resolved && !ev.hardware && !ev.tool, "%s", sw[i].name);
+		ck_assert_str_eq(ev.name, sw[i].name);
+		ck_assert_uint_eq(ev.attr.type, PERF_TYPE_SOFTWARE);
+		ck_assert_uint_eq(ev.attr.config, sw[i].config);
+		ck_assert_str_eq(ev.unit, "");
+	}
 }
 END_TEST
 
@@ -128,11 +152,28 @@ START_TEST(test_privilege_modifiers)
 	ud_event_resolve_for(NULL, "cycles:pppp", &ev);
 	ck_assert(ev.unknown);
 	ck_assert_ptr_nonnull(strstr(ev.reason, "ppp"));
+	/* W makes a group weak and changes no count: not in the name, as perf prints a weak group's members */
 	ud_event_resolve_for(NULL, "cycles:uW", &ev);
+	ck_assert(ev.resolved && ev.weak_group);
+	ck_assert_str_eq(ev.name, "cycles:u");
+	/* I counts only while not idle, e has the event alone on the PMU: both kept */
+	ud_event_resolve_for(NULL, "task-clock:eI", &ev);
+	ck_assert(ev.resolved && ev.attr.exclude_idle && ev.attr.exclusive && !ev.weak_group);
+	ck_assert_str_eq(ev.name, "task-clock:Ie");
+	/* perf's letters a count has no use for: refused, each with its reason */
+	ud_event_resolve_for(NULL, "cycles:P", &ev);
 	ck_assert(ev.unknown);
-	ck_assert_ptr_nonnull(strstr(ev.reason, "modifier 'W'"));
+	ck_assert_ptr_nonnull(strstr(ev.reason, "give p, pp or ppp"));
+	ud_event_resolve_for(NULL, "cycles:b", &ev);
+	ck_assert(ev.unknown);
+	ck_assert_ptr_nonnull(strstr(ev.reason, "bpf-counters"));
+	/* a tool event takes no modifier but a weak group's W */
 	ud_event_resolve_for(NULL, "duration_time:k", &ev);
 	ck_assert(ev.unknown);
+	ck_assert_str_eq(ev.reason, "duration_time is a tool event, no kernel counter: it takes no modifier");
+	ud_event_resolve_for(NULL, "user_time:W", &ev);
+	ck_assert(ev.resolved && ev.tool == UD_TOOL_USER);
+	ck_assert_str_eq(ev.name, "user_time");
 
 	/* Not modifiers: a libpfm4-style qualifier stays part of the name. */
 	ud_event_resolve_for(NULL, "no-such:event", &ev);
@@ -145,16 +186,42 @@ START_TEST(test_privilege_modifiers)
 }
 END_TEST
 
-START_TEST(test_parse_list_refuses_one_counter_twice)
+/* One counter asked for again is counted again, as perf counts it: NAME#k for its k-th copy, in order. */
+START_TEST(test_parse_list_counts_one_counter_again)
 {
 	struct ud_event *ev;
 	struct ud_err err = UD_ERR_INIT;
+	char name[2 * UD_EVENT_NAME_MAX + 8];
 
-	ck_assert_uint_eq(ud_event_parse_list("cycles,cycles:HG", NULL, &ev, &err), 0);
-	ck_assert_str_eq(err.msg, "'cycles:HG' names the same counter as an earlier event (cycles): give it once");
-	ck_assert_uint_eq(ud_event_parse_list("cpu-cycles,instructions,cycles", NULL, &ev, &err), 0);
-	ck_assert_uint_eq(ud_event_parse_list("cycles:u,cycles:k,cycles", NULL, &ev, &err), 3);
+	ck_assert_uint_eq(ud_event_parse_list("cycles,cycles:HG", NULL, &ev, &err), 2);
+	ck_assert_str_eq(ev[0].name, "cycles");
+	ck_assert_str_eq(ev[1].name, "cycles#2");
+	ck_assert_uint_eq(ev[1].attr.config, ev[0].attr.config);
 	free(ev);
+	/* perf's own test: {cycles,cycles,...} ten times, one group; an alias is the same counter */
+	ck_assert_uint_eq(ud_event_parse_list("{task-clock,task-clock,task-clock},cpu-cycles,instructions,cycles", NULL,
+					      &ev, &err), 6);
+	ck_assert_str_eq(ev[0].name, "task-clock");
+	ck_assert_str_eq(ev[1].name, "task-clock#2");
+	ck_assert_str_eq(ev[2].name, "task-clock#3");
+	ck_assert(ev[0].request_group == 0 && ev[2].request_group == 0);
+	ck_assert_str_eq(ev[3].name, "cycles");
+	ck_assert_str_eq(ev[5].name, "cycles#2");
+	free(ev);
+	/* different modifiers are different counters */
+	ck_assert_uint_eq(ud_event_parse_list("cycles:u,cycles:k,cycles", NULL, &ev, &err), 3);
+	ck_assert_str_eq(ev[2].name, "cycles");
+	free(ev);
+	/* a weak group: every member weak, named as perf prints them */
+	ck_assert_uint_eq(ud_event_parse_list("{task-clock,page-faults}:W,minor-faults", NULL, &ev, &err), 3);
+	ck_assert(ev[0].weak_group && ev[1].weak_group && !ev[2].weak_group);
+	ck_assert_str_eq(ev[1].name, "page-faults");
+	ck_assert_int_eq(ev[1].request_group, 0);
+	free(ev);
+	/* a name with no room for its #k is refused, not cut */
+	snprintf(name, sizeof(name), "r%0*d,r%0*d", UD_EVENT_NAME_MAX - 2, 1, UD_EVENT_NAME_MAX - 2, 1);
+	ck_assert_uint_eq(ud_event_parse_list(name, NULL, &ev, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too long to count again"));
 	ud_events_cleanup();
 }
 END_TEST
@@ -337,9 +404,16 @@ START_TEST(test_units_and_tool_event)
 	ck_assert_str_eq(ev.unit, "");
 	ck_assert_double_eq(ev.scale, 1);
 	ud_event_resolve("duration_time", &ev);
-	ck_assert(ev.resolved && ev.tool && !ev.hardware);
+	ck_assert(ev.resolved && ev.tool == UD_TOOL_DURATION && !ev.hardware);
 	ck_assert_str_eq(ev.opened_as, "tool");
 	ck_assert_str_eq(ev.unit, "ns");
+	/* perf's other tool events: the command's CPU times, in ns */
+	ud_event_resolve("user_time", &ev);
+	ck_assert(ev.resolved && ev.tool == UD_TOOL_USER);
+	ck_assert_str_eq(ev.unit, "ns");
+	ud_event_resolve("system_time", &ev);
+	ck_assert(ev.resolved && ev.tool == UD_TOOL_SYSTEM);
+	ck_assert_str_eq(ev.opened_as, "tool");
 }
 END_TEST
 
@@ -506,11 +580,12 @@ int main(void)
 
 	tcase_add_test(tc, test_generic_and_alias);
 	tcase_add_test(tc, test_every_generic_name_has_an_encoding);
+	tcase_add_test(tc, test_more_software_events);
 	tcase_add_test(tc, test_raw_code);
 	tcase_add_test(tc, test_unknown_is_unresolved_with_reason);
 	tcase_add_test(tc, test_privilege_modifiers);
 	tcase_add_test(tc, test_parse_list);
-	tcase_add_test(tc, test_parse_list_refuses_one_counter_twice);
+	tcase_add_test(tc, test_parse_list_counts_one_counter_again);
 	tcase_add_test(tc, test_groups_carry_cycles_and_instructions);
 	tcase_add_test(tc, test_one_group_needs_no_copies);
 	tcase_add_test(tc, test_group_syntax);

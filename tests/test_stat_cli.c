@@ -378,6 +378,174 @@ START_TEST(test_sigint_ends_attached_count)
 }
 END_TEST
 
+/* One row of perf's output: its value (or <not counted>), unit and event name. */
+struct row {
+	char value[32], unit[16], event[64];
+};
+
+enum layout { TEXT, CSV, JSON };
+
+/* The counter rows of one report in a layout, in order, into rows[0..max); returns how many. */
+static size_t rows_of(char *out, enum layout how, struct row *rows, size_t max)
+{
+	size_t n = 0;
+
+	for (char *line = strtok(out, "\n"); line && n < max; line = strtok(NULL, "\n")) {
+		struct row *r = &rows[n];
+
+		memset(r, 0, sizeof(*r));
+		if (how == JSON) {
+			json_t *j = json_loads(line, 0, NULL);
+
+			ck_assert_msg(j != NULL, "not JSON: %s", line);
+			snprintf(r->value, sizeof(r->value), "%s", json_string_value(json_object_get(j, "counter-value")));
+			snprintf(r->unit, sizeof(r->unit), "%s", json_string_value(json_object_get(j, "unit")));
+			snprintf(r->event, sizeof(r->event), "%s", json_string_value(json_object_get(j, "event")));
+			json_decref(j);
+		} else if (how == CSV) {
+			/* value,unit,event,...: the unit may be empty */
+			size_t v = strcspn(line, ","), u = strcspn(line + v + 1, ",");
+
+			snprintf(r->value, sizeof(r->value), "%.*s", (int)v, line);
+			snprintf(r->unit, sizeof(r->unit), "%.*s", (int)u, line + v + 1);
+			snprintf(r->event, sizeof(r->event), "%.*s", (int)strcspn(line + v + u + 2, ","), line + v + u + 2);
+		} else {
+			/* perf's columns: the count in 18, a space, the unit in 4, a space, the event */
+			if (strlen(line) < 25 || strstr(line, "Performance counter stats") || strstr(line, "seconds") ||
+			    strstr(line, "getrusage"))
+				continue;
+			ck_assert_int_eq(sscanf(line, "%31s", r->value), 1);
+			ck_assert_int_ge(sscanf(line + 19, "%4[^ ]", r->unit), 0);
+			ck_assert_int_eq(sscanf(line + 24, "%63s", r->event), 1);
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Issue 34: perf's software and tool events and one event asked for
+ * again, counted and printed as perf prints them (perf 6.1 by eye): each
+ * row's event and unit, in the order asked, in text, -x and -j; the
+ * profile keeps each copy as its own counter, NAME#k.
+ */
+START_TEST(test_more_events_as_perf_prints_them)
+{
+	static const struct {
+		const char *event, *unit;
+	} want[] = {
+		{ "alignment-faults", "" }, { "emulation-faults", "" }, { "dummy", "" },           { "bpf-output", "" },
+		{ "cgroup-switches", "" },  { "duration_time", "ns" },  { "user_time", "ns" },     { "system_time", "ns" },
+		{ "task-clock", "msec" },   { "task-clock", "msec" },   { "task-clock", "msec" }, { "page-faults", "" },
+		{ "page-faults", "" },
+	};
+	const char *events = "alignment-faults,emulation-faults,dummy,bpf-output,cgroup-switches,duration_time,"
+			     "user_time,system_time,{task-clock,task-clock},task-clock,page-faults,faults";
+	static const char *const flags[] = { "-e", "-x,", "-j" };
+	size_t nwant = sizeof(want) / sizeof(want[0]);
+	char *dir = make_tempdir(), profile[4200];
+
+	snprintf(profile, sizeof(profile), "%s/p.json", dir);
+	for (enum layout how = TEXT; how <= JSON; how++) {
+		char *argv[] = { UD, "stat", (char *)flags[how], "-e", (char *)events, "--profile", profile, "--", "true", NULL };
+		struct run_result r;
+		struct row rows[20];
+		size_t n;
+
+		if (how == TEXT)
+			memmove(&argv[2], &argv[3], 7 * sizeof(*argv)); /* text: no layout flag */
+		r = run_capture(argv);
+		ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+		n = rows_of(r.err, how, rows, 20);
+		ck_assert_msg(n == nwant, "%s: %zu rows", flags[how], n);
+		for (size_t i = 0; i < nwant; i++) {
+			ck_assert_msg(strcmp(rows[i].event, want[i].event) == 0 && strcmp(rows[i].unit, want[i].unit) == 0,
+				      "%s row %zu: '%s' '%s', want '%s' '%s'", flags[how], i, rows[i].event, rows[i].unit,
+				      want[i].event, want[i].unit);
+			/* `true` runs: each counts (a CPU time rusage's ticks missed is a count of 0 ns, not <not counted>) */
+			ck_assert_msg(rows[i].value[0] != '<', "%s row %zu: %s", flags[how], i, rows[i].value);
+		}
+		run_free(&r);
+	}
+	{
+		json_t *p = json_load_file(profile, 0, NULL);
+		json_t *c = json_object_get(json_array_get(json_object_get(p, "workloads"), 0), "counters");
+
+		ck_assert_uint_eq(json_object_size(c), nwant);
+		ck_assert_ptr_nonnull(json_object_get(c, "task-clock#2"));
+		ck_assert_ptr_nonnull(json_object_get(c, "task-clock#3"));
+		ck_assert_ptr_nonnull(json_object_get(c, "page-faults#2"));
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(c, "task-clock"), "class")), "software");
+		json_decref(p);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* user_time and system_time are a command's: attached to a process (no command) they are not counted, as perf. */
+START_TEST(test_cpu_times_need_a_command)
+{
+	char pid[32];
+	pid_t child = fork();
+
+	if (child == 0) {
+		execlp("sleep", "sleep", "5", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	{
+		char *argv[] = { UD, "stat", "-x,", "-p", pid, "--timeout", "100", "-e", "user_time,duration_time", NULL };
+		struct run_result r = run_capture(argv);
+		struct row rows[4];
+
+		ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+		ck_assert_uint_eq(rows_of(r.err, CSV, rows, 4), 2);
+		ck_assert_str_eq(rows[0].value, "<not counted>");
+		ck_assert_str_eq(rows[0].unit, "ns");
+		ck_assert_str_eq(rows[1].event, "duration_time");
+		ck_assert(rows[1].value[0] != '<');
+		run_free(&r);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+END_TEST
+
+/*
+ * {a,b,c}:W: where the kernel refuses a member in the group (made to here,
+ * by a preloaded perf_event_open), the group falls apart and each member
+ * counts on its own, as perf's weak groups do; without W the member the
+ * kernel refused is <not supported>, the group kept whole.
+ */
+START_TEST(test_weak_group_falls_apart)
+{
+	static const char *const lists[] = { "{task-clock,emulation-faults,page-faults}",
+					     "{task-clock,emulation-faults,page-faults}:W" };
+
+	setenv("LD_PRELOAD", UD_REFUSE_GROUP_LIB, 1);
+	/* the sanitizer build's runtime must come first, and the preloaded library has none: let it */
+	setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 1);
+	setenv("UD_REFUSE_IN_GROUP", "8", 1); /* PERF_COUNT_SW_EMULATION_FAULTS */
+	for (int weak = 0; weak <= 1; weak++) {
+		char *argv[] = { UD, "stat", "-x,", "-e", (char *)lists[weak], "--", "true", NULL };
+		struct run_result r = run_capture(argv);
+		struct row rows[4];
+
+		ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+		ck_assert_uint_eq(rows_of(r.err, CSV, rows, 4), 3);
+		ck_assert_str_eq(rows[1].event, "emulation-faults");
+		ck_assert_msg(strcmp(rows[1].value, weak ? "0" : "<not supported>") == 0, "%s: %s", lists[weak],
+			      rows[1].value);
+		ck_assert(rows[0].value[0] != '<' && rows[2].value[0] != '<');
+		run_free(&r);
+	}
+	unsetenv("LD_PRELOAD");
+	unsetenv("ASAN_OPTIONS");
+	unsetenv("UD_REFUSE_IN_GROUP");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_cli");
@@ -396,6 +564,9 @@ int main(void)
 	tcase_add_test(tc, test_timeout_of_command);
 	tcase_add_test(tc, test_profile_target);
 	tcase_add_test(tc, test_sigint_ends_attached_count);
+	tcase_add_test(tc, test_more_events_as_perf_prints_them);
+	tcase_add_test(tc, test_cpu_times_need_a_command);
+	tcase_add_test(tc, test_weak_group_falls_apart);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

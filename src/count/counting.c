@@ -28,6 +28,7 @@ struct ud_counters {
 	struct ud_count_slot *slots;
 	size_t nslots;
 	struct counter *c; /* n x nslots, event-major: c[i * nslots + s] */
+	bool *apart;       /* n: event i opens on its own, its weak group refused whole */
 	int group_read;    /* PERF_FORMAT_GROUP in use */
 	int open_flags;
 };
@@ -187,6 +188,12 @@ static void open_reason(const struct ud_event *ev, int err, char *reason, size_t
 	}
 }
 
+/* Whether event i opens in its group: not when its weak group was refused whole. */
+static bool grouped(const struct ud_counters *set, size_t i)
+{
+	return set->ev[i].group >= 0 && !set->apart[i];
+}
+
 /* The counter of event i at slot s. */
 static struct counter *at(struct ud_counters *set, size_t i, size_t s)
 {
@@ -202,12 +209,13 @@ static int open_one(struct ud_counters *set, size_t i, size_t s, int group_fd)
 
 	attr.size = sizeof(attr);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
-	if (set->group_read && set->ev[i].group >= 0)
+	if (set->group_read && grouped(set, i))
 		attr.read_format |= PERF_FORMAT_GROUP;
 	attr.inherit = !!(set->open_flags & UD_COUNT_INHERIT);
 	/* Members follow their leader: only the leader is held disabled, or pinned (D) to the PMU. */
 	attr.disabled = is_leader;
 	attr.pinned = is_leader && set->ev[i].attr.pinned;
+	attr.exclusive = is_leader && set->ev[i].attr.exclusive;
 	attr.enable_on_exec = is_leader && (set->open_flags & UD_COUNT_ENABLE_ON_EXEC);
 	fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
@@ -232,16 +240,34 @@ static int leader_of(struct ud_counters *set, size_t i, size_t s)
 {
 	const struct ud_event *ev = &set->ev[i];
 
-	for (size_t j = 0; ev->group >= 0 && j < i; j++) {
+	for (size_t j = 0; grouped(set, i) && j < i; j++) {
 		size_t k = j * set->nslots + s;
 
-		if (set->ev[j].group == ev->group && set->c[k].fd >= 0 && set->c[k].leader == (int)k)
+		if (grouped(set, j) && set->ev[j].group == ev->group && set->c[k].fd >= 0 && set->c[k].leader == (int)k)
 			return (int)k;
 	}
 	return -1;
 }
 
-/* Returns -EINVAL when the group read format itself was refused. */
+/*
+ * A member of a weak group ({a,b}:W) the kernel refuses in the group, as
+ * perf's weak-group test does (builtin-stat.c: EINVAL or EBADF, where the
+ * group could not be scheduled or mixes what cannot be): the whole group,
+ * at every slot, is to be opened apart.
+ */
+static bool weak_refused(struct ud_counters *set, size_t i, int leader, int ret)
+{
+	const struct ud_event *ev = &set->ev[i];
+
+	if (!(ret == -EINVAL || ret == -EBADF) || leader < 0 || ev->request_group < 0 || !ev->weak_group)
+		return false;
+	for (size_t j = 0; j < set->n; j++)
+		if (set->ev[j].group == ev->group)
+			set->apart[j] = true;
+	return true;
+}
+
+/* Returns -EINVAL when the group read format itself was refused, -EAGAIN when a weak group must open apart. */
 static int open_at(struct ud_counters *set, size_t s)
 {
 	for (size_t i = 0; i < set->n; i++) {
@@ -254,6 +280,8 @@ static int open_at(struct ud_counters *set, size_t s)
 		/* The first opened earlier member of the same group leads it. */
 		leader = leader_of(set, i, s);
 		ret = open_one(set, i, s, leader >= 0 ? set->c[leader].fd : -1);
+		if (weak_refused(set, i, leader, ret))
+			return -EAGAIN;
 		if (ret == -EINVAL && leader >= 0 && ev->request_group < 0) {
 			/*
 			 * On x86 the kernel refuses a member that would make a
@@ -272,18 +300,29 @@ static int open_at(struct ud_counters *set, size_t s)
 	return 0;
 }
 
+/*
+ * Opens every slot; a weak group refused whole closes everything opened and
+ * starts again with that group apart (the kernel reads a group one way at
+ * every slot).  Each retry sets one more group apart, so it ends.
+ */
 static int open_all(struct ud_counters *set)
 {
-	for (size_t k = 0; k < set->n * set->nslots; k++) {
-		set->c[k].fd = -1;
-		set->c[k].leader = (int)k;
-		set->c[k].open_errno = 0;
-		set->c[k].in_group = false;
-	}
-	for (size_t s = 0; s < set->nslots; s++)
-		if (open_at(set, s) == -EINVAL)
-			return -EINVAL;
-	return 0;
+	int ret;
+
+	do {
+		for (size_t k = 0; k < set->n * set->nslots; k++) {
+			set->c[k].fd = -1;
+			set->c[k].leader = (int)k;
+			set->c[k].open_errno = 0;
+			set->c[k].in_group = false;
+		}
+		ret = 0;
+		for (size_t s = 0; s < set->nslots && ret == 0; s++)
+			ret = open_at(set, s);
+		if (ret == -EAGAIN)
+			close_all(set);
+	} while (ret == -EAGAIN);
+	return ret;
 }
 
 struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags)
@@ -302,9 +341,11 @@ struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, 
 		return NULL;
 	set->c = calloc(n && nslots ? n * nslots : 1, sizeof(*set->c));
 	set->slots = calloc(nslots ? nslots : 1, sizeof(*set->slots));
-	if (!set->c || !set->slots) {
+	set->apart = calloc(n ? n : 1, sizeof(*set->apart));
+	if (!set->c || !set->slots || !set->apart) {
 		free(set->c);
 		free(set->slots);
+		free(set->apart);
 		free(set);
 		return NULL;
 	}
@@ -465,7 +506,7 @@ static void unopened(const struct ud_counters *set, size_t k, struct ud_count *c
 
 	c->status = ev->tool ? UD_NOT_COUNTED : UD_NOT_SUPPORTED;
 	if (ev->tool)
-		snprintf(c->reason, sizeof(c->reason), "no duration was given to this tool event");
+		snprintf(c->reason, sizeof(c->reason), "no time was given to this tool event");
 	else if (!ev->resolved)
 		snprintf(c->reason, sizeof(c->reason), "%s", ev->reason);
 	else
@@ -501,12 +542,11 @@ int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct
 			unopened(set, k, &out[k]);
 	}
 	for (size_t k = 0; k < total; k++) {
-		const struct ud_event *ev = &set->ev[k / set->nslots];
 		int ret;
 
 		if (set->c[k].fd < 0)
 			continue;
-		if (set->group_read && ev->group >= 0) {
+		if (set->group_read && grouped(set, k / set->nslots)) {
 			if (set->c[k].leader != (int)k)
 				continue;
 			ret = read_group(set, k, out, err);
@@ -591,11 +631,36 @@ void ud_counts_delta(const struct ud_count *now, const struct ud_count *before, 
 	}
 }
 
-void ud_counts_set_duration(const struct ud_event *ev, struct ud_count *out, size_t n, uint64_t ns)
+/* A tool event's reading: a time known exactly, counted all along (a 0 is a true 0: rusage's ticks). */
+static void set_time(struct ud_count *c, uint64_t ns)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ev[i].tool)
-			ud_count_scale(&out[i], ns, ns, ns);
+	memset(c, 0, sizeof(*c));
+	c->status = UD_COUNTED;
+	c->raw = c->enabled_ns = c->running_ns = ns;
+	c->value = (double)ns;
+}
+
+void ud_counts_set_tools(const struct ud_event *ev, struct ud_count *out, size_t n, const struct ud_tool_times *t)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (ev[i].tool) {
+		case UD_TOOL_NONE:
+			break;
+		case UD_TOOL_DURATION:
+			ud_count_scale(&out[i], t->elapsed_ns, t->elapsed_ns, t->elapsed_ns);
+			break;
+		case UD_TOOL_USER:
+		case UD_TOOL_SYSTEM:
+			if (t->no_rusage) {
+				memset(&out[i], 0, sizeof(out[i]));
+				out[i].status = UD_NOT_COUNTED;
+				snprintf(out[i].reason, sizeof(out[i].reason), "%s", t->no_rusage);
+			} else {
+				set_time(&out[i], ev[i].tool == UD_TOOL_USER ? t->user_ns : t->sys_ns);
+			}
+			break;
+		}
+	}
 }
 
 void ud_counters_close(struct ud_counters *set)
@@ -605,5 +670,6 @@ void ud_counters_close(struct ud_counters *set)
 	close_all(set);
 	free(set->c);
 	free(set->slots);
+	free(set->apart);
 	free(set);
 }

@@ -21,6 +21,10 @@
  * counter is then read on its own.  Every counter ends as a struct ud_count
  * with a status and, for the ones not counted, the reason in words.
  *
+ * A requested group the kernel refuses a member of is kept whole (that
+ * member not counted), unless the request made it weak ({a,b}:W): then,
+ * as perf does, every member of it opens on its own, at every slot.
+ *
  * Ownership: ud_counters_open() returns a set that the caller closes with
  * ud_counters_close(); the events array must outlive the set.
  */
@@ -93,8 +97,16 @@ void ud_counts_aggregate(const struct ud_count *in, size_t n, size_t nslots, con
 			 struct ud_count *out);
 /* What was counted between two readings of one set, as perf's -I prints it: raw values and times subtracted, then scaled. */
 void ud_counts_delta(const struct ud_count *now, const struct ud_count *before, size_t n, struct ud_count *out);
-/* Every tool event of ev[0..n) (duration_time) becomes counted: ns of wall-clock time. */
-void ud_counts_set_duration(const struct ud_event *ev, struct ud_count *out, size_t n, uint64_t ns);
+/* What perf's tool events read (events.h enum ud_tool_event), in ns. */
+struct ud_tool_times {
+	uint64_t elapsed_ns;   /* duration_time: the time counted over */
+	uint64_t user_ns;      /* user_time: the command's user CPU time, wait4()'s rusage (it and its reaped children) */
+	uint64_t sys_ns;       /* system_time: its system CPU time */
+	const char *no_rusage; /* why user_time and system_time are not counted (no command, or not yet ended); NULL: they are */
+};
+
+/* Every tool event of ev[0..n) becomes what t says. */
+void ud_counts_set_tools(const struct ud_event *ev, struct ud_count *out, size_t n, const struct ud_tool_times *t);
 
 /*
  * Some hypervisors accept hardware events and never count them (rr#3510): a

@@ -76,7 +76,7 @@ int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, s
 /*
  * Called at every interval of a session with what each slot counted since
  * the one before (deltas[i * nslots + s]), at ns since counting began, over
- * length_ns.  Tool events (duration_time) are left for it to fill in.
+ * length_ns.  Tool events (duration_time, user_time, system_time) are left for it to fill in.
  */
 typedef void (*ud_interval_fn)(void *ctx, const struct ud_count *deltas, uint64_t at_ns, uint64_t length_ns);
 

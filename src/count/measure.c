@@ -440,11 +440,26 @@ struct stat_run {
 	struct ud_err *err;
 };
 
+/*
+ * What a session's tool events read: its time, and the command's rusage
+ * where one ran (wait4(), as perf reads it: whatever the target, -a with a
+ * command included); without one there is no rusage to read.
+ */
+static struct ud_tool_times session_times(const struct ud_launch_result *r)
+{
+	return (struct ud_tool_times){
+		.elapsed_ns = r->elapsed_ns, .user_ns = r->user_ns, .sys_ns = r->sys_ns,
+		.no_rusage = r->ran_command ? NULL : "no command was run: user_time and system_time are a command's CPU "
+						     "time, from its rusage",
+	};
+}
+
 static int launch_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_count *counts, bool first)
 {
 	struct stat_run *sr = ctx;
 	const struct ud_session *s = &sr->m->session;
 	struct ud_launch_result r;
+	struct ud_tool_times t;
 	int ret = ud_launch_session(s, ev, n, s->slots ? sr->slots : counts, &r, sr->err);
 
 	if (ret != UD_LAUNCH_OK)
@@ -453,7 +468,8 @@ static int launch_one(void *ctx, const struct ud_event *ev, size_t n, struct ud_
 		ud_counts_aggregate(sr->slots, n, s->nslots, sr->whole, 1, counts);
 		ud_counts_flag_untrusted(ev, counts, n);
 	}
-	ud_counts_set_duration(ev, counts, n, r.elapsed_ns);
+	t = session_times(&r);
+	ud_counts_set_tools(ev, counts, n, &t);
 	if (first)
 		sr->first = r;
 	return ret;
@@ -481,13 +497,15 @@ static void fold_aggregates(struct stat_run *sr, struct ud_fold *folds, const st
 			    struct ud_count *acounts, struct ud_count *one)
 {
 	const struct ud_measure_stat *m = sr->m;
+	struct ud_tool_times t = session_times(&sr->first);
 
 	ud_counts_aggregate(sr->slots, n, m->session.nslots, m->aggr_of, m->naggr, acounts);
 	for (size_t a = 0; a < m->naggr; a++) {
 		for (size_t i = 0; i < n; i++)
 			one[i] = acounts[i * m->naggr + a];
 		ud_counts_flag_untrusted(ev, one, n);
-		ud_counts_set_duration(ev, one, n, sr->first.elapsed_ns);
+		/* the command's rusage is not split by CPU, core or thread: each row reads the whole's, as its time */
+		ud_counts_set_tools(ev, one, n, &t);
 		ud_fold_add(&folds[a], one);
 	}
 }
@@ -627,10 +645,15 @@ int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, 
 static int workload_from(struct ud_workload *w, const struct ud_event *ev, struct ud_count *counts, size_t n,
 			 uint64_t length_ns)
 {
+	struct ud_tool_times t = {
+		.elapsed_ns = length_ns,
+		.no_rusage = "a command's CPU time (its rusage) is known once it has ended, not at each interval "
+			     "(--summary prints it)",
+	};
 	struct ud_fold fold;
 
 	ud_counts_flag_untrusted(ev, counts, n);
-	ud_counts_set_duration(ev, counts, n, length_ns);
+	ud_counts_set_tools(ev, counts, n, &t);
 	if (ud_fold_begin(&fold, w, ev, n, 1, UD_FOLD_MEAN) != 0)
 		return -1;
 	ud_fold_add(&fold, counts);

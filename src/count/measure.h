@@ -144,7 +144,9 @@ struct ud_measure_stat {
  * (the elapsed seconds of each run), and mean elapsed, user and sys times;
  * and each aggr[0..naggr) with the counters of its slots alone and the
  * same times; with m->topdown, each its top-down records.  duration_time is
- * each run's elapsed time.  *last is the last run's launch result.  Returns UD_LAUNCH_OK, or launch.h's
+ * each run's elapsed time, user_time and system_time its command's rusage
+ * (not counted without a command), each aggregate reading the whole's.
+ * *last is the last run's launch result.  Returns UD_LAUNCH_OK, or launch.h's
  * UD_LAUNCH_EXEC_FAILED / UD_LAUNCH_SYSTEM with err set (a --pre or --post
  * command that fails is UD_LAUNCH_SYSTEM).
  */
@@ -154,7 +156,8 @@ int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, 
 /*
  * One interval of m's session (launch.h's ud_interval_fn hands over the
  * per-slot deltas): the whole's counters into w, each aggregate's into
- * aggr[a], each over length_ns (its elapsed time, and duration_time).
+ * aggr[a], each over length_ns (its elapsed time, and duration_time;
+ * user_time and system_time are not counted before the command has ended).
  * Returns -1 when out of memory.
  */
 int ud_measure_interval(const struct ud_measure_stat *m, const struct ud_event *ev, size_t n,

@@ -35,11 +35,6 @@ static const struct ud_event_class names[] = {
 	{ "duration_time", UD_CLASS_SOFTWARE, PERF_NAMES "duration_time (a tool event)" },
 	{ "user_time", UD_CLASS_SOFTWARE, PERF_NAMES "user_time (a tool event)" },
 	{ "system_time", UD_CLASS_SOFTWARE, PERF_NAMES "system_time (a tool event)" },
-	{ "alignment-faults", UD_CLASS_SOFTWARE, PERF_NAMES "alignment-faults (software)" },
-	{ "emulation-faults", UD_CLASS_SOFTWARE, PERF_NAMES "emulation-faults (software)" },
-	{ "cgroup-switches", UD_CLASS_SOFTWARE, PERF_NAMES "cgroup-switches (software)" },
-	{ "dummy", UD_CLASS_SOFTWARE, PERF_NAMES "dummy (software)" },
-	{ "bpf-output", UD_CLASS_SOFTWARE, PERF_NAMES "bpf-output (software)" },
 	/* Intel */
 	{ "cpu_clk_unhalted.thread", UD_CLASS_CYCLES, INTEL_JSON "CPU_CLK_UNHALTED.THREAD" },
 	{ "cpu_clk_unhalted.thread_p", UD_CLASS_CYCLES, INTEL_JSON "CPU_CLK_UNHALTED.THREAD_P" },

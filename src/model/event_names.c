@@ -40,3 +40,14 @@ enum ud_counter_class ud_generic_event_class(const char *name)
 			return generic_names[i].cls;
 	return UD_CLASS_OTHER;
 }
+
+size_t ud_event_repeat_base_len(const char *name)
+{
+	const char *hash = strrchr(name, '#');
+	size_t digits = hash ? strspn(hash + 1, "0123456789") : 0;
+
+	/* "#2" on: no name perf takes holds a '#', and "#0", "#1", "#01" are never given */
+	if (!hash || hash == name || !digits || hash[1 + digits] || hash[1] == '0' || (digits == 1 && hash[1] == '1'))
+		return strlen(name);
+	return (size_t)(hash - name);
+}

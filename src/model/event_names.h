@@ -23,4 +23,13 @@ enum ud_counter_class ud_generic_event_class(const char *name);
 /* The i-th canonical generic name, NULL past the last: every one has an encoding in events.c. */
 const char *ud_generic_event_name_at(size_t i);
 
+/*
+ * One event asked for again is counted again, its k-th counter named
+ * "NAME#k" (k >= 2) so that a profile's counter names stay unique; it
+ * stands for no class (event_id.h: an unknown name), the first being the
+ * count of its class.  The length of NAME, the name perf prints for it
+ * (strlen(name) for a name with no such suffix).
+ */
+size_t ud_event_repeat_base_len(const char *name);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "cpu_mode.h"
 #include "derived.h"
+#include "event_names.h"
 #include "stat_format.h"
 #include "stats.h"
 #include "text.h"
@@ -25,6 +26,19 @@ struct comment {
 	char unit[64];
 	const char *format; /* printf format of value in the text form */
 };
+
+/* The longest counter name printed: a -e name, a PMU's terms (events.h UD_EVENT_NAME_MAX, with room). */
+#define NAME_MAX_PRINTED 256
+
+/*
+ * The name perf prints for a counter: an event asked for again is counted
+ * under "NAME#2" (event_names.h), and perf prints NAME for every copy.
+ */
+static const char *perf_name(const struct ud_counter *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)ud_event_repeat_base_len(c->name), c->name);
+	return buf;
+}
 
 /* task-clock and cpu-clock count nanoseconds, with or without a ":u"-style modifier. */
 static int is_clock(const char *name)
@@ -83,10 +97,10 @@ static const struct {
 	{ "iTLB-load-misses", "iTLB-loads", "of all iTLB cache accesses" },
 };
 
-static bool miss_ratio(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c)
+static bool miss_ratio(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c, const char *name)
 {
 	for (size_t i = 0; i < sizeof(miss_ratios) / sizeof(miss_ratios[0]); i++) {
-		if (strcmp(c->name, miss_ratios[i].misses) == 0) {
+		if (strcmp(name, miss_ratios[i].misses) == 0) {
 			double all = ud_workload_value(w, miss_ratios[i].accesses);
 
 			if (all > 0)
@@ -106,7 +120,9 @@ static double cpus_utilized(const struct ud_workload *w, const struct ud_counter
 static struct comment comment_for(const struct ud_workload *w, const struct ud_counter *c)
 {
 	struct comment cm = { NAN, "", "%8.3f" };
-	const char *n = c->name;
+	char buf[NAME_MAX_PRINTED];
+	/* a copy of an event reads as perf reads each: task-clock#2 is CPUs utilized too */
+	const char *n = perf_name(c, buf, sizeof(buf));
 
 	if (c->status != UD_COUNTED)
 		return cm;
@@ -125,7 +141,7 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 	else if (strcmp(n, "stalled-cycles-backend") == 0)
 		percent(&cm, ud_metric(w, UD_M_BACKEND_STALL_RATE), "backend cycles idle");
 	else
-		miss_ratio(&cm, w, c);
+		miss_ratio(&cm, w, c, n);
 	if (isnan(cm.value) && !is_clock(n))
 		rate(&cm, w, c->value);
 	return cm;
@@ -214,9 +230,9 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
-	char line[1024], buf[256];
+	char line[1024], buf[256], perf[NAME_MAX_PRINTED];
 	/* -e names are the user's input: shown, never obeyed by the terminal. */
-	const char *name = ud_visible(c->name, buf, sizeof(buf)), *fmt;
+	const char *name = ud_visible(perf_name(c, perf, sizeof(perf)), buf, sizeof(buf)), *fmt;
 	size_t len = 0;
 
 	if (!isnan(v->interval_s)) {
@@ -541,6 +557,7 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
+	char name[NAME_MAX_PRINTED];
 
 	csv_prefix(f, v, sep);
 	aggr_csv(f, v->aggr, s, sep);
@@ -552,7 +569,7 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 		fprintf(f, "%s%s", status_text(c), sep);
 	}
 	fprintf(f, "%s%s", u.unit, sep);
-	csv_name(f, c->name, sep);
+	csv_name(f, perf_name(c, name, sizeof(name)), sep);
 	if (v->whole->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
 	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));
@@ -607,6 +624,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
+	char name[NAME_MAX_PRINTED];
 	const char *fmt;
 
 	(void)arg;
@@ -626,7 +644,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	fputs("\"unit\" : \"", f);
 	json_text(f, u.unit);
 	fputs("\", \"event\" : \"", f);
-	json_text(f, c->name);
+	json_text(f, perf_name(c, name, sizeof(name)));
 	fputs("\", ", f);
 	if (v->whole->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", noise_pct(v, c));

@@ -116,7 +116,7 @@ static int read_group(struct list_parse *lp)
 		/* perf's modifier letters, as a name ending ":MODS" would carry them (cpu_mode.h) */
 		snprintf(probe, sizeof(probe), "x:%.*s", (int)len, mods + 1);
 		if (!len || ud_event_modifiers(probe) != probe + 2)
-			return ud_fail(lp->err, "malformed group in '%s': ':' after '}' needs modifiers (u k h G H p D)",
+			return ud_fail(lp->err, "malformed group in '%s': ':' after '}' needs modifiers (u k h I G H p D e W)",
 				       lp->list);
 		lp->p = mods + 1 + len;
 		if (add_group_modifiers(lp, first, mods + 1, len) != 0)
@@ -147,13 +147,24 @@ static int split_list(struct list_parse *lp)
 	}
 }
 
-/* "cycles,cycles:HG" or "cycles,cpu-cycles": one counter under one name, twice, would collide in a profile. */
-static int check_twice(const struct ud_event *ev, size_t i, const char *asked, struct ud_err *err)
+/*
+ * One counter asked for again ("task-clock,task-clock", "cycles,cpu-cycles";
+ * perf's own test counts {cycles,cycles,...}) is counted again, as perf
+ * counts it: a counter and a row of its own.  A profile keys its counters by
+ * name, so the k-th occurrence is named "NAME#k" (event_names.h), as a
+ * repeated workload name is; the report prints perf's name for it.
+ */
+static int number_repeat(struct ud_event *ev, size_t i, const char *asked, struct ud_err *err)
 {
-	for (size_t k = 0; k < i; k++)
-		if (strcmp(ev[k].name, ev[i].name) == 0)
-			return ud_fail(err, "'%s' names the same counter as an earlier event (%s): give it once", asked,
-				       ev[k].name);
+	size_t len = strlen(ev[i].name), k = 1;
+
+	for (size_t j = 0; j < i; j++)
+		k += ud_event_repeat_base_len(ev[j].name) == len && strncmp(ev[j].name, ev[i].name, len) == 0;
+	if (k == 1)
+		return 0;
+	if (snprintf(ev[i].name + len, sizeof(ev[i].name) - len, "#%zu", k) >= (int)(sizeof(ev[i].name) - len))
+		return ud_fail(err, "event name '%s' is too long to count again (%d characters at most, with its #%zu)",
+			       asked, UD_EVENT_NAME_MAX - 1, k);
 	return 0;
 }
 
@@ -174,7 +185,7 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
 		}
 		ud_event_resolve_for(u, lp.items[i].name, &ev[i]);
 		ev[i].request_group = lp.items[i].group;
-		if (check_twice(ev, i, lp.items[i].name, err) != 0)
+		if (number_repeat(ev, i, lp.items[i].name, err) != 0)
 			break;
 	}
 	free(lp.items);

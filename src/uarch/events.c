@@ -81,8 +81,19 @@ const char *const *ud_detailed_events(int level, size_t *n)
 	return detailed_events;
 }
 
-/* perf's tool event: the wall-clock time counted over, in ns (tools/perf/util/tool_pmu.c). */
-#define DURATION_TIME "duration_time"
+/*
+ * perf's tool events (tools/perf/util/evsel.c, perf_tool_event__tool_names):
+ * the wall-clock time counted over, and the command's user and system CPU
+ * time from its rusage, each in ns.
+ */
+static const struct {
+	const char *name;
+	enum ud_tool_event tool;
+} tool_events[] = {
+	{ "duration_time", UD_TOOL_DURATION },
+	{ "user_time", UD_TOOL_USER },
+	{ "system_time", UD_TOOL_SYSTEM },
+};
 
 /* A nanosecond count shown in milliseconds, as perf shows task-clock and cpu-clock. */
 #define NS_AS_MSEC 1e-6
@@ -157,14 +168,17 @@ static bool resolve_raw(const char *name, struct ud_event *ev)
 
 static bool resolve_tool(const char *name, struct ud_event *ev)
 {
-	if (strcmp(name, DURATION_TIME) != 0)
-		return false;
-	ud_event_init_attr(ev, PERF_TYPE_SOFTWARE, 0);
-	ev->hardware = false;
-	ev->tool = true;
-	ev->opened_as = "tool";
-	snprintf(ev->unit, sizeof(ev->unit), "ns");
-	return true;
+	for (size_t i = 0; i < sizeof(tool_events) / sizeof(tool_events[0]); i++) {
+		if (strcmp(name, tool_events[i].name) != 0)
+			continue;
+		ud_event_init_attr(ev, PERF_TYPE_SOFTWARE, 0);
+		ev->hardware = false;
+		ev->tool = tool_events[i].tool;
+		ev->opened_as = "tool";
+		snprintf(ev->unit, sizeof(ev->unit), "ns");
+		return true;
+	}
+	return false;
 }
 
 static bool pfm_init(void)
@@ -248,8 +262,9 @@ void ud_event_resolve(const char *name, struct ud_event *ev)
 		ud_event_set_unknown(ev, "%s", why);
 		return;
 	}
-	ud_event_set_unknown(ev, "unknown event: not a generic name, a raw code (rHEX), duration_time, a tracepoint "
-				 "(subsys:name), a PMU event (pmu/.../) or an event libpfm4 knows for this CPU");
+	ud_event_set_unknown(ev, "unknown event: not a generic name, a raw code (rHEX), a tool event (duration_time, "
+				 "user_time, system_time), a tracepoint (subsys:name), a PMU event (pmu/.../) or an "
+				 "event libpfm4 knows for this CPU");
 }
 
 size_t ud_event_base_len(const char *name)
@@ -261,11 +276,39 @@ size_t ud_event_base_len(const char *name)
 	return (size_t)(mods - name) - (mods[-1] == ':');
 }
 
-/* perf's modifiers that change a count (tools/perf/Documentation/perf-list.txt, "EVENT MODIFIERS"). */
+/*
+ * perf's modifiers that change a count or how it is opened
+ * (tools/perf/Documentation/perf-list.txt, "EVENT MODIFIERS").
+ */
 struct modifiers {
-	bool u, k, h, guest, host, pinned;
+	bool u, k, h, guest, host, pinned, non_idle, exclusive, weak;
 	int precise;
 };
+
+/* perf's modifiers a count has no use for, each with why (parse-events.c, get_event_modifier()). */
+static const struct {
+	char letter;
+	const char *why;
+} refused_modifiers[] = {
+	{ 'S', "modifier S reads a group's counts at each sample of its leader: nothing to a count, which samples "
+	       "nothing" },
+	{ 'P', "modifier P asks for the highest precise level a sampling event opens with: give p, pp or ppp" },
+	{ 'b', "modifier b counts through perf's BPF programs (perf stat --bpf-counters): not supported" },
+	{ 'R', "modifier R samples retire latency: nothing to a count" },
+};
+
+/* The reason a letter is refused, into why; always -1. */
+static int refuse_modifier(char letter, char *why, size_t len)
+{
+	for (size_t i = 0; i < sizeof(refused_modifiers) / sizeof(refused_modifiers[0]); i++) {
+		if (refused_modifiers[i].letter == letter) {
+			snprintf(why, len, "%s", refused_modifiers[i].why);
+			return -1;
+		}
+	}
+	snprintf(why, len, "modifier '%c' is not one a count takes (u k h I G H p pp ppp D e W)", letter);
+	return -1;
+}
 
 /* Reads mods into m; 0, or -1 with the reason in why for a letter that means nothing to a count. */
 static int parse_modifiers(const char *mods, struct modifiers *m, char *why, size_t len)
@@ -276,22 +319,20 @@ static int parse_modifiers(const char *mods, struct modifiers *m, char *why, siz
 		case 'u': m->u = true; break;
 		case 'k': m->k = true; break;
 		case 'h': m->h = true; break;
+		case 'I': m->non_idle = true; break;
 		case 'G': m->guest = true; break;
 		case 'H': m->host = true; break;
 		case 'D': m->pinned = true; break;
+		case 'e': m->exclusive = true; break;
+		case 'W': m->weak = true; break;
 		case 'p':
 			if (++m->precise > 3) {
 				snprintf(why, len, "precision goes up to ppp (precise_ip 3)");
 				return -1;
 			}
 			break;
-		case 'S':
-			snprintf(why, len, "modifier S reads a group's counts at each sample of its leader: "
-					   "nothing to a count, which samples nothing");
-			return -1;
 		default:
-			snprintf(why, len, "modifier '%c' is not one a count takes (u k h G H p pp ppp D)", *c);
-			return -1;
+			return refuse_modifier(*c, why, len);
 		}
 	}
 	return 0;
@@ -299,11 +340,14 @@ static int parse_modifiers(const char *mods, struct modifiers *m, char *why, siz
 
 /*
  * Applies m to ev as perf does: naming any of u, k, h counts those levels
- * only; G alone counts a guest's part (exclude_host), H alone the host's
- * (exclude_guest), both together everything; p.. asks for precise_ip; D pins
- * the event (its group, when it leads one) on the PMU.  The name keeps what
- * changed the count, in the order u k h G H p D ("cycles:ku" reads
- * "cycles:uk"; "cycles:HG", the default, "cycles").
+ * only; I counts only while the CPU is not idle (exclude_idle); G alone
+ * counts a guest's part (exclude_host), H alone the host's (exclude_guest),
+ * both together everything; p.. asks for precise_ip; D pins the event (its
+ * group, when it leads one) on the PMU, e has it (its group) alone there;
+ * W makes its requested group weak.  The name keeps what changes the count
+ * or its scheduling, in the order u k h I G H p D e ("cycles:ku" reads
+ * "cycles:uk"; "cycles:HG", the default, "cycles"); W, which changes
+ * neither, is not kept, as perf prints a weak group's members.
  */
 static void apply_modifiers(struct ud_event *ev, const struct modifiers *m, bool pmu_style)
 {
@@ -315,26 +359,46 @@ static void apply_modifiers(struct ud_event *ev, const struct modifiers *m, bool
 		ev->attr.exclude_kernel = !m->k;
 		ev->attr.exclude_hv = !m->h;
 	}
+	ev->attr.exclude_idle = m->non_idle;
 	ev->attr.exclude_host = m->guest && !m->host;
 	ev->attr.exclude_guest = m->host && !m->guest;
 	ev->attr.precise_ip = (unsigned)m->precise;
 	ev->attr.pinned = m->pinned;
+	ev->attr.exclusive = m->exclusive;
+	ev->weak_group = m->weak;
 	if (m->u)
 		suffix[k++] = 'u';
 	if (m->k)
 		suffix[k++] = 'k';
 	if (m->h)
 		suffix[k++] = 'h';
+	if (m->non_idle)
+		suffix[k++] = 'I';
 	if (m->guest != m->host)
 		suffix[k++] = m->guest ? 'G' : 'H';
 	for (int p = 0; p < m->precise; p++)
 		suffix[k++] = 'p';
 	if (m->pinned)
 		suffix[k++] = 'D';
+	if (m->exclusive)
+		suffix[k++] = 'e';
 	suffix[k] = '\0';
 	len = strlen(ev->name);
 	if (k)
 		snprintf(ev->name + len, sizeof(ev->name) - len, "%s%s", pmu_style ? "" : ":", suffix);
+}
+
+/*
+ * A tool event counts no privilege level or CPU: it takes only W, as a
+ * member of a weak group ({duration_time,task-clock}:W), where it has
+ * nothing to open apart.
+ */
+static int tool_modifiers(const struct ud_event *ev, const char *mods, char *why, size_t len)
+{
+	if (strspn(mods, "W") == strlen(mods))
+		return 0;
+	snprintf(why, len, "%s is a tool event, no kernel counter: it takes no modifier", ev->name);
+	return -1;
 }
 
 static void resolve_base_for(const struct ud_uarch *u, const char *name, struct ud_event *ev);
@@ -359,9 +423,8 @@ void ud_event_resolve_for(const struct ud_uarch *u, const char *name, struct ud_
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
 		return;
 	}
-	if (ev->tool)
-		snprintf(why, sizeof(why), "%s is the time counted over: it takes no modifier", DURATION_TIME);
-	if (ev->tool || parse_modifiers(mods, &m, why, sizeof(why)) != 0) {
+	if (parse_modifiers(mods, &m, why, sizeof(why)) != 0 ||
+	    (ev->tool && tool_modifiers(ev, mods, why, sizeof(why)) != 0)) {
 		snprintf(ev->name, sizeof(ev->name), "%s", name);
 		ud_event_set_unknown(ev, "%s", why);
 		return;
@@ -449,7 +512,8 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
 
 	for (size_t i = 0; (g = ud_generic_event_name_at(i)) != NULL; i++)
 		add_name(g, &l);
-	add_name(DURATION_TIME, &l);
+	for (size_t i = 0; i < sizeof(tool_events) / sizeof(tool_events[0]); i++)
+		add_name(tool_events[i].name, &l);
 	ud_sysfs_names(name, add_name, &l);
 	pfm_names(u, &l);
 	best = ud_closest(name, (const char *const *)l.v, l.n);

@@ -3,8 +3,9 @@
  *
  * A name is resolved, in order, as: one of perf's generic names (SPEC §2),
  * which map onto the kernel's generic hardware and software events; a raw
- * code "rHEX"; perf's tool event duration_time (the elapsed time, counted by
- * no kernel counter); a tracepoint "subsys:name" from tracefs; perf's PMU
+ * code "rHEX"; perf's tool events duration_time, user_time and system_time
+ * (the elapsed time, and the command's CPU time from its rusage: counted
+ * by no kernel counter); a tracepoint "subsys:name" from tracefs; perf's PMU
  * syntax "pmu/term=value,.../" or a PMU's named event "msr/tsc/", from
  * /sys/bus/event_source/devices; or a vendor event that libpfm4 can encode
  * for this host's PMU (e.g. "ex_ret_brn_misp", "INST_RETIRED:ANY_P").  Each
@@ -32,6 +33,18 @@
 
 #define UD_EVENT_NAME_MAX 96
 
+/*
+ * perf's tool events (tools/perf/util/evsel.c, perf_tool_event): no kernel
+ * counter; whoever counts fills them in (counting.h ud_counts_set_tools()).
+ * 0 is none, so that `if (ev->tool)` reads as "a tool event".
+ */
+enum ud_tool_event {
+	UD_TOOL_NONE = 0,
+	UD_TOOL_DURATION, /* duration_time: the time counted over */
+	UD_TOOL_USER,     /* user_time: the command's user CPU time (its rusage) */
+	UD_TOOL_SYSTEM,   /* system_time: its system CPU time */
+};
+
 struct ud_event {
 	char name[UD_EVENT_NAME_MAX];         /* what the user asked for, modifiers in perf's order */
 	struct perf_event_attr attr;          /* type, config, config1, config2, modifiers' bits */
@@ -43,11 +56,13 @@ struct ud_event {
 	 * is not really counting (hypervisors that accept and ignore it).
 	 */
 	bool ticks_with_work;
+	enum ud_tool_event tool;              /* a tool event: nothing is opened for it */
 	/*
-	 * perf's tool event duration_time: no kernel counter, the time counted
-	 * over; whoever counts fills it in (counting.h ud_counts_set_duration()).
+	 * The request's group is weak ({a,b}:W): where the kernel refuses one
+	 * of its members in the group, the whole group is opened apart, each
+	 * member on its own, as perf falls back (builtin-stat.c).
 	 */
-	bool tool;
+	bool weak_group;
 	const char *opened_as;                /* "generic", "raw", "libpfm4", "tracepoint", "pmu", "tool"; NULL if unresolved */
 	char vendor_event[UD_EVENT_NAME_MAX]; /* the vendor event behind the name, or "" */
 	char semantics[16];                   /* "retired", "speculative", "cycles", or "" */
@@ -59,7 +74,8 @@ struct ud_event {
 	/*
 	 * The group the request asked for, in perf's {a,b} syntax on -e: kept
 	 * whole by the planner, never split or carrying copies, and its members
-	 * never opened apart when the kernel refuses one.  -1: planned freely.
+	 * never opened apart when the kernel refuses one (unless it is weak,
+	 * above).  -1: planned freely.
 	 * A metric's events join a list the same way, as one requested group.
 	 */
 	int request_group;
@@ -110,7 +126,7 @@ bool ud_libpfm4_pmu_present(const char *pmu);
 
 /*
  * The known name closest to an unknown one (text.h's ud_closest()), into
- * buf as "'cycles'": among the generic names, duration_time, tracepoints,
+ * buf as "'cycles'": among the generic names, the tool events, tracepoints,
  * PMUs' named events, and libpfm4's events for u's PMU.  Returns false, buf
  * "", when none is near enough to be what was meant, or two are as near.
  */
@@ -122,9 +138,10 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
  * into a new array that the caller frees with free().  A group's modifiers
  * join each member's own.  Returns the count, or 0 with err set for an empty
  * list, an empty name, a malformed group (unbalanced, nested or empty braces,
- * text after the closing one), an unclosed PMU term list, a name too long, or
- * two names for one counter ("cycles,cpu-cycles").  Unknown names are in
- * the array, marked unknown.
+ * text after the closing one), an unclosed PMU term list, or a name too long.
+ * A counter named again ("cycles,cpu-cycles", "{a,a}") is counted again,
+ * each time under its own name: "cycles", "cycles#2" (event_names.h).
+ * Unknown names are in the array, marked unknown.
  */
 size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
 			   struct ud_err *err);

@@ -1,0 +1,45 @@
+/*
+ * Preloaded into uarchdiff by test_stat_cli, linked into test_counting:
+ * perf_event_open refuses the software event whose config
+ * UD_REFUSE_IN_GROUP names as a group member, with EINVAL, as x86 refuses
+ * a member that makes its group unschedulable.  Software events never fail
+ * as a group, and a weak group's fallback ({a,b}:W) needs one that does.
+ * Every other system call goes through.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+
+/* The group_fd of the last perf_event_open of each software event (configs 0..15), for a test to read. */
+int ud_refuse_last_group_fd[16];
+
+long syscall(long nr, ...)
+{
+	static long (*real)(long, ...);
+	const char *refuse = getenv("UD_REFUSE_IN_GROUP");
+	long a[6];
+	va_list ap;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == SYS_perf_event_open) {
+		const struct perf_event_attr *attr = (const struct perf_event_attr *)a[0];
+		int group_fd = (int)a[3];
+
+		if (attr->type == PERF_TYPE_SOFTWARE && attr->config < 16)
+			ud_refuse_last_group_fd[attr->config] = group_fd;
+		if (refuse && group_fd >= 0 && attr->type == PERF_TYPE_SOFTWARE &&
+		    attr->config == strtoull(refuse, NULL, 10)) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
