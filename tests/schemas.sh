@@ -113,6 +113,10 @@ run_ud stat -j -o "$work/lines-pid.jsonl" --profile "$work/stat-pid.json" -p "$s
 	--timeout 50
 run_ud stat -j -o "$work/lines-tid.jsonl" --profile "$work/stat-tid.json" -t "$sleeper" -e task-clock --timeout 50
 kill "$sleeper" 2>/dev/null || true
+# stat record's record: a profile with a stat_record (aggregates, intervals, repeats)
+run_ud stat record -o "$work/stat-record-r2.json" -r 2 -- /bin/true
+run_ud stat record -o "$work/stat-record-iv.json" -a -A -I 20 --summary -e task-clock,page-faults -- sleep 0.07
+kill "$sleeper" 2>/dev/null || true
 check profile "$work"/run-*.json "$work"/stat*.json
 check stat-line "$work"/lines-*.jsonl
 

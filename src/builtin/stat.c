@@ -25,6 +25,7 @@
 #include "outfile.h"
 #include "profile.h"
 #include "stat_format.h"
+#include "stat_record_cmd.h"
 #include "text.h"
 #include "targets.h"
 
@@ -45,6 +46,10 @@ struct stat_opts {
 };
 
 static struct stat_opts o;
+/* `stat record`'s part in the run (stat_record_cmd.h); NULL for stat itself. */
+static const struct ud_stat_recorder *rec;
+/* No report printed: `stat record -o -` writes the record where it would go, as perf prints nothing then. */
+static bool quiet;
 
 static const struct ud_option options[] = {
 	UD_LIST_OPTION('e', "event", &o.events, "EVENTS",
@@ -183,7 +188,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	int next, status;
 
 	o = (struct stat_opts){ .repeat = 1 };
-	status = ud_options_cli(&command, argc, argv, &next);
+	status = ud_options_cli(rec ? rec->cmd : &command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
 	why = conflict(next < argc);
@@ -192,6 +197,13 @@ static int parse_args(int argc, char **argv, char ***cmd)
 		return UD_EXIT_PERF_USAGE;
 	}
 	*cmd = next < argc ? argv + next : NULL;
+	if (rec) {
+		/* -o names the record: the report goes to stderr */
+		status = rec->begin(rec->ctx, &o.output, o.append);
+		if (status < 0)
+			return UD_EXIT_USAGE;
+		quiet = status > 0;
+	}
 	return UD_OPT_GO_ON;
 }
 
@@ -362,6 +374,8 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 
 static void print_view(FILE *f, const struct ud_stat_view *v)
 {
+	if (quiet)
+		return;
 	if (o.json)
 		ud_stat_print_json(f, v);
 	else if (o.sep)
@@ -391,6 +405,8 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 		v.interval_s = (double)at_ns / 1e9;
 		v.interval_index = r->intervals++;
 		print_view(r->f, &v);
+		if (rec)
+			rec->interval(rec->ctx, &v);
 		fflush(r->f);
 		/* an interval reaches an --append file as it comes: a reader following it sees each */
 		if (r->out && ud_outfile_flush(r->out, &ferr) != 0)
@@ -449,8 +465,10 @@ static int write_report(struct stat_run *r)
 	/* after -I's intervals, the totals only where asked, as perf prints them */
 	if (o.interval == 0 || o.summary)
 		print_view(r->f, &v);
-	if (!o.json && !o.sep)
+	if (!o.json && !o.sep && !quiet)
 		ud_stat_print_hotspots(r->f, w->hotspots);
+	if (rec && rec->end(rec->ctx, r->p, &v, o.interval == 0 || o.summary) != 0)
+		ret = -1;
 	free(slots);
 	if (r->out && ud_outfile_commit(r->out, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
@@ -541,10 +559,19 @@ static int setup(struct stat_run *r)
 	return UD_OPT_GO_ON;
 }
 
-int cmd_stat(int argc, char **argv)
+const struct ud_command *ud_stat_command(void)
+{
+	return &command;
+}
+
+int ud_stat_count(int argc, char **argv, const struct ud_stat_recorder *recorder)
 {
 	struct stat_run r = { 0 };
-	int status = parse_args(argc, argv, &r.cmd);
+	int status;
+
+	rec = recorder;
+	quiet = false;
+	status = parse_args(argc, argv, &r.cmd);
 
 	if (status == UD_OPT_GO_ON)
 		status = setup(&r);
@@ -553,3 +580,4 @@ int cmd_stat(int argc, char **argv)
 	run_free(&r);
 	return status;
 }
+

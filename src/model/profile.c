@@ -10,6 +10,7 @@
 
 #include "event_id.h"
 #include "profile.h"
+#include "stat_record.h"
 #include "stats.h"
 
 struct ud_profile *ud_profile_new(struct ud_host *host)
@@ -35,7 +36,35 @@ static void counter_free(struct ud_counter *c)
 	free(c->opened_as);
 }
 
-static void workload_free(struct ud_workload *w)
+static void parts_free(struct ud_stat_part *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(parts[i].label);
+		ud_workload_clear(&parts[i].w);
+	}
+	free(parts);
+}
+
+/* Here, not in stat_record.c: a workload frees its record, and the record its rows' workloads. */
+void ud_stat_record_free(struct ud_stat_record *r)
+{
+	if (!r)
+		return;
+	free(r->invocation);
+	free(r->target);
+	for (size_t i = 0; i < r->ncolumns; i++)
+		free(r->columns[i].unit);
+	free(r->columns);
+	parts_free(r->parts, r->nparts);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		ud_workload_clear(&r->intervals[i].w);
+		parts_free(r->intervals[i].parts, r->intervals[i].nparts);
+	}
+	free(r->intervals);
+	free(r);
+}
+
+void ud_workload_clear(struct ud_workload *w)
 {
 	free(w->name);
 	free(w->units);
@@ -65,6 +94,7 @@ static void workload_free(struct ud_workload *w)
 	if (w->target)
 		free(w->target->ids);
 	free(w->target);
+	ud_stat_record_free(w->stat_record);
 }
 
 void ud_profile_free(struct ud_profile *p)
@@ -72,7 +102,7 @@ void ud_profile_free(struct ud_profile *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nworkloads; i++)
-		workload_free(&p->workloads[i]);
+		ud_workload_clear(&p->workloads[i]);
 	free(p->workloads);
 	free(p->tool_version);
 	ud_host_free(p->host);
@@ -106,15 +136,22 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 	if (room_for((void **)&p->workloads, n, sizeof(*w)) != 0)
 		return NULL;
 	w = &p->workloads[n];
+	if (ud_workload_init(w, name) != 0)
+		return NULL;
+	p->nworkloads++;
+	return w;
+}
+
+int ud_workload_init(struct ud_workload *w, const char *name)
+{
 	memset(w, 0, sizeof(*w));
 	w->name = strdup(name);
 	if (!w->name)
-		return NULL;
-	p->nworkloads++;
+		return -1;
 	w->higher_is_better = -1;
 	w->score.median = w->score.min = w->score.max = w->score.ci95_rel = w->score.rel_stderr = NAN;
 	w->work_units = w->elapsed_ns = w->user_ns = w->sys_ns = w->elapsed_rel_stddev = NAN;
-	return w;
+	return 0;
 }
 
 struct ud_topdown *ud_workload_add_topdown(struct ud_workload *w, enum ud_topdown_method m,
@@ -170,7 +207,7 @@ int ud_noise_add_warning(struct ud_noise *n, const char *text)
 void ud_profile_drop_last_workload(struct ud_profile *p)
 {
 	if (p->nworkloads)
-		workload_free(&p->workloads[--p->nworkloads]);
+		ud_workload_clear(&p->workloads[--p->nworkloads]);
 }
 
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units)

@@ -25,10 +25,13 @@
 #include "error.h"
 #include "host_facts.h"
 #include "hotspots.h"
+#include "json_doc.h"
 #include "json_emit.h"
 #include "topdown.h"
 
 #define UD_PROFILE_SCHEMA "uarchdiff.profile/1"
+
+struct ud_stat_record;
 
 struct ud_counter {
 	/*
@@ -162,6 +165,7 @@ struct ud_workload {
 	struct ud_topdown *topdown; /* SPEC §5.2 "topdown": one record, or one per core type of a hybrid host */
 	size_t ntopdown;
 	struct ud_target *target; /* SPEC §5.2 "target"; NULL when not recorded (run, imports): the workload's own */
+	struct ud_stat_record *stat_record; /* `stat record`'s report, to print again (stat_record.h); NULL otherwise */
 };
 
 struct ud_profile {
@@ -177,6 +181,13 @@ struct ud_profile *ud_profile_new(struct ud_host *host);
 void ud_profile_free(struct ud_profile *p);
 
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
+/*
+ * A workload outside a profile's list (stat_record.h's rows): w set up as
+ * ud_profile_add_workload() sets one up, 0 or -1 out of memory; and what
+ * it owns freed (w itself is the caller's).
+ */
+int ud_workload_init(struct ud_workload *w, const char *name);
+void ud_workload_clear(struct ud_workload *w);
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
 /*

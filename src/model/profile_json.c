@@ -20,6 +20,7 @@
 #include "event_id.h"
 #include "outfile.h"
 #include "profile.h"
+#include "stat_record.h"
 #include "topdown_json.h"
 
 /* More threads than this only contend for memory bandwidth. */
@@ -57,6 +58,14 @@ static void counter_emit(struct ud_jw *jw, const struct ud_counter *c)
 		ud_jw_string(jw, "opened_as", c->opened_as);
 	if (c->group >= 0)
 		ud_jw_integer(jw, "group", c->group);
+	ud_jw_end(jw);
+}
+
+static void counters_emit(struct ud_jw *jw, const char *key, const struct ud_workload *w)
+{
+	ud_jw_object(jw, key);
+	for (size_t i = 0; i < w->ncounters; i++)
+		counter_emit(jw, &w->counters[i]);
 	ud_jw_end(jw);
 }
 
@@ -218,6 +227,60 @@ static void target_emit(struct ud_jw *jw, const struct ud_target *t)
 	ud_jw_end(jw);
 }
 
+static void part_emit(struct ud_jw *jw, const struct ud_stat_part *p)
+{
+	ud_jw_object(jw, NULL);
+	ud_jw_string(jw, "label", p->label);
+	ud_jw_integer(jw, "number", p->number);
+	ud_jw_number(jw, "elapsed_ns", p->w.elapsed_ns);
+	counters_emit(jw, "counters", &p->w);
+	ud_jw_end(jw);
+}
+
+static void parts_emit(struct ud_jw *jw, const struct ud_stat_part *parts, size_t n)
+{
+	ud_jw_array(jw, "parts");
+	for (size_t i = 0; i < n; i++)
+		part_emit(jw, &parts[i]);
+	ud_jw_end(jw);
+}
+
+/* SPEC §5.2 "stat_record": what `stat record` printed, to print again (stat_record.h). */
+static void stat_record_emit(struct ud_jw *jw, const char *key, const struct ud_stat_record *r)
+{
+	ud_jw_object(jw, key);
+	ud_jw_string(jw, "invocation", r->invocation);
+	ud_jw_string(jw, "target", r->target);
+	ud_jw_string(jw, "rows", ud_stat_rows_name(r->rows));
+	ud_jw_bool(jw, "rusage", r->rusage);
+	ud_jw_bool(jw, "rusage_cpus", r->rusage_cpus);
+	ud_jw_bool(jw, "null_run", r->null_run);
+	ud_jw_bool(jw, "totals", r->totals);
+	ud_jw_bool(jw, "summary", r->summary);
+	ud_jw_array(jw, "columns");
+	for (size_t i = 0; i < r->ncolumns; i++) {
+		ud_jw_object(jw, NULL);
+		ud_jw_string(jw, "unit", r->columns[i].unit);
+		ud_jw_real(jw, "scale", r->columns[i].scale);
+		ud_jw_end(jw);
+	}
+	ud_jw_end(jw);
+	parts_emit(jw, r->parts, r->nparts);
+	ud_jw_array(jw, "intervals");
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct ud_stat_interval *iv = &r->intervals[i];
+
+		ud_jw_object(jw, NULL);
+		ud_jw_real(jw, "at_s", iv->at_s);
+		ud_jw_number(jw, "elapsed_ns", iv->w.elapsed_ns);
+		counters_emit(jw, "counters", &iv->w);
+		parts_emit(jw, iv->parts, iv->nparts);
+		ud_jw_end(jw);
+	}
+	ud_jw_end(jw);
+	ud_jw_end(jw);
+}
+
 static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const struct ud_host *host)
 {
 	ud_jw_object(jw, NULL);
@@ -242,10 +305,7 @@ static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const s
 		ud_jw_real(jw, "elapsed_rel_stddev", w->elapsed_rel_stddev);
 	ud_jw_number(jw, "user_ns", w->user_ns);
 	ud_jw_number(jw, "sys_ns", w->sys_ns);
-	ud_jw_object(jw, "counters");
-	for (size_t i = 0; i < w->ncounters; i++)
-		counter_emit(jw, &w->counters[i]);
-	ud_jw_end(jw);
+	counters_emit(jw, "counters", w);
 	ud_derived_emit(jw, "derived", w);
 	derived_per_pmu_emit(jw, w, host);
 	if (w->nperf_metrics) {
@@ -259,6 +319,8 @@ static void workload_emit(struct ud_jw *jw, const struct ud_workload *w, const s
 		ud_noise_emit(jw, "noise", w->noise);
 	if (w->hotspots)
 		ud_hotspots_emit(jw, w->hotspots);
+	if (w->stat_record)
+		stat_record_emit(jw, "stat_record", w->stat_record);
 	ud_jw_end(jw);
 }
 
@@ -407,7 +469,8 @@ struct reader {
 static int bad_at(struct reader *r, const char *where, const char *key, const char *what)
 {
 	if (!r->failed)
-		ud_fail(r->err, "%s: %s%s%s%s%s: %s", r->name, where, r->counter ? ".counters." : "",
+		ud_fail(r->err, "%s%s%s%s%s%s%s: %s", r->name ? r->name : "", r->name ? ": " : "", where,
+			r->counter ? ".counters." : "",
 			r->counter ? r->counter : "", key ? "." : "", key ? key : "", what);
 	r->failed = 1;
 	return -1;
@@ -732,12 +795,205 @@ static void read_target(struct reader *r, struct ud_workload *w, struct ud_jv j,
 	free(got);
 }
 
+static void read_counters(struct reader *r, struct ud_workload *w, struct ud_jv counters, const char *where)
+{
+	struct ud_jv cj;
+
+	if (!ud_jv_absent(counters) && !ud_jv_is_object(counters)) {
+		bad(r, where, "counters: expected an object");
+		return;
+	}
+	ud_jv_foreach(counters, cj) {
+		struct ud_counter *c = ud_workload_add_counter(w, ud_jv_key(cj));
+
+		if (!c) {
+			bad(r, where, "out of memory");
+			return;
+		}
+		r->counter = ud_jv_key(cj);
+		read_counter(r, c, cj, where);
+		r->counter = NULL;
+		if (r->failed)
+			return;
+	}
+}
+
+static int counters_from_doc(struct ud_jv j, const char *where, struct ud_workload *w, struct ud_err *err)
+{
+	struct reader r = { NULL, err, 0, NULL, NULL, UD_ARCH_UNKNOWN };
+
+	read_counters(&r, w, j, where);
+	return r.failed ? -1 : 0;
+}
+
+/* A row's counters are the workload's, by name and in order; 0, or -1 with err. */
+static int same_counters(const struct ud_workload *row, const struct ud_workload *w, const char *where,
+			 struct ud_err *err)
+{
+	if (row->ncounters != w->ncounters)
+		return ud_fail(err, "%s: lists %zu counters, the workload %zu", where, row->ncounters, w->ncounters);
+	for (size_t i = 0; i < w->ncounters; i++)
+		if (strcmp(row->counters[i].name, w->counters[i].name) != 0)
+			return ud_fail(err, "%s: counter %zu is '%s', the workload's '%s'", where, i,
+				       row->counters[i].name, w->counters[i].name);
+	return 0;
+}
+
+/* A row's own counters and elapsed time. */
+static int read_row(struct ud_jv j, struct ud_workload *row, const struct ud_workload *w, const char *where,
+		    struct ud_err *err)
+{
+	struct ud_jv elapsed = ud_jv_get(j, "elapsed_ns");
+
+	if (!ud_jv_is_object(j))
+		return ud_fail(err, "%s: expected an object", where);
+	if (!ud_jv_is_missing(elapsed) && !(ud_jv_is_number(elapsed) && ud_jv_number(elapsed) >= 0))
+		return ud_fail(err, "%s.elapsed_ns: a time is a number, never negative", where);
+	row->elapsed_ns = ud_jv_is_number(elapsed) ? ud_jv_number(elapsed) : NAN;
+	row->runs = w->runs;
+	if (counters_from_doc(ud_jv_get(j, "counters"), where, row, err) != 0)
+		return -1;
+	return same_counters(row, w, where, err);
+}
+
+static int read_parts(struct ud_jv j, struct ud_stat_part **parts, size_t *n, const struct ud_workload *w,
+		      const char *where, struct ud_err *err)
+{
+	struct ud_jv pj;
+	char at[384];
+
+	if (ud_jv_absent(j))
+		return 0;
+	if (!ud_jv_is_array(j))
+		return ud_fail(err, "%s.parts: expected an array", where);
+	ud_jv_foreach(j, pj) {
+		struct ud_jv label = ud_jv_get(pj, "label"), number = ud_jv_get(pj, "number");
+		struct ud_stat_part *p;
+
+		snprintf(at, sizeof(at), "%s.parts[%zu]", where, *n);
+		if (!ud_jv_is_missing(label) && !ud_jv_is_string(label))
+			return ud_fail(err, "%s.label: expected a string or null", at);
+		if (!ud_jv_is_integer(number) || ud_jv_integer(number) < INT_MIN || ud_jv_integer(number) > INT_MAX)
+			return ud_fail(err, "%s.number: expected a whole number", at);
+		p = ud_stat_parts_add(parts, n, ud_jv_string(label), (int)ud_jv_integer(number));
+		if (!p)
+			return ud_fail(err, "%s: out of memory", at);
+		if (read_row(pj, &p->w, w, at, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_columns(struct ud_jv j, struct ud_stat_record *r, const struct ud_workload *w, const char *where,
+			struct ud_err *err)
+{
+	struct ud_jv cj;
+
+	if (!ud_jv_is_array(j) || ud_jv_size(j) != w->ncounters)
+		return ud_fail(err, "%s.columns: expected an array of one unit a counter (%zu)", where, w->ncounters);
+	ud_jv_foreach(j, cj) {
+		const char *unit = ud_jv_string(ud_jv_get(cj, "unit"));
+		struct ud_jv scale = ud_jv_get(cj, "scale");
+
+		if (!unit || !ud_jv_is_number(scale) || !isfinite(ud_jv_number(scale)))
+			return ud_fail(err, "%s.columns[%zu]: expected {\"unit\": a string, \"scale\": a number}", where,
+				       r->ncolumns);
+		if (ud_stat_record_add_column(r, unit, ud_jv_number(scale)) != 0)
+			return ud_fail(err, "%s: out of memory", where);
+	}
+	return 0;
+}
+
+static int read_intervals(struct ud_jv j, struct ud_stat_record *r, const struct ud_workload *w, const char *where,
+			  struct ud_err *err)
+{
+	struct ud_jv ij;
+	char at[256];
+
+	if (ud_jv_absent(j))
+		return 0;
+	if (!ud_jv_is_array(j))
+		return ud_fail(err, "%s.intervals: expected an array", where);
+	ud_jv_foreach(j, ij) {
+		struct ud_jv stamp = ud_jv_get(ij, "at_s");
+		struct ud_stat_interval *iv;
+
+		snprintf(at, sizeof(at), "%s.intervals[%zu]", where, r->nintervals);
+		if (!ud_jv_is_number(stamp) || !(ud_jv_number(stamp) >= 0 && ud_jv_number(stamp) < 1e12))
+			return ud_fail(err, "%s.at_s: expected seconds, a number from 0", at);
+		if (!(iv = ud_stat_record_add_interval(r, ud_jv_number(stamp))))
+			return ud_fail(err, "%s: out of memory", at);
+		if (read_row(ij, &iv->w, w, at, err) != 0 ||
+		    read_parts(ud_jv_get(ij, "parts"), &iv->parts, &iv->nparts, w, at, err) != 0)
+			return -1;
+		if (iv->nparts != r->nparts && r->rows != UD_ROWS_WHOLE)
+			return ud_fail(err, "%s: %zu parts, the totals %zu", at, iv->nparts, r->nparts);
+	}
+	return 0;
+}
+
+/* The flags, each a boolean where present (absent: false). */
+static int read_flags(struct ud_jv j, struct ud_stat_record *r, const char *where, struct ud_err *err)
+{
+	static const char *const keys[] = { "rusage", "rusage_cpus", "null_run", "totals", "summary" };
+	bool *flags[] = { &r->rusage, &r->rusage_cpus, &r->null_run, &r->totals, &r->summary };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct ud_jv v = ud_jv_get(j, keys[i]);
+
+		if (!ud_jv_absent(v) && !ud_jv_is_boolean(v))
+			return ud_fail(err, "%s.%s: expected true or false", where, keys[i]);
+		*flags[i] = ud_jv_is_true(v);
+	}
+	return 0;
+}
+
+static int read_record(struct ud_jv j, struct ud_stat_record *r, const struct ud_workload *w, const char *where,
+		       struct ud_err *err)
+{
+	const char *rows = ud_jv_string(ud_jv_get(j, "rows"));
+	struct ud_jv inv = ud_jv_get(j, "invocation"), target = ud_jv_get(j, "target");
+
+	if (!rows || ud_stat_rows_parse(rows, &r->rows) != 0)
+		return ud_fail(err, "%s.rows: expected whole, cpu, core, socket or thread", where);
+	if ((!ud_jv_is_missing(inv) && !ud_jv_is_string(inv)) || (!ud_jv_is_missing(target) && !ud_jv_is_string(target)))
+		return ud_fail(err, "%s: invocation and target are strings or null", where);
+	r->invocation = ud_jv_is_string(inv) ? strdup(ud_jv_string(inv)) : NULL;
+	r->target = ud_jv_is_string(target) ? strdup(ud_jv_string(target)) : NULL;
+	if ((ud_jv_is_string(inv) && !r->invocation) || (ud_jv_is_string(target) && !r->target))
+		return ud_fail(err, "%s: out of memory", where);
+	if (read_flags(j, r, where, err) != 0 || read_columns(ud_jv_get(j, "columns"), r, w, where, err) != 0 ||
+	    read_parts(ud_jv_get(j, "parts"), &r->parts, &r->nparts, w, where, err) != 0)
+		return -1;
+	if ((r->rows == UD_ROWS_WHOLE) != (r->nparts == 0))
+		return ud_fail(err, "%s.parts: %s rows %s", where, rows,
+			       r->rows == UD_ROWS_WHOLE ? "have no parts" : "need one part at least");
+	return read_intervals(ud_jv_get(j, "intervals"), r, w, where, err);
+}
+
+/*
+ * j (a workload's "stat_record"; absent: none) into w->stat_record, after
+ * w's counters: every row must list them in their order, and there must be
+ * a column for each, since a report prints a part's row i under counter i.
+ */
+static int stat_record_from_doc(struct ud_jv j, const char *where, struct ud_workload *w, struct ud_err *err)
+{
+	char at[192];
+
+	if (ud_jv_absent(j))
+		return 0;
+	snprintf(at, sizeof(at), "%s.stat_record", where);
+	if (!ud_jv_is_object(j))
+		return ud_fail(err, "%s: expected an object", at);
+	if (!(w->stat_record = ud_stat_record_new()))
+		return ud_fail(err, "%s: out of memory", at);
+	return read_record(j, w->stat_record, w, at, err);
+}
 static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j, size_t idx)
 {
 	char where[128];
 	const char *name = ud_jv_string(ud_jv_get(j, "name"));
 	struct ud_jv counters = ud_jv_get(j, "counters"), hib = ud_jv_get(j, "higher_is_better");
-	struct ud_jv cj;
 	struct ud_workload *w;
 
 	snprintf(where, sizeof(where), "workloads[%zu]", idx);
@@ -788,20 +1044,10 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 		ud_err_prefix(r->err, "%s", r->name);
 		r->failed = 1;
 	}
-	if (!ud_jv_absent(counters) && !ud_jv_is_object(counters)) {
-		bad(r, where, "counters: expected an object");
-		return;
-	}
-	ud_jv_foreach(counters, cj) {
-		struct ud_counter *c = ud_workload_add_counter(w, ud_jv_key(cj));
-
-		if (!c) {
-			bad(r, where, "out of memory");
-			return;
-		}
-		r->counter = ud_jv_key(cj);
-		read_counter(r, c, cj, where);
-		r->counter = NULL;
+	read_counters(r, w, counters, where);
+	if (!r->failed && stat_record_from_doc(ud_jv_get(j, "stat_record"), where, w, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
 	}
 }
 
