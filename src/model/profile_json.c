@@ -257,11 +257,14 @@ static void stat_record_emit(struct ud_jw *jw, const char *key, const struct ud_
 	ud_jw_bool(jw, "null_run", r->null_run);
 	ud_jw_bool(jw, "totals", r->totals);
 	ud_jw_bool(jw, "summary", r->summary);
+	ud_jw_bool(jw, "verbose", r->verbose);
 	ud_jw_array(jw, "columns");
 	for (size_t i = 0; i < r->ncolumns; i++) {
 		ud_jw_object(jw, NULL);
 		ud_jw_string(jw, "unit", r->columns[i].unit);
 		ud_jw_real(jw, "scale", r->columns[i].scale);
+		if (r->columns[i].extra)
+			ud_jw_bool(jw, "extra", true);
 		ud_jw_end(jw);
 	}
 	ud_jw_end(jw);
@@ -893,12 +896,13 @@ static int read_columns(struct ud_jv j, struct ud_stat_record *r, const struct u
 		return ud_fail(err, "%s.columns: expected an array of one unit a counter (%zu)", where, w->ncounters);
 	ud_jv_foreach(j, cj) {
 		const char *unit = ud_jv_string(ud_jv_get(cj, "unit"));
-		struct ud_jv scale = ud_jv_get(cj, "scale");
+		struct ud_jv scale = ud_jv_get(cj, "scale"), extra = ud_jv_get(cj, "extra");
 
-		if (!unit || !ud_jv_is_number(scale) || !isfinite(ud_jv_number(scale)))
-			return ud_fail(err, "%s.columns[%zu]: expected {\"unit\": a string, \"scale\": a number}", where,
-				       r->ncolumns);
-		if (ud_stat_record_add_column(r, unit, ud_jv_number(scale)) != 0)
+		if (!unit || !ud_jv_is_number(scale) || !isfinite(ud_jv_number(scale)) ||
+		    (!ud_jv_absent(extra) && !ud_jv_is_boolean(extra)))
+			return ud_fail(err, "%s.columns[%zu]: expected {\"unit\": a string, \"scale\": a number, "
+				       "\"extra\": true or false}", where, r->ncolumns);
+		if (ud_stat_record_add_column(r, unit, ud_jv_number(scale), ud_jv_is_true(extra)) != 0)
 			return ud_fail(err, "%s: out of memory", where);
 	}
 	return 0;
@@ -935,8 +939,8 @@ static int read_intervals(struct ud_jv j, struct ud_stat_record *r, const struct
 /* The flags, each a boolean where present (absent: false). */
 static int read_flags(struct ud_jv j, struct ud_stat_record *r, const char *where, struct ud_err *err)
 {
-	static const char *const keys[] = { "rusage", "rusage_cpus", "null_run", "totals", "summary" };
-	bool *flags[] = { &r->rusage, &r->rusage_cpus, &r->null_run, &r->totals, &r->summary };
+	static const char *const keys[] = { "rusage", "rusage_cpus", "null_run", "totals", "summary", "verbose" };
+	bool *flags[] = { &r->rusage, &r->rusage_cpus, &r->null_run, &r->totals, &r->summary, &r->verbose };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		struct ud_jv v = ud_jv_get(j, keys[i]);

@@ -34,7 +34,7 @@ struct ud_stat_record *ud_stat_record_new(void)
 	return calloc(1, sizeof(struct ud_stat_record));
 }
 
-int ud_stat_record_add_column(struct ud_stat_record *r, const char *unit, double scale)
+int ud_stat_record_add_column(struct ud_stat_record *r, const char *unit, double scale, bool extra)
 {
 	struct ud_stat_column *grown = realloc(r->columns, (r->ncolumns + 1) * sizeof(*grown));
 
@@ -43,6 +43,7 @@ int ud_stat_record_add_column(struct ud_stat_record *r, const char *unit, double
 	r->columns = grown;
 	grown[r->ncolumns].unit = strdup(unit ? unit : "");
 	grown[r->ncolumns].scale = scale;
+	grown[r->ncolumns].extra = extra;
 	if (!grown[r->ncolumns].unit)
 		return -1;
 	r->ncolumns++;

@@ -31,6 +31,7 @@ enum ud_stat_rows { UD_ROWS_WHOLE, UD_ROWS_CPU, UD_ROWS_CORE, UD_ROWS_SOCKET, UD
 struct ud_stat_column {
 	char *unit; /* "" where perf prints none */
 	double scale;
+	bool extra; /* uarchdiff's own row (a group's copy of cycles): printed verbose only */
 };
 
 /* One aggregate's rows: a CPU, a core, a socket or a thread. */
@@ -57,6 +58,7 @@ struct ud_stat_record {
 	bool null_run;        /* -n: the elapsed time only */
 	bool totals;          /* the totals were printed: always but after -I without --summary */
 	bool summary;         /* they follow intervals (perf --summary's marker in -x output) */
+	bool verbose;         /* stat -v's additions were printed */
 	struct ud_stat_column *columns; /* one per counter of the workload */
 	size_t ncolumns;
 	struct ud_stat_part *parts;     /* the totals' aggregates; none for UD_ROWS_WHOLE */
@@ -74,7 +76,7 @@ const char *ud_stat_rows_name(enum ud_stat_rows rows);
 int ud_stat_rows_parse(const char *s, enum ud_stat_rows *rows);
 
 /* Appends a column; -1 out of memory. */
-int ud_stat_record_add_column(struct ud_stat_record *r, const char *unit, double scale);
+int ud_stat_record_add_column(struct ud_stat_record *r, const char *unit, double scale, bool extra);
 /* Appends an aggregate to *parts (n of them), its workload empty; NULL out of memory.  Borrowed. */
 struct ud_stat_part *ud_stat_parts_add(struct ud_stat_part **parts, size_t *n, const char *label, int number);
 /* Appends an interval stamped at_s, its workload empty; NULL out of memory.  Borrowed. */

@@ -59,13 +59,15 @@ int ud_stat_record_close(struct ud_stat_record *r, const struct ud_stat_view *to
 	r->null_run = totals->null_run;
 	r->totals = printed;
 	r->summary = totals->summary;
+	r->verbose = totals->verbose;
 	r->invocation = invocation ? strdup(invocation) : NULL;
 	r->target = totals->target ? strdup(totals->target) : NULL;
 	if ((invocation && !r->invocation) || (totals->target && !r->target))
 		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < totals->whole->ncounters; i++)
 		if (ud_stat_record_add_column(r, totals->units ? totals->units[i].unit : "",
-					      totals->units ? totals->units[i].scale : 1) != 0)
+					      totals->units ? totals->units[i].scale : 1,
+					      totals->units && totals->units[i].extra) != 0)
 			return ud_fail(err, "out of memory");
 	if (keep_parts(&r->parts, &r->nparts, totals) != 0)
 		return ud_fail(err, "out of memory");
@@ -135,6 +137,7 @@ int ud_stat_replay_print(FILE *f, const struct ud_workload *w, const struct ud_s
 	struct ud_stat_view v = {
 		.units = units, .aggr = aggr_of[r->rows], .target = o->header ? o->header : header, .rusage = r->rusage,
 		.rusage_cpus = r->rusage_cpus, .null_run = r->null_run, .summary = r->summary,
+		.verbose = r->verbose && !o->sep && !o->json,
 	};
 
 	for (size_t i = 0; i < r->nintervals; i++)
@@ -147,7 +150,7 @@ int ud_stat_replay_print(FILE *f, const struct ud_workload *w, const struct ud_s
 		return ud_fail(err, "out of memory");
 	}
 	for (size_t i = 0; i < r->ncolumns; i++)
-		units[i] = (struct ud_stat_unit){ r->columns[i].unit, r->columns[i].scale };
+		units[i] = (struct ud_stat_unit){ r->columns[i].unit, r->columns[i].scale, r->columns[i].extra };
 	v.slots = slots;
 	print_all(f, w, &v, slots, o);
 	free(units);
