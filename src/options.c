@@ -30,6 +30,17 @@ static int option_val(const struct ud_option *o, size_t i)
 	return o->short_name ? (unsigned char)o->short_name : LONG_ONLY_BASE + (int)i;
 }
 
+static bool takes_argument(const struct ud_option *o)
+{
+	switch (o->kind) {
+	case UD_OPT_FLAG:
+	case UD_OPT_COUNT:
+	case UD_OPT_CLEAR: return false;
+	case UD_OPT_REFUSED: return o->arg_name != NULL;
+	default: return true;
+	}
+}
+
 /* getopt's tables: "+:" (or ":" to permute) then each short option; long ones in table order. */
 static void build_tables(const struct ud_command *cmd, char *shorts, struct option *longs)
 {
@@ -40,14 +51,16 @@ static void build_tables(const struct ud_command *cmd, char *shorts, struct opti
 	shorts[k++] = ':'; /* a missing argument returns ':' so that we can word it */
 	for (size_t i = 0; i <= cmd->noptions; i++) {
 		const struct ud_option *o = option_at(cmd, i);
-		bool arg = o->kind != UD_OPT_FLAG && o->kind != UD_OPT_COUNT;
+		bool arg = takes_argument(o);
+		/* a refusal takes what the refused option takes, or an argument or none (--iostat[=X]) */
+		int has = arg ? required_argument : o->kind == UD_OPT_REFUSED ? optional_argument : no_argument;
 
 		if (o->short_name) {
 			shorts[k++] = o->short_name;
 			if (arg)
 				shorts[k++] = ':';
 		}
-		longs[i] = (struct option){ o->long_name, arg ? required_argument : no_argument, NULL, option_val(o, i) };
+		longs[i] = (struct option){ o->long_name, has, NULL, option_val(o, i) };
 	}
 	shorts[k] = '\0';
 	longs[cmd->noptions + 1] = (struct option){ 0 };
@@ -82,11 +95,15 @@ static int store(const struct ud_option *o, const char *arg, struct ud_err *err)
 	long v;
 
 	spelling(o, name, sizeof(name));
+	if (o->kind == UD_OPT_REFUSED)
+		return ud_fail(err, "%s: %s", name, o->refusal);
 	/* No option means anything by "": an empty file name, separator or list is a slip. */
-	if (o->kind != UD_OPT_FLAG && o->kind != UD_OPT_COUNT && !*arg)
+	if (takes_argument(o) && !*arg)
 		return ud_fail(err, "%s needs a non-empty argument (%s)", name, o->arg_name);
 	switch (o->kind) {
 	case UD_OPT_FLAG: *(bool *)o->dest = true; return 0;
+	case UD_OPT_CLEAR: *(bool *)o->dest = false; return 0;
+	case UD_OPT_REFUSED: return -1;
 	case UD_OPT_COUNT: ++*(int *)o->dest; return 0;
 	case UD_OPT_STRING: *(const char **)o->dest = arg; return 0;
 	case UD_OPT_LIST:
@@ -221,7 +238,7 @@ void ud_options_usage(const struct ud_command *cmd, FILE *f)
 	if (cmd->description)
 		fprintf(f, "\n%s", cmd->description);
 	for (size_t i = 0; i <= cmd->noptions; i++) {
-		int w = option_label(option_at(cmd, i), label, sizeof(label));
+		int w = option_at(cmd, i)->help ? option_label(option_at(cmd, i), label, sizeof(label)) : 0;
 
 		width = w > width ? w : width;
 	}
@@ -229,6 +246,8 @@ void ud_options_usage(const struct ud_command *cmd, FILE *f)
 	for (size_t i = 0; i <= cmd->noptions; i++) {
 		const struct ud_option *o = option_at(cmd, i);
 
+		if (!o->help)
+			continue;
 		option_label(o, label, sizeof(label));
 		fprintf(f, "    %-*s   ", width, label);
 		print_indented(f, o->help, 4 + width + 3);

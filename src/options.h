@@ -43,6 +43,14 @@ enum ud_opt_kind {
 	UD_OPT_LIST,   /* dest: char **, repeatable: the arguments joined by ','; the caller frees */
 	UD_OPT_PARSE,  /* dest: whatever parse() fills; parse() words its own error */
 	UD_OPT_COUNT,  /* dest: int *, one more each time it is given ("-d -d", "-dd") */
+	UD_OPT_CLEAR,  /* dest: bool *, set to false: a flag's "--no-" form (perf's --no-big-num, --no-scale) */
+	/*
+	 * Another tool's option this command understands and will not do: given
+	 * (with or without an argument), parsing fails with help as the reason
+	 * ("--iostat: needs Intel Xeon's IIO uncore PMUs ..."), not "unknown
+	 * option", so that a perf user learns why and what to use instead.
+	 */
+	UD_OPT_REFUSED,
 };
 
 struct ud_option {
@@ -51,9 +59,10 @@ struct ud_option {
 	enum ud_opt_kind kind;
 	void *dest;
 	const char *arg_name; /* "N", "FILE" in the usage; NULL for flags */
-	const char *help;     /* may span lines with '\n' */
+	const char *help;     /* may span lines with '\n'; NULL: left out of --help (an alias, a refusal's row) */
 	long min, max;        /* UD_OPT_LONG's range */
 	int (*parse)(const char *arg, void *dest, struct ud_err *err);
+	const char *refusal;  /* UD_OPT_REFUSED's reason */
 };
 
 struct ud_command {
@@ -88,6 +97,14 @@ struct ud_command {
 	{ UD_OPTION_ROW_(s, l, UD_OPT_STRING, UD_OPTION_DEST(dest, const char **), arg, help) }
 #define UD_LIST_OPTION(s, l, dest, arg, help) \
 	{ UD_OPTION_ROW_(s, l, UD_OPT_LIST, UD_OPTION_DEST(dest, char **), arg, help) }
+#define UD_CLEAR_OPTION(s, l, dest, help) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_CLEAR, UD_OPTION_DEST(dest, bool *), NULL, help) }
+/* Not in --help: another spelling of a flag the table lists (perf's --json-output for -j). */
+#define UD_ALIAS_FLAG_OPTION(s, l, dest) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_FLAG, UD_OPTION_DEST(dest, bool *), NULL, NULL) }
+/* Refused with why; arg: the argument it takes ("N"), NULL for one it may take or not (--iostat[=X]). */
+#define UD_REFUSED_OPTION(s, l, arg, why) \
+	{ UD_OPTION_ROW_(s, l, UD_OPT_REFUSED, NULL, arg, NULL), .refusal = (why) }
 /* A whole number in [lo, hi]. */
 #define UD_LONG_OPTION(s, l, dest, arg, help, lo, hi) \
 	{ UD_OPTION_ROW_(s, l, UD_OPT_LONG, UD_OPTION_DEST(dest, long *), arg, help), .min = (lo), .max = (hi) }

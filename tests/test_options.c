@@ -29,6 +29,11 @@ static const struct ud_option options[] = {
 	UD_LONG_OPTION('r', "repeat", &v.n, "N", "a number", 1, UD_REPEAT_MAX),
 	UD_LIST_OPTION('e', "event", &v.list, "EVENTS", "a list"),
 	UD_PARSE_OPTION(0, "even", &v.parsed, "K", "parsed by a callback", parse_even),
+	UD_CLEAR_OPTION(0, "no-json", &v.flag, "the flag's negation"),
+	UD_ALIAS_FLAG_OPTION(0, "json-output", &v.flag),
+	UD_REFUSED_OPTION(0, "iostat", NULL, "needs what this host lacks; use -e"),
+	UD_REFUSED_OPTION('T', "transaction", NULL, "needs TSX"),
+	UD_REFUSED_OPTION(0, "bpf-prog", "ID", "needs BPF"),
 };
 
 static const struct ud_command cmd = {
@@ -63,6 +68,44 @@ START_TEST(test_every_kind)
 	ck_assert_int_eq(v.parsed, 4);
 	ck_assert_int_eq(next, 12);
 	ck_assert_str_eq(argv[next], "cmd");
+}
+END_TEST
+
+/* perf's spellings: a flag's "--no-" form, a hidden alias, and options refused with their reason */
+START_TEST(test_clear_alias_and_refusals)
+{
+	char *clear[] = { "t", "-j", "--no-json", NULL };
+	char *alias[] = { "t", "--json-output", NULL };
+	char *bare[] = { "t", "--iostat", NULL };
+	char *valued[] = { "t", "--iostat=mode", NULL };
+	char *shortr[] = { "t", "-T", NULL };
+	char *arg[] = { "t", "--bpf-prog", "7", "cmd", NULL };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct ud_err err;
+	int next;
+
+	ck_assert_int_eq(parse(clear, &next, &err), UD_OPT_OK);
+	ck_assert(!v.flag);
+	ck_assert_int_eq(parse(alias, &next, &err), UD_OPT_OK);
+	ck_assert(v.flag);
+	ck_assert_int_eq(parse(bare, &next, &err), UD_OPT_ERROR);
+	ck_assert_str_eq(err.msg, "--iostat: needs what this host lacks; use -e");
+	ck_assert_int_eq(parse(valued, &next, &err), UD_OPT_ERROR);
+	ck_assert_str_eq(err.msg, "--iostat: needs what this host lacks; use -e");
+	ck_assert_int_eq(parse(shortr, &next, &err), UD_OPT_ERROR);
+	ck_assert_str_eq(err.msg, "-T: needs TSX");
+	ck_assert_int_eq(parse(arg, &next, &err), UD_OPT_ERROR);
+	ck_assert_str_eq(err.msg, "--bpf-prog: needs BPF");
+	/* the alias and the refusals are not in --help; the negation is */
+	f = open_memstream(&out, &len);
+	ud_options_usage(&cmd, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "--no-json"));
+	ck_assert_ptr_null(strstr(out, "json-output"));
+	ck_assert_ptr_null(strstr(out, "iostat"));
+	free(out);
 }
 END_TEST
 
@@ -146,6 +189,7 @@ int main(void)
 	tcase_add_test(tc, test_every_kind);
 	tcase_add_test(tc, test_stops_at_the_first_operand);
 	tcase_add_test(tc, test_errors_in_one_form);
+	tcase_add_test(tc, test_clear_alias_and_refusals);
 	tcase_add_test(tc, test_operands_refused_where_none_are_taken);
 	tcase_add_test(tc, test_help_and_usage);
 	suite_add_tcase(s, tc);

@@ -217,6 +217,110 @@ START_TEST(test_detailed)
 }
 END_TEST
 
+/* Without -e, perf's own defaults: the 8 rows perf prints on a host without stall events, no copies, no reasons */
+START_TEST(test_perf_defaults)
+{
+	static const char *const rows[] = { ",task-clock,", ",context-switches,", ",cpu-migrations,", ",page-faults,",
+					    ",cycles,", ",instructions,", ",branches,", ",branch-misses," };
+	char *csv[] = { UD, "stat", "-x,", "--", "true", NULL };
+	char *text[] = { UD, "stat", "--", "true", NULL };
+	char *verbose[] = { UD, "stat", "-v", "-e", "task-clock,cycles", "--", "true", NULL };
+	struct run_result r = run_capture(csv);
+	const char *at = r.err;
+
+	ck_assert_int_eq(r.status, 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		at = strstr(at, rows[i]);
+		ck_assert_msg(at != NULL, "%s missing or out of perf's order in %s", rows[i], r.err);
+	}
+	ck_assert_ptr_null(strstr(r.err, "L1-dcache"));
+	ck_assert_ptr_null(strstr(r.err, "@g"));
+	run_free(&r);
+	r = run_capture(text);
+	ck_assert_ptr_null(strstr(r.err, "Not counted"));
+	ck_assert_ptr_null(strstr(r.err, "getrusage"));
+	run_free(&r);
+	/* -v: why a counter is missing, where one is (no PMU here; with one, nothing to say) */
+	r = run_capture(verbose);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.err, "<not supported>") == NULL || strstr(r.err, "\n Not counted:\n") != NULL);
+	run_free(&r);
+}
+END_TEST
+
+/* perf's options for where the report goes: --log-fd, --quiet, -j's long name, --no-csv-summary */
+START_TEST(test_report_options)
+{
+	char *dir = make_tempdir(), log[4200], script[4400];
+	/* descriptor 5 opened by a shell, as a script hands perf one */
+	char *logfd[] = { "/bin/sh", "-c", script, UD, "stat", "-x,", "--log-fd", "5", "-e", "task-clock", "--",
+			  "true", NULL };
+	char *quiet[] = { UD, "stat", "--quiet", "-e", "task-clock", "--", "true", NULL };
+	char *json[] = { UD, "stat", "--json-output", "-e", "task-clock", "--", "true", NULL };
+	char *summary[] = { UD, "stat", "-x,", "-I", "100", "--summary", "--no-csv-summary", "-e", "task-clock",
+			    "--", "sleep", "0.15", NULL };
+	char *both[] = { UD, "stat", "--log-fd", "2", "-o", log, "--", "true", NULL };
+	struct run_result r;
+	char *text;
+
+	snprintf(log, sizeof(log), "%s/log", dir);
+	snprintf(script, sizeof(script), "exec 5>%s; exec \"$0\" \"$@\"", log);
+	r = run_capture(logfd);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	text = read_text(log);
+	ck_assert_ptr_nonnull(strstr(text, ",msec,task-clock,"));
+	free(text);
+	run_free(&r);
+	r = run_capture(quiet);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	r = run_capture(json);
+	ck_assert_ptr_nonnull(strstr(r.err, "\"event\" : \"task-clock\""));
+	run_free(&r);
+	r = run_capture(summary);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.err, "summary"));
+	ck_assert_ptr_nonnull(strstr(r.err, "\n"));
+	run_free(&r);
+	r = run_capture(both);
+	ck_assert_int_eq(r.status, 129);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* perf's options this tool does not build: refused with the reason, perf's 129, not as unknown */
+START_TEST(test_refused_perf_options)
+{
+	static const char *const opts[] = { "-T", "--smi-cost", "--iostat", "--cputype=core", "--bpf-counters" };
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char *argv[] = { UD, "stat", (char *)opts[i], "--", "true", NULL };
+		struct run_result r = run_capture(argv);
+
+		ck_assert_msg(r.status == 129, "%s: exit %d", opts[i], r.status);
+		ck_assert_msg(strstr(r.err, "unknown option") == NULL && strstr(r.err, "uarchdiff stat: ") == r.err,
+			      "%s: %s", opts[i], r.err);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* -a -C LIST counts those CPUs, as perf's */
+START_TEST(test_all_cpus_with_list)
+{
+	char *argv[] = { UD, "stat", "-a", "-C", "0", "-e", "cpu-clock", "--", "true", NULL };
+	struct run_result r = run_capture(argv);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "Performance counter stats for 'CPU(s) 0':"));
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(test_append)
 {
 	char *dir = make_tempdir(), out[4200], *text;
@@ -567,6 +671,10 @@ int main(void)
 	tcase_add_test(tc, test_more_events_as_perf_prints_them);
 	tcase_add_test(tc, test_cpu_times_need_a_command);
 	tcase_add_test(tc, test_weak_group_falls_apart);
+	tcase_add_test(tc, test_perf_defaults);
+	tcase_add_test(tc, test_report_options);
+	tcase_add_test(tc, test_refused_perf_options);
+	tcase_add_test(tc, test_all_cpus_with_list);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -9,6 +9,8 @@
  * --profile FILE or -o FILE.json.  The counting itself is measure.h's.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,9 @@ struct stat_opts {
 	long repeat, interval, delay, timeout;
 	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
 	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown, summary;
-	bool verbose;
+	bool verbose, scale, quiet, interval_clear, csv_summary;
+	long log_fd;
+	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
 };
 
 static struct stat_opts o;
@@ -93,6 +97,15 @@ static const struct ud_option options[] = {
 	UD_FLAG_OPTION('n', "null", &o.null_run, "count nothing: the elapsed time only"),
 	UD_STRING_OPTION('x', "field-separator", &o.sep, "SEP", "CSV output like perf stat -x"),
 	UD_FLAG_OPTION('j', "json", &o.json, "perf's JSON lines: one object a counter"),
+	UD_ALIAS_FLAG_OPTION(0, "json-output", &o.json),
+	UD_CLEAR_OPTION(0, "no-csv-summary", &o.csv_summary,
+	  "with -x, -I and --summary: the totals without\nperf's \"summary\" field"),
+	UD_CLEAR_OPTION(0, "no-scale", &o.scale, "counts as read, not scaled up where multiplexed"),
+	UD_ALIAS_FLAG_OPTION(0, "scale", &o.scale),
+	UD_FLAG_OPTION(0, "quiet", &o.quiet, "print no report (the profile is still written)"),
+	UD_LONG_OPTION(0, "log-fd", &o.log_fd, "FD", "the report to file descriptor FD, not stderr", 0, INT_MAX),
+	UD_FLAG_OPTION(0, "interval-clear", &o.interval_clear,
+	  "with -I: clear the terminal before each interval"),
 	UD_STRING_OPTION('o', "output", &o.output, "FILE",
 	  "write the report to FILE, atomically; '-' is\n"
 	  "stdout; FILE.json without -x or -j: the profile"),
@@ -100,6 +113,30 @@ static const struct ud_option options[] = {
 	UD_STRING_OPTION(0, "profile", &o.profile, "FILE", "also write a uarchdiff.profile/1 profile to FILE"),
 	UD_STRING_OPTION(0, "pre", &o.pre, "CMD", "run the shell command CMD before each run"),
 	UD_STRING_OPTION(0, "post", &o.post, "CMD", "run the shell command CMD after each run"),
+	/* perf's options with nothing to do here: accepted, so a perf user's script runs */
+	UD_ALIAS_FLAG_OPTION(0, "no-merge", &o.perf_noop),
+	UD_ALIAS_FLAG_OPTION(0, "hybrid-merge", &o.perf_noop),
+	UD_ALIAS_FLAG_OPTION(0, "metric-no-group", &o.perf_noop),
+	UD_ALIAS_FLAG_OPTION(0, "metric-no-merge", &o.perf_noop),
+	UD_ALIAS_FLAG_OPTION(0, "percore-show-thread", &o.perf_noop),
+	/* perf's options that need what this tool does not build, or this host lacks */
+	UD_REFUSED_OPTION('T', "transaction", NULL,
+	  "Intel TSX's transaction events are not built in: count them with -e (cpu/tx-start/, cpu/el-start/, "
+	  "cpu/cycles-t/, cpu/cycles-ct/) where this host's cpu PMU lists them"),
+	UD_REFUSED_OPTION(0, "smi-cost", NULL,
+	  "Intel's SMI cost (freeze_on_smi) is not built in: count -e msr/smi/,msr/aperf/,msr/mperf/ where the msr "
+	  "PMU has them"),
+	UD_REFUSED_OPTION(0, "iostat", NULL,
+	  "perf's iostat reads Intel Xeon IIO uncore PMUs and is not built in: count uncore events with -e "
+	  "(uncore_iio_N/EVENT/)"),
+	UD_REFUSED_OPTION(0, "cputype", "TYPE",
+	  "hybrid core types are named per event here: -e cpu_core/cycles/ or cpu_atom/cycles/"),
+	UD_REFUSED_OPTION(0, "bpf-counters", NULL,
+	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
+	UD_REFUSED_OPTION(0, "bpf-prog", "ID",
+	  "BPF programs' counters are not built in (uarchdiff opens perf_event_open counters only)"),
+	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
+	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
 	UD_FLAG_OPTION('v', "verbose", &o.verbose,
 	  "uarchdiff's additions to perf's text: why each\n"
 	  "counter was not counted, each group's own cycles\n"
@@ -128,6 +165,12 @@ static const struct ud_command command = {
 		    "Without -e, perf's default events for this host; -v adds what uarchdiff\n"
 		    "knows beyond perf's text.\n"
 		    "\n"
+		    "perf's --json-output (-j), --scale and, with nothing to do here, --no-merge,\n"
+		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
+		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
+		    "the BPF options are refused with their reason and what to use instead\n"
+		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
+		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
 		    "command 0, or 128+N when signal N ended counting; 129 for bad usage or an\n"
 		    "unknown event; 255 for a command that cannot run or an output that cannot\n"
@@ -140,8 +183,9 @@ static const struct ud_command command = {
 
 static enum ud_target_kind target_kind(void)
 {
-	return o.all_cpus ? UD_TARGET_SYSTEM_WIDE
-	       : o.cpus   ? UD_TARGET_CPUS
+	/* -C with -a counts those CPUs, as perf's -a -C */
+	return o.cpus       ? UD_TARGET_CPUS
+	       : o.all_cpus ? UD_TARGET_SYSTEM_WIDE
 	       : o.pids   ? UD_TARGET_PID
 	       : o.tids   ? UD_TARGET_TID
 			  : UD_TARGET_COMMAND;
@@ -156,8 +200,8 @@ static enum ud_aggr_mode aggr_mode(void)
 /* Options that exclude each other, or need another: the first conflict in words, else NULL. */
 static const char *conflict(bool has_command)
 {
-	if (o.all_cpus + !!o.cpus + !!o.pids + !!o.tids > 1)
-		return "-a, -C, -p and -t are different targets: choose one";
+	if ((o.all_cpus || o.cpus) + !!o.pids + !!o.tids > 1)
+		return "-a or -C, -p and -t are different targets: choose one";
 	if (o.no_aggr + o.per_core + o.per_socket + o.per_thread > 1)
 		return "-A, --per-core, --per-socket and --per-thread are different rows: choose one";
 	if (o.sep && o.json)
@@ -174,6 +218,8 @@ static const char *conflict(bool has_command)
 		return "--timeout is not supported with -I (as in perf)";
 	if (o.output && o.profile && strcmp(o.output, o.profile) == 0)
 		return "-o and --profile name the same file: give each its own";
+	if (o.log_fd >= 0 && o.output)
+		return "--log-fd and -o are both where the report goes: choose one (as perf)";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
 		return "--append adds to the file -o names: give one";
 	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics))
@@ -187,7 +233,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	const char *why;
 	int next, status;
 
-	o = (struct stat_opts){ .repeat = 1 };
+	o = (struct stat_opts){ .repeat = 1, .scale = true, .csv_summary = true, .log_fd = -1 };
 	status = ud_options_cli(rec ? rec->cmd : &command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
@@ -201,7 +247,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 		/* -o names the record: the report goes to stderr */
 		status = rec->begin(rec->ctx, &o.output, o.append);
 		if (status < 0)
-			return UD_EXIT_USAGE;
+			return UD_EXIT_PERF_USAGE;
 		quiet = status > 0;
 	}
 	return UD_OPT_GO_ON;
@@ -243,6 +289,7 @@ struct stat_run {
 	struct ud_measure_stat m;  /* the session measured, each run */
 	struct ud_outfile *out;    /* -o's report */
 	FILE *f;                   /* where the report goes */
+	FILE *log;                 /* --log-fd's stream, closed at the end */
 	int intervals;
 };
 
@@ -287,6 +334,8 @@ static int plan_events(struct stat_run *r)
 
 static void run_free(struct stat_run *r)
 {
+	if (r->log)
+		fclose(r->log);
 	if (r->out)
 		ud_outfile_abort(r->out);
 	ud_profile_free(r->p);
@@ -365,6 +414,7 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 		.rusage = r->target.kind == UD_TARGET_COMMAND,
 		.rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay && o.verbose,
 		.null_run = o.null_run, .interval_s = NAN, .verbose = o.verbose && !o.json && !o.sep,
+		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary,
 	};
 
 	for (size_t a = 0; a < r->target.naggr; a++)
@@ -374,7 +424,7 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 
 static void print_view(FILE *f, const struct ud_stat_view *v)
 {
-	if (quiet)
+	if (quiet || o.quiet)
 		return;
 	if (o.json)
 		ud_stat_print_json(f, v);
@@ -404,6 +454,11 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 		v = view_of(r, &p->workloads[0], aggr, slots);
 		v.interval_s = (double)at_ns / 1e9;
 		v.interval_index = r->intervals++;
+		/* perf's CONSOLE_CLEAR, and the header again on the cleared screen */
+		if (o.interval_clear && !quiet && !o.quiet) {
+			fputs("\033[H\033[2J", r->f);
+			v.interval_index = 0;
+		}
 		print_view(r->f, &v);
 		if (rec)
 			rec->interval(rec->ctx, &v);
@@ -428,9 +483,23 @@ static int open_report(struct stat_run *r)
 	struct ud_err err = UD_ERR_INIT;
 	time_t now = time(NULL);
 
-	if (r->out)
+	if (r->out || r->log)
 		return 0; /* opened for the intervals */
 	r->f = stderr;
+	if (o.log_fd >= 0) {
+		/* perf's --log-fd: the report to a descriptor the caller opened (a dup: theirs stays open) */
+		int fd = fcntl((int)o.log_fd, F_DUPFD_CLOEXEC, 3);
+
+		r->log = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!r->log) {
+			ud_cmd_error(&command, "--log-fd %ld: %s", o.log_fd, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		r->f = r->log;
+		return 0;
+	}
 	if (!o.output || output_is_profile())
 		return 0;
 	/* --append adds to the file in O_APPEND writes: perf's way, which concurrent writers keep whole */
@@ -465,11 +534,15 @@ static int write_report(struct stat_run *r)
 	/* after -I's intervals, the totals only where asked, as perf prints them */
 	if (o.interval == 0 || o.summary)
 		print_view(r->f, &v);
-	if (!o.json && !o.sep && !quiet)
+	if (!o.json && !o.sep && !quiet && !o.quiet)
 		ud_stat_print_hotspots(r->f, w->hotspots);
 	if (rec && rec->end(rec->ctx, r->p, &v, o.interval == 0 || o.summary) != 0)
 		ret = -1;
 	free(slots);
+	if (r->log && (fflush(r->log) != 0 || ferror(r->log))) {
+		ud_cmd_error(&command, "--log-fd %ld: write failed: %s", o.log_fd, strerror(errno ? errno : EIO));
+		ret = -1;
+	}
 	if (r->out && ud_outfile_commit(r->out, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		ret = -1;

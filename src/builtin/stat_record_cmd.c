@@ -23,7 +23,7 @@
 /* perf's default file for both (tools/perf/util/data.c). */
 #define DEFAULT_RECORD "perf.data"
 /* The most rows stat's table may grow to, with room to spare for the options another change adds. */
-#define RECORD_OPTIONS_MAX 64
+#define RECORD_OPTIONS_MAX 128
 
 static const struct ud_command *stat_command;
 static struct ud_option record_options[RECORD_OPTIONS_MAX];
@@ -38,6 +38,7 @@ static struct ud_command record_command = {
 		    "(doc/json.md), not perf's perf.data: perf stat report cannot read it, and\n"
 		    "uarchdiff stat report refuses perf's.  Exit status as 'uarchdiff stat'.\n",
 	.operands = true,
+	.usage_status = UD_EXIT_PERF_USAGE,
 };
 
 /* stat's rows for record: -o names the record, and --append (a report's) is left out. */

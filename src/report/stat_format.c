@@ -176,11 +176,11 @@ static int unit_width(const struct ud_stat_view *v)
 	return width;
 }
 
-/* A count in its unit, and perf's choice of decimals: two where the scale is not a whole number (msec). */
-static double shown(const struct ud_counter *c, struct ud_stat_unit u, const char **fmt)
+/* A count in its unit (as read with --no-scale), and perf's decimals: two where the scale is not whole (msec). */
+static double shown(const struct ud_stat_view *v, const struct ud_counter *c, struct ud_stat_unit u, const char **fmt)
 {
 	*fmt = floor(u.scale) != u.scale ? "%*.2f " : "%*.0f ";
-	return c->value * u.scale;
+	return (v->no_scale && !isnan(c->raw_value) ? c->raw_value : c->value) * u.scale;
 }
 
 static double event_runtime(const struct ud_counter *c)
@@ -243,7 +243,7 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	}
 	len += (size_t)aggr_text(line + len, sizeof(line) - len, v->aggr, s);
 	if (c->status == UD_COUNTED) {
-		double value = shown(c, u, &fmt);
+		double value = shown(v, c, u, &fmt);
 
 		len += (size_t)snprintf(line + len, sizeof(line) - len, fmt, COUNTS_LEN, value);
 	} else {
@@ -483,7 +483,7 @@ static void csv_prefix(FILE *f, const struct ud_stat_view *v, const char *sep)
 	if (!isnan(v->interval_s)) {
 		stamp(v, &sec, &nsec);
 		fprintf(f, "%6lu.%09lu%s", sec, nsec, sep);
-	} else if (v->summary) {
+	} else if (v->summary && !v->no_csv_summary) {
 		fprintf(f, "%16s%s", "summary", sep);
 	}
 }
@@ -562,7 +562,7 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 	csv_prefix(f, v, sep);
 	aggr_csv(f, v->aggr, s, sep);
 	if (c->status == UD_COUNTED) {
-		double value = shown(c, u, &fmt);
+		double value = shown(v, c, u, &fmt);
 
 		fprintf(f, floor(u.scale) != u.scale ? "%.2f%s" : "%.0f%s", value, sep);
 	} else {
@@ -638,7 +638,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	}
 	aggr_json(f, v->aggr, s);
 	if (c->status == UD_COUNTED)
-		fprintf(f, "\"counter-value\" : \"%f\", ", shown(c, u, &fmt));
+		fprintf(f, "\"counter-value\" : \"%f\", ", shown(v, c, u, &fmt));
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", status_text(c));
 	fputs("\"unit\" : \"", f);

@@ -56,6 +56,8 @@ struct ud_stat_view {
 	 * read row by row.
 	 */
 	bool verbose;
+	bool no_scale;                     /* perf's --no-scale: counts as read, not scaled up for multiplexing */
+	bool no_csv_summary;               /* perf's --no-csv-summary: the totals after -I in -x without "summary" */
 };
 
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v);
