@@ -137,6 +137,16 @@ static const struct ud_option options[] = {
 	  "BPF programs' counters are not built in (uarchdiff opens perf_event_open counters only)"),
 	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
 	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
+	/* perf's options not built yet: refused so that a script stops with the reason, not a guess */
+	UD_REFUSED_OPTION('G', "cgroup", "NAME",
+	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
+	UD_REFUSED_OPTION(0, "for-each-cgroup", "NAME",
+	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
+	UD_REFUSED_OPTION(0, "control", "FD",
+	  "enabling and disabling through a control descriptor or FIFO is not built yet: start counting later "
+	  "with -D MS"),
+	UD_REFUSED_OPTION(0, "filter", "FILTER",
+	  "tracepoint filters are not built yet: count the tracepoint whole"),
 	UD_FLAG_OPTION('v', "verbose", &o.verbose,
 	  "uarchdiff's additions to perf's text: why each\n"
 	  "counter was not counted, each group's own cycles\n"
@@ -168,7 +178,8 @@ static const struct ud_command command = {
 		    "perf's --json-output (-j), --scale and, with nothing to do here, --no-merge,\n"
 		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
 		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
-		    "the BPF options are refused with their reason and what to use instead\n"
+		    "the BPF options are refused with their reason and what to use instead,\n"
+		    "as are -G, --for-each-cgroup, --control and --filter, not built yet\n"
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
