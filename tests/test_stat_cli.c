@@ -295,7 +295,7 @@ END_TEST
 /* perf's options this tool does not build: refused with the reason, perf's 129, not as unknown */
 START_TEST(test_refused_perf_options)
 {
-	static const char *const opts[] = { "-T", "--smi-cost", "--iostat", "--cputype=core", "--bpf-counters" };
+	static const char *const opts[] = { "-T", "--smi-cost", "--iostat", "--cputype=core", "--bpf-counters", "-Gfoo" };
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char *argv[] = { UD, "stat", (char *)opts[i], "--", "true", NULL };
