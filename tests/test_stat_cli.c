@@ -650,6 +650,187 @@ START_TEST(test_weak_group_falls_apart)
 }
 END_TEST
 
+/* The commas of a -x, row: perf's commachecker (tests/shell/stat+csv_output.sh) wants 8 per die or node, 7 per thread. */
+static int commas(const char *line, const char *end)
+{
+	int n = 0;
+
+	for (; line < end; line++)
+		n += *line == ',';
+	return n;
+}
+
+/* Calls fn on each line of text (its end excluded), with ctx. */
+static void each_line(char *text, void (*fn)(const char *line, const char *end, void *ctx), void *ctx)
+{
+	for (char *line = text, *end; line && *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		fn(line, end, ctx);
+	}
+}
+
+struct aggr_check {
+	const char *mode; /* "die" or "node" */
+	int cpus;         /* the CPUs the task-clock rows add up to */
+	int rows;
+};
+
+/* A -x, row per die ("S0-D0,2,...") or node ("N0,2,..."): the label, the CPUs in it, then perf's fields. */
+static void csv_aggr_row(const char *line, const char *end, void *ctx)
+{
+	struct aggr_check *c = ctx;
+	int a, b, n, used = 0;
+	bool die = strcmp(c->mode, "die") == 0;
+
+	ck_assert_msg(commas(line, end) == 8, "%.*s", (int)(end - line), line);
+	if (die)
+		ck_assert_msg(sscanf(line, "S%d-D%d,%d,%n", &a, &b, &n, &used) == 3 && used, "%.*s", (int)(end - line), line);
+	else
+		ck_assert_msg(sscanf(line, "N%d,%d,%n", &a, &n, &used) == 2 && used, "%.*s", (int)(end - line), line);
+	ck_assert_int_gt(n, 0);
+	if (strstr(line, ",task-clock,") && strstr(line, ",task-clock,") < end)
+		c->cpus += n;
+	c->rows++;
+}
+
+/* A -j row per die or node: perf's key, then "aggregate-number", then the counter's keys. */
+static void json_aggr_row(const char *line, const char *end, void *ctx)
+{
+	struct aggr_check *c = ctx;
+	char want[64], *copy = strndup(line, (size_t)(end - line));
+	json_t *j = json_loads(copy, 0, NULL);
+
+	snprintf(want, sizeof(want), "{\"%s\" : \"%s", c->mode, strcmp(c->mode, "die") == 0 ? "S" : "N");
+	ck_assert_msg(strncmp(copy, want, strlen(want)) == 0, "%s", copy);
+	ck_assert_msg(strstr(copy, "\", \"aggregate-number\" : ") != NULL, "%s", copy);
+	ck_assert(json_is_integer(json_object_get(j, "aggregate-number")));
+	c->rows++;
+	json_decref(j);
+	free(copy);
+}
+
+/* A text row per die ("S0-D0           2 ...") or node ("N0        2 ..."): perf's columns, widths 12 and 6. */
+static void text_aggr_row(const char *line, const char *end, void *ctx)
+{
+	struct aggr_check *c = ctx;
+	int width = strcmp(c->mode, "die") == 0 ? 12 : 6, n;
+
+	if (!strstr(line, " task-clock") || strstr(line, " task-clock") > end)
+		return;
+	ck_assert_msg(line[0] == (width == 12 ? 'S' : 'N') && line[width] == ' ', "%.*s", (int)(end - line), line);
+	ck_assert_int_eq(sscanf(line + width, "%d", &n), 1);
+	c->cpus += n;
+	c->rows++;
+}
+
+/* --per-die and --per-node (perf's AGGR_DIE, AGGR_NODE): perf's labels and fields in -x, -j and text. */
+START_TEST(test_per_die_and_node)
+{
+	static const char *const modes[] = { "die", "node" };
+	int online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (size_t m = 0; m < 2; m++) {
+		char opt[32];
+		char *csv[] = { UD, "stat", "-a", opt, "-x,", "-e", "task-clock,context-switches", "--", "true", NULL };
+		char *json[] = { UD, "stat", "-a", opt, "-j", "-e", "task-clock", "--", "true", NULL };
+		char *text[] = { UD, "stat", "-a", opt, "-e", "task-clock", "--", "true", NULL };
+		struct aggr_check c = { .mode = modes[m] };
+		struct run_result r;
+
+		snprintf(opt, sizeof(opt), "--per-%s", modes[m]);
+		r = run_capture(csv);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		each_line(r.err, csv_aggr_row, &c);
+		ck_assert_int_eq(c.cpus, online);
+		run_free(&r);
+		r = run_capture(json);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		c.rows = 0;
+		each_line(r.err, json_aggr_row, &c);
+		ck_assert_int_gt(c.rows, 0);
+		run_free(&r);
+		r = run_capture(text);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		c.cpus = 0;
+		each_line(r.err, text_aggr_row, &c);
+		ck_assert_int_eq(c.cpus, online);
+		run_free(&r);
+	}
+}
+END_TEST
+
+struct thread_check {
+	int sleep_rows; /* rows of a "sleep" thread */
+	int rows;
+};
+
+/* A -x, row of -a --per-thread: "comm-tid,value,..." with perf's 7 commas. */
+static void csv_thread_row(const char *line, const char *end, void *ctx)
+{
+	struct thread_check *c = ctx;
+	const char *comma = memchr(line, ',', (size_t)(end - line));
+	const char *dash = comma ? comma : end;
+	int tid;
+
+	ck_assert_msg(commas(line, end) == 7, "%.*s", (int)(end - line), line);
+	while (dash > line && *dash != '-')
+		dash--;
+	ck_assert_msg(dash > line && sscanf(dash + 1, "%d,", &tid) == 1 && tid > 0, "%.*s", (int)(end - line), line);
+	/* "0.00" msec may be a few microseconds: -j's six places say whether a count was 0 */
+	ck_assert_msg(strncmp(comma, ",0,", 3) != 0, "a zero row: %.*s", (int)(end - line), line);
+	c->sleep_rows += strncmp(line, "sleep-", 6) == 0;
+	c->rows++;
+}
+
+/* A -j row of -a --per-thread: perf's "thread" key first, "comm-tid", never a zero count (perf leaves those out). */
+static void json_thread_row(const char *line, const char *end, void *ctx)
+{
+	struct thread_check *c = ctx;
+	char *copy = strndup(line, (size_t)(end - line));
+	json_t *j = json_loads(copy, 0, NULL);
+	const char *thread = json_string_value(json_object_get(j, "thread"));
+
+	ck_assert_msg(strncmp(copy, "{\"thread\" : \"", 13) == 0 && thread && strrchr(thread, '-'), "%s", copy);
+	ck_assert_msg(strcmp(json_string_value(json_object_get(j, "counter-value")), "0.000000") != 0, "a zero row: %s",
+		      copy);
+	c->sleep_rows += strncmp(thread, "sleep-", 6) == 0;
+	c->rows++;
+	json_decref(j);
+	free(copy);
+}
+
+/*
+ * -a --per-thread (perf's thread map of every task): a row per thread
+ * that counted, the command's among them, in perf's fields.
+ */
+START_TEST(test_per_thread_all)
+{
+	char *csv[] = { UD, "stat", "-a", "--per-thread", "-x,", "-e", "task-clock", "--", "sleep", "0.2", NULL };
+	char *json[] = { UD, "stat", "-a", "--per-thread", "-j", "-e", "task-clock", "--", "sleep", "0.2", NULL };
+	char *text[] = { UD, "stat", "-a", "--per-thread", "-e", "task-clock", "--", "sleep", "0.2", NULL };
+	struct thread_check c = { 0 };
+	struct run_result r = run_capture(csv);
+
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	each_line(r.err, csv_thread_row, &c);
+	ck_assert_msg(c.sleep_rows >= 1, "no sleep-TID row in\n%s", r.err);
+	run_free(&r);
+	c = (struct thread_check){ 0 };
+	r = run_capture(json);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	each_line(r.err, json_thread_row, &c);
+	ck_assert_msg(c.sleep_rows >= 1, "no sleep-TID row in\n%s", r.err);
+	run_free(&r);
+	r = run_capture(text);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	/* perf's "%16s-%-8d" comm-tid column */
+	ck_assert_msg(strstr(r.err, "           sleep-") != NULL, "%s", r.err);
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_cli");
@@ -675,6 +856,8 @@ int main(void)
 	tcase_add_test(tc, test_report_options);
 	tcase_add_test(tc, test_refused_perf_options);
 	tcase_add_test(tc, test_all_cpus_with_list);
+	tcase_add_test(tc, test_per_die_and_node);
+	tcase_add_test(tc, test_per_thread_all);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

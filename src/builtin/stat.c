@@ -47,6 +47,7 @@ struct stat_opts {
 	bool verbose, scale, quiet, interval_clear, csv_summary;
 	long log_fd;
 	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
+	bool per_die, per_node;
 };
 
 static struct stat_opts o;
@@ -86,8 +87,11 @@ static const struct ud_option options[] = {
 	UD_STRING_OPTION('t', "tid", &o.tids, "TIDS", "count these running threads"),
 	UD_FLAG_OPTION('A', "no-aggr", &o.no_aggr, "with -a or -C: a row per CPU"),
 	UD_FLAG_OPTION(0, "per-core", &o.per_core, "with -a or -C: a row per core"),
+	UD_FLAG_OPTION(0, "per-die", &o.per_die, "with -a or -C: a row per die"),
 	UD_FLAG_OPTION(0, "per-socket", &o.per_socket, "with -a or -C: a row per socket"),
-	UD_FLAG_OPTION(0, "per-thread", &o.per_thread, "with -p or -t: a row per thread"),
+	UD_FLAG_OPTION(0, "per-node", &o.per_node, "with -a or -C: a row per NUMA node"),
+	UD_FLAG_OPTION(0, "per-thread", &o.per_thread,
+	  "with -p or -t: a row per thread; with -a: every\nthread of the system that counted"),
 	UD_LONG_OPTION('I', "interval-print", &o.interval, "MS",
 	  "print the counts every MS milliseconds", INTERVAL_MIN_MS, MS_MAX),
 	UD_FLAG_OPTION(0, "summary", &o.summary, "with -I: the whole run's totals after the\nintervals, as perf --summary"),
@@ -158,7 +162,8 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "stat",
 	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
-		    "                      [-A | --per-core | --per-socket | --per-thread] [-I MS [--summary]] [-D MS]\n"
+		    "                      [-A | --per-core | --per-die | --per-socket | --per-node | --per-thread]\n"
+		    "                      [-I MS [--summary]] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
 		    "                      [--pre CMD] [--post CMD] [--exact] [-v] [--hotspots] [--topdown] [-M METRICS]\n"
 		    "                      [-- CMD [ARGS...]]",
@@ -205,7 +210,8 @@ static enum ud_target_kind target_kind(void)
 static enum ud_aggr_mode aggr_mode(void)
 {
 	return o.no_aggr ? UD_AGGR_CPU : o.per_core ? UD_AGGR_CORE : o.per_socket ? UD_AGGR_SOCKET
-					     : o.per_thread ? UD_AGGR_THREAD : UD_AGGR_WHOLE;
+					     : o.per_thread ? UD_AGGR_THREAD : o.per_die ? UD_AGGR_DIE
+					     : o.per_node ? UD_AGGR_NODE : UD_AGGR_WHOLE;
 }
 
 /* Options that exclude each other, or need another: the first conflict in words, else NULL. */
@@ -213,8 +219,8 @@ static const char *conflict(bool has_command)
 {
 	if ((o.all_cpus || o.cpus) + !!o.pids + !!o.tids > 1)
 		return "-a or -C, -p and -t are different targets: choose one";
-	if (o.no_aggr + o.per_core + o.per_socket + o.per_thread > 1)
-		return "-A, --per-core, --per-socket and --per-thread are different rows: choose one";
+	if (o.no_aggr + o.per_core + o.per_socket + o.per_thread + o.per_die + o.per_node > 1)
+		return "-A, --per-core, --per-die, --per-socket, --per-node and --per-thread are different rows: choose one";
 	if (o.sep && o.json)
 		return "-x and --json are different outputs: choose one";
 	if (!has_command && target_kind() == UD_TARGET_COMMAND)
@@ -418,14 +424,15 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 	static const enum ud_stat_aggr kinds[] = { [UD_AGGR_WHOLE] = UD_STAT_WHOLE, [UD_AGGR_CPU] = UD_STAT_PER_CPU,
 						   [UD_AGGR_CORE] = UD_STAT_PER_CORE,
 						   [UD_AGGR_SOCKET] = UD_STAT_PER_SOCKET,
-						   [UD_AGGR_THREAD] = UD_STAT_PER_THREAD };
+						   [UD_AGGR_THREAD] = UD_STAT_PER_THREAD,
+						   [UD_AGGR_DIE] = UD_STAT_PER_DIE, [UD_AGGR_NODE] = UD_STAT_PER_NODE };
 	struct ud_stat_view v = {
 		.whole = whole, .units = r->units, .aggr = kinds[aggr_mode()], .slots = slots,
 		.nslots = r->target.naggr, .target = r->target.words[0] ? r->target.words : NULL,
 		.rusage = r->target.kind == UD_TARGET_COMMAND,
 		.rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay && o.verbose,
 		.null_run = o.null_run, .interval_s = NAN, .verbose = o.verbose && !o.json && !o.sep,
-		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary,
+		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary, .all_threads = r->target.all_threads,
 	};
 
 	for (size_t a = 0; a < r->target.naggr; a++)
@@ -579,6 +586,14 @@ static int check_outputs(void)
 	return 0;
 }
 
+/* -a --per-thread: the command, forked after the threads were listed, counted in its own row. */
+static void on_fork(void *ctx, pid_t pid)
+{
+	struct stat_run *r = ctx;
+
+	ud_stat_target_set_command(&r->target, pid);
+}
+
 /* The session: what launch.h runs each time. */
 static void plan_session(struct stat_run *r)
 {
@@ -587,7 +602,8 @@ static void plan_session(struct stat_run *r)
 			     .tasks = r->target.tasks, .delay_ns = (uint64_t)o.delay * 1000000ULL,
 			     .timeout_ns = (uint64_t)o.timeout * 1000000ULL,
 			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
-			     .on_interval = o.interval ? on_interval : NULL, .ctx = r },
+			     .on_interval = o.interval ? on_interval : NULL,
+			     .on_fork = r->target.command_slot ? on_fork : NULL, .ctx = r },
 		.exact = o.exact, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
 		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = r->meas.topdown ? r->meas.u : NULL,
 	};
@@ -628,7 +644,8 @@ static int setup(struct stat_run *r)
 
 	if (ud_measurement_detect(&r->meas, &err) != 0 ||
 	    ud_stat_target_make(target_kind(), o.cpus ? o.cpus : o.pids ? o.pids : o.tids, aggr_mode(), &r->target,
-				&err) != 0) {
+				&err) != 0 ||
+	    (r->target.all_threads && r->cmd && ud_stat_target_add_command(&r->target, r->cmd[0], &err) != 0)) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_PERF_USAGE;
 	}

@@ -1,6 +1,7 @@
 /*
  * uarchdiff stat record [stat's options] [-o FILE] [-- CMD [ARGS...]]
- * uarchdiff stat report [-i FILE] [-x SEP | -j] [-o FILE] [-A | --per-core | --per-socket | --per-thread]
+ * uarchdiff stat report [-i FILE] [-x SEP | -j] [-o FILE]
+ *                       [-A | --per-core | --per-die | --per-socket | --per-node | --per-thread]
  *
  * perf stat record / perf stat report.  record counts through stat's own
  * run (stat.c, its options and all) and keeps what it printed in a
@@ -158,7 +159,7 @@ static int cmd_record(int argc, char **argv)
 
 struct report_opts {
 	const char *input, *sep, *output;
-	bool json, no_aggr, per_core, per_socket, per_thread;
+	bool json, no_aggr, per_core, per_socket, per_thread, per_die, per_node;
 };
 
 static struct report_opts ro;
@@ -170,20 +171,23 @@ static const struct ud_option report_options[] = {
 	UD_STRING_OPTION('o', "output", &ro.output, "FILE", "write the report to FILE, atomically; '-' is\nstdout"),
 	UD_FLAG_OPTION('A', "no-aggr", &ro.no_aggr, "a row per CPU, where recorded so"),
 	UD_FLAG_OPTION(0, "per-core", &ro.per_core, "a row per core, where recorded so"),
+	UD_FLAG_OPTION(0, "per-die", &ro.per_die, "a row per die, where recorded so"),
 	UD_FLAG_OPTION(0, "per-socket", &ro.per_socket, "a row per socket, where recorded so"),
+	UD_FLAG_OPTION(0, "per-node", &ro.per_node, "a row per NUMA node, where recorded so"),
 	UD_FLAG_OPTION(0, "per-thread", &ro.per_thread, "a row per thread, where recorded so"),
 };
 
 static const struct ud_command report_command = {
 	.name = "stat report",
 	.synopsis = "uarchdiff stat report [-i FILE] [-x SEP | -j] [-o FILE]\n"
-		    "                             [-A | --per-core | --per-socket | --per-thread]",
+		    "                             [-A | --per-core | --per-die | --per-socket | --per-node |\n"
+		    "                              --per-thread]",
 	.description = "Prints the report a 'uarchdiff stat record' kept, as 'uarchdiff stat'\n"
 		       "printed it then (-x and -j choose the layout again), to stderr or to\n"
 		       "FILE with -o.  Its header names the command line that recorded it, or\n"
 		       "'pipe' for a record read from stdin, as perf stat report's does.\n",
-	.epilogue = "The rows are the record's: -A, --per-core, --per-socket and --per-thread\n"
-		    "only confirm them (another aggregation is refused: record with it).\n"
+	.epilogue = "The rows are the record's: -A, --per-core, --per-die, --per-socket,\n"
+		    "--per-node and --per-thread only confirm them (another aggregation is refused: record with it).\n"
 		    "perf's own perf.data is refused: read it with perf stat report.\n"
 		    "\n"
 		    "Exit status: 0; 2 for bad usage or a file that is no record; 1 when the\n"
@@ -194,9 +198,10 @@ static const struct ud_command report_command = {
 /* The rows asked for: none (the record's) or one; -1 for several. */
 static int rows_asked(enum ud_stat_rows *rows)
 {
-	int n = ro.no_aggr + ro.per_core + ro.per_socket + ro.per_thread;
+	int n = ro.no_aggr + ro.per_core + ro.per_socket + ro.per_thread + ro.per_die + ro.per_node;
 
-	*rows = ro.no_aggr ? UD_ROWS_CPU : ro.per_core ? UD_ROWS_CORE : ro.per_socket ? UD_ROWS_SOCKET : UD_ROWS_THREAD;
+	*rows = ro.no_aggr ? UD_ROWS_CPU : ro.per_core ? UD_ROWS_CORE : ro.per_socket ? UD_ROWS_SOCKET
+		: ro.per_die ? UD_ROWS_DIE : ro.per_node ? UD_ROWS_NODE : UD_ROWS_THREAD;
 	return n > 1 ? -1 : n;
 }
 
@@ -209,7 +214,7 @@ static const char *report_conflict(const struct ud_stat_record *r, char *buf, si
 	if (ro.sep && ro.json)
 		return "-x and --json are different outputs: choose one";
 	if (asked < 0)
-		return "-A, --per-core, --per-socket and --per-thread are different rows: choose one";
+		return "-A, --per-core, --per-die, --per-socket, --per-node and --per-thread are different rows: choose one";
 	if (r && asked && rows != r->rows) {
 		snprintf(buf, len, "the record holds %s rows, not %s ones: record with the rows to print",
 			 ud_stat_rows_name(r->rows), ud_stat_rows_name(rows));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -323,6 +324,30 @@ static int open_all(struct ud_counters *set)
 			close_all(set);
 	} while (ret == -EAGAIN);
 	return ret;
+}
+
+/* The descriptors a process holds besides its counters: stdio, the command's pipes, the sampler, -o's file. */
+#define FD_SPARE 64
+
+int ud_counters_make_room(size_t n, struct ud_err *err)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)n + FD_SPARE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return ud_fail(err, "getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+	if (rl.rlim_cur == RLIM_INFINITY || want <= rl.rlim_cur)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || want <= rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return 0;
+	}
+	return ud_fail(err,
+		       "%zu counters need %llu open files, and the limit is %llu (hard %llu): raise it (ulimit -n), "
+		       "or count fewer events or threads",
+		       n, (unsigned long long)want, (unsigned long long)rl.rlim_cur,
+		       (unsigned long long)rl.rlim_max);
 }
 
 struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags)

@@ -72,6 +72,13 @@ struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t 
 /* The same at each of slots[0..nslots) (nslots >= 1). */
 struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, const struct ud_count_slot *slots,
 					   size_t nslots, unsigned flags);
+/*
+ * Room for n more descriptors (counters at many slots: -a --per-thread
+ * opens one an event a thread): the soft RLIMIT_NOFILE raised to the hard
+ * one where it is short, as perf's rlimit__increase_nofile(); -1 with err
+ * when even that is not enough.
+ */
+int ud_counters_make_room(size_t n, struct ud_err *err);
 /* How many counters the kernel accepted, over every slot. */
 size_t ud_counters_opened(const struct ud_counters *set);
 int ud_counters_enable(struct ud_counters *set, struct ud_err *err);

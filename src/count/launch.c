@@ -179,6 +179,8 @@ static int fork_held(struct session_run *r, struct ud_err *err)
 	close(ep[1]);
 	r->go = go[1];
 	r->ep = ep[0];
+	if (r->s->on_fork)
+		r->s->on_fork(r->s->ctx, r->pid);
 	return 0;
 }
 
@@ -188,6 +190,8 @@ static int open_counters(struct session_run *r, struct ud_err *err)
 	const struct ud_session *s = r->s;
 	unsigned flags = UD_COUNT_INHERIT | (s->delay_ns ? 0 : UD_COUNT_ENABLE_ON_EXEC);
 
+	if (s->slots && ud_counters_make_room(r->n * s->nslots, err) != 0)
+		return -1;
 	if (s->slots)
 		r->set = ud_counters_open_slots(r->ev, r->n, s->slots, s->nslots, s->tasks ? UD_COUNT_INHERIT : 0);
 	else

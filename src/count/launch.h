@@ -90,6 +90,7 @@ struct ud_session {
 	uint64_t timeout_ns;               /* --timeout: ends counting (SIGTERM to the command) this long after; 0 none */
 	uint64_t interval_ns;              /* -I: on_interval this often; 0 none */
 	ud_interval_fn on_interval;
+	void (*on_fork)(void *ctx, pid_t pid); /* told the command's pid once forked, before the counters open; NULL none */
 	void *ctx;
 	const struct ud_launch_sampling *sampling; /* the command target only; NULL none */
 };

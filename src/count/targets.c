@@ -10,6 +10,7 @@
 #include "targets.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
+#define SYS_NODE "/sys/devices/system/node"
 
 static int push(int **a, size_t *n, size_t *cap, int v)
 {
@@ -128,6 +129,37 @@ static int read_int(const char *path, int fallback)
 	return v;
 }
 
+/* The NUMA node whose cpulist holds cpu; 0 without NUMA in sysfs, as perf's cpu__get_node(). */
+static int cpu_node(int cpu)
+{
+	DIR *d = opendir(SYS_NODE);
+	struct dirent *e;
+	int node = -1;
+
+	while (d && node < 0 && (e = readdir(d))) {
+		char path[300], buf[4096];
+		int *cpus = NULL, id;
+		size_t n = 0;
+		FILE *f;
+
+		if (sscanf(e->d_name, "node%d", &id) != 1)
+			continue;
+		snprintf(path, sizeof(path), SYS_NODE "/%s/cpulist", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (parse_ranges(buf, INT_MAX, &cpus, &n) == 0 && bsearch(&cpu, cpus, n, sizeof(*cpus), cmp_int))
+				node = id;
+			free(cpus);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return node < 0 ? 0 : node;
+}
+
 void ud_cpu_place(int cpu, struct ud_cpu_place *p)
 {
 	char path[128];
@@ -138,6 +170,7 @@ void ud_cpu_place(int cpu, struct ud_cpu_place *p)
 	p->die = read_int(path, 0);
 	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/topology/core_id", cpu);
 	p->core = read_int(path, 0);
+	p->node = cpu_node(cpu);
 }
 
 int ud_task_list_parse(const char *list, pid_t **ids, size_t *n, struct ud_err *err)
@@ -265,11 +298,77 @@ static int task_slots(struct ud_stat_target *t, struct ud_err *err)
 	return t->slots ? 0 : ud_fail(err, "out of memory");
 }
 
+/* Every thread running now: /proc/PID/task/TID; a process that exits while listed is left out. */
+static int all_threads(pid_t **tids, size_t *n, struct ud_err *err)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int *all = NULL;
+	size_t k = 0, cap = 0;
+
+	if (!d)
+		return ud_fail(err, "/proc: %s", strerror(errno));
+	while ((e = readdir(d))) {
+		char path[300];
+		DIR *td;
+		struct dirent *te;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
+		if (!(td = opendir(path)))
+			continue;
+		while ((te = readdir(td)))
+			if (isdigit((unsigned char)te->d_name[0]) && push(&all, &k, &cap, atoi(te->d_name)) != 0)
+				break;
+		closedir(td);
+	}
+	closedir(d);
+	*tids = malloc((k ? k : 1) * sizeof(**tids));
+	for (size_t i = 0; *tids && i < k; i++)
+		(*tids)[i] = (pid_t)all[i];
+	free(all);
+	*n = k;
+	return *tids ? 0 : ud_fail(err, "out of memory");
+}
+
+/* The slots of -a --per-thread: every thread, on any CPU (perf's thread map of all tasks). */
+static int all_thread_slots(struct ud_stat_target *t, struct ud_err *err)
+{
+	pid_t *tids = NULL;
+	size_t n = 0;
+
+	if (all_threads(&tids, &n, err) != 0)
+		return -1;
+	t->tasks = t->all_threads = true;
+	t->nslots = n;
+	t->slots = calloc(n ? n : 1, sizeof(*t->slots));
+	for (size_t i = 0; t->slots && i < n; i++)
+		t->slots[i] = (struct ud_count_slot){ .pid = tids[i], .cpu = -1 };
+	free(tids);
+	return t->slots ? 0 : ud_fail(err, "out of memory");
+}
+
+/* A CPU's core, die, socket or node label as perf's aggr_cpu_id prints it. */
+static void place_label(int cpu, enum ud_aggr_mode mode, char *label, size_t len)
+{
+	struct ud_cpu_place p;
+
+	ud_cpu_place(cpu, &p);
+	if (mode == UD_AGGR_CORE)
+		snprintf(label, len, "S%d-D%d-C%d", p.socket, p.die, p.core);
+	else if (mode == UD_AGGR_DIE)
+		snprintf(label, len, "S%d-D%d", p.socket, p.die);
+	else if (mode == UD_AGGR_NODE)
+		snprintf(label, len, "N%d", p.node);
+	else
+		snprintf(label, len, "S%d", p.socket);
+}
+
 /* The aggregate a slot falls in, made when it is the first of its kind. */
 static size_t aggregate_of(struct ud_stat_target *t, enum ud_aggr_mode mode, size_t s)
 {
 	struct ud_aggregate a = { .number = 1 };
-	struct ud_cpu_place p;
 
 	if (mode == UD_AGGR_THREAD) {
 		ud_task_comm(t->slots[s].pid, a.label, sizeof(a.label));
@@ -277,11 +376,7 @@ static size_t aggregate_of(struct ud_stat_target *t, enum ud_aggr_mode mode, siz
 	} else if (mode == UD_AGGR_CPU) {
 		a.number = t->slots[s].cpu;
 	} else {
-		ud_cpu_place(t->slots[s].cpu, &p);
-		if (mode == UD_AGGR_CORE)
-			snprintf(a.label, sizeof(a.label), "S%d-D%d-C%d", p.socket, p.die, p.core);
-		else
-			snprintf(a.label, sizeof(a.label), "S%d", p.socket);
+		place_label(t->slots[s].cpu, mode, a.label, sizeof(a.label));
 		for (size_t i = 0; i < t->naggr; i++) {
 			if (strcmp(t->aggr[i].label, a.label) == 0) {
 				t->aggr[i].number++;
@@ -298,8 +393,9 @@ static int make_aggregates(struct ud_stat_target *t, enum ud_aggr_mode mode, str
 	if (mode == UD_AGGR_WHOLE)
 		return 0;
 	if (mode == UD_AGGR_THREAD ? !t->tasks : (t->kind != UD_TARGET_SYSTEM_WIDE && t->kind != UD_TARGET_CPUS))
-		return ud_fail(err, mode == UD_AGGR_THREAD ? "--per-thread needs -p or -t: threads to count"
-							   : "-A, --per-core and --per-socket need -a or -C: CPUs to count");
+		return ud_fail(err, mode == UD_AGGR_THREAD
+					    ? "--per-thread needs -a, -p or -t: threads to count"
+					    : "-A, --per-core, --per-die, --per-socket and --per-node need -a or -C: CPUs to count");
 	t->aggr_of = calloc(t->nslots, sizeof(*t->aggr_of));
 	t->aggr = calloc(t->nslots, sizeof(*t->aggr));
 	if (!t->aggr_of || !t->aggr)
@@ -345,7 +441,9 @@ int ud_stat_target_make(enum ud_target_kind kind, const char *list, enum ud_aggr
 		return 0;
 	}
 	ret = target_ids(t, list, err);
-	if (ret == 0)
+	if (ret == 0 && kind == UD_TARGET_SYSTEM_WIDE && mode == UD_AGGR_THREAD)
+		ret = all_thread_slots(t, err);
+	else if (ret == 0)
 		ret = kind == UD_TARGET_PID || kind == UD_TARGET_TID ? task_slots(t, err)
 								     : (cpu_slots(t) == 0 ? 0 : ud_fail(err, "out of memory"));
 	if (ret == 0)
@@ -353,6 +451,44 @@ int ud_stat_target_make(enum ud_target_kind kind, const char *list, enum ud_aggr
 	if (ret != 0)
 		ud_stat_target_free(t);
 	return ret;
+}
+
+/* The kernel's comm: TASK_COMM_LEN (16) with its NUL. */
+#define COMM_MAX 15
+
+int ud_stat_target_add_command(struct ud_stat_target *t, const char *path, struct ud_err *err)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct ud_count_slot *slots = realloc(t->slots, (t->nslots + 1) * sizeof(*slots));
+	size_t *aggr_of;
+	struct ud_aggregate *aggr;
+
+	if (slots)
+		t->slots = slots;
+	aggr_of = slots ? realloc(t->aggr_of, (t->nslots + 1) * sizeof(*aggr_of)) : NULL;
+	if (aggr_of)
+		t->aggr_of = aggr_of;
+	aggr = aggr_of ? realloc(t->aggr, (t->naggr + 1) * sizeof(*aggr)) : NULL;
+	if (!aggr)
+		return ud_fail(err, "out of memory");
+	t->aggr = aggr;
+	/* no task until forked: perf_event_open refuses pid -1 with cpu -1, so nothing else is counted there */
+	t->slots[t->nslots] = (struct ud_count_slot){ .pid = -1, .cpu = -1 };
+	t->aggr_of[t->nslots] = t->naggr;
+	t->aggr[t->naggr] = (struct ud_aggregate){ .number = -1 };
+	/* exec names the task after the file run, cut to the kernel's length */
+	snprintf(t->aggr[t->naggr].label, sizeof(t->aggr[t->naggr].label), "%.*s", COMM_MAX, base);
+	t->command_slot = ++t->nslots;
+	t->naggr++;
+	return 0;
+}
+
+void ud_stat_target_set_command(struct ud_stat_target *t, pid_t pid)
+{
+	if (!t->command_slot)
+		return;
+	t->slots[t->command_slot - 1].pid = pid;
+	t->aggr[t->aggr_of[t->command_slot - 1]].number = (int)pid;
 }
 
 void ud_stat_target_free(struct ud_stat_target *t)

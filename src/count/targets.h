@@ -25,9 +25,13 @@ int ud_online_cpus(int **cpus, size_t *n, struct ud_err *err);
  */
 int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *err);
 
-/* Where a CPU sits (Documentation/ABI/stable/sysfs-devices-system-cpu, topology/); 0 where sysfs does not say. */
+/*
+ * Where a CPU sits (Documentation/ABI/stable/sysfs-devices-system-cpu,
+ * topology/; the NUMA node whose node/nodeM/cpulist holds it); 0 where
+ * sysfs does not say, as perf's cpu__get_node() and die_id's absence.
+ */
 struct ud_cpu_place {
-	int socket, die, core;
+	int socket, die, core, node;
 };
 void ud_cpu_place(int cpu, struct ud_cpu_place *p);
 
@@ -43,13 +47,16 @@ bool ud_task_alive(pid_t tid);
 /* A thread's name (/proc/TID/comm) into buf; "?" once it has exited. */
 void ud_task_comm(pid_t tid, char *buf, size_t len);
 
-/* How perf stat folds its slots for printing: the whole, per CPU (-A), core, socket, or thread. */
-enum ud_aggr_mode { UD_AGGR_WHOLE, UD_AGGR_CPU, UD_AGGR_CORE, UD_AGGR_SOCKET, UD_AGGR_THREAD };
+/* How perf stat folds its slots for printing: the whole, per CPU (-A), core, socket, thread, die or NUMA node. */
+enum ud_aggr_mode { UD_AGGR_WHOLE, UD_AGGR_CPU, UD_AGGR_CORE, UD_AGGR_SOCKET, UD_AGGR_THREAD, UD_AGGR_DIE, UD_AGGR_NODE };
 
-/* One aggregate's name as perf prints it: "S0-D0-C1" or "S0" with its CPU count, a thread's comm with its id. */
+/*
+ * One aggregate's name as perf prints it: "S0-D0-C1", "S0-D0", "S0" or
+ * "N0" with its CPU count, a thread's comm with its id.
+ */
 struct ud_aggregate {
 	char label[64];
-	int number; /* the CPU (per CPU), the CPUs in it (core, socket), the thread id */
+	int number; /* the CPU (per CPU), the CPUs in it (core, die, socket, node), the thread id */
 };
 
 /* What a stat session counts, ready for launch.h and the report. */
@@ -60,6 +67,8 @@ struct ud_stat_target {
 	struct ud_count_slot *slots; /* one per CPU or thread; NULL for a command alone */
 	size_t nslots;
 	bool tasks;                 /* the slots are threads */
+	bool all_threads;           /* every thread of the system (-a --per-thread): perf leaves out rows that count 0 */
+	size_t command_slot;        /* the slot that counts the command (-a --per-thread), plus one; 0 none */
 	size_t *aggr_of;            /* slot -> aggregate; NULL for the whole */
 	struct ud_aggregate *aggr;
 	size_t naggr;
@@ -69,11 +78,21 @@ struct ud_stat_target {
 /*
  * The slots and aggregates of a target: kind with its list (-C's CPUs,
  * -p's processes, -t's threads; NULL otherwise), folded as mode asks.
- * Per CPU, core and socket need CPUs, per thread needs tasks: -1 with err
- * otherwise, or for a list that names what is not there.
+ * Per CPU, core, die, socket and node need CPUs; per thread needs tasks,
+ * or -a, which counts every thread running now (/proc/PID/task/TID), as
+ * perf's thread map of all tasks: -1 with err otherwise, or for a list
+ * that names what is not there.
  */
 int ud_stat_target_make(enum ud_target_kind kind, const char *list, enum ud_aggr_mode mode, struct ud_stat_target *t,
 			struct ud_err *err);
+/*
+ * -a --per-thread with a command: a slot and row for the command (path,
+ * as run), which is forked after the threads are listed; its row is named
+ * as exec names the task.  Its thread id is set once forked
+ * (ud_stat_target_set_command).
+ */
+int ud_stat_target_add_command(struct ud_stat_target *t, const char *path, struct ud_err *err);
+void ud_stat_target_set_command(struct ud_stat_target *t, pid_t pid);
 void ud_stat_target_free(struct ud_stat_target *t);
 
 #endif

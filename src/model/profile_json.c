@@ -959,7 +959,7 @@ static int read_record(struct ud_jv j, struct ud_stat_record *r, const struct ud
 	struct ud_jv inv = ud_jv_get(j, "invocation"), target = ud_jv_get(j, "target");
 
 	if (!rows || ud_stat_rows_parse(rows, &r->rows) != 0)
-		return ud_fail(err, "%s.rows: expected whole, cpu, core, socket or thread", where);
+		return ud_fail(err, "%s.rows: expected whole, cpu, core, socket, thread, die or node", where);
 	if ((!ud_jv_is_missing(inv) && !ud_jv_is_string(inv)) || (!ud_jv_is_missing(target) && !ud_jv_is_string(target)))
 		return ud_fail(err, "%s: invocation and target are strings or null", where);
 	r->invocation = ud_jv_is_string(inv) ? strdup(ud_jv_string(inv)) : NULL;

@@ -10,7 +10,7 @@
 
 static const char *const rows_names[] = {
 	[UD_ROWS_WHOLE] = "whole", [UD_ROWS_CPU] = "cpu", [UD_ROWS_CORE] = "core",
-	[UD_ROWS_SOCKET] = "socket", [UD_ROWS_THREAD] = "thread",
+	[UD_ROWS_SOCKET] = "socket", [UD_ROWS_THREAD] = "thread", [UD_ROWS_DIE] = "die", [UD_ROWS_NODE] = "node",
 };
 
 const char *ud_stat_rows_name(enum ud_stat_rows rows)

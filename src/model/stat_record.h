@@ -2,8 +2,8 @@
  * stat_record.h - what `uarchdiff stat record` keeps beside a workload's
  * counts so that `uarchdiff stat report` prints the report again as
  * `stat` printed it (SPEC §5.2 "stat_record"): perf's unit column of each
- * counter, the rows per aggregate (-A, --per-core, --per-socket,
- * --per-thread), every -I interval, and what the header and footer said.
+ * counter, the rows per aggregate (-A, --per-core, --per-die,
+ * --per-socket, --per-node, --per-thread), every -I interval, and what the header and footer said.
  *
  * The workload itself holds the totals (counters, runs, elapsed, user and
  * sys times, top-down, hotspots); a part or an interval holds its own
@@ -24,8 +24,8 @@
 #include "error.h"
 #include "profile.h"
 
-/* How the rows were aggregated: perf's AGGR_GLOBAL, AGGR_NONE (-A), AGGR_CORE, AGGR_SOCKET, AGGR_THREAD. */
-enum ud_stat_rows { UD_ROWS_WHOLE, UD_ROWS_CPU, UD_ROWS_CORE, UD_ROWS_SOCKET, UD_ROWS_THREAD };
+/* How the rows were aggregated: perf's AGGR_GLOBAL, AGGR_NONE (-A), AGGR_CORE, AGGR_SOCKET, AGGR_THREAD, AGGR_DIE, AGGR_NODE. */
+enum ud_stat_rows { UD_ROWS_WHOLE, UD_ROWS_CPU, UD_ROWS_CORE, UD_ROWS_SOCKET, UD_ROWS_THREAD, UD_ROWS_DIE, UD_ROWS_NODE };
 
 /* perf's unit column of a counter and the factor that turns its count into it ("msec", 1e-6). */
 struct ud_stat_column {
@@ -36,8 +36,8 @@ struct ud_stat_column {
 
 /* One aggregate's rows: a CPU, a core, a socket or a thread. */
 struct ud_stat_part {
-	char *label;          /* the core or socket id ("S0-D0-C1"), the thread's comm; NULL per CPU */
-	int number;           /* the CPU, the CPUs folded into a core or socket, or the thread id */
+	char *label;          /* the core, die, socket or node id ("S0-D0-C1", "N0"), the thread's comm; NULL per CPU */
+	int number;           /* the CPU, the CPUs folded into the aggregate, or the thread id */
 	struct ud_workload w; /* its counters in the workload's order, and the time they cover */
 };
 
@@ -71,7 +71,7 @@ struct ud_stat_record {
 struct ud_stat_record *ud_stat_record_new(void);
 void ud_stat_record_free(struct ud_stat_record *r);
 
-/* "whole", "cpu", "core", "socket", "thread"; and back (0, or -1 for another word). */
+/* "whole", "cpu", "core", "socket", "thread", "die", "node"; and back (0, or -1 for another word). */
 const char *ud_stat_rows_name(enum ud_stat_rows rows);
 int ud_stat_rows_parse(const char *s, enum ud_stat_rows *rows);
 

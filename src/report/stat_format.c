@@ -217,7 +217,9 @@ static int aggr_text(char *buf, size_t len, enum ud_stat_aggr aggr, const struct
 	switch (aggr) {
 	case UD_STAT_PER_CPU: return snprintf(buf, len, "CPU%-7d ", s->number);
 	case UD_STAT_PER_CORE: return snprintf(buf, len, "%-15s %4d ", label, s->number);
-	case UD_STAT_PER_SOCKET: return snprintf(buf, len, "%-6s %4d ", label, s->number);
+	case UD_STAT_PER_SOCKET:
+	case UD_STAT_PER_NODE: return snprintf(buf, len, "%-6s %4d ", label, s->number);
+	case UD_STAT_PER_DIE: return snprintf(buf, len, "%-12s %4d ", label, s->number);
 	case UD_STAT_PER_THREAD: return snprintf(buf, len, "%16s-%-8d ", label, s->number);
 	case UD_STAT_WHOLE: break;
 	}
@@ -276,7 +278,51 @@ static bool row_shown(const struct ud_stat_view *v, size_t i)
 	return v->verbose || !v->units || !v->units[i].extra;
 }
 
-/* Every row in perf's order: per CPU and per thread event by event; per core and socket aggregate by aggregate. */
+/* A thread's count of event i as perf sorts it: 0 where it was not counted. */
+static double thread_count(const struct ud_stat_slot *s, size_t i)
+{
+	const struct ud_counter *c = &s->w->counters[i];
+
+	return c->status == UD_COUNTED ? c->value : 0;
+}
+
+struct thread_rank {
+	double count;
+	size_t slot;
+};
+
+/* Highest count first; equal counts in the threads' order, so the output does not depend on qsort. */
+static int by_count(const void *a, const void *b)
+{
+	const struct thread_rank *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Event i's rows per thread in perf's order; -1 out of memory (nothing printed). */
+static int thread_rows(FILE *f, const struct ud_stat_view *v, size_t i, row_fn fn, const void *arg)
+{
+	struct thread_rank *rank = calloc(v->nslots + 1, sizeof(*rank));
+	size_t k = 0;
+
+	if (!rank)
+		return -1;
+	for (size_t s = 0; s < v->nslots; s++)
+		if (!v->all_threads || thread_count(&v->slots[s], i) != 0)
+			rank[k++] = (struct thread_rank){ thread_count(&v->slots[s], i), s };
+	qsort(rank, k, sizeof(*rank), by_count);
+	for (size_t r = 0; r < k; r++)
+		fn(f, v, &v->slots[rank[r].slot], i, arg);
+	free(rank);
+	return 0;
+}
+
+/*
+ * Every row in perf's order: per CPU and per thread event by event; per
+ * core, die, socket and node aggregate by aggregate.
+ */
 static void each_row(FILE *f, const struct ud_stat_view *v, row_fn fn, const void *arg)
 {
 	size_t n = v->whole->ncounters;
@@ -285,7 +331,11 @@ static void each_row(FILE *f, const struct ud_stat_view *v, row_fn fn, const voi
 		for (size_t i = 0; i < n; i++)
 			if (row_shown(v, i))
 				fn(f, v, NULL, i, arg);
-	} else if (v->aggr == UD_STAT_PER_CPU || v->aggr == UD_STAT_PER_THREAD) {
+	} else if (v->aggr == UD_STAT_PER_THREAD) {
+		for (size_t i = 0; i < n; i++)
+			if (row_shown(v, i) && thread_rows(f, v, i, fn, arg) != 0)
+				return;
+	} else if (v->aggr == UD_STAT_PER_CPU) {
 		for (size_t i = 0; i < n; i++)
 			for (size_t s = 0; s < v->nslots && row_shown(v, i); s++)
 				fn(f, v, &v->slots[s], i, arg);
@@ -348,6 +398,8 @@ static void interval_header(FILE *f, const struct ud_stat_view *v)
 		[UD_STAT_PER_CORE] = " core            cpus",
 		[UD_STAT_PER_SOCKET] = " socket cpus",
 		[UD_STAT_PER_THREAD] = "             comm-pid     ",
+		[UD_STAT_PER_DIE] = " die          cpus",
+		[UD_STAT_PER_NODE] = " node   cpus",
 	};
 
 	fprintf(f, "#%15s%s %*s %*s events\n", "time", aggr_part[v->aggr], COUNTS_LEN, "counts", unit_width(v), "unit");
@@ -494,7 +546,9 @@ static void aggr_csv(FILE *f, enum ud_stat_aggr aggr, const struct ud_stat_slot 
 	switch (aggr) {
 	case UD_STAT_PER_CPU: fprintf(f, "CPU%d%s", s->number, sep); break;
 	case UD_STAT_PER_CORE:
+	case UD_STAT_PER_DIE:
 	case UD_STAT_PER_SOCKET:
+	case UD_STAT_PER_NODE:
 		ud_fputs_visible(f, s->label);
 		fprintf(f, "%s%d%s", sep, s->number, sep);
 		break;
@@ -599,12 +653,15 @@ static void json_text(FILE *f, const char *s)
 /* The aggregate's keys of -j (stat-display.c, print_aggr_id_json). */
 static void aggr_json(FILE *f, enum ud_stat_aggr aggr, const struct ud_stat_slot *s)
 {
-	static const char *const key[] = { [UD_STAT_PER_CORE] = "core", [UD_STAT_PER_SOCKET] = "socket" };
+	static const char *const key[] = { [UD_STAT_PER_CORE] = "core", [UD_STAT_PER_SOCKET] = "socket",
+					   [UD_STAT_PER_DIE] = "die", [UD_STAT_PER_NODE] = "node" };
 
 	switch (aggr) {
 	case UD_STAT_PER_CPU: fprintf(f, "\"cpu\" : \"%d\", ", s->number); break;
 	case UD_STAT_PER_CORE:
+	case UD_STAT_PER_DIE:
 	case UD_STAT_PER_SOCKET:
+	case UD_STAT_PER_NODE:
 		fprintf(f, "\"%s\" : \"", key[aggr]);
 		json_text(f, s->label);
 		fprintf(f, "\", \"aggregate-number\" : %d, ", s->number);

@@ -20,14 +20,17 @@
 
 #include "profile.h"
 
-/* How rows are aggregated: perf's AGGR_GLOBAL, AGGR_NONE (-A), AGGR_CORE, AGGR_SOCKET, AGGR_THREAD. */
-enum ud_stat_aggr { UD_STAT_WHOLE, UD_STAT_PER_CPU, UD_STAT_PER_CORE, UD_STAT_PER_SOCKET, UD_STAT_PER_THREAD };
+/* How rows are aggregated: perf's AGGR_GLOBAL, AGGR_NONE (-A), AGGR_CORE, AGGR_SOCKET, AGGR_THREAD, AGGR_DIE, AGGR_NODE. */
+enum ud_stat_aggr {
+	UD_STAT_WHOLE, UD_STAT_PER_CPU, UD_STAT_PER_CORE, UD_STAT_PER_SOCKET, UD_STAT_PER_THREAD, UD_STAT_PER_DIE,
+	UD_STAT_PER_NODE
+};
 
-/* One aggregate's rows: a CPU, a core ("S0-D0-C1"), a socket ("S0") or a thread. */
+/* One aggregate's rows: a CPU, a core ("S0-D0-C1"), a die ("S0-D0"), a socket ("S0"), a node ("N0") or a thread. */
 struct ud_stat_slot {
 	const struct ud_workload *w; /* its counters, in the whole's order, and the time they cover */
-	const char *label;           /* the core or socket id, or the thread's comm; unused per CPU */
-	int number;                  /* the CPU, the CPUs folded into a core or socket, or the thread id */
+	const char *label;           /* the core, die, socket or node id, or the thread's comm; unused per CPU */
+	int number;                  /* the CPU, the CPUs folded into the aggregate, or the thread id */
 };
 
 /* perf's unit column and the factor that turns a count into it ("msec", 1e-6). */
@@ -43,6 +46,12 @@ struct ud_stat_view {
 	enum ud_stat_aggr aggr;
 	const struct ud_stat_slot *slots;  /* the rows per aggregate, nslots of them; unused for UD_STAT_WHOLE */
 	size_t nslots;
+	/*
+	 * Per thread, each event's rows are perf's: highest count first
+	 * (sort_aggr_thread()); with every thread of the system (-a), the
+	 * threads that counted 0 are left out, as perf leaves them.
+	 */
+	bool all_threads;
 	const char *target;                /* the header's words: "'system wide'", "'CPU(s) 0-1'", "process id '7'"; NULL: the command */
 	bool rusage;                       /* the command's user and sys times (perf prints them for a command it ran) */
 	bool rusage_cpus;                  /* and getrusage's CPUs utilized where it differs from task-clock's (not after -D) */

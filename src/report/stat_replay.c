@@ -23,11 +23,13 @@
 
 static const enum ud_stat_rows rows_of[] = {
 	[UD_STAT_WHOLE] = UD_ROWS_WHOLE, [UD_STAT_PER_CPU] = UD_ROWS_CPU, [UD_STAT_PER_CORE] = UD_ROWS_CORE,
-	[UD_STAT_PER_SOCKET] = UD_ROWS_SOCKET, [UD_STAT_PER_THREAD] = UD_ROWS_THREAD,
+	[UD_STAT_PER_SOCKET] = UD_ROWS_SOCKET, [UD_STAT_PER_THREAD] = UD_ROWS_THREAD, [UD_STAT_PER_DIE] = UD_ROWS_DIE,
+	[UD_STAT_PER_NODE] = UD_ROWS_NODE,
 };
 static const enum ud_stat_aggr aggr_of[] = {
 	[UD_ROWS_WHOLE] = UD_STAT_WHOLE, [UD_ROWS_CPU] = UD_STAT_PER_CPU, [UD_ROWS_CORE] = UD_STAT_PER_CORE,
-	[UD_ROWS_SOCKET] = UD_STAT_PER_SOCKET, [UD_ROWS_THREAD] = UD_STAT_PER_THREAD,
+	[UD_ROWS_SOCKET] = UD_STAT_PER_SOCKET, [UD_ROWS_THREAD] = UD_STAT_PER_THREAD, [UD_ROWS_DIE] = UD_STAT_PER_DIE,
+	[UD_ROWS_NODE] = UD_STAT_PER_NODE,
 };
 
 static int keep_parts(struct ud_stat_part **parts, size_t *n, const struct ud_stat_view *v)
@@ -138,6 +140,8 @@ int ud_stat_replay_print(FILE *f, const struct ud_workload *w, const struct ud_s
 		.units = units, .aggr = aggr_of[r->rows], .target = o->header ? o->header : header, .rusage = r->rusage,
 		.rusage_cpus = r->rusage_cpus, .null_run = r->null_run, .summary = r->summary,
 		.verbose = r->verbose && !o->sep && !o->json,
+		/* threads per thread over the system wide are -a --per-thread's: every thread, its zero rows left out */
+		.all_threads = r->rows == UD_ROWS_THREAD && r->target && strcmp(r->target, "'system wide'") == 0,
 	};
 
 	for (size_t i = 0; i < r->nintervals; i++)
