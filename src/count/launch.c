@@ -367,6 +367,8 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 				return -1;
 			/* From this read, as perf does: an interval is never shorter than asked, however late the wake-up. */
 			r->next_tick = t + r->s->interval_ns;
+			if (r->intervals_done)
+				continue; /* over() says whether that was the end, before any wait */
 		}
 		wait_once(r, t);
 	}
