@@ -831,6 +831,148 @@ START_TEST(test_per_thread_all)
 }
 END_TEST
 
+/* -x's first row's value as a number: -1 when it is not one (<not counted>). */
+static double csv_value(const char *err)
+{
+	char *end;
+	double v = strtod(err, &end);
+
+	return end == err || *end != ',' ? -1 : v;
+}
+
+/*
+ * -i: what the command forks is not counted.  A shell whose child touches
+ * 2,000 pages: without -i the count is above them, with -i (the shell's own
+ * faults) far below; each side of the same pages, whatever the load.
+ */
+START_TEST(test_no_inherit)
+{
+	static const char script[] = UD_TESTCHILD " pages 2000 & wait";
+	char *with[] = { UD, "stat", "-x,", "-e", "page-faults", "--", "/bin/sh", "-c", (char *)script, NULL };
+	char *without[] = { UD, "stat", "-i", "-x,", "-e", "page-faults", "--", "/bin/sh", "-c", (char *)script, NULL };
+	struct run_result r = run_capture(with), ri = run_capture(without);
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(ri.status, 0);
+	ck_assert_msg(csv_value(r.err) > 2000, "inherited: %s", r.err);
+	ck_assert_msg(csv_value(ri.err) >= 0 && csv_value(ri.err) < 1000, "-i: %s", ri.err);
+	run_free(&r);
+	run_free(&ri);
+}
+END_TEST
+
+/* -S: sync() before every run, after --pre; seen by strace (skipped without it, which is said). */
+START_TEST(test_sync_each_run)
+{
+	char *dir = make_tempdir(), trace[4200], line[256];
+	char *argv[] = { "/usr/bin/strace", "-f", "-qq", "-e", "trace=sync", "-o", trace, UD, "stat", "-S", "-r", "3", "-e",
+			 "task-clock", "--", "true", NULL };
+	struct run_result r;
+	FILE *f;
+	int syncs = 0;
+
+	if (access("/usr/bin/strace", X_OK) != 0) {
+		fprintf(stderr, "test_sync_each_run: skipped: no /usr/bin/strace to see sync() with\n");
+		free(dir);
+		return;
+	}
+	snprintf(trace, sizeof(trace), "%s/trace", dir);
+	r = run_capture(argv);
+	ck_assert_int_eq(r.status, 0);
+	f = fopen(trace, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		syncs += strstr(line, "sync()") != NULL;
+	fclose(f);
+	ck_assert_int_eq(syncs, 3);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * --interval-count 2: two intervals printed, then the command is left to
+ * end (perf 6.1 sends it nothing) and its status is stat's.  Without a
+ * command, the count ends there, with 0.
+ */
+START_TEST(test_interval_count)
+{
+	char *argv[] = { UD, "stat", "-I", "50", "--interval-count", "2", "-x,", "-e", "task-clock", "--",
+			 "/bin/sh", "-c", "sleep 0.4; exit 5", NULL };
+	char *sys[] = { UD, "stat", "-a", "-I", "50", "--interval-count", "2", "-x,", "-e", "task-clock", NULL };
+	char *alone[] = { UD, "stat", "--interval-count", "2", "-e", "task-clock", "--", "true", NULL };
+	struct run_result r = run_capture(argv);
+
+	ck_assert_int_eq(r.status, 5);
+	ck_assert_msg(count_lines(r.err) == 2, "%s", r.err);
+	run_free(&r);
+	r = run_capture(sys);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(count_lines(r.err) == 2, "%s", r.err);
+	run_free(&r);
+	r = run_capture(alone);
+	ck_assert_int_eq(r.status, 129);
+	ck_assert_msg(count_lines(r.err) == 1 && strstr(r.err, "give -I"), "%s", r.err);
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * --all-user, --all-kernel: every event in that mode, its own u or k
+ * overridden, named so; a tool event keeps its name.  page-faults:k is
+ * refused to a user who may count user mode only, and counted with
+ * --all-user: the override, not the name, is what opened.
+ */
+START_TEST(test_all_user_all_kernel)
+{
+	char *user[] = { UD, "stat", "--all-user", "-x,", "-e", "task-clock,page-faults:k,duration_time", "--",
+			 "true", NULL };
+	char *kernel[] = { UD, "stat", "--all-kernel", "-x,", "-e", "task-clock:u", "--", "true", NULL };
+	char *both[] = { UD, "stat", "--all-user", "--all-kernel", "-e", "task-clock", "--", "true", NULL };
+	struct run_result r = run_capture(user);
+	struct row rows[4];
+
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(rows_of(r.err, CSV, rows, 4), 3);
+	ck_assert_str_eq(rows[0].event, "task-clock:u");
+	ck_assert_str_eq(rows[1].event, "page-faults:u");
+	ck_assert_msg(strtod(rows[1].value, NULL) > 0, "page-faults:u: %s", rows[1].value);
+	ck_assert_str_eq(rows[2].event, "duration_time");
+	run_free(&r);
+	r = run_capture(kernel);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(rows_of(r.err, CSV, rows, 4), 1);
+	ck_assert_str_eq(rows[0].event, "task-clock:k");
+	run_free(&r);
+	r = run_capture(both);
+	ck_assert_int_eq(r.status, 129);
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * --td-level N is -M TopdownLN, whatever the host: counted where the table
+ * goes that deep, else refused in one line, both alike; 3 is no level.
+ */
+START_TEST(test_td_level)
+{
+	char *level[] = { UD, "stat", "--td-level", "2", "-e", "task-clock", "--", "true", NULL };
+	char *metric[] = { UD, "stat", "-M", "TopdownL2", "-e", "task-clock", "--", "true", NULL };
+	char *three[] = { UD, "stat", "--td-level", "3", "--", "true", NULL };
+	struct run_result r = run_capture(level), m = run_capture(metric);
+
+	ck_assert_int_eq(r.status, m.status);
+	ck_assert_msg(r.status == 0 ? strstr(r.err, "Top-down") != NULL : count_lines(r.err) == 1 && r.status == 129,
+		      "%d: %s", r.status, r.err);
+	run_free(&r);
+	run_free(&m);
+	r = run_capture(three);
+	ck_assert_int_eq(r.status, 129);
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_cli");
@@ -858,6 +1000,11 @@ int main(void)
 	tcase_add_test(tc, test_all_cpus_with_list);
 	tcase_add_test(tc, test_per_die_and_node);
 	tcase_add_test(tc, test_per_thread_all);
+	tcase_add_test(tc, test_no_inherit);
+	tcase_add_test(tc, test_sync_each_run);
+	tcase_add_test(tc, test_interval_count);
+	tcase_add_test(tc, test_all_user_all_kernel);
+	tcase_add_test(tc, test_td_level);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -46,6 +46,8 @@ struct stat_opts {
 	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown, summary;
 	bool verbose, scale, quiet, interval_clear, csv_summary;
 	long log_fd;
+	bool no_inherit, sync, all_user, all_kernel;
+	long interval_count, td_level; /* td_level: -1 not given */
 	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
 	bool per_die, per_node;
 };
@@ -65,12 +67,19 @@ static const struct ud_option options[] = {
 	  "and pmu/name/, duration_time, vendor events\n"
 	  "libpfm4 knows; groups {a,b}; modifiers :u :k :h\n"
 	  ":G :H :p :pp :ppp :D"),
+	UD_FLAG_OPTION(0, "all-user", &o.all_user,
+	  "every event in user mode only, as if each had :u\n(named so)"),
+	UD_FLAG_OPTION(0, "all-kernel", &o.all_kernel,
+	  "every event in kernel mode only, as if each had\n:k (named so)"),
 	UD_COUNT_OPTION('d', "detailed", &o.detailed,
 	  "perf's detailed events: -d L1d and LLC, -dd also\nL1i and TLBs, -ddd also L1d prefetches"),
 	UD_FLAG_OPTION(0, "topdown", &o.topdown,
 	  "also count this host's top-down events (see\n"
 	  "'uarchdiff events') in their own groups and print\n"
 	  "where the issue slots went, as perf stat --topdown"),
+	UD_LONG_OPTION(0, "td-level", &o.td_level, "N",
+	  "--topdown at perf's level N: 1, 2 where this\n"
+	  "host's table goes that deep, 0 its deepest", 0, 2),
 	UD_LIST_OPTION('M', "metrics", &o.metrics, "METRICS",
 	  "perf's -M for the metrics this host's table\n"
 	  "defines: TopdownL1, TopdownL2 (AMD: PipelineL1,\n"
@@ -78,6 +87,7 @@ static const struct ud_option options[] = {
 	  "as --topdown counts them"),
 	UD_LONG_OPTION('r', "repeat", &o.repeat, "N",
 	  "run N times; print means and +- relative stderr", 1, UD_REPEAT_MAX),
+	UD_FLAG_OPTION('S', "sync", &o.sync, "call sync() before each run (after --pre)"),
 	UD_FLAG_OPTION(0, "exact", &o.exact,
 	  "run the command once per counter group, so no\n"
 	  "counter is multiplexed (N groups: N runs a repeat)"),
@@ -85,6 +95,8 @@ static const struct ud_option options[] = {
 	UD_STRING_OPTION('C', "cpu", &o.cpus, "LIST", "count these CPUs (0-3,6)"),
 	UD_STRING_OPTION('p', "pid", &o.pids, "PIDS", "count these running processes, every thread"),
 	UD_STRING_OPTION('t', "tid", &o.tids, "TIDS", "count these running threads"),
+	UD_FLAG_OPTION('i', "no-inherit", &o.no_inherit,
+	  "what the command (or -p, -t's tasks) forks is\nnot counted"),
 	UD_FLAG_OPTION('A', "no-aggr", &o.no_aggr, "with -a or -C: a row per CPU"),
 	UD_FLAG_OPTION(0, "per-core", &o.per_core, "with -a or -C: a row per core"),
 	UD_FLAG_OPTION(0, "per-die", &o.per_die, "with -a or -C: a row per die"),
@@ -94,6 +106,8 @@ static const struct ud_option options[] = {
 	  "with -p or -t: a row per thread; with -a: every\nthread of the system that counted"),
 	UD_LONG_OPTION('I', "interval-print", &o.interval, "MS",
 	  "print the counts every MS milliseconds", INTERVAL_MIN_MS, MS_MAX),
+	UD_LONG_OPTION(0, "interval-count", &o.interval_count, "N",
+	  "with -I: stop counting after N intervals (a\ncommand is left to end, as perf)", 1, INT_MAX),
 	UD_FLAG_OPTION(0, "summary", &o.summary, "with -I: the whole run's totals after the\nintervals, as perf --summary"),
 	UD_LONG_OPTION('D', "delay", &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX),
 	UD_LONG_OPTION(0, "timeout", &o.timeout, "MS",
@@ -231,6 +245,10 @@ static const char *conflict(bool has_command)
 		return "--exact reruns the command a group at a time: not with -a, -C, -p, -t, -I or -D";
 	if (o.hotspots && (target_kind() != UD_TARGET_COMMAND || o.delay))
 		return "--hotspots samples the command from its exec: not with -a, -C, -p, -t or -D";
+	if (o.interval_count && !o.interval)
+		return "--interval-count counts -I's intervals: give -I (as perf)";
+	if (o.all_user && o.all_kernel)
+		return "--all-user and --all-kernel are different modes: choose one";
 	if (o.interval && o.timeout)
 		return "--timeout is not supported with -I (as in perf)";
 	if (o.output && o.profile && strcmp(o.output, o.profile) == 0)
@@ -239,8 +257,9 @@ static const char *conflict(bool has_command)
 		return "--log-fd and -o are both where the report goes: choose one (as perf)";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
 		return "--append adds to the file -o names: give one";
-	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics))
-		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots, --topdown or -M";
+	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics ||
+			   o.td_level >= 0))
+		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots, --topdown, --td-level or -M";
 	return NULL;
 }
 
@@ -250,7 +269,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	const char *why;
 	int next, status;
 
-	o = (struct stat_opts){ .repeat = 1, .scale = true, .csv_summary = true, .log_fd = -1 };
+	o = (struct stat_opts){ .repeat = 1, .scale = true, .csv_summary = true, .log_fd = -1, .td_level = -1 };
 	status = ud_options_cli(rec ? rec->cmd : &command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
@@ -333,7 +352,8 @@ static int plan_events(struct stat_run *r)
 	struct ud_measurement_opts mo = {
 		.nothing = o.null_run, .events = o.events, .metrics = o.metrics, .detailed = o.detailed,
 		.topdown = o.topdown, .hotspots = o.hotspots, .refuse_unknown = true, .without_hotspots = "counting",
-		.notice = notice,
+		.notice = notice, .td_asked = o.td_level >= 0, .td_level = o.td_level,
+		.mode = o.all_user ? 'u' : o.all_kernel ? 'k' : 0,
 	};
 	struct ud_err err = UD_ERR_INIT;
 
@@ -603,8 +623,9 @@ static void plan_session(struct stat_run *r)
 			     .timeout_ns = (uint64_t)o.timeout * 1000000ULL,
 			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
 			     .on_interval = o.interval ? on_interval : NULL,
-			     .on_fork = r->target.command_slot ? on_fork : NULL, .ctx = r },
-		.exact = o.exact, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
+			     .on_fork = r->target.command_slot ? on_fork : NULL, .ctx = r,
+			     .interval_count = (unsigned long)o.interval_count, .no_inherit = o.no_inherit },
+		.exact = o.exact, .sync = o.sync, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
 		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = r->meas.topdown ? r->meas.u : NULL,
 	};
 }

@@ -141,6 +141,8 @@ struct session_run {
 	pid_t pid;          /* the command; -1 none */
 	int go, ep;         /* its release and exec-error pipes */
 	bool reaped, enabled, timed_out;
+	bool intervals_done; /* --interval-count's intervals are printed: no more ticks, nor a last one */
+	unsigned long ticks;
 	struct rusage ru;
 	uint64_t start, enable_at, next_tick, last_tick;
 	uint64_t since; /* when counting started: perf's elapsed time and interval stamps run from there, after -D */
@@ -188,12 +190,13 @@ static int fork_held(struct session_run *r, struct ud_err *err)
 static int open_counters(struct session_run *r, struct ud_err *err)
 {
 	const struct ud_session *s = r->s;
-	unsigned flags = UD_COUNT_INHERIT | (s->delay_ns ? 0 : UD_COUNT_ENABLE_ON_EXEC);
+	unsigned inherit = s->no_inherit ? 0 : UD_COUNT_INHERIT;
+	unsigned flags = inherit | (s->delay_ns ? 0 : UD_COUNT_ENABLE_ON_EXEC);
 
 	if (s->slots && ud_counters_make_room(r->n * s->nslots, err) != 0)
 		return -1;
 	if (s->slots)
-		r->set = ud_counters_open_slots(r->ev, r->n, s->slots, s->nslots, s->tasks ? UD_COUNT_INHERIT : 0);
+		r->set = ud_counters_open_slots(r->ev, r->n, s->slots, s->nslots, s->tasks ? inherit : 0);
 	else
 		r->set = ud_counters_open(r->ev, r->n, r->pid, flags);
 	if (!r->set)
@@ -264,6 +267,7 @@ static int tick(struct session_run *r, uint64_t t, struct ud_err *err)
 	r->s->on_interval(r->s->ctx, r->delta, t - r->since, t - r->last_tick);
 	memcpy(r->before, r->now, total * sizeof(*r->now));
 	r->last_tick = t;
+	r->intervals_done = r->s->interval_count && ++r->ticks >= r->s->interval_count;
 	return 0;
 }
 
@@ -290,7 +294,7 @@ static bool next_wake(const struct session_run *r, uint64_t t, struct timespec *
 
 	if (!r->enabled)
 		wake = r->enable_at;
-	if (r->s->interval_ns && r->enabled && r->next_tick < wake)
+	if (r->s->interval_ns && r->enabled && !r->intervals_done && r->next_tick < wake)
 		wake = r->next_tick;
 	if (r->s->timeout_ns && !r->timed_out && r->start + r->s->timeout_ns < wake)
 		wake = r->start + r->s->timeout_ns;
@@ -339,7 +343,7 @@ static bool over(struct session_run *r, uint64_t t, struct ud_launch_result *res
 	}
 	res->stop_signal = pending_stop;
 	res->timed_out = timeout;
-	if (pending_stop || timeout)
+	if (pending_stop || timeout || r->intervals_done)
 		return true;
 	if (!r->s->tasks || t < r->next_check)
 		return false;
@@ -362,11 +366,13 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 			r->since = r->last_tick = t;
 			r->next_tick = t + r->s->interval_ns;
 		}
-		if (r->s->interval_ns && r->enabled && t >= r->next_tick) {
+		if (r->s->interval_ns && r->enabled && !r->intervals_done && t >= r->next_tick) {
 			if (tick(r, t, err) != 0)
 				return -1;
 			/* From this read, as perf does: an interval is never shorter than asked, however late the wake-up. */
 			r->next_tick = t + r->s->interval_ns;
+			if (r->intervals_done)
+				continue; /* over() says whether that was the end, before any wait */
 		}
 		wait_once(r, t);
 	}
@@ -380,7 +386,7 @@ static int finish(struct session_run *r, struct ud_count *counts, struct ud_laun
 	res->elapsed_ns = r->enabled ? end - r->since : 0;
 	res->user_ns = tv_ns(r->ru.ru_utime);
 	res->sys_ns = tv_ns(r->ru.ru_stime);
-	if (r->s->interval_ns && r->enabled && end > r->last_tick && tick(r, end, err) != 0)
+	if (r->s->interval_ns && r->enabled && !r->intervals_done && end > r->last_tick && tick(r, end, err) != 0)
 		return -1;
 	if (r->s->interval_ns && r->enabled) {
 		memcpy(counts, r->now, r->n * r->nslots * sizeof(*counts));

@@ -89,6 +89,14 @@ struct ud_session {
 	uint64_t delay_ns;                 /* -D: counting starts this long after the command does */
 	uint64_t timeout_ns;               /* --timeout: ends counting (SIGTERM to the command) this long after; 0 none */
 	uint64_t interval_ns;              /* -I: on_interval this often; 0 none */
+	/*
+	 * --interval-count: counting ends after this many intervals (0: no
+	 * limit), as perf's: a command is left to end and waited for, no
+	 * signal sent (perf 6.1 kills only for --timeout); without one, the
+	 * session ends there.
+	 */
+	unsigned long interval_count;
+	bool no_inherit;                   /* -i: what the command or the tasks fork is not counted */
 	ud_interval_fn on_interval;
 	void (*on_fork)(void *ctx, pid_t pid); /* told the command's pid once forked, before the counters open; NULL none */
 	void *ctx;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cpu_mode.h"
 #include "launch.h"
@@ -567,13 +568,15 @@ static int begin_folds(struct stat_mem *sm, const struct ud_measure_stat *m, con
 	return 0;
 }
 
-/* One run: --pre, the session (once, or once a group with exact), --post. */
+/* One run: --pre, -S's sync(), the session (once, or once a group with exact), --post. */
 static int one_run(struct stat_run *sr, const struct ud_event *ev, size_t n, struct stat_mem *sm)
 {
 	int ret;
 
 	if (hook("--pre", sr->m->pre, sr->err) != 0)
 		return UD_LAUNCH_SYSTEM;
+	if (sr->m->sync)
+		sync();
 	ret = ud_measure_unit(ev, n, sr->m->exact, launch_one, sr, sm->counts);
 	if (ret == UD_MEASURE_NO_MEMORY) {
 		ud_fail(sr->err, "out of memory");

@@ -133,6 +133,7 @@ struct ud_measure_stat {
 	bool exact;                /* one run a counter group: the command target alone, no aggregates */
 	size_t runs;
 	const char *pre, *post;    /* shell commands run before and after each run (perf's --pre, --post); NULL none */
+	bool sync;                 /* sync() before each run, after --pre (perf's -S: dirty pages written out first) */
 	const size_t *aggr_of;     /* slot -> aggregate (a CPU, a core, a socket, a thread); NULL: the whole only */
 	size_t naggr;
 	const struct ud_uarch *topdown; /* whose top-down records follow from the counts (--topdown); NULL none */

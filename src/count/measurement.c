@@ -98,8 +98,8 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 		m->ev = calloc(1, sizeof(*m->ev)); /* an empty plan, never a NULL one */
 		return m->ev ? 0 : ud_fail(err, "out of memory");
 	}
-	m->topdown = o->topdown;
-	if (check_metrics(m, o->metrics, err) != 0)
+	m->topdown = o->topdown || o->td_asked;
+	if (check_metrics(m, o->metrics, err) != 0 || (o->td_asked && ud_td_level_check(m->u, o->td_level, err) != 0))
 		return -1;
 	m->sampled = o->hotspots && ud_sampler_choose(UD_SAMPLER_DEFAULT_HZ, &m->sampler, &why) == 0;
 	if (o->hotspots && !m->sampled)
@@ -108,6 +108,8 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 					m->topdown, &m->nev, err);
 	if (!m->ev)
 		return -1;
+	for (size_t i = 0; o->mode && i < m->nev; i++)
+		ud_event_force_mode(&m->ev[i], o->mode == 'k');
 	/* measure.h named the counters :u; a profile's reader needs to know why, once */
 	if (o->say_user_only && ud_counting_user_only())
 		say(o, "warning: perf_event_paranoid=%d lets this user count user mode only: counters are named :u "

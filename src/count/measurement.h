@@ -42,6 +42,9 @@ struct ud_measurement_opts {
 	const char *metrics;  /* stat -M: metric names the table must define; they count as topdown; NULL none */
 	int detailed;         /* stat -d's level, 0 to 3 */
 	bool topdown;         /* this host's top-down groups besides */
+	bool td_asked;        /* stat --td-level given: td_level (perf's, 0 the deepest) must be the table's; topdown too */
+	long td_level;
+	char mode;            /* stat --all-user 'u', --all-kernel 'k': every event in that mode only; 0 as asked */
 	bool hotspots;        /* sample too: the sampler chosen, the counter it holds kept out of the groups */
 	/*
 	 * An unknown event name fails the plan (stat: perf refuses a typo before

@@ -388,6 +388,26 @@ static void apply_modifiers(struct ud_event *ev, const struct modifiers *m, bool
 		snprintf(ev->name + len, sizeof(ev->name) - len, "%s%s", pmu_style ? "" : ":", suffix);
 }
 
+void ud_event_force_mode(struct ud_event *ev, bool kernel)
+{
+	const char *mods = ud_event_modifiers(ev->name);
+	size_t base = ud_event_base_len(ev->name), k = 0;
+	char rest[UD_EVENT_NAME_MAX];
+
+	if (ev->tool || base + 3 > sizeof(ev->name))
+		return;
+	for (const char *c = mods; c && *c; c++)
+		if (*c != 'u' && *c != 'k' && *c != 'h')
+			rest[k++] = *c;
+	rest[k] = '\0';
+	ev->attr.exclude_user = kernel;
+	ev->attr.exclude_kernel = !kernel;
+	ev->attr.exclude_hv = 1;
+	/* u and k come first in perf's modifier order, so the letter leads what else the name had */
+	snprintf(ev->name + base, sizeof(ev->name) - base, "%s%c%s", base && ev->name[base - 1] == '/' ? "" : ":",
+		 kernel ? 'k' : 'u', rest);
+}
+
 /*
  * A tool event counts no privilege level or CPU: it takes only W, as a
  * member of a weak group ({duration_time,task-clock}:W), where it has

@@ -162,6 +162,16 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
 struct ud_event *ud_event_plan_groups(const struct ud_event *ev, size_t n, int programmable, int fixed,
 				      size_t *out_n);
 
+/*
+ * Counts ev in user mode only (kernel: kernel mode only), whatever its own
+ * u, k, h said, as perf stat's --all-user (--all-kernel) overrides them
+ * (exclude_kernel and exclude_hv, or exclude_user, as :u or :k sets them),
+ * and names it so: "cycles" -> "cycles:u", "cycles:kp" -> "cycles:up",
+ * "cpu/event=0x3c/" -> "cpu/event=0x3c/u".  A tool event, which counts no
+ * privilege level, is left as it is; so is a name with no room for the letter.
+ */
+void ud_event_force_mode(struct ud_event *ev, bool kernel);
+
 /* The group count of a plan: 1 + the highest group number (0 when none). */
 int ud_event_group_count(const struct ud_event *ev, size_t n);
 

@@ -311,3 +311,17 @@ int ud_td_metric_check(const struct ud_uarch *u, const char *name, struct ud_err
 	}
 	return unknown_metric(u, name, bare, err);
 }
+
+int ud_td_level_check(const struct ud_uarch *u, long level, struct ud_err *err)
+{
+	int deepest = slots_level(u);
+
+	if (!u->ntopdown || (u->ntopdown == 1 && u->topdown[0].method == UD_TD_METHOD_NONE))
+		return ud_fail(err, "--td-level %ld: the %s table has no top-down method", level, u->name);
+	if (level == 0 || level <= deepest)
+		return 0;
+	if (!deepest)
+		return ud_fail(err, "--td-level %ld: %s has no slot top-down, only cycle accounting (%s): use --topdown",
+			       level, u->name, u->topdown[0].reason);
+	return ud_fail(err, "--td-level %ld: %s's top-down goes to level %d", level, u->name, deepest);
+}

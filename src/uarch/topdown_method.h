@@ -60,6 +60,14 @@ int ud_td_level1_events(const struct ud_td_method *m, bool *used, struct ud_err 
  * only cycle accounting, or an unknown name with the closest known one.
  */
 int ud_td_metric_check(const struct ud_uarch *u, const char *name, struct ud_err *err);
+
+/*
+ * Whether u defines perf's top-down level (stat --td-level): 0 (perf's
+ * "the deepest there is") wherever a method is, 1 and 2 where a slot
+ * method goes that deep, as ud_td_metric_check() takes TopdownL1 and
+ * TopdownL2.  0, or -1 with err saying why, in one line.
+ */
+int ud_td_level_check(const struct ud_uarch *u, long level, struct ud_err *err);
 /* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);
 
