@@ -597,6 +597,7 @@ static void metric_only_text(FILE *f, const struct ud_stat_view *v)
 			stamp(v, &sec, &nsec);
 			fprintf(f, "%6lu.%09lu ", sec, nsec);
 		}
+		line[0] = '\0'; /* the whole has no aggregate's columns */
 		aggr_text(line, sizeof(line), v->aggr, s);
 		fputs(line, f);
 		for (size_t i = 0; i < v->whole->ncounters; i++) {
