@@ -973,6 +973,56 @@ START_TEST(test_td_level)
 }
 END_TEST
 
+/* perf's --table, --metric-only and -B end to end: software events, what the layout holds, never a time's value */
+START_TEST(test_table_metric_only_big_num)
+{
+	char *table[] = { UD, "stat", "-r", "3", "--table", "-e", "task-clock", "--", "true", NULL };
+	char *table_once[] = { UD, "stat", "--table", "--", "true", NULL };
+	char *metric_only[] = { UD, "stat", "--metric-only", "-e", "task-clock,page-faults", "--", "true", NULL };
+	char *metric_json[] = { UD, "stat", "--metric-only", "-j", "-e", "task-clock,page-faults", "--", "true", NULL };
+	char *big_csv[] = { UD, "stat", "-B", "-x,", "--", "true", NULL };
+	char *no_big[] = { UD, "stat", "--no-big-num", "-x,", "-e", "page-faults", "--", "true", NULL };
+	struct run_result r = run_capture(table);
+	const char *t;
+
+	ck_assert_int_eq(r.status, 0);
+	t = strstr(r.err, "# Table of individual measurements:\n");
+	ck_assert_ptr_nonnull(t);
+	/* three runs' lines, each with its bar, then the result */
+	for (int i = 0; i < 3; i++) {
+		t = strchr(t, '\n') + 1;
+		ck_assert_msg(strstr(t, ") #") != NULL && strstr(t, ") #") < strchr(t, '\n'), "%s", r.err);
+	}
+	ck_assert_ptr_nonnull(strstr(t, "\n\n"));
+	ck_assert_ptr_nonnull(strstr(t, "# Final result:\n"));
+	ck_assert_ptr_nonnull(strstr(t, " seconds time elapsed  ( +-"));
+	run_free(&r);
+	r = run_capture(table_once);
+	ck_assert_int_eq(r.status, 129);
+	ck_assert_ptr_nonnull(strstr(r.err, "--table is only supported with -r"));
+	run_free(&r);
+	/* perf leaves CPUs utilized and rates out of --metric-only: nothing of these events but the time */
+	r = run_capture(metric_only);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_null(strstr(r.err, "task-clock"));
+	ck_assert_ptr_null(strstr(r.err, "page-faults"));
+	ck_assert_ptr_nonnull(strstr(r.err, " seconds time elapsed"));
+	run_free(&r);
+	r = run_capture(metric_json);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	r = run_capture(big_csv);
+	ck_assert_int_eq(r.status, 129);
+	ck_assert_ptr_nonnull(strstr(r.err, "-B option not supported with -x"));
+	run_free(&r);
+	r = run_capture(no_big);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, ",,page-faults,"));
+	run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_cli");
@@ -1005,6 +1055,7 @@ int main(void)
 	tcase_add_test(tc, test_interval_count);
 	tcase_add_test(tc, test_all_user_all_kernel);
 	tcase_add_test(tc, test_td_level);
+	tcase_add_test(tc, test_table_metric_only_big_num);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

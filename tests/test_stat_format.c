@@ -193,6 +193,124 @@ START_TEST(test_csv_name_with_separator_quoted)
 }
 END_TEST
 
+/* --table: each run's time, its distance from the mean, a '#' a 5% of it and one more, then the result */
+START_TEST(test_text_table)
+{
+	struct ud_profile *p = example(3);
+	const double samples[] = { 1, 2, 3 };
+	struct ud_stat_view v = whole(&p->workloads[0]);
+	char *s;
+
+	ud_score_set_samples(&p->workloads[0].score, samples, 3);
+	p->workloads[0].elapsed_ns = 2e9;
+	v.table = true;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "\n\n             # Table of individual measurements:\n"
+				"             1.000 (-1.000) #####################\n"
+				"             2.000 (+0.000) #\n"
+				"             3.000 (+1.000) #######\n"
+				"\n             # Final result:\n"
+				"             2.000 +- 0.577 seconds time elapsed  ( +- 28.87% )\n\n") != NULL,
+		      "%s", s);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* --metric-only: a column a metric perf keeps (not CPUs utilized, not rates), a line of units, then of values */
+START_TEST(test_metric_only_whole)
+{
+	struct ud_profile *p = example(1);
+	struct ud_stat_view v = whole(&p->workloads[0]);
+	char *s;
+
+	v.metric_only = true;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "for 'fstime -c':\n\n"
+				"                 GHz       insn per cycle \n"
+				"               2.853                 0.71 \n"
+				"\n      45.600000000 seconds time elapsed\n") != NULL, "%s", s);
+	ck_assert_ptr_null(strstr(s, "task-clock"));
+	free(s);
+	s = render_view(&v, ",");
+	ck_assert_str_eq(s, "GHz,insn per cycle,\n2.853,0.71,\n");
+	free(s);
+	s = render_view(&v, "j");
+	ck_assert_str_eq(s, "{\"metric-value\" : \"2.853\", \"metric-unit\" : \"GHz\"}\n"
+			    "{\"metric-value\" : \"0.71\", \"metric-unit\" : \"insn per cycle\"}\n");
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* --metric-only with -A and -I: a line a CPU, after the time; "of all" units name their event */
+START_TEST(test_metric_only_per_cpu_interval)
+{
+	struct ud_profile *p = example(1);
+	struct ud_workload *w = &p->workloads[0];
+	struct ud_stat_slot slots[] = { { w, NULL, 0 }, { w, NULL, 1 } };
+	struct ud_stat_view v = whole(w);
+	char *s;
+
+	w->counters[3].status = UD_COUNTED; /* branch-misses, over branches */
+	w->counters[3].value = 1;
+	w->counters[4].status = UD_COUNTED;
+	w->counters[4].value = 200;
+	v.metric_only = true;
+	v.aggr = UD_STAT_PER_CPU;
+	v.slots = slots;
+	v.nslots = 2;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "\n      "
+				"                 GHz       insn per cycle branch-misses of all branches \n"
+				"CPU0                      2.853                 0.71                          0.50% \n"
+				"CPU1 ") != NULL, "%s", s);
+	free(s);
+	v.interval_s = 1.5;
+	s = render_view(&v, ",");
+	ck_assert_str_eq(s, " time,cpu,GHz,insn per cycle,branch-misses of all branches,\n"
+			    "     1.500000000,CPU0,2.853,0.71,0.50,\n     1.500000000,CPU1,2.853,0.71,0.50,\n");
+	free(s);
+	s = render_view(&v, "j");
+	ck_assert_ptr_nonnull(strstr(s, "{\"interval\" : 1.500000000, \"cpu\" : \"1\", \"metric-value\" : \"0.50\", "
+					"\"metric-unit\" : \"branch-misses of all branches\"}\n"));
+	free(s);
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "#           time CPU                      GHz") == s, "%s", s);
+	ck_assert_ptr_nonnull(strstr(s, "\n     1.500000000 CPU1                      2.853 "));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* -B: the text counts' whole digits grouped by the locale's separator; -x and -j never */
+START_TEST(test_big_num)
+{
+	struct ud_profile *p = example(1);
+	struct ud_stat_view v = whole(&p->workloads[0]);
+	char *s;
+
+	v.thousands_sep = ",";
+	s = render_view(&v, "t");
+	ck_assert_ptr_nonnull(strstr(s, "\n         34,021.81 msec task-clock "));
+	ck_assert_ptr_nonnull(strstr(s, "\n    97,062,243,821      cycles "));
+	free(s);
+	v.thousands_sep = "\xe2\x80\xaf"; /* a narrow no-break space, as fr_FR's */
+	s = render_view(&v, "t");
+	/* 18 bytes wide, as printf pads: three bytes a separator leave no room */
+	ck_assert_ptr_nonnull(strstr(s, "\n97\xe2\x80\xaf""062\xe2\x80\xaf""243\xe2\x80\xaf""821      cycles "));
+	free(s);
+	s = render_view(&v, ",");
+	ck_assert_ptr_nonnull(strstr(s, "97062243821,,cycles,"));
+	free(s);
+	v.thousands_sep = "";
+	s = render_view(&v, "t");
+	ck_assert_ptr_nonnull(strstr(s, "\n       97062243821      cycles "));
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_format");
@@ -204,6 +322,10 @@ int main(void)
 	tcase_add_test(tc, test_csv_layout);
 	tcase_add_test(tc, test_csv_repeated_has_variance_column);
 	tcase_add_test(tc, test_csv_name_with_separator_quoted);
+	tcase_add_test(tc, test_text_table);
+	tcase_add_test(tc, test_metric_only_whole);
+	tcase_add_test(tc, test_metric_only_per_cpu_interval);
+	tcase_add_test(tc, test_big_num);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,7 @@ struct stat_opts {
 	long log_fd;
 	bool no_inherit, sync, all_user, all_kernel;
 	long interval_count, td_level; /* td_level: -1 not given */
+	bool table, metric_only, big_num, big_num_asked; /* perf's --table, --metric-only, -B and --no-big-num */
 	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
 	bool per_die, per_node;
 };
@@ -120,6 +123,12 @@ static const struct ud_option options[] = {
 	  "with -x, -I and --summary: the totals without\nperf's \"summary\" field"),
 	UD_CLEAR_OPTION(0, "no-scale", &o.scale, "counts as read, not scaled up where multiplexed"),
 	UD_ALIAS_FLAG_OPTION(0, "scale", &o.scale),
+	UD_FLAG_OPTION(0, "table", &o.table, "with -r: each run's elapsed time, as perf --table"),
+	UD_FLAG_OPTION(0, "metric-only", &o.metric_only,
+	  "only the metrics (insn per cycle, miss ratios):\na column each, a line per row, as perf"),
+	UD_FLAG_OPTION('B', "big-num", &o.big_num_asked,
+	  "counts with the locale's thousands separator\n(the default in the text report; not with -x)"),
+	UD_CLEAR_OPTION(0, "no-big-num", &o.big_num, "counts without thousands separators"),
 	UD_FLAG_OPTION(0, "quiet", &o.quiet, "print no report (the profile is still written)"),
 	UD_LONG_OPTION(0, "log-fd", &o.log_fd, "FD", "the report to file descriptor FD, not stderr", 0, INT_MAX),
 	UD_FLAG_OPTION(0, "interval-clear", &o.interval_clear,
@@ -237,6 +246,10 @@ static const char *conflict(bool has_command)
 		return "-A, --per-core, --per-die, --per-socket, --per-node and --per-thread are different rows: choose one";
 	if (o.sep && o.json)
 		return "-x and --json are different outputs: choose one";
+	if (o.table && o.repeat < 2)
+		return "--table is only supported with -r";
+	if (o.big_num_asked && o.sep)
+		return "-B option not supported with -x";
 	if (!has_command && target_kind() == UD_TARGET_COMMAND)
 		return "no command given (uarchdiff stat [options] -- CMD [ARGS...], or -a, -C, -p, -t)";
 	if (o.repeat > 1 && (!has_command || o.interval))
@@ -269,7 +282,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	const char *why;
 	int next, status;
 
-	o = (struct stat_opts){ .repeat = 1, .scale = true, .csv_summary = true, .log_fd = -1, .td_level = -1 };
+	o = (struct stat_opts){ .repeat = 1, .scale = true, .csv_summary = true, .log_fd = -1, .td_level = -1, .big_num = true };
 	status = ud_options_cli(rec ? rec->cmd : &command, argc, argv, &next);
 	if (status != UD_OPT_GO_ON)
 		return status;
@@ -437,6 +450,27 @@ static int plan_units(struct stat_run *r)
 	return r->units ? 0 : -1;
 }
 
+/*
+ * The locale's thousands separator (LC_NUMERIC), read without setlocale():
+ * the process keeps the C locale, so the profile's JSON keeps '.' decimals.
+ */
+static const char *thousands_sep(void)
+{
+	static char sep[16];
+	static bool read;
+	locale_t loc;
+
+	if (read)
+		return sep;
+	read = true;
+	loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+	if (loc != (locale_t)0) {
+		snprintf(sep, sizeof(sep), "%s", nl_langinfo_l(THOUSEP, loc));
+		freelocale(loc);
+	}
+	return sep;
+}
+
 /* The view of the whole (and its aggregates) that the report prints. */
 static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_workload *whole,
 				   struct ud_workload *const *aggr, struct ud_stat_slot *slots)
@@ -453,6 +487,8 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 		.rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay && o.verbose,
 		.null_run = o.null_run, .interval_s = NAN, .verbose = o.verbose && !o.json && !o.sep,
 		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary, .all_threads = r->target.all_threads,
+		.table = o.table, .metric_only = o.metric_only,
+		.thousands_sep = o.big_num && !o.sep && !o.json ? thousands_sep() : NULL,
 	};
 
 	for (size_t a = 0; a < r->target.naggr; a++)

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -176,11 +177,40 @@ static int unit_width(const struct ud_stat_view *v)
 	return width;
 }
 
-/* A count in its unit (as read with --no-scale), and perf's decimals: two where the scale is not whole (msec). */
-static double shown(const struct ud_stat_view *v, const struct ud_counter *c, struct ud_stat_unit u, const char **fmt)
+/* A count in its unit (as read with --no-scale). */
+static double shown(const struct ud_stat_view *v, const struct ud_counter *c, struct ud_stat_unit u)
 {
-	*fmt = floor(u.scale) != u.scale ? "%*.2f " : "%*.0f ";
 	return (v->no_scale && !isnan(c->raw_value) ? c->raw_value : c->value) * u.scale;
+}
+
+/* perf's decimals of a count: two where the scale is not whole (msec), none otherwise. */
+static int decimals(struct ud_stat_unit u)
+{
+	return floor(u.scale) != u.scale ? 2 : 0;
+}
+
+/*
+ * A text count as perf -B prints it ("%'18.0f"): the whole digits in
+ * threes, joined by sep (the locale's; none for NULL or "").  Grouped here,
+ * not by printf's "'" flag, which needs setlocale() for the whole process.
+ */
+static void count_text(char *buf, size_t len, double value, int prec, const char *sep)
+{
+	char digits[128];
+	size_t n = (size_t)snprintf(digits, sizeof(digits), "%.*f", prec, value), at = 0, sign = digits[0] == '-';
+	size_t whole = strcspn(digits, ".");
+
+	if (!sep || !*sep || n >= sizeof(digits)) {
+		snprintf(buf, len, "%s", digits);
+		return;
+	}
+	for (size_t i = 0; i < n && at + strlen(sep) + 1 < len; i++) {
+		/* a separator before each group of three whole digits but the first */
+		if (i > sign && i < whole && (whole - i) % 3 == 0)
+			at += (size_t)snprintf(buf + at, len - at, "%s", sep);
+		buf[at++] = digits[i];
+	}
+	buf[at < len ? at : len - 1] = '\0';
 }
 
 static double event_runtime(const struct ud_counter *c)
@@ -234,7 +264,7 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	struct ud_stat_unit u = unit_of(v, i);
 	char line[1024], buf[256], perf[NAME_MAX_PRINTED];
 	/* -e names are the user's input: shown, never obeyed by the terminal. */
-	const char *name = ud_visible(perf_name(c, perf, sizeof(perf)), buf, sizeof(buf)), *fmt;
+	const char *name = ud_visible(perf_name(c, perf, sizeof(perf)), buf, sizeof(buf));
 	size_t len = 0;
 
 	if (!isnan(v->interval_s)) {
@@ -245,9 +275,8 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	}
 	len += (size_t)aggr_text(line + len, sizeof(line) - len, v->aggr, s);
 	if (c->status == UD_COUNTED) {
-		double value = shown(v, c, u, &fmt);
-
-		len += (size_t)snprintf(line + len, sizeof(line) - len, fmt, COUNTS_LEN, value);
+		count_text(buf, sizeof(buf), shown(v, c, u), decimals(u), v->thousands_sep);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, buf);
 	} else {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, status_text(c));
 	}
@@ -411,6 +440,30 @@ static int precision(double sd)
 	return sd > 1 || sd <= 0 ? 2 : (int)lround(ceil(-log10(sd))) + 2;
 }
 
+/* perf's bar in --table: a '#' for each 5% a run is off the mean, and one more (print_table()). */
+#define TABLE_BAR_PCT 5
+
+/* perf's --table: each run's elapsed time, how far it is from the mean, and a bar of that (print_table()). */
+static void print_table(FILE *f, const struct ud_workload *w, int prec, double mean)
+{
+	char tmp[64];
+	int indent;
+
+	snprintf(tmp, sizeof(tmp), " %17.*f", prec, mean);
+	indent = (int)strspn(tmp, " ");
+	fprintf(f, "%*s# Table of individual measurements:\n", indent, "");
+	for (size_t i = 0; i < w->score.nsamples; i++) {
+		double run = w->score.samples[i];
+		int bars = 1 + abs((int)(100.0 * (run - mean) / run) / TABLE_BAR_PCT);
+
+		fprintf(f, " %17.*f (%+.*f) ", prec, run, prec, run - mean);
+		for (int h = 0; h < bars; h++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%*s# Final result:\n", indent, "");
+}
+
 /* perf's print_footer(): the elapsed time (with its spread over runs), user and sys. */
 static void footer(FILE *f, const struct ud_stat_view *v)
 {
@@ -424,6 +477,8 @@ static void footer(FILE *f, const struct ud_stat_view *v)
 		double sd = ud_stddev(w->score.samples, w->score.nsamples) / sqrt((double)w->score.nsamples);
 		int p = precision(sd);
 
+		if (v->table)
+			print_table(f, w, p, elapsed_s);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed", p, elapsed_s, p, sd);
 		if (m > 0 && sd > 0)
 			fprintf(f, "  ( +-%6.2f%% )", 100 * sd / m);
@@ -496,10 +551,132 @@ static void print_topdown_record(FILE *f, const struct ud_topdown *t)
 	}
 }
 
+/* perf's width of a --metric-only column (METRIC_ONLY_LEN), wider where its unit is longer. */
+#define METRIC_ONLY_LEN 20
+/* perf heads --metric-only intervals again after this many (print_interval(): num_print_interval). */
+#define METRIC_HEADER_EVERY 25
+
+/* The metrics perf's --metric-only leaves out, rates and CPUs utilized (valid_only_metric()). */
+static bool only_metric(const char *unit)
+{
+	return !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
+}
+
+/*
+ * Whether counter i is a --metric-only column, and its heading: the
+ * metric's unit, with the event's name before "of all ..." (fixunit()).
+ * Decided on the whole, so every row has the same columns.
+ */
+static bool metric_column(const struct ud_stat_view *v, size_t i, char *unit, size_t len)
+{
+	struct comment cm = comment_for(v->whole, &v->whole->counters[i]);
+	char name[NAME_MAX_PRINTED], shown_name[NAME_MAX_PRINTED];
+
+	if (!row_shown(v, i) || isnan(cm.value) || !only_metric(cm.unit))
+		return false;
+	if (strncmp(cm.unit, "of all", 6) == 0)
+		snprintf(unit, len, "%s %s",
+			 ud_visible(perf_name(&v->whole->counters[i], name, sizeof(name)), shown_name, sizeof(shown_name)),
+			 cm.unit);
+	else
+		snprintf(unit, len, "%s", cm.unit);
+	return true;
+}
+
+/* A row's metric of counter i as -x and -j write it, without padding or '%'; "" where it has none. */
+static void metric_digits(const struct ud_workload *w, size_t i, char *buf, size_t len)
+{
+	struct comment cm = comment_for(w, &w->counters[i]);
+	char *p = buf, *end;
+
+	buf[0] = '\0';
+	if (isnan(cm.value))
+		return;
+	snprintf(buf, len, cm.format, cm.value);
+	while (*p == ' ')
+		p++;
+	for (end = p; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
+		;
+	*end = '\0';
+	memmove(buf, p, (size_t)(end - p) + 1);
+}
+
+/* The rows of --metric-only: the whole's one, or one an aggregate. */
+static size_t metric_rows(const struct ud_stat_view *v)
+{
+	return v->aggr == UD_STAT_WHOLE ? 1 : v->nslots;
+}
+
+static const struct ud_stat_slot *metric_slot(const struct ud_stat_view *v, size_t r)
+{
+	return v->aggr == UD_STAT_WHOLE ? NULL : &v->slots[r];
+}
+
+/* perf's heading line of --metric-only text: the aggregate's room (or the interval's "# time"), then each unit. */
+static void metric_header_text(FILE *f, const struct ud_stat_view *v)
+{
+	static const int indent[] = { [UD_STAT_WHOLE] = 0, [UD_STAT_PER_CPU] = 6, [UD_STAT_PER_CORE] = 24,
+				      [UD_STAT_PER_SOCKET] = 12, [UD_STAT_PER_THREAD] = 24 };
+	static const char *const interval_part[] = {
+		[UD_STAT_WHOLE] = "", [UD_STAT_PER_CPU] = " CPU    ", [UD_STAT_PER_CORE] = " core            cpus",
+		[UD_STAT_PER_SOCKET] = " socket cpus", [UD_STAT_PER_THREAD] = "             comm-pid",
+	};
+	char unit[2 * NAME_MAX_PRINTED];
+
+	if (!isnan(v->interval_s))
+		fprintf(f, "#%15s%s ", "time", interval_part[v->aggr]);
+	else
+		fprintf(f, "%*s", indent[v->aggr], "");
+	for (size_t i = 0; i < v->whole->ncounters; i++)
+		if (metric_column(v, i, unit, sizeof(unit)))
+			fprintf(f, "%*s ", METRIC_ONLY_LEN, unit);
+	fputc('\n', f);
+}
+
+/* perf's --metric-only text: a heading line of units, then a line of values a row. */
+static void metric_only_text(FILE *f, const struct ud_stat_view *v)
+{
+	char unit[2 * NAME_MAX_PRINTED], line[256];
+	unsigned long sec, nsec;
+
+	if (isnan(v->interval_s) || v->interval_index % METRIC_HEADER_EVERY == 0)
+		metric_header_text(f, v);
+	for (size_t r = 0; r < metric_rows(v); r++) {
+		const struct ud_stat_slot *s = metric_slot(v, r);
+		const struct ud_workload *w = s ? s->w : v->whole;
+
+		if (!isnan(v->interval_s)) {
+			stamp(v, &sec, &nsec);
+			fprintf(f, "%6lu.%09lu ", sec, nsec);
+		}
+		line[0] = '\0'; /* the whole has no aggregate's columns */
+		aggr_text(line, sizeof(line), v->aggr, s);
+		fputs(line, f);
+		for (size_t i = 0; i < v->whole->ncounters; i++) {
+			struct comment cm = comment_for(w, &w->counters[i]);
+			int width = METRIC_ONLY_LEN;
+
+			if (!metric_column(v, i, unit, sizeof(unit)))
+				continue;
+			if ((int)strlen(unit) > width)
+				width = (int)strlen(unit) + 1;
+			line[0] = '\0';
+			if (!isnan(cm.value))
+				snprintf(line, sizeof(line), cm.format, cm.value);
+			fprintf(f, "%*s ", width, line);
+		}
+		fputc('\n', f);
+	}
+}
+
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 {
 	const struct ud_workload *w = v->whole;
 
+	if (!isnan(v->interval_s) && v->metric_only && !v->null_run) {
+		metric_only_text(f, v);
+		return;
+	}
 	if (!isnan(v->interval_s)) {
 		if (v->interval_index % HEADER_EVERY == 0)
 			interval_header(f, v);
@@ -517,7 +694,9 @@ void ud_stat_print_text(FILE *f, const struct ud_stat_view *v)
 	if (w->runs > 1)
 		fprintf(f, " (%d runs)", w->runs);
 	fprintf(f, ":\n\n");
-	if (!v->null_run) {
+	if (v->metric_only && !v->null_run) {
+		metric_only_text(f, v);
+	} else if (!v->null_run) {
 		each_row(f, v, text_row_fn, NULL);
 		if (v->verbose)
 			print_reasons(f, w);
@@ -561,21 +740,12 @@ static void aggr_csv(FILE *f, enum ud_stat_aggr aggr, const struct ud_stat_slot 
 }
 
 /* A metric's value as -x writes it: the text form's digits, without padding or '%' (print_metric_csv()). */
-static void csv_metric(FILE *f, const struct comment *cm, const char *sep)
+static void csv_metric(FILE *f, const struct ud_workload *w, size_t i, const struct comment *cm, const char *sep)
 {
-	char buf[64], *p = buf, *end;
+	char digits[64];
 
-	if (isnan(cm->value)) {
-		fprintf(f, "%s%s", sep, sep);
-		return;
-	}
-	snprintf(buf, sizeof(buf), cm->format, cm->value);
-	while (*p == ' ')
-		p++;
-	for (end = p; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
-		;
-	*end = '\0';
-	fprintf(f, "%s%s%s%s", sep, p, sep, cm->unit);
+	metric_digits(w, i, digits, sizeof(digits));
+	fprintf(f, "%s%s%s%s", sep, digits, sep, isnan(cm->value) ? "" : cm->unit);
 }
 
 /*
@@ -606,7 +776,7 @@ static void csv_name(FILE *f, const char *name, const char *sep)
 
 static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i, const void *arg)
 {
-	const char *sep = arg, *fmt;
+	const char *sep = arg;
 	const struct ud_workload *w = s ? s->w : v->whole;
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
@@ -615,25 +785,62 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 
 	csv_prefix(f, v, sep);
 	aggr_csv(f, v->aggr, s, sep);
-	if (c->status == UD_COUNTED) {
-		double value = shown(v, c, u, &fmt);
-
-		fprintf(f, floor(u.scale) != u.scale ? "%.2f%s" : "%.0f%s", value, sep);
-	} else {
+	if (c->status == UD_COUNTED)
+		fprintf(f, "%.*f%s", decimals(u), shown(v, c, u), sep);
+	else
 		fprintf(f, "%s%s", status_text(c), sep);
-	}
 	fprintf(f, "%s%s", u.unit, sep);
 	csv_name(f, perf_name(c, name, sizeof(name)), sep);
 	if (v->whole->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
 	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));
-	csv_metric(f, &cm, sep);
+	csv_metric(f, w, i, &cm, sep);
 	fputc('\n', f);
+}
+
+/* perf's --metric-only -x: a heading line (" time," with -I, the aggregate's fields, each unit), then a line a row. */
+static void metric_only_csv(FILE *f, const struct ud_stat_view *v, const char *sep)
+{
+	/* perf's words, their commas whatever SEP is (and "socket,cpus" without its last), as perf writes them */
+	static const char *const aggr_part[] = { [UD_STAT_WHOLE] = "", [UD_STAT_PER_CPU] = "cpu,",
+						 [UD_STAT_PER_CORE] = "core,cpus,", [UD_STAT_PER_SOCKET] = "socket,cpus",
+						 [UD_STAT_PER_THREAD] = "comm-pid," };
+	char unit[2 * NAME_MAX_PRINTED], digits[64];
+	unsigned long sec, nsec;
+
+	if (isnan(v->interval_s) || v->interval_index % METRIC_HEADER_EVERY == 0) {
+		fputs(isnan(v->interval_s) ? "" : " time,", f);
+		fputs(aggr_part[v->aggr], f);
+		for (size_t i = 0; i < v->whole->ncounters; i++)
+			if (metric_column(v, i, unit, sizeof(unit)))
+				fprintf(f, "%s%s", unit, sep);
+		fputc('\n', f);
+	}
+	for (size_t r = 0; r < metric_rows(v); r++) {
+		const struct ud_stat_slot *s = metric_slot(v, r);
+
+		if (!isnan(v->interval_s)) {
+			stamp(v, &sec, &nsec);
+			fprintf(f, "%6lu.%09lu%s", sec, nsec, sep);
+		}
+		aggr_csv(f, v->aggr, s, sep);
+		for (size_t i = 0; i < v->whole->ncounters; i++) {
+			if (!metric_column(v, i, unit, sizeof(unit)))
+				continue;
+			metric_digits(s ? s->w : v->whole, i, digits, sizeof(digits));
+			fprintf(f, "%s%s", digits, sep);
+		}
+		fputc('\n', f);
+	}
 }
 
 void ud_stat_print_csv(FILE *f, const struct ud_stat_view *v, const char *sep)
 {
-	if (!v->null_run)
+	if (v->null_run)
+		return;
+	if (v->metric_only)
+		metric_only_csv(f, v, sep);
+	else
 		each_row(f, v, csv_row, sep);
 }
 
@@ -682,7 +889,6 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
 	char name[NAME_MAX_PRINTED];
-	const char *fmt;
 
 	(void)arg;
 	if (!isnan(v->interval_s)) {
@@ -695,7 +901,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	}
 	aggr_json(f, v->aggr, s);
 	if (c->status == UD_COUNTED)
-		fprintf(f, "\"counter-value\" : \"%f\", ", shown(v, c, u, &fmt));
+		fprintf(f, "\"counter-value\" : \"%f\", ", shown(v, c, u));
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", status_text(c));
 	fputs("\"unit\" : \"", f);
@@ -711,9 +917,46 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 		isnan(cm.value) ? "" : cm.unit);
 }
 
+/*
+ * --metric-only -j: an object a metric of a row, its interval and aggregate
+ * keys, "metric-value" and "metric-unit".  perf 6.1 writes a row's objects
+ * side by side on one line ({...}{...}) and leaves an aggregate's object
+ * open, which no JSON reader, perf's own test's included, can parse.
+ */
+static void metric_only_json(FILE *f, const struct ud_stat_view *v)
+{
+	char unit[2 * NAME_MAX_PRINTED], digits[64];
+	unsigned long sec, nsec;
+
+	for (size_t r = 0; r < metric_rows(v); r++) {
+		const struct ud_stat_slot *s = metric_slot(v, r);
+
+		for (size_t i = 0; i < v->whole->ncounters; i++) {
+			if (!metric_column(v, i, unit, sizeof(unit)))
+				continue;
+			metric_digits(s ? s->w : v->whole, i, digits, sizeof(digits));
+			if (!digits[0])
+				continue;
+			fputc('{', f);
+			if (!isnan(v->interval_s)) {
+				stamp(v, &sec, &nsec);
+				fprintf(f, "\"interval\" : %lu.%09lu, ", sec, nsec);
+			}
+			aggr_json(f, v->aggr, s);
+			fprintf(f, "\"metric-value\" : \"%s\", \"metric-unit\" : \"", digits);
+			json_text(f, unit);
+			fputs("\"}\n", f);
+		}
+	}
+}
+
 void ud_stat_print_json(FILE *f, const struct ud_stat_view *v)
 {
-	if (!v->null_run)
+	if (v->null_run)
+		return;
+	if (v->metric_only)
+		metric_only_json(f, v);
+	else
 		each_row(f, v, json_row, NULL);
 }
 

@@ -67,6 +67,14 @@ struct ud_stat_view {
 	bool verbose;
 	bool no_scale;                     /* perf's --no-scale: counts as read, not scaled up for multiplexing */
 	bool no_csv_summary;               /* perf's --no-csv-summary: the totals after -I in -x without "summary" */
+	bool table;                        /* perf's --table: each run's elapsed time before the final one (-r) */
+	bool metric_only;                  /* perf's --metric-only: a column per metric, a line per row */
+	/*
+	 * perf's -B (--big-num): the text counts' whole digits grouped with
+	 * this (the locale's LC_NUMERIC thousands separator); NULL or "": not
+	 * grouped.  Never in -x or -j.  The decimal point stays '.'.
+	 */
+	const char *thousands_sep;
 };
 
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v);
