@@ -186,6 +186,10 @@ check compare "$work"/compare-*.json
 # --- teach (quick: tiny sizes, the document's shape is the same)
 UARCHDIFF_TEACH_QUICK=1 run_ud teach -f json -o "$work/teach.json"
 UARCHDIFF_TEACH_QUICK=1 run_ud teach cache -f json -o "$work/teach-cache.json"
+# a lab that failed (out of memory; made to by the test's knob) beside the two that finished: exit 1, written
+rc=0
+UARCHDIFF_TEACH_QUICK=1 UARCHDIFF_TEACH_FAIL=cache "$ud" teach -f json -o "$work/teach-failed.json" 2>"$work/out" || rc=$?
+[ "$rc" = 1 ] || { cat "$work/out"; fail "teach with a failed lab exited $rc, not 1"; }
 check teach "$work"/teach*.json
 
 # --- profiles the fuzzer accepted: what diff and compare write from them is valid

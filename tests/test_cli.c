@@ -1503,6 +1503,48 @@ START_TEST(test_output_never_replaces_an_input)
 }
 END_TEST
 
+
+/* A lab that fails (out of memory) is reported as failed; the labs that finished stand, the exit is 1 (issue 36). */
+START_TEST(test_teach_failed_lab_keeps_the_others)
+{
+	char *dir = make_tempdir(), out[4096];
+	char *argv[] = { UD, "teach", "branch", "cache", "ilp", "-f", "json", "-o", out, NULL };
+	struct run_result r;
+	json_t *doc, *labs;
+
+	snprintf(out, sizeof(out), "%s/teach.json", dir);
+	setenv("UARCHDIFF_TEACH_QUICK", "1", 1);
+	setenv("UARCHDIFF_TEACH_FAIL", "cache", 1);
+	r = run_capture(argv);
+	unsetenv("UARCHDIFF_TEACH_FAIL");
+	unsetenv("UARCHDIFF_TEACH_QUICK");
+	ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "the cache lab failed: out of memory for the cache lab"), "%s", r.err);
+	doc = json_load_file(out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	labs = json_object_get(doc, "labs");
+	ck_assert_int_eq(json_array_size(labs), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *lab = json_array_get(labs, i);
+		const char *failed = json_string_value(json_object_get(lab, "failed"));
+
+		if (i == 1) {
+			ck_assert_msg(failed && strstr(failed, "out of memory"), "cache: %s", failed ? failed : "null");
+			ck_assert(json_is_false(json_object_get(lab, "shown")));
+			ck_assert_int_eq(json_array_size(json_object_get(lab, "points")), 0);
+			ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(lab, "why_not")), "the lab failed"));
+		} else {
+			ck_assert(json_is_null(json_object_get(lab, "failed")));
+			ck_assert_int_gt(json_array_size(json_object_get(lab, "points")), 0); /* the finished labs' results */
+		}
+	}
+	json_decref(doc);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -1546,6 +1588,7 @@ int main(void)
 	tcase_add_test(tc, test_run_summary_has_no_empty_column);
 	tcase_add_test(tc, test_teach_without_pmu);
 	tcase_add_test(tc, test_output_never_replaces_an_input);
+	tcase_add_test(tc, test_teach_failed_lab_keeps_the_others);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
