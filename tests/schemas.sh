@@ -113,7 +113,30 @@ run_ud stat -j -o "$work/lines-pid.jsonl" --profile "$work/stat-pid.json" -p "$s
 	--timeout 50
 run_ud stat -j -o "$work/lines-tid.jsonl" --profile "$work/stat-tid.json" -t "$sleeper" -e task-clock --timeout 50
 kill "$sleeper" 2>/dev/null || true
+# every way an event is opened (opened_as): a tracepoint, a PMU by its sysfs name (msr/tsc/ where there is
+# one), software/config=N/, the tool's duration_time, a generic event
+pmu_events=software/config=1/,duration_time,task-clock
+[ -d /sys/bus/event_source/devices/msr ] && pmu_events="$pmu_events,msr/tsc/"
+[ -d /sys/bus/event_source/devices/tracepoint ] && pmu_events="$pmu_events,sched:sched_switch"
+run_ud stat --profile "$work/stat-opened.json" -e "$pmu_events" -- /bin/true
 check profile "$work"/run-*.json "$work"/stat*.json
+# ... and every value the resolver can write is one the schemas enumerate
+"$py" - "$src" <<'PY' || fail "an opened_as the source writes is missing from a schema's enum"
+import json, re, sys, glob
+src = sys.argv[1]
+written = set()
+for f in glob.glob(src + "/src/uarch/*.c"):
+    written |= set(re.findall(r'opened_as = "([a-z0-9]+)"', open(f).read()))
+for name, path in (("profile", ["$defs", "counter", "properties", "opened_as"]),
+                   ("events", ["$defs", "event", "properties", "opened_as"])):
+    node = json.load(open(f"{src}/schemas/{name}.schema.json"))
+    for k in path:
+        node = node.get(k, {}) if isinstance(node, dict) else {}
+    missing = written - set(node.get("enum", []))
+    if missing:
+        print(f"schemas/{name}.schema.json opened_as lacks {sorted(missing)}")
+        sys.exit(1)
+PY
 check stat-line "$work"/lines-*.jsonl
 
 # --- import: every fixture, alone and with what it can be given
