@@ -257,10 +257,53 @@ undeclared host "$work/host.json" '["cpufreq"]' 'cpufreq' 'profile.schema.json #
 # --- doc/json.md's example, as written: the installed CLI of python3-jsonschema reads the schema on stdin
 if ! "$ud" schema profile | "$py" -m jsonschema -i "$src/tests/golden/e5.json" -i "$src/tests/golden/e6.json" /dev/stdin ||
 	! "$ud" schema diff | "$py" -m jsonschema -i "$src/tests/golden/e5e6.diff.json" /dev/stdin ||
-	! "$ud" schema compare | "$py" -m jsonschema --base-uri "file://$("$ud" schema --path compare)" \
-		-i "$work/compare-3.json" /dev/stdin; then
+	! "$ud" schema compare | "$py" -m jsonschema -i "$work/compare-3.json" /dev/stdin; then
 	fail "doc/json.md's 'uarchdiff schema NAME | python3 -m jsonschema' validation fails"
 fi
+
+# --- every printed schema alone: saved to a folder of its own, no base URI, every $ref resolves inside it
+# and it validates a real document of its kind (a stat-line schema: each line of -j's output)
+mkdir "$work/alone"
+for kind in profile:"$src/tests/golden/e5.json" diff:"$src/tests/golden/e5e6.diff.json" compare:"$work/compare-3.json" \
+	teach:"$work/teach.json" host:"$work/host.json" events:"$work/events-here.json" stat-line:"$work/lines-r3.jsonl"; do
+	name=${kind%%:*}
+	"$ud" schema "$name" >"$work/alone/$name.json" || fail "uarchdiff schema $name failed"
+	(cd "$work/alone" && "$py" - "$name.json" "${kind#*:}") <<'PY' || fail "uarchdiff schema $name does not validate alone"
+import json, sys, warnings
+from jsonschema import Draft202012Validator
+warnings.simplefilter("ignore", DeprecationWarning)
+schema = json.load(open(sys.argv[1]))
+Draft202012Validator.check_schema(schema)
+def refs(j):
+    if isinstance(j, dict):
+        for k, v in j.items():
+            if k == "$ref":
+                yield v
+            elif k not in ("const", "enum", "default", "examples"):
+                yield from refs(v)
+    elif isinstance(j, list):
+        for v in j:
+            yield from refs(v)
+for r in refs(schema):
+    assert r.startswith("#"), f"{sys.argv[1]}: $ref {r} points outside the printed schema"
+    node = schema
+    for part in r[1:].split("/")[1:]:
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+v = Draft202012Validator(schema)
+text = open(sys.argv[2]).read()
+lines = [l for l in text.splitlines() if l.strip() and not l.startswith("# started on")]  # perf's header line
+docs = [json.loads(l) for l in lines] if sys.argv[2].endswith(".jsonl") else [json.loads(text)]
+for d in docs:
+    v.validate(d)
+PY
+	if command -v check-jsonschema >/dev/null 2>&1; then
+		case ${kind#*:} in *.jsonl) continue ;; esac
+		check-jsonschema --schemafile "$work/alone/$name.json" "${kind#*:}" >"$work/out" 2>&1 ||
+			{ cat "$work/out"; fail "check-jsonschema: uarchdiff schema $name does not validate alone"; }
+	fi
+done
+command -v check-jsonschema >/dev/null 2>&1 ||
+	echo "schemas: check-jsonschema not installed (pip install check-jsonschema): its part skipped, python3-jsonschema's ran"
 if "$ud" schema profile | "$py" -m jsonschema -i "$work/undeclared.json" /dev/stdin 2>/dev/null; then
 	fail "python3 -m jsonschema took a host document as a profile"
 fi
