@@ -16,9 +16,11 @@
 # as "already fetched"; fleet_group_by and fleet_all_hosts reach compare.
 # Run 6: beta's profile of another workload: its group not comparable, so
 # beta is reported failed and left out of the reports, the play exits 2.  Run 7: hosts named "..",
-# "foo/../../bar" and "compare.json" refused by name, nothing outside
-# fleet_out removed.  Run 8: beta past uarchdiff_run_timeout: SIGTERM, its
-# partial profile fetched and compared, nothing left running.
+# "foo/../../bar", "compare.json", "delta\n" and "x\nfailed: forged" refused
+# by name, escaped, nothing outside fleet_out removed.  Run 8: beta past
+# uarchdiff_run_timeout: SIGTERM, its partial profile fetched and compared,
+# nothing left running.  Run 9: fleet_out a folder of the user's: refused,
+# untouched.  Run 10: a host folder the user made in fleet_out: refused, untouched.
 # Exit 77 (skipped) where ansible-playbook is missing.  UD_KEEP=1 keeps the
 # temporary folder (inventory, logs run1-3.log, out/) and says where.
 set -eu
@@ -145,7 +147,7 @@ grep -q '^failed: beta: .*uarchdiff_bin /nonexistent/uarchdiff: no such file on 
 	{ cat "$out/summary.txt"; fail "run 2: summary.txt does not report beta failed with the reason"; }
 grep -q 'no profile from: beta;' "$tmp/run2.log" || { cat "$tmp/run2.log"; fail "run 2: the play does not name beta"; }
 grep -q 'beta FAILED: ' "$tmp/run2.log" || { cat "$tmp/run2.log"; fail "run 2: beta's failure not shown"; }
-[ ! -e "$out/beta" ] || fail "run 2: beta's earlier profile was left to be compared"
+[ ! -e "$out/beta/profile.json" ] || fail "run 2: beta's earlier profile was left to be compared"
 cmp -s "$out/gamma/profile.json" "$tmp/gamma-before.json" && fail "run 2: fleet_force did not profile gamma again"
 grep -q '^baseline: alpha$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 2: baseline not alpha"; }
 grep -q '^compared: alpha gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 2: compared"; }
@@ -231,17 +233,22 @@ cp "$out/alpha/profile.json" "$tmp/profile.json"
 mkdir -p "$tmp/bar" && echo precious >"$tmp/bar/keep.txt"
 inventory "$ud" "" '    "..": {}
     "foo/../../bar": {}
-    "compare.json": {}'
-play_rc 7 "2 three hosts refused" -e fleet_force=true
+    "compare.json": {}
+    "delta\n": {}
+    "x\nfailed: forged": {}'
+play_rc 7 "2 five hosts refused" -e fleet_force=true
 for f in "$tmp/precious.txt" "$tmp/profile.json" "$tmp/bar/keep.txt" "$out/compare.json"; do
 	[ -s "$f" ] || fail "run 7: $f was removed"
 done
-for h in .. foo/../../bar compare.json; do
-	grep -qF "failed: $h: inventory host name '$h' cannot name a folder of fleet_out" "$out/summary.txt" ||
+# each name shown JSON-escaped: "delta\n" (which Python's $ let pass) is refused, and no name forges a line
+for h in '".."' '"foo/../../bar"' '"compare.json"' '"delta\n"' '"x\nfailed: forged"'; do
+	grep -qF "failed: $h: inventory host name $h cannot name a folder of fleet_out" "$out/summary.txt" ||
 		{ cat "$out/summary.txt"; fail "run 7: $h not refused by name"; }
 done
+grep -q '^failed: forged' "$out/summary.txt" && { cat "$out/summary.txt"; fail "run 7: a host name forged a line"; }
+ls -A "$out" | grep -q delta && fail "run 7: a folder was made for 'delta\\n'"
 grep -q '^compared: alpha beta gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 7: compared"; }
-echo "run 7: hosts '..', 'foo/../../bar', 'compare.json' refused, nothing outside fleet_out removed ($(($(date +%s) - start)) s)"
+echo "run 7: hosts '..', 'foo/../../bar', 'compare.json' and two with a newline refused, escaped, nothing outside fleet_out removed ($(($(date +%s) - start)) s)"
 
 # 8. beta passes uarchdiff_run_timeout: timeout's SIGTERM, its partial profile fetched and compared.
 start=$(date +%s)
@@ -271,3 +278,26 @@ pgrep -f "$tmp/remote/beta" >/dev/null && fail "run 8: uarchdiff outlived the ru
 [ -z "$(ls -A "$tmp/remote/beta" | grep uarchdiff-fleet)" ] || fail "run 8: beta's work folder was left"
 elapsed=$(($(date +%s) - start))
 echo "run 8: beta stopped at its timeout, the partial profile fetched and compared ($elapsed s)"
+
+# 9. fleet_out a folder of the user's (fleet_out=. or ~ with hosts named like its folders): refused, untouched.
+start=$(date +%s)
+inventory "$ud"
+mkdir -p "$tmp/mine/alpha" && echo mine >"$tmp/mine/alpha/keep.txt" && echo mine >"$tmp/mine/compare.txt"
+play_rc 9 "2 fleet_out is not the fleet's" -e fleet_out=mine -e fleet_force=true --limit alpha,localhost
+[ "$(cat "$tmp/mine/alpha/keep.txt")" = mine ] && [ "$(cat "$tmp/mine/compare.txt")" = mine ] ||
+	fail "run 9: the user's files in fleet_out were touched"
+[ "$(ls -A "$tmp/mine" | tr '\n' ' ')" = "alpha compare.txt " ] || fail "run 9: fleet_out was written in: $(ls -A "$tmp/mine")"
+grep -q 'holds files this role did not make (no .uarchdiff-fleet in it): not used' "$tmp/run9.log" ||
+	{ cat "$tmp/run9.log"; fail "run 9: the refusal does not say why"; }
+echo "run 9: a user's folder as fleet_out refused, nothing in it touched ($(($(date +%s) - start)) s)"
+
+# 10. A host whose folder in fleet_out is not the role's (the user made it): refused, its files untouched.
+start=$(date +%s)
+mkdir -p "$out/docs" && echo mine >"$out/docs/keep.txt" && echo '{}' >"$out/docs/profile.json"
+inventory "$ud" "" '    docs: {}'
+play_rc 10 "2 docs refused" -e fleet_force=true --limit docs,localhost
+[ "$(ls -A "$out/docs" | tr '\n' ' ')" = "keep.txt profile.json " ] || fail "run 10: docs/ was touched: $(ls -A "$out/docs")"
+grep -qF 'failed: docs: "'"$out"'/docs" is not a folder this role made (no .uarchdiff-fleet in it): not touched' \
+	"$out/summary.txt" || { cat "$out/summary.txt"; fail "run 10: docs not refused with the reason"; }
+grep -q '^compared: alpha beta gamma$' "$out/summary.txt" || { cat "$out/summary.txt"; fail "run 10: compared"; }
+echo "run 10: a host folder the role did not make refused, untouched ($(($(date +%s) - start)) s)"

@@ -117,7 +117,30 @@ kill "$sleeper" 2>/dev/null || true
 run_ud stat record -o "$work/stat-record-r2.json" -r 2 -- /bin/true
 run_ud stat record -o "$work/stat-record-iv.json" -a -A -I 20 --summary -e task-clock,page-faults -- sleep 0.07
 kill "$sleeper" 2>/dev/null || true
+# every way an event is opened (opened_as): a tracepoint, a PMU by its sysfs name (msr/tsc/ where there is
+# one), software/config=N/, the tool's duration_time, a generic event
+pmu_events=software/config=1/,duration_time,task-clock
+[ -d /sys/bus/event_source/devices/msr ] && pmu_events="$pmu_events,msr/tsc/"
+[ -d /sys/bus/event_source/devices/tracepoint ] && pmu_events="$pmu_events,sched:sched_switch"
+run_ud stat --profile "$work/stat-opened.json" -e "$pmu_events" -- /bin/true
 check profile "$work"/run-*.json "$work"/stat*.json
+# ... and every value the resolver can write is one the schemas enumerate
+"$py" - "$src" <<'PY' || fail "an opened_as the source writes is missing from a schema's enum"
+import json, re, sys, glob
+src = sys.argv[1]
+written = set()
+for f in glob.glob(src + "/src/uarch/*.c"):
+    written |= set(re.findall(r'opened_as = "([a-z0-9]+)"', open(f).read()))
+for name, path in (("profile", ["$defs", "counter", "properties", "opened_as"]),
+                   ("events", ["$defs", "event", "properties", "opened_as"])):
+    node = json.load(open(f"{src}/schemas/{name}.schema.json"))
+    for k in path:
+        node = node.get(k, {}) if isinstance(node, dict) else {}
+    missing = written - set(node.get("enum", []))
+    if missing:
+        print(f"schemas/{name}.schema.json opened_as lacks {sorted(missing)}")
+        sys.exit(1)
+PY
 check stat-line "$work"/lines-*.jsonl
 
 # --- import: every fixture, alone and with what it can be given
@@ -190,6 +213,10 @@ check compare "$work"/compare-*.json
 # --- teach (quick: tiny sizes, the document's shape is the same)
 UARCHDIFF_TEACH_QUICK=1 run_ud teach -f json -o "$work/teach.json"
 UARCHDIFF_TEACH_QUICK=1 run_ud teach cache -f json -o "$work/teach-cache.json"
+# a lab that failed (out of memory; made to by the test's knob) beside the two that finished: exit 1, written
+rc=0
+UARCHDIFF_TEACH_QUICK=1 UARCHDIFF_TEACH_FAIL=cache "$ud" teach -f json -o "$work/teach-failed.json" 2>"$work/out" || rc=$?
+[ "$rc" = 1 ] || { cat "$work/out"; fail "teach with a failed lab exited $rc, not 1"; }
 check teach "$work"/teach*.json
 
 # --- profiles the fuzzer accepted: what diff and compare write from them is valid
@@ -234,10 +261,53 @@ undeclared host "$work/host.json" '["cpufreq"]' 'cpufreq' 'profile.schema.json #
 # --- doc/json.md's example, as written: the installed CLI of python3-jsonschema reads the schema on stdin
 if ! "$ud" schema profile | "$py" -m jsonschema -i "$src/tests/golden/e5.json" -i "$src/tests/golden/e6.json" /dev/stdin ||
 	! "$ud" schema diff | "$py" -m jsonschema -i "$src/tests/golden/e5e6.diff.json" /dev/stdin ||
-	! "$ud" schema compare | "$py" -m jsonschema --base-uri "file://$("$ud" schema --path compare)" \
-		-i "$work/compare-3.json" /dev/stdin; then
+	! "$ud" schema compare | "$py" -m jsonschema -i "$work/compare-3.json" /dev/stdin; then
 	fail "doc/json.md's 'uarchdiff schema NAME | python3 -m jsonschema' validation fails"
 fi
+
+# --- every printed schema alone: saved to a folder of its own, no base URI, every $ref resolves inside it
+# and it validates a real document of its kind (a stat-line schema: each line of -j's output)
+mkdir "$work/alone"
+for kind in profile:"$src/tests/golden/e5.json" diff:"$src/tests/golden/e5e6.diff.json" compare:"$work/compare-3.json" \
+	teach:"$work/teach.json" host:"$work/host.json" events:"$work/events-here.json" stat-line:"$work/lines-r3.jsonl"; do
+	name=${kind%%:*}
+	"$ud" schema "$name" >"$work/alone/$name.json" || fail "uarchdiff schema $name failed"
+	(cd "$work/alone" && "$py" - "$name.json" "${kind#*:}") <<'PY' || fail "uarchdiff schema $name does not validate alone"
+import json, sys, warnings
+from jsonschema import Draft202012Validator
+warnings.simplefilter("ignore", DeprecationWarning)
+schema = json.load(open(sys.argv[1]))
+Draft202012Validator.check_schema(schema)
+def refs(j):
+    if isinstance(j, dict):
+        for k, v in j.items():
+            if k == "$ref":
+                yield v
+            elif k not in ("const", "enum", "default", "examples"):
+                yield from refs(v)
+    elif isinstance(j, list):
+        for v in j:
+            yield from refs(v)
+for r in refs(schema):
+    assert r.startswith("#"), f"{sys.argv[1]}: $ref {r} points outside the printed schema"
+    node = schema
+    for part in r[1:].split("/")[1:]:
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+v = Draft202012Validator(schema)
+text = open(sys.argv[2]).read()
+lines = [l for l in text.splitlines() if l.strip() and not l.startswith("# started on")]  # perf's header line
+docs = [json.loads(l) for l in lines] if sys.argv[2].endswith(".jsonl") else [json.loads(text)]
+for d in docs:
+    v.validate(d)
+PY
+	if command -v check-jsonschema >/dev/null 2>&1; then
+		case ${kind#*:} in *.jsonl) continue ;; esac
+		check-jsonschema --schemafile "$work/alone/$name.json" "${kind#*:}" >"$work/out" 2>&1 ||
+			{ cat "$work/out"; fail "check-jsonschema: uarchdiff schema $name does not validate alone"; }
+	fi
+done
+command -v check-jsonschema >/dev/null 2>&1 ||
+	echo "schemas: check-jsonschema not installed (pip install check-jsonschema): its part skipped, python3-jsonschema's ran"
 if "$ud" schema profile | "$py" -m jsonschema -i "$work/undeclared.json" /dev/stdin 2>/dev/null; then
 	fail "python3 -m jsonschema took a host document as a profile"
 fi

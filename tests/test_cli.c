@@ -1423,6 +1423,130 @@ START_TEST(test_errors_point_at_the_fix)
 }
 END_TEST
 
+
+/*
+ * One command's run: refused with exit 2 and one line naming -o and the
+ * input, before anything ran, and the input left byte for byte as it was.
+ */
+static void expect_input_kept(char *const argv[], const char *input, const char *want)
+{
+	char *before = read_text(input), *after;
+
+	expect_one_line_error(argv, 2, want);
+	after = read_text(input);
+	ck_assert_str_eq(after, before);
+	free(before);
+	free(after);
+}
+
+/* -o naming a file the command reads never replaces it, however the path spells it (issue 36). */
+START_TEST(test_output_never_replaces_an_input)
+{
+	char *dir = make_tempdir(), a[4096], b[4096], paste[4096], host[4096], o[4096], sub[4096], sym[4096],
+	     hard[4096], newp[4096], newo[4096];
+	char *imp_a[] = { UD, "import", "--label", "A", "-o", a, UD_TEST_DATA "/perf-stat/made-up-r5.txt", NULL };
+	char *imp_b[] = { UD, "import", "--label", "B", "-o", b, UD_TEST_DATA "/perf-stat/made-up-r5-faster.txt", NULL };
+	char *diff[] = { UD, "diff", "-f", "json", "-o", o, a, b, NULL };
+	char *compare[] = { UD, "compare", "-f", "json", "-o", o, a, b, NULL };
+	char *imp_paste[] = { UD, "import", "-o", o, paste, NULL };
+	char *imp_host[] = { UD, "import", "--host", host, "-o", o, paste, NULL };
+	char *imp_new[] = { UD, "import", "-o", newo, newp, NULL };
+	char *spellings[] = { "%s/b.json", "%s/./b.json", "%s//b.json", "%s/sub/../b.json", "%s/link.json",
+			      "%s/hard.json" };
+	struct run_result r;
+	char *text;
+
+	struct {
+		char *buf;
+		const char *name;
+	} paths[] = { { a, "a.json" }, { b, "b.json" }, { paste, "paste.txt" }, { host, "h.json" },
+		      { sub, "sub" }, { sym, "link.json" }, { hard, "hard.json" } };
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++)
+		snprintf(paths[i].buf, 4096, "%s/%s", dir, paths[i].name);
+	r = run_capture(imp_a);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(imp_b);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	ck_assert_int_eq(symlink("b.json", sym), 0);
+	ck_assert_int_eq(link(b, hard), 0);
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(*spellings); i++) {
+		snprintf(o, sizeof(o), spellings[i], dir);
+		expect_input_kept(diff, b, "is the input");
+		expect_input_kept(compare, b, "is the input");
+	}
+	snprintf(o, sizeof(o), "%s/b.json", dir);
+	expect_input_kept(diff, b, "-o "); /* the message names -o's path and the input's */
+	expect_one_line_error(diff, 2, b);
+	text = read_text(UD_TEST_DATA "/perf-stat/made-up-r5.txt");
+	write_text(paste, text);
+	free(text);
+	snprintf(o, sizeof(o), "%s/./paste.txt", dir);
+	expect_input_kept(imp_paste, paste, "is the input");
+	text = read_text(UD_TEST_DATA "/host/oci-e5-host.json");
+	write_text(host, text);
+	free(text);
+	snprintf(o, sizeof(o), "%s/sub/../h.json", dir);
+	expect_input_kept(imp_host, host, "is the input");
+	/* a path that does not exist yet is one with another naming the same folder and name */
+	snprintf(newp, sizeof(newp), "%s/new.txt", dir);
+	snprintf(newo, sizeof(newo), "%s//new.txt", dir);
+	expect_one_line_error(imp_new, 2, "is the input");
+	/* another file in the same folder is written as ever */
+	snprintf(o, sizeof(o), "%s/out.json", dir);
+	r = run_capture(diff);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+
+/* A lab that fails (out of memory) is reported as failed; the labs that finished stand, the exit is 1 (issue 36). */
+START_TEST(test_teach_failed_lab_keeps_the_others)
+{
+	char *dir = make_tempdir(), out[4096];
+	char *argv[] = { UD, "teach", "branch", "cache", "ilp", "-f", "json", "-o", out, NULL };
+	struct run_result r;
+	json_t *doc, *labs;
+
+	snprintf(out, sizeof(out), "%s/teach.json", dir);
+	setenv("UARCHDIFF_TEACH_QUICK", "1", 1);
+	setenv("UARCHDIFF_TEACH_FAIL", "cache", 1);
+	r = run_capture(argv);
+	unsetenv("UARCHDIFF_TEACH_FAIL");
+	unsetenv("UARCHDIFF_TEACH_QUICK");
+	ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "the cache lab failed: out of memory for the cache lab"), "%s", r.err);
+	doc = json_load_file(out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	labs = json_object_get(doc, "labs");
+	ck_assert_int_eq(json_array_size(labs), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *lab = json_array_get(labs, i);
+		const char *failed = json_string_value(json_object_get(lab, "failed"));
+
+		if (i == 1) {
+			ck_assert_msg(failed && strstr(failed, "out of memory"), "cache: %s", failed ? failed : "null");
+			ck_assert(json_is_false(json_object_get(lab, "shown")));
+			ck_assert_int_eq(json_array_size(json_object_get(lab, "points")), 0);
+			ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(lab, "why_not")), "the lab failed"));
+		} else {
+			ck_assert(json_is_null(json_object_get(lab, "failed")));
+			ck_assert_int_gt(json_array_size(json_object_get(lab, "points")), 0); /* the finished labs' results */
+		}
+	}
+	json_decref(doc);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -1465,6 +1589,8 @@ int main(void)
 	tcase_add_test(tc, test_diff_fits_the_width);
 	tcase_add_test(tc, test_run_summary_has_no_empty_column);
 	tcase_add_test(tc, test_teach_without_pmu);
+	tcase_add_test(tc, test_output_never_replaces_an_input);
+	tcase_add_test(tc, test_teach_failed_lab_keeps_the_others);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

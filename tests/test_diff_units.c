@@ -3,6 +3,7 @@
  * plausibility rules (issue 10, SPEC §5.1): every value computed here by
  * hand from the fixtures' raw numbers or from profiles built in the test.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "diffutil.h"
 #include "report.h"
 #include "testutil.h"
+#include "text.h"
 
 static const struct ud_per_unit *per_unit(const struct ud_diff_workload *w, const char *name)
 {
@@ -327,8 +329,27 @@ START_TEST(test_slower_reads_slower)
 	ck_assert_str_eq(buf, "as fast as");
 	ud_speedup_words(1 / 12.34, -1, false, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "12.3x slower");
-	ud_speedup_words(1500, -1, false, buf, sizeof(buf)); /* not "1.5e+03x" */
-	ck_assert_str_eq(buf, "1500x faster");
+	ud_speedup_words(1500, -1, false, buf, sizeof(buf)); /* not "1.5e+03x": the rule for numbers, grouped */
+	ck_assert_str_eq(buf, "1,500x faster");
+	/* never every digit of a huge ratio cut at a buffer (issue 36): an SI suffix, past quetta an exponent */
+	ud_speedup_words(4.87e15, -1, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "4.87Px faster");
+	ud_speedup_words(1e40, -1, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1e+40x faster");
+	ud_speedup_words(1e-40, -1, true, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1e+40x slower than");
+	ud_speedup_words(DBL_MAX, -1, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.8e+308x faster");
+	ud_speedup_words(4.9e-324, -1, false, buf, sizeof(buf)); /* a denormal: 1 / it is infinite, no ratio */
+	ck_assert_str_eq(buf, "n/a");
+	/* the same ratio, the same digits: the speedup's words and the report's ratio cell */
+	{
+		char cell[UD_NUMBER_MAX];
+
+		ud_speedup_words(1222.4, -1, false, buf, sizeof(buf));
+		ck_assert_str_eq(buf, "1,222x faster");
+		ck_assert_str_eq(ud_format_ratio(1222.4, cell, sizeof(cell)), "1,222");
+	}
 	ud_speedup_words(NAN, -1, true, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "not comparable with");
 	ud_speedup_words(0, -1, false, buf, sizeof(buf));

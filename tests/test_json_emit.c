@@ -38,6 +38,9 @@ START_TEST(test_known_forms)
 	ck_assert_str_eq(fmt(0.9243490339030578), "0.9243490339030578"); /* "%.17g": 0.92434903390305778 */
 	ck_assert_str_eq(fmt(5e-324), "5e-324");
 	ck_assert_str_eq(fmt(DBL_MAX), "1.7976931348623157e+308");
+	ck_assert_str_eq(fmt(1e40), "1e+40"); /* issue 36: whole, never cut at a buffer */
+	ck_assert_str_eq(fmt(1e-40), "1e-40");
+	ck_assert_str_eq(fmt(-DBL_MAX), "-1.7976931348623157e+308");
 	ck_assert_str_eq(fmt(NAN), "null");
 	ck_assert_str_eq(fmt(-INFINITY), "null");
 }

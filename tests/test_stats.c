@@ -1,5 +1,7 @@
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 #include "text.h"
@@ -189,11 +191,17 @@ START_TEST(test_format_human)
 		const char *want;
 	} cases[] = { { 5362.4, "5,362" }, { 48746027, "48,746,027" }, { -1331, "-1,331" }, { 91.14, "91.1" },
 		      { 0.8434, "0.843" }, { 3.26e-05, "0.0000326" }, { 6.23e-07, "0.000000623" }, { 0, "0" },
-		      { 999.4, "999" }, { 999.6, "1,000" }, { 4.87e12, "4.87T" }, { NAN, "n/a" }, { INFINITY, "n/a" } };
+		      { 999.4, "999" }, { 999.6, "1,000" }, { 4.87e12, "4.87T" }, { NAN, "n/a" }, { INFINITY, "n/a" },
+		      /* issue 36: SI to quetta, then an exponent; no long runs of digits or zeros, no "-0" */
+		      { 999.6e12, "1P" }, { 2.5e30, "2.5Q" }, { 1e40, "1e+40" }, { -1e40, "-1e+40" },
+		      { DBL_MAX, "1.8e+308" }, { 1e-40, "1e-40" }, { 4.9e-324, "4.94e-324" },
+		      { 2.2250738585072014e-308, "2.23e-308" }, { -0.0, "0" }, { 1e-18, "0.000000000000000001" } };
 	char buf[40];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ck_assert_str_eq(ud_format_human(cases[i].v, buf, sizeof(buf)), cases[i].want);
+		ck_assert_uint_lt(strlen(buf), UD_NUMBER_MAX);
+	}
 }
 END_TEST
 

@@ -295,6 +295,106 @@ int ud_outfile_check_new(const char *path, struct ud_err *err)
 	return ret;
 }
 
+/*
+ * What a path names, to tell whether two paths are one file: an existing
+ * file by its device and inode (links, hard links, "./", "//" and ".."
+ * all lead to the same pair), a file not there yet by its folder's pair
+ * and its name in it.  A stream or an in-place node (FIFO, device) is
+ * never replaced, so only the standard streams and replaceable files have
+ * an identity here.
+ */
+struct file_id {
+	enum out_kind kind;
+	bool known;  /* false: nothing to compare (a FIFO, a path that leads nowhere) */
+	bool exists;
+	dev_t dev;   /* the file's, or its folder's when it does not exist */
+	ino_t ino;
+	char name[NAME_MAX + 1];
+};
+
+/* How an output path resolves (as writing it would); -1 with err when it could not be written at all. */
+static int output_id(const char *path, struct file_id *id, struct ud_err *err)
+{
+	struct place pl;
+	struct stat st;
+
+	*id = (struct file_id){ 0 };
+	if (resolve(path, false, &pl, err) != 0)
+		return -1;
+	id->kind = pl.kind;
+	id->known = pl.kind != OUT_IN_PLACE;
+	if (pl.kind == OUT_REPLACE) {
+		id->exists = fstatat(pl.dirfd, pl.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (!id->exists && fstat(pl.dirfd, &st) != 0)
+			id->known = false;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		snprintf(id->name, sizeof(id->name), "%s", pl.name);
+	}
+	place_close(&pl);
+	return 0;
+}
+
+/* How an input path resolves as a reader opens it (links followed; "-" is a file's name, not stdin). */
+static void input_id(const char *path, struct file_id *id)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	char parent[PATH_MAX];
+	struct stat st;
+
+	*id = (struct file_id){ .kind = OUT_REPLACE };
+	if (stat(path, &st) == 0) {
+		id->known = id->exists = true;
+	} else {
+		if (!*name || strlen(name) > NAME_MAX || (slash && (size_t)(slash - path) >= sizeof(parent)))
+			return;
+		snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+		if (stat(parent, &st) != 0)
+			return;
+		id->known = true;
+		memcpy(id->name, name, strlen(name) + 1);
+	}
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b)
+{
+	if (!a->known || !b->known || a->kind != b->kind)
+		return false;
+	if (a->kind != OUT_REPLACE)
+		return true; /* both standard output, or both standard error */
+	return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino &&
+	       (a->exists || strcmp(a->name, b->name) == 0);
+}
+
+int ud_outfile_check_inputs(const char *opt, const char *path, const char *const *inputs, size_t ninputs,
+			    struct ud_err *err)
+{
+	struct file_id out, in;
+
+	if (output_id(path, &out, err) != 0)
+		return -1;
+	for (size_t i = 0; i < ninputs; i++) {
+		input_id(inputs[i], &in);
+		if (same_file(&out, &in))
+			return ud_fail(err, "%s %s is the input %s: write elsewhere", opt, path, inputs[i]);
+	}
+	return 0;
+}
+
+int ud_outfile_check_apart(const char *opt, const char *path, const char *other_opt, const char *other,
+			   struct ud_err *err)
+{
+	struct file_id a, b;
+
+	if (output_id(path, &a, err) != 0 || output_id(other, &b, err) != 0)
+		return -1;
+	if (same_file(&a, &b))
+		return ud_fail(err, "%s %s and %s %s name the same file: give each its own", opt, path, other_opt, other);
+	return 0;
+}
+
 /* A FIFO opens only when a reader is there: never wait for one that may not come. */
 static int open_in_place(struct ud_outfile *out, struct ud_err *err)
 {

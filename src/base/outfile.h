@@ -60,6 +60,19 @@ struct ud_outfile;
 int ud_outfile_check(const char *path, struct ud_err *err);
 /* The same, and refused when path exists (creates nothing either). */
 int ud_outfile_check_new(const char *path, struct ud_err *err);
+/*
+ * ud_outfile_check(), and refused when path is one of the files a command
+ * reads (-o naming its own input would replace what it reads): "OPT PATH
+ * is the input INPUT: write elsewhere".  One file is one file however it
+ * is named (./, //, .., a symbolic or hard link); a path that does not
+ * exist yet is one with another that names the same folder and name.
+ * Called before any input is read, so that the refusal comes first.
+ */
+int ud_outfile_check_inputs(const char *opt, const char *path, const char *const *inputs, size_t ninputs,
+			    struct ud_err *err);
+/* Both paths checked as outputs, and refused when they are one file (or one standard stream): "name the same file". */
+int ud_outfile_check_apart(const char *opt, const char *path, const char *other_opt, const char *other,
+			   struct ud_err *err);
 /* Owned by the caller, ended by commit or abort; NULL with err when path cannot be written. */
 struct ud_outfile *ud_outfile_open(const char *path, struct ud_err *err);
 /* The same for a file that must not exist: "exists already: not replaced" at open or at commit. */

@@ -112,17 +112,28 @@ static void grouped(double v, char *buf, size_t len)
 	buf[out] = '\0';
 }
 
+/* SI's prefixes from tera (10^12) to quetta (10^30): past them a number a person reads takes an exponent. */
+#define SI_FIRST 1e12
+#define SI_PAST_LAST 999.5e30
+/* Below this, plain decimals would be more zeros than a person counts: an exponent instead. */
+#define PLAIN_SMALLEST 1e-18
+
 const char *ud_format_human(double v, char *buf, size_t len)
 {
-	static const char *const si[] = { "T", "P", "E" };
+	static const char *const si[] = { "T", "P", "E", "Z", "Y", "R", "Q" };
 	double a = fabs(v);
 
 	if (!isfinite(v)) {
 		snprintf(buf, len, "n/a");
-	} else if (a >= 1e12) {
+	} else if (a == 0) {
+		snprintf(buf, len, "0"); /* -0 too: no sign on nothing */
+	} else if (a >= SI_PAST_LAST || a < PLAIN_SMALLEST) {
+		snprintf(buf, len, "%.3g", v); /* 1e+40, 1.8e+308, 4.94e-324 */
+	} else if (a >= SI_FIRST) {
 		int k = 0;
 
-		for (a /= 1e12; a >= 1000 && k < 2; k++)
+		/* 999.5T rounds to "1e+03T" in %.3g: it reads 1P */
+		for (a /= SI_FIRST; a >= 999.5 && k < 6; k++)
 			a /= 1000;
 		snprintf(buf, len, "%s%.3g%s", v < 0 ? "-" : "", a, si[k]);
 	} else if (a >= 999.5) {
@@ -260,6 +271,15 @@ void ud_format_kb(double kb, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.3g GB", kb / KB_PER_GB);
 }
+const char *ud_format_ratio(double v, char *buf, size_t len)
+{
+	if (isfinite(v) && fabs(v) < 999.5 && fabs(v) >= 1e-4)
+		snprintf(buf, len, "%.3g", v);
+	else
+		ud_format_human(v, buf, len);
+	return buf;
+}
+
 const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 {
 	if (!isfinite(v))

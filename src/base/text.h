@@ -25,11 +25,23 @@ char *ud_trim(char *s);
 /*
  * The one rule for a number a person reads, in every text, Markdown and
  * HTML report: "n/a" when not finite; from 1,000 up, whole with thousands
- * grouped ("5,362", "48,746,027"), from 10^12 with an SI suffix ("4.87T");
- * below, three significant digits in plain decimals ("91.1", "0.843",
- * "0.0000326"), never an exponent.  Returns buf.
+ * grouped ("5,362", "48,746,027"), from 10^12 with an SI suffix, tera to
+ * quetta ("4.87T", "1Q"); below, three significant digits in plain decimals
+ * ("91.1", "0.843", "0.0000326").  Only past SI's last prefix (10^33) and
+ * below 10^-18, where plain digits would be more than a person counts, an
+ * exponent ("1e+40", "4.94e-324"); 0 and -0 read "0".  Returns buf.
  */
 const char *ud_format_human(double v, char *buf, size_t len);
+/*
+ * A ratio a person reads ("1.43" before its "x"), by the same rule: three
+ * significant digits below 1,000 ("0.979", "12.3"), from there as
+ * ud_format_human ("1,222", "4.87T", "1e+40").  A speedup's words
+ * (ud_speedup_words) and the reports' ratio cells go through here, so one
+ * ratio reads the same in both.  Returns buf (UD_NUMBER_MAX bytes suffice).
+ */
+const char *ud_format_ratio(double v, char *buf, size_t len);
+/* Room for any number ud_format_human or ud_format_ratio writes: "-1.8e+308", "-999,999,999,999". */
+#define UD_NUMBER_MAX 32
 
 /* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
 void ud_format_ns(double ns, char *buf, size_t len);

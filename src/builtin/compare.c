@@ -109,7 +109,9 @@ int cmd_compare(int argc, char **argv)
 		ud_fail(&err, "give at least two profiles");
 	else if (args.group_by && (nfields = split_fields(args.group_by, fields)) < 0)
 		ud_fail(&err, "--group-by takes 1 to %d host-fact fields, comma-separated", UD_FLEET_MAX_KEYS);
-	else if (ud_uarch_db_load(NULL, &db, &err) == 0) {
+	else if (ud_outfile_check_inputs("-o", args.output, (const char *const *)(argv + next), (size_t)(argc - next),
+					 &err) == 0 &&
+		 ud_uarch_db_load(NULL, &db, &err) == 0) {
 		in = (struct ud_fleet_input){ argv + next, (size_t)(argc - next), fields, (size_t)nfields, UD_FLEET_MEDIAN,
 					      args.baseline, &db };
 		if (args.baseline && strcmp(args.baseline, "first") == 0)

@@ -55,6 +55,9 @@ int cmd_diff(int argc, char **argv)
 		return UD_EXIT_USAGE;
 	}
 	status = UD_EXIT_USAGE;
+	/* -o naming a profile read would replace it: refused before anything is read. */
+	if (ud_outfile_check_inputs("-o", args.output, (const char *const *)(argv + next), 2, &err) != 0)
+		goto fail;
 	if (ud_profile_load_all(argv + next, 2, p, &err) != 0 || ud_uarch_db_load(NULL, &db, &err) != 0)
 		goto fail;
 	in = (struct ud_diff_input){ p[0], p[1], argv[next], argv[next + 1], &db };

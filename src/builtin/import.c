@@ -187,6 +187,29 @@ static int import_files(struct ud_profile *p, char **files, int nfiles, struct u
 	return 0;
 }
 
+/*
+ * -o checked before anything is read, as ud_outfile_check() checks it, and
+ * refused when it names a file read: a paste, --host or --cpuinfo.
+ */
+static int check_output(char **files, int nfiles, struct ud_err *err)
+{
+	const char **inputs = calloc((size_t)nfiles + 2, sizeof(*inputs));
+	size_t n = 0;
+	int ret;
+
+	if (!inputs)
+		return ud_fail(err, "out of memory");
+	for (int i = 0; i < nfiles; i++)
+		inputs[n++] = files[i];
+	if (args.host)
+		inputs[n++] = args.host;
+	if (args.cpuinfo)
+		inputs[n++] = args.cpuinfo;
+	ret = ud_outfile_check_inputs("-o", args.output, inputs, n, err);
+	free(inputs);
+	return ret;
+}
+
 static int import_main(int argc, char **argv)
 {
 	struct ud_profile *p = NULL;
@@ -197,10 +220,12 @@ static int import_main(int argc, char **argv)
 	if (ret != UD_OPT_GO_ON)
 		return ret;
 	args.o.runs = (int)args.runs;
+	/* -o is checked before the inputs are read, and created only once they all parsed. */
+	if (check_output(argv + next, argc - next, &err) != 0)
+		goto fail;
 	host = imported_host(&args, &err);
 	p = host ? ud_profile_new(host) : NULL;
-	/* -o is checked before the inputs are read, and created only once they all parsed. */
-	if (!p || ud_outfile_check(args.output, &err) != 0 || import_files(p, argv + next, argc - next, &err) != 0)
+	if (!p || import_files(p, argv + next, argc - next, &err) != 0)
 		goto fail;
 	ud_import_classify_by_table(p);
 	if (label_by_file(&args, p->host, argv[next]) != 0) {

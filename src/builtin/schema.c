@@ -1,12 +1,15 @@
 /*
  * uarchdiff schema [--path] NAME | --list: the JSON Schema of a document
- * uarchdiff writes (schemas.h), printed as installed.
+ * uarchdiff writes (schemas.h), printed whole: the schemas it refers to
+ * folded in (json_schema.h), so that it validates on its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "builtins.h"
 #include "fileio.h"
+#include "json_io.h"
+#include "json_schema.h"
 #include "options.h"
 #include "schemas.h"
 #include "text.h"
@@ -29,8 +32,9 @@ static const struct ud_command command = {
 		       "events (events --json) and stat-line (one line of stat -j).  Validate with\n"
 		       "any validator, e.g.\n"
 		       "  uarchdiff schema profile | python3 -m jsonschema -i PROFILE /dev/stdin\n"
-		       "host, teach and compare refer to profile's and diff's schemas by file name:\n"
-		       "give the validator their folder as its base URI (see 'uarchdiff schema --path').\n",
+		       "What is printed is whole: the schemas it refers to (profile's, diff's) are\n"
+		       "folded into its \"$defs\", every \"$ref\" pointing inside it, so it validates\n"
+		       "alone; --path gives the installed file, which refers to the others by name.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true,
@@ -64,15 +68,14 @@ static int print_path(const struct ud_schema *s)
 static int print_text(const struct ud_schema *s)
 {
 	struct ud_err err = UD_ERR_INIT;
-	size_t len;
-	char *text = ud_schema_read(s, &len, &err);
+	json_t *bundle = ud_schema_bundle(s, &err);
 
-	if (!text) {
+	if (!bundle) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return UD_EXIT_USAGE;
 	}
-	fwrite(text, 1, len, stdout);
-	free(text);
+	ud_json_write(bundle, stdout);
+	json_decref(bundle);
 	return ud_stdout_status(&command);
 }
 

@@ -264,8 +264,6 @@ static const char *conflict(bool has_command)
 		return "--all-user and --all-kernel are different modes: choose one";
 	if (o.interval && o.timeout)
 		return "--timeout is not supported with -I (as in perf)";
-	if (o.output && o.profile && strcmp(o.output, o.profile) == 0)
-		return "-o and --profile name the same file: give each its own";
 	if (o.log_fd >= 0 && o.output)
 		return "--log-fd and -o are both where the report goes: choose one (as perf)";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
@@ -635,7 +633,12 @@ static int check_outputs(void)
 {
 	struct ud_err err = UD_ERR_INIT;
 
-	if ((o.output && ud_outfile_check(o.output, &err) != 0) || (o.profile && ud_outfile_check(o.profile, &err) != 0)) {
+	int ret = o.output && o.profile ? ud_outfile_check_apart("-o", o.output, "--profile", o.profile, &err)
+		: o.output		? ud_outfile_check(o.output, &err)
+		: o.profile		? ud_outfile_check(o.profile, &err)
+					: 0;
+
+	if (ret != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
 	}

@@ -47,7 +47,10 @@ static const struct ud_command command = {
 		       "the sysfs cache sizes), ilp (1 to 8 independent dependency chains).  All\n"
 		       "by default, about 10-20 s.  Hardware counters (mispredicts, L1d misses,\n"
 		       "IPC) are shown where the host has a PMU, never estimated.\n",
-	.epilogue = "UARCHDIFF_TEACH_QUICK=1 makes every lab tiny (a smoke test: it shows nothing).\n",
+	.epilogue = "UARCHDIFF_TEACH_QUICK=1 makes every lab tiny (a smoke test: it shows nothing).\n"
+		    "A lab that fails (out of memory) is reported as failed beside the labs that\n"
+		    "finished, and the command exits 1; UARCHDIFF_TEACH_FAIL=LAB[,LAB] makes those\n"
+		    "labs fail so, for tests only.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
@@ -105,6 +108,25 @@ static int parse_args(int argc, char **argv, enum ud_lab *labs, size_t *n)
 	return UD_OPT_GO_ON;
 }
 
+/* UARCHDIFF_TEACH_FAIL=LAB[,LAB]: labs made to fail as out of memory would, for tests only. */
+static int fail_labs(struct ud_teach_opts *o, struct ud_err *err)
+{
+	const char *list = getenv("UARCHDIFF_TEACH_FAIL");
+	char name[16];
+	enum ud_lab lab;
+
+	for (const char *p = list; p && *p; p += strspn(p, ",")) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (len >= sizeof(name) || ud_lab_parse(name, &lab) != 0)
+			return ud_fail(err, "UARCHDIFF_TEACH_FAIL names no lab: '%.*s' (branch, cache, ilp)", (int)len, p);
+		o->fail_labs |= 1u << lab;
+		p += len;
+	}
+	return 0;
+}
+
 /* This host's facts, caches and counter plan: what every lab needs. */
 static struct ud_host *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, struct ud_event **ev,
 			       struct ud_err *err)
@@ -124,24 +146,38 @@ static struct ud_host *prepare(struct ud_uarch_db *db, struct ud_teach_opts *o, 
 	o->caches = ud_teach_caches(host);
 	o->mem_avail_kb = ud_teach_mem_available_kb();
 	o->quick = quick && *quick && strcmp(quick, "0") != 0;
+	if (fail_labs(o, err) != 0)
+		return ud_host_free(host), NULL;
 	return host;
 }
 
-static int run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *o, struct ud_lab_result *res,
-		    struct ud_err *err)
+/*
+ * Every lab, one failing (out of memory) or not: a failed lab is said on
+ * stderr and reported as failed beside the others, whose results stand.
+ * Returns how many failed.
+ */
+static size_t run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *o, struct ud_lab_result *res)
 {
 	int tty = isatty(STDERR_FILENO);
 	char tags[128];
+	size_t failed = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (ud_teach_run(labs[i], o, &res[i], err) != 0)
-			return -1;
+		struct ud_err err = UD_ERR_INIT;
+
+		if (ud_teach_run(labs[i], o, &res[i], &err) != 0) {
+			if (tty)
+				fputs("\r\033[K", stderr);
+			ud_cmd_error(&command, "the %s lab failed: %s", ud_lab_name(labs[i]), err.msg);
+			failed++;
+			continue;
+		}
 		ud_noise_tags(&res[i].noise, true, tags, sizeof(tags));
 		fprintf(stderr, "%s%s: %s (%.1f s)%s%s\n", tty ? "\r\033[K" : "", ud_lab_name(labs[i]),
 			res[i].shown ? "shown" : "not shown", res[i].seconds, strcmp(tags, "-") ? ", host busy: " : "",
 			strcmp(tags, "-") ? tags : "");
 	}
-	return 0;
+	return failed;
 }
 
 /* The document streamed for -f json; else its tree (*doc, the caller's to free) through the page's template. */
@@ -167,7 +203,7 @@ int cmd_teach(int argc, char **argv)
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_host *host = NULL;
 	json_t *doc = NULL;
-	size_t n = 0;
+	size_t n = 0, failed;
 	int status, tty;
 
 	args.format = UD_REPORT_TEXT;
@@ -184,14 +220,18 @@ int cmd_teach(int argc, char **argv)
 	tty = isatty(STDERR_FILENO);
 	o.progress = progress;
 	o.progress_arg = &tty;
-	if (!(host = prepare(&db, &o, &ev, &err)) || run_labs(labs, n, &o, res, &err) != 0)
+	if (!(host = prepare(&db, &o, &ev, &err)))
 		goto fail;
+	failed = run_labs(labs, n, &o, res);
 	if (write_document(host, res, n, ud_outfile_stream(out), &doc, &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 	out = NULL;
-	if (status == UD_EXIT_OK)
+	if (status == UD_EXIT_OK) {
+		/* the labs that finished are written; the exit says one did not */
+		status = failed ? UD_EXIT_RUN_FAILED : UD_EXIT_OK;
 		goto done;
+	}
 fail:
 	ud_cmd_error(&command, "%s", err.msg[0] ? err.msg : "out of memory");
 	ud_outfile_abort(out);

@@ -13,6 +13,7 @@
 #include "diff_priv.h"
 #include "diff_thresholds.h"
 #include "stats.h"
+#include "text.h"
 /* MPKI is per thousand instructions; the CPI stack wants per instruction. */
 #define PER_KILO 1000.0
 #define NS_PER_S 1e9
@@ -108,13 +109,23 @@ const char *ud_group_name(enum ud_group g)
 /* Below this magnitude a speedup prints with two decimals, below the next with one. */
 #define SPEEDUP_TWO_DECIMALS 10.0
 #define SPEEDUP_ONE_DECIMAL 100.0
+/* From here "%.0f" would print every digit of 1e40: the rule for numbers a person reads takes over. */
+#define SPEEDUP_NO_DECIMALS 999.5
 
-/* Two decimals below 10x, one below 100x, none above; three where two would read "1.00" and hide the move. */
-static int magnitude_text(double m, char *buf, size_t len)
+/*
+ * Two decimals below 10x, one below 100x, none below 1,000x; three where two
+ * would read "1.00" and hide the move; from 1,000x the one rule for ratios
+ * (text.h: "1,222", "4.87T", "1e+40"), never a long run of digits.
+ */
+static void magnitude_text(double m, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, m < SPEEDUP_TWO_DECIMALS ? "%.2f" : m < SPEEDUP_ONE_DECIMAL ? "%.1f" : "%.0f", m);
-
-	return strcmp(buf, "1.00") == 0 && m != 1 ? snprintf(buf, len, "%.3f", m) : n;
+	if (m >= SPEEDUP_NO_DECIMALS) {
+		ud_format_ratio(m, buf, len);
+		return;
+	}
+	snprintf(buf, len, m < SPEEDUP_TWO_DECIMALS ? "%.2f" : m < SPEEDUP_ONE_DECIMAL ? "%.1f" : "%.0f", m);
+	if (strcmp(buf, "1.00") == 0 && m != 1)
+		snprintf(buf, len, "%.3f", m);
 }
 
 enum ud_direction ud_speedup_direction(double s, int significant, double *magnitude)
@@ -123,6 +134,10 @@ enum ud_direction ud_speedup_direction(double s, int significant, double *magnit
 	if (!isfinite(s) || s <= 0)
 		return UD_DIR_NONE;
 	*magnitude = s >= 1 ? s : 1 / s;
+	if (!isfinite(*magnitude)) { /* 1 / a denormal: no ratio a person can read */
+		*magnitude = NAN;
+		return UD_DIR_NONE;
+	}
 	if (significant == 0 || s == 1)
 		return UD_DIR_SAME;
 	return s > 1 ? UD_DIR_FASTER : UD_DIR_SLOWER;
@@ -138,7 +153,7 @@ void ud_speedup_words(double s, int significant, bool with_object, char *buf, si
 	};
 	double m;
 	enum ud_direction d = ud_speedup_direction(s, significant, &m);
-	char num[32];
+	char num[UD_NUMBER_MAX];
 
 	if (d == UD_DIR_NONE || (d == UD_DIR_SAME && with_object)) {
 		snprintf(buf, len, "%s", words[d][with_object]);

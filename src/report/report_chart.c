@@ -129,7 +129,7 @@ double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio)
 static json_t *tick(const struct ud_log_axis *ax, double ln_ratio)
 {
 	return json_pack("{s:o s:o s:b}", "x", ud_rv_coord(ud_axis_x(ax, ln_ratio)), "label",
-			 ud_rv_fmt("%.3gx", exp(ln_ratio)), "one", fabs(ln_ratio) < 1e-12);
+			 ud_rv_ratio(exp(ln_ratio)), "one", fabs(ln_ratio) < 1e-12);
 }
 
 /* 1x and the ladder's ticks on either side that lie on the axis, left to right. */
@@ -214,7 +214,7 @@ json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup,
 						      ud_rv_coord(y), "w", ud_rv_coord(fmax(x1 - x0, 1)), "h",
 						      ud_rv_coord(CHART_BAR), "text_y", ud_rv_coord(y + CHART_BAR * 0.7),
 						      "value_x", ud_rv_coord(fmax(x1, x0 + 1) + 4), "color",
-						      factor_color(total, id, f), "value", ud_rv_fmt("%.3gx", f), "label_x",
+						      factor_color(total, id, f), "value", ud_rv_ratio(f), "label_x",
 						      ud_rv_coord(CHART_LABEL_X)));
 		row++;
 	}

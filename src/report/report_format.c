@@ -39,6 +39,17 @@ json_t *ud_rv_fmt(const char *format, double v)
 	return json_string(buf);
 }
 
+json_t *ud_rv_ratio(double v)
+{
+	char buf[UD_NUMBER_MAX + 1];
+
+	if (!isfinite(v))
+		return json_string("n/a");
+	ud_format_ratio(v, buf, sizeof(buf) - 1);
+	strcat(buf, "x");
+	return json_string(buf);
+}
+
 /* A count per unit as text.h's one rule writes numbers: "3,807", "91.1", "0.0000326". */
 void ud_rv_count_text(double v, char *buf, size_t len)
 {

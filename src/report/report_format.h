@@ -11,6 +11,8 @@
 
 /* printf of v, or "n/a" when v is not finite (new reference). */
 json_t *ud_rv_fmt(const char *format, double v);
+/* A ratio with its "x", as text.h's ud_format_ratio writes it ("0.979x", "1,222x"), "n/a" when not finite: a new reference. */
+json_t *ud_rv_ratio(double v);
 /* A count per unit into buf: "3,807" with thousands grouped, "91.1", "0.0436", "n/a". */
 void ud_rv_count_text(double v, char *buf, size_t len);
 /* An SVG coordinate, one decimal (new reference). */

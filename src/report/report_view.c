@@ -58,7 +58,7 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 	for (int i = 0; i < UD_METRIC_COUNT; i++) {
 		enum ud_metric id = (enum ud_metric)i;
 		const struct ud_ab *m = &w->metric[i];
-		json_t *a = ud_rv_metric(m->a, id), *b = ud_rv_metric(m->b, id), *r = ud_rv_fmt("%.3gx", m->ratio);
+		json_t *a = ud_rv_metric(m->a, id), *b = ud_rv_metric(m->b, id), *r = ud_rv_ratio(m->ratio);
 		const char *reason = w->incomparable[i];
 		char col[160], name[48];
 
@@ -92,7 +92,7 @@ static json_t *factors_view(const struct ud_diff_workload *w)
 		const char *label = ud_factor_label((enum ud_factor)i);
 		double ratio = ud_rv_known(w->factor[i]);
 		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
-		json_t *v = ud_rv_fmt("%.3gx", ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * w->share[i]) + 0.0);
+		json_t *v = ud_rv_ratio(ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * w->share[i]) + 0.0);
 		/* what it did to B (a share beyond +-100% reads only beside the word); nothing where it prints as 1x */
 		const char *effect = strcmp(json_string_value(v), "1x") == 0 ? "" : ratio > 1 ? "helped B" : ratio < 1 ? "hurt B" : "";
 		char col[128];
@@ -153,13 +153,13 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		const struct ud_ab *v = &w->per_unit[i].v;
 		bool is_time;
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
-		char a[40], b[40], r[24], noise[40], col[240];
+		char a[40], b[40], num[UD_NUMBER_MAX], r[UD_NUMBER_MAX + 1], noise[40], col[240];
 
 		if (!isfinite(v->a) && !isfinite(v->b))
 			continue; /* known on neither side: a row of n/a says nothing the data has */
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
-		snprintf(r, sizeof(r), isfinite(v->ratio) ? "%.3gx" : "n/a", v->ratio);
+		snprintf(r, sizeof(r), "%s%s", ud_format_ratio(v->ratio, num, sizeof(num)), isfinite(v->ratio) ? "x" : "");
 		noise_text(&w->per_unit[i], noise, sizeof(noise));
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s%s%s", label, a, b, r, tested && noise[0] ? "  " : "",
 			 tested ? noise : "");

@@ -99,6 +99,11 @@ struct ud_lab_result {
 	bool shown;
 	char measured[320];           /* the effect in words */
 	char why_not[320];            /* "" when shown */
+	/*
+	 * Why the lab could not run to its end ("" when it did): such a lab is a
+	 * result too, not shown, with no points, beside the labs that finished.
+	 */
+	char failed[sizeof(((struct ud_err *)0)->msg)];
 };
 
 /* A result for lab with no points, reference NAN, counters not_counted, noise unknown. */

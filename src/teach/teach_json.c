@@ -111,6 +111,7 @@ static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 	ud_jw_string(w, "reason", r->counters_reason[0] ? r->counters_reason : NULL);
 	ud_jw_end(w);
 	ud_jw_string(w, "note", r->note[0] ? r->note : NULL);
+	ud_jw_string(w, "failed", r->failed[0] ? r->failed : NULL);
 	ud_jw_real(w, "seconds", r->seconds);
 	ud_noise_emit(w, "noise", &r->noise);
 	if (r->lab == UD_LAB_CACHE)

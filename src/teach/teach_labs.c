@@ -345,11 +345,35 @@ static int ilp_lab(struct probe *pr, struct ud_lab_result *r, struct ud_err *err
 	return 0;
 }
 
-int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_result *r, struct ud_err *err)
+/* r as a lab that could not run to its end: no points (a partial curve would be judged as a whole one), not shown. */
+static void lab_failed(struct ud_lab_result *r, const struct ud_err *err)
+{
+	free(r->points);
+	r->points = NULL;
+	r->npoints = 0;
+	r->nknees = 0;
+	r->reference = r->a = r->b = r->ratio = NAN;
+	r->shown = false;
+	snprintf(r->failed, sizeof(r->failed), "%s", err->msg);
+	snprintf(r->measured, sizeof(r->measured), "Not measured: the lab could not run to its end.");
+	snprintf(r->why_not, sizeof(r->why_not), "the lab failed: %.*s", (int)(sizeof(r->why_not) - 20), err->msg);
+}
+
+/* The lab itself, or its failure on purpose where a test asked for one (UARCHDIFF_TEACH_FAIL). */
+static int run_lab(enum ud_lab lab, struct probe *pr, struct ud_lab_result *r, struct ud_err *err)
 {
 	static int (*const labs[UD_LAB_COUNT])(struct probe *, struct ud_lab_result *, struct ud_err *) = {
 		[UD_LAB_BRANCH] = branch_lab, [UD_LAB_CACHE] = cache_lab, [UD_LAB_ILP] = ilp_lab,
 	};
+
+	if (pr->o->fail_labs & (1u << lab))
+		return ud_fail(err, "out of memory for the %s lab (made to fail by UARCHDIFF_TEACH_FAIL, a test's knob)",
+			       ud_lab_name(lab));
+	return labs[lab](pr, r, err);
+}
+
+int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_result *r, struct ud_err *err)
+{
 	struct probe pr = { .o = o, .target_ns = o->quick ? QUICK_TARGET_NS : TARGET_NS, .repeats = o->quick ? 1 : REPEATS,
 			    .noise = &r->noise, .seen = { .load_max = NAN } };
 	uint64_t t0 = ud_now_ns();
@@ -362,7 +386,7 @@ int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_r
 	pr.set = pr.counts && pr.best && pr.times ? ud_counters_open(o->ev, o->nev, 0, 0) : NULL;
 	if (!pr.set) {
 		ud_fail(err, "out of memory");
-	} else if (labs[lab](&pr, r, err) == 0) {
+	} else if (run_lab(lab, &pr, r, err) == 0) {
 		if (o->quick && !r->note[0])
 			snprintf(r->note, sizeof(r->note), "quick mode: tiny sizes, 1 ms a point; nothing is shown");
 		counters_status(&pr, r);
@@ -373,6 +397,10 @@ int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_r
 		r->noise.samples_taken = pr.repeats;
 		/* a lab is one thread kept busy: below 0.9 of a CPU it shared one */
 		ret = ud_noise_assess(&r->noise, true) == 0 ? 0 : ud_fail(err, "out of memory");
+	}
+	if (ret != 0) {
+		lab_failed(r, err);
+		r->seconds = (double)(ud_now_ns() - t0) / 1e9;
 	}
 	ud_counters_close(pr.set);
 	free(pr.counts);

@@ -33,6 +33,7 @@ struct ud_teach_opts {
 	struct ud_cache_kb caches;      /* this host's, from sysfs (KB; 0 unknown) */
 	double mem_avail_kb;            /* free memory (0 unknown): the cache lab uses at most a quarter */
 	bool quick;                     /* tiny sizes and timings: proves the labs run, shows nothing */
+	unsigned fail_labs;             /* for tests only: these labs (1 << lab) fail as out of memory would */
 	const struct ud_event *ev;      /* UD_TEACH_EVENTS, planned */
 	size_t nev;
 	/* called before each point; may be NULL */
@@ -43,7 +44,8 @@ struct ud_teach_opts {
 /*
  * Runs lab and fills r (initialized here) with its points, counters' status,
  * wall time and noise, then judges it (ud_lab_judge()).  Returns 0, or -1 with err
- * when out of memory.
+ * when out of memory: then r is the failed lab (r->failed the reason, no
+ * points, not shown), to be reported beside the others.
  */
 int ud_teach_run(enum ud_lab lab, const struct ud_teach_opts *o, struct ud_lab_result *r, struct ud_err *err);
 
