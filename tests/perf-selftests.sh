@@ -190,7 +190,7 @@ def lines_of(path):
     return text.split('\n')
 
 def judge(path, rc):
-    out, order = {}, []
+    out, order, start = {}, [], {}
     lines = lines_of(path)
     for i, line in enumerate(lines):
         label = max((l for l in labels if line.startswith(l)), key=len, default=None)
@@ -201,11 +201,16 @@ def judge(path, rc):
         if label not in out:
             order.append(label)
             out[label] = []
+            start[label] = i
         rest = line[len(label):].strip()
         m = VERDICT.match(rest)
         if m:
             word = m.group(1)
             status = 'pass' if word == 'Success' else 'skip' if word.startswith('Skip') else 'fail'
+            if status == 'fail':
+                # The tool's own complaint, printed since the subtest began.
+                said = [l for l in lines[start.get(label, i):i] if 'uarchdiff stat:' in l]
+                rest = ' '.join([rest] + said[:1])
             out[label].append((status, rest))
             continue
         after = [l for l in lines[i + 1:] if l.strip()]
