@@ -165,6 +165,7 @@ static const struct ud_option options[] = {
 	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
 	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
 	/* perf's options not built yet: refused so that a script stops with the reason, not a guess */
+	UD_REFUSED_OPTION('g', "group", NULL, "not built yet: write the group in the event list, -e '{a,b}'"),
 	UD_REFUSED_OPTION('G', "cgroup", "NAME",
 	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
 	UD_REFUSED_OPTION(0, "for-each-cgroup", "NAME",
@@ -207,7 +208,7 @@ static const struct ud_command command = {
 		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
 		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
 		    "the BPF options are refused with their reason and what to use instead,\n"
-		    "as are -G, --for-each-cgroup, --control and --filter, not built yet\n"
+		    "as are -g, -G, --for-each-cgroup, --control and --filter, not built yet\n"
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
