@@ -270,6 +270,18 @@ static int cpu_slots(struct ud_stat_target *t)
 	return t->slots ? 0 : -1;
 }
 
+/* A slot for each of tids[0..n) on any CPU; takes over tids (freed). */
+static int thread_slots(struct ud_stat_target *t, pid_t *tids, size_t n, struct ud_err *err)
+{
+	t->tasks = true;
+	t->nslots = n;
+	t->slots = calloc(n ? n : 1, sizeof(*t->slots));
+	for (size_t i = 0; t->slots && i < n; i++)
+		t->slots[i] = (struct ud_count_slot){ .pid = tids[i], .cpu = -1 };
+	free(tids);
+	return t->slots ? 0 : ud_fail(err, "out of memory");
+}
+
 /* The slots of a task target: each thread of the processes (-p), or the threads named (-t), on any CPU. */
 static int task_slots(struct ud_stat_target *t, struct ud_err *err)
 {
@@ -289,13 +301,7 @@ static int task_slots(struct ud_stat_target *t, struct ud_err *err)
 	} else {
 		tids = ids;
 	}
-	t->tasks = true;
-	t->nslots = n;
-	t->slots = calloc(n ? n : 1, sizeof(*t->slots));
-	for (size_t i = 0; t->slots && i < n; i++)
-		t->slots[i] = (struct ud_count_slot){ .pid = tids[i], .cpu = -1 };
-	free(tids);
-	return t->slots ? 0 : ud_fail(err, "out of memory");
+	return thread_slots(t, tids, n, err);
 }
 
 /* Every thread running now: /proc/PID/task/TID; a process that exits while listed is left out. */
@@ -340,13 +346,8 @@ static int all_thread_slots(struct ud_stat_target *t, struct ud_err *err)
 
 	if (all_threads(&tids, &n, err) != 0)
 		return -1;
-	t->tasks = t->all_threads = true;
-	t->nslots = n;
-	t->slots = calloc(n ? n : 1, sizeof(*t->slots));
-	for (size_t i = 0; t->slots && i < n; i++)
-		t->slots[i] = (struct ud_count_slot){ .pid = tids[i], .cpu = -1 };
-	free(tids);
-	return t->slots ? 0 : ud_fail(err, "out of memory");
+	t->all_threads = true;
+	return thread_slots(t, tids, n, err);
 }
 
 /* A CPU's core, die, socket or node label as perf's aggr_cpu_id prints it. */
