@@ -58,8 +58,6 @@ struct stat_opts {
 static struct stat_opts o;
 /* `stat record`'s part in the run (stat_record_cmd.h); NULL for stat itself. */
 static const struct ud_stat_recorder *rec;
-/* No report printed: `stat record -o -` writes the record where it would go, as perf prints nothing then. */
-static bool quiet;
 
 static const struct ud_option options[] = {
 	UD_LIST_OPTION('e', "event", &o.events, "EVENTS",
@@ -296,7 +294,8 @@ static int parse_args(int argc, char **argv, char ***cmd)
 		status = rec->begin(rec->ctx, &o.output, o.append);
 		if (status < 0)
 			return UD_EXIT_PERF_USAGE;
-		quiet = status > 0;
+		/* `stat record -o -` writes the record where the report would go: perf prints nothing then */
+		o.quiet |= status > 0;
 	}
 	return UD_OPT_GO_ON;
 }
@@ -497,7 +496,7 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 
 static void print_view(FILE *f, const struct ud_stat_view *v)
 {
-	if (quiet || o.quiet)
+	if (o.quiet)
 		return;
 	if (o.json)
 		ud_stat_print_json(f, v);
@@ -528,7 +527,7 @@ static void on_interval(void *ctx, const struct ud_count *deltas, uint64_t at_ns
 		v.interval_s = (double)at_ns / 1e9;
 		v.interval_index = r->intervals++;
 		/* perf's CONSOLE_CLEAR, and the header again on the cleared screen */
-		if (o.interval_clear && !quiet && !o.quiet) {
+		if (o.interval_clear && !o.quiet) {
 			fputs("\033[H\033[2J", r->f);
 			v.interval_index = 0;
 		}
@@ -607,7 +606,7 @@ static int write_report(struct stat_run *r)
 	/* after -I's intervals, the totals only where asked, as perf prints them */
 	if (o.interval == 0 || o.summary)
 		print_view(r->f, &v);
-	if (!o.json && !o.sep && !quiet && !o.quiet)
+	if (!o.json && !o.sep && !o.quiet)
 		ud_stat_print_hotspots(r->f, w->hotspots);
 	if (rec && rec->end(rec->ctx, r->p, &v, o.interval == 0 || o.summary) != 0)
 		ret = -1;
@@ -633,7 +632,6 @@ static int write_report(struct stat_run *r)
 static int check_outputs(void)
 {
 	struct ud_err err = UD_ERR_INIT;
-
 	int ret = o.output && o.profile ? ud_outfile_check_apart("-o", o.output, "--profile", o.profile, &err)
 		: o.output		? ud_outfile_check(o.output, &err)
 		: o.profile		? ud_outfile_check(o.profile, &err)
@@ -732,7 +730,6 @@ int ud_stat_count(int argc, char **argv, const struct ud_stat_recorder *recorder
 	int status;
 
 	rec = recorder;
-	quiet = false;
 	status = parse_args(argc, argv, &r.cmd);
 
 	if (status == UD_OPT_GO_ON)
