@@ -5,13 +5,19 @@
  * a member that makes its group unschedulable.  Software events never fail
  * as a group, and a weak group's fallback ({a,b}:W) needs one that does.
  * Every other system call goes through.
+ *
+ * It also stands for sync(): with UD_SYNC_LOG set, each call appends a
+ * line there before the real one, so a test sees -S's calls without
+ * ptrace, which CI's containers may refuse to strace.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 /* The group_fd of the last perf_event_open of each software event (configs 0..15), for a test to read. */
 int ud_refuse_last_group_fd[16];
@@ -42,4 +48,22 @@ long syscall(long nr, ...)
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+void sync(void)
+{
+	static void (*real)(void);
+	const char *log = getenv("UD_SYNC_LOG");
+
+	if (log) {
+		FILE *f = fopen(log, "a");
+
+		if (f) {
+			fputs("sync\n", f);
+			fclose(f);
+		}
+	}
+	if (!real)
+		real = (void (*)(void))dlsym(RTLD_NEXT, "sync");
+	real();
 }
