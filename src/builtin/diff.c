@@ -6,6 +6,7 @@
 #include "builtins.h"
 #include "diff.h"
 #include "events.h"
+#include "import.h"
 #include "options.h"
 #include "outfile.h"
 #include "profile.h"
@@ -58,7 +59,7 @@ int cmd_diff(int argc, char **argv)
 	/* -o naming a profile read would replace it: refused before anything is read. */
 	if (ud_outfile_check_inputs("-o", args.output, (const char *const *)(argv + next), 2, &err) != 0)
 		goto fail;
-	if (ud_profile_load_all(argv + next, 2, p, &err) != 0 || ud_uarch_db_load(NULL, &db, &err) != 0)
+	if (ud_import_load_profiles(argv + next, 2, p, &err) != 0 || ud_uarch_db_load(NULL, &db, &err) != 0)
 		goto fail;
 	in = (struct ud_diff_input){ p[0], p[1], argv[next], argv[next + 1], &db };
 	if (!(model = ud_diff_build(&in, &err)))

@@ -11,6 +11,7 @@
 
 #include "fleet_priv.h"
 #include "host_facts.h"
+#include "import.h"
 #include "json_emit.h"
 
 const char *const ud_fleet_default_keys[] = { "cpu.vendor", "cpu.uarch", "cpu.online_cpus" };
@@ -336,6 +337,7 @@ static int fold_one(void *ctx, size_t i, struct ud_profile *p, const struct ud_e
 
 	if (!p) {
 		a->errs[i] = *err;
+		ud_import_explain_not_profile(a->in->paths[i], &a->errs[i]);
 		return 0;
 	}
 	label = ud_host_label(p->host, a->in->paths[i]);

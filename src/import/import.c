@@ -343,6 +343,62 @@ int ud_import_file(struct ud_profile *p, const char *path, const struct ud_impor
 	return ud_import_file_warn(p, path, o, NULL, err);
 }
 
+/* What a format is, in a sentence about a file that is one. */
+static const char *const format_nouns[] = {
+	[UD_FMT_AUTO] = "an input",
+	[UD_FMT_PERF_TEXT] = "a perf stat paste (text)",
+	[UD_FMT_PERF_CSV] = "a perf stat paste (-x CSV)",
+	[UD_FMT_PERF_JSON] = "a perf stat paste (-j JSON)",
+	[UD_FMT_UNIXBENCH] = "a UnixBench log",
+	[UD_FMT_PERF_REPORT] = "a perf report",
+	[UD_FMT_LKP] = "a kernel test robot table",
+};
+
+int ud_import_explain_not_profile(const char *path, struct ud_err *err)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	struct ud_err ignored = UD_ERR_INIT;
+	struct ud_profile *p = ud_profile_new(NULL);
+	size_t len, n;
+	char *text = p ? ud_read_file(path, UD_INPUT_IMPORT, &len, &ignored) : NULL;
+	enum ud_import_format format;
+
+	if (!text || ud_import_buffer(p, text, len, path, &o, &ignored) != 0 || p->nworkloads == 0) {
+		free(text);
+		ud_profile_free(p);
+		return 0;
+	}
+	format = ud_import_detect(text, len);
+	n = p->nworkloads;
+	free(text);
+	ud_profile_free(p);
+	ud_fail(err, "%s: %s with %zu workload%s, not a profile: make one first with 'uarchdiff import -o PROFILE.json %s'",
+		path, format_nouns[format], n, n == 1 ? "" : "s", path);
+	return 1;
+}
+
+int ud_import_load_profiles(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err)
+{
+	struct ud_err *errs = calloc(n ? n : 1, sizeof(*errs));
+	size_t failed = n;
+
+	if (!errs)
+		return ud_fail(err, "out of memory");
+	ud_profile_load_each(paths, n, out, errs);
+	for (size_t i = 0; i < n && failed == n; i++)
+		failed = out[i] ? n : i;
+	if (failed < n) {
+		ud_import_explain_not_profile(paths[failed], &errs[failed]);
+		*err = errs[failed];
+		for (size_t i = 0; i < n; i++) {
+			ud_profile_free(out[i]);
+			out[i] = NULL;
+		}
+	}
+	free(errs);
+	return failed < n ? -1 : 0;
+}
+
 int ud_import_classify_by_table(struct ud_profile *p)
 {
 	struct ud_uarch_db db = { 0 };

@@ -88,6 +88,16 @@ int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const c
 		     const struct ud_import_opts *o, struct ud_err *err);
 int ud_import_file(struct ud_profile *p, const char *path, const struct ud_import_opts *o, struct ud_err *err);
 /*
+ * path did not load as a profile, for the reason in err.  Where it imports
+ * (a perf stat paste, a UnixBench log ...), err becomes what the file is and
+ * the command that makes a profile of it: a paste given where a profile
+ * goes is the likeliest mistake, and the JSON parser's "1:2: invalid token"
+ * says nothing of it.  Returns 1 when it rewrote err, 0 when it left it.
+ */
+int ud_import_explain_not_profile(const char *path, struct ud_err *err);
+/* ud_profile_load_all(), with err explained as above for the path that failed. */
+int ud_import_load_profiles(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
+/*
  * After the files: the counters no name classed (raw codes, vendors'
  * names), classed from the event table of the host's cpu.uarch where there
  * is one (uarch.h, ud_uarch_classify_counters()).  Returns how many; 0
