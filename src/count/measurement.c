@@ -92,8 +92,10 @@ static int unknown_events(const struct ud_measurement *m, const struct ud_measur
 /* --filter's filters set on their tracepoints, each one the kernel refuses refused before anything runs. */
 static int filter_events(struct ud_measurement *m, const struct ud_event_request *request, struct ud_err *err)
 {
-	if (!request || ud_event_request_apply_filters(request, m->ev, m->nev, err) != 0)
-		return request ? -1 : 0;
+	if (!request)
+		return 0;
+	if (ud_event_request_apply_filters(request, m->ev, m->nev, err) != 0)
+		return -1;
 	for (size_t i = 0; i < m->nev; i++)
 		if (m->ev[i].filter && ud_counting_check_filter(&m->ev[i], err) != 0)
 			return -1;
