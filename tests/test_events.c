@@ -522,6 +522,42 @@ static bool tracefs_id(const char *event, unsigned long long *id)
 	return false;
 }
 
+/*
+ * stat's -e and --filter in order (issue 34, perf's parse_filter()): a
+ * filter takes every event of the -e before it, a second one for the same
+ * -e joins it, and only tracepoints take one.
+ */
+START_TEST(test_filter_request)
+{
+	struct ud_event_request r = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_event ev[4] = { { .resolved = true, .opened_as = "tracepoint" },
+				  { .resolved = true, .opened_as = "tracepoint" },
+				  { .resolved = true, .opened_as = "tracepoint" },
+				  { .resolved = true, .opened_as = "generic" } };
+
+	ck_assert_int_eq(ud_event_request_filter(&r, "fd == 1", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--filter option should follow a -e tracepoint"));
+	ck_assert_int_eq(ud_event_request_add(&r, "a:b", &err), 0);
+	ck_assert_int_eq(ud_event_request_add(&r, "{c:d,e:f}", &err), 0);
+	ck_assert_int_eq(ud_event_request_filter(&r, "fd == 1", &err), 0);
+	ck_assert_int_eq(ud_event_request_filter(&r, "count > 2", &err), 0);
+	ck_assert_str_eq(r.list, "a:b,{c:d,e:f}");
+	ck_assert_int_eq(ud_event_request_apply_filters(&r, ev, 3, &err), 0);
+	ck_assert_ptr_null(ev[0].filter);
+	ck_assert_str_eq(ev[1].filter, "(fd == 1) && (count > 2)");
+	ck_assert_str_eq(ev[2].filter, ev[1].filter);
+	ck_assert_int_eq(ud_event_request_add(&r, "task-clock", &err), 0);
+	ck_assert_int_eq(ud_event_request_filter(&r, "fd == 2", &err), 0);
+	snprintf(ev[3].name, sizeof(ev[3].name), "task-clock");
+	ck_assert_int_eq(ud_event_request_apply_filters(&r, ev, 4, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--filter 'fd == 2': 'task-clock' is not a tracepoint"));
+	ck_assert_int_eq(ud_event_request_add(&r, "{x", &err), -1);
+	ud_event_request_free(&r);
+	ck_assert_ptr_null(r.list);
+}
+END_TEST
+
 START_TEST(test_tracepoint)
 {
 	unsigned long long id;
@@ -596,6 +632,7 @@ int main(void)
 	tcase_add_test(tc, test_format_place);
 	tcase_add_test(tc, test_pmu_syntax);
 	tcase_add_test(tc, test_tracepoint);
+	tcase_add_test(tc, test_filter_request);
 	tcase_add_test(tc, test_suggestions);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

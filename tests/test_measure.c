@@ -241,6 +241,41 @@ static int group_of(const struct ud_event *ev, size_t n, const char *name, size_
 	return -1;
 }
 
+/*
+ * stat -g (issue 34): the list's events, whatever groups it wrote, and
+ * -d's are one group, software ones too, with no copies of cycles; the
+ * top-down groups stay their own.  Without it task-clock opens alone.
+ */
+START_TEST(test_plan_one_group)
+{
+	struct ud_uarch_db db = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	const struct ud_uarch *zen4;
+	struct ud_event *ev;
+	size_t n = 0, at, listed;
+	int g;
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	zen4 = ud_uarch_find(&db, "zen4");
+	ev = ud_measure_plan_topdown(zen4, "{cycles,instructions},task-clock,{branches,branch-misses}", 1, 0, true,
+				     true, &n, &err);
+	ck_assert_msg(ev != NULL, "%s", err.msg);
+	listed = 5 + 4; /* the list's, then -d's four L1d and LLC events */
+	g = group_of(ev, n, "cycles", &at);
+	for (size_t i = 0; i < listed; i++)
+		ck_assert_msg(ev[i].group == g && !ev[i].copy, "%s: group %d, not %d", ev[i].name, ev[i].group, g);
+	ck_assert_int_ne(group_of(ev, n, "ls_not_halted_cyc", &at), g);
+	ck_assert_uint_eq(n, listed + zen4->topdown[0].nevents);
+	free(ev);
+	ev = ud_measure_plan_topdown(zen4, "{cycles,instructions},task-clock", 0, 0, false, false, &n, &err);
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_int_eq(group_of(ev, n, "task-clock", &at), -1);
+	free(ev);
+	ud_uarch_db_free(&db);
+	ud_events_cleanup();
+}
+END_TEST
+
 START_TEST(test_plan_topdown)
 {
 	struct ud_uarch_db db = { 0 };
@@ -252,7 +287,7 @@ START_TEST(test_plan_topdown)
 
 	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
 	zen4 = ud_uarch_find(&db, "zen4");
-	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, 0, true, &n, &err);
+	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, 0, true, false, &n, &err);
 	ck_assert_msg(ev != NULL, "%s", err.msg);
 	/* the two asked for, then the table's twelve, none twice */
 	ck_assert_uint_eq(n, 2 + zen4->topdown[0].nevents);
@@ -280,7 +315,7 @@ START_TEST(test_plan_topdown)
 	 */
 	reserved = ud_uarch_usable_counters(zen4, ud_measure_nmi_watchdog()) - 5;
 	ck_assert_int_ge(reserved, 0);
-	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, reserved, true, &n, &err);
+	ev = ud_measure_plan_topdown(zen4, "cycles,instructions", 0, reserved, true, false, &n, &err);
 	ck_assert_ptr_nonnull(ev);
 	group_of(ev, n, "ls_not_halted_cyc", &at);
 	ck_assert_int_eq(ev[at].request_group, -1);
@@ -297,7 +332,7 @@ START_TEST(test_plan_topdown)
 	icx = ud_uarch_find(&db, "icelake-sp");
 	reserved = ud_uarch_usable_counters(icx, ud_measure_nmi_watchdog()) - 3;
 	ck_assert_int_ge(reserved, 0);
-	ev = ud_measure_plan_topdown(icx, "cycles", 0, reserved, true, &n, &err);
+	ev = ud_measure_plan_topdown(icx, "cycles", 0, reserved, true, false, &n, &err);
 	ck_assert_ptr_nonnull(ev);
 	g1 = group_of(ev, n, "slots", &first);
 	for (size_t i = 0; i < first; i++)
@@ -309,7 +344,7 @@ START_TEST(test_plan_topdown)
 
 	/* a hybrid part's core types each on their own PMU, by name: refused where that PMU is absent */
 	adl = ud_uarch_find(&db, "alderlake");
-	ev = ud_measure_plan_topdown(adl, "task-clock", 0, 0, true, &n, &err);
+	ev = ud_measure_plan_topdown(adl, "task-clock", 0, 0, true, false, &n, &err);
 	ck_assert_ptr_nonnull(ev);
 	g1 = group_of(ev, n, "topdown-retiring", &at);
 	g2 = group_of(ev, n, "TOPDOWN_RETIRING.ALL", &at);
@@ -343,7 +378,7 @@ START_TEST(test_stat_topdown_here)
 	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
 	m.topdown = ud_uarch_detect_file(&db, NULL, &err);
 	ck_assert_ptr_nonnull(m.topdown);
-	ev = ud_measure_plan_topdown(m.topdown, "task-clock", 0, 0, true, &n, &err);
+	ev = ud_measure_plan_topdown(m.topdown, "task-clock", 0, 0, true, false, &n, &err);
 	ck_assert_ptr_nonnull(ev);
 	ck_assert_int_eq(ud_measure_stat(&m, ev, n, w, NULL, &last, &err), UD_LAUNCH_OK);
 	if (!m.topdown->ntopdown || m.topdown->topdown[0].method == UD_TD_METHOD_NONE) {
@@ -584,6 +619,7 @@ int main(void)
 	tcase_add_test(tc, test_exact_command_with_software_groups);
 	tcase_add_test(tc, test_plan);
 	tcase_add_test(tc, test_plan_topdown);
+	tcase_add_test(tc, test_plan_one_group);
 	tcase_add_test(tc, test_measurement_unknown_events);
 	tcase_add_test(tc, test_measurement_nothing_and_metrics);
 	tcase_add_test(tc, test_stat_topdown_here);

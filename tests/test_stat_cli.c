@@ -650,6 +650,128 @@ START_TEST(test_weak_group_falls_apart)
 }
 END_TEST
 
+/* A software counter the child was counted with (pid > 0), as the preloaded shim's UD_OPEN_LOG has it. */
+struct opened {
+	unsigned long long config;
+	int group_fd;
+	long fd;
+};
+
+/* The last max counters opened on the child, in order, into o; returns how many. */
+static size_t opened_on_child(const char *log, struct opened *o, size_t max)
+{
+	FILE *f = fopen(log, "r");
+	struct opened line;
+	size_t n = 0;
+	int pid;
+
+	ck_assert_ptr_nonnull(f);
+	while (fscanf(f, "%llu %d %d %ld", &line.config, &pid, &line.group_fd, &line.fd) == 4) {
+		if (pid <= 0)
+			continue; /* probes on uarchdiff itself */
+		if (n == max)
+			memmove(o, o + 1, --n * sizeof(*o));
+		o[n++] = line;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * -g (issue 34): every counter in one group, as perf 6.1's
+ * evlist__set_leader(): the -e events whatever {} groups they were in and
+ * however many -e there were, or perf's defaults; without -g each software
+ * event opens on its own.  Seen in each perf_event_open's group_fd, which
+ * the preloaded shim logs.
+ */
+START_TEST(test_group_option)
+{
+	static const struct {
+		const char *args[6];
+		bool grouped;
+	} cases[] = {
+		{ { "-g", "-e", "{task-clock,page-faults},cpu-migrations", "-e", "minor-faults" }, true },
+		{ { "-g" }, true }, /* the defaults: task-clock, context-switches, cpu-migrations, page-faults */
+		{ { "-e", "task-clock,page-faults,cpu-migrations", "-e", "minor-faults" }, false },
+	};
+	char *dir = make_tempdir(), log[4200];
+
+	snprintf(log, sizeof(log), "%s/opened", dir);
+	setenv("LD_PRELOAD", UD_REFUSE_GROUP_LIB, 1);
+	setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 1);
+	setenv("UD_OPEN_LOG", log, 1);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *argv[16] = { UD, "stat", "-x," };
+		size_t k = 3, n;
+		struct opened o[4];
+		struct run_result r;
+
+		for (size_t a = 0; a < 6 && cases[c].args[a]; a++)
+			argv[k++] = (char *)cases[c].args[a];
+		argv[k++] = "--";
+		argv[k++] = "true";
+		unlink(log);
+		r = run_capture(argv);
+		ck_assert_msg(r.status == 0, "case %zu: exit %d: %s", c, r.status, r.err);
+		n = opened_on_child(log, o, 4);
+		ck_assert_uint_eq(n, 4);
+		ck_assert_int_eq(o[0].group_fd, -1);
+		for (size_t i = 1; i < n; i++)
+			ck_assert_msg(o[i].group_fd == (cases[c].grouped ? (int)o[0].fd : -1),
+				      "case %zu: counter %llu opened with group_fd %d (the first: fd %ld)", c, o[i].config,
+				      o[i].group_fd, o[0].fd);
+		run_free(&r);
+	}
+	unsetenv("LD_PRELOAD");
+	unsetenv("ASAN_OPTIONS");
+	unsetenv("UD_OPEN_LOG");
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Whether tracefs lists the write system call's entry tracepoint here (CI's containers may not mount it). */
+static bool have_sys_enter_write(void)
+{
+	return access("/sys/kernel/tracing/events/syscalls/sys_enter_write/id", R_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_write/id", R_OK) == 0;
+}
+
+/*
+ * --filter (issue 34): the tracepoint filter of the -e before it.  The
+ * child makes 7 writes to stdout and one to stderr, and the tracepoint is
+ * counted twice in one run, the second -e filtered on fd == 1: that count
+ * is the 7 exactly, the whole one has the stderr write too (the system
+ * calls one program makes are its own, not the load's).  A filter the
+ * kernel refuses is refused before the command runs, with perf's 129.
+ */
+START_TEST(test_filter_tracepoint)
+{
+	char *argv[] = { UD, "stat", "-x,", "-e", "syscalls:sys_enter_write", "-e", "syscalls:sys_enter_write",
+			 "--filter", "fd == 1", "--", UD_TESTCHILD, "writes", "7", NULL };
+	struct run_result r;
+	struct row rows[3];
+
+	if (!have_sys_enter_write()) {
+		printf("skipped: tracefs lists no syscalls:sys_enter_write here\n");
+		return;
+	}
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_uint_eq(rows_of(r.err, CSV, rows, 3), 2);
+	ck_assert_msg(atol(rows[0].value) >= 8, "unfiltered: %s", rows[0].value);
+	ck_assert_str_eq(rows[1].value, "7");
+	run_free(&r);
+	argv[8] = "no_such_field == 1";
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 129, "exit %d", r.status);
+	ck_assert_msg(count_lines(r.err) == 1 && strstr(r.err, "--filter 'no_such_field == 1': the kernel refused it"),
+		      "%s", r.err);
+	ck_assert_msg(!strchr(r.out, 'w'), "the command ran: %s", r.out);
+	run_free(&r);
+}
+END_TEST
+
 /* The commas of a -x, row: perf's commachecker (tests/shell/stat+csv_output.sh) wants 8 per die or node, 7 per thread. */
 static int commas(const char *line, const char *end)
 {
@@ -1044,6 +1166,8 @@ int main(void)
 	tcase_add_test(tc, test_more_events_as_perf_prints_them);
 	tcase_add_test(tc, test_cpu_times_need_a_command);
 	tcase_add_test(tc, test_weak_group_falls_apart);
+	tcase_add_test(tc, test_group_option);
+	tcase_add_test(tc, test_filter_tracepoint);
 	tcase_add_test(tc, test_perf_defaults);
 	tcase_add_test(tc, test_report_options);
 	tcase_add_test(tc, test_refused_perf_options);

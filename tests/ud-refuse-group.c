@@ -6,6 +6,10 @@
  * as a group, and a weak group's fallback ({a,b}:W) needs one that does.
  * Every other system call goes through.
  *
+ * With UD_OPEN_LOG set, each perf_event_open of a software event appends
+ * "CONFIG PID GROUP_FD FD" there, so that a test of the command line sees
+ * how its counters were grouped.
+ *
  * It also stands for sync(): with UD_SYNC_LOG set, each call appends a
  * line there before the real one, so a test sees -S's calls without
  * ptrace, which CI's containers may refuse to strace.
@@ -21,6 +25,23 @@
 
 /* The group_fd of the last perf_event_open of each software event (configs 0..15), for a test to read. */
 int ud_refuse_last_group_fd[16];
+
+/* perf_event_open through real, a software event's logged to UD_OPEN_LOG. */
+static long logged_open(long (*real)(long, ...), const long *a)
+{
+	const struct perf_event_attr *attr = (const struct perf_event_attr *)a[0];
+	long fd = real(SYS_perf_event_open, a[0], a[1], a[2], a[3], a[4], a[5]);
+	int saved = errno;
+	FILE *f = attr->type == PERF_TYPE_SOFTWARE ? fopen(getenv("UD_OPEN_LOG"), "a") : NULL;
+
+	if (f) {
+		/* pid and group_fd are ints: the registers' upper halves are not theirs */
+		fprintf(f, "%llu %d %d %ld\n", (unsigned long long)attr->config, (int)a[1], (int)a[3], fd);
+		fclose(f);
+	}
+	errno = saved;
+	return fd;
+}
 
 long syscall(long nr, ...)
 {
@@ -47,6 +68,8 @@ long syscall(long nr, ...)
 	}
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	if (nr == SYS_perf_event_open && getenv("UD_OPEN_LOG"))
+		return logged_open(real, a);
 	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 

@@ -5,6 +5,7 @@
  *   pingpong K   K round trips over pipes with a forked child (>= K context switches each side)
  *   forkpages N  fork a child that touches N fresh pages; wait for it
  *   loop N       N iterations of a loop of known instruction count (x86-64 only)
+ *   writes N     N write()s of a byte to stdout, then a newline to stderr (N+1 writes)
  *   exit S       exit with status S
  *   kill SIG     kill itself with SIG
  */
@@ -92,6 +93,12 @@ int main(int argc, char **argv)
 		waitpid(pid, NULL, 0);
 	} else if (strcmp(argv[1], "loop") == 0) {
 		loop(arg);
+	} else if (strcmp(argv[1], "writes") == 0) {
+		for (long i = 0; i < arg; i++)
+			if (write(1, "w", 1) != 1)
+				return 4;
+		if (write(2, "\n", 1) != 1)
+			return 4;
 	} else if (strcmp(argv[1], "exit") == 0) {
 		return (int)arg;
 	} else if (strcmp(argv[1], "kill") == 0) {

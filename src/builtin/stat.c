@@ -40,7 +40,7 @@
 #define MS_MAX 86400000L
 
 struct stat_opts {
-	char *events; /* comma-joined -e arguments; NULL: the defaults */
+	struct ud_event_request events; /* -e's arguments, comma-joined (list NULL: the defaults), and --filter's */
 	char *metrics; /* comma-joined -M arguments: top-down groups or buckets, counted as --topdown */
 	int detailed;
 	long repeat, interval, delay, timeout;
@@ -53,21 +53,40 @@ struct stat_opts {
 	bool table, metric_only, big_num, big_num_asked; /* perf's --table, --metric-only, -B and --no-big-num */
 	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
 	bool per_die, per_node;
+	bool group; /* -g: every counter in one group */
 };
 
 static struct stat_opts o;
 /* `stat record`'s part in the run (stat_record_cmd.h); NULL for stat itself. */
 static const struct ud_stat_recorder *rec;
 
+/* -e and --filter: parsed in the order given, as a filter belongs to the -e just before it. */
+static int parse_event(const char *arg, void *dest, struct ud_err *err)
+{
+	return ud_event_request_add(dest, arg, err);
+}
+
+static int parse_filter(const char *arg, void *dest, struct ud_err *err)
+{
+	return ud_event_request_filter(dest, arg, err);
+}
+
 static const struct ud_option options[] = {
-	UD_LIST_OPTION('e', "event", &o.events, "EVENTS",
+	UD_PARSE_OPTION('e', "event", &o.events, "EVENTS",
 	  "events in perf's syntax (repeatable): generic names\n"
 	  "(cycles, instructions, branches, branch-misses,\n"
 	  "task-clock, page-faults, ...), raw codes rHEX,\n"
 	  "tracepoints subsys:name, PMU events pmu/event=N/\n"
 	  "and pmu/name/, duration_time, vendor events\n"
 	  "libpfm4 knows; groups {a,b}; modifiers :u :k :h\n"
-	  ":G :H :p :pp :ppp :D"),
+	  ":G :H :p :pp :ppp :D", parse_event),
+	UD_PARSE_OPTION(0, "filter", &o.events, "FILTER",
+	  "a tracepoint filter for the events of the -e\n"
+	  "just before it, in the kernel's syntax\n"
+	  "('fd == 1 && count > 8'), as perf --filter", parse_filter),
+	UD_FLAG_OPTION('g', "group", &o.group,
+	  "every counter in one counter group (the -e\n"
+	  "events or the defaults, and -d's), as perf -g"),
 	UD_FLAG_OPTION(0, "all-user", &o.all_user,
 	  "every event in user mode only, as if each had :u\n(named so)"),
 	UD_FLAG_OPTION(0, "all-kernel", &o.all_kernel,
@@ -163,7 +182,6 @@ static const struct ud_option options[] = {
 	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
 	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
 	/* perf's options not built yet: refused so that a script stops with the reason, not a guess */
-	UD_REFUSED_OPTION('g', "group", NULL, "not built yet: write the group in the event list, -e '{a,b}'"),
 	UD_REFUSED_OPTION('G', "cgroup", "NAME",
 	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
 	UD_REFUSED_OPTION(0, "for-each-cgroup", "NAME",
@@ -171,8 +189,6 @@ static const struct ud_option options[] = {
 	UD_REFUSED_OPTION(0, "control", "FD",
 	  "enabling and disabling through a control descriptor or FIFO is not built yet: start counting later "
 	  "with -D MS"),
-	UD_REFUSED_OPTION(0, "filter", "FILTER",
-	  "tracepoint filters are not built yet: count the tracepoint whole"),
 	UD_FLAG_OPTION('v', "verbose", &o.verbose,
 	  "uarchdiff's additions to perf's text: why each\n"
 	  "counter was not counted, each group's own cycles\n"
@@ -183,7 +199,7 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "stat",
-	.synopsis = "uarchdiff stat [-e EVENTS] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
+	.synopsis = "uarchdiff stat [-e EVENTS [--filter FILTER]] [-g] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
 		    "                      [-A | --per-core | --per-die | --per-socket | --per-node | --per-thread]\n"
 		    "                      [-I MS [--summary]] [-D MS]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
@@ -206,7 +222,7 @@ static const struct ud_command command = {
 		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
 		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
 		    "the BPF options are refused with their reason and what to use instead,\n"
-		    "as are -g, -G, --for-each-cgroup, --control and --filter, not built yet\n"
+		    "as are -G, --for-each-cgroup and --control, not built yet\n"
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
@@ -267,7 +283,7 @@ static const char *conflict(bool has_command)
 		return "--log-fd and -o are both where the report goes: choose one (as perf)";
 	if (o.append && (!o.output || strcmp(o.output, "-") == 0))
 		return "--append adds to the file -o names: give one";
-	if (o.null_run && (o.events || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics ||
+	if (o.null_run && (o.events.list || o.detailed || o.interval || o.exact || o.hotspots || o.topdown || o.metrics ||
 			   o.td_level >= 0))
 		return "-n counts nothing: not with -e, -d, -I, --exact, --hotspots, --topdown, --td-level or -M";
 	return NULL;
@@ -361,18 +377,20 @@ static char *perf_defaults(void)
 static int plan_events(struct stat_run *r)
 {
 	struct ud_measurement_opts mo = {
-		.nothing = o.null_run, .events = o.events, .metrics = o.metrics, .detailed = o.detailed,
+		.nothing = o.null_run, .request = &o.events, .one_group = o.group, .metrics = o.metrics,
+		.detailed = o.detailed,
 		.topdown = o.topdown, .hotspots = o.hotspots, .refuse_unknown = true, .without_hotspots = "counting",
 		.notice = notice, .td_asked = o.td_level >= 0, .td_level = o.td_level,
 		.mode = o.all_user ? 'u' : o.all_kernel ? 'k' : 0,
 	};
 	struct ud_err err = UD_ERR_INIT;
 
-	if (!o.events && !o.null_run && !o.profile && !output_is_profile() && !(o.events = perf_defaults())) {
+	if (!o.events.list && !o.null_run && !o.profile && !output_is_profile() &&
+	    !(o.events.list = perf_defaults())) {
 		ud_cmd_error(&command, "out of memory");
 		return -1;
 	}
-	mo.events = o.events;
+	mo.events = o.events.list;
 	if (ud_measurement_plan(&r->meas, &mo, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
@@ -392,7 +410,7 @@ static void run_free(struct stat_run *r)
 	free(r->units);
 	ud_stat_target_free(&r->target);
 	ud_measurement_free(&r->meas);
-	free(o.events);
+	ud_event_request_free(&o.events);
 }
 
 /* The workload's name for a target without a command of its own. */

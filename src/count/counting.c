@@ -178,7 +178,11 @@ static void open_reason(const struct ud_event *ev, int err, char *reason, size_t
 		snprintf(reason, len, "this CPU's PMU does not support the event (%s)", strerror(err));
 		return;
 	case EINVAL:
-		snprintf(reason, len, "the kernel rejected the event's encoding (%s)", strerror(err));
+		if (ev->filter)
+			snprintf(reason, len, "the kernel rejected the event or its --filter '%s' (%s)", ev->filter,
+				 strerror(err));
+		else
+			snprintf(reason, len, "the kernel rejected the event's encoding (%s)", strerror(err));
 		return;
 	case EMFILE:
 		snprintf(reason, len, "too many open files: raise the file descriptor limit (ulimit -n)");
@@ -221,6 +225,13 @@ static int open_one(struct ud_counters *set, size_t i, size_t s, int group_fd)
 	fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* unfiltered, it would count what the filter was asked to leave out */
+	if (set->ev[i].filter && ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, set->ev[i].filter) != 0) {
+		int why = errno;
+
+		close((int)fd);
+		return -why;
+	}
 	at(set, i, s)->fd = (int)fd;
 	if (ioctl((int)fd, PERF_EVENT_IOC_ID, &at(set, i, s)->id) != 0)
 		at(set, i, s)->id = 0;
@@ -387,6 +398,25 @@ struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, 
 		open_all(set);
 	}
 	return set;
+}
+
+int ud_counting_check_filter(const struct ud_event *ev, struct ud_err *err)
+{
+	struct perf_event_attr attr = ev->attr;
+	long fd;
+	int ret = 0;
+
+	attr.size = sizeof(attr);
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return 0; /* counting says why it cannot open the event */
+	if (ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, ev->filter) != 0)
+		ret = ud_fail(err, "--filter '%s': the kernel refused it for %s (%s): a tracepoint's fields are in "
+				   "its format file, /sys/kernel/tracing/events/SUBSYSTEM/NAME/format",
+			      ev->filter, ev->name, strerror(errno));
+	close((int)fd);
+	return ret;
 }
 
 size_t ud_counters_opened(const struct ud_counters *set)

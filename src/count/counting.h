@@ -79,6 +79,14 @@ struct ud_counters *ud_counters_open_slots(const struct ud_event *ev, size_t n, 
  * when even that is not enough.
  */
 int ud_counters_make_room(size_t n, struct ud_err *err);
+/*
+ * Whether the kernel takes ev's --filter (ev->filter set): ev opened on
+ * this process, disabled, the filter set and the counter closed, so that a
+ * filter it refuses is refused before anything runs.  -1 with err then; 0
+ * where it takes it, or where ev does not open at all (its counter will say
+ * why).
+ */
+int ud_counting_check_filter(const struct ud_event *ev, struct ud_err *err);
 /* How many counters the kernel accepted, over every slot. */
 size_t ud_counters_opened(const struct ud_counters *set);
 int ud_counters_enable(struct ud_counters *set, struct ud_err *err);

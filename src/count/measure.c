@@ -17,13 +17,13 @@
 
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
-	return ud_measure_plan_topdown(u, list, 0, 0, false, n, err);
+	return ud_measure_plan_topdown(u, list, 0, 0, false, false, n, err);
 }
 
 struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
 					   struct ud_err *err)
 {
-	return ud_measure_plan_topdown(u, list, 0, reserved, false, n, err);
+	return ud_measure_plan_topdown(u, list, 0, reserved, false, false, n, err);
 }
 
 /* The defaults resolved, as a list of n events the caller frees. */
@@ -228,7 +228,7 @@ bool ud_measure_nmi_watchdog(void)
 }
 
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
-					 bool topdown, size_t *n, struct ud_err *err)
+					 bool topdown, bool one_group, size_t *n, struct ud_err *err)
 {
 	struct ud_event *ev, *planned;
 	int usable = ud_uarch_usable_counters(u, ud_measure_nmi_watchdog()) - reserved;
@@ -242,6 +242,9 @@ struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *l
 	}
 	if (ev && detailed > 0)
 		ev = add_detailed(u, ev, n, detailed, err);
+	/* the top-down groups added next are numbered after this one */
+	for (size_t i = 0; ev && one_group && i < *n; i++)
+		ev[i].request_group = 0;
 	if (ev && topdown)
 		ev = add_topdown(u, usable, ev, n, err);
 	if (!ev)

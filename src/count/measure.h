@@ -115,10 +115,13 @@ bool ud_measure_nmi_watchdog(void);
  * counts a metric), and those only level 2 reads as another, each named as
  * the table names it; a group that needs more general-purpose counters than
  * are usable is planned freely instead (multiplexed: an estimate).  An
- * event the list already holds by that name is not added twice.
+ * event the list already holds by that name is not added twice.  With
+ * one_group (perf stat -g), the list's events (or the defaults) and -d's
+ * are one requested group, whatever groups the list wrote, as perf's
+ * evlist__set_leader() makes them; the top-down groups stay their own.
  */
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
-					 bool topdown, size_t *n, struct ud_err *err);
+					 bool topdown, bool one_group, size_t *n, struct ud_err *err);
 
 /*
  * Appends w's top-down records from its counters (topdown_counters.h), the

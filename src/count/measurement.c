@@ -89,6 +89,19 @@ static int unknown_events(const struct ud_measurement *m, const struct ud_measur
 	return ud_fail(err, "%s (and %zu more unknown events): nothing was run", first, bad - 1);
 }
 
+/* --filter's filters set on their tracepoints, each one the kernel refuses refused before anything runs. */
+static int filter_events(struct ud_measurement *m, const struct ud_event_request *request, struct ud_err *err)
+{
+	if (!request)
+		return 0;
+	if (ud_event_request_apply_filters(request, m->ev, m->nev, err) != 0)
+		return -1;
+	for (size_t i = 0; i < m->nev; i++)
+		if (m->ev[i].filter && ud_counting_check_filter(&m->ev[i], err) != 0)
+			return -1;
+	return 0;
+}
+
 int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_opts *o, struct ud_err *err)
 {
 	struct ud_err why = UD_ERR_INIT;
@@ -105,7 +118,7 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 	if (o->hotspots && !m->sampled)
 		say(o, "--hotspots: %s: %s without hotspots", why.msg, o->without_hotspots);
 	m->ev = ud_measure_plan_topdown(m->u, o->events, o->detailed, ud_sampler_counters_held(ud_measurement_sampler(m)),
-					m->topdown, &m->nev, err);
+					m->topdown, o->one_group, &m->nev, err);
 	if (!m->ev)
 		return -1;
 	for (size_t i = 0; o->mode && i < m->nev; i++)
@@ -115,7 +128,9 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 		say(o, "warning: perf_event_paranoid=%d lets this user count user mode only: counters are named :u "
 		       "(run as root or with CAP_PERFMON to count the kernel too)",
 		    ud_perf_event_paranoid());
-	return unknown_events(m, o, err);
+	if (unknown_events(m, o, err) != 0)
+		return -1;
+	return filter_events(m, o->request, err);
 }
 
 const struct ud_sampler_config *ud_measurement_sampler(const struct ud_measurement *m)

@@ -39,6 +39,9 @@ typedef void (*ud_notice_fn)(void *ctx, const char *msg);
 struct ud_measurement_opts {
 	bool nothing;         /* stat -n: no event at all, the elapsed time only (the rest is not read) */
 	const char *events;   /* -e's comma-joined list; NULL: the default events */
+	/* stat's -e with its --filter's, whose filters the list's events take (borrowed; NULL: none) */
+	const struct ud_event_request *request;
+	bool one_group;       /* stat -g: the list (or the defaults) and -d's events in one group (measure.h) */
 	const char *metrics;  /* stat -M: metric names the table must define; they count as topdown; NULL none */
 	int detailed;         /* stat -d's level, 0 to 3 */
 	bool topdown;         /* this host's top-down groups besides */
@@ -79,7 +82,8 @@ int ud_measurement_detect(struct ud_measurement *m, struct ud_err *err);
  * planned around the counter it holds, and the unknown names refused or
  * noticed as o says.  -1 with err: a metric the table does not define, an
  * empty name, an unknown one under refuse_unknown ("unknown event 'cyles'
- * (did you mean 'cycles'?): nothing was run"), or out of memory.
+ * (did you mean 'cycles'?): nothing was run"), a --filter on an event that
+ * is no tracepoint or that the kernel refuses, or out of memory.
  */
 int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_opts *o, struct ud_err *err);
 

@@ -197,6 +197,83 @@ size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud
 	return i;
 }
 
+int ud_event_request_add(struct ud_event_request *r, const char *arg, struct ud_err *err)
+{
+	struct list_parse lp = { .list = arg, .err = err };
+	size_t len = r->list ? strlen(r->list) + 1 : 0;
+	char *grown;
+	int ret = split_list(&lp);
+
+	free(lp.items);
+	if (ret != 0)
+		return -1;
+	if (!(grown = realloc(r->list, len + strlen(arg) + 1)))
+		return ud_fail(err, "out of memory");
+	if (len)
+		grown[len - 1] = ',';
+	strcpy(grown + len, arg);
+	r->list = grown;
+	r->last_first = r->nevents;
+	r->nevents += lp.n;
+	return 0;
+}
+
+int ud_event_request_filter(struct ud_event_request *r, const char *filter, struct ud_err *err)
+{
+	struct ud_event_filter *last = r->nfilters ? &r->filters[r->nfilters - 1] : NULL;
+	size_t len = strlen(filter) + (last ? strlen(last->text) + 9 : 1);
+	char *text = malloc(len);
+
+	if (!r->list) {
+		free(text);
+		return ud_fail(err, "--filter option should follow a -e tracepoint option (it filters that -e's events)");
+	}
+	if (!text)
+		return ud_fail(err, "out of memory");
+	if (last && last->first == r->last_first) {
+		/* perf's evsel__append_tp_filter(): both hold */
+		snprintf(text, len, "(%s) && (%s)", last->text, filter);
+		free(last->text);
+		last->text = text;
+		return 0;
+	}
+	snprintf(text, len, "%s", filter);
+	last = realloc(r->filters, (r->nfilters + 1) * sizeof(*last));
+	if (!last) {
+		free(text);
+		return ud_fail(err, "out of memory");
+	}
+	r->filters = last;
+	r->filters[r->nfilters++] = (struct ud_event_filter){ r->last_first, r->nevents, text };
+	return 0;
+}
+
+int ud_event_request_apply_filters(const struct ud_event_request *r, struct ud_event *ev, size_t n, struct ud_err *err)
+{
+	for (size_t f = 0; f < r->nfilters; f++) {
+		const struct ud_event_filter *filter = &r->filters[f];
+
+		for (size_t i = filter->first; i < filter->end && i < n; i++) {
+			/* an unresolved one is not counted, with its own reason: nothing to filter */
+			if (ev[i].resolved && !(ev[i].opened_as && strcmp(ev[i].opened_as, "tracepoint") == 0))
+				return ud_fail(err, "--filter '%s': '%s' is not a tracepoint, and only tracepoints are "
+						    "filtered (perf's address filters for HW tracers are not built)",
+					       filter->text, ev[i].name);
+			ev[i].filter = filter->text;
+		}
+	}
+	return 0;
+}
+
+void ud_event_request_free(struct ud_event_request *r)
+{
+	for (size_t f = 0; f < r->nfilters; f++)
+		free(r->filters[f].text);
+	free(r->filters);
+	free(r->list);
+	*r = (struct ud_event_request){ 0 };
+}
+
 static bool is_anchor(const struct ud_event *ev)
 {
 	return ev->resolved && ev->hardware && ev->request_group < 0 &&

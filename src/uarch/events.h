@@ -16,8 +16,8 @@
  * before anything runs (ud_event_suggest() names the closest known names),
  * `run` reports it `not_supported`.
  *
- * The ud_event is a plain value: no pointers but to static strings, nothing
- * to free.
+ * The ud_event is a plain value: no pointers but to static strings and the
+ * filter it borrows, nothing to free.
  */
 #ifndef UD_EVENTS_H
 #define UD_EVENTS_H
@@ -85,6 +85,12 @@ struct ud_event {
 	 * one perf prints.
 	 */
 	bool copy;
+	/*
+	 * stat --filter's tracepoint filter, set on the counter once it is open
+	 * (PERF_EVENT_IOC_SET_FILTER); NULL: none.  Borrowed from the
+	 * struct ud_event_request the plan came from, which outlives it.
+	 */
+	const char *filter;
 };
 
 /* The events a profile counts when none are named (run, and stat --profile's analysis). */
@@ -145,6 +151,43 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
  */
 size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
 			   struct ud_err *err);
+
+/*
+ * perf stat's -e and --filter as they come on the command line, in order
+ * (tools/perf/util/parse-events.c, parse_filter()): a filter belongs to
+ * every event of the -e argument just before it, and another one for the
+ * same argument joins it as "(first) && (second)".  Which events those are
+ * is known once they are resolved: ud_event_request_apply_filters().
+ */
+struct ud_event_filter {
+	size_t first, end; /* the list's events it filters, [first, end) in list order */
+	char *text;        /* owned by the request */
+};
+
+struct ud_event_request {
+	char *list;          /* the -e arguments comma-joined; NULL: none given (owned) */
+	size_t nevents;      /* the names in list */
+	size_t last_first;   /* where the last -e argument's names start */
+	struct ud_event_filter *filters; /* owned */
+	size_t nfilters;
+};
+
+/* Adds one -e argument; -1 with err for a malformed one (as ud_event_parse_list() words it). */
+int ud_event_request_add(struct ud_event_request *r, const char *arg, struct ud_err *err);
+
+/* Adds a --filter for the last -e argument's events; -1 with err when no -e came before it. */
+int ud_event_request_filter(struct ud_event_request *r, const char *filter, struct ud_err *err);
+
+/*
+ * Sets each filter on its events, ev[0..n) being r's list in order (a plan
+ * of it: ud_event_plan_groups() keeps the input first).  -1 with err where
+ * one of those events is not a tracepoint: perf filters only tracepoints
+ * (and HW tracers' addresses, which are not built here).
+ */
+int ud_event_request_apply_filters(const struct ud_event_request *r, struct ud_event *ev, size_t n, struct ud_err *err);
+
+/* Frees what r holds and zeroes it. */
+void ud_event_request_free(struct ud_event_request *r);
 
 /*
  * Plans counter groups for ev[0..n): hardware events are split into groups
