@@ -178,6 +178,12 @@ static void open_reason(const struct ud_event *ev, int err, char *reason, size_t
 		snprintf(reason, len, "this CPU's PMU does not support the event (%s)", strerror(err));
 		return;
 	case EINVAL:
+		/* kernel/events/core.c, perf_cgroup_connect(): a group's members must watch one cgroup */
+		if (ev->cgroup && ev->group >= 0) {
+			snprintf(reason, len, "the kernel refused it in cgroup '%s': a group's events must share one "
+					      "cgroup (%s)", ev->cgroup, strerror(err));
+			return;
+		}
 		snprintf(reason, len, "the kernel rejected the event's encoding (%s)", strerror(err));
 		return;
 	case EMFILE:
@@ -218,7 +224,12 @@ static int open_one(struct ud_counters *set, size_t i, size_t s, int group_fd)
 	attr.pinned = is_leader && set->ev[i].attr.pinned;
 	attr.exclusive = is_leader && set->ev[i].attr.exclusive;
 	attr.enable_on_exec = is_leader && (set->open_flags & UD_COUNT_ENABLE_ON_EXEC);
-	fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	/* -G, --for-each-cgroup: the cgroup's directory stands for the pid, at a CPU (perf_event_open(2)) */
+	if (set->ev[i].cgroup)
+		fd = sys_perf_event_open(&attr, set->ev[i].cgroup_fd, slot->cpu, group_fd,
+					 PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+	else
+		fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	at(set, i, s)->fd = (int)fd;

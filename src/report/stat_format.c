@@ -17,6 +17,8 @@
  */
 #define COUNTS_LEN 18
 #define EVNAME_LEN 32
+/* perf 6.1 pads the name of a counter not counted or not supported to 25 (stat-display.c, printout()) */
+#define EVNAME_LEN_MISSING 25
 #define METRIC_LEN 35
 #define UNIT_LEN_MIN 4
 /* perf prints the interval header again after this many intervals (print_header(): num_print_iv). */
@@ -280,7 +282,17 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	} else {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, status_text(c));
 	}
-	len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN, name);
+	if (v->cgroups) {
+		/* perf's print_cgroup(): the cgroup after the name, empty for a counter without one */
+		char cg[256];
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s %s", unit_width(v), u.unit,
+					c->status == UD_COUNTED ? EVNAME_LEN : EVNAME_LEN_MISSING, name,
+					ud_visible(c->cgroup ? c->cgroup : "", cg, sizeof(cg)));
+	} else {
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN,
+					name);
+	}
 	if (!isnan(cm.value) && len < sizeof(line)) {
 		int n = snprintf(buf, sizeof(buf), " # ");
 
@@ -791,6 +803,10 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 		fprintf(f, "%s%s", status_text(c), sep);
 	fprintf(f, "%s%s", u.unit, sep);
 	csv_name(f, perf_name(c, name, sizeof(name)), sep);
+	if (v->cgroups) {
+		fputs(sep, f);
+		csv_name(f, c->cgroup ? c->cgroup : "", sep);
+	}
 	if (v->whole->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
 	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));
@@ -909,6 +925,11 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	fputs("\", \"event\" : \"", f);
 	json_text(f, perf_name(c, name, sizeof(name)));
 	fputs("\", ", f);
+	if (v->cgroups) {
+		fputs("\"cgroup\" : \"", f);
+		json_text(f, c->cgroup ? c->cgroup : "");
+		fputs("\", ", f);
+	}
 	if (v->whole->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", noise_pct(v, c));
 	fprintf(f, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", event_runtime(c), pcnt_running(c));
