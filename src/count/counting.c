@@ -568,6 +568,18 @@ static void flag_slots(const struct ud_counters *set, struct ud_count *out)
 	free(one);
 }
 
+/* A cgroup's counter that never ran (-G): no task of that cgroup ran there, which is what perf's <not counted> then means. */
+static void cgroup_reasons(const struct ud_counters *set, struct ud_count *out)
+{
+	for (size_t k = 0; k < set->n * set->nslots; k++) {
+		const struct ud_event *ev = &set->ev[k / set->nslots];
+
+		if (ev->cgroup && set->c[k].fd >= 0 && out[k].status == UD_NOT_COUNTED && out[k].enabled_ns == 0)
+			snprintf(out[k].reason, sizeof(out[k].reason),
+				 "no task of cgroup '%s' ran on the counted CPUs while the counter was enabled", ev->cgroup);
+	}
+}
+
 int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct ud_err *err)
 {
 	size_t total = set->n * set->nslots;
@@ -593,6 +605,7 @@ int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct
 			return ret;
 	}
 	flag_slots(set, out);
+	cgroup_reasons(set, out);
 	return 0;
 }
 
