@@ -357,6 +357,33 @@ START_TEST(test_cgroup_usage)
 }
 END_TEST
 
+/* stat record keeps each counter's cgroup: stat report prints the column where perf's does */
+START_TEST(test_cgroup_recorded)
+{
+	char *dir = make_tempdir(), rec[4200], mnt[4096];
+	char *record[] = { UD, "stat", "record", "-o", rec, "-a", "-e", "cpu-clock,task-clock", "-G", "/,", "--", "true", NULL };
+	char *report[] = { UD, "stat", "report", "-i", rec, "-x,", NULL };
+	struct ud_err err = UD_ERR_INIT;
+	struct run_result r;
+
+	if (ud_cgroup_mountpoint(NULL, mnt, sizeof(mnt), &err) != 0) {
+		fprintf(stderr, "skipped: %s\n", err.msg);
+		rm_tree(dir);
+		free(dir);
+		return;
+	}
+	snprintf(rec, sizeof(rec), "%s/stat.data", dir);
+	r = run_capture(record);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(report);
+	ck_assert_msg(r.status == 0 && strstr(r.err, ",msec,cpu-clock,/,") && strstr(r.err, ",msec,task-clock,,"), "%s", r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A cgroup made for the test under the hierarchy perf uses, into path; false with why where it cannot be. */
 static bool make_cgroup(const char *name, char *path, size_t len, char *why, size_t whylen)
 {
@@ -1165,6 +1192,7 @@ int main(void)
 	tcase_add_test(tc, test_refused_perf_options);
 	tcase_add_test(tc, test_cgroup_usage);
 	tcase_add_test(tc, test_cgroup_counting);
+	tcase_add_test(tc, test_cgroup_recorded);
 	tcase_add_test(tc, test_all_cpus_with_list);
 	tcase_add_test(tc, test_per_die_and_node);
 	tcase_add_test(tc, test_per_thread_all);
