@@ -157,14 +157,18 @@ START_TEST(test_each_patterns)
 }
 END_TEST
 
-static struct ud_event *two_events(void)
+/* cpu-clock on its own, then cycles and instructions in the group the planner made, then {cycles,branches} as asked. */
+static struct ud_event *plan(void)
 {
-	struct ud_event *ev = calloc(2, sizeof(*ev));
+	static const char *const names[] = { "cpu-clock", "cycles", "instructions", "cycles", "branches" };
+	static const int group[] = { -1, 0, 0, 1, 1 }, asked[] = { -1, -1, -1, 0, 0 };
+	struct ud_event *ev = calloc(5, sizeof(*ev));
 
-	snprintf(ev[0].name, sizeof(ev[0].name), "cpu-clock");
-	ev[0].group = -1;
-	snprintf(ev[1].name, sizeof(ev[1].name), "cycles");
-	ev[1].group = 0;
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s%s", names[i], i == 3 ? "#2" : "");
+		ev[i].group = group[i];
+		ev[i].request_group = asked[i];
+	}
 	return ev;
 }
 
@@ -173,40 +177,57 @@ START_TEST(test_apply_each)
 {
 	struct ud_cgroups cg = { .mounts = mounts };
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev = two_events();
-	size_t n = 2;
+	struct ud_event *ev = plan();
+	size_t n = 5;
 
 	ck_assert_int_eq(ud_cgroups_each(&cg, "a,b", &err), 0);
 	ck_assert_int_eq(ud_cgroups_apply(&cg, &ev, &n, &err), 0);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, 10);
 	ck_assert_str_eq(ev[0].name, "cpu-clock");
 	ck_assert_str_eq(ev[0].cgroup, "a");
-	ck_assert_str_eq(ev[1].cgroup, "a");
-	ck_assert_str_eq(ev[2].name, "cpu-clock#2");
-	ck_assert_str_eq(ev[2].cgroup, "b");
-	ck_assert_str_eq(ev[3].name, "cycles#2");
+	ck_assert_str_eq(ev[4].cgroup, "a");
+	ck_assert_str_eq(ev[5].name, "cpu-clock#2");
+	ck_assert_str_eq(ev[5].cgroup, "b");
+	ck_assert_str_eq(ev[6].name, "cycles#3");
+	ck_assert_str_eq(ev[8].name, "cycles#4");
 	ck_assert_int_eq(ev[1].group, 0);
-	ck_assert_int_eq(ev[2].group, -1);
-	ck_assert_int_eq(ev[3].group, 1);
-	ck_assert_int_eq(ev[3].cgroup_fd, cg.set[1].fd);
+	ck_assert_int_eq(ev[4].group, 1);
+	ck_assert_int_eq(ev[5].group, -1);
+	ck_assert_int_eq(ev[6].group, 2);
+	ck_assert_int_eq(ev[9].group, 3);
+	ck_assert_int_eq(ev[9].cgroup_fd, cg.set[1].fd);
 	free(ev);
 	ud_cgroups_free(&cg);
 }
 END_TEST
 
-/* -G: the -e list's events marked, what the plan added after them (-d, copies) left alone. */
+/*
+ * -G: the -e list's events marked, what the plan added after them left
+ * alone; a planned group split across cgroups counts apart, a requested
+ * one stays whole.
+ */
 START_TEST(test_apply_pairs)
 {
 	struct ud_cgroups cg = { .mounts = mounts };
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_event *ev = two_events();
-	size_t n = 2;
+	struct ud_event *ev = plan();
+	size_t n = 5;
 
 	ck_assert_int_eq(ud_cgroups_pair(&cg, "b", "cpu-clock", &err), 0);
 	ck_assert_int_eq(ud_cgroups_apply(&cg, &ev, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(n, 5);
 	ck_assert_str_eq(ev[0].cgroup, "b");
 	ck_assert_ptr_null(ev[1].cgroup);
+	ck_assert_int_eq(ev[1].group, 0);
+	free(ev);
+	ud_cgroups_free(&cg);
+	ev = plan();
+	ck_assert_int_eq(ud_cgroups_pair(&cg, ",a,b,a", "cpu-clock,cycles,instructions,cycles,branches", &err), 0);
+	ck_assert_int_eq(ud_cgroups_apply(&cg, &ev, &n, &err), 0);
+	ck_assert_int_eq(ev[1].group, -1);
+	ck_assert_int_eq(ev[2].group, -1);
+	ck_assert_int_eq(ev[3].group, 1);
+	ck_assert_int_eq(ev[4].group, 1);
 	free(ev);
 	ud_cgroups_free(&cg);
 }

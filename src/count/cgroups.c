@@ -284,6 +284,34 @@ static int expand(const struct ud_cgroups *cg, struct ud_event **ev, size_t *n, 
 	return 0;
 }
 
+static bool same_cgroup(const struct ud_event *a, const struct ud_event *b)
+{
+	return a->cgroup == b->cgroup || (a->cgroup && b->cgroup && strcmp(a->cgroup, b->cgroup) == 0);
+}
+
+/*
+ * The kernel opens a group in one cgroup only (perf_cgroup_connect()): a
+ * group the planner made, not one asked for with {}, whose events -G put in
+ * different cgroups has its events count apart, as perf counts events it
+ * was not asked to group.  A requested group stays whole, its refusal
+ * perf's too.
+ */
+static void ungroup_mixed(struct ud_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int g = ev[i].group;
+		bool mixed = false;
+
+		if (g < 0 || ev[i].request_group >= 0)
+			continue;
+		for (size_t j = 0; j < n && !mixed; j++)
+			mixed = ev[j].group == g && !same_cgroup(&ev[i], &ev[j]);
+		for (size_t j = 0; mixed && j < n; j++)
+			if (ev[j].group == g)
+				ev[j].group = -1;
+	}
+}
+
 int ud_cgroups_apply(const struct ud_cgroups *cg, struct ud_event **ev, size_t *n, struct ud_err *err)
 {
 	if (cg->each)
@@ -291,6 +319,7 @@ int ud_cgroups_apply(const struct ud_cgroups *cg, struct ud_event **ev, size_t *
 	for (size_t i = 0; i < cg->nof && i < *n; i++)
 		if (cg->of[i] >= 0)
 			mark(&(*ev)[i], &cg->set[cg->of[i]]);
+	ungroup_mixed(*ev, *n);
 	return 0;
 }
 

@@ -71,7 +71,9 @@ bool ud_cgroups_used(const struct ud_cgroups *cg);
 
 /*
  * Marks the plan's events with their cgroups: with -G, the -e list's
- * events (the plan's first, in the order given); with --for-each-cgroup,
+ * events (the plan's first, in the order given), the events of a group
+ * the planner made apart where -G put them in different cgroups (the
+ * kernel counts a group in one cgroup); with --for-each-cgroup,
  * the plan *ev[0..*n) repeated once per cgroup, each copy's groups its
  * own and its names numbered as repeats are ("cycles#2", event_names.h).
  * -1 with err when out of memory (the plan is then freed).
