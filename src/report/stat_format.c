@@ -52,13 +52,34 @@ static int is_clock(const char *name)
 	       (len == 9 && strncmp(name, "cpu-clock", len) == 0);
 }
 
+/*
+ * The value of the counter perf names name in c's cgroup (-G,
+ * --for-each-cgroup): perf keeps its shadow stats per cgroup (stat-shadow.c,
+ * saved with evsel->cgrp), so a cgroup's rates are over its own clock.
+ */
+static double in_cgroup_of(const struct ud_workload *w, const struct ud_counter *c, const char *name)
+{
+	char buf[NAME_MAX_PRINTED];
+
+	for (size_t i = 0; i < w->ncounters; i++) {
+		const struct ud_counter *k = &w->counters[i];
+
+		if (k->status == UD_COUNTED && k->cgroup && strcmp(k->cgroup, c->cgroup) == 0 &&
+		    strcmp(perf_name(k, buf, sizeof(buf)), name) == 0)
+			return k->value;
+	}
+	return NAN;
+}
+
 /* An events-per-second rate over task-clock, as perf prints for counts. */
-static void rate(struct comment *cm, const struct ud_workload *w, double count)
+static void rate(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c)
 {
 	/* perf's runtime_nsecs_stats: whichever clock was counted (cpu-clock by default with -a) */
-	double clock = ud_workload_value(w, "task-clock");
-	double secs = (isnan(clock) ? ud_workload_value(w, "cpu-clock") : clock) / 1e9;
-	double r = count / secs;
+	double clock = c->cgroup ? in_cgroup_of(w, c, "task-clock") : ud_workload_value(w, "task-clock");
+	double secs = (!isnan(clock) ? clock
+		       : c->cgroup  ? in_cgroup_of(w, c, "cpu-clock")
+				    : ud_workload_value(w, "cpu-clock")) / 1e9;
+	double r = c->value / secs;
 	static const struct {
 		double scale;
 		const char *unit;
@@ -146,7 +167,7 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 	else
 		miss_ratio(&cm, w, c, n);
 	if (isnan(cm.value) && !is_clock(n))
-		rate(&cm, w, c->value);
+		rate(&cm, w, c);
 	return cm;
 }
 
