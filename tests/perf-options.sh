@@ -47,7 +47,7 @@ declare -A sample=(
 	[cpu]='@ 0'
 	[delay]='@ 1'
 	[event]='@ task-clock'
-	[cgroup]='-a @ /'
+	[cgroup]='-a -e task-clock @ /'
 	[interval-print]='@ 100'
 	[metrics]='@ TopdownL1'
 	[output]='@ %TMP%/out.txt'
@@ -128,12 +128,22 @@ have_sched_switch() {
 	return 1
 }
 
+# Whether a cgroup hierarchy perf can count in is mounted (cgroup2, or v1's perf_event), which -G's and
+# --for-each-cgroup's samples name.
+have_cgroups() {
+	grep -qE '^[^ ]+ [^ ]+ cgroup2 |^[^ ]+ [^ ]+ cgroup [^ ]*perf_event' /proc/mounts
+}
+
 # check NAME LONG VERDICT: one name of one row run as the verdict says.
 check() {
 	local name=$1 long=$2 verdict=$3 template words out rc lines
 	template=${sample[$long]:-@}
 	if [ "$long" = filter ] && ! have_sched_switch; then
 		echo "skipped: --filter: tracefs lists no sched:sched_switch here"
+		return
+	fi
+	if [[ $long == cgroup || $long == for-each-cgroup ]] && ! have_cgroups; then
+		echo "skipped: --$long: no cgroup2 or perf_event cgroup hierarchy mounted here"
 		return
 	fi
 	if [ "$template" = @ ] && [ -n "${perf_arg[$long]:-}" ] && [[ ${perf_arg[$long]} != \[* ]]; then

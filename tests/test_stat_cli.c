@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "cgroups.h"
 #include "testutil.h"
 
 #define UD UD_BINARY
@@ -295,7 +296,7 @@ END_TEST
 /* perf's options this tool does not build: refused with the reason, perf's 129, not as unknown */
 START_TEST(test_refused_perf_options)
 {
-	static const char *const opts[] = { "-T", "--smi-cost", "--iostat", "--cputype=core", "--bpf-counters", "-Gfoo" };
+	static const char *const opts[] = { "-T", "--smi-cost", "--iostat", "--cputype=core", "--bpf-counters" };
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char *argv[] = { UD, "stat", (char *)opts[i], "--", "true", NULL };
@@ -306,6 +307,154 @@ START_TEST(test_refused_perf_options)
 			      "%s: %s", opts[i], r.err);
 		run_free(&r);
 	}
+}
+END_TEST
+
+/* Runs uarchdiff stat with args (NULL-ended, at most 16) before "--" and a command. */
+static struct run_result stat_with(const char *const *args, const char *script)
+{
+	char *argv[24] = { UD, "stat" };
+	size_t n = 2;
+
+	for (; *args && n < 18; args++)
+		argv[n++] = (char *)*args;
+	argv[n++] = "--";
+	argv[n++] = "/bin/sh";
+	argv[n++] = "-c";
+	argv[n++] = (char *)script;
+	return run_capture(argv);
+}
+
+/* perf's refusals of -G and --for-each-cgroup, with its messages; perf's 129 (perf exits 234 for some, -EINVAL) */
+START_TEST(test_cgroup_usage)
+{
+	static const struct {
+		const char *args[8], *msg;
+	} bad[] = {
+		{ { "-a", "-G", "/", "-e", "cpu-clock", NULL }, "must define events before cgroups" },
+		{ { "-e", "cpu-clock", "-G", "/", NULL }, "only available in system-wide mode" },
+		{ { "-e", "cpu-clock", "--for-each-cgroup", "/", NULL }, "only available in system-wide mode" },
+		{ { "-a", "-e", "cpu-clock", "-G", "/,/", NULL }, "more cgroups than events" },
+		{ { "-a", "-e", "cpu-clock", "-G", "ud-no-such-cgroup", NULL }, "no access to cgroup " },
+		{ { "-a", "-e", "cpu-clock", "--for-each-cgroup", "ud-no-such-cgroup", NULL }, "no access to cgroup " },
+		{ { "-a", "-e", "cpu-clock", "--for-each-cgroup", "ud-no-such-.*", NULL }, "no cgroup matched: ud-no-such-.*" },
+		{ { "-a", "-e", "cpu-clock", "-G", "/", "--for-each-cgroup", "/", NULL }, "cannot be used together" },
+		{ { "-a", "--per-thread", "-e", "cpu-clock", "-G", "/", NULL }, "not with --per-thread" },
+	};
+	char mnt[4096];
+	struct ud_err err = UD_ERR_INIT;
+
+	if (ud_cgroup_mountpoint(NULL, mnt, sizeof(mnt), &err) != 0) {
+		fprintf(stderr, "skipped: %s\n", err.msg);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct run_result r = stat_with(bad[i].args, "true");
+
+		ck_assert_msg(r.status == 129 && strstr(r.err, bad[i].msg), "%zu: exit %d: %s", i, r.status, r.err);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* stat record keeps each counter's cgroup: stat report prints the column where perf's does */
+START_TEST(test_cgroup_recorded)
+{
+	char *dir = make_tempdir(), rec[4200], mnt[4096];
+	char *record[] = { UD, "stat", "record", "-o", rec, "-a", "-e", "cpu-clock,task-clock", "-G", "/,", "--", "true", NULL };
+	char *report[] = { UD, "stat", "report", "-i", rec, "-x,", NULL };
+	struct ud_err err = UD_ERR_INIT;
+	struct run_result r;
+
+	if (ud_cgroup_mountpoint(NULL, mnt, sizeof(mnt), &err) != 0) {
+		fprintf(stderr, "skipped: %s\n", err.msg);
+		rm_tree(dir);
+		free(dir);
+		return;
+	}
+	snprintf(rec, sizeof(rec), "%s/stat.data", dir);
+	r = run_capture(record);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(report);
+	ck_assert_msg(r.status == 0 && strstr(r.err, ",msec,cpu-clock,/,") && strstr(r.err, ",msec,task-clock,,"), "%s", r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A cgroup made for the test under the hierarchy perf uses, into path; false with why where it cannot be. */
+static bool make_cgroup(const char *name, char *path, size_t len, char *why, size_t whylen)
+{
+	char mnt[4096];
+	struct ud_err err = UD_ERR_INIT;
+
+	if (ud_cgroup_mountpoint(NULL, mnt, sizeof(mnt), &err) != 0) {
+		snprintf(why, whylen, "%s", err.msg);
+		return false;
+	}
+	snprintf(path, len, "%s/%s", mnt, name);
+	if (mkdir(path, 0755) != 0) {
+		snprintf(why, whylen, "cannot make cgroup %s: %s", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Counting in cgroups for real: the command moves itself into cgroup A and
+ * touches 500 pages there, so A's task-clock counts and its page faults
+ * are at least 500, whatever else runs; B, made empty, never counts.  Rows
+ * for one event in two cgroups are two rows, each with its cgroup.
+ */
+START_TEST(test_cgroup_counting)
+{
+	char a[64], b[64], pa[4200] = "", pb[4200] = "", why[512], script[4400], pair[200], row[256];
+	const char *each[] = { "-a", "-x,", "-e", "task-clock,page-faults", "--for-each-cgroup", a, NULL };
+	const char *g[] = { "-a", "-j", "-e", "page-faults,page-faults", "-G", pair, NULL };
+	struct run_result r1 = { 0 }, r2 = { 0 };
+	bool made;
+	char *at;
+
+	snprintf(a, sizeof(a), "ud-test-a-%d", (int)getpid());
+	snprintf(b, sizeof(b), "ud-test-b-%d", (int)getpid());
+	snprintf(pair, sizeof(pair), "%s,%s", b, a);
+	made = make_cgroup(a, pa, sizeof(pa), why, sizeof(why)) && make_cgroup(b, pb, sizeof(pb), why, sizeof(why));
+	/* a container may let the cgroup be made and not a process be moved into it: tried once first */
+	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs 2>/dev/null", pa);
+	if (made && system(script) != 0) {
+		snprintf(why, sizeof(why), "cannot move a process into %s", pa);
+		made = false;
+	}
+	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs && exec %s pages 500", pa, UD_TESTCHILD);
+	if (made) {
+		r1 = stat_with(each, script);
+		r2 = stat_with(g, script);
+	}
+	/* the cgroups go before any check can end the test */
+	rmdir(pa);
+	rmdir(pb);
+	if (!made) {
+		fprintf(stderr, "skipped: %s\n", why);
+		return;
+	}
+	ck_assert_msg(r1.status == 0, "%s", r1.err);
+	snprintf(row, sizeof(row), ",msec,task-clock,%s,", a);
+	at = strstr(r1.err, row);
+	ck_assert_msg(at && at > r1.err && at[-1] != '>', "task-clock not counted in %s: %s", a, r1.err);
+	snprintf(row, sizeof(row), ",,page-faults,%s,", a);
+	ck_assert_msg((at = strstr(r1.err, row)) != NULL, "%s", r1.err);
+	while (at > r1.err && at[-1] != '\n')
+		at--;
+	ck_assert_msg(strtol(at, NULL, 10) >= 500, "fewer than 500 page faults in %s: %s", a, r1.err);
+	snprintf(row, sizeof(row), "\"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : "
+				   "\"page-faults\", \"cgroup\" : \"%s\", ", b);
+	ck_assert_msg(r2.status == 0 && strstr(r2.err, row), "%s", r2.err);
+	snprintf(row, sizeof(row), "\"event\" : \"page-faults\", \"cgroup\" : \"%s\", ", a);
+	ck_assert_msg(strstr(r2.err, row) && count_lines(r2.err) == 2, "%s", r2.err);
+	run_free(&r1);
+	run_free(&r2);
 }
 END_TEST
 
@@ -1171,6 +1320,9 @@ int main(void)
 	tcase_add_test(tc, test_perf_defaults);
 	tcase_add_test(tc, test_report_options);
 	tcase_add_test(tc, test_refused_perf_options);
+	tcase_add_test(tc, test_cgroup_usage);
+	tcase_add_test(tc, test_cgroup_counting);
+	tcase_add_test(tc, test_cgroup_recorded);
 	tcase_add_test(tc, test_all_cpus_with_list);
 	tcase_add_test(tc, test_per_die_and_node);
 	tcase_add_test(tc, test_per_thread_all);

@@ -311,6 +311,77 @@ START_TEST(test_big_num)
 }
 END_TEST
 
+/*
+ * -G, --for-each-cgroup: the cgroup after the name, as perf 6.1 prints it
+ * (print_cgroup()): the text's name padded to 32 (25 when not counted),
+ * then a space and the cgroup, "" where a counter has none; a field of -x,
+ * and "cgroup" in -j.
+ */
+START_TEST(test_cgroup_column)
+{
+	struct ud_profile *p = example(1);
+	struct ud_stat_view v = whole(&p->workloads[0]);
+	char *s;
+
+	p->workloads[0].counters[0].cgroup = strdup("web");
+	p->workloads[0].counters[5].cgroup = strdup("db");
+	v.cgroups = true;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, " msec task-clock                       web # ") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "       97062243821      cycles                            # ") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "<not counted>      L1-dcache-loads           db\n") != NULL, "%s", s);
+	free(s);
+	s = render_view(&v, ",");
+	ck_assert_msg(strstr(s, "34021.81,msec,task-clock,web,34021810000,100.00,0.746,CPUs utilized\n") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "97062243821,,cycles,,857,85.70,2.853,GHz\n") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "<not counted>,,L1-dcache-loads,db,0,100.00,,\n") != NULL, "%s", s);
+	free(s);
+	s = render_view(&v, "j");
+	ck_assert_msg(strstr(s, "\"event\" : \"task-clock\", \"cgroup\" : \"web\", \"event-runtime\"") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "\"event\" : \"cycles\", \"cgroup\" : \"\", ") != NULL, "%s", s);
+	free(s);
+	v.cgroups = false;
+	s = render_view(&v, ",");
+	ck_assert_msg(strstr(s, "web") == NULL && strstr(s, ",,cycles,857,") != NULL, "%s", s);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
+/* Rates in a cgroup are over that cgroup's own clock, as perf keeps its shadow stats per cgroup. */
+START_TEST(test_cgroup_rates)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "system-wide");
+	static const struct {
+		const char *name, *cgroup;
+		double value;
+	} rows[] = { { "task-clock", "a", 1e9 }, { "page-faults", "a", 1000 }, { "task-clock#2", "b", 2e9 },
+		     { "page-faults#2", "b", 1000 } };
+	static const struct ud_stat_unit cunits[] = { { "msec", 1e-6, false }, { "", 1, false }, { "msec", 1e-6, false },
+						      { "", 1, false } };
+	struct ud_stat_view v;
+	char *s;
+
+	w->elapsed_ns = 1e9;
+	for (size_t i = 0; i < 4; i++) {
+		struct ud_counter *c = ud_workload_add_counter(w, rows[i].name);
+
+		c->status = UD_COUNTED;
+		c->value = rows[i].value;
+		c->cgroup = strdup(rows[i].cgroup);
+	}
+	v = whole(w);
+	v.units = cunits;
+	v.cgroups = true;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "page-faults                      a #    1.000 K/sec") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "page-faults                      b #  500.000 /sec") != NULL, "%s", s);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_format");
@@ -326,6 +397,8 @@ int main(void)
 	tcase_add_test(tc, test_metric_only_whole);
 	tcase_add_test(tc, test_metric_only_per_cpu_interval);
 	tcase_add_test(tc, test_big_num);
+	tcase_add_test(tc, test_cgroup_column);
+	tcase_add_test(tc, test_cgroup_rates);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "cgroups.h"
 #include "host.h"
 #include "launch.h"
 #include "measurement.h"
@@ -54,9 +55,20 @@ struct stat_opts {
 	bool perf_noop; /* perf's options that change nothing here (--no-merge: nothing is merged) */
 	bool per_die, per_node;
 	bool group; /* -g: every counter in one group */
+	const char *for_each_cgroup; /* --for-each-cgroup's names, opened once the options are read (perf's last one wins) */
+	struct ud_cgroups cgroups;   /* -G's, paired with the events as each -G comes */
 };
 
 static struct stat_opts o;
+
+/* -G: its names go with the events given so far (cgroups.h), so it is read where it stands among the -e's. */
+static int parse_cgroup(const char *arg, void *dest, struct ud_err *err)
+{
+	struct stat_opts *so = dest;
+
+	return ud_cgroups_pair(&so->cgroups, arg, so->events.list, err);
+}
+
 /* `stat record`'s part in the run (stat_record_cmd.h); NULL for stat itself. */
 static const struct ud_stat_recorder *rec;
 
@@ -117,6 +129,15 @@ static const struct ud_option options[] = {
 	UD_STRING_OPTION('t', "tid", &o.tids, "TIDS", "count these running threads"),
 	UD_FLAG_OPTION('i', "no-inherit", &o.no_inherit,
 	  "what the command (or -p, -t's tasks) forks is\nnot counted"),
+	UD_PARSE_OPTION('G', "cgroup", &o, "NAMES",
+	  "with -a or -C: the events given before it (-e)\n"
+	  "counted only in these cgroups, the N-th name\n"
+	  "with the N-th event, one name with them all\n"
+	  "(perf's pairing; an empty name: no cgroup)", parse_cgroup),
+	UD_STRING_OPTION(0, "for-each-cgroup", &o.for_each_cgroup, "NAMES",
+	  "with -a or -C: every event counted once in each\n"
+	  "cgroup (names, or regular expressions matched\n"
+	  "against every cgroup's path; empty: the root)"),
 	UD_FLAG_OPTION('A', "no-aggr", &o.no_aggr, "with -a or -C: a row per CPU"),
 	UD_FLAG_OPTION(0, "per-core", &o.per_core, "with -a or -C: a row per core"),
 	UD_FLAG_OPTION(0, "per-die", &o.per_die, "with -a or -C: a row per die"),
@@ -182,10 +203,6 @@ static const struct ud_option options[] = {
 	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
 	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
 	/* perf's options not built yet: refused so that a script stops with the reason, not a guess */
-	UD_REFUSED_OPTION('G', "cgroup", "NAME",
-	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
-	UD_REFUSED_OPTION(0, "for-each-cgroup", "NAME",
-	  "counting a cgroup is not built yet: count its processes with -p PIDS (cat cgroup.procs)"),
 	UD_REFUSED_OPTION(0, "control", "FD",
 	  "enabling and disabling through a control descriptor or FIFO is not built yet: start counting later "
 	  "with -D MS"),
@@ -222,7 +239,7 @@ static const struct ud_command command = {
 		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
 		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
 		    "the BPF options are refused with their reason and what to use instead,\n"
-		    "as are -G, --for-each-cgroup and --control, not built yet\n"
+		    "as is --control, not built yet\n"
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
@@ -273,6 +290,13 @@ static const char *conflict(bool has_command)
 		return "--exact reruns the command a group at a time: not with -a, -C, -p, -t, -I or -D";
 	if (o.hotspots && (target_kind() != UD_TARGET_COMMAND || o.delay))
 		return "--hotspots samples the command from its exec: not with -a, -C, -p, -t or -D";
+	if (o.cgroups.given && o.for_each_cgroup)
+		return "--cgroup and --for-each-cgroup cannot be used together";
+	if ((o.cgroups.given || o.for_each_cgroup) && !(o.all_cpus || o.cpus))
+		return "both cgroup and no-aggregation modes only available in system-wide mode (-G and "
+		       "--for-each-cgroup need -a or -C)";
+	if ((o.cgroups.given || o.for_each_cgroup) && o.per_thread)
+		return "-G and --for-each-cgroup count cgroups at CPUs: not with --per-thread";
 	if (o.interval_count && !o.interval)
 		return "--interval-count counts -I's intervals: give -I (as perf)";
 	if (o.all_user && o.all_kernel)
@@ -380,7 +404,7 @@ static int plan_events(struct stat_run *r)
 		.nothing = o.null_run, .request = &o.events, .one_group = o.group, .metrics = o.metrics,
 		.detailed = o.detailed,
 		.topdown = o.topdown, .hotspots = o.hotspots, .refuse_unknown = true, .without_hotspots = "counting",
-		.notice = notice, .td_asked = o.td_level >= 0, .td_level = o.td_level,
+		.notice = notice, .td_asked = o.td_level >= 0, .td_level = o.td_level, .cgroups = &o.cgroups,
 		.mode = o.all_user ? 'u' : o.all_kernel ? 'k' : 0,
 	};
 	struct ud_err err = UD_ERR_INIT;
@@ -391,6 +415,10 @@ static int plan_events(struct stat_run *r)
 		return -1;
 	}
 	mo.events = o.events.list;
+	if (o.for_each_cgroup && ud_cgroups_each(&o.cgroups, o.for_each_cgroup, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return -1;
+	}
 	if (ud_measurement_plan(&r->meas, &mo, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
 		return -1;
@@ -411,6 +439,7 @@ static void run_free(struct stat_run *r)
 	ud_stat_target_free(&r->target);
 	ud_measurement_free(&r->meas);
 	ud_event_request_free(&o.events);
+	ud_cgroups_free(&o.cgroups);
 }
 
 /* The workload's name for a target without a command of its own. */
@@ -505,6 +534,7 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary, .all_threads = r->target.all_threads,
 		.table = o.table, .metric_only = o.metric_only,
 		.thousands_sep = o.big_num && !o.sep && !o.json ? thousands_sep() : NULL,
+		.cgroups = ud_cgroups_used(&o.cgroups),
 	};
 
 	for (size_t a = 0; a < r->target.naggr; a++)

@@ -178,6 +178,12 @@ static void open_reason(const struct ud_event *ev, int err, char *reason, size_t
 		snprintf(reason, len, "this CPU's PMU does not support the event (%s)", strerror(err));
 		return;
 	case EINVAL:
+		/* kernel/events/core.c, perf_cgroup_connect(): a group's members must watch one cgroup */
+		if (ev->cgroup && ev->group >= 0) {
+			snprintf(reason, len, "the kernel refused it in cgroup '%s': a group's events must share one "
+					      "cgroup (%s)", ev->cgroup, strerror(err));
+			return;
+		}
 		if (ev->filter)
 			snprintf(reason, len, "the kernel rejected the event or its --filter '%s' (%s)", ev->filter,
 				 strerror(err));
@@ -222,7 +228,12 @@ static int open_one(struct ud_counters *set, size_t i, size_t s, int group_fd)
 	attr.pinned = is_leader && set->ev[i].attr.pinned;
 	attr.exclusive = is_leader && set->ev[i].attr.exclusive;
 	attr.enable_on_exec = is_leader && (set->open_flags & UD_COUNT_ENABLE_ON_EXEC);
-	fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	/* -G, --for-each-cgroup: the cgroup's directory stands for the pid, at a CPU (perf_event_open(2)) */
+	if (set->ev[i].cgroup)
+		fd = sys_perf_event_open(&attr, set->ev[i].cgroup_fd, slot->cpu, group_fd,
+					 PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+	else
+		fd = sys_perf_event_open(&attr, slot->pid, slot->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	/* unfiltered, it would count what the filter was asked to leave out */
@@ -587,6 +598,18 @@ static void flag_slots(const struct ud_counters *set, struct ud_count *out)
 	free(one);
 }
 
+/* A cgroup's counter that never ran (-G): no task of that cgroup ran there, which is what perf's <not counted> then means. */
+static void cgroup_reasons(const struct ud_counters *set, struct ud_count *out)
+{
+	for (size_t k = 0; k < set->n * set->nslots; k++) {
+		const struct ud_event *ev = &set->ev[k / set->nslots];
+
+		if (ev->cgroup && set->c[k].fd >= 0 && out[k].status == UD_NOT_COUNTED && out[k].enabled_ns == 0)
+			snprintf(out[k].reason, sizeof(out[k].reason),
+				 "no task of cgroup '%s' ran on the counted CPUs while the counter was enabled", ev->cgroup);
+	}
+}
+
 int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct ud_err *err)
 {
 	size_t total = set->n * set->nslots;
@@ -612,6 +635,7 @@ int ud_counters_read_slots(struct ud_counters *set, struct ud_count *out, struct
 			return ret;
 	}
 	flag_slots(set, out);
+	cgroup_reasons(set, out);
 	return 0;
 }
 

@@ -359,6 +359,7 @@ int ud_fold_begin(struct ud_fold *f, struct ud_workload *w, const struct ud_even
 		c->vendor_event = ev[i].vendor_event[0] ? strdup(ev[i].vendor_event) : NULL;
 		c->semantics = ev[i].semantics[0] ? strdup(ev[i].semantics) : NULL;
 		c->group = ev[i].group;
+		c->cgroup = ev[i].cgroup ? strdup(ev[i].cgroup) : NULL;
 	}
 	return 0;
 }

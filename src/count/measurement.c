@@ -123,6 +123,8 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 		return -1;
 	for (size_t i = 0; o->mode && i < m->nev; i++)
 		ud_event_force_mode(&m->ev[i], o->mode == 'k');
+	if (o->cgroups && ud_cgroups_apply(o->cgroups, &m->ev, &m->nev, err) != 0)
+		return -1;
 	/* measure.h named the counters :u; a profile's reader needs to know why, once */
 	if (o->say_user_only && ud_counting_user_only())
 		say(o, "warning: perf_event_paranoid=%d lets this user count user mode only: counters are named :u "

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cgroups.h"
 #include "error.h"
 #include "events.h"
 #include "hotspots.h"
@@ -59,6 +60,7 @@ struct ud_measurement_opts {
 	bool say_user_only;
 	/* What goes on when no sampling event opens, for that notice: "counting", "measuring". */
 	const char *without_hotspots;
+	const struct ud_cgroups *cgroups; /* stat -G, --for-each-cgroup: the plan's events marked or repeated so; NULL none */
 	ud_notice_fn notice;  /* may be NULL: nothing said */
 	void *ctx;
 };

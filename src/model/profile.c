@@ -34,6 +34,7 @@ static void counter_free(struct ud_counter *c)
 	free(c->vendor_event);
 	free(c->semantics);
 	free(c->opened_as);
+	free(c->cgroup);
 }
 
 static void parts_free(struct ud_stat_part *parts, size_t n)

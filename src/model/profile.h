@@ -65,6 +65,7 @@ struct ud_counter {
 	char *semantics;       /* "retired", "speculative" */
 	char *opened_as;       /* "libpfm4", "raw", "generic" */
 	int group;             /* counter group; -1 = none */
+	char *cgroup;          /* perf stat -G, --for-each-cgroup: counted only in this cgroup; NULL for none */
 };
 
 struct ud_score {

@@ -58,6 +58,8 @@ static void counter_emit(struct ud_jw *jw, const struct ud_counter *c)
 		ud_jw_string(jw, "opened_as", c->opened_as);
 	if (c->group >= 0)
 		ud_jw_integer(jw, "group", c->group);
+	if (c->cgroup)
+		ud_jw_string(jw, "cgroup", c->cgroup);
 	ud_jw_end(jw);
 }
 
@@ -601,6 +603,7 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 	c->vendor_event = get_str(r, j, "vendor_event", where);
 	c->semantics = get_str(r, j, "semantics", where);
 	c->opened_as = get_str(r, j, "opened_as", where);
+	c->cgroup = get_str(r, j, "cgroup", where);
 	if (ud_jv_is_integer(group))
 		c->group = (int)ud_jv_integer(group);
 	read_identity(r, c, j, where);

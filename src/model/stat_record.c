@@ -105,9 +105,10 @@ int ud_stat_copy_counts(struct ud_workload *dst, const struct ud_workload *src)
 		name = c->name;
 		*c = *s;
 		c->name = name;
-		c->reason = c->vendor_event = c->semantics = c->opened_as = NULL;
+		c->reason = c->vendor_event = c->semantics = c->opened_as = c->cgroup = NULL;
 		if (copy_string(&c->reason, s->reason) || copy_string(&c->vendor_event, s->vendor_event) ||
-		    copy_string(&c->semantics, s->semantics) || copy_string(&c->opened_as, s->opened_as))
+		    copy_string(&c->semantics, s->semantics) || copy_string(&c->opened_as, s->opened_as) ||
+		    copy_string(&c->cgroup, s->cgroup))
 			return -1;
 	}
 	return 0;

@@ -17,6 +17,8 @@
  */
 #define COUNTS_LEN 18
 #define EVNAME_LEN 32
+/* perf 6.1 pads the name of a counter not counted or not supported to 25 (stat-display.c, printout()) */
+#define EVNAME_LEN_MISSING 25
 #define METRIC_LEN 35
 #define UNIT_LEN_MIN 4
 /* perf prints the interval header again after this many intervals (print_header(): num_print_iv). */
@@ -50,13 +52,34 @@ static int is_clock(const char *name)
 	       (len == 9 && strncmp(name, "cpu-clock", len) == 0);
 }
 
+/*
+ * The value of the counter perf names name in c's cgroup (-G,
+ * --for-each-cgroup): perf keeps its shadow stats per cgroup (stat-shadow.c,
+ * saved with evsel->cgrp), so a cgroup's rates are over its own clock.
+ */
+static double in_cgroup_of(const struct ud_workload *w, const struct ud_counter *c, const char *name)
+{
+	char buf[NAME_MAX_PRINTED];
+
+	for (size_t i = 0; i < w->ncounters; i++) {
+		const struct ud_counter *k = &w->counters[i];
+
+		if (k->status == UD_COUNTED && k->cgroup && strcmp(k->cgroup, c->cgroup) == 0 &&
+		    strcmp(perf_name(k, buf, sizeof(buf)), name) == 0)
+			return k->value;
+	}
+	return NAN;
+}
+
 /* An events-per-second rate over task-clock, as perf prints for counts. */
-static void rate(struct comment *cm, const struct ud_workload *w, double count)
+static void rate(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c)
 {
 	/* perf's runtime_nsecs_stats: whichever clock was counted (cpu-clock by default with -a) */
-	double clock = ud_workload_value(w, "task-clock");
-	double secs = (isnan(clock) ? ud_workload_value(w, "cpu-clock") : clock) / 1e9;
-	double r = count / secs;
+	double clock = c->cgroup ? in_cgroup_of(w, c, "task-clock") : ud_workload_value(w, "task-clock");
+	double secs = (!isnan(clock) ? clock
+		       : c->cgroup  ? in_cgroup_of(w, c, "cpu-clock")
+				    : ud_workload_value(w, "cpu-clock")) / 1e9;
+	double r = c->value / secs;
 	static const struct {
 		double scale;
 		const char *unit;
@@ -144,7 +167,7 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 	else
 		miss_ratio(&cm, w, c, n);
 	if (isnan(cm.value) && !is_clock(n))
-		rate(&cm, w, c->value);
+		rate(&cm, w, c);
 	return cm;
 }
 
@@ -280,7 +303,17 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	} else {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, status_text(c));
 	}
-	len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN, name);
+	if (v->cgroups) {
+		/* perf's print_cgroup(): the cgroup after the name, empty for a counter without one */
+		char cg[256];
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s %s", unit_width(v), u.unit,
+					c->status == UD_COUNTED ? EVNAME_LEN : EVNAME_LEN_MISSING, name,
+					ud_visible(c->cgroup ? c->cgroup : "", cg, sizeof(cg)));
+	} else {
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN,
+					name);
+	}
 	if (!isnan(cm.value) && len < sizeof(line)) {
 		int n = snprintf(buf, sizeof(buf), " # ");
 
@@ -791,6 +824,10 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 		fprintf(f, "%s%s", status_text(c), sep);
 	fprintf(f, "%s%s", u.unit, sep);
 	csv_name(f, perf_name(c, name, sizeof(name)), sep);
+	if (v->cgroups) {
+		fputs(sep, f);
+		csv_name(f, c->cgroup ? c->cgroup : "", sep);
+	}
 	if (v->whole->runs > 1)
 		fprintf(f, "%s%.2f%%", sep, noise_pct(v, c));
 	fprintf(f, "%s%.0f%s%.2f", sep, event_runtime(c), sep, pcnt_running(c));
@@ -909,6 +946,11 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	fputs("\", \"event\" : \"", f);
 	json_text(f, perf_name(c, name, sizeof(name)));
 	fputs("\", ", f);
+	if (v->cgroups) {
+		fputs("\"cgroup\" : \"", f);
+		json_text(f, c->cgroup ? c->cgroup : "");
+		fputs("\", ", f);
+	}
 	if (v->whole->runs > 1)
 		fprintf(f, "\"variance\" : %.2f, ", noise_pct(v, c));
 	fprintf(f, "\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", event_runtime(c), pcnt_running(c));

@@ -75,6 +75,12 @@ struct ud_stat_view {
 	 * grouped.  Never in -x or -j.  The decimal point stays '.'.
 	 */
 	const char *thousands_sep;
+	/*
+	 * perf stat -G or --for-each-cgroup was given: every row has the
+	 * counter's cgroup after its name (text, -x, -j's "cgroup"), empty for
+	 * a counter without one.
+	 */
+	bool cgroups;
 };
 
 void ud_stat_print_text(FILE *f, const struct ud_stat_view *v);

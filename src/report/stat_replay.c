@@ -129,6 +129,15 @@ static char *quoted(const char *s)
 	return q;
 }
 
+/* Whether the count was perf stat -G's or --for-each-cgroup's: some counter names its cgroup. */
+static bool any_cgroup(const struct ud_workload *w)
+{
+	for (size_t i = 0; i < w->ncounters; i++)
+		if (w->counters[i].cgroup)
+			return true;
+	return false;
+}
+
 int ud_stat_replay_print(FILE *f, const struct ud_workload *w, const struct ud_stat_replay *o, struct ud_err *err)
 {
 	const struct ud_stat_record *r = w->stat_record;
@@ -142,6 +151,7 @@ int ud_stat_replay_print(FILE *f, const struct ud_workload *w, const struct ud_s
 		.verbose = r->verbose && !o->sep && !o->json,
 		/* threads per thread over the system wide are -a --per-thread's: every thread, its zero rows left out */
 		.all_threads = r->rows == UD_ROWS_THREAD && r->target && strcmp(r->target, "'system wide'") == 0,
+		.cgroups = any_cgroup(w),
 	};
 
 	for (size_t i = 0; i < r->nintervals; i++)

@@ -274,6 +274,15 @@ void ud_event_request_free(struct ud_event_request *r)
 	*r = (struct ud_event_request){ 0 };
 }
 
+size_t ud_event_list_length(const char *list, struct ud_err *err)
+{
+	struct list_parse lp = { .list = list, .err = err };
+	size_t n = split_list(&lp) == 0 ? lp.n : 0;
+
+	free(lp.items);
+	return n;
+}
+
 static bool is_anchor(const struct ud_event *ev)
 {
 	return ev->resolved && ev->hardware && ev->request_group < 0 &&

@@ -91,6 +91,15 @@ struct ud_event {
 	 * struct ud_event_request the plan came from, which outlives it.
 	 */
 	const char *filter;
+	/*
+	 * perf stat's -G and --for-each-cgroup: counted only while a task of
+	 * this cgroup runs (perf_event_open's PERF_FLAG_PID_CGROUP, pid the
+	 * cgroup directory's descriptor cgroup_fd), named as given; NULL for
+	 * none.  Borrowed from the count stage's ud_cgroups, which outlives the
+	 * plan.
+	 */
+	const char *cgroup;
+	int cgroup_fd;
 };
 
 /* The events a profile counts when none are named (run, and stat --profile's analysis). */
@@ -151,6 +160,13 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
  */
 size_t ud_event_parse_list(const char *list, const struct ud_uarch *u, struct ud_event **out,
 			   struct ud_err *err);
+/*
+ * How many events a list names, as ud_event_parse_list() would return
+ * them, without resolving any (no table needed: perf stat's -G pairs
+ * names with the events given before it, while the options are read).
+ * 0 with err for a list it would refuse.
+ */
+size_t ud_event_list_length(const char *list, struct ud_err *err);
 
 /*
  * perf stat's -e and --filter as they come on the command line, in order
