@@ -701,7 +701,8 @@ static int setup(struct stat_run *r)
 {
 	struct ud_err err = UD_ERR_INIT;
 
-	if (ud_measurement_detect(&r->meas, &err) != 0 ||
+	/* a profile's host facts detect the core among every table; a report reads what its events need, in the plan */
+	if (((o.profile || output_is_profile()) && ud_measurement_detect(&r->meas, &err) != 0) ||
 	    ud_stat_target_make(target_kind(), o.cpus ? o.cpus : o.pids ? o.pids : o.tids, aggr_mode(), &r->target,
 				&err) != 0 ||
 	    (r->target.all_threads && r->cmd && ud_stat_target_add_command(&r->target, r->cmd[0], &err) != 0)) {

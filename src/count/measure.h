@@ -115,7 +115,9 @@ bool ud_measure_nmi_watchdog(void);
  * counts a metric), and those only level 2 reads as another, each named as
  * the table names it; a group that needs more general-purpose counters than
  * are usable is planned freely instead (multiplexed: an estimate).  An
- * event the list already holds by that name is not added twice.
+ * event the list already holds by that name is not added twice.  u NULL
+ * plans a list with no hardware event, no -d and no top-down: the list's
+ * events need no table (measurement.h).
  */
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					 bool topdown, size_t *n, struct ud_err *err);
