@@ -91,7 +91,7 @@ static int unknown_events(const struct ud_measurement *m, const struct ud_measur
 
 /*
  * m->u read where o's plan needs it: a start-up that parsed every table
- * cost a `stat -e task-clock` 4.6 M instructions, 80% of it (issue 35).
+ * cost a `stat -e task-clock` 6.2 M instructions, 84% of it (issue 35).
  * A -e list is resolved without a table first to see whether it needs one.
  */
 static int table_for(struct ud_measurement *m, const struct ud_measurement_opts *o, struct ud_err *err)

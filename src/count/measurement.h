@@ -1,8 +1,9 @@
 /*
  * measurement.h - a measurement as `stat` and `run` both set it up: this
- * host's event table detected and read where the events need it, the events planned (the -e list
- * or the defaults, -d's, the top-down groups), the sampler chosen where
- * hotspots are asked for, and the records it wrote turned into hotspots.
+ * host's event table detected and read where the events need it, the
+ * events planned (the -e list or the defaults, -d's, the top-down
+ * groups), the sampler chosen where hotspots are asked for, and the
+ * records it wrote turned into hotspots.
  *
  * measure.h is the pipeline's steps; this is what a command holds around
  * them, written once so that the two commands cannot drift apart.  It
