@@ -563,6 +563,40 @@ START_TEST(test_measurement_unknown_events)
 }
 END_TEST
 
+/*
+ * A plan reads this host's event table only where its events need one
+ * (issue 35): software and tool events none, a hardware one the host's.
+ */
+START_TEST(test_measurement_reads_tables_when_needed)
+{
+	struct ud_measurement_opts mo = { .events = "task-clock,{context-switches,page-faults},duration_time" };
+	struct ud_measurement m = { 0 };
+	struct ud_err err = UD_ERR_INIT;
+	size_t before = ud_uarch_files_read();
+	struct ud_uarch_db db;
+	const struct ud_uarch *host;
+
+	ck_assert_msg(ud_measurement_plan(&m, &mo, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(m.nev, 4);
+	ck_assert_ptr_null(m.u);
+	ck_assert_uint_eq(ud_uarch_files_read(), before);
+	ud_measurement_free(&m);
+
+	ck_assert_int_eq(ud_uarch_db_load(NULL, &db, &err), 0);
+	ck_assert_ptr_nonnull(host = ud_uarch_detect_file(&db, NULL, &err));
+	memset(&m, 0, sizeof(m));
+	mo.events = "task-clock,cycles";
+	before = ud_uarch_files_read();
+	ck_assert_msg(ud_measurement_plan(&m, &mo, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_nonnull(m.u);
+	ck_assert_str_eq(m.u->name, host->name);
+	/* every table's header, then the host's whole */
+	ck_assert_uint_eq(ud_uarch_files_read() - before, db.n + 1);
+	ud_measurement_free(&m);
+	ud_uarch_db_free(&db);
+}
+END_TEST
+
 /* -n plans nothing, and an unknown -M name is refused before any event is planned. */
 START_TEST(test_measurement_nothing_and_metrics)
 {
@@ -621,6 +655,7 @@ int main(void)
 	tcase_add_test(tc, test_plan_topdown);
 	tcase_add_test(tc, test_plan_one_group);
 	tcase_add_test(tc, test_measurement_unknown_events);
+	tcase_add_test(tc, test_measurement_reads_tables_when_needed);
 	tcase_add_test(tc, test_measurement_nothing_and_metrics);
 	tcase_add_test(tc, test_stat_topdown_here);
 	tcase_add_test(tc, test_pre_and_post_hooks);

@@ -1132,6 +1132,36 @@ START_TEST(test_no_inherit)
 }
 END_TEST
 
+/*
+ * Software and tool events open no event table (issue 35): in a folder
+ * whose one table fails on its first line, they count as ever, while a
+ * hardware event, which needs the table, fails on it as it always did.
+ */
+START_TEST(test_software_events_read_no_table)
+{
+	char *dir = make_tempdir(), path[4200];
+	char *soft[] = { UD, "stat", "-e", "task-clock,{page-faults,context-switches},duration_time", "--", "true",
+			 NULL };
+	char *hard[] = { UD, "stat", "-e", "task-clock,cycles", "--", "true", NULL };
+	struct run_result r;
+
+	snprintf(path, sizeof(path), "%s/generic", dir);
+	write_text(path, "colour red\n");
+	setenv("UARCHDIFF_EVENTS_DIR", dir, 1);
+	r = run_capture(soft);
+	ck_assert_msg(r.status == 0 && strstr(r.err, " msec task-clock") && strstr(r.err, " page-faults"), "exit %d: %s",
+		      r.status, r.err);
+	run_free(&r);
+	r = run_capture(hard);
+	unsetenv("UARCHDIFF_EVENTS_DIR");
+	ck_assert_msg(r.status == 129 && strstr(r.err, "/generic:1: unknown directive: colour"), "exit %d: %s",
+		      r.status, r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* -S: sync() before every run, after --pre; seen by the preloaded shim's sync(), which logs each call. */
 START_TEST(test_sync_each_run)
 {
@@ -1328,6 +1358,7 @@ int main(void)
 	tcase_add_test(tc, test_per_thread_all);
 	tcase_add_test(tc, test_no_inherit);
 	tcase_add_test(tc, test_sync_each_run);
+	tcase_add_test(tc, test_software_events_read_no_table);
 	tcase_add_test(tc, test_interval_count);
 	tcase_add_test(tc, test_all_user_all_kernel);
 	tcase_add_test(tc, test_td_level);

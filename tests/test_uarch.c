@@ -223,6 +223,67 @@ START_TEST(test_db_errors)
 }
 END_TEST
 
+/*
+ * This host's table alone (stat's start-up, issue 35) is the one detection
+ * picks among them all, parsed whole, every other file read only to its
+ * detect line.
+ */
+START_TEST(test_detected_table_alone)
+{
+	static const char *const files[] = { "aws-m6g-graviton2.txt", "aws-m7g-graviton3.txt",
+					     "kvm-amd-epyc-family25-model17.txt", "archspec-xeon-8480-sapphire-rapids.txt",
+					     "pytorch-cpuinfo-raspberrypi2.txt" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512];
+		struct ud_uarch u;
+		struct ud_err err = UD_ERR_INIT;
+		size_t before = ud_uarch_files_read();
+		const struct ud_uarch *want;
+
+		snprintf(path, sizeof(path), "%s/cpuinfo/%s", UD_TEST_DATA, files[i]);
+		want = ud_uarch_detect_file(&db, path, &err);
+		ck_assert_msg(ud_uarch_load_detected(EVENTS_DIR, path, &u, &err) == 0, "%s", err.msg);
+		ck_assert_str_eq(u.name, want->name);
+		ck_assert_uint_eq(u.nevents, want->nevents);
+		ck_assert_uint_eq(u.ntopdown, want->ntopdown);
+		ck_assert_uint_eq(ud_uarch_files_read() - before, db.n + 1);
+		ud_uarch_free(&u);
+	}
+}
+END_TEST
+
+/* A table that is not the host's is read to its detect line: a fault there fails as a whole load does, later not. */
+START_TEST(test_detected_table_errors)
+{
+	char *dir = make_tempdir(), path[4200];
+	struct ud_uarch u;
+	struct ud_err err;
+
+	ck_assert_int_eq(ud_uarch_load_detected("/nonexistent/events", NULL, &u, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/events: cannot read the event tables"));
+	snprintf(path, sizeof(path), "%s/zen9", dir);
+	write_text(path, "uarch zen9\ndetect none\ncounters programmable=6\nbogus\n");
+	ck_assert_int_eq(ud_uarch_load_detected(dir, NULL, &u, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no \"generic\" table"));
+	snprintf(path, sizeof(path), "%s/generic", dir);
+	write_text(path, "uarch generic\ndetect none\ncounters programmable=4\n");
+	ck_assert_msg(ud_uarch_load_detected(dir, NULL, &u, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(u.name, "generic");
+	ck_assert_int_eq(u.counters_programmable, 4);
+	ud_uarch_free(&u);
+	snprintf(path, sizeof(path), "%s/zen9", dir);
+	write_text(path, "uarch zen9\ndetect x86 vendor=AuthenticAMD\n");
+	ck_assert_int_eq(ud_uarch_load_detected(dir, NULL, &u, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/zen9:2: detect x86 needs vendor, family and models"));
+	write_text(path, "# no name\ndetect none\n");
+	ck_assert_int_eq(ud_uarch_load_detected(dir, NULL, &u, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/zen9: a table needs uarch, detect and counters lines"));
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* The parts the README's table of tables names, by the names people call them, each to its one table. */
 START_TEST(test_aliases_name_their_table)
 {
@@ -425,6 +486,8 @@ int main(void)
 	tcase_add_test(tc, test_semantics_differ_between_cores);
 	tcase_add_test(tc, test_malformed_tables);
 	tcase_add_test(tc, test_db_errors);
+	tcase_add_test(tc, test_detected_table_alone);
+	tcase_add_test(tc, test_detected_table_errors);
 	tcase_add_test(tc, test_aliases_name_their_table);
 	tcase_add_test(tc, test_every_alias_resolves);
 	tcase_add_test(tc, test_core_without_table);

@@ -231,7 +231,8 @@ struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *l
 					 bool topdown, bool one_group, size_t *n, struct ud_err *err)
 {
 	struct ud_event *ev, *planned;
-	int usable = ud_uarch_usable_counters(u, ud_measure_nmi_watchdog()) - reserved;
+	/* no table: no hardware event, so nothing to fit into counters */
+	int usable = u ? ud_uarch_usable_counters(u, ud_measure_nmi_watchdog()) - reserved : 1;
 
 	if (!list) {
 		ev = default_events(u, n, err);
@@ -250,7 +251,7 @@ struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *l
 	if (!ev)
 		return NULL;
 	count_what_is_allowed(ev, *n);
-	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u->counters_fixed, n);
+	planned = ud_event_plan_groups(ev, *n, usable > 1 ? usable : 1, u ? u->counters_fixed : 0, n);
 	free(ev);
 	if (!planned)
 		ud_fail(err, "out of memory");

@@ -118,7 +118,9 @@ bool ud_measure_nmi_watchdog(void);
  * event the list already holds by that name is not added twice.  With
  * one_group (perf stat -g), the list's events (or the defaults) and -d's
  * are one requested group, whatever groups the list wrote, as perf's
- * evlist__set_leader() makes them; the top-down groups stay their own.
+ * evlist__set_leader() makes them; the top-down groups stay their own.  u NULL
+ * plans a list with no hardware event, no -d and no top-down: the list's
+ * events need no table (measurement.h).
  */
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					 bool topdown, bool one_group, size_t *n, struct ud_err *err);

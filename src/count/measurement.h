@@ -1,8 +1,9 @@
 /*
  * measurement.h - a measurement as `stat` and `run` both set it up: this
- * host's event table loaded and detected, the events planned (the -e list
- * or the defaults, -d's, the top-down groups), the sampler chosen where
- * hotspots are asked for, and the records it wrote turned into hotspots.
+ * host's event table detected and read where the events need it, the
+ * events planned (the -e list or the defaults, -d's, the top-down
+ * groups), the sampler chosen where hotspots are asked for, and the
+ * records it wrote turned into hotspots.
  *
  * measure.h is the pipeline's steps; this is what a command holds around
  * them, written once so that the two commands cannot drift apart.  It
@@ -14,7 +15,7 @@
  * not_supported) is handed to the command's notice callback as one line,
  * for it to say as it says everything else.
  *
- * Ownership: a struct ud_measurement owns its table, its plan and the event
+ * Ownership: a struct ud_measurement owns its tables, its plan and the event
  * encoder's state, all freed by ud_measurement_free().
  */
 #ifndef UD_MEASUREMENT_H
@@ -66,8 +67,9 @@ struct ud_measurement_opts {
 };
 
 struct ud_measurement {
-	struct ud_uarch_db db;
-	const struct ud_uarch *u;          /* this host's table (borrowed from db) */
+	struct ud_uarch_db db;             /* every table, where ud_measurement_detect() loaded them; else empty */
+	struct ud_uarch host;              /* this host's table alone, where a plan needed one and db was not loaded */
+	const struct ud_uarch *u;          /* this host's table (borrowed from db or host); NULL while none is needed */
 	struct ud_event *ev;               /* the plan, nev events; NULL before ud_measurement_plan() */
 	size_t nev;
 	bool topdown;                      /* the top-down groups are planned (asked for, or through -M) */
@@ -75,11 +77,20 @@ struct ud_measurement {
 	struct ud_sampler_config sampler;
 };
 
-/* Loads the event tables and detects this host's (m zeroed first).  -1 with err. */
+/*
+ * Loads every event table and detects this host's (m zeroed first): what a
+ * profile's host facts name the core with.  -1 with err.  Without it, a
+ * plan reads this host's table alone, and only where its events need one.
+ */
 int ud_measurement_detect(struct ud_measurement *m, struct ud_err *err);
 
 /*
- * Plans o's events for m's table: -M's names checked, the sampler chosen
+ * Plans o's events for this host's table, read first where they need one
+ * (m zeroed first, or detected): the defaults, -d's, -M's and top-down's
+ * always, a -e list's where one of its events is hardware (the table
+ * encodes the generic names and holds the counters the groups fit in) or
+ * unknown (the suggestions name its libpfm4 events); software events and
+ * tracepoints never.  -M's names checked, the sampler chosen
  * (none opening is noticed and the plan goes on without it), the groups
  * planned around the counter it holds, and the unknown names refused or
  * noticed as o says.  -1 with err: a metric the table does not define, an

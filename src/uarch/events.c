@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -99,6 +100,46 @@ static const struct {
 #define NS_AS_MSEC 1e-6
 
 /*
+ * libpfm4 is opened when an event first needs it, not linked: its 41,000
+ * relocations cost every start-up of uarchdiff 0.55 M instructions, half a
+ * `stat -e task-clock` (issue 35).  ABI 4 is the soname of the libpfm4
+ * (>= 4.13) the package depends on.  Where it cannot be opened, no event
+ * is libpfm4's: tables fall back to their raw codes.
+ */
+#define LIBPFM_SONAME "libpfm.so.4"
+
+static struct {
+	bool tried;
+	pfm_err_t (*initialize)(void);
+	void (*terminate)(void);
+	pfm_err_t (*get_pmu_info)(pfm_pmu_t pmu, pfm_pmu_info_t *info);
+	int (*get_event_next)(int idx);
+	pfm_err_t (*get_event_info)(int idx, pfm_os_t os, pfm_event_info_t *info);
+	pfm_err_t (*get_os_event_encoding)(const char *name, int plm, pfm_os_t os, void *arg);
+} pfm;
+
+/* The library's functions, looked up once (it stays open: resolving after ud_events_cleanup() starts it again). */
+static bool pfm_open(void)
+{
+	void *lib;
+
+	if (pfm.tried)
+		return pfm.initialize != NULL;
+	pfm.tried = true;
+	if (!(lib = dlopen(LIBPFM_SONAME, RTLD_NOW | RTLD_LOCAL)))
+		return false;
+	pfm.terminate = (void (*)(void))dlsym(lib, "pfm_terminate");
+	pfm.get_pmu_info = (pfm_err_t(*)(pfm_pmu_t, pfm_pmu_info_t *))dlsym(lib, "pfm_get_pmu_info");
+	pfm.get_event_next = (int (*)(int))dlsym(lib, "pfm_get_event_next");
+	pfm.get_event_info = (pfm_err_t(*)(int, pfm_os_t, pfm_event_info_t *))dlsym(lib, "pfm_get_event_info");
+	pfm.get_os_event_encoding =
+		(pfm_err_t(*)(const char *, int, pfm_os_t, void *))dlsym(lib, "pfm_get_os_event_encoding");
+	if (pfm.terminate && pfm.get_pmu_info && pfm.get_event_next && pfm.get_event_info && pfm.get_os_event_encoding)
+		pfm.initialize = (pfm_err_t(*)(void))dlsym(lib, "pfm_initialize");
+	return pfm.initialize != NULL;
+}
+
+/*
  * libpfm4 keeps its tables in library-global state; we track init and the
  * last PMU asked about, since every event of a plan asks about the same one
  * and the answer walks all of libpfm4's PMUs.  ud_events_cleanup() resets both.
@@ -183,7 +224,7 @@ static bool resolve_tool(const char *name, struct ud_event *ev)
 
 static bool pfm_init(void)
 {
-	if (!pfm_ready && pfm_initialize() == PFM_SUCCESS)
+	if (!pfm_ready && pfm_open() && pfm.initialize() == PFM_SUCCESS)
 		pfm_ready = true;
 	return pfm_ready;
 }
@@ -198,7 +239,7 @@ static int pfm_pmu_index(const char *pmu, bool *present)
 
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.name && strcmp(info.name, pmu) == 0) {
+		if (pfm.get_pmu_info(p, &info) == PFM_SUCCESS && info.name && strcmp(info.name, pmu) == 0) {
 			*present = info.is_present;
 			return info.first_event;
 		}
@@ -233,7 +274,7 @@ static bool resolve_pfm(const char *name, struct ud_event *ev)
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
 	/* PLM3|PLM0: user and kernel, as perf counts by default. */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	ret = pfm.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
 		free(fstr);
 		return false;
@@ -515,12 +556,12 @@ static void pfm_names(const struct ud_uarch *u, struct names *l)
 
 	if (!u || !u->libpfm4_pmu[0] || !pfm_init())
 		return;
-	for (idx = pfm_pmu_index(u->libpfm4_pmu, &present); present && idx >= 0; idx = pfm_get_event_next(idx)) {
+	for (idx = pfm_pmu_index(u->libpfm4_pmu, &present); present && idx >= 0; idx = pfm.get_event_next(idx)) {
 		pfm_event_info_t info;
 
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS && info.name)
+		if (pfm.get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS && info.name)
 			add_name(info.name, l);
 	}
 }
@@ -550,7 +591,7 @@ bool ud_event_suggest(const char *name, const struct ud_uarch *u, char *buf, siz
 void ud_events_cleanup(void)
 {
 	if (pfm_ready)
-		pfm_terminate();
+		pfm.terminate();
 	pfm_ready = false;
 	pfm_last.pmu[0] = '\0';
 }

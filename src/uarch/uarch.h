@@ -160,6 +160,18 @@ void ud_uarch_free(struct ud_uarch *u);
 int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err);
 void ud_uarch_db_free(struct ud_uarch_db *db);
 
+/*
+ * This host's table alone, as ud_uarch_db_load() then ud_uarch_detect_file()
+ * find it, without parsing the others: each table in dir (NULL:
+ * ud_data_dir(UD_DATA_EVENTS)) is read to its uarch and detect lines, and
+ * the one matching the CPU of cpuinfo_path (NULL: /proc/cpuinfo), else
+ * "generic", is parsed into u (freed with ud_uarch_free()).  The others'
+ * lines after their detect line and their names' uniqueness go unchecked.
+ */
+int ud_uarch_load_detected(const char *dir, const char *cpuinfo_path, struct ud_uarch *u, struct ud_err *err);
+/* How many table files this process has opened (whole or to their detect line): what a command read, for tests. */
+size_t ud_uarch_files_read(void);
+
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name);
 /* The table whose detect rule matches, else "generic". */
 const struct ud_uarch *ud_uarch_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);
