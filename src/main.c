@@ -21,7 +21,7 @@ static const struct {
 	{ "stat", cmd_stat, "count a command's events, like perf stat" },
 	{ "host", cmd_host, "show host facts: CPU, caches, kernel, hypervisor, PMU, mitigations" },
 	{ "diff", cmd_diff, "explain why one profile scores differently from another" },
-	{ "compare", cmd_compare, "compare several profiles with the first: speedups, geomeans, per-pair diffs" },
+	{ "compare", cmd_compare, "compare a fleet of profiles: groups, medians, outliers, each explained" },
 	{ "import", cmd_import, "turn perf stat output or a UnixBench log into a profile" },
 	{ "workloads", cmd_workloads, "list the built-in workloads and what each teaches" },
 	{ "teach", cmd_teach, "run teaching labs: branch prediction, cache latency, ILP, measured here" },
