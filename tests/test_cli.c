@@ -692,6 +692,39 @@ START_TEST(test_import_host_facts)
 }
 END_TEST
 
+/*
+ * import says in one line what it read: a user-mode paste (made up here)
+ * with a refused counter, on a core it was not told; with --uarch the core
+ * is known and that part goes.
+ */
+START_TEST(test_import_says_what_it_read)
+{
+	char *dir = make_tempdir(), paste[4096], out[4096];
+	char *plain[] = { UD, "import", "-o", out, paste, NULL };
+	char *told[] = { UD, "import", "--uarch", "zen4", "-o", out, paste, NULL };
+	struct run_result r;
+
+	snprintf(paste, sizeof(paste), "%s/u.txt", dir);
+	snprintf(out, sizeof(out), "%s/u.json", dir);
+	write_text(paste, " Performance counter stats for './a' (3 runs):\n\n"
+			  "          1,000.00 msec task-clock:u    #    1.000 CPUs utilized   ( +-  0.50% )\n"
+			  "     2,000,000,000      cycles:u        #    2.000 GHz             ( +-  0.50% )\n"
+			  "   <not supported>      instructions:u\n\n"
+			  "       1.001 +- 0.005 seconds time elapsed  ( +-  0.50% )\n");
+	r = run_capture(plain);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "u.txt: 1 workload, 3 counters (2 counted, 1 not supported), 3 runs; counted in "
+				    "user mode; core unknown: --uarch NAME") && count_lines(r.err) == 1, "%s", r.err);
+	run_free(&r);
+	r = run_capture(told);
+	ck_assert_msg(r.status == 0 && strstr(r.err, "3 runs; counted in user mode\n") && !strstr(r.err, "core unknown"),
+		      "%s", r.err);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A UnixBench log cut mid-table: imported, marked incomplete, and the user told which rows are missing. */
 START_TEST(test_import_warns_on_a_cut_log)
 {
@@ -709,9 +742,10 @@ START_TEST(test_import_warns_on_a_cut_log)
 			"Dhrystone 2 using register variables         116700.0   39721394.2   3403.7\n");
 	r = run_capture(argv);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_int_eq(count_lines(r.err), 1);
+	ck_assert_int_eq(count_lines(r.err), 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "uarchdiff import: warning: "));
 	ck_assert_ptr_nonnull(strstr(r.err, "missing: System Benchmarks Index Score"));
+	ck_assert_ptr_nonnull(strstr(r.err, "ub.txt: 1 workload, 0 counters, runs not stated\n"));
 	run_free(&r);
 	profile = read_text(out);
 	ck_assert_ptr_nonnull(strstr(profile, "\"incomplete\": true"));
@@ -1579,6 +1613,7 @@ int main(void)
 	tcase_add_test(tc, test_import_stated_facts);
 	tcase_add_test(tc, test_import_raw_code_by_table);
 	tcase_add_test(tc, test_import_bad_facts);
+	tcase_add_test(tc, test_import_says_what_it_read);
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	tcase_add_test(tc, test_score_only_diff_is_compact);
 	tcase_add_test(tc, test_counters_only_pastes_compare);

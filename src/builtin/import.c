@@ -168,7 +168,7 @@ static int label_by_file(const struct import_args *a, struct ud_host *h, const c
  * What the importers noticed but could take (a UnixBench table cut short)
  * is said on stderr, one line each; the profile is still written.
  */
-static int import_files(struct ud_profile *p, char **files, int nfiles, struct ud_err *err)
+static int import_files(struct ud_profile *p, char **files, int nfiles, size_t *firsts, struct ud_err *err)
 {
 	for (int i = 0; i < nfiles; i++) {
 		struct ud_import_warnings warn = { 0 };
@@ -183,6 +183,7 @@ static int import_files(struct ud_profile *p, char **files, int nfiles, struct u
 		if (args.o.nscores && p->nworkloads - before != 1)
 			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],
 				       p->nworkloads - before);
+		firsts[i] = before;
 	}
 	return 0;
 }
@@ -210,8 +211,24 @@ static int check_output(char **files, int nfiles, struct ud_err *err)
 	return ret;
 }
 
+/* What each file added, one line on stderr, so that a user sees the paste was understood (and how). */
+static void say_read(const struct ud_profile *p, char **files, int nfiles, const size_t *firsts)
+{
+	for (int i = 0; i < nfiles; i++) {
+		size_t end = i + 1 < nfiles ? firsts[i + 1] : p->nworkloads;
+		char *line = ud_import_summary(p, firsts[i], end, files[i]);
+
+		if (line)
+			fprintf(stderr, "uarchdiff import: %s\n", line);
+		free(line);
+	}
+	/* news, not an error: a closed stderr (2>&-) must not fail an import that saved its profile */
+	clearerr(stderr);
+}
+
 static int import_main(int argc, char **argv)
 {
+	size_t *firsts = NULL;
 	struct ud_profile *p = NULL;
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_host *host;
@@ -225,7 +242,10 @@ static int import_main(int argc, char **argv)
 		goto fail;
 	host = imported_host(&args, &err);
 	p = host ? ud_profile_new(host) : NULL;
-	if (!p || import_files(p, argv + next, argc - next, &err) != 0)
+	firsts = calloc((size_t)(argc - next), sizeof(*firsts));
+	if (!firsts)
+		ud_fail(&err, "out of memory");
+	if (!firsts || !p || import_files(p, argv + next, argc - next, firsts, &err) != 0)
 		goto fail;
 	ud_import_classify_by_table(p);
 	if (label_by_file(&args, p->host, argv[next]) != 0) {
@@ -234,13 +254,17 @@ static int import_main(int argc, char **argv)
 	}
 	if (ud_profile_save(p, args.output, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
+		free(firsts);
 		ud_profile_free(p);
 		return UD_EXIT_RUN_FAILED;
 	}
+	say_read(p, argv + next, argc - next, firsts);
+	free(firsts);
 	ud_profile_free(p);
 	return UD_EXIT_OK;
 fail:
 	ud_cmd_error(&command, "%s", err.msg);
+	free(firsts);
 	ud_profile_free(p);
 	return UD_EXIT_USAGE;
 }

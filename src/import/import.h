@@ -95,6 +95,12 @@ int ud_import_file(struct ud_profile *p, const char *path, const struct ud_impor
  * says nothing of it.  Returns 1 when it rewrote err, 0 when it left it.
  */
 int ud_import_explain_not_profile(const char *path, struct ud_err *err);
+/*
+ * One line of what an import of path added to p (its workloads [first,
+ * end)): workloads, counters by status, runs, counted modes, and whether
+ * the core is known.  Caller frees; NULL when out of memory.
+ */
+char *ud_import_summary(const struct ud_profile *p, size_t first, size_t end, const char *path);
 /* ud_profile_load_all(), with err explained as above for the path that failed. */
 int ud_import_load_profiles(char *const *paths, size_t n, struct ud_profile **out, struct ud_err *err);
 /*
