@@ -215,10 +215,10 @@ static const struct ud_command command = {
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
-		    "command 0, or 128+N when signal N ended counting; 129 for bad usage or an\n"
-		    "unknown event; 255 for a command that cannot run or an output that cannot\n"
-		    "be created; 1 when the report could not be written or a --pre or --post\n"
-		    "command failed.\n",
+		    "command 0, or 128+N when signal N ended counting, as with -r 0; 129 for\n"
+		    "bad usage or an unknown event; 255 for a command that cannot run or an\n"
+		    "output that cannot be created; 1 when the report could not be written or\n"
+		    "a --pre or --post command failed.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.usage_status = UD_EXIT_PERF_USAGE,
