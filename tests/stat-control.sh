@@ -68,6 +68,15 @@ grep -qx "Event $tp disabled" "$tmp/one" && grep -qx "failed: can't find 'nosuch
 expect "-D -1 alone" "$tmp/never" $?
 [ "$(grep -c '<not counted>' "$tmp/never")" -eq 2 ] || { cat "$tmp/never"; fail "-D -1 alone: not every counter <not counted>"; }
 
+# --interval-count's last interval, printed at a control switch (as perf's), ends a count of CPUs:
+# it once waited on for nothing.  The command waits in the FIFO before stat starts; its ack is never
+# read, so this comes after every run whose child awaits acks.
+printf 'disable\n' >&5
+timeout 60 "$ud" stat -x, -a -e task-clock -I 100 --interval-count 1 --control fd:5,6 2>"$tmp/count"
+status=$?
+[ $status -eq 0 ] && grep -qx "Events disabled" "$tmp/count" ||
+	{ cat "$tmp/count"; fail "the last interval at a control switch: exit $status"; }
+
 # -r 0: job control on, so that the background run's SIGINT is not ignored as a script's jobs' is
 set -m
 "$ud" stat -r 0 -e task-clock -- sh -c "echo run >> '$tmp/runs'" 2>"$tmp/forever" &

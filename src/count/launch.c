@@ -219,18 +219,22 @@ static void say(const struct session_run *r, const char *msg)
 		r->s->on_control(r->s->ctx, msg);
 }
 
-/* Counting starts: at the command's exec (enable-on-exec), else now or after the delay; with -D -1, at "enable". */
+/*
+ * Counting starts: at the command's exec (enable-on-exec), else now or
+ * after the delay.  With -D -1 the session starts now (its elapsed time and
+ * intervals run, as perf's) with every counter off until control's enable.
+ */
 static int start_counting(struct session_run *r, struct ud_err *err)
 {
-	bool later = r->s->delay_ns || r->s->start_disabled;
-	bool on_exec = !r->s->slots && r->pid > 0 && !later;
+	bool off = r->s->delay_ns || r->s->start_disabled;
+	bool on_exec = !r->s->slots && r->pid > 0 && !off;
 
 	r->start = r->since = ud_now_ns();
-	r->enable_at = r->s->start_disabled ? UINT64_MAX : r->start + r->s->delay_ns;
-	r->enabled = !later;
+	r->enable_at = r->start + r->s->delay_ns;
+	r->enabled = !r->s->delay_ns;
 	if (r->s->start_disabled)
 		say(r, "Events disabled");
-	if (r->enabled && !on_exec && ud_counters_enable(r->set, err) != 0)
+	if (!off && !on_exec && ud_counters_enable(r->set, err) != 0)
 		return -1;
 	r->last_tick = r->start;
 	r->next_tick = r->enable_at + r->s->interval_ns;
@@ -382,11 +386,10 @@ static int switch_counting(struct session_run *r, const struct ud_control_cmd *c
 		ret = on ? begin_counting(r, t, err) : (r->enable_at = UINT64_MAX, 0);
 	else
 		ret = on ? ud_counters_enable(r->set, err) : ud_counters_disable(r->set, err);
-	if (ret == 0 && was && r->s->interval_ns && !r->intervals_done)
-		ret = tick(r, t, err);
-	if (ret == 0)
-		say(r, on ? "Events enabled" : "Events disabled");
-	return ret;
+	if (ret != 0)
+		return -1;
+	say(r, on ? "Events enabled" : "Events disabled");
+	return was && r->s->interval_ns && !r->intervals_done ? tick(r, t, err) : 0;
 }
 
 /* Control's "evlist": the events' names, one a message, as perf lists them without -v. */
@@ -457,6 +460,7 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 {
 	for (;;) {
 		uint64_t t = ud_now_ns();
+		bool ticking = !r->intervals_done;
 
 		reap(r, res);
 		if (over(r, t, res))
@@ -468,9 +472,10 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 				return -1;
 			/* From this read, as perf does: an interval is never shorter than asked, however late the wake-up. */
 			r->next_tick = t + r->s->interval_ns;
-			if (r->intervals_done)
-				continue; /* over() says whether that was the end, before any wait */
 		}
+		/* the last interval printed (at its time or at a control switch): over() says whether that was the end, before any wait */
+		if (ticking && r->intervals_done)
+			continue;
 		wait_once(r, t);
 	}
 }
@@ -480,8 +485,7 @@ static int finish(struct session_run *r, struct ud_count *counts, struct ud_laun
 {
 	uint64_t end = ud_now_ns();
 
-	/* -D -1 never enabled: the whole time, as perf prints it; a delay not yet over: none */
-	res->elapsed_ns = r->enabled || r->s->start_disabled ? end - r->since : 0;
+	res->elapsed_ns = r->enabled ? end - r->since : 0;
 	res->user_ns = tv_ns(r->ru.ru_utime);
 	res->sys_ns = tv_ns(r->ru.ru_stime);
 	if (r->s->interval_ns && r->enabled && !r->intervals_done && end > r->last_tick && tick(r, end, err) != 0)
