@@ -374,7 +374,7 @@ static int switch_counting(struct session_run *r, const struct ud_control_cmd *c
 {
 	bool on = cmd->verb == UD_CONTROL_ENABLE;
 	bool was = r->enabled;
-	int ret;
+	int ret = 0;
 
 	if (!cmd->arg) {
 		say(r, "failed: wrong command");
@@ -382,10 +382,12 @@ static int switch_counting(struct session_run *r, const struct ud_control_cmd *c
 	}
 	if (cmd->arg[0])
 		return switch_event(r, cmd->arg, on, err);
-	if (!was)
-		ret = on ? begin_counting(r, t, err) : (r->enable_at = UINT64_MAX, 0);
-	else
+	if (was)
 		ret = on ? ud_counters_enable(r->set, err) : ud_counters_disable(r->set, err);
+	else if (on)
+		ret = begin_counting(r, t, err);
+	else
+		r->enable_at = UINT64_MAX;
 	if (ret != 0)
 		return -1;
 	say(r, on ? "Events enabled" : "Events disabled");
