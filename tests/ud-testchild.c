@@ -8,12 +8,19 @@
  *   writes N     N write()s of a byte to stdout, then a newline to stderr (N+1 writes)
  *   exit S       exit with status S
  *   kill SIG     kill itself with SIG
+ *   control CTL ACK WORD...
+ *                each WORD in turn: a number N makes N getpid() system calls (a
+ *                tracepoint counts them exactly); any other word is sent as a
+ *                --control command on CTL (a descriptor number, or a FIFO's
+ *                path), then its acknowledgement awaited on ACK ("-": none)
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,9 +79,51 @@ static void loop(long n)
 #endif
 }
 
+/* A descriptor number as given, or a FIFO's path opened; -1 for "-". */
+static int endpoint(const char *s, int flags)
+{
+	int fd;
+
+	if (strcmp(s, "-") == 0)
+		return -1;
+	if (s[0] != '/')
+		return atoi(s);
+	fd = open(s, flags);
+	if (fd < 0)
+		exit(3);
+	return fd;
+}
+
+static int control(int argc, char **argv)
+{
+	int ctl = endpoint(argv[2], O_WRONLY), ack = endpoint(argv[3], O_RDONLY);
+	char line[128], got[5];
+
+	for (int i = 4; i < argc; i++) {
+		char *end;
+		long n = strtol(argv[i], &end, 10);
+
+		if (*end == '\0') {
+			for (long k = 0; k < n; k++)
+				syscall(SYS_getpid);
+			continue;
+		}
+		snprintf(line, sizeof(line), "%s\n", argv[i]);
+		if (write(ctl, line, strlen(line)) != (ssize_t)strlen(line))
+			return 4;
+		/* perf's acknowledgement: "ack\n" and its NUL */
+		if (ack >= 0 && (read(ack, got, sizeof(got)) != (ssize_t)sizeof(got) || memcmp(got, "ack\n", 5) != 0))
+			return 5;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long arg;
+
+	if (argc >= 4 && strcmp(argv[1], "control") == 0)
+		return control(argc, argv);
 
 	if (argc != 3)
 		return 2;

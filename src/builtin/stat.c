@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "stat_format.h"
 #include "stat_record_cmd.h"
+#include "stop.h"
 #include "text.h"
 #include "targets.h"
 
@@ -45,7 +46,7 @@ struct stat_opts {
 	char *metrics; /* comma-joined -M arguments: top-down groups or buckets, counted as --topdown */
 	int detailed;
 	long repeat, interval, delay, timeout;
-	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post;
+	const char *sep, *output, *profile, *cpus, *pids, *tids, *pre, *post, *control;
 	bool json, exact, hotspots, append, all_cpus, no_aggr, per_core, per_socket, per_thread, null_run, topdown, summary;
 	bool verbose, scale, quiet, interval_clear, csv_summary;
 	long log_fd;
@@ -118,7 +119,8 @@ static const struct ud_option options[] = {
 	  "PipelineL2) or a bucket (backend_bound); counted\n"
 	  "as --topdown counts them"),
 	UD_LONG_OPTION('r', "repeat", &o.repeat, "N",
-	  "run N times; print means and +- relative stderr", 1, UD_REPEAT_MAX),
+	  "run N times; print means and +- relative stderr;\n"
+	  "0: run until Ctrl-C, a report each run (perf's)", 0, UD_REPEAT_MAX),
 	UD_FLAG_OPTION('S', "sync", &o.sync, "call sync() before each run (after --pre)"),
 	UD_FLAG_OPTION(0, "exact", &o.exact,
 	  "run the command once per counter group, so no\n"
@@ -150,7 +152,13 @@ static const struct ud_option options[] = {
 	UD_LONG_OPTION(0, "interval-count", &o.interval_count, "N",
 	  "with -I: stop counting after N intervals (a\ncommand is left to end, as perf)", 1, INT_MAX),
 	UD_FLAG_OPTION(0, "summary", &o.summary, "with -I: the whole run's totals after the\nintervals, as perf --summary"),
-	UD_LONG_OPTION('D', "delay", &o.delay, "MS", "start counting MS milliseconds after the command", 0, MS_MAX),
+	UD_LONG_OPTION('D', "delay", &o.delay, "MS",
+	  "start counting MS milliseconds after the command;\n-1: not before --control's enable", -1, MS_MAX),
+	UD_STRING_OPTION(0, "control", &o.control, "SPEC",
+	  "obey perf's commands while counting (enable,\n"
+	  "disable, enable NAME, ping, evlist, ...) from\n"
+	  "fd:CTL[,ACK] (descriptors) or fifo:CTL[,ACK],\n"
+	  "acknowledging each on ACK as perf"),
 	UD_LONG_OPTION(0, "timeout", &o.timeout, "MS",
 	  "stop after MS milliseconds (the command gets\nSIGTERM)", TIMEOUT_MIN_MS, MS_MAX),
 	UD_FLAG_OPTION('n', "null", &o.null_run, "count nothing: the elapsed time only"),
@@ -202,10 +210,6 @@ static const struct ud_option options[] = {
 	  "BPF programs' counters are not built in (uarchdiff opens perf_event_open counters only)"),
 	UD_REFUSED_OPTION(0, "bpf-attr-map", "FILE",
 	  "BPF counters are not built in (uarchdiff opens perf_event_open counters only): drop the option"),
-	/* perf's options not built yet: refused so that a script stops with the reason, not a guess */
-	UD_REFUSED_OPTION(0, "control", "FD",
-	  "enabling and disabling through a control descriptor or FIFO is not built yet: start counting later "
-	  "with -D MS"),
 	UD_FLAG_OPTION('v', "verbose", &o.verbose,
 	  "uarchdiff's additions to perf's text: why each\n"
 	  "counter was not counted, each group's own cycles\n"
@@ -218,7 +222,7 @@ static const struct ud_command command = {
 	.name = "stat",
 	.synopsis = "uarchdiff stat [-e EVENTS [--filter FILTER]] [-g] [-d] [-r N] [-a | -C LIST | -p PIDS | -t TIDS]\n"
 		    "                      [-A | --per-core | --per-die | --per-socket | --per-node | --per-thread]\n"
-		    "                      [-I MS [--summary]] [-D MS]\n"
+		    "                      [-I MS [--summary]] [-D MS] [--control SPEC]\n"
 		    "                      [--timeout MS] [-n] [-x SEP | -j] [-o FILE [--append]] [--profile FILE]\n"
 		    "                      [--pre CMD] [--post CMD] [--exact] [-v] [--hotspots] [--topdown] [-M METRICS]\n"
 		    "                      [-- CMD [ARGS...]]",
@@ -238,15 +242,14 @@ static const struct ud_command command = {
 		    "perf's --json-output (-j), --scale and, with nothing to do here, --no-merge,\n"
 		    "--hybrid-merge, --metric-no-group, --metric-no-merge and\n"
 		    "--percore-show-thread are accepted; -T, --smi-cost, --iostat, --cputype and\n"
-		    "the BPF options are refused with their reason and what to use instead,\n"
-		    "as is --control, not built yet\n"
+		    "the BPF options are refused with their reason and what to use instead\n"
 		    "(doc/perf-stat-options.md lists every option of perf stat).\n"
 		    "\n"
 		    "Exit status, perf's: the command's (0 when --timeout ended it); without a\n"
-		    "command 0, or 128+N when signal N ended counting; 129 for bad usage or an\n"
-		    "unknown event; 255 for a command that cannot run or an output that cannot\n"
-		    "be created; 1 when the report could not be written or a --pre or --post\n"
-		    "command failed.\n",
+		    "command 0, or 128+N when signal N ended counting, as with -r 0; 129 for\n"
+		    "bad usage or an unknown event; 255 for a command that cannot run or an\n"
+		    "output that cannot be created; 1 when the report could not be written or\n"
+		    "a --pre or --post command failed.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.usage_status = UD_EXIT_PERF_USAGE,
@@ -269,6 +272,8 @@ static enum ud_aggr_mode aggr_mode(void)
 					     : o.per_node ? UD_AGGR_NODE : UD_AGGR_WHOLE;
 }
 
+static bool output_is_profile(void);
+
 /* Options that exclude each other, or need another: the first conflict in words, else NULL. */
 static const char *conflict(bool has_command)
 {
@@ -284,8 +289,10 @@ static const char *conflict(bool has_command)
 		return "-B option not supported with -x";
 	if (!has_command && target_kind() == UD_TARGET_COMMAND)
 		return "no command given (uarchdiff stat [options] -- CMD [ARGS...], or -a, -C, -p, -t)";
-	if (o.repeat > 1 && (!has_command || o.interval))
+	if (o.repeat != 1 && (!has_command || o.interval))
 		return "-r repeats a command: it needs one, and no -I";
+	if (o.repeat == 0 && (o.profile || rec || output_is_profile()))
+		return "-r 0 reports each run until stopped: no profile (--profile, -o FILE.json) nor stat record";
 	if (o.exact && (target_kind() != UD_TARGET_COMMAND || o.interval || o.delay))
 		return "--exact reruns the command a group at a time: not with -a, -C, -p, -t, -I or -D";
 	if (o.hotspots && (target_kind() != UD_TARGET_COMMAND || o.delay))
@@ -374,6 +381,7 @@ struct stat_run {
 	struct ud_profile *parts;  /* one workload an aggregate */
 	struct ud_workload **aggr;
 	struct ud_measure_stat m;  /* the session measured, each run */
+	struct ud_control control; /* --control's descriptors */
 	struct ud_outfile *out;    /* -o's report */
 	FILE *f;                   /* where the report goes */
 	FILE *log;                 /* --log-fd's stream, closed at the end */
@@ -428,6 +436,7 @@ static int plan_events(struct stat_run *r)
 
 static void run_free(struct stat_run *r)
 {
+	ud_control_close(&r->control);
 	if (r->log)
 		fclose(r->log);
 	if (r->out)
@@ -541,7 +550,8 @@ static struct ud_stat_view view_of(const struct stat_run *r, const struct ud_wor
 	struct ud_stat_view v = {
 		.whole = whole, .units = r->units, .aggr = kinds[aggr_mode()], .slots = slots,
 		.nslots = r->target.naggr, .target = r->target.words[0] ? r->target.words : NULL,
-		.rusage = r->target.kind == UD_TARGET_COMMAND,
+		/* perf's -r 0 prints no user and sys times */
+		.rusage = r->target.kind == UD_TARGET_COMMAND && o.repeat != 0,
 		.rusage_cpus = r->target.kind == UD_TARGET_COMMAND && !o.delay && o.verbose,
 		.null_run = o.null_run, .interval_s = NAN, .verbose = o.verbose && !o.json && !o.sep,
 		.no_scale = !o.scale, .no_csv_summary = !o.csv_summary, .all_threads = r->target.all_threads,
@@ -648,23 +658,18 @@ static int open_report(struct stat_run *r)
 	return 0;
 }
 
-static int write_report(struct stat_run *r)
+/* The totals (after -I's intervals only where asked, as perf) and the hotspots; stat record's part too. */
+static int print_totals(struct stat_run *r)
 {
 	struct ud_workload *w = &r->p->workloads[0];
 	struct ud_stat_slot *slots = calloc(r->target.naggr + 1, sizeof(*slots));
-	struct ud_err err = UD_ERR_INIT;
 	struct ud_stat_view v;
 	int ret = 0;
 
 	if (!slots)
 		return ud_cmd_error(&command, "out of memory"), -1;
-	if (open_report(r) != 0) {
-		free(slots);
-		return -1;
-	}
 	v = view_of(r, w, r->aggr, slots);
 	v.summary = o.interval > 0;
-	/* after -I's intervals, the totals only where asked, as perf prints them */
 	if (o.interval == 0 || o.summary)
 		print_view(r->f, &v);
 	if (!o.json && !o.sep && !o.quiet)
@@ -672,6 +677,15 @@ static int write_report(struct stat_run *r)
 	if (rec && rec->end(rec->ctx, r->p, &v, o.interval == 0 || o.summary) != 0)
 		ret = -1;
 	free(slots);
+	return ret;
+}
+
+/* The report's stream written out: --log-fd's flushed, -o's file committed. */
+static int close_report(struct stat_run *r)
+{
+	struct ud_err err = UD_ERR_INIT;
+	int ret = 0;
+
 	if (r->log && (fflush(r->log) != 0 || ferror(r->log))) {
 		ud_cmd_error(&command, "--log-fd %ld: write failed: %s", o.log_fd, strerror(errno ? errno : EIO));
 		ret = -1;
@@ -681,6 +695,19 @@ static int write_report(struct stat_run *r)
 		ret = -1;
 	}
 	r->out = NULL;
+	return ret;
+}
+
+static int write_report(struct stat_run *r)
+{
+	struct ud_err err = UD_ERR_INIT;
+	int ret;
+
+	if (open_report(r) != 0)
+		return -1;
+	ret = print_totals(r);
+	if (close_report(r) != 0)
+		ret = -1;
 	if (ret == 0 && (o.profile || output_is_profile()) &&
 	    ud_profile_save(r->p, o.profile ? o.profile : o.output, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
@@ -713,18 +740,28 @@ static void on_fork(void *ctx, pid_t pid)
 	ud_stat_target_set_command(&r->target, pid);
 }
 
+/* What a --control command did (or -D -1), in perf's words: on stderr, as perf's pr_info(). */
+static void on_control(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
+}
+
 /* The session: what launch.h runs each time. */
 static void plan_session(struct stat_run *r)
 {
 	r->m = (struct ud_measure_stat){
 		.session = { .argv = r->cmd, .slots = r->target.slots, .nslots = r->target.nslots,
-			     .tasks = r->target.tasks, .delay_ns = (uint64_t)o.delay * 1000000ULL,
+			     .tasks = r->target.tasks, .delay_ns = o.delay > 0 ? (uint64_t)o.delay * 1000000ULL : 0,
+			     .start_disabled = o.delay < 0, .control = o.control ? &r->control : NULL,
+			     .on_control = on_control,
 			     .timeout_ns = (uint64_t)o.timeout * 1000000ULL,
 			     .interval_ns = (uint64_t)o.interval * 1000000ULL,
 			     .on_interval = o.interval ? on_interval : NULL,
 			     .on_fork = r->target.command_slot ? on_fork : NULL, .ctx = r,
 			     .interval_count = (unsigned long)o.interval_count, .no_inherit = o.no_inherit },
-		.exact = o.exact, .sync = o.sync, .runs = (size_t)o.repeat, .pre = o.pre, .post = o.post,
+		/* -r 0 counts a run at a time, each reported as it ends */
+		.exact = o.exact, .sync = o.sync, .runs = o.repeat ? (size_t)o.repeat : 1, .pre = o.pre, .post = o.post,
 		.aggr_of = r->target.aggr_of, .naggr = r->target.naggr, .topdown = r->meas.topdown ? r->meas.u : NULL,
 	};
 }
@@ -737,21 +774,78 @@ static int session_status(const struct ud_launch_result *last)
 	return last->stop_signal ? 128 + last->stop_signal : UD_EXIT_OK;
 }
 
+/* Counts the session's runs into the profile: UD_EXIT_OK, else the exit status of the failure. */
+static int count_runs(struct stat_run *r, struct ud_launch_result *last)
+{
+	struct ud_err err = UD_ERR_INIT;
+	int ret = ud_measurement_stat(&r->meas, &r->m, &r->p->workloads[0], r->aggr, last, &err);
+
+	if (ret == UD_LAUNCH_OK)
+		return UD_EXIT_OK;
+	ud_cmd_error(&command, "%s", err.msg);
+	return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_PERF_FAILED : UD_EXIT_RUN_FAILED;
+}
+
+/* A fresh profile for -r 0's next run. */
+static int renew_profile(struct stat_run *r)
+{
+	ud_profile_free(r->p);
+	ud_profile_free(r->parts);
+	free(r->aggr);
+	r->p = r->parts = NULL;
+	r->aggr = NULL;
+	if (new_profile(r) == 0)
+		return 0;
+	ud_cmd_error(&command, "out of memory");
+	return -1;
+}
+
+/*
+ * -r 0: run after run, each reported as it ends into the one report, until
+ * a stop signal: Ctrl-C (which the command gets too) ends the series after
+ * that run, reported as well (perf dies there, without it), and the exit
+ * status says the signal, as perf's death by it does.
+ */
+static int measure_forever(struct stat_run *r)
+{
+	struct ud_launch_result last = { 0 };
+	struct ud_stop stop;
+	volatile sig_atomic_t *stopped;
+	int ret = UD_EXIT_OK, sig = 0;
+
+	if (open_report(r) != 0)
+		return UD_EXIT_PERF_FAILED;
+	plan_session(r);
+	stopped = ud_stop_catch(&stop);
+	while (ret == UD_EXIT_OK && !sig) {
+		ret = count_runs(r, &last);
+		if (ret == UD_EXIT_OK && print_totals(r) != 0)
+			ret = UD_EXIT_RUN_FAILED;
+		fflush(r->f);
+		sig = *stopped ? *stopped : last.interrupt ? last.interrupt : last.stop_signal;
+		if (ret == UD_EXIT_OK && !sig && renew_profile(r) != 0)
+			ret = UD_EXIT_RUN_FAILED;
+	}
+	ud_stop_release(&stop);
+	if (close_report(r) != 0 && ret == UD_EXIT_OK)
+		ret = UD_EXIT_RUN_FAILED;
+	return ret != UD_EXIT_OK ? ret : 128 + sig;
+}
+
 /* Counts and reports; returns the exit status. */
 static int measure(struct stat_run *r)
 {
 	struct ud_launch_result last = { 0 };
-	struct ud_err err = UD_ERR_INIT;
 	int ret;
 
+	if (o.repeat == 0)
+		return measure_forever(r);
 	if (o.interval && open_report(r) != 0)
 		return UD_EXIT_PERF_FAILED;
 	plan_session(r);
-	ret = ud_measurement_stat(&r->meas, &r->m, &r->p->workloads[0], r->aggr, &last, &err);
-	if (ret != UD_LAUNCH_OK) {
-		ud_cmd_error(&command, "%s", err.msg);
-		return ret == UD_LAUNCH_EXEC_FAILED ? UD_EXIT_PERF_FAILED : UD_EXIT_RUN_FAILED;
-	}
+	ret = count_runs(r, &last);
+	if (ret != UD_EXIT_OK)
+		return ret;
 	if (write_report(r) != 0)
 		return UD_EXIT_RUN_FAILED;
 	return session_status(&last);
@@ -774,6 +868,10 @@ static int setup(struct stat_run *r)
 		return UD_EXIT_PERF_USAGE;
 	if (check_outputs() != 0)
 		return UD_EXIT_PERF_FAILED;
+	if (o.control && ud_control_open(o.control, &r->control, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_PERF_USAGE;
+	}
 	if (plan_units(r) != 0 || new_profile(r) != 0) {
 		ud_cmd_error(&command, "out of memory");
 		return UD_EXIT_RUN_FAILED;
@@ -788,7 +886,7 @@ const struct ud_command *ud_stat_command(void)
 
 int ud_stat_count(int argc, char **argv, const struct ud_stat_recorder *recorder)
 {
-	struct stat_run r = { 0 };
+	struct stat_run r = { .control = { .fd = -1, .ack = -1 } };
 	int status;
 
 	rec = recorder;

@@ -461,6 +461,20 @@ int ud_counters_disable(struct ud_counters *set, struct ud_err *err)
 	return ioctl_leaders(set, PERF_EVENT_IOC_DISABLE, "disable", err);
 }
 
+int ud_counters_switch_event(struct ud_counters *set, size_t i, bool on, struct ud_err *err)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+
+	for (size_t s = 0; s < set->nslots; s++) {
+		int fd = set->c[i * set->nslots + s].fd;
+
+		if (fd >= 0 && ioctl(fd, req, 0) != 0)
+			return ud_fail(err, "cannot %s counter '%s': %s", on ? "enable" : "disable", set->ev[i].name,
+				       strerror(errno));
+	}
+	return 0;
+}
+
 int ud_counters_reset(struct ud_counters *set, struct ud_err *err)
 {
 	return ioctl_leaders(set, PERF_EVENT_IOC_RESET, "reset", err);

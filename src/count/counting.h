@@ -31,6 +31,7 @@
 #ifndef UD_COUNTING_H
 #define UD_COUNTING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -92,6 +93,12 @@ size_t ud_counters_opened(const struct ud_counters *set);
 int ud_counters_enable(struct ud_counters *set, struct ud_err *err);
 int ud_counters_disable(struct ud_counters *set, struct ud_err *err);
 int ud_counters_reset(struct ud_counters *set, struct ud_err *err);
+/*
+ * Event i alone on or off at every slot, perf's `enable NAME` (--control):
+ * no PERF_IOC_FLAG_GROUP, so a member switched on counts only while its
+ * leader does too, as in perf.
+ */
+int ud_counters_switch_event(struct ud_counters *set, size_t i, bool on, struct ud_err *err);
 /* Fills out[0..n), one per event in the order given, each summed over the slots as perf aggregates. */
 int ud_counters_read(struct ud_counters *set, struct ud_count *out, struct ud_err *err);
 /* Fills out[i * nslots + s] with event i at slot s. */

@@ -191,7 +191,7 @@ static int open_counters(struct session_run *r, struct ud_err *err)
 {
 	const struct ud_session *s = r->s;
 	unsigned inherit = s->no_inherit ? 0 : UD_COUNT_INHERIT;
-	unsigned flags = inherit | (s->delay_ns ? 0 : UD_COUNT_ENABLE_ON_EXEC);
+	unsigned flags = inherit | (s->delay_ns || s->start_disabled ? 0 : UD_COUNT_ENABLE_ON_EXEC);
 
 	if (s->slots && ud_counters_make_room(r->n * s->nslots, err) != 0)
 		return -1;
@@ -212,15 +212,29 @@ static int open_counters(struct session_run *r, struct ud_err *err)
 	return 0;
 }
 
-/* Counting starts: at the command's exec (enable-on-exec), else now or after the delay. */
+/* Tells the caller what a control command (or -D -1) did, in perf's words. */
+static void say(const struct session_run *r, const char *msg)
+{
+	if (r->s->on_control)
+		r->s->on_control(r->s->ctx, msg);
+}
+
+/*
+ * Counting starts: at the command's exec (enable-on-exec), else now or
+ * after the delay.  With -D -1 the session starts now (its elapsed time and
+ * intervals run, as perf's) with every counter off until control's enable.
+ */
 static int start_counting(struct session_run *r, struct ud_err *err)
 {
-	bool on_exec = !r->s->slots && r->pid > 0 && !r->s->delay_ns;
+	bool off = r->s->delay_ns || r->s->start_disabled;
+	bool on_exec = !r->s->slots && r->pid > 0 && !off;
 
 	r->start = r->since = ud_now_ns();
 	r->enable_at = r->start + r->s->delay_ns;
-	r->enabled = on_exec || !r->s->delay_ns;
-	if (r->enabled && !on_exec && ud_counters_enable(r->set, err) != 0)
+	r->enabled = !r->s->delay_ns;
+	if (r->s->start_disabled)
+		say(r, "Events disabled");
+	if (!off && !on_exec && ud_counters_enable(r->set, err) != 0)
 		return -1;
 	r->last_tick = r->start;
 	r->next_tick = r->enable_at + r->s->interval_ns;
@@ -308,13 +322,104 @@ static bool next_wake(const struct session_run *r, uint64_t t, struct timespec *
 	return true;
 }
 
-/* Sleeps until the next thing to do, or a signal. */
+/* Sleeps until the next thing to do, a signal, or a control command; reads what the control descriptor holds. */
 static void wait_once(struct session_run *r, uint64_t t)
 {
 	struct timespec ts;
 	bool timed = next_wake(r, t, &ts);
+	struct ud_control *c = r->s->control;
+	/* ppoll() skips a negative descriptor: without control, or after its end, it waits as before */
+	struct pollfd pfd = { .fd = c && !c->done ? c->fd : -1, .events = POLLIN };
 
-	ppoll(NULL, 0, timed ? &ts : NULL, &r->sv.waiting);
+	if (ppoll(&pfd, 1, timed ? &ts : NULL, &r->sv.waiting) > 0 && pfd.revents)
+		ud_control_fill(c);
+}
+
+/* Counting begins, after the delay or at control's first "enable": perf's elapsed time and intervals run from here. */
+static int begin_counting(struct session_run *r, uint64_t t, struct ud_err *err)
+{
+	if (ud_counters_enable(r->set, err) != 0)
+		return -1;
+	r->enabled = true;
+	r->since = r->last_tick = t;
+	r->next_tick = t + r->s->interval_ns;
+	return 0;
+}
+
+/* Control's "enable NAME" or "disable NAME": that event alone, found by the name perf prints. */
+static int switch_event(struct session_run *r, const char *name, bool on, struct ud_err *err)
+{
+	char msg[UD_CONTROL_LINE_MAX + 64];
+	size_t i = 0;
+
+	while (i < r->n && strcmp(r->ev[i].name, name) != 0)
+		i++;
+	if (i == r->n) {
+		snprintf(msg, sizeof(msg), "failed: can't find '%s' event", name);
+	} else {
+		if (ud_counters_switch_event(r->set, i, on, err) != 0)
+			return -1;
+		snprintf(msg, sizeof(msg), "Event %s %s", r->ev[i].name, on ? "enabled" : "disabled");
+	}
+	say(r, msg);
+	return 0;
+}
+
+/*
+ * Control's "enable" and "disable": every group, at its leader.  Before
+ * counting has begun, "enable" begins it and "disable" cancels -D's delay.
+ * With -I an interval is printed at each switch, as perf's process_interval().
+ */
+static int switch_counting(struct session_run *r, const struct ud_control_cmd *cmd, uint64_t t, struct ud_err *err)
+{
+	bool on = cmd->verb == UD_CONTROL_ENABLE;
+	bool was = r->enabled;
+	int ret = 0;
+
+	if (!cmd->arg) {
+		say(r, "failed: wrong command");
+		return 0;
+	}
+	if (cmd->arg[0])
+		return switch_event(r, cmd->arg, on, err);
+	if (was)
+		ret = on ? ud_counters_enable(r->set, err) : ud_counters_disable(r->set, err);
+	else if (on)
+		ret = begin_counting(r, t, err);
+	else
+		r->enable_at = UINT64_MAX;
+	if (ret != 0)
+		return -1;
+	say(r, on ? "Events enabled" : "Events disabled");
+	return was && r->s->interval_ns && !r->intervals_done ? tick(r, t, err) : 0;
+}
+
+/* Control's "evlist": the events' names, one a message, as perf lists them without -v. */
+static void list_events(const struct session_run *r, const struct ud_control_cmd *cmd)
+{
+	if (!cmd->arg || (cmd->arg[0] && strcmp(cmd->arg, "-v") != 0 && strcmp(cmd->arg, "-g") != 0 &&
+			  strcmp(cmd->arg, "-F") != 0)) {
+		say(r, "failed: wrong command");
+		return;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		say(r, r->ev[i].name);
+}
+
+/* The control commands read so far, each done and acknowledged as perf stat does. */
+static int obey(struct session_run *r, uint64_t t, struct ud_err *err)
+{
+	struct ud_control_cmd cmd;
+
+	while (r->s->control && ud_control_take(r->s->control, &cmd)) {
+		if ((cmd.verb == UD_CONTROL_ENABLE || cmd.verb == UD_CONTROL_DISABLE) &&
+		    switch_counting(r, &cmd, t, err) != 0)
+			return -1;
+		if (cmd.verb == UD_CONTROL_EVLIST)
+			list_events(r, &cmd);
+		ud_control_ack(r->s->control, cmd.verb);
+	}
+	return 0;
 }
 
 /* Whether counting is over: the command reaped, else a stop signal, the tasks gone, or the timeout. */
@@ -329,6 +434,8 @@ static bool over(struct session_run *r, uint64_t t, struct ud_launch_result *res
 		 * and QUIT to the command itself; a closed pipe is ours, not its:
 		 * TERM.  Only those that end a session end -r's series.
 		 */
+		if (pending_stop == SIGINT || pending_stop == SIGQUIT)
+			res->interrupt = pending_stop;
 		if (pending_stop && pending_stop != SIGINT && pending_stop != SIGQUIT) {
 			kill(r->pid, pending_stop == SIGPIPE ? SIGTERM : pending_stop);
 			if (pending_stop == SIGTERM || pending_stop == SIGHUP || pending_stop == SIGPIPE)
@@ -355,25 +462,22 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 {
 	for (;;) {
 		uint64_t t = ud_now_ns();
+		bool ticking = !r->intervals_done;
 
 		reap(r, res);
 		if (over(r, t, res))
 			return 0;
-		if (!r->enabled && t >= r->enable_at) {
-			if (ud_counters_enable(r->set, err) != 0)
-				return -1;
-			r->enabled = true;
-			r->since = r->last_tick = t;
-			r->next_tick = t + r->s->interval_ns;
-		}
+		if (obey(r, t, err) != 0 || (!r->enabled && t >= r->enable_at && begin_counting(r, t, err) != 0))
+			return -1;
 		if (r->s->interval_ns && r->enabled && !r->intervals_done && t >= r->next_tick) {
 			if (tick(r, t, err) != 0)
 				return -1;
 			/* From this read, as perf does: an interval is never shorter than asked, however late the wake-up. */
 			r->next_tick = t + r->s->interval_ns;
-			if (r->intervals_done)
-				continue; /* over() says whether that was the end, before any wait */
 		}
+		/* the last interval printed (at its time or at a control switch): over() says whether that was the end, before any wait */
+		if (ticking && r->intervals_done)
+			continue;
 		wait_once(r, t);
 	}
 }

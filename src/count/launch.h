@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "control.h"
 #include "counting.h"
 #include "sampler.h"
 
@@ -37,6 +38,7 @@ struct ud_launch_result {
 	bool ran_command;    /* there was a command: wait_status and the rusage times are its */
 	bool timed_out;      /* the timeout ended counting (and SIGTERMed the command) */
 	int stop_signal;     /* the signal that ended counting, or was passed on to the command; 0 none */
+	int interrupt;       /* SIGINT or SIGQUIT seen while the command ran (left to it, as the terminal sends it too); 0 none */
 };
 
 enum {
@@ -87,6 +89,15 @@ struct ud_session {
 	size_t nslots;
 	bool tasks;                        /* the slots are tasks: inherit into what they fork; with no command, counting ends once all have exited */
 	uint64_t delay_ns;                 /* -D: counting starts this long after the command does */
+	bool start_disabled;               /* -D -1: nothing counts until control's "enable" */
+	/*
+	 * --control: its commands obeyed while counting, as perf stat's: the
+	 * counter groups switched off and on (ioctl on the leaders, so that
+	 * time enabled stops too), one event alone by its name, and with -I an
+	 * interval at each switch.  NULL none; borrowed.
+	 */
+	struct ud_control *control;
+	void (*on_control)(void *ctx, const char *msg); /* perf's words for what a command did ("Events disabled"); NULL none */
 	uint64_t timeout_ns;               /* --timeout: ends counting (SIGTERM to the command) this long after; 0 none */
 	uint64_t interval_ns;              /* -I: on_interval this often; 0 none */
 	/*
