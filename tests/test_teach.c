@@ -230,6 +230,22 @@ START_TEST(test_branch_verdict)
 }
 END_TEST
 
+/* A lab's ratios read by the one rule (issue 36): "2,500x", not "2.5e+03x"; one not computed "n/a", not "nanx". */
+START_TEST(test_lab_ratios_take_the_rule)
+{
+	struct ud_lab_result r;
+
+	branch_result(&r, 0.001, 2.5);
+	ck_assert_msg(strstr(r.measured, "against 0.001 ns sorted: 2,500x."), "%s", r.measured);
+	ud_lab_result_free(&r);
+	branch_result(&r, 0, 2.5); /* no time sorted: no ratio */
+	ck_assert_msg(strstr(r.measured, "sorted: n/a."), "%s", r.measured);
+	ck_assert_msg(strstr(r.why_not, "costs only n/a sorted"), "%s", r.why_not);
+	ck_assert_msg(!strstr(r.measured, "nan"), "%s", r.measured);
+	ud_lab_result_free(&r);
+}
+END_TEST
+
 static void cache_result(struct ud_lab_result *r, struct ud_cache_kb sysfs)
 {
 	struct ud_lab_point p[64];
@@ -737,6 +753,7 @@ int main(void)
 
 	tcase_add_test(tc, test_ring_is_one_cycle);
 	tcase_add_test(tc, test_too_noisy_is_not_shown);
+	tcase_add_test(tc, test_lab_ratios_take_the_rule);
 	tcase_add_test(tc, test_branch_data);
 	tcase_add_test(tc, test_chains_differ_by_k);
 	tcase_add_test(tc, test_knees_at_the_steps);

@@ -41,13 +41,9 @@ json_t *ud_rv_fmt(const char *format, double v)
 
 json_t *ud_rv_ratio(double v)
 {
-	char buf[UD_NUMBER_MAX + 1];
+	char buf[UD_RATIO_MAX];
 
-	if (!isfinite(v))
-		return json_string("n/a");
-	ud_format_ratio(v, buf, sizeof(buf) - 1);
-	strcat(buf, "x");
-	return json_string(buf);
+	return json_string(ud_format_ratio_x(v, buf, sizeof(buf)));
 }
 
 /* A count per unit as text.h's one rule writes numbers: "3,807", "91.1", "0.0000326". */

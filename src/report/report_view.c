@@ -153,13 +153,13 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		const struct ud_ab *v = &w->per_unit[i].v;
 		bool is_time;
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
-		char a[40], b[40], num[UD_NUMBER_MAX], r[UD_NUMBER_MAX + 1], noise[40], col[240];
+		char a[40], b[40], r[UD_RATIO_MAX], noise[40], col[240];
 
 		if (!isfinite(v->a) && !isfinite(v->b))
 			continue; /* known on neither side: a row of n/a says nothing the data has */
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
-		snprintf(r, sizeof(r), "%s%s", ud_format_ratio(v->ratio, num, sizeof(num)), isfinite(v->ratio) ? "x" : "");
+		ud_format_ratio_x(v->ratio, r, sizeof(r));
 		noise_text(&w->per_unit[i], noise, sizeof(noise));
 		snprintf(col, sizeof(col), "%-26s %14s %14s %9s%s%s", label, a, b, r, tested && noise[0] ? "  " : "",
 			 tested ? noise : "");

@@ -112,9 +112,9 @@ static json_t *effect_line(const json_t *lab)
 
 	if (!isfinite(a) || !isfinite(b) || !isfinite(ratio))
 		return json_string("not measured");
-	snprintf(buf, sizeof(buf), "%s: %.3g (%s) -> %.3g (%s): %.3gx", json_string_value(json_object_get(e, "metric")), a,
+	snprintf(buf, sizeof(buf), "%s: %.3g (%s) -> %.3g (%s): %s", json_string_value(json_object_get(e, "metric")), a,
 		 json_string_value(json_object_get(e, "a_label")), b, json_string_value(json_object_get(e, "b_label")),
-		 ratio);
+		 UD_RATIO_X(ratio));
 	return json_string(buf);
 }
 
