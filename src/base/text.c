@@ -316,6 +316,17 @@ bool ud_append(char **s, const char *fmt, ...)
 	return true;
 }
 
+bool ud_replace(char **s, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(*s);
+	va_start(ap, fmt);
+	*s = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	return *s != NULL;
+}
+
 const char *ud_format_ratio_x(double v, char *buf, size_t len)
 {
 	char num[UD_NUMBER_MAX];

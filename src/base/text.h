@@ -62,11 +62,13 @@ const char *ud_format_ratio_x(double v, char *buf, size_t len);
  * ud_printf_new() returns printf's text in a new string: caller owns
  * (free()), NULL when out of memory.  ud_append() adds printf's text to the
  * end of *s (NULL reads ""), reallocating it: false when out of memory, *s
- * then unchanged.
+ * then unchanged.  ud_replace() frees *s and sets it to printf's text (NULL
+ * when out of memory, and then returns false).
  */
 char *ud_printf_new(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ud_vprintf_new(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 bool ud_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ud_replace(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
 void ud_format_ns(double ns, char *buf, size_t len);

@@ -90,20 +90,17 @@ static json_t *sentence(const struct ud_diff *d, const struct ud_diff_topdown *t
 {
 	double change = td->per_b - td->per_a;
 	int b = largest_part(td);
-	char total[40], part[40], label[64], line[600];
+	char total[40], part[40], label[64];
 
 	if (!td->same_method || td->measure == UD_TD_IN_FRACTION || !isfinite(change) || change == 0 || b < 0)
 		return json_array();
 	ud_rv_count_text(fabs(change), total, sizeof(total));
 	ud_rv_count_text(fabs(td->cycles[b].b - td->cycles[b].a), part, sizeof(part));
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
-	snprintf(line, sizeof(line), "%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
-		 d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more", ud_td_measure_name(td->measure), unit,
-		 d->host[UD_SIDE_A].label, part,
-		 100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to",
-		 label);
-	ud_utf8_sanitize(line);
-	return json_pack("[s]", line);
+	return json_pack("[o]", ud_rv_printf("%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
+					     d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more",
+					     ud_td_measure_name(td->measure), unit, d->host[UD_SIDE_A].label, part,
+					     100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to", label));
 }
 
 /* "A: slots, level 2 (perf's metrics)" */

@@ -88,7 +88,7 @@ static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 	ud_jw_string(w, "name", ud_lab_name(r->lab));
 	ud_jw_string(w, "title", t->title);
 	ud_jw_bool(w, "shown", r->shown);
-	ud_jw_string(w, "why_not", r->why_not[0] ? r->why_not : NULL);
+	ud_jw_string(w, "why_not", r->why_not);
 	effect(w, r, t);
 	ud_jw_string(w, "explanation", t->explanation);
 	ud_jw_string(w, "experiment", t->experiment);
