@@ -122,7 +122,7 @@ static json_t *method_line(const char *side, const struct ud_topdown *t)
 /* Why each level-1 bucket a side has is null, and why a side's record is an estimate. */
 static void side_notes(json_t *notes, const char *side, const struct ud_topdown *t)
 {
-	char label[64], line[UD_TD_REASON + 120];
+	char label[64];
 
 	if (!t)
 		return;
@@ -130,15 +130,11 @@ static void side_notes(json_t *notes, const char *side, const struct ud_topdown 
 		if (!t->defined[b] || !isnan(t->value[b]))
 			continue;
 		bucket_label(b, false, label, sizeof(label));
-		snprintf(line, sizeof(line), "%s %s n/a: %s", side, label, t->reason[b][0] ? t->reason[b] : "no reason");
-		ud_utf8_sanitize(line);
-		json_array_append_new(notes, json_string(line));
+		json_array_append_new(notes, ud_rv_printf("%s %s n/a: %s", side, label,
+							  t->reason[b][0] ? t->reason[b] : "no reason"));
 	}
-	if (t->estimate[0]) {
-		snprintf(line, sizeof(line), "%s: %s", side, t->estimate);
-		ud_utf8_sanitize(line);
-		json_array_append_new(notes, json_string(line));
-	}
+	if (t->estimate[0])
+		json_array_append_new(notes, ud_rv_printf("%s: %s", side, t->estimate));
 }
 
 json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)

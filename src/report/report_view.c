@@ -71,13 +71,8 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), reason ? " *" : "");
 		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
 			 json_string_value(r));
-		if (reason) {
-			char note[768];
-
-			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), reason);
-			ud_utf8_sanitize(note); /* a long reason cut inside a character would lose the note */
-			json_array_append_new(notes, json_string(note));
-		}
+		if (reason)
+			json_array_append_new(notes, ud_rv_printf("* %s: %s", ud_metric_label(id), reason));
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
 						      "col", col));
 	}
@@ -238,19 +233,16 @@ static json_t *score_line(const struct ud_diff_workload *w)
 {
 	double a = ud_rv_known(w->a->score.median), b = ud_rv_known(w->b->score.median);
 	const char *units = w->a->units ? w->a->units : "";
-	char line[160], na[40], nb[40];
+	char na[40], nb[40];
 
 	ud_format_human(a, na, sizeof(na));
 	ud_format_human(b, nb, sizeof(nb));
 	if (isfinite(a) && isfinite(b))
-		snprintf(line, sizeof(line), "%s -> %s%s%s", na, nb, *units ? " " : "", units);
-	else if (isfinite(a) || isfinite(b))
-		snprintf(line, sizeof(line), "%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
-			 isfinite(a) ? "A" : "B");
-	else
-		snprintf(line, sizeof(line), "none on either side");
-	ud_utf8_sanitize(line); /* long units cut inside a character would lose the line */
-	return json_string(line);
+		return ud_rv_printf("%s -> %s%s%s", na, nb, *units ? " " : "", units);
+	if (isfinite(a) || isfinite(b))
+		return ud_rv_printf("%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
+				    isfinite(a) ? "A" : "B");
+	return json_string("none on either side");
 }
 
 static const char *dominant_label(const struct ud_diff_workload *w)
