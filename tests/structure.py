@@ -22,6 +22,10 @@ Checks, printing every violation found:
            from its own folder.
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
+  ratio    No source but the rule's own (src/base/text.c) prints a ratio
+           through a "%gx" format ("%.3gx"): ud_format_ratio_x() is the one
+           rule, so "1,222x" never reads "1.22e+03x" in one sentence and
+           inf never reads "infx" (issue 36).
 
 Known violations, each being fixed elsewhere, are listed in the allowlist
 (tests/structure-allow.txt): those are printed as "allowed" and do not fail;
@@ -271,6 +275,21 @@ def check_lengths(src, found):
                 start = None
 
 
+# A printf conversion of a double with an "x" after it: a ratio formatted outside the rule.
+RATIO_FORMAT_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[gGeE]x")
+RATIO_RULE_FILE = os.path.join("src", "base", "text.c")
+
+
+def check_ratios(src, found):
+    for rel in project_files(src, (".c", ".h")):
+        if rel == RATIO_RULE_FILE:
+            continue
+        for n, line in enumerate(read(os.path.join(src, rel)).splitlines(), 1):
+            for m in RATIO_FORMAT_RE.finditer(line):
+                found.append((f"ratio {rel}:{m.group(0)}",
+                              f"{rel}:{n}: formats a ratio with \"{m.group(0)}\": use ud_format_ratio_x() (text.h)"))
+
+
 def function_name(lines, brace):
     for j in range(brace - 1, max(brace - 6, -1), -1):
         m = re.search(r"([A-Za-z_]\w*)\s*\(", lines[j])
@@ -302,6 +321,7 @@ def main():
         check_calls(mods, found)
     check_stages(src, {} if includes_only else mods, found)
     check_lengths(src, found)
+    check_ratios(src, found)
 
     failed = 0
     used = set()

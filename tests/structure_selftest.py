@@ -5,7 +5,8 @@ A copy of src/ with one violation planted at a time, its includes checked
 (the calls are the structure test's, from the real build's objects): an
 include from a later stage (model/ including
 the diff's header), and a *_priv.h included from another stage's folder
-(teach/ including report_priv.h).  Each must fail with its own message;
+(teach/ including report_priv.h), and a ratio printed through "%.3gx"
+outside text.c's rule.  Each must fail with its own message;
 the unplanted copy must pass.
 """
 import os
@@ -17,6 +18,7 @@ import tempfile
 PLANTS = [
     ("src/model/profile.c", '#include "diff.h"\n', "includes src/diff/diff.h from a later stage (diff)"),
     ("src/teach/teach_view.c", '#include "report_priv.h"\n', "includes src/report/report_priv.h, private to src/report/"),
+    ("src/diff/diff_explain.c", '/* fprintf(f, "%.3gx", r) */\n', 'formats a ratio with "%.3gx"'),
 ]
 
 

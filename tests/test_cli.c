@@ -160,7 +160,7 @@ START_TEST(test_stat_bad_input)
 	char *empty[] = { UD, "stat", "-e", "", "--", "true", NULL };
 	char *nocmd[] = { UD, "stat", "-e", "task-clock", NULL };
 	char *missing[] = { UD, "stat", "--", "/nonexistent/cmd", NULL };
-	char *zero[] = { UD, "stat", "-r", "0", "--", "true", NULL };
+	char *over[] = { UD, "stat", "-r", "1001", "--", "true", NULL };
 	char *both[] = { UD, "stat", "-x", ",", "--json", "--", "true", NULL };
 	char *unwritable[] = { UD, "stat", "-o", "/nonexistent-dir/out.txt", "--", "true", NULL };
 
@@ -168,7 +168,7 @@ START_TEST(test_stat_bad_input)
 	expect_one_line_error(empty, 129, "-e needs a non-empty argument");
 	expect_one_line_error(nocmd, 129, "no command given");
 	expect_one_line_error(missing, 255, "/nonexistent/cmd: command not found");
-	expect_one_line_error(zero, 129, "uarchdiff stat: -r needs a whole number from 1 to 1000, not '0'");
+	expect_one_line_error(over, 129, "uarchdiff stat: -r needs a whole number from 0 to 1000, not '1001'");
 	expect_one_line_error(both, 129, "choose one");
 	expect_one_line_error(unwritable, 255, "/nonexistent-dir/out.txt: cannot write");
 }

@@ -172,6 +172,38 @@ START_TEST(test_ipc_beyond_generation_only_when_it_is)
 }
 END_TEST
 
+/*
+ * Every sentence states a ratio by the one rule (issue 36), as the reports'
+ * ratio cells do: "1,500x", never "1.5e+03x"; "n/a", never "infx".
+ */
+START_TEST(test_sentences_take_the_ratio_rule)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 1.333, "1.33x" }, { 0.979, "0.979x" }, { 1222.4, "1,222x" }, { 4.87e15, "4.87Px" },
+		{ 1e40, "1e+40x" }, { 0.00005, "0.00005x" }, { INFINITY, "n/a" }, { NAN, "n/a" },
+	};
+	char buf[UD_RATIO_MAX];
+	struct ud_diff *d;
+	const char *e;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(ud_format_ratio_x(cases[i].v, buf, sizeof(buf)), cases[i].want);
+	d = ipc_case("zen4", "zen5", 1.0, 1500);
+	e = d->workloads[0].explanation;
+	ck_assert_msg(strstr(e, "Path length (A needs 1,500x the instructions per unit)"), "%s", e);
+	ipc_case_free(d);
+	d = ipc_case("zen4", "zen5", 2000, 1.0);
+	e = d->workloads[0].explanation;
+	ck_assert_msg(strstr(e, " A 2,000x IPC rise on nearly the same instructions"), "%s", e);
+	ck_assert(has_evidence(finding_of(d, UD_FINDING_IPC_BEYOND_GENERATION), "(2,000x) on nearly the same"));
+	ck_assert_msg(!strstr(e, "e+03x"), "%s", e);
+	ipc_case_free(d);
+}
+END_TEST
+
 /* A kernel-heavy workload gaining 4x, a compute-bound one 1.2x, a mixed one, and UnixBench's composite. */
 START_TEST(test_summary_across_workloads)
 {
@@ -645,6 +677,7 @@ int main(void)
 	tcase_add_test(tc, test_worked_example_per_unit);
 	tcase_add_test(tc, test_plausibility_rules_on_the_worked_example);
 	tcase_add_test(tc, test_ipc_beyond_generation_only_when_it_is);
+	tcase_add_test(tc, test_sentences_take_the_ratio_rule);
 	tcase_add_test(tc, test_summary_across_workloads);
 	tcase_add_test(tc, test_counters_only_compare_by_task_clock);
 	tcase_add_test(tc, test_no_speedup_at_all_is_null_not_nan);

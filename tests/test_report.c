@@ -414,11 +414,12 @@ START_TEST(test_summary_names_cut_by_character)
 END_TEST
 
 /*
- * The score table (no counters) keeps the rows of names too long for its
- * buffers, cut between characters: a heading of 3-byte characters past 63
- * bytes, a name past the column's 256.
+ * The score table (no counters) keeps the rows of long names whole (issue
+ * 36: once cut at fixed buffers, a heading of 3-byte characters at 63 bytes,
+ * a row at 256 with its scores lost): the heading and the row's text hold
+ * every character, and the row its scores after the name.
  */
-START_TEST(test_score_table_cuts_by_character)
+START_TEST(test_score_table_keeps_long_names)
 {
 	char heading_name[160] = "w (", long_name[400] = "";
 	const json_t *groups, *g;
@@ -440,14 +441,16 @@ START_TEST(test_score_table_cuts_by_character)
 		rows += json_array_size(json_object_get(g, "rows"));
 	ck_assert_uint_eq(rows, 3);
 	ck_assert_uint_eq(json_array_size(groups), 3);
-	/* the heading keeps the 20 whole characters that fit in 63 bytes after "(" */
-	ck_assert_uint_eq(strlen(text_at(json_array_get(groups, 1), "heading")), 1 + 20 * 3);
+	ck_assert_str_eq(text_at(json_array_get(groups, 1), "heading"), strchr(heading_name, '('));
+	g = json_array_get(json_object_get(json_array_get(groups, 2), "rows"), 0);
+	ck_assert_ptr_nonnull(strstr(text_at(g, "col"), long_name));
+	ck_assert_ptr_nonnull(strstr(text_at(g, "col") + strlen(long_name), text_at(g, "speedup")));
 	json_decref(view);
 }
 END_TEST
 
-/* A counter named past the per-unit column's 200 bytes keeps its row, cut between characters. */
-START_TEST(test_per_unit_cuts_by_character)
+/* A counter named past the per-unit column's old 240 bytes keeps its row whole, its ratio after the name (issue 36). */
+START_TEST(test_per_unit_keeps_long_names)
 {
 	char name[256] = "";
 	json_t *view;
@@ -466,8 +469,13 @@ START_TEST(test_per_unit_cuts_by_character)
 	rebuilt();
 	view = ud_report_view(model);
 	rows = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "per_unit");
-	json_array_foreach(rows, i, r)
-		found = found || strcmp(text_at(r, "name"), name) == 0;
+	json_array_foreach(rows, i, r) {
+		if (strcmp(text_at(r, "name"), name) != 0)
+			continue;
+		found = true;
+		ck_assert_ptr_nonnull(strstr(text_at(r, "col"), name));
+		ck_assert_ptr_nonnull(strstr(text_at(r, "col") + strlen(name), text_at(r, "ratio")));
+	}
 	ck_assert(found);
 	json_decref(view);
 }
@@ -684,8 +692,8 @@ int main(void)
 	tcase_add_test(tc, test_waterfalls_share_one_axis);
 	tcase_add_test(tc, test_infinite_reads_as_unknown);
 	tcase_add_test(tc, test_summary_names_cut_by_character);
-	tcase_add_test(tc, test_score_table_cuts_by_character);
-	tcase_add_test(tc, test_per_unit_cuts_by_character);
+	tcase_add_test(tc, test_score_table_keeps_long_names);
+	tcase_add_test(tc, test_per_unit_keeps_long_names);
 	tcase_add_test(tc, test_cpi_stack_per_host);
 	tcase_add_test(tc, test_overview_has_every_workload);
 	tcase_add_test(tc, test_overview_many_workloads);

@@ -221,11 +221,27 @@ START_TEST(test_branch_verdict)
 	branch_result(&r, 0.3, 3.3);
 	ck_assert(r.shown);
 	ck_assert_double_eq_tol(r.ratio, 11, 1e-9);
-	ck_assert_str_eq(r.why_not, "");
+	ck_assert_ptr_null(r.why_not);
 	ud_lab_result_free(&r);
 	branch_result(&r, 0.3, 0.42); /* a learned "random" array: 1.4x, as issue 14 found */
 	ck_assert(!r.shown);
 	ck_assert_ptr_nonnull(strstr(r.why_not, "1.4x sorted"));
+	ud_lab_result_free(&r);
+}
+END_TEST
+
+/* A lab's ratios read by the one rule (issue 36): "2,500x", not "2.5e+03x"; one not computed "n/a", not "nanx". */
+START_TEST(test_lab_ratios_take_the_rule)
+{
+	struct ud_lab_result r;
+
+	branch_result(&r, 0.001, 2.5);
+	ck_assert_msg(strstr(r.measured, "against 0.001 ns sorted: 2,500x."), "%s", r.measured);
+	ud_lab_result_free(&r);
+	branch_result(&r, 0, 2.5); /* no time sorted: no ratio */
+	ck_assert_msg(strstr(r.measured, "sorted: n/a."), "%s", r.measured);
+	ck_assert_msg(strstr(r.why_not, "costs only n/a sorted"), "%s", r.why_not);
+	ck_assert_msg(!strstr(r.measured, "nan"), "%s", r.measured);
 	ud_lab_result_free(&r);
 }
 END_TEST
@@ -277,7 +293,7 @@ START_TEST(test_ilp_verdict)
 	set_points(&r, x, none, 8);
 	ud_lab_judge(&r);
 	ck_assert(!r.shown);
-	ck_assert_str_ne(r.why_not, "");
+	ck_assert_ptr_nonnull(r.why_not);
 	ud_lab_result_free(&r);
 }
 END_TEST
@@ -737,6 +753,7 @@ int main(void)
 
 	tcase_add_test(tc, test_ring_is_one_cycle);
 	tcase_add_test(tc, test_too_noisy_is_not_shown);
+	tcase_add_test(tc, test_lab_ratios_take_the_rule);
 	tcase_add_test(tc, test_branch_data);
 	tcase_add_test(tc, test_chains_differ_by_k);
 	tcase_add_test(tc, test_knees_at_the_steps);

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,63 @@ const char *ud_format_ratio(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 	else
 		ud_format_human(v, buf, len);
+	return buf;
+}
+
+char *ud_vprintf_new(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
+char *ud_printf_new(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+bool ud_append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *tail, *joined;
+
+	va_start(ap, fmt);
+	tail = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	joined = tail ? ud_printf_new("%s%s", *s ? *s : "", tail) : NULL;
+	free(tail);
+	if (!joined)
+		return false;
+	free(*s);
+	*s = joined;
+	return true;
+}
+
+bool ud_replace(char **s, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(*s);
+	va_start(ap, fmt);
+	*s = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	return *s != NULL;
+}
+
+const char *ud_format_ratio_x(double v, char *buf, size_t len)
+{
+	char num[UD_NUMBER_MAX];
+
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%sx", ud_format_ratio(v, num, sizeof(num)));
 	return buf;
 }
 

@@ -4,6 +4,7 @@
 #ifndef UD_TEXT_H
 #define UD_TEXT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -42,6 +43,32 @@ const char *ud_format_human(double v, char *buf, size_t len);
 const char *ud_format_ratio(double v, char *buf, size_t len);
 /* Room for any number ud_format_human or ud_format_ratio writes: "-1.8e+308", "-999,999,999,999". */
 #define UD_NUMBER_MAX 32
+/*
+ * The one rule for a ratio in a sentence or a cell: ud_format_ratio's
+ * number and its "x" ("1.33x", "1,222x", "1e+40x"), "n/a" when not finite
+ * (never "infx").  No other code prints a ratio through "%.3g" and an "x"
+ * (tests/structure.py), so one ratio reads the same everywhere.  Returns buf
+ * (UD_RATIO_MAX bytes suffice).
+ */
+const char *ud_format_ratio_x(double v, char *buf, size_t len);
+#define UD_RATIO_MAX (UD_NUMBER_MAX + 1)
+/* ud_format_ratio_x into a buffer that lives to the end of the enclosing block: a printf argument for "%s". */
+#define UD_RATIO_X(v) ud_format_ratio_x((v), (char[UD_RATIO_MAX]){ "" }, UD_RATIO_MAX)
+
+/*
+ * Sentences of the length they need: a workload, event or host name is as
+ * long as its user made it, so no sentence that holds one is built in a
+ * fixed-size array, where it would be cut (or cut a whole table row).
+ * ud_printf_new() returns printf's text in a new string: caller owns
+ * (free()), NULL when out of memory.  ud_append() adds printf's text to the
+ * end of *s (NULL reads ""), reallocating it: false when out of memory, *s
+ * then unchanged.  ud_replace() frees *s and sets it to printf's text (NULL
+ * when out of memory, and then returns false).
+ */
+char *ud_printf_new(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ud_vprintf_new(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+bool ud_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ud_replace(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Nanoseconds in the unit that reads best: "344 ns", "1.35 µs", "2.1 ms", "3 s"; "n/a" when not finite. */
 void ud_format_ns(double ns, char *buf, size_t len);

@@ -113,7 +113,7 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 
 	switch (k) {
 	case UD_FACTOR_PATH_LENGTH:
-		fprintf(f, "path length (%s needs %.3gx the instructions per %s)", more, big, w->work.unit);
+		fprintf(f, "path length (%s needs %s the instructions per %s)", more, UD_RATIO_X(big), w->work.unit);
 		break;
 	case UD_FACTOR_IPC:
 		fprintf(f, "IPC (%.2f -> %.2f)", m[UD_M_IPC].a, m[UD_M_IPC].b);
@@ -127,8 +127,8 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		fprintf(f, "CPU utilization (%.3g -> %.3g CPUs)", m[UD_M_CPUS_UTILIZED].a, m[UD_M_CPUS_UTILIZED].b);
 		break;
 	case UD_FACTOR_CLOCK:
-		fprintf(f, "the clock (%s runs %.3gx the cycles per second: frequency and utilization, without task-clock",
-			favoured, big);
+		fprintf(f, "the clock (%s runs %s the cycles per second: frequency and utilization, without task-clock",
+			favoured, UD_RATIO_X(big));
 		/* perf's own GHz beside the cycles line, where both pastes kept it: the evidence as printed */
 		if (isfinite(perf_ghz(w->a)) && isfinite(perf_ghz(w->b)))
 			fprintf(f, "; perf printed %.4g -> %.4g GHz", perf_ghz(w->a), perf_ghz(w->b));
@@ -136,11 +136,11 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		fputs(")", f);
 		break;
 	case UD_FACTOR_CYCLES:
-		fprintf(f, "cycles per %s (%s needs %.3gx the cycles)", w->work.unit, more, big);
+		fprintf(f, "cycles per %s (%s needs %s the cycles)", w->work.unit, more, UD_RATIO_X(big));
 		break;
 	case UD_FACTOR_UNEXPLAINED:
 	case UD_FACTOR_COUNT:
-		fprintf(f, "what the counters do not explain (%.3gx in %s's favour)", big, favoured);
+		fprintf(f, "what the counters do not explain (%s in %s's favour)", UD_RATIO_X(big), favoured);
 		break;
 	}
 }
@@ -340,11 +340,11 @@ static void crossing_sentence(FILE *f, const struct ud_diff_workload *w)
 
 	if (!w->crossing)
 		return;
-	fprintf(f, " User time per %s %s %.3gx and kernel time %.3gx with it: a cost paid at every kernel crossing "
+	fprintf(f, " User time per %s %s %s and kernel time %s with it: a cost paid at every kernel crossing "
 		   "(speculative-execution mitigations on entry and exit, VM exits) on %s does that; a faster core alone "
 		   "does not.",
-		w->work.unit, fell ? "fell" : "rose", fell ? u->a / u->b : u->b / u->a, fell ? k->a / k->b : k->b / k->a,
-		fell ? "A" : "B");
+		w->work.unit, fell ? "fell" : "rose", UD_RATIO_X(fell ? u->a / u->b : u->b / u->a),
+		UD_RATIO_X(fell ? k->a / k->b : k->b / k->a), fell ? "A" : "B");
 	if (env_beside(f, w, " The hosts differ there: ", crossing_facts))
 		fputs(".", f);
 }
@@ -385,9 +385,9 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 			w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->work.unit);
 	if (w->ipc_beyond_generation)
 		fprintf(f,
-			" A %.3gx IPC %s on nearly the same instructions is beyond what a core generation brings: "
+			" A %s IPC %s on nearly the same instructions is beyond what a core generation brings: "
 			"look at the kernel path and the environment before the cores (see Findings).",
-			w->factor[UD_FACTOR_IPC] >= 1 ? w->factor[UD_FACTOR_IPC] : 1 / w->factor[UD_FACTOR_IPC],
+			UD_RATIO_X(w->factor[UD_FACTOR_IPC] >= 1 ? w->factor[UD_FACTOR_IPC] : 1 / w->factor[UD_FACTOR_IPC]),
 			w->factor[UD_FACTOR_IPC] >= 1 ? "rise" : "drop");
 }
 
@@ -395,7 +395,7 @@ static void caveat_sentence(FILE *f, const struct ud_diff_workload *w)
 static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char *la, const char *lb)
 {
 	const struct ud_significance *s = &w->sig;
-	char words[48];
+	char words[48], lo[UD_NUMBER_MAX];
 
 	if (w->basis == UD_SPEEDUP_NONE) {
 		fprintf(f, "%s has no score on both sides and no task-clock to compare CPU time by: its "
@@ -413,9 +413,10 @@ static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char
 			? " in CPU time (task-clock; no score on both sides, so both runs are taken to do the same work)"
 			: "");
 	if (w->verdict == UD_VERDICT_SAME)
-		fprintf(f, ": its %.3gx is %s", w->speedup, w->verdict_reason);
+		fprintf(f, ": its %s is %s", UD_RATIO_X(w->speedup), w->verdict_reason);
 	else if (s->significant == 1 && isfinite(s->lo))
-		fprintf(f, " (95%% interval %.3g-%.3gx; %s)", s->lo, s->hi, w->verdict_reason);
+		fprintf(f, " (95%% interval %s-%s; %s)", ud_format_ratio(s->lo, lo, sizeof(lo)), UD_RATIO_X(s->hi),
+			w->verdict_reason);
 	else
 		fprintf(f, " (%s)", w->verdict_reason);
 	fputs(".", f);
@@ -433,7 +434,7 @@ static void movers_sentence(FILE *f, const struct ud_diff_workload *w)
 
 		if (!ud_diff_mover_notable(u))
 			continue;
-		fprintf(f, "%s%s %.3gx", n ? ", " : " Its counters did move: ", u->name, u->v.ratio);
+		fprintf(f, "%s%s %s", n ? ", " : " Its counters did move: ", u->name, UD_RATIO_X(u->v.ratio));
 		n++;
 	}
 	if (n)

@@ -21,8 +21,6 @@
 #include "diff_thresholds.h"
 #include "text.h"
 
-#define EVIDENCE_LINE 512
-
 /* What a rule looks at. */
 enum scope {
 	SCOPE_DIFF,     /* the whole diff, once */
@@ -48,12 +46,9 @@ static void add(struct evidence *ev, const char *fmt, ...) __attribute__((format
 
 static void add(struct evidence *ev, const char *fmt, ...)
 {
-	char line[EVIDENCE_LINE], *copy;
+	char *line;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
 	if (ev->n == ev->cap) {
 		size_t cap = ev->cap ? 2 * ev->cap : 4;
 		char **v = realloc(ev->v, cap * sizeof(*v));
@@ -65,11 +60,13 @@ static void add(struct evidence *ev, const char *fmt, ...)
 		ev->v = v;
 		ev->cap = cap;
 	}
-	copy = strdup(line);
-	if (!copy)
+	va_start(ap, fmt);
+	line = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	if (!line)
 		ev->oom = true;
 	else
-		ev->v[ev->n++] = copy;
+		ev->v[ev->n++] = line;
 }
 
 static void evidence_free(struct evidence *ev)
@@ -128,7 +125,7 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		double share = mean_sys_share(w);
 
 		if (isfinite(share) && weighed(w))
-			add(ev, "%s: speedup %.3gx, %.0f%% of CPU time in the kernel", w->a->name, w->speedup,
+			add(ev, "%s: speedup %s, %.0f%% of CPU time in the kernel", w->a->name, UD_RATIO_X(w->speedup),
 			    100 * share);
 	}
 	return true;
@@ -250,9 +247,9 @@ static int rule_kernel_heavy(const struct subject *s, struct evidence *ev)
 		if (d->workloads[i].group == UD_GROUP_KERNEL_HEAVY && weighed(&d->workloads[i]))
 			kernel_heavy_workload(ev, d, &d->workloads[i]);
 	if (sum->group_n[UD_GROUP_COMPUTE_BOUND])
-		add(ev, "kernel-heavy workloads: geometric mean %.3gx over %zu; compute-bound ones: %.3gx over %zu",
-		    sum->group_geomean[UD_GROUP_KERNEL_HEAVY], sum->group_n[UD_GROUP_KERNEL_HEAVY],
-		    sum->group_geomean[UD_GROUP_COMPUTE_BOUND], sum->group_n[UD_GROUP_COMPUTE_BOUND]);
+		add(ev, "kernel-heavy workloads: geometric mean %s over %zu; compute-bound ones: %s over %zu",
+		    UD_RATIO_X(sum->group_geomean[UD_GROUP_KERNEL_HEAVY]), sum->group_n[UD_GROUP_KERNEL_HEAVY],
+		    UD_RATIO_X(sum->group_geomean[UD_GROUP_COMPUTE_BOUND]), sum->group_n[UD_GROUP_COMPUTE_BOUND]);
 	else
 		add(ev, "no compute-bound workload to set them against: profile both hosts with 'uarchdiff run' "
 			"(int, fp) to see what the cores alone gained");
@@ -277,10 +274,10 @@ static void ipc_beyond_generation_evidence(struct evidence *ev, const struct ud_
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE];
 	char na[32], nb[32];
 
-	add(ev, "%s: IPC %.2f -> %.2f (%.3gx) on nearly the same instructions (path length %.3gx); one core "
+	add(ev, "%s: IPC %.2f -> %.2f (%s) on nearly the same instructions (path length %s); one core "
 		"generation brings about %.1f-%.1fx",
-	    w->a->name, w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, w->factor[UD_FACTOR_IPC],
-	    w->factor[UD_FACTOR_PATH_LENGTH], UD_GENERATION_IPC_LOW, UD_GENERATION_IPC_HIGH);
+	    w->a->name, w->metric[UD_M_IPC].a, w->metric[UD_M_IPC].b, UD_RATIO_X(w->factor[UD_FACTOR_IPC]),
+	    UD_RATIO_X(w->factor[UD_FACTOR_PATH_LENGTH]), UD_GENERATION_IPC_LOW, UD_GENERATION_IPC_HIGH);
 	if (ins)
 		add(ev, "%s: instructions per %s %s -> %s", w->a->name, w->work.unit,
 		    ud_format_num("%.4g", ins->v.a, na, sizeof(na)), ud_format_num("%.4g", ins->v.b, nb, sizeof(nb)));
@@ -307,8 +304,8 @@ static int rule_frequency_explains_most(const struct subject *s, struct evidence
 
 	if (!(isfinite(share) && share >= UD_FREQUENCY_MOST_SHARE))
 		return 0;
-	add(ev, "%s: GHz %.3g -> %.3g, %.0f%% of ln(speedup %.3gx)", w->a->name, w->metric[UD_M_GHZ].a,
-	    w->metric[UD_M_GHZ].b, 100 * share, w->speedup);
+	add(ev, "%s: GHz %.3g -> %.3g, %.0f%% of ln(speedup %s)", w->a->name, w->metric[UD_M_GHZ].a,
+	    w->metric[UD_M_GHZ].b, 100 * share, UD_RATIO_X(w->speedup));
 	return 1;
 }
 
@@ -346,19 +343,19 @@ static int rule_semantics_differ(const struct subject *s, struct evidence *ev)
 static void multiplexed_side(struct evidence *ev, const struct subject *s, enum ud_side side)
 {
 	const struct ud_workload *x = side == UD_SIDE_B ? s->w->b : s->w->a;
-	char line[EVIDENCE_LINE];
-	size_t used = 0;
+	char *line = NULL;
 
-	for (size_t i = 0; i < x->ncounters && used < sizeof(line); i++) {
+	for (size_t i = 0; i < x->ncounters && !ev->oom; i++) {
 		double pct = ud_counter_running_pct(&x->counters[i]);
 
-		if (isfinite(pct) && pct < UD_MULTIPLEXED_RUNNING_PCT)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %.1f%%", used ? ", " : "",
-						 x->counters[i].name, pct);
+		if (isfinite(pct) && pct < UD_MULTIPLEXED_RUNNING_PCT &&
+		    !ud_append(&line, "%s%s %.1f%%", line ? ", " : "", x->counters[i].name, pct))
+			ev->oom = true;
 	}
-	if (used)
+	if (line && !ev->oom)
 		add(ev, "%s, %s (%s): counted only part of the time: %s", s->w->a->name, side == UD_SIDE_B ? "B" : "A",
 		    s->d->host[side].label, line);
+	free(line);
 }
 
 static int rule_multiplexed(const struct subject *s, struct evidence *ev)
@@ -410,13 +407,13 @@ static int rule_low_ipc_work(const struct subject *s, struct evidence *ev)
 	    ud_format_num("%.3g", w->metric[UD_M_IPC].a, na, sizeof(na)),
 	    ud_format_num("%.3g", w->metric[UD_M_IPC].b, nb, sizeof(nb)), UD_LOW_IPC, 1 / UD_LOW_IPC);
 	if (cyc)
-		add(ev, "%s: cycles per %s %s -> %s (%.3gx)", w->a->name, w->work.unit,
+		add(ev, "%s: cycles per %s %s -> %s (%s)", w->a->name, w->work.unit,
 		    ud_format_num("%.4g", cyc->v.a, na, sizeof(na)), ud_format_num("%.4g", cyc->v.b, nb, sizeof(nb)),
-		    cyc->v.ratio);
+		    UD_RATIO_X(cyc->v.ratio));
 	if (cpu) {
 		ud_format_ns(cpu->v.a, na, sizeof(na));
 		ud_format_ns(cpu->v.b, nb, sizeof(nb));
-		add(ev, "%s: CPU time per %s %s -> %s (%.3gx)", w->a->name, w->work.unit, na, nb, cpu->v.ratio);
+		add(ev, "%s: CPU time per %s %s -> %s (%s)", w->a->name, w->work.unit, na, nb, UD_RATIO_X(cpu->v.ratio));
 	}
 	return 1;
 }
@@ -435,9 +432,9 @@ static int rule_counters_moved_time_did_not(const struct subject *s, struct evid
 
 		if (!ud_diff_mover_notable(u))
 			continue;
-		add(ev, "%s: %s per %s %s -> %s (%.3gx, p = %.2g)", w->a->name, u->name, w->work.unit,
+		add(ev, "%s: %s per %s %s -> %s (%s, p = %.2g)", w->a->name, u->name, w->work.unit,
 		    ud_format_num("%.4g", u->v.a, na, sizeof(na)), ud_format_num("%.4g", u->v.b, nb, sizeof(nb)),
-		    u->v.ratio, u->p);
+		    UD_RATIO_X(u->v.ratio), u->p);
 		n++;
 	}
 	if (n)

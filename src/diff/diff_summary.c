@@ -13,8 +13,7 @@
 #include "diff_priv.h"
 #include "diff_thresholds.h"
 #include "stats.h"
-
-#define HEADLINE_MAX 1024
+#include "text.h"
 
 bool ud_diff_in_summary(const struct ud_diff *d, const struct ud_diff_workload *w)
 {
@@ -62,6 +61,9 @@ static int group_phrase(char *buf, size_t len, const struct ud_diff_summary *s, 
 	ud_speedup_words(s->group_geomean[g], -1, false, words, sizeof(words));
 	return snprintf(buf, len, "%s ones %s (%zu)", ud_group_name(g), words, s->group_n[g]);
 }
+
+/* The groups' sentence names no workload or host: its words and numbers fit this. */
+#define GROUPS_SENTENCE_MAX 512
 
 /* The sentence that sets kernel-heavy against compute-bound work, when both are there. */
 static void groups_sentence(char *buf, size_t len, const struct ud_diff_summary *s)
@@ -114,14 +116,16 @@ static int summary_significance(const struct ud_diff *d)
 static void interval_words(char *buf, size_t len, const struct ud_diff *d, int significant)
 {
 	const struct ud_diff_summary *s = &d->summary;
+	char lo[UD_NUMBER_MAX];
 
 	buf[0] = '\0';
 	/* every workload within its own noise, though their mean's interval is not: the workloads' word stands */
 	if (significant == 0 && (s->geomean_lo > 1 || s->geomean_hi < 1))
 		snprintf(buf, len, "; every workload within its own noise");
 	else if (isfinite(s->geomean_lo))
-		snprintf(buf, len, " (%s95%% interval %.3g-%.3gx)", significant == 0 ? "within the noise: " : "",
-			 s->geomean_lo, s->geomean_hi);
+		snprintf(buf, len, " (%s95%% interval %s-%s)", significant == 0 ? "within the noise: " : "",
+			 ud_format_ratio(s->geomean_lo, lo, sizeof(lo)),
+			 UD_RATIO_X(s->geomean_hi));
 }
 
 /*
@@ -148,14 +152,15 @@ static bool one_machine(const struct ud_diff *d)
  * the same, or taken on a noisy host, or on one machine carried by more
  * CPU) and some are qualified: the ratio stated, and why it is no claim
  * (issue 33: two profiles of one host under changing load must not
- * headline a speedup).  false where a plain claim stands.
+ * headline a speedup).  false where a plain claim stands; *out is then
+ * untouched, else the sentence (caller owns; NULL when out of memory).
  */
-static bool qualified_sentence(char *buf, size_t len, const struct ud_diff *d)
+static bool qualified_sentence(char **out, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	size_t n[UD_QUALIFIED_COUNT] = { 0 }, same = 0, plain = 0;
-	bool machine = one_machine(d);
-	int used;
+	bool machine = one_machine(d), ok;
+	char *buf;
 
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
@@ -169,27 +174,34 @@ static bool qualified_sentence(char *buf, size_t len, const struct ud_diff *d)
 	}
 	if (plain || !(n[UD_QUALIFIED_MORE_CPU] + n[UD_QUALIFIED_NOISY]))
 		return false;
-	used = snprintf(buf, len, "%s's %.3gx against %s %s not the work's: ", d->host[UD_SIDE_B].label,
-			s->geomean_speedup, d->host[UD_SIDE_A].label,
-			s->ngeomean == 1 ? "on the one workload compared is" : "(geometric mean) is");
-	if (same && used > 0 && (size_t)used < len)
-		used += snprintf(buf + used, len - (size_t)used, "%zu within the noise, ", same);
-	if (n[UD_QUALIFIED_MORE_CPU] && used > 0 && (size_t)used < len)
-		used += snprintf(buf + used, len - (size_t)used, "%zu carried by more CPU on one side, ",
-				 n[UD_QUALIFIED_MORE_CPU]);
-	if (n[UD_QUALIFIED_NOISY] && used > 0 && (size_t)used < len)
-		used += snprintf(buf + used, len - (size_t)used, "%zu measured on a noisy host, ", n[UD_QUALIFIED_NOISY]);
-	if (used > 2 && (size_t)used < len)
-		snprintf(buf + used - 2, len - (size_t)(used - 2), " (see each workload).");
+	buf = ud_printf_new("%s's %s against %s %s not the work's: ", d->host[UD_SIDE_B].label,
+			    UD_RATIO_X(s->geomean_speedup), d->host[UD_SIDE_A].label,
+			    s->ngeomean == 1 ? "on the one workload compared is" : "(geometric mean) is");
+	ok = buf != NULL;
+	if (same && ok)
+		ok = ud_append(&buf, "%zu within the noise, ", same);
+	if (n[UD_QUALIFIED_MORE_CPU] && ok)
+		ok = ud_append(&buf, "%zu carried by more CPU on one side, ", n[UD_QUALIFIED_MORE_CPU]);
+	if (n[UD_QUALIFIED_NOISY] && ok)
+		ok = ud_append(&buf, "%zu measured on a noisy host, ", n[UD_QUALIFIED_NOISY]);
+	if (ok) {
+		buf[strlen(buf) - 2] = '\0'; /* the last ", " */
+		ok = ud_append(&buf, " (see each workload).");
+	}
+	if (!ok) {
+		free(buf);
+		buf = NULL;
+	}
+	*out = buf;
 	return true;
 }
 
 /*
  * The first sentence: how much faster over how many workloads, and by what
- * measure.  Returns whether it claims a speedup, which the groups' sentence
- * may then break down.
+ * measure, in *out (caller owns; NULL when out of memory).  Returns whether
+ * it claims a speedup, which the groups' sentence may then break down.
  */
-static bool first_sentence(char *buf, size_t len, const struct ud_diff *d)
+static bool first_sentence(char **out, const struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	const char *la = d->host[UD_SIDE_A].label, *lb = d->host[UD_SIDE_B].label;
@@ -207,19 +219,19 @@ static bool first_sentence(char *buf, size_t len, const struct ud_diff *d)
 	ud_speedup_words(s->geomean_speedup, significant, true, words, sizeof(words));
 	interval_words(interval, sizeof(interval), d, significant);
 	if (!s->ngeomean && composites)
-		snprintf(buf, len, "%s and %s have only composite scores in common: see them below.", la, lb);
+		*out = ud_printf_new("%s and %s have only composite scores in common: see them below.", la, lb);
 	else if (!s->ngeomean && no_claim)
-		snprintf(buf, len, "No speed verdict: %s (%s).", no_claim->verdict_reason, no_claim->a->name);
+		*out = ud_printf_new("No speed verdict: %s (%s).", no_claim->verdict_reason, no_claim->a->name);
 	else if (!s->ngeomean)
-		snprintf(buf, len, "No workload has a speedup (no score and no task-clock on a side): the counters "
-				   "stand side by side.");
-	else if (qualified_sentence(buf, len, d))
+		*out = ud_printf_new("No workload has a speedup (no score and no task-clock on a side): the counters "
+				     "stand side by side.");
+	else if (qualified_sentence(out, d))
 		return false;
 	else if (s->ngeomean == 1)
-		snprintf(buf, len, "%s is %s %s on the one workload compared%s%s.", lb, words, la, interval, measure);
+		*out = ud_printf_new("%s is %s %s on the one workload compared%s%s.", lb, words, la, interval, measure);
 	else
-		snprintf(buf, len, "%s is %s %s over %zu workloads (geometric mean%s)%s.", lb, words, la, s->ngeomean,
-			 interval, measure);
+		*out = ud_printf_new("%s is %s %s over %zu workloads (geometric mean%s)%s.", lb, words, la,
+				     s->ngeomean, interval, measure);
 	return s->ngeomean > 0 && significant != 0;
 }
 
@@ -227,19 +239,14 @@ static int headline(struct ud_diff *d)
 {
 	const struct ud_diff_summary *s = &d->summary;
 	static const char no_counters[] = " No counters on either side: the scores say how much, not why.";
-	char first[HEADLINE_MAX], groups[HEADLINE_MAX / 2];
-	int n;
+	char *first = NULL, groups[GROUPS_SENTENCE_MAX] = "";
 
-	groups[0] = '\0';
 	/* the kernel-heavy and compute-bound ones apart only where there is a speedup to break down */
-	if (first_sentence(first, sizeof(first), d))
+	if (first_sentence(&first, d))
 		groups_sentence(groups, sizeof(groups), s);
-	n = snprintf(NULL, 0, "%s%s%s", first, groups, s->counters ? "" : no_counters);
-	d->summary.headline = malloc((size_t)n + 1);
-	if (!d->summary.headline)
-		return -1;
-	snprintf(d->summary.headline, (size_t)n + 1, "%s%s%s", first, groups, s->counters ? "" : no_counters);
-	return 0;
+	d->summary.headline = first ? ud_printf_new("%s%s%s", first, groups, s->counters ? "" : no_counters) : NULL;
+	free(first);
+	return d->summary.headline ? 0 : -1;
 }
 
 /*

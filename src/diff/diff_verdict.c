@@ -17,6 +17,7 @@
 #include "diff_priv.h"
 #include "diff_thresholds.h"
 #include "stats.h"
+#include "text.h"
 
 static const char *const verdict_names[UD_VERDICT_COUNT] = {
 	[UD_VERDICT_FASTER] = "faster",
@@ -86,9 +87,9 @@ static bool same(struct ud_diff_workload *w)
 		return true;
 	}
 	if (fabs(log(w->speedup)) < d) {
-		snprintf(r, len, "the %.3gx is less than a side's own samples drifted between their first and second "
-			 "halves (%.3gx): the load changed under the measurement",
-			 w->speedup >= 1 ? w->speedup : 1 / w->speedup, exp(d));
+		snprintf(r, len, "the %s is less than a side's own samples drifted between their first and second "
+			 "halves (%s): the load changed under the measurement",
+			 UD_RATIO_X(w->speedup >= 1 ? w->speedup : 1 / w->speedup), UD_RATIO_X(exp(d)));
 		return true;
 	}
 	return false;

@@ -12,6 +12,7 @@
 #include "profile.h"
 #include "stat_record.h"
 #include "stats.h"
+#include "text.h"
 
 struct ud_profile *ud_profile_new(struct ud_host *host)
 {
@@ -516,11 +517,10 @@ const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size
 	return buf;
 }
 
-void ud_pmu_banner(const char *where, const char *reason, char *buf, size_t len)
+char *ud_pmu_banner(const char *where, const char *reason)
 {
-	snprintf(buf, len,
-		 "no hardware PMU %s: times and software counters only, because %s; to count cycles and misses: bare "
-		 "metal, or a VM with a virtual PMU: QEMU/KVM '-cpu host,pmu=on', libvirt \"<pmu state='on'/>\", cloud "
-		 "shapes that expose one",
-		 where, reason);
+	return ud_printf_new("no hardware PMU %s: times and software counters only, because %s; to count cycles and "
+			     "misses: bare metal, or a VM with a virtual PMU: QEMU/KVM '-cpu host,pmu=on', libvirt "
+			     "\"<pmu state='on'/>\", cloud shapes that expose one",
+			     where, reason);
 }

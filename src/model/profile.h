@@ -288,13 +288,13 @@ double ud_workload_domain_value(const struct ud_workload *w, enum ud_counter_cla
  */
 #define UD_NO_PMU_REASON_MAX 512
 const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size_t len);
-#define UD_PMU_BANNER_MAX 1024
 /*
  * The one banner run, diff, compare and teach print when hardware counts
- * are missing, into buf: "no hardware PMU WHERE: times and software
- * counters only, because REASON; to count cycles and misses: ...".
+ * are missing: "no hardware PMU WHERE: times and software counters only,
+ * because REASON; to count cycles and misses: ...", as long as WHERE's host
+ * labels make it.  Caller owns (free()); NULL when out of memory.
  */
-void ud_pmu_banner(const char *where, const char *reason, char *buf, size_t len);
+char *ud_pmu_banner(const char *where, const char *reason);
 /* Copies samples and fills median, min, max and ci95_rel from them. */
 int ud_score_set_samples(struct ud_score *s, const double *samples, size_t n);
 

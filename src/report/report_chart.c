@@ -635,9 +635,9 @@ static json_t *td_row(const char *host, const struct ud_topdown *t, double cycle
 		      const char *unit, double y)
 {
 	double x = CHART_PLOT_LEFT, per = isfinite(cycles) ? cycles : 1;
-	json_t *segs = json_array();
-	char label[96], line[600] = "", name[48], value[40];
-	int used = 0;
+	json_t *segs = json_array(), *v;
+	char label[96], name[48], value[40], *line = NULL;
+	bool ok = true;
 
 	for (int i = 0; i <= UD_TD_LEVEL1_COUNT; i++) {
 		int b = td_part(i);
@@ -655,20 +655,20 @@ static json_t *td_row(const char *host, const struct ud_topdown *t, double cycle
 						      "text_color", b == UD_TD_RESIDUAL ? "#222222" : "#ffffff"));
 		x += w;
 		ud_rv_count_text(f * cycles, value, sizeof(value));
-		if ((size_t)used < sizeof(line))
-			used += isfinite(cycles) ? snprintf(line + used, sizeof(line) - (size_t)used, "%s%s %s", used ? " + " : "",
-							   name, value)
-						 : snprintf(line + used, sizeof(line) - (size_t)used, "%s%s %.1f%%",
-							   used ? " + " : "", name, 100 * f);
+		if (ok)
+			ok = isfinite(cycles) ? ud_append(&line, "%s%s %s", line ? " + " : "", name, value)
+					      : ud_append(&line, "%s%s %.1f%%", line ? " + " : "", name, 100 * f);
 	}
 	ud_rv_count_text(cycles, value, sizeof(value));
 	if (isfinite(cycles))
 		snprintf(label, sizeof(label), "%s: %s %s/%s", host, value, measure, unit);
 	else
 		snprintf(label, sizeof(label), "%s: slots", host);
-	return json_pack("{s:s s:o s:o s:o s:o s:s s:o}", "label", label, "y", ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR),
-			 "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs, "line", line, "line_y",
-			 ud_rv_coord(y + CPI_BAR + 15));
+	v = json_pack("{s:s s:o s:o s:o s:o s:s s:o}", "label", label, "y", ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR),
+		      "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs, "line", ok && line ? line : "", "line_y",
+		      ud_rv_coord(y + CPI_BAR + 15));
+	free(line);
+	return v;
 }
 
 /* A legend entry for each part either host's bar holds. */

@@ -148,9 +148,13 @@ static size_t name_width(const struct ud_fleet *f)
 static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w, size_t nw)
 {
 	const struct ud_fleet_dist *d = &g->dist[w];
-	char line[1024] = "", name[300], med[48], q1[48], q3[48], lo[48], hi[48], iqr[128], range[128], n[32], vs[48];
+	char line[1024] = "", med[48], q1[48], q3[48], lo[48], hi[48], iqr[128], range[128], n[32], vs[48];
+	/* whole in the cells, however long: put_cell() shortens it for the text line only */
+	char *name = ud_printf_new("%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
+	json_t *v;
 
-	snprintf(name, sizeof(name), "%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
+	if (!name)
+		return NULL;
 	value_text(d->median, med, sizeof(med));
 	value_text(d->q1, q1, sizeof(q1));
 	value_text(d->q3, q3, sizeof(q3));
@@ -168,9 +172,11 @@ static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *
 	put_cell(line, sizeof(line), vs, 15, true);
 	put_cell(line, sizeof(line), "", 2, false);
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", f->workloads[w].units ? f->workloads[w].units : "");
-	return json_pack("{s:s s:s s:s s:s s:s s:s s:s s:s s:b}", "line", line, "name", name, "units",
-			 f->workloads[w].units ? f->workloads[w].units : "", "n", n, "median", med, "iqr", iqr, "range",
-			 range, "vs_reference", vs, "held", d->n > 0);
+	v = json_pack("{s:s s:s s:s s:s s:s s:s s:s s:s s:b}", "line", line, "name", name, "units",
+		      f->workloads[w].units ? f->workloads[w].units : "", "n", n, "median", med, "iqr", iqr, "range", range,
+		      "vs_reference", vs, "held", d->n > 0);
+	free(name);
+	return v;
 }
 
 static json_t *dists_header(size_t nw)
@@ -524,26 +530,28 @@ static json_t *groups_view(const struct ud_fleet *f)
  */
 static json_t *pmu_banner(const struct ud_fleet *f)
 {
-	char where[1200], banner[UD_PMU_BANNER_MAX + 1200];
-	size_t n = 0, used, named = 0;
+	char *where, *banner = NULL;
+	size_t n = 0, named = 0;
+	bool ok;
+	json_t *v;
 
 	for (size_t k = 0; k < f->nhosts; k++)
 		n += f->hosts[k].no_pmu;
 	if (!n)
 		return json_null();
-	if (n == f->nhosts)
-		used = (size_t)snprintf(where, sizeof(where), "on every host (");
-	else
-		used = (size_t)snprintf(where, sizeof(where), "on %zu of %zu hosts (", n, f->nhosts);
-	for (size_t k = 0; k < f->nhosts && named < PMU_BANNER_HOSTS && used < sizeof(where); k++)
+	where = n == f->nhosts ? ud_printf_new("on every host (") : ud_printf_new("on %zu of %zu hosts (", n, f->nhosts);
+	ok = where != NULL;
+	for (size_t k = 0; k < f->nhosts && named < PMU_BANNER_HOSTS && ok; k++)
 		if (f->hosts[k].no_pmu)
-			used += (size_t)snprintf(where + used, sizeof(where) - used, "%s%s", named++ ? ", " : "",
-						 f->hosts[k].label);
-	if (used < sizeof(where))
-		snprintf(where + used, sizeof(where) - used, n > named ? " and %zu more)" : ")", n - named);
-	ud_pmu_banner(where, f->no_pmu_reason, banner, sizeof(banner));
-	ud_utf8_sanitize(banner); /* a label cut inside a character would lose the banner */
-	return json_string(banner);
+			ok = ud_append(&where, "%s%s", named++ ? ", " : "", f->hosts[k].label);
+	if (ok)
+		ok = n > named ? ud_append(&where, " and %zu more)", n - named) : ud_append(&where, ")");
+	if (ok)
+		banner = ud_pmu_banner(where, f->no_pmu_reason);
+	v = banner ? ud_rv_printf("%s", banner) : NULL;
+	free(where);
+	free(banner);
+	return v;
 }
 
 /* The top of the view: the fleet's size, its grouping and its baseline. */

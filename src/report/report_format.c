@@ -6,6 +6,7 @@
  * diff that both views list alike: environment, findings, names.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,13 +42,26 @@ json_t *ud_rv_fmt(const char *format, double v)
 
 json_t *ud_rv_ratio(double v)
 {
-	char buf[UD_NUMBER_MAX + 1];
+	char buf[UD_RATIO_MAX];
 
-	if (!isfinite(v))
-		return json_string("n/a");
-	ud_format_ratio(v, buf, sizeof(buf) - 1);
-	strcat(buf, "x");
-	return json_string(buf);
+	return json_string(ud_format_ratio_x(v, buf, sizeof(buf)));
+}
+
+json_t *ud_rv_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	json_t *v;
+
+	va_start(ap, fmt);
+	s = ud_vprintf_new(fmt, ap);
+	va_end(ap);
+	if (!s)
+		return NULL;
+	ud_utf8_sanitize(s);
+	v = json_string(s);
+	free(s);
+	return v;
 }
 
 /* A count per unit as text.h's one rule writes numbers: "3,807", "91.1", "0.0000326". */

@@ -90,20 +90,17 @@ static json_t *sentence(const struct ud_diff *d, const struct ud_diff_topdown *t
 {
 	double change = td->per_b - td->per_a;
 	int b = largest_part(td);
-	char total[40], part[40], label[64], line[600];
+	char total[40], part[40], label[64];
 
 	if (!td->same_method || td->measure == UD_TD_IN_FRACTION || !isfinite(change) || change == 0 || b < 0)
 		return json_array();
 	ud_rv_count_text(fabs(change), total, sizeof(total));
 	ud_rv_count_text(fabs(td->cycles[b].b - td->cycles[b].a), part, sizeof(part));
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
-	snprintf(line, sizeof(line), "%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
-		 d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more", ud_td_measure_name(td->measure), unit,
-		 d->host[UD_SIDE_A].label, part,
-		 100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to",
-		 label);
-	ud_utf8_sanitize(line);
-	return json_pack("[s]", line);
+	return json_pack("[o]", ud_rv_printf("%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
+					     d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more",
+					     ud_td_measure_name(td->measure), unit, d->host[UD_SIDE_A].label, part,
+					     100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to", label));
 }
 
 /* "A: slots, level 2 (perf's metrics)" */
@@ -125,7 +122,7 @@ static json_t *method_line(const char *side, const struct ud_topdown *t)
 /* Why each level-1 bucket a side has is null, and why a side's record is an estimate. */
 static void side_notes(json_t *notes, const char *side, const struct ud_topdown *t)
 {
-	char label[64], line[UD_TD_REASON + 120];
+	char label[64];
 
 	if (!t)
 		return;
@@ -133,15 +130,11 @@ static void side_notes(json_t *notes, const char *side, const struct ud_topdown 
 		if (!t->defined[b] || !isnan(t->value[b]))
 			continue;
 		bucket_label(b, false, label, sizeof(label));
-		snprintf(line, sizeof(line), "%s %s n/a: %s", side, label, t->reason[b][0] ? t->reason[b] : "no reason");
-		ud_utf8_sanitize(line);
-		json_array_append_new(notes, json_string(line));
+		json_array_append_new(notes, ud_rv_printf("%s %s n/a: %s", side, label,
+							  t->reason[b][0] ? t->reason[b] : "no reason"));
 	}
-	if (t->estimate[0]) {
-		snprintf(line, sizeof(line), "%s: %s", side, t->estimate);
-		ud_utf8_sanitize(line);
-		json_array_append_new(notes, json_string(line));
-	}
+	if (t->estimate[0])
+		json_array_append_new(notes, ud_rv_printf("%s: %s", side, t->estimate));
 }
 
 json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)

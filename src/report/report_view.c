@@ -71,13 +71,8 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), reason ? " *" : "");
 		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
 			 json_string_value(r));
-		if (reason) {
-			char note[768];
-
-			snprintf(note, sizeof(note), "* %s: %s", ud_metric_label(id), reason);
-			ud_utf8_sanitize(note); /* a long reason cut inside a character would lose the note */
-			json_array_append_new(notes, json_string(note));
-		}
+		if (reason)
+			json_array_append_new(notes, ud_rv_printf("* %s: %s", ud_metric_label(id), reason));
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
 						      "col", col));
 	}
@@ -153,19 +148,18 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 		const struct ud_ab *v = &w->per_unit[i].v;
 		bool is_time;
 		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
-		char a[40], b[40], num[UD_NUMBER_MAX], r[UD_NUMBER_MAX + 1], noise[40], col[240];
+		char a[40], b[40], r[UD_RATIO_MAX], noise[40];
 
 		if (!isfinite(v->a) && !isfinite(v->b))
 			continue; /* known on neither side: a row of n/a says nothing the data has */
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
 		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
-		snprintf(r, sizeof(r), "%s%s", ud_format_ratio(v->ratio, num, sizeof(num)), isfinite(v->ratio) ? "x" : "");
+		ud_format_ratio_x(v->ratio, r, sizeof(r));
 		noise_text(&w->per_unit[i], noise, sizeof(noise));
-		snprintf(col, sizeof(col), "%-26s %14s %14s %9s%s%s", label, a, b, r, tested && noise[0] ? "  " : "",
-			 tested ? noise : "");
-		ud_utf8_sanitize(col); /* a long counter name cut inside a character would lose the row */
-		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:s}", "name", label, "a", a, "b", b, "ratio",
-						      r, "noise", noise, "col", col));
+		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:o}", "name", label, "a", a, "b", b, "ratio",
+						      r, "noise", noise, "col",
+						      ud_rv_printf("%-26s %14s %14s %9s%s%s", label, a, b, r,
+								   tested && noise[0] ? "  " : "", tested ? noise : "")));
 	}
 	return rows;
 }
@@ -239,19 +233,16 @@ static json_t *score_line(const struct ud_diff_workload *w)
 {
 	double a = ud_rv_known(w->a->score.median), b = ud_rv_known(w->b->score.median);
 	const char *units = w->a->units ? w->a->units : "";
-	char line[160], na[40], nb[40];
+	char na[40], nb[40];
 
 	ud_format_human(a, na, sizeof(na));
 	ud_format_human(b, nb, sizeof(nb));
 	if (isfinite(a) && isfinite(b))
-		snprintf(line, sizeof(line), "%s -> %s%s%s", na, nb, *units ? " " : "", units);
-	else if (isfinite(a) || isfinite(b))
-		snprintf(line, sizeof(line), "%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
-			 isfinite(a) ? "A" : "B");
-	else
-		snprintf(line, sizeof(line), "none on either side");
-	ud_utf8_sanitize(line); /* long units cut inside a character would lose the line */
-	return json_string(line);
+		return ud_rv_printf("%s -> %s%s%s", na, nb, *units ? " " : "", units);
+	if (isfinite(a) || isfinite(b))
+		return ud_rv_printf("%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
+				    isfinite(a) ? "A" : "B");
+	return json_string("none on either side");
 }
 
 static const char *dominant_label(const struct ud_diff_workload *w)
@@ -396,30 +387,30 @@ static int copies_suffix(const char *name)
 static json_t *score_table(const struct ud_diff *d)
 {
 	json_t *groups = json_array(), *rows = NULL;
-	char heading[64] = "\x01"; /* matches no real heading: the first row opens a group */
+	const char *heading = NULL; /* the group's, borrowed from its first row's name; NULL before the first */
 
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
 		const char *name = w->a->name;
 		int cut = copies_suffix(name);
-		char this_heading[64], sp[48], a[32], b[32], col[256];
+		const char *this_heading = cut >= 0 ? name + cut : "";
+		char sp[48], a[32], b[32];
 
-		/* a cut inside a character (a long heading or name) would be invalid UTF-8 and lose the row */
-		snprintf(this_heading, sizeof(this_heading), "%s", cut >= 0 ? name + cut : "");
-		ud_utf8_sanitize(this_heading);
-		if (strcmp(this_heading, heading) != 0) {
+		if (!heading || strcmp(this_heading, heading) != 0) {
 			json_decref(rows);
 			rows = json_array(); /* our own reference besides the group's, so it outlives a group refused */
-			snprintf(heading, sizeof(heading), "%s", this_heading);
-			json_array_append_new(groups, json_pack("{s:s s:O}", "heading", heading, "rows", rows));
+			heading = this_heading;
+			json_array_append_new(groups, json_pack("{s:o s:O}", "heading", ud_rv_printf("%s", heading), "rows",
+								rows));
 		}
 		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
 		ud_format_human(w->a->score.median, a, sizeof(a));
 		ud_format_human(w->b->score.median, b, sizeof(b));
-		snprintf(col, sizeof(col), "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp);
-		ud_utf8_sanitize(col);
-		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:b}", "name", name, "a", a, "b", b, "speedup", sp,
-						      "col", col, "lower_is_better", !w->a->higher_is_better));
+		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:o s:b}", "name", name, "a", a, "b", b, "speedup", sp,
+						      "col",
+						      ud_rv_printf("%-46.*s %10s %10s  %s",
+								   cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp),
+						      "lower_is_better", !w->a->higher_is_better));
 	}
 	json_decref(rows);
 	return groups;
@@ -576,14 +567,11 @@ static json_t *penalty_text(const struct ud_uarch *u)
 {
 	const char *name = u ? u->name : "unknown core";
 	double branch, l1d;
-	char buf[768];
 
 	if (!ud_rv_penalties(u, &branch, &l1d))
-		snprintf(buf, sizeof(buf), "%s: no penalties known, so its share stays in 'other'", name);
-	else
-		snprintf(buf, sizeof(buf), "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", name, branch,
-			 u->penalty_branch_source, l1d, u->penalty_l1d_source);
-	return json_string(buf);
+		return ud_rv_printf("%s: no penalties known, so its share stays in 'other'", name);
+	return ud_rv_printf("%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", name, branch,
+			    u->penalty_branch_source, l1d, u->penalty_l1d_source);
 }
 
 /*
@@ -667,21 +655,26 @@ static json_t *hosts_view(const struct ud_diff *d)
 static json_t *pmu_banner(const struct ud_diff *d)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
-	char where[600], reason[1200], banner[UD_PMU_BANNER_MAX + 1800];
+	char *where, *reason, *banner = NULL;
+	json_t *v;
 
 	if (!a->no_pmu && !b->no_pmu)
 		return json_null();
 	if (a->no_pmu && b->no_pmu)
-		snprintf(where, sizeof(where), "on either host (A: %s, B: %s)", a->label, b->label);
+		where = ud_printf_new("on either host (A: %s, B: %s)", a->label, b->label);
 	else
-		snprintf(where, sizeof(where), "on %s (%s)", a->no_pmu ? "A" : "B", a->no_pmu ? a->label : b->label);
+		where = ud_printf_new("on %s (%s)", a->no_pmu ? "A" : "B", a->no_pmu ? a->label : b->label);
 	if (a->no_pmu && b->no_pmu && strcmp(a->no_pmu, b->no_pmu) != 0)
-		snprintf(reason, sizeof(reason), "on A %s, and on B %s", a->no_pmu, b->no_pmu);
+		reason = ud_printf_new("on A %s, and on B %s", a->no_pmu, b->no_pmu);
 	else
-		snprintf(reason, sizeof(reason), "%s", a->no_pmu ? a->no_pmu : b->no_pmu);
-	ud_pmu_banner(where, reason, banner, sizeof(banner));
-	ud_utf8_sanitize(banner); /* a label cut inside a character would lose the banner */
-	return json_string(banner);
+		reason = ud_printf_new("%s", a->no_pmu ? a->no_pmu : b->no_pmu);
+	if (where && reason)
+		banner = ud_pmu_banner(where, reason);
+	v = banner ? ud_rv_printf("%s", banner) : NULL;
+	free(where);
+	free(reason);
+	free(banner);
+	return v;
 }
 
 json_t *ud_report_view(const struct ud_diff *d)

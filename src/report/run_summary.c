@@ -77,13 +77,13 @@ static void summary_head(FILE *f, const bool shown[SUMMARY_METRICS])
 void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
 {
 	bool shown[SUMMARY_METRICS] = { false };
-	char banner[UD_PMU_BANNER_MAX], why[UD_NO_PMU_REASON_MAX];
+	char why[UD_NO_PMU_REASON_MAX], *banner;
 	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
 
-	if (no_pmu) {
-		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
+	if (no_pmu && (banner = ud_pmu_banner("here", no_pmu)) != NULL) {
 		ud_text_fit(banner, width, f);
 		fprintf(f, "\n\n");
+		free(banner);
 	}
 	for (size_t i = 0; i < p->nworkloads; i++)
 		for (size_t k = 0; k < SUMMARY_METRICS; k++)

@@ -94,6 +94,10 @@ void ud_lab_result_free(struct ud_lab_result *r)
 	free(r->points);
 	r->points = NULL;
 	r->npoints = 0;
+	free(r->measured);
+	r->measured = NULL;
+	free(r->why_not);
+	r->why_not = NULL;
 	ud_noise_clear(&r->noise);
 }
 

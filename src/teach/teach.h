@@ -97,8 +97,8 @@ struct ud_lab_result {
 	double a, b, ratio;
 	char a_label[48], b_label[48];
 	bool shown;
-	char measured[320];           /* the effect in words */
-	char why_not[320];            /* "" when shown */
+	char *measured;               /* the effect in words; owned, NULL before ud_lab_judge() */
+	char *why_not;                /* owned; NULL when shown */
 	/*
 	 * Why the lab could not run to its end ("" when it did): such a lab is a
 	 * result too, not shown, with no points, beside the labs that finished.

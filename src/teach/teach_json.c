@@ -9,6 +9,7 @@
 
 #include "json_emit.h"
 #include "teach.h"
+#include "text.h"
 
 static void points(struct ud_jw *w, const struct ud_lab_result *r)
 {
@@ -52,9 +53,9 @@ static void cache(struct ud_jw *w, const struct ud_lab_result *r)
 
 	snprintf(method, sizeof(method),
 		 "slope of log latency over log working set between neighbouring sizes; knees are the steepest %d "
-		 "slopes of at least %g (%.3gx a doubling), none beside another, each reported as the larger working "
+		 "slopes of at least %g (%s a doubling), none beside another, each reported as the larger working "
 		 "set before the jump",
-		 UD_TEACH_KNEES_MAX, UD_KNEE_MIN_SLOPE, pow(2, UD_KNEE_MIN_SLOPE));
+		 UD_TEACH_KNEES_MAX, UD_KNEE_MIN_SLOPE, UD_RATIO_X(pow(2, UD_KNEE_MIN_SLOPE)));
 	ud_jw_array(w, "knees_kb");
 	for (size_t i = 0; i < r->nknees; i++)
 		ud_jw_real(w, NULL, r->knees_kb[i]);
@@ -87,7 +88,7 @@ static void lab(struct ud_jw *w, const struct ud_lab_result *r)
 	ud_jw_string(w, "name", ud_lab_name(r->lab));
 	ud_jw_string(w, "title", t->title);
 	ud_jw_bool(w, "shown", r->shown);
-	ud_jw_string(w, "why_not", r->why_not[0] ? r->why_not : NULL);
+	ud_jw_string(w, "why_not", r->why_not);
 	effect(w, r, t);
 	ud_jw_string(w, "explanation", t->explanation);
 	ud_jw_string(w, "experiment", t->experiment);

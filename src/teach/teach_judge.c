@@ -49,20 +49,19 @@ static void judge_branch(struct ud_lab_result *r)
 	snprintf(r->a_label, sizeof(r->a_label), "sorted");
 	snprintf(r->b_label, sizeof(r->b_label), "random, 50%% taken");
 	set_effect(r, r->reference, half ? half->y : NAN);
-	snprintf(r->measured, sizeof(r->measured),
-		 "Random data costs %.3g ns an element against %.3g ns sorted: %.3gx. Across the sweep the cost rises "
-		 "from %.3g ns (0%% taken) to %.3g ns (50%%), %.3gx.",
-		 r->b, r->a, r->ratio, none ? none->y : NAN, half ? half->y : NAN, rise);
+	ud_replace(&r->measured,
+		   "Random data costs %.3g ns an element against %.3g ns sorted: %s. Across the sweep the cost rises "
+		   "from %.3g ns (0%% taken) to %.3g ns (50%%), %s.",
+		   r->b, r->a, UD_RATIO_X(r->ratio), none ? none->y : NAN, half ? half->y : NAN, UD_RATIO_X(rise));
 	r->shown = r->ratio >= BRANCH_SHOWN_RATIO && rise >= BRANCH_SWEEP_RISE;
 	if (!(r->ratio >= BRANCH_SHOWN_RATIO))
-		snprintf(r->why_not, sizeof(r->why_not),
-			 "random data costs only %.3gx sorted (at least %.0fx expected): another process may have "
-			 "shared the core, or this predictor learns more than 1 MB of history",
-			 r->ratio, BRANCH_SHOWN_RATIO);
+		ud_replace(&r->why_not,
+			   "random data costs only %s sorted (at least %.0fx expected): another process may have "
+			   "shared the core, or this predictor learns more than 1 MB of history",
+			   UD_RATIO_X(r->ratio), BRANCH_SHOWN_RATIO);
 	else if (!(rise >= BRANCH_SWEEP_RISE))
-		snprintf(r->why_not, sizeof(r->why_not),
-			 "the sweep rose only %.3gx from 0%% to 50%% taken (at least %.0fx expected)", rise,
-			 BRANCH_SWEEP_RISE);
+		ud_replace(&r->why_not, "the sweep rose only %s from 0%% to 50%% taken (at least %.0fx expected)",
+			   UD_RATIO_X(rise), BRANCH_SWEEP_RISE);
 }
 
 /* The knee nearest to kb, within KNEE_FACTOR, or NAN. */
@@ -112,14 +111,14 @@ static void judge_cache(struct ud_lab_result *r)
 	describe_level(r, "L1d", r->sysfs.l1d, levels, sizeof(levels));
 	describe_level(r, "L2", r->sysfs.l2, levels, sizeof(levels));
 	describe_level(r, "L3", r->sysfs.l3, levels, sizeof(levels));
-	snprintf(r->measured, sizeof(r->measured), "A load takes %.3g ns at %s and %.3g ns at %s (%.3gx); %zu knee%s found. %s.",
-		 r->a, lo, r->b, hi, r->ratio, r->nknees, r->nknees == 1 ? "" : "s", levels);
+	ud_replace(&r->measured, "A load takes %.3g ns at %s and %.3g ns at %s (%s); %zu knee%s found. %s.", r->a, lo,
+		   r->b, hi, UD_RATIO_X(r->ratio), r->nknees, r->nknees == 1 ? "" : "s", levels);
 	r->shown = l1 && l2;
 	if (!r->shown)
-		snprintf(r->why_not, sizeof(r->why_not),
-			 "no knee within %.0fx of the %s size (%s): another process may have shared the caches, or sysfs "
-			 "gives no size",
-			 KNEE_FACTOR, !l1 && !l2 ? "L1d or L2" : !l1 ? "L1d" : "L2", levels);
+		ud_replace(&r->why_not,
+			   "no knee within %.0fx of the %s size (%s): another process may have shared the caches, or "
+			   "sysfs gives no size",
+			   KNEE_FACTOR, !l1 && !l2 ? "L1d or L2" : !l1 ? "L1d" : "L2", levels);
 }
 
 static void judge_ilp(struct ud_lab_result *r)
@@ -132,15 +131,15 @@ static void judge_ilp(struct ud_lab_result *r)
 	snprintf(r->a_label, sizeof(r->a_label), "1 chain");
 	snprintf(r->b_label, sizeof(r->b_label), "%d chains", ILP_B_CHAINS);
 	set_effect(r, one ? one->y : NAN, four ? four->y : NAN);
-	snprintf(r->measured, sizeof(r->measured),
-		 "One chain does %.3g multiply-adds a ns, %d chains %.3g (%.3gx); the most is %.3g, at %.0f chains.", r->a,
-		 ILP_B_CHAINS, r->b, r->ratio, peak ? peak->y : NAN, peak ? peak->x : NAN);
+	ud_replace(&r->measured,
+		   "One chain does %.3g multiply-adds a ns, %d chains %.3g (%s); the most is %.3g, at %.0f chains.", r->a,
+		   ILP_B_CHAINS, r->b, UD_RATIO_X(r->ratio), peak ? peak->y : NAN, peak ? peak->x : NAN);
 	r->shown = r->ratio >= ILP_SHOWN_RATIO;
 	if (!r->shown)
-		snprintf(r->why_not, sizeof(r->why_not),
-			 "%d chains do only %.3gx the work of one (at least %.0fx expected): another process may have "
-			 "shared the core",
-			 ILP_B_CHAINS, r->ratio, ILP_SHOWN_RATIO);
+		ud_replace(&r->why_not,
+			   "%d chains do only %s the work of one (at least %.0fx expected): another process may have "
+			   "shared the core",
+			   ILP_B_CHAINS, UD_RATIO_X(r->ratio), ILP_SHOWN_RATIO);
 }
 
 /*
@@ -155,15 +154,16 @@ static void judge_noise(struct ud_lab_result *r)
 	if (!r->shown || !isfinite(r->noise.ci95_rel) || !(r->noise.ci95_rel >= effect))
 		return;
 	r->shown = false;
-	snprintf(r->why_not, sizeof(r->why_not),
-		 "too noisy: the 95%% interval of its points (%.1f%%) is as wide as the effect (%.3gx, %.1f%%); run it "
-		 "again on a quiet host",
-		 100 * r->noise.ci95_rel, r->ratio, 100 * effect);
+	ud_replace(&r->why_not,
+		   "too noisy: the 95%% interval of its points (%.1f%%) is as wide as the effect (%s, %.1f%%); run it "
+		   "again on a quiet host",
+		   100 * r->noise.ci95_rel, UD_RATIO_X(r->ratio), 100 * effect);
 }
 
 void ud_lab_judge(struct ud_lab_result *r)
 {
-	r->why_not[0] = '\0';
+	free(r->why_not);
+	r->why_not = NULL;
 	if (r->lab == UD_LAB_BRANCH)
 		judge_branch(r);
 	else if (r->lab == UD_LAB_CACHE)

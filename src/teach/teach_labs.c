@@ -355,8 +355,8 @@ static void lab_failed(struct ud_lab_result *r, const struct ud_err *err)
 	r->reference = r->a = r->b = r->ratio = NAN;
 	r->shown = false;
 	snprintf(r->failed, sizeof(r->failed), "%s", err->msg);
-	snprintf(r->measured, sizeof(r->measured), "Not measured: the lab could not run to its end.");
-	snprintf(r->why_not, sizeof(r->why_not), "the lab failed: %.*s", (int)(sizeof(r->why_not) - 20), err->msg);
+	ud_replace(&r->measured, "Not measured: the lab could not run to its end.");
+	ud_replace(&r->why_not, "the lab failed: %s", err->msg);
 }
 
 /* The lab itself, or its failure on purpose where a test asked for one (UARCHDIFF_TEACH_FAIL). */

@@ -108,14 +108,12 @@ static json_t *effect_line(const json_t *lab)
 {
 	const json_t *e = json_object_get(lab, "effect");
 	double a = ud_json_number_at(e, "a"), b = ud_json_number_at(e, "b"), ratio = ud_json_number_at(e, "ratio");
-	char buf[256];
 
 	if (!isfinite(a) || !isfinite(b) || !isfinite(ratio))
 		return json_string("not measured");
-	snprintf(buf, sizeof(buf), "%s: %.3g (%s) -> %.3g (%s): %.3gx", json_string_value(json_object_get(e, "metric")), a,
-		 json_string_value(json_object_get(e, "a_label")), b, json_string_value(json_object_get(e, "b_label")),
-		 ratio);
-	return json_string(buf);
+	return ud_rv_printf("%s: %.3g (%s) -> %.3g (%s): %s", json_string_value(json_object_get(e, "metric")), a,
+			    json_string_value(json_object_get(e, "a_label")), b,
+			    json_string_value(json_object_get(e, "b_label")), UD_RATIO_X(ratio));
 }
 
 /*
@@ -254,17 +252,17 @@ static json_t *lab_view(const json_t *lab, bool banner)
 	const char *name = json_string_value(json_object_get(lab, "name"));
 	enum ud_lab id = UD_LAB_BRANCH;
 	bool shown = json_is_true(json_object_get(lab, "shown"));
+	const char *why_not = json_string_value(json_object_get(lab, "why_not"));
 	json_t *v;
-	char verdict[400];
 
 	ud_lab_parse(name ? name : "", &id);
-	snprintf(verdict, sizeof(verdict), "%s%s%s", shown ? "shown" : "not shown",
-		 shown ? "" : ": ", shown || !json_is_string(json_object_get(lab, "why_not")) ? "" : json_string_value(json_object_get(lab, "why_not")));
-	v = json_pack("{s:O s:O s:O s:O s:O s:O s:b s:s s:o s:o s:o s:O s:o s:o}", "name", json_object_get(lab, "name"),
+	v = json_pack("{s:O s:O s:O s:O s:O s:O s:b s:o s:o s:o s:o s:O s:o s:o}", "name", json_object_get(lab, "name"),
 		      "title", json_object_get(lab, "title"), "explanation", json_object_get(lab, "explanation"),
 		      "experiment", json_object_get(lab, "experiment"), "expected", json_object_get(lab, "expected"),
-		      "measured", json_object_get(lab, "measured"), "shown", shown, "verdict", verdict, "effect",
-		      effect_line(lab), "counters", counters_line(lab, banner), "knees", knees_line(lab), "note",
+		      "measured", json_object_get(lab, "measured"), "shown", shown, "verdict",
+		      ud_rv_printf("%s%s%s", shown ? "shown" : "not shown", shown || !why_not ? "" : ": ",
+				   shown || !why_not ? "" : why_not),
+		      "effect", effect_line(lab), "counters", counters_line(lab, banner), "knees", knees_line(lab), "note",
 		      json_object_get(lab, "note"), "seconds", ud_rv_fmt("%.1f s", ud_json_number_at(lab, "seconds")), "chart",
 		      ud_teach_chart(lab));
 	if (v) {
@@ -279,11 +277,9 @@ static json_t *host_line(const struct ud_host *host)
 {
 	const char *label = host ? host->label : NULL, *model = host ? host->cpu.model_name : NULL;
 	const char *uarch = host ? host->cpu.uarch : NULL, *kernel = host ? host->kernel : NULL;
-	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s: %s (%s), kernel %s", label ? label : "this host", model ? model : "unknown CPU",
-		 uarch ? uarch : "unknown", kernel ? kernel : "unknown");
-	return json_string(buf);
+	return ud_rv_printf("%s: %s (%s), kernel %s", label ? label : "this host", model ? model : "unknown CPU",
+			    uarch ? uarch : "unknown", kernel ? kernel : "unknown");
 }
 
 static json_t *teach_view(const struct ud_host *host, const json_t *doc)
@@ -292,7 +288,7 @@ static json_t *teach_view(const struct ud_host *host, const json_t *doc)
 	const char *no_pmu = no_pmu_reason(host, doc);
 	size_t i, shown = 0, noisy = 0, used;
 	double seconds = 0;
-	char total[192], banner[UD_PMU_BANNER_MAX];
+	char total[192], *banner;
 
 	json_array_foreach(json_object_get(doc, "labs"), i, lab) {
 		json_array_append_new(labs, lab_view(lab, no_pmu != NULL));
@@ -306,10 +302,10 @@ static json_t *teach_view(const struct ud_host *host, const json_t *doc)
 		snprintf(total + used, sizeof(total) - used, " %zu measured while the host was busy: see %s.",
 			 noisy, noisy == 1 ? "its verdict" : "their verdicts");
 	view = json_pack("{s:o s:o s:s}", "host", host_line(host), "labs", labs, "total", total);
-	if (view && no_pmu) {
-		ud_pmu_banner("here", no_pmu, banner, sizeof(banner));
+	if (view && no_pmu && (banner = ud_pmu_banner("here", no_pmu)) != NULL) {
 		json_object_set_new(view, "pmu_banner", json_string(banner));
 		json_object_set_new(view, "pmu_banner_lines", wrap(banner));
+		free(banner);
 	}
 	return view;
 }

@@ -1,0 +1,101 @@
+#!/bin/bash
+# Issue 36: no sentence is cut at a fixed-size buffer.  A pair of profiles
+# whose host labels, first workload and one event are each 5,000 characters
+# long goes through diff (text, Markdown, HTML, JSON) and compare: every
+# command exits 0, each long name appears whole in every document, and
+# wherever one starts it runs to its end, unless a table column or a chart
+# label shortens it on purpose with an ellipsis ("..." or "…").  Three
+# pairs reach the sentences that hold names: the E5/E6 fixture (evidence,
+# headline, per-unit rows), made-up top-down rows (the top-down sentence)
+# and a profile without hardware counters (the no-PMU banner).
+#
+#   tests/long-labels.sh UARCHDIFF
+set -u
+ud=$(realpath "$1")
+tests=$(cd "$(dirname "$0")" && pwd)
+data=$tests/data
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+failed=0
+
+"$ud" import --label E5 --uarch zen4 -o e5td.0 "$data/perf-stat/made-up-e5-topdown.txt" || exit 1
+"$ud" import --label E6 --uarch zen5 -o e6td.0 "$data/perf-stat/made-up-e6-topdown.txt" || exit 1
+"$ud" import --label S --uarch zen4 -o sa.0 "$data/perf-stat/made-up-syscall.txt" || exit 1
+"$ud" import --label Sb --uarch zen4 -o sb.0 "$data/perf-stat/made-up-syscall-faster.txt" || exit 1
+cp "$tests/golden/e5.json" e5.0
+cp "$tests/golden/e6.json" e6.0
+
+# lengthen FILE SIDE: the host's label, the first workload's name and a new event on it, 5,000 characters each
+lengthen() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+path, side = sys.argv[1], sys.argv[2]
+d = json.load(open(path + ".0"))
+d["host"]["label"] = "HOST" + side + "START" + "0123456789" * 500 + "ZEND"
+w = d["workloads"][0]
+w["name"] = "WLSTART" + "abcdefghi-" * 500 + "ZEND"
+src = w["counters"].get("page-faults") or w["counters"]["task-clock"]
+w["counters"]["EVSTART" + "qwertyuiop" * 500 + "ZEND"] = dict(src, value=src["value"] * (2 if side == "B" else 1))
+json.dump(d, open(path + ".json", "w"))
+EOF
+}
+
+# whole FILE [scores]: each long name appears whole (the event's not where only scores are compared), and
+# every start of one runs to its end or to an ellipsis
+whole() {
+	python3 - "$@" <<'EOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+bad = 0
+for start, body in (("WLSTART", "abcdefghi-"), ("HOSTASTART", "0123456789"), ("HOSTBSTART", "0123456789"),
+                    ("EVSTART", "qwertyuiop")):
+    full = start + body * 500 + "ZEND"
+    if full not in text and not (start == "EVSTART" and sys.argv[2:] == ["scores"]):
+        print(f"{sys.argv[1]}: {start[:-5]} never whole")
+        bad += 1
+    for m in re.finditer(start, text):
+        rest = text[m.end():m.end() + len(full) + 4]
+        run = len(re.match("[" + re.escape("".join(sorted(set(body)))) + "]*", rest).group(0))
+        after = rest[run:]
+        if not (after.startswith("ZEND") or after.startswith("...") or after.startswith("\u2026")):
+            print(f"{sys.argv[1]}: {start[:-5]} cut after {run} characters, then {after[:20]!r}")
+            bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
+
+for pair in "e5 e6" "e5td e6td" "sa sb"; do
+	set -- $pair
+	lengthen "$1" A
+	lengthen "$2" B
+	for f in text md html json; do
+		out=$1.diff.$f
+		"$ud" diff -f $f -o "$out" "$1.json" "$2.json"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "FAIL diff -f $f $1 $2: exit $rc"
+			failed=$((failed + 1))
+		elif ! whole "$out"; then
+			echo "FAIL diff -f $f $1 $2: a long name cut"
+			failed=$((failed + 1))
+		fi
+	done
+done
+# compare's text table shortens the workload's name to its column (whole in the others)
+for f in md html json; do
+	"$ud" compare -f $f -o e5.compare.$f e5.json e6.json
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL compare -f $f: exit $rc"
+		failed=$((failed + 1))
+	elif ! whole e5.compare.$f scores; then
+		echo "FAIL compare -f $f: a long name cut"
+		failed=$((failed + 1))
+	fi
+done
+if [ $failed -ne 0 ]; then
+	echo "long-labels: $failed failure(s)"
+	exit 1
+fi
+echo "long-labels: every long name whole in 12 diffs and 3 comparisons"
