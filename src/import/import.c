@@ -24,20 +24,23 @@
 #include "import_warnings.h"
 #include "uarch.h"
 
-static const char *const format_names[] = {
-	[UD_FMT_AUTO] = "auto",
-	[UD_FMT_PERF_TEXT] = "perf-text",
-	[UD_FMT_PERF_CSV] = "perf-csv",
-	[UD_FMT_PERF_JSON] = "perf-json",
-	[UD_FMT_UNIXBENCH] = "unixbench",
-	[UD_FMT_PERF_REPORT] = "perf-report",
-	[UD_FMT_LKP] = "lkp",
+/* Each format's --format name, and what a file of it is, in a sentence about one. */
+static const struct {
+	const char *name, *noun;
+} formats[] = {
+	[UD_FMT_AUTO] = { "auto", "an input" },
+	[UD_FMT_PERF_TEXT] = { "perf-text", "a perf stat paste (text)" },
+	[UD_FMT_PERF_CSV] = { "perf-csv", "a perf stat paste (-x CSV)" },
+	[UD_FMT_PERF_JSON] = { "perf-json", "a perf stat paste (-j JSON)" },
+	[UD_FMT_UNIXBENCH] = { "unixbench", "a UnixBench log" },
+	[UD_FMT_PERF_REPORT] = { "perf-report", "a perf report" },
+	[UD_FMT_LKP] = { "lkp", "a kernel test robot table" },
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
 {
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
-		if (strcmp(name, format_names[i]) == 0) {
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (strcmp(name, formats[i].name) == 0) {
 			*out = (enum ud_import_format)i;
 			return 0;
 		}
@@ -295,7 +298,7 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	/* a side is a robot table's column: asked of another format it would be silently ignored */
 	if (o->side != UD_IMPORT_SIDE_NONE && format != UD_FMT_LKP)
 		return ud_fail(err, "%s: --side takes a side of a kernel test robot table, and this is %s", name,
-			       format_names[format]);
+			       formats[format].name);
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
 	host = ud_host_copy(p->host);
 	if (!host)
@@ -343,17 +346,6 @@ int ud_import_file(struct ud_profile *p, const char *path, const struct ud_impor
 	return ud_import_file_warn(p, path, o, NULL, err);
 }
 
-/* What a format is, in a sentence about a file that is one. */
-static const char *const format_nouns[] = {
-	[UD_FMT_AUTO] = "an input",
-	[UD_FMT_PERF_TEXT] = "a perf stat paste (text)",
-	[UD_FMT_PERF_CSV] = "a perf stat paste (-x CSV)",
-	[UD_FMT_PERF_JSON] = "a perf stat paste (-j JSON)",
-	[UD_FMT_UNIXBENCH] = "a UnixBench log",
-	[UD_FMT_PERF_REPORT] = "a perf report",
-	[UD_FMT_LKP] = "a kernel test robot table",
-};
-
 int ud_import_explain_not_profile(const char *path, struct ud_err *err)
 {
 	struct ud_import_opts o = { .format = UD_FMT_AUTO };
@@ -373,7 +365,7 @@ int ud_import_explain_not_profile(const char *path, struct ud_err *err)
 	free(text);
 	ud_profile_free(p);
 	ud_fail(err, "%s: %s with %zu workload%s, not a profile: make one first with 'uarchdiff import -o PROFILE.json %s'",
-		path, format_nouns[format], n, n == 1 ? "" : "s", path);
+		path, formats[format].noun, n, n == 1 ? "" : "s", path);
 	return 1;
 }
 
