@@ -118,6 +118,20 @@ static struct {
 	pfm_err_t (*get_os_event_encoding)(const char *name, int plm, pfm_os_t os, void *arg);
 } pfm;
 
+#ifdef UD_PFM_LINKED
+/* A static build (the emulated Arm guest's) has no loader to open the library with: linked in (CMakeLists.txt). */
+static bool pfm_open(void)
+{
+	pfm.tried = true;
+	pfm.terminate = pfm_terminate;
+	pfm.get_pmu_info = pfm_get_pmu_info;
+	pfm.get_event_next = pfm_get_event_next;
+	pfm.get_event_info = pfm_get_event_info;
+	pfm.get_os_event_encoding = pfm_get_os_event_encoding;
+	pfm.initialize = pfm_initialize;
+	return true;
+}
+#else
 /* The library's functions, looked up once (it stays open: resolving after ud_events_cleanup() starts it again). */
 static bool pfm_open(void)
 {
@@ -138,6 +152,7 @@ static bool pfm_open(void)
 		pfm.initialize = (pfm_err_t(*)(void))dlsym(lib, "pfm_initialize");
 	return pfm.initialize != NULL;
 }
+#endif
 
 /*
  * libpfm4 keeps its tables in library-global state; we track init and the

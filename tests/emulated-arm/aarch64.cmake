@@ -39,6 +39,8 @@ set(_ud_libdir "${UD_ARM_SYSROOT}/usr/lib/aarch64-linux-gnu")
 set(pkgcfg_lib_JANSSON_jansson "${_ud_libdir}/libjansson.a" CACHE FILEPATH "static, for the guest")
 set(pkgcfg_lib_LIBELF_elf "${_ud_libdir}/libelf.a" CACHE FILEPATH "static, for the guest")
 set(PFM_LIBRARY "${_ud_libdir}/libpfm.a" CACHE FILEPATH "static, for the guest")
+# a static binary cannot dlopen() libpfm4 as the host build does: linked in
+set(UD_PFM_LINKED ON CACHE BOOL "static, for the guest")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -L${_ud_libdir}")
 # libelf.a needs zlib and zstd (its Libs.private), which the plain .pc omits.
 set(CMAKE_C_STANDARD_LIBRARIES "-lz -lzstd -lm" CACHE STRING "" FORCE)
