@@ -1162,6 +1162,26 @@ START_TEST(test_software_events_read_no_table)
 }
 END_TEST
 
+/*
+ * -D MS says "Events disabled" at the start and "Events enabled" when the
+ * delay is over, on stderr before the report, as perf 6.1 does.  A loaded
+ * host may reap the command before the delay ends: then nothing was
+ * enabled, the row is <not counted>, and only the first line is said.
+ */
+START_TEST(test_delay_says_disabled_then_enabled)
+{
+	const char *args[] = { "-x,", "-D", "20", "-e", "task-clock", NULL };
+	struct run_result r = stat_with(args, "sleep 0.5");
+	bool counted;
+
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	counted = strstr(r.err, "<not counted>") == NULL;
+	ck_assert_msg(strncmp(r.err, "Events disabled\n", 16) == 0, "%s", r.err);
+	ck_assert_msg(counted == (strncmp(r.err + 16, "Events enabled\n", 15) == 0), "%s", r.err);
+	run_free(&r);
+}
+END_TEST
+
 /* -S: sync() before every run, after --pre; seen by the preloaded shim's sync(), which logs each call. */
 START_TEST(test_sync_each_run)
 {
@@ -1357,6 +1377,7 @@ int main(void)
 	tcase_add_test(tc, test_per_die_and_node);
 	tcase_add_test(tc, test_per_thread_all);
 	tcase_add_test(tc, test_no_inherit);
+	tcase_add_test(tc, test_delay_says_disabled_then_enabled);
 	tcase_add_test(tc, test_sync_each_run);
 	tcase_add_test(tc, test_software_events_read_no_table);
 	tcase_add_test(tc, test_interval_count);

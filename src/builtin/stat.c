@@ -740,7 +740,7 @@ static void on_fork(void *ctx, pid_t pid)
 	ud_stat_target_set_command(&r->target, pid);
 }
 
-/* What a --control command did (or -D -1), in perf's words: on stderr, as perf's pr_info(). */
+/* What a --control command or -D did, in perf's words: on stderr, as perf's pr_info(). */
 static void on_control(void *ctx, const char *msg)
 {
 	(void)ctx;

@@ -232,7 +232,8 @@ static int start_counting(struct session_run *r, struct ud_err *err)
 	r->start = r->since = ud_now_ns();
 	r->enable_at = r->start + r->s->delay_ns;
 	r->enabled = !r->s->delay_ns;
-	if (r->s->start_disabled)
+	/* perf 6.1 says both, -D MS's as -D -1's, on stderr (pr_info) */
+	if (off)
 		say(r, "Events disabled");
 	if (!off && !on_exec && ud_counters_enable(r->set, err) != 0)
 		return -1;
@@ -467,8 +468,13 @@ static int wait_loop(struct session_run *r, struct ud_launch_result *res, struct
 		reap(r, res);
 		if (over(r, t, res))
 			return 0;
-		if (obey(r, t, err) != 0 || (!r->enabled && t >= r->enable_at && begin_counting(r, t, err) != 0))
+		if (obey(r, t, err) != 0)
 			return -1;
+		if (!r->enabled && t >= r->enable_at) {
+			if (begin_counting(r, t, err) != 0)
+				return -1;
+			say(r, "Events enabled");
+		}
 		if (r->s->interval_ns && r->enabled && !r->intervals_done && t >= r->next_tick) {
 			if (tick(r, t, err) != 0)
 				return -1;
