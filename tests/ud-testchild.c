@@ -32,6 +32,8 @@ static void touch_pages(long n)
 
 	if (p == MAP_FAILED)
 		exit(3);
+	/* a host with transparent huge pages "always" would fault 512 pages at once: N faults is the promise */
+	madvise((void *)p, (size_t)(n * page), MADV_NOHUGEPAGE);
 	for (long i = 0; i < n; i++)
 		p[i * page] = 1;
 }
