@@ -852,6 +852,52 @@ START_TEST(test_run_events_with_modifiers)
 }
 END_TEST
 
+/*
+ * A counter one side counted and the other did not is said, not dropped:
+ * the E6 paste without its -d rows (made up from the real one here) leaves
+ * the L1d counters on E5's side only, and text and JSON name them.
+ */
+START_TEST(test_diff_says_one_sided_counters)
+{
+	char *dir = make_tempdir(), e5[4200], e6[4200], paste[4200], *text, *line, *cut;
+	char *imp5[] = { UD, "import", "--uarch", "zen4", "-o", e5, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *imp6[] = { UD, "import", "--uarch", "zen5", "-o", e6, paste, NULL };
+	char *diff_text[] = { UD, "diff", e5, e6, NULL };
+	char *diff_json[] = { UD, "diff", "-f", "json", e5, e6, NULL };
+	struct run_result r;
+
+	snprintf(e5, sizeof(e5), "%s/e5.json", dir);
+	snprintf(e6, sizeof(e6), "%s/e6.json", dir);
+	snprintf(paste, sizeof(paste), "%s/e6-without-d.txt", dir);
+	text = read_text(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt");
+	/* each L1-dcache row cut out whole */
+	while ((line = strstr(text, "L1-dcache"))) {
+		while (line > text && line[-1] != '\n')
+			line--;
+		cut = strchr(line, '\n');
+		memmove(line, cut + 1, strlen(cut + 1) + 1);
+	}
+	write_text(paste, text);
+	free(text);
+	for (char **argv[] = { imp5, imp6, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	r = run_capture(diff_text);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "counted on A only: L1-dcache-loads, L1-dcache-load-misses (B did "
+						  "not count them)"), "%s%s", r.out, r.err);
+	run_free(&r);
+	r = run_capture(diff_json);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\"one_sided\": [") &&
+		      strstr(r.out, "\"name\": \"L1-dcache-loads\",\n          \"counted\": \"a\",\n          \"other\": \"absent\""),
+		      "%s", r.out);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_diff_command)
 {
 	char *dir = make_tempdir(), e5[4200], e6[4200], out[4200], bad[4200], newer[4200], other[4200];
@@ -1601,6 +1647,7 @@ int main(void)
 	tcase_add_test(tc, test_malformed_table_is_reported);
 	tcase_add_test(tc, test_import_command);
 	tcase_add_test(tc, test_import_writes_nothing_on_error);
+	tcase_add_test(tc, test_diff_says_one_sided_counters);
 	tcase_add_test(tc, test_diff_command);
 	tcase_add_test(tc, test_run_command);
 	tcase_add_test(tc, test_run_interrupted_saves_incomplete);

@@ -219,6 +219,7 @@ void ud_diff_free(struct ud_diff *d)
 		free(d->workloads[i].per_unit);
 		free(d->workloads[i].hotspots);
 		free(d->workloads[i].counter_b);
+		free(d->workloads[i].one_sided);
 		for (int m = 0; m < UD_METRIC_COUNT; m++)
 			free(d->workloads[i].incomparable[m]);
 	}

@@ -342,6 +342,17 @@ enum ud_group {
 /* "kernel-heavy", "compute-bound", "mixed", "unknown". */
 const char *ud_group_name(enum ud_group g);
 
+/* One side of the diff: index 0 is the baseline A, 1 the candidate B. */
+enum ud_side { UD_SIDE_A, UD_SIDE_B, UD_SIDE_COUNT };
+
+/* A counter only one side counted (struct ud_diff_workload's one_sided). */
+struct ud_one_sided {
+	const char *name;     /* borrowed: the counter's name in the side that counted it */
+	enum ud_side counted; /* that side */
+	/* the other side's status for it ("not_supported", "not_counted"), or "absent" where it did not ask */
+	const char *other;
+};
+
 /* One workload both profiles hold. */
 struct ud_diff_workload {
 	const struct ud_workload *a, *b; /* borrowed from the profiles; same name */
@@ -373,6 +384,13 @@ struct ud_diff_workload {
 	struct ud_work work;
 	struct ud_per_unit *per_unit;    /* owned array: user_ns, sys_ns, task-clock, then A's counters */
 	size_t nper_unit;
+	/*
+	 * Counters that one side counted and the other did not, A's then B's,
+	 * each in its side's order (owned array): left out of per_unit and the
+	 * metrics, which need both, and said so rather than dropped in silence.
+	 */
+	struct ud_one_sided *one_sided;
+	size_t none_sided;
 	struct ud_mode_part mode[UD_MODE_COUNT];
 	struct ud_counting_info counting;
 	/*
@@ -461,9 +479,6 @@ struct ud_finding {
 	char **evidence;        /* owned strings */
 	size_t nevidence;
 };
-
-/* One side of the diff: index 0 is the baseline A, 1 the candidate B. */
-enum ud_side { UD_SIDE_A, UD_SIDE_B, UD_SIDE_COUNT };
 
 struct ud_diff_host {
 	const struct ud_profile *profile; /* borrowed */

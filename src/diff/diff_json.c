@@ -216,6 +216,22 @@ static void per_unit(struct ud_jw *w, const struct ud_diff_workload *dw)
 	ud_jw_end(w);
 }
 
+/* Counters one side counted and the other did not, where there are some: said, never dropped in silence. */
+static void one_sided(struct ud_jw *w, const struct ud_diff_workload *dw)
+{
+	if (!dw->none_sided)
+		return;
+	ud_jw_array(w, "one_sided");
+	for (size_t i = 0; i < dw->none_sided; i++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "name", dw->one_sided[i].name);
+		ud_jw_string(w, "counted", dw->one_sided[i].counted == UD_SIDE_A ? "a" : "b");
+		ud_jw_string(w, "other", dw->one_sided[i].other);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
 static void time_split(struct ud_jw *w, const struct ud_diff_workload *dw)
 {
 	ud_jw_object(w, "time_split");
@@ -302,6 +318,7 @@ static void workload(struct ud_jw *w, const struct ud_diff_workload *dw)
 	if (dw->crossing)
 		ud_jw_bool(w, "kernel_crossing", true);
 	per_unit(w, dw);
+	one_sided(w, dw);
 	time_split(w, dw);
 	if (dw->user_mode_only)
 		ud_jw_bool(w, "user_mode_only", true);

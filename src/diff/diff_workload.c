@@ -504,29 +504,61 @@ static int cmp_counter_name(const void *x, const void *y)
 }
 
 /*
- * w->counter_b: B's counter for each of A's, through one sort of B's (a
- * profile of 20,000 counters took 19 s when each was looked up by a scan).
+ * For each of from's counters, in's counter of the same name or NULL (a new
+ * array, the caller frees it; NULL out of memory), through one sort of in's
+ * (a profile of 20,000 counters took 19 s when each was looked up by a scan).
  */
-static int match_counters(struct ud_diff_workload *w)
+static const struct ud_counter **match_counters(const struct ud_workload *from, const struct ud_workload *in)
 {
-	const struct ud_workload *a = w->a, *b = w->b;
-	const struct ud_counter **sorted = malloc((b->ncounters + 1) * sizeof(*sorted));
+	const struct ud_counter **sorted = malloc((in->ncounters + 1) * sizeof(*sorted));
+	const struct ud_counter **found = calloc(from->ncounters + 1, sizeof(*found));
 
-	w->counter_b = calloc(a->ncounters + 1, sizeof(*w->counter_b));
-	if (!sorted || !w->counter_b) {
+	if (!sorted || !found) {
 		free(sorted);
-		return -1;
+		free(found);
+		return NULL;
 	}
-	for (size_t i = 0; i < b->ncounters; i++)
-		sorted[i] = &b->counters[i];
-	qsort(sorted, b->ncounters, sizeof(*sorted), cmp_counter_name);
-	for (size_t i = 0; i < a->ncounters; i++) {
-		const struct ud_counter *key = &a->counters[i], *const *hit =
-			bsearch(&key, sorted, b->ncounters, sizeof(*sorted), cmp_counter_name);
+	for (size_t i = 0; i < in->ncounters; i++)
+		sorted[i] = &in->counters[i];
+	qsort(sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
+	for (size_t i = 0; i < from->ncounters; i++) {
+		const struct ud_counter *key = &from->counters[i], *const *hit =
+			bsearch(&key, sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
 
-		w->counter_b[i] = hit ? *hit : NULL;
+		found[i] = hit ? *hit : NULL;
 	}
 	free(sorted);
+	return found;
+}
+
+/* from's counters (on side) that it counted and other[i] did not, appended to w->one_sided. */
+static void add_one_sided(struct ud_diff_workload *w, const struct ud_workload *from, enum ud_side side,
+			  const struct ud_counter *const *other)
+{
+	for (size_t i = 0; i < from->ncounters; i++) {
+		const struct ud_counter *c = &from->counters[i];
+
+		if (c->status == UD_COUNTED && (!other[i] || other[i]->status != UD_COUNTED))
+			w->one_sided[w->none_sided++] = (struct ud_one_sided){
+				c->name, side, other[i] ? ud_count_status_name(other[i]->status) : "absent"
+			};
+	}
+}
+
+/* w->counter_b, and the counters only one side counted. */
+static int match_sides(struct ud_diff_workload *w)
+{
+	const struct ud_counter **counter_a = match_counters(w->b, w->a);
+
+	w->counter_b = match_counters(w->a, w->b);
+	w->one_sided = calloc(w->a->ncounters + w->b->ncounters + 1, sizeof(*w->one_sided));
+	if (!counter_a || !w->counter_b || !w->one_sided) {
+		free(counter_a);
+		return -1;
+	}
+	add_one_sided(w, w->a, UD_SIDE_A, w->counter_b);
+	add_one_sided(w, w->b, UD_SIDE_B, counter_a);
+	free(counter_a);
 	return 0;
 }
 
@@ -556,7 +588,7 @@ static int compute_per_unit(struct ud_diff_workload *w)
 	size_t n = 0;
 
 	w->per_unit = calloc(a->ncounters + 3, sizeof(*w->per_unit));
-	if (!w->per_unit || match_counters(w) != 0)
+	if (!w->per_unit || match_sides(w) != 0)
 		return -1;
 	w->per_unit[n++] = time_per_unit(w, "user_ns", a->user_ns, b->user_ns);
 	w->per_unit[n++] = time_per_unit(w, "sys_ns", a->sys_ns, b->sys_ns);

@@ -164,6 +164,46 @@ static json_t *per_unit_view(const struct ud_diff_workload *w)
 	return rows;
 }
 
+/* Why a side has no count of a counter the other counted, as a clause about that side. */
+static const char *missing_why(const char *other)
+{
+	if (strcmp(other, "absent") == 0)
+		return "did not count them";
+	return strcmp(other, "not_supported") == 0 ? "could not count some of them" : "counted some without a reading";
+}
+
+/*
+ * "counted on A only: L1-dcache-loads, L1-dcache-load-misses (B did not
+ * count them)": the counters per_unit and the metrics leave out, named.
+ */
+static json_t *one_sided_view(const struct ud_diff_workload *w)
+{
+	char *line = NULL;
+	bool ok = true;
+
+	for (int side = UD_SIDE_A; side < UD_SIDE_COUNT && ok; side++) {
+		const char *sep = "", *other = NULL;
+
+		for (size_t i = 0; i < w->none_sided && ok; i++) {
+			if (w->one_sided[i].counted != (enum ud_side)side)
+				continue;
+			if (!*sep)
+				ok = ud_append(&line, "%scounted on %s only: ", line ? "; " : "", side == UD_SIDE_A ? "A" : "B");
+			ok = ok && ud_append(&line, "%s%s", sep, w->one_sided[i].name);
+			/* one reason for the list: the first that is not "absent" says more */
+			if (!other || strcmp(other, "absent") == 0)
+				other = w->one_sided[i].other;
+			sep = ", ";
+		}
+		if (other && ok)
+			ok = ud_append(&line, " (%s %s)", side == UD_SIDE_A ? "B" : "A", missing_why(other));
+	}
+	json_t *v = ok && line ? json_string(line) : json_null();
+
+	free(line);
+	return v;
+}
+
 /* "user 404 ns -> 43.6 ns, kernel 1.35 µs -> 344 ns; the kernel carries 74% of the change" */
 static json_t *time_split_view(const struct ud_diff_workload *w)
 {
@@ -279,6 +319,7 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 		snprintf(head, sizeof(head), "noise (each at p < %g)", UD_SIG_ALPHA);
 		json_object_set_new(v, "per_unit_noise_head", json_string(head));
 	}
+	json_object_set_new(v, "one_sided", one_sided_view(w));
 	json_object_set_new(v, "time_split", time_split_view(w));
 	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
 	return v;
