@@ -1182,6 +1182,31 @@ START_TEST(test_delay_says_disabled_then_enabled)
 }
 END_TEST
 
+/*
+ * A command that ends before -D's delay is over counted nothing: its
+ * profile has no score (a 0 s score failed the profile's own loader) and
+ * loads for diff.  The 60 s delay outlasts `true` on any load.
+ */
+START_TEST(test_delay_past_the_end_no_score)
+{
+	char *dir = make_tempdir(), prof[4200];
+	char *stat_argv[] = { UD, "stat", "-D", "60000", "--profile", prof, "--", "true", NULL };
+	char *diff_argv[] = { UD, "diff", "-f", "json", prof, prof, NULL };
+	struct run_result r;
+
+	snprintf(prof, sizeof(prof), "%s/p.json", dir);
+	r = run_capture(stat_argv);
+	ck_assert_msg(r.status == 0, "stat: exit %d: %s", r.status, r.err);
+	run_free(&r);
+	r = run_capture(diff_argv);
+	ck_assert_msg(r.status == 0, "diff: exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.out, "has no score on both sides") != NULL, "the diff does not say the score is missing");
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* -S: sync() before every run, after --pre; seen by the preloaded shim's sync(), which logs each call. */
 START_TEST(test_sync_each_run)
 {
@@ -1378,6 +1403,7 @@ int main(void)
 	tcase_add_test(tc, test_per_thread_all);
 	tcase_add_test(tc, test_no_inherit);
 	tcase_add_test(tc, test_delay_says_disabled_then_enabled);
+	tcase_add_test(tc, test_delay_past_the_end_no_score);
 	tcase_add_test(tc, test_sync_each_run);
 	tcase_add_test(tc, test_software_events_read_no_table);
 	tcase_add_test(tc, test_interval_count);

@@ -516,12 +516,30 @@ static void fold_aggregates(struct stat_run *sr, struct ud_fold *folds, const st
 	}
 }
 
-/* The whole's times, once every run is folded. */
-static void set_times(struct ud_workload *w, const double *elapsed, size_t runs, double user, double sys)
+/*
+ * The runs that counted, moved to the front of elapsed: a run that ended
+ * before -D's delay was over counted nothing and lasted 0 s, which no score
+ * can be (the profile would fail to load), so it is no sample of the score.
+ */
+static size_t counted_runs(double *elapsed, size_t runs)
+{
+	size_t counted = 0;
+
+	for (size_t i = 0; i < runs; i++)
+		if (elapsed[i] > 0)
+			elapsed[counted++] = elapsed[i];
+	return counted;
+}
+
+/* The whole's times, once every run is folded; with no run counted there is no score. */
+static void set_times(struct ud_workload *w, const double *elapsed, size_t counted, size_t runs, double user,
+		      double sys)
 {
 	w->runs = (int)runs;
-	ud_score_set_samples(&w->score, elapsed, runs);
-	w->elapsed_ns = ud_mean(elapsed, runs) * 1e9;
+	if (counted) {
+		ud_score_set_samples(&w->score, elapsed, counted);
+		w->elapsed_ns = ud_mean(elapsed, counted) * 1e9;
+	}
 	w->user_ns = user / (double)runs;
 	w->sys_ns = sys / (double)runs;
 }
@@ -636,11 +654,13 @@ int ud_measure_stat(const struct ud_measure_stat *m, const struct ud_event *ev, 
 			break;
 	}
 	if (ret == UD_LAUNCH_OK) {
+		size_t counted = counted_runs(sm.elapsed, done);
+
 		ud_fold_finish(&sm.fold);
-		set_times(w, sm.elapsed, done, user, sys);
+		set_times(w, sm.elapsed, counted, done, user, sys);
 		for (size_t a = 0; a < m->naggr; a++) {
 			ud_fold_finish(&sm.folds[a]);
-			set_times(aggr[a], sm.elapsed, done, user, sys);
+			set_times(aggr[a], sm.elapsed, counted, done, user, sys);
 		}
 		if (stat_topdown(m, w, aggr, err) != 0)
 			ret = UD_LAUNCH_SYSTEM;
