@@ -426,6 +426,33 @@ static int take_counter(struct text_state *t, const char *s)
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
 
+/*
+ * A counter row inside a block whose count is negative or hexadecimal ("-62
+ * page-faults", "0x3e page-faults"): no count perf prints, so a paste that
+ * was edited or mangled.  Taken as prose it would vanish without a word
+ * (doc/input-limits.md: refused).  Returns -1 with err, 0 when not one.
+ */
+static int refuse_count_shape(struct text_state *t, const char *s)
+{
+	bool negative = *s == '-' && isdigit((unsigned char)s[1]);
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	const char *p = s + (negative ? 1 : hex ? 2 : 0), *ev;
+
+	if (!(negative || hex) || !(t->header_line || (t->acc.n && !t->acc.closed)))
+		return 0;
+	p += strspn(p, hex ? "0123456789abcdefABCDEF" : "0123456789.,");
+	if (!isspace((unsigned char)*p))
+		return 0;
+	ev = p = skip_space(p);
+	while (*p && event_char(*p))
+		p++;
+	p = skip_space(p);
+	if (p == ev || (*p && *p != '#' && *p != '('))
+		return 0;
+	return fail_line(t, negative ? "a negative count: no counter counts below zero"
+				      : "a hexadecimal count: perf prints counts in decimal");
+}
+
 /* Other text: remembered, as "$ ./bench --size 10" or "run 2:" before a block may name it. */
 static int take_prose(struct text_state *t, const char *s)
 {
@@ -581,6 +608,8 @@ static int take_line(struct text_state *t, const char *line)
 		return 0;
 	if (t->pending && (r = take_wrapped_name(t, s)) != 0)
 		return r < 0 ? -1 : 0;
+	if (refuse_count_shape(t, s) != 0)
+		return -1;
 	/* Most lines of a long file are counters: try that first. */
 	if (isdigit((unsigned char)*s) || *s == '<' || *s == 'C') {
 		r = take_counter(t, s);
