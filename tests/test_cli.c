@@ -1041,27 +1041,39 @@ static int lines_in(const char *path)
 }
 
 /*
- * Ctrl-C keeps what was measured.  Rounds are shuffled, so the signal waits
- * for a spec that marks each of its runs to start its second: by then the
- * first round, int's sample included, is over, however slow the host.
+ * A spec workload "mark" in dir whose program appends a line to marks each
+ * time it starts, then takes a second: a test waits on marks to signal a run
+ * that is surely mid-measurement, however slow the host.
  */
-START_TEST(test_run_interrupted_saves_incomplete)
+static void write_mark_spec(const char *dir, const char *marks)
 {
-	char *dir = make_tempdir(), out[4200], script[4200], marks[4200], spec[4200], text[9000];
-	struct ud_profile *p;
-	struct ud_err err;
-	int status;
-	pid_t pid;
+	char script[4200], spec[4200], text[9000];
 
-	snprintf(out, sizeof(out), "%s/p.json", dir);
 	snprintf(script, sizeof(script), "%s/mark.sh", dir);
-	snprintf(marks, sizeof(marks), "%s/marks", dir);
 	snprintf(spec, sizeof(spec), "%s/mark.spec", dir);
 	write_text(script, "#!/bin/sh\necho run >>\"$1\"\nsleep 1\necho score 1\n");
 	chmod(script, 0755);
 	snprintf(text, sizeof(text), "name = mark\ncommand = %s %s\nscore = ^score ([0-9]+)$\nunits = x\n", script,
 		 marks);
 	write_text(spec, text);
+}
+
+/*
+ * Ctrl-C keeps what was measured.  Rounds are shuffled, so the signal waits
+ * for a spec that marks each of its runs to start its second: by then the
+ * first round, int's sample included, is over, however slow the host.
+ */
+START_TEST(test_run_interrupted_saves_incomplete)
+{
+	char *dir = make_tempdir(), out[4200], marks[4200];
+	struct ud_profile *p;
+	struct ud_err err;
+	int status;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	snprintf(marks, sizeof(marks), "%s/marks", dir);
+	write_mark_spec(dir, marks);
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -1090,6 +1102,49 @@ START_TEST(test_run_interrupted_saves_incomplete)
 		ck_assert_msg(strncmp(p->workloads[i].outcome, "interrupted", 11) == 0, "%s: %s", p->workloads[i].name,
 			      p->workloads[i].outcome);
 	}
+	ud_profile_free(p);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * `nohup uarchdiff run &`: a SIGHUP that was ignored when run started stays
+ * ignored (issue 36: run replaced the disposition and stopped on logout).
+ * The hangup is sent once the first of two samples has started.
+ */
+START_TEST(test_run_keeps_ignored_hangup)
+{
+	char *dir = make_tempdir(), out[4200], marks[4200];
+	struct ud_profile *p;
+	struct ud_err err;
+	int status;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	snprintf(marks, sizeof(marks), "%s/marks", dir);
+	write_mark_spec(dir, marks);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		signal(SIGHUP, SIG_IGN);
+		setenv("UARCHDIFF_WORKLOADS_DIR", dir, 1);
+		execl(UD, UD, "run", "-w", "mark", "-r", "2", "-o", out, (char *)NULL);
+		_exit(126);
+	}
+	for (int i = 0; i < 1200 && lines_in(marks) < 1; i++)
+		usleep(100000);
+	kill(pid, SIGHUP);
+	waitpid(pid, &status, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	p = ud_profile_load(out, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ck_assert(!p->incomplete);
+	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert_int_eq(p->workloads[0].runs, 2);
 	ud_profile_free(p);
 	rm_tree(dir);
 	free(dir);
@@ -1651,6 +1706,7 @@ int main(void)
 	tcase_add_test(tc, test_diff_command);
 	tcase_add_test(tc, test_run_command);
 	tcase_add_test(tc, test_run_interrupted_saves_incomplete);
+	tcase_add_test(tc, test_run_keeps_ignored_hangup);
 	tcase_add_test(tc, test_top_level);
 	tcase_add_test(tc, test_version_and_help_forms);
 	tcase_add_test(tc, test_unknown_option_everywhere);

@@ -36,6 +36,23 @@ void ud_signal_name(int sig, char *buf, size_t len)
 		snprintf(buf, len, "signal %d", sig);
 }
 
+/*
+ * A signal ignored when the process started stays ignored: `nohup uarchdiff
+ * run &` must outlive the logout's SIGHUP.  SIGINT and SIGQUIT are the
+ * exception: a non-interactive shell ignores them for every `&` job, which
+ * is the shell's choice and not the user's, and `kill -INT` of such a run
+ * must stop it as it stops perf stat.
+ */
+static void catch_unless_ignored(struct ud_stop *s, int sig, const struct sigaction *sa)
+{
+	struct sigaction now;
+
+	if (sig != SIGINT && sig != SIGQUIT && (sigaction(sig, NULL, &now) != 0 || now.sa_handler == SIG_IGN))
+		return;
+	if (sigaction(sig, sa, &s->old[s->n]) == 0)
+		s->sigs[s->n++] = sig;
+}
+
 volatile sig_atomic_t *ud_stop_catch(struct ud_stop *s)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal };
@@ -43,11 +60,9 @@ volatile sig_atomic_t *ud_stop_catch(struct ud_stop *s)
 	stop_requested = 0;
 	s->n = 0;
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
-		s->sigs[s->n++] = stop_signals[i];
+		catch_unless_ignored(s, stop_signals[i], &sa);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX && s->n < UD_STOP_MAX; sig++)
-		s->sigs[s->n++] = sig;
-	for (size_t i = 0; i < s->n; i++)
-		sigaction(s->sigs[i], &sa, &s->old[i]);
+		catch_unless_ignored(s, sig, &sa);
 	return &stop_requested;
 }
 

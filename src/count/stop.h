@@ -21,8 +21,10 @@ struct ud_stop {
 
 /*
  * Catches the stop signals (their old actions kept in s) and returns the
- * flag they set: 0 until one arrives, then its number.  One catch at a
- * time: the flag is the process's.
+ * flag they set: 0 until one arrives, then its number.  A signal ignored
+ * now (nohup's SIGHUP) stays ignored, but for SIGINT and SIGQUIT, which a
+ * shell ignores for its `&` jobs.  One catch at a time: the flag is
+ * the process's.
  */
 volatile sig_atomic_t *ud_stop_catch(struct ud_stop *s);
 /* Gives the signals back their old actions. */
