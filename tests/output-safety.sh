@@ -258,6 +258,40 @@ pkill -f "$dir/wait.sh"
 clean
 rm -f k.json out
 
+# 13b: SIGKILL of run while its spec's program has a setsid() helper: the helper dies too (issue 36)
+name=run-sigkill-setsid
+cat >waitd.sh <<'EOF'
+#!/bin/sh
+setsid sleep 301 >/dev/null 2>&1 &
+echo $! >"$1.helper"
+echo started >>"$1.wait"
+sleep 1000
+EOF
+chmod +x waitd.sh
+printf 'name = waiterd\ncommand = %s/waitd.sh ${PIDFILE}\nscore = ^score ([0-9]+)$\nunits = x\ntimeout = 20\n' \
+	"$dir" >specs/waiterd.spec
+rm -f "$PIDFILE.wait" "$PIDFILE.helper"
+"$ud" run -w waiterd -r 1 -o k.json >out 2>err &
+pid=$!
+wait_started
+helper=$(cat "$PIDFILE.helper" 2>/dev/null)
+[[ -n $helper ]] || fail "$name: the helper did not start"
+kill -KILL $pid
+wait $pid 2>/dev/null
+# the parent-death signal and the kills after it take a moment: waited for (20 s at most), not a bound on speed
+for _ in $(seq 200); do
+	[[ -n $helper ]] && kill -0 "$helper" 2>/dev/null || break
+	sleep 0.1
+done
+if [[ -n $helper ]] && kill -0 "$helper" 2>/dev/null; then
+	fail "$name: the setsid() helper $helper outlived a SIGKILL of run"
+	kill "$helper"
+fi
+pkill -f "$dir/waitd.sh"
+for _ in $(seq 50); do [[ -n $(ls -A "$TMPDIR") ]] || break; sleep 0.1; done
+clean
+rm -f k.json out "$PIDFILE.helper"
+
 # 4: -o on a full disk: the summary is printed and the profile goes to a named file in TMPDIR
 name=run-enospc
 "$ud" run -w int --suite quick -r 1 -o /dev/full >out 2>err
