@@ -16,6 +16,14 @@
 #include "profile.h"
 #include "testutil.h"
 
+/*
+ * The width the tests' reports are laid out at, so that the phrases they
+ * match are on one line; the width of a pipe without COLUMNS (report.h's
+ * UD_REPORT_WIDTH) has its own test, test_diff_fits_the_width.
+ */
+#define TEST_COLUMNS "100"
+#define UD_PIPED_WIDTH 80
+
 #define UD UD_BINARY
 
 /* Bad input: exactly one line on stderr containing want, and the status. */
@@ -1325,7 +1333,7 @@ START_TEST(test_pmu_less_reports)
 	ck_assert_msg(strstr(r.out, "\"ipc\"") != NULL, "the document lost its ipc field");
 	json_decref(doc);
 	run_free(&r);
-	unsetenv("COLUMNS");
+	setenv("COLUMNS", TEST_COLUMNS, 1);
 }
 END_TEST
 
@@ -1464,6 +1472,8 @@ START_TEST(test_diff_fits_the_width)
 	char *imp6[] = { UD, "import", "--label", "OCI E6 (Turin)", "--uarch", "zen5", "-o", e6,
 			 UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
 	char *diff[] = { UD, "diff", e5, e6, NULL };
+	char *workloads[] = { UD, "workloads", NULL }, *host[] = { UD, "host", NULL };
+	char *compare[] = { UD, "compare", e5, e6, NULL };
 	static const char *const widths[] = { "80", "120", NULL };
 	struct run_result r;
 	char *bad;
@@ -1476,7 +1486,7 @@ START_TEST(test_diff_fits_the_width)
 		run_free(&r);
 	}
 	for (size_t i = 0; i <= 2; i++) {
-		size_t width = widths[i] ? (size_t)atoi(widths[i]) : 100;
+		size_t width = widths[i] ? (size_t)atoi(widths[i]) : UD_PIPED_WIDTH;
 
 		if (widths[i])
 			setenv("COLUMNS", widths[i], 1);
@@ -1493,7 +1503,16 @@ START_TEST(test_diff_fits_the_width)
 		ck_assert_ptr_nonnull(strstr(r.out, "0.0000326"));
 		run_free(&r);
 	}
-	unsetenv("COLUMNS");
+	/* piped, no COLUMNS: the listings fit 80 columns too, a long description wrapped under its column */
+	for (char **argv[] = { workloads, host, compare, NULL }, ***a = argv; *a; a++) {
+		r = run_capture(*a);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		bad = line_too_wide(r.out, UD_PIPED_WIDTH);
+		ck_assert_msg(bad == NULL, "%s: a line of %zu characters: %s", (*a)[1], bad ? chars_in(bad, strlen(bad)) : 0,
+			      bad);
+		run_free(&r);
+	}
+	setenv("COLUMNS", TEST_COLUMNS, 1);
 	rm_tree(dir);
 	free(dir);
 }
@@ -1707,6 +1726,8 @@ int main(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("core");
+
+	setenv("COLUMNS", TEST_COLUMNS, 1);
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_stat_profile_true);

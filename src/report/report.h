@@ -31,7 +31,7 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out);
  * terminal's or COLUMNS, as the command finds it; UD_REPORT_WIDTH until a
  * command sets it, as when piped.  Markdown and HTML are not wrapped.
  */
-#define UD_REPORT_WIDTH 100
+#define UD_REPORT_WIDTH 80
 /* The narrowest width honoured: below it the tables' fixed columns could not shrink to fit. */
 #define UD_REPORT_WIDTH_MIN 60
 void ud_report_set_width(size_t columns);
