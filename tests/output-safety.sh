@@ -548,7 +548,35 @@ if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
 	rc=$?
 	status 0
 	grep -q uarchdiff.profile/1 sticky/theirs.txt || fail "$name: not written through: $(cat err)"
-	rm -rf sticky rootdir o
+	# issue 36: the same rule for what is at the path itself, as fs.protected_fifos and protected_regular
+	name="sticky: another user's FIFO, with their reader, is not written"
+	as_nobody mkfifo -m 666 sticky/feed
+	as_nobody timeout 10 cat sticky/feed >got &
+	sleep 0.2 # so that the reader is likely there on a build that writes to it; the refusal does not depend on it
+	"$ud" diff -f json -o sticky/feed "$golden/e5.json" "$golden/e6.json" >o 2>err
+	rc=$?
+	status 2
+	oneline "sticky/feed: a FIFO owned by uid $(id -u nobody) in a sticky world-writable folder"
+	grep -qF "pick another path" err || fail "$name: no advice: $(cat err)"
+	timeout 5 sh -c 'echo done >sticky/feed' # ends the reader if the report did not
+	wait
+	grep -q uarchdiff got && fail "$name: the FIFO's reader got the report"
+	name="sticky: another user's 0666 file is not replaced"
+	as_nobody sh -c 'echo theirs >sticky/planted.json && chmod 666 sticky/planted.json'
+	"$ud" diff -f json -o sticky/planted.json "$golden/e5.json" "$golden/e6.json" >o 2>err
+	rc=$?
+	status 2
+	oneline "sticky/planted.json: a file owned by uid $(id -u nobody) in a sticky world-writable folder"
+	[[ $(cat sticky/planted.json) == theirs ]] || fail "$name: replaced"
+	name="another user's 0666 file elsewhere: replaced without its world-writable bits"
+	echo theirs >rootdir/theirs.json
+	chmod 666 rootdir/theirs.json
+	chown nobody rootdir/theirs.json
+	(umask 022 && "$ud" diff -f json -o rootdir/theirs.json "$golden/e5.json" "$golden/e6.json") 2>err
+	rc=$?
+	status 0
+	[[ $(stat -c %a rootdir/theirs.json) == 644 ]] || fail "$name: mode $(stat -c %a rootdir/theirs.json)"
+	rm -rf sticky rootdir o got
 	chmod 700 "$dir"
 else
 	echo "SKIPPED: sticky-link: needs root and setpriv to plant another user's link"
