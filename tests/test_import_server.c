@@ -255,6 +255,19 @@ START_TEST(test_refused_by_line)
 }
 END_TEST
 
+/* wrk2's distribution (made-up rows in its layout): "50.000%" rows read, the ones past 99% left. */
+START_TEST(test_wrk2_percentiles)
+{
+	ck_assert_msg(import_text("Running 30s test @ http://h/\n  Latency Distribution (HdrHistogram - Recorded Latency)\n"
+				  " 50.000%    1.19ms\n 99.000%    2.73ms\n 99.900%    4.13ms\n100.000%    6.37ms\n\n"
+				  "  Detailed Percentile spectrum:\n       0.143     0.000000            1         1.00\n"
+				  "Requests/sec:   1999.77\nTransfer/sec:    271.29KB\n") == 0, "%s", err.msg);
+	ck_assert_double_eq(sub(workload("wrk"), "latency p50"), 1.19);
+	ck_assert_double_eq(sub(workload("wrk"), "latency p99"), 2.73);
+	ck_assert(isnan(sub(workload("wrk"), "latency p90")));
+}
+END_TEST
+
 /* Two runs of one target in a file are samples of one workload. */
 START_TEST(test_wrk_runs_are_samples)
 {
@@ -323,6 +336,7 @@ int main(void)
 	tcase_add_test(tc, test_detection);
 	tcase_add_test(tc, test_refused_by_line);
 	tcase_add_test(tc, test_wrk_runs_are_samples);
+	tcase_add_test(tc, test_wrk2_percentiles);
 	tcase_add_test(tc, test_redis_fixtures_diff_claims_nothing);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -114,23 +114,29 @@ static int take_stats(struct parse *ps, const char *s, const struct unit *units,
 	return 0;
 }
 
-/* "50%  295.00us": the distribution's percentiles that have a sub-score. */
+/*
+ * "50%  295.00us" (wrk2 prints "50.000%" and more rows): the rows that have
+ * a sub-score are kept, the others (99.9%, 100%) read and left.
+ */
 static int take_percentile(struct parse *ps, const char *s, int lineno, struct ud_err *err)
 {
 	static const struct {
-		const char *label;
+		double pct;
 		enum sub which;
-	} known[] = { { "50%", S_P50 }, { "75%", S_P75 }, { "90%", S_P90 }, { "99%", S_P99 } };
+	} known[] = { { 50, S_P50 }, { 75, S_P75 }, { 90, S_P90 }, { 99, S_P99 } };
+	struct ud_err why = UD_ERR_INIT;
+	double pct, v;
+	const char *end;
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		size_t k = strlen(known[i].label);
-
-		if (strncmp(s, known[i].label, k) == 0 && s[k] == ' ') {
-			s += k;
-			return take_value(ps, &s, time_ms, &ps->sub[known[i].which], lineno, err);
-		}
-	}
-	return ud_fail(err, "%s:%d: a latency percentile needs 'P%% TIME' (line cut short?)", ps->name, lineno);
+	if (imp_plain_number(s, &end, &pct, &why) <= 0 || *end != '%' || end[1] != ' ')
+		return ud_fail(err, "%s:%d: a latency percentile needs 'P%% TIME' (line cut short?)", ps->name, lineno);
+	s = end + 1;
+	if (take_value(ps, &s, time_ms, &v, lineno, err) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (pct == known[i].pct)
+			ps->sub[known[i].which] = v;
+	return 0;
 }
 
 /* The run being read, as a sample, where it reached its rate. */
