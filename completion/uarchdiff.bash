@@ -132,7 +132,7 @@ _uarchdiff()
 			cpufreq.governor= cpufreq.max_khz= vulnerabilities." -- "$cur")
 		return 0 ;;
 	import:--format)
-		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report lkp" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "auto perf-text perf-csv perf-json unixbench perf-report lkp redis-benchmark wrk" -- "$cur")
 		return 0 ;;
 	import:--side)
 		mapfile -t COMPREPLY < <(compgen -W "base head" -- "$cur")

@@ -784,11 +784,13 @@ START_TEST(test_score_only_diff_is_compact)
 			run_free(&r);
 	}
 	ck_assert_msg(count_lines(r.out) < 80, "%d lines", count_lines(r.out));
-	ck_assert_ptr_nonnull(strstr(r.out, "G3 is 1.09x faster than G2 over 24 workloads (geometric mean)"));
+	/* UnixBench prints no run's spread: the move is stated, and left unverified (issue 40) */
+	ck_assert_ptr_nonnull(strstr(r.out, "G3 is 1.09x faster than G2 over 24 workloads (geometric mean; unverified: no"));
 	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (1 copy): 1,173 -> 1,304 (1.11x faster)"));
 	ck_assert_ptr_nonnull(strstr(r.out, "System Benchmarks Index Score (2 copies): 2,142 -> 2,289 (1.07x faster)"));
 	ck_assert_ptr_nonnull(strstr(r.out, "  (2 copies)\n"));
-	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables                3,405      4,284  1.26x faster"));
+	ck_assert_ptr_nonnull(strstr(r.out, "  Dhrystone 2 using register variables                3,405      4,284  1.26x faster, "
+					    "unverified\n"));
 	ck_assert_ptr_nonnull(strstr(r.out, "Neither profile has counters"));
 	ck_assert_ptr_null(strstr(r.out, "n/a"));
 	ck_assert_ptr_null(strstr(r.out, "do not explain"));

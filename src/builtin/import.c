@@ -30,7 +30,7 @@ static struct import_args args;
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
 	if (ud_import_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp)",
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp, redis-benchmark, wrk)",
 			       arg);
 	return 0;
 }
@@ -109,7 +109,8 @@ static const struct ud_option options[] = {
 
 static const struct ud_command command = {
 	.name = "import",
-	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp]\n"
+	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp|\n"
+		    "                               redis-benchmark|wrk]\n"
 		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
 		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]... [--runs N]\n"
 		    "                        -o PROFILE FILE...",
@@ -120,7 +121,9 @@ static const struct ud_command command = {
 		       "Text from 'perf report' becomes the hotspots of the workload named by\n"
 		       "--workload (or of its top command), joining that workload's perf stat file.\n"
 		       "A kernel test robot comparison table holds two commits: --side base or\n"
-		       "--side head imports one of them (run import once for each).\n",
+		       "--side head imports one of them (run import once for each).\n"
+		       "redis-benchmark output (-q or full) makes a workload a test (redis-SET),\n"
+		       "and wrk's report one workload (wrk), both in requests a second.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */

@@ -119,6 +119,11 @@ static void interval_words(char *buf, size_t len, const struct ud_diff *d, int s
 	char lo[UD_NUMBER_MAX];
 
 	buf[0] = '\0';
+	/* scores alone, and none with a spread to judge by: how much, never whether (issue 40) */
+	if (significant < 0 && !s->counters && !isfinite(s->geomean_lo)) {
+		snprintf(buf, len, "; unverified: no workload has runs with a spread to judge the noise by");
+		return;
+	}
 	/* every workload within its own noise, though their mean's interval is not: the workloads' word stands */
 	if (significant == 0 && (s->geomean_lo > 1 || s->geomean_hi < 1))
 		snprintf(buf, len, "; every workload within its own noise");

@@ -35,6 +35,8 @@ static const struct {
 	[UD_FMT_UNIXBENCH] = { "unixbench", "a UnixBench log" },
 	[UD_FMT_PERF_REPORT] = { "perf-report", "a perf report" },
 	[UD_FMT_LKP] = { "lkp", "a kernel test robot table" },
+	[UD_FMT_REDIS] = { "redis-benchmark", "a redis-benchmark report" },
+	[UD_FMT_WRK] = { "wrk", "a wrk report" },
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
@@ -157,6 +159,16 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 	/* a UnixBench log may follow pages of the host's description (its /proc/cpuinfo): its banner decides */
 	if (memmem(text, len, "BYTE UNIX Benchmarks", 20) && memmem(text, len, "System Benchmarks Index", 23))
 		return UD_FMT_UNIXBENCH;
+	/*
+	 * A server benchmark's report, unless perf stat counted it: `perf stat
+	 * wrk ...` prints wrk's report above its block, and is a perf paste.
+	 */
+	if (!memmem(text, len, "Performance counter stats for", 29) && !memmem(text, len, "\"counter-value\"", 15)) {
+		if (imp_wrk_detect(text, len))
+			return UD_FMT_WRK;
+		if (imp_redis_detect(text, len))
+			return UD_FMT_REDIS;
+	}
 	imp_lines_init(&l, text, len);
 	while ((line = imp_lines_next(&l)) != NULL && n < DETECT_MAX_LINES) {
 		while (isspace((unsigned char)*line))
@@ -239,6 +251,8 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
 	case UD_FMT_UNIXBENCH: return imp_unixbench(p, text, len, name, warn, err);
 	case UD_FMT_PERF_REPORT: return imp_perf_report(p, text, len, name, o, err);
 	case UD_FMT_LKP: return imp_lkp(p, text, len, name, o, warn, err);
+	case UD_FMT_REDIS: return imp_redis(p, text, len, name, o, err);
+	case UD_FMT_WRK: return imp_wrk(p, text, len, name, o, err);
 	default: return imp_perf_text(p, text, len, name, o, err);
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * import.h - turning `perf stat` output (text, -x CSV, -j JSON), UnixBench
- * logs and the kernel test robot's comparison tables into profile
- * workloads (SPEC §1 import, §3).
+ * logs, the kernel test robot's comparison tables, and the server
+ * benchmarks' reports (redis-benchmark, wrk) into profile workloads (SPEC §1 import, §3).
  *
  * Values are the numbers the source printed, exactly (parsed as decimals,
  * not through a float round trip); what the source did not give stays null.
@@ -29,6 +29,8 @@ enum ud_import_format {
 	UD_FMT_UNIXBENCH,
 	UD_FMT_PERF_REPORT,
 	UD_FMT_LKP,
+	UD_FMT_REDIS,
+	UD_FMT_WRK,
 };
 
 /*

@@ -307,3 +307,32 @@ bool imp_is_aggregation_id(const char *s, size_t n)
 	}
 	return p == end;
 }
+
+int imp_plain_number(const char *s, const char **end, double *value, struct ud_err *err)
+{
+	struct decimal d = { 0, 0 };
+	size_t whole = 0, frac = 0;
+
+	while (isdigit((unsigned char)s[whole]))
+		whole++;
+	if (whole == 0)
+		return 0;
+	if (whole > IMPORT_PLAIN_DIGITS)
+		return ud_fail(err, "number '%.*s' is too large (more than %d digits)", (int)(whole < 40 ? whole : 40), s,
+			       IMPORT_PLAIN_DIGITS);
+	if (s[whole] == '.')
+		while (isdigit((unsigned char)s[whole + 1 + frac]))
+			frac++;
+	/* "12." is a number cut short, not 12 */
+	if (s[whole] == '.' && frac == 0)
+		return ud_fail(err, "malformed number '%.*s'", (int)whole + 1, s);
+	/* by hand, not strtod(): the process's locale may want a ',' */
+	for (size_t i = 0; i < whole; i++)
+		d.mant = d.mant * 10 + (uint64_t)(s[i] - '0');
+	/* digits past the 19th of a uint64_t are below any precision these tools print */
+	for (size_t i = 0; i < frac && whole + i < 19; i++, d.frac++)
+		d.mant = d.mant * 10 + (uint64_t)(s[whole + 1 + i] - '0');
+	*value = imp_decimal_value(d, 0);
+	*end = s + whole + (frac ? 1 + frac : 0);
+	return 1;
+}

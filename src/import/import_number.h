@@ -56,6 +56,19 @@ void imp_decimal_votes_add(struct decimal_votes *v, const char *line);
 char imp_decimal_votes_mark(const struct decimal_votes *v);
 /* d x 10^pow10 as the nearest double; exact for integers below 2^53. */
 double imp_decimal_value(struct decimal d, int pow10);
+/*
+ * A number as C's printf("%.2f") writes it (redis-benchmark, wrk): digits
+ * with at most one '.', no grouping, sign or exponent, at s; *end past it.
+ * 1 when read, 0 when s does not start with a digit, -1 with err when it has
+ * more than IMPORT_PLAIN_DIGITS digits before the point (err names it).
+ */
+int imp_plain_number(const char *s, const char **end, double *value, struct ud_err *err);
+/*
+ * Integer digits a rate or count of these tools may have: 15 keeps every
+ * such value exact in a double, and is a thousand times past a billion
+ * requests a second; more is a damaged line, not a measurement.
+ */
+#define IMPORT_PLAIN_DIGITS 15
 /* A whole string as a number x 10^pow10 (surrounding spaces allowed); -1 with err if it is not one. */
 int imp_parse_number_str(const char *s, int pow10, double *value, struct ud_err *err);
 

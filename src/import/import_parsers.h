@@ -39,6 +39,19 @@ int imp_unixbench(struct ud_profile *p, const char *text, size_t len, const char
  */
 int imp_lkp(struct ud_profile *p, const char *text, size_t len, const char *name, const struct ud_import_opts *o,
 	    struct ud_import_warnings *warn, struct ud_err *err);
+/*
+ * redis-benchmark's -q and full output: one workload a test ("redis-SET"),
+ * a test printed again another sample of it (import_redis.c).
+ */
+int imp_redis(struct ud_profile *p, const char *text, size_t len, const char *name, const struct ud_import_opts *o,
+	      struct ud_err *err);
+/* Whether text holds a redis-benchmark result line or block. */
+bool imp_redis_detect(const char *text, size_t len);
+/* wrk's report: one workload ("wrk"), its runs of one target the samples (import_wrk.c). */
+int imp_wrk(struct ud_profile *p, const char *text, size_t len, const char *name, const struct ud_import_opts *o,
+	    struct ud_err *err);
+/* Whether text holds a wrk report ("Running ... test @", "Requests/sec:"). */
+bool imp_wrk_detect(const char *text, size_t len);
 /* Whether text holds a robot table's header line ("%stddev %change %stddev", or its "fail:runs" block's). */
 bool imp_lkp_detect(const char *text, size_t len);
 

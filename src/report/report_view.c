@@ -445,6 +445,13 @@ static json_t *score_table(const struct ud_diff *d)
 								rows));
 		}
 		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
+		/*
+		 * Score-only rows have no section of their own to say the noise is
+		 * unknown (one run, or runs without their spread): the cell says it,
+		 * so a table of single runs claims no move (issue 40).
+		 */
+		if (w->sig.significant < 0 && (w->verdict == UD_VERDICT_FASTER || w->verdict == UD_VERDICT_SLOWER))
+			snprintf(sp + strlen(sp), sizeof(sp) - strlen(sp), ", unverified");
 		ud_format_human(w->a->score.median, a, sizeof(a));
 		ud_format_human(w->b->score.median, b, sizeof(b));
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:o s:b}", "name", name, "a", a, "b", b, "speedup", sp,
