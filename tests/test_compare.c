@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diffutil.h"
 #include "fleet.h"
@@ -471,7 +473,10 @@ START_TEST(test_cli)
 	expect_one_line_error((char *[]){ UD, "compare", "-f", "pdf", paths[0], paths[1], NULL }, 2, "pdf");
 	expect_one_line_error((char *[]){ UD, "compare", "--baseline", "Z", paths[0], paths[1], NULL }, 2, "Z");
 	expect_one_line_error((char *[]){ UD, "compare", "--group-by", "a,,b", paths[0], paths[1], NULL }, 2, "--group-by");
+	/* A path that does not exist is an error, wherever it is (issue 38): the fleet would be short of it. */
+	expect_one_line_error((char *[]){ UD, "compare", paths[0], paths[1], missing, NULL }, 2, missing);
 	/* A profile that does not load is named on stderr and in the report; the others are compared. */
+	write_text(missing, "{\"schema\": \"uarchdiff.profile/1\", cut short");
 	r = run_capture((char *[]){ UD, "compare", "-f", "json", missing, paths[0], paths[1], paths[2], NULL });
 	ck_assert_msg(r.status == 0 && count_lines(r.err) == 1 && strstr(r.err, "warning: ") && strstr(r.err, missing),
 		      "exit %d: %s", r.status, r.err);
@@ -551,6 +556,109 @@ START_TEST(test_pairs_left_out)
 }
 END_TEST
 
+/* Host k's "path" in the JSON report doc. */
+static const char *host_path(json_t *doc, size_t k)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(doc, "hosts"), k), "path"));
+}
+
+/* Moves generated profile k to dir/rel, its folders made, and names it so in paths. */
+static void move_host(size_t k, const char *rel)
+{
+	char path[600], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	ck_assert_int_eq(rename(paths[k], path), 0);
+	free(paths[k]);
+	paths[k] = strdup(path);
+}
+
+/*
+ * Folders as operands (issue 38), laid out as the fleet playbook leaves
+ * them: HOST/profile.json, one a level deeper, beside them what is not a
+ * profile to compare (host.json, run.log, a set-aside
+ * profile.rejected.json, the fleet's own compare.json), skipped and
+ * counted; the profiles in name order whatever order they were made in.
+ * Then `-`: paths and a folder read from standard input, one a line, in
+ * the order given.  A missing folder, given or listed, is an error that
+ * names it.
+ */
+START_TEST(test_folders_and_stdin)
+{
+	char fleet[600], other[700], cmd[2400], list[600];
+	struct run_result r;
+	json_t *doc;
+
+	for (int k = 0; k < 4; k++)
+		write_host(&(struct spec){ "H", "zen4", "6.8", "Vulnerable", 8, 1 + k, 2, 1, 2 });
+	move_host(0, "fleet/gamma/profile.json");
+	move_host(1, "fleet/beta/deep/profile.json");
+	move_host(2, "fleet/alpha/profile.json");
+	move_host(3, "fleet/gamma/profile.rejected.json");
+	snprintf(fleet, sizeof(fleet), "%s/fleet", dir);
+	snprintf(other, sizeof(other), "%s/alpha/host.json", fleet);
+	write_text(other, "{\"label\": \"alpha\", \"hostname\": \"alpha\"}\n");
+	snprintf(other, sizeof(other), "%s/alpha/run.log", fleet);
+	write_text(other, "made-up run log\n");
+	snprintf(other, sizeof(other), "%s/compare.json", fleet);
+	write_text(other, "{\"schema\": \"uarchdiff.compare/2\"}\n");
+	r = run_capture((char *[]){ UD, "compare", "-f", "json", fleet, NULL });
+	ck_assert_msg(r.status == 0 && count_lines(r.err) == 1 &&
+		      strstr(r.err, "3 profiles found in 5 folders (4 other files there skipped: not profiles)"),
+		      "exit %d: %s", r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "hosts")), 3);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "skipped")), 0);
+	ck_assert_str_eq(host_path(doc, 0), paths[2]); /* alpha, beta/deep, gamma: by name */
+	ck_assert_str_eq(host_path(doc, 1), paths[1]);
+	ck_assert_str_eq(host_path(doc, 2), paths[0]);
+	json_decref(doc);
+	run_free(&r);
+
+	/* `-`: a profile, a blank line, a folder; the given order kept, the folder's profiles where it is listed */
+	snprintf(list, sizeof(list), "%s/list.txt", dir);
+	snprintf(cmd, sizeof(cmd), "%s\n\n%s/beta\n%s\n", paths[0], fleet, paths[2]);
+	write_text(list, cmd);
+	snprintf(cmd, sizeof(cmd), "exec '%s' compare -f json - < '%s'", UD, list);
+	r = run_capture((char *[]){ "/bin/sh", "-c", cmd, NULL });
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "hosts")), 3);
+	ck_assert_str_eq(host_path(doc, 0), paths[0]);
+	ck_assert_str_eq(host_path(doc, 1), paths[1]);
+	ck_assert_str_eq(host_path(doc, 2), paths[2]);
+	json_decref(doc);
+	run_free(&r);
+
+	/* a missing folder, given or listed: named, and nothing compared */
+	snprintf(other, sizeof(other), "%s/nothere", dir);
+	expect_one_line_error((char *[]){ UD, "compare", fleet, other, NULL }, 2, "nothere: no such file or folder");
+	snprintf(cmd, sizeof(cmd), "%s\n%s\n", paths[0], other);
+	write_text(list, cmd);
+	snprintf(cmd, sizeof(cmd), "exec '%s' compare - < '%s'", UD, list);
+	r = run_capture((char *[]){ "/bin/sh", "-c", cmd, NULL });
+	ck_assert_msg(r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, "standard input, line 2: ") &&
+		      strstr(r.err, other) && r.out[0] == '\0', "exit %d: %s", r.status, r.err);
+	run_free(&r);
+	expect_one_line_error((char *[]){ UD, "compare", "-", "-", NULL }, 2, "given twice");
+
+	/* an unreadable folder is named, not silently left out (root reads every folder: not testable as root) */
+	if (geteuid() != 0) {
+		snprintf(other, sizeof(other), "%s/beta", fleet);
+		chmod(other, 0);
+		expect_one_line_error((char *[]){ UD, "compare", fleet, NULL }, 2, "cannot read this folder");
+		chmod(other, 0755);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -568,6 +676,7 @@ int main(void)
 	tcase_add_test(tc, test_thousand_hosts_text);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_pairs_left_out);
+	tcase_add_test(tc, test_folders_and_stdin);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

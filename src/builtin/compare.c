@@ -1,6 +1,6 @@
 /*
  * uarchdiff compare [-f text|json|md|html] [-o FILE] [--group-by FIELD[,FIELD]]
- *                   [--baseline first|median|LABEL] [--all-hosts] [--pairs] PROFILE...
+ *                   [--baseline first|median|LABEL] [--all-hosts] [--pairs] PROFILE|FOLDER|-...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "fleet.h"
 #include "options.h"
 #include "outfile.h"
+#include "profile_find.h"
 #include "report.h"
 #include "uarch.h"
 
@@ -39,7 +40,7 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "compare",
 	.synopsis = "uarchdiff compare " UD_REPORT_FORMAT_SYNOPSIS " [-o FILE] [--group-by FIELDS]\n"
-		    "                  [--baseline median|first|LABEL] [--all-hosts] [--pairs] PROFILE...",
+		    "                  [--baseline median|first|LABEL] [--all-hosts] [--pairs] PROFILE|FOLDER|-...",
 	.description = "Compares a fleet of profiles: hosts grouped by the facts they share\n"
 		       "(CPU vendor, microarchitecture and online CPUs unless --group-by),\n"
 		       "per group and workload the hosts' median, quartiles, min and max;\n"
@@ -47,7 +48,12 @@ static const struct ud_command command = {
 		       "factors and findings; and the outliers, hosts outside their\n"
 		       "group's median +- 5.19 MAD on a workload, each explained against\n"
 		       "its group's median.  A profile that does not load is left out,\n"
-		       "named on stderr and in the report (\"skipped\" in JSON).\n",
+		       "named on stderr and in the report (\"skipped\" in JSON).\n"
+		       "A FOLDER gives the profiles under it, at any depth, in name order\n"
+		       "(a fleet_out of the Ansible playbook: its HOST/profile.json; other\n"
+		       "files are skipped and counted); - reads the paths, profiles or\n"
+		       "folders, one a line from standard input, for fleets too large to\n"
+		       "name as arguments.  A path that does not exist is an error.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true, /* `compare a.json b.json -f html`, as git and perf take it */
@@ -95,12 +101,38 @@ static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
 	return status;
 }
 
+/* The operands' profile files into l: files as named, folders searched, "-" a list on stdin (once). */
+static int gather(char **operands, size_t n, struct ud_profile_paths *l, struct ud_err *err)
+{
+	bool read_stdin = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(operands[i], "-") != 0) {
+			if (ud_profile_paths_add(l, operands[i], err) != 0)
+				return -1;
+		} else if (read_stdin) {
+			return ud_fail(err, "- (standard input) given twice: give the list once");
+		} else if (ud_profile_paths_read(l, stdin, "standard input", err) != 0) {
+			return -1;
+		}
+		read_stdin |= strcmp(operands[i], "-") == 0;
+	}
+	/* what the folders held, so that a fleet smaller than expected shows before its report */
+	if (l->nnamed_folders)
+		ud_cmd_error(&command, "%zu profiles found in %zu folders (%zu other files there skipped: not profiles), "
+			     "%zu to compare in all", l->nfound, l->nfolders, l->nother, l->n);
+	if (l->n < 2)
+		return ud_fail(err, "give at least two profiles%s", l->nnamed_folders ? " (see above what the folders held)" : "");
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct ud_uarch_db db = { 0 };
 	struct ud_err err = UD_ERR_INIT;
 	const char *fields[UD_FLEET_MAX_KEYS];
 	struct ud_fleet_input in = { 0 };
+	struct ud_profile_paths list = { 0 };
 	struct ud_fleet *f = NULL;
 	long nfields = 0;
 	int next, status;
@@ -114,14 +146,12 @@ int cmd_compare(int argc, char **argv)
 	if (status != UD_OPT_GO_ON)
 		return status;
 	status = UD_EXIT_USAGE;
-	if (argc - next < 2)
-		ud_fail(&err, "give at least two profiles");
-	else if (args.group_by && (nfields = split_fields(args.group_by, fields)) < 0)
+	if (args.group_by && (nfields = split_fields(args.group_by, fields)) < 0)
 		ud_fail(&err, "--group-by takes 1 to %d host-fact fields, comma-separated", UD_FLEET_MAX_KEYS);
-	else if (ud_outfile_check_inputs("-o", args.output, (const char *const *)(argv + next), (size_t)(argc - next),
-					 &err) == 0 &&
+	else if (gather(argv + next, (size_t)(argc - next), &list, &err) == 0 &&
+		 ud_outfile_check_inputs("-o", args.output, (const char *const *)list.paths, list.n, &err) == 0 &&
 		 ud_uarch_db_load(NULL, &db, &err) == 0) {
-		in = (struct ud_fleet_input){ argv + next, (size_t)(argc - next), fields, (size_t)nfields, UD_FLEET_MEDIAN,
+		in = (struct ud_fleet_input){ list.paths, list.n, fields, (size_t)nfields, UD_FLEET_MEDIAN,
 					      args.baseline, &db };
 		if (args.baseline && strcmp(args.baseline, "first") == 0)
 			in.baseline = UD_FLEET_FIRST;
@@ -134,6 +164,7 @@ int cmd_compare(int argc, char **argv)
 	if (status != UD_EXIT_OK)
 		ud_cmd_error(&command, "%s", err.msg);
 	ud_fleet_free(f);
+	ud_profile_paths_free(&list);
 	ud_uarch_db_free(&db);
 	free(args.group_by);
 	return status;

@@ -293,13 +293,52 @@ void ud_event_id_name(const struct ud_event_id *id, bool with_pmu, char *buf, si
 			 id->event, mods ? ":" : "", id->mods);
 }
 
+/*
+ * The last classifications, per thread, by a hash of the name: a fleet's
+ * profiles name the same few counters over and over (100,000 hosts x 20
+ * workloads x 11 counters), and parsing and classifying each name again
+ * was a fifth of compare's time (issue 38).  The result depends on nothing
+ * but the name and arch (the tables are constant), so a hit is exact.
+ * CLASSIFY_MEMO slots hold a profile's usual counters with room; a name
+ * longer than a slot's is classified every time.
+ */
+#define CLASSIFY_MEMO 64
+#define CLASSIFY_MEMO_NAME 64
+
+struct classify_memo {
+	char name[CLASSIFY_MEMO_NAME]; /* "" unused */
+	enum ud_event_arch arch;
+	enum ud_counter_class cls;
+	enum ud_counting mode;
+};
+
+static _Thread_local struct classify_memo classify_memo[CLASSIFY_MEMO];
+
 void ud_event_classify_name(const char *name, enum ud_event_arch arch, enum ud_counter_class *cls,
 			    enum ud_counting *mode)
 {
 	struct ud_event_id id;
+	struct classify_memo *m = NULL;
+	size_t len = strlen(name), h = 5381;
 
+	if (len > 0 && len < CLASSIFY_MEMO_NAME) {
+		for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+			h = h * 33 + *c;
+		m = &classify_memo[(h + (size_t)arch) % CLASSIFY_MEMO];
+		if (m->arch == arch && strcmp(m->name, name) == 0) {
+			*cls = m->cls;
+			*mode = m->mode;
+			return;
+		}
+	}
 	ud_event_id_parse(name, &id);
 	ud_event_id_classify(&id, arch);
 	*cls = id.cls;
 	*mode = id.mode;
+	if (m) {
+		memcpy(m->name, name, len + 1);
+		m->arch = arch;
+		m->cls = id.cls;
+		m->mode = id.mode;
+	}
 }
