@@ -56,10 +56,15 @@ static const char *warning_on(const struct ud_fleet_host *h, size_t w)
 	return NULL;
 }
 
-/* Whether host h's own run of workload w is too noisy to be evidence. */
+/*
+ * Whether host h's own run of workload w is too noisy to be evidence: its
+ * interval above the one a run warns of, compared as printed to 0.1% as
+ * noise.c does (a run whose 5.04% drew no warning is not noisy here), or
+ * a warning of its profile.
+ */
 static bool noisy_on(const struct ud_fleet_host *h, size_t w)
 {
-	return h->interval[w] > UD_NOISE_MAX_CI95_REL || warning_on(h, w);
+	return round(1000 * h->interval[w]) / 10 > 100 * UD_NOISE_MAX_CI95_REL || warning_on(h, w);
 }
 
 static int add_outlier(struct ud_fleet *f, size_t *cap, size_t k, size_t w, double ratio)

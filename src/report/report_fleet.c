@@ -269,7 +269,7 @@ static json_t *outlier_host_view(const struct ud_fleet *f, const size_t (*ix)[2]
 {
 	const struct ud_fleet_outlier *o = &f->outliers[ix[first][1]];
 	const struct ud_fleet_host *h = &f->hosts[o->host];
-	char moves[1024], id[32], evidence[96] = "no evidence: every workload it moved on is a composite";
+	char moves[1024], id[32], evidence[96] = "no evidence z: it moved on composites alone";
 
 	moves_text(f, ix, first, last, moves, sizeof(moves));
 	snprintf(id, sizeof(id), "G%zu", h->group + 1);
