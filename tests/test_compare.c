@@ -10,7 +10,9 @@
  * made-up fleet with each host's own run-to-run noise in its samples (issue
  * 38): the host slower on every workload is the first outlier, a host whose
  * one run disagrees with itself is named noisy and not ranked, and a group
- * of four is untested, with each host's distance from the others.
+ * of four is untested, with each host's distance from the others.  And
+ * the real A/A profiles of tests/data/aa/ as a fleet: no outlier, the
+ * loaded run named noisy.
  */
 #include <check.h>
 #include <math.h>
@@ -646,6 +648,39 @@ START_TEST(test_noisy_fleet_reports)
 }
 END_TEST
 
+/*
+ * Real noise: the six A/A profiles of tests/data/aa/ (README.md there: one
+ * 2-CPU KVM guest profiled twice per pair on 2026-12-05, pair 2's side A
+ * with two CPU-burning loops beside it) as one group of six.  One host
+ * measured six times has no outlier; the loaded run, 1.49x slower on pipe
+ * where its own record warned of 0.63 CPUs utilized, is named noisy, once,
+ * where the largest-move rule had ranked it the one outlier.
+ */
+START_TEST(test_real_aa_fleet)
+{
+	static const char *files[] = { "p02-loaded-a-A", "p02-loaded-a-B", "p05-quiet-A", "p05-quiet-B",
+				       "p13-quiet-A", "p13-quiet-B" };
+	struct ud_fleet *f;
+
+	for (size_t i = 0; i < 6; i++) {
+		char path[600];
+
+		snprintf(path, sizeof(path), UD_TEST_DATA "/aa/%s.json", files[i]);
+		paths[npaths++] = strdup(path);
+	}
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ck_assert_uint_eq(f->ngroups, 1);
+	ck_assert(f->groups[0].tested);
+	ck_assert_uint_eq(f->noutliers, 0);
+	ck_assert_uint_eq(f->nnoisy, 1);
+	ck_assert_str_eq(f->hosts[f->noisy[0].host].path, paths[0]);
+	ck_assert_str_eq(f->workloads[f->noisy[0].workload].name, "pipe");
+	ck_assert_ptr_nonnull(f->noisy[0].warning);
+	ck_assert_msg(strstr(f->noisy[0].warning, "CPUs utilized"), "%s", f->noisy[0].warning);
+	ud_fleet_free(f);
+}
+END_TEST
+
 static void expect_one_line_error(char *const argv[], int status, const char *want)
 {
 	struct run_result r = run_capture(argv);
@@ -709,6 +744,7 @@ int main(void)
 	tcase_add_test(tc, test_thousand_hosts_text);
 	tcase_add_test(tc, test_noisy_fleet);
 	tcase_add_test(tc, test_noisy_fleet_reports);
+	tcase_add_test(tc, test_real_aa_fleet);
 	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
