@@ -337,3 +337,22 @@ size_t ud_cli_width(void)
 		return ws.ws_col;
 	return UD_REPORT_WIDTH;
 }
+
+void ud_cli_print_fitted(const char *text)
+{
+	char *shown = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&shown, &len);
+
+	/* out of memory for the copy: the text shown, unfitted, rather than lost */
+	if (!f) {
+		ud_fputs_visible_lines(stdout, text);
+		return;
+	}
+	ud_fputs_visible_lines(f, text);
+	if (fclose(f) != 0 || !shown)
+		ud_fputs_visible_lines(stdout, text);
+	else
+		ud_text_fit(shown, ud_cli_width(), stdout);
+	free(shown);
+}

@@ -164,5 +164,12 @@ void ud_cmd_error(const struct ud_command *cmd, const char *fmt, ...) __attribut
  * UD_REPORT_WIDTH (report.h): what a pipe or a file gets.
  */
 size_t ud_cli_width(void);
+/*
+ * A listing (workloads, events, host) as a terminal reads it: its control
+ * characters shown (text.h's rule), its lines fitted to ud_cli_width() by
+ * ud_text_fit(), so that a long description or fact wraps under its column
+ * rather than past the edge.  Text was built in memory (open_memstream).
+ */
+void ud_cli_print_fitted(const char *text);
 
 #endif

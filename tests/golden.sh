@@ -11,7 +11,7 @@
 # The reports come from the templates the binary finds (UARCHDIFF_TEMPLATES_DIR
 # when set: tests/golden-wording.sh edits a copy to show a change is caught).
 set -eu
-# Text reports fit the width (COLUMNS, else 100 when piped): the goldens are the piped width, whatever the shell has.
+# Text reports fit the width (COLUMNS, else 80 when piped): the goldens are laid out at 100, whatever the shell has.
 export COLUMNS=100
 ud=$(realpath "$1") data=$(realpath "$2") golden=$(realpath "$3") update=${4:-}
 work=$(mktemp -d)

@@ -258,6 +258,40 @@ pkill -f "$dir/wait.sh"
 clean
 rm -f k.json out
 
+# 13b: SIGKILL of run while its spec's program has a setsid() helper: the helper dies too (issue 36)
+name=run-sigkill-setsid
+cat >waitd.sh <<'EOF'
+#!/bin/sh
+setsid sleep 301 >/dev/null 2>&1 &
+echo $! >"$1.helper"
+echo started >>"$1.wait"
+sleep 1000
+EOF
+chmod +x waitd.sh
+printf 'name = waiterd\ncommand = %s/waitd.sh ${PIDFILE}\nscore = ^score ([0-9]+)$\nunits = x\ntimeout = 20\n' \
+	"$dir" >specs/waiterd.spec
+rm -f "$PIDFILE.wait" "$PIDFILE.helper"
+"$ud" run -w waiterd -r 1 -o k.json >out 2>err &
+pid=$!
+wait_started
+helper=$(cat "$PIDFILE.helper" 2>/dev/null)
+[[ -n $helper ]] || fail "$name: the helper did not start"
+kill -KILL $pid
+wait $pid 2>/dev/null
+# the parent-death signal and the kills after it take a moment: waited for (20 s at most), not a bound on speed
+for _ in $(seq 200); do
+	[[ -n $helper ]] && kill -0 "$helper" 2>/dev/null || break
+	sleep 0.1
+done
+if [[ -n $helper ]] && kill -0 "$helper" 2>/dev/null; then
+	fail "$name: the setsid() helper $helper outlived a SIGKILL of run"
+	kill "$helper"
+fi
+pkill -f "$dir/waitd.sh"
+for _ in $(seq 50); do [[ -n $(ls -A "$TMPDIR") ]] || break; sleep 0.1; done
+clean
+rm -f k.json out "$PIDFILE.helper"
+
 # 4: -o on a full disk: the summary is printed and the profile goes to a named file in TMPDIR
 name=run-enospc
 "$ud" run -w int --suite quick -r 1 -o /dev/full >out 2>err
@@ -514,7 +548,35 @@ if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
 	rc=$?
 	status 0
 	grep -q uarchdiff.profile/1 sticky/theirs.txt || fail "$name: not written through: $(cat err)"
-	rm -rf sticky rootdir o
+	# issue 36: the same rule for what is at the path itself, as fs.protected_fifos and protected_regular
+	name="sticky: another user's FIFO, with their reader, is not written"
+	as_nobody mkfifo -m 666 sticky/feed
+	as_nobody timeout 10 cat sticky/feed >got &
+	sleep 0.2 # so that the reader is likely there on a build that writes to it; the refusal does not depend on it
+	"$ud" diff -f json -o sticky/feed "$golden/e5.json" "$golden/e6.json" >o 2>err
+	rc=$?
+	status 2
+	oneline "sticky/feed: a FIFO owned by uid $(id -u nobody) in a sticky world-writable folder"
+	grep -qF "pick another path" err || fail "$name: no advice: $(cat err)"
+	timeout 5 sh -c 'echo done >sticky/feed' # ends the reader if the report did not
+	wait
+	grep -q uarchdiff got && fail "$name: the FIFO's reader got the report"
+	name="sticky: another user's 0666 file is not replaced"
+	as_nobody sh -c 'echo theirs >sticky/planted.json && chmod 666 sticky/planted.json'
+	"$ud" diff -f json -o sticky/planted.json "$golden/e5.json" "$golden/e6.json" >o 2>err
+	rc=$?
+	status 2
+	oneline "sticky/planted.json: a file owned by uid $(id -u nobody) in a sticky world-writable folder"
+	[[ $(cat sticky/planted.json) == theirs ]] || fail "$name: replaced"
+	name="another user's 0666 file elsewhere: replaced without its world-writable bits"
+	echo theirs >rootdir/theirs.json
+	chmod 666 rootdir/theirs.json
+	chown nobody rootdir/theirs.json
+	(umask 022 && "$ud" diff -f json -o rootdir/theirs.json "$golden/e5.json" "$golden/e6.json") 2>err
+	rc=$?
+	status 0
+	[[ $(stat -c %a rootdir/theirs.json) == 644 ]] || fail "$name: mode $(stat -c %a rootdir/theirs.json)"
+	rm -rf sticky rootdir o got
 	chmod 700 "$dir"
 else
 	echo "SKIPPED: sticky-link: needs root and setpriv to plant another user's link"

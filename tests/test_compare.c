@@ -341,7 +341,7 @@ END_TEST
 
 static char *render_of(const struct ud_fleet *f, enum ud_report_format fmt, bool all_hosts, bool pairs)
 {
-	struct ud_fleet_report r = { fmt, all_hosts, pairs };
+	struct ud_fleet_report r = { fmt, all_hosts, pairs, NULL };
 	struct ud_err err = UD_ERR_INIT;
 	char *buf = NULL;
 	size_t len = 0;
@@ -727,6 +727,67 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* The last host written, its workloads renamed so that it shares none with the others. */
+static void rename_workloads(void)
+{
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_profile *p = ud_profile_load(paths[npaths - 1], &err);
+
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		char name[200];
+
+		snprintf(name, sizeof(name), "elsewhere-%s", p->workloads[i].name);
+		free(p->workloads[i].name);
+		p->workloads[i].name = strdup(name);
+	}
+	ck_assert_msg(ud_profile_save(p, paths[npaths - 1], &err) == 0, "%s", err.msg);
+	ud_profile_free(p);
+}
+
+/*
+ * --pairs with a host that shares no workload with the baseline (issue 36):
+ * the report is whole, the other pairs are diffed, and the one left out is
+ * named with its reason in every format and warned of on stderr.
+ */
+START_TEST(test_pairs_left_out)
+{
+	struct run_result r;
+	json_t *doc, *left;
+
+	for (int k = 0; k < 3; k++)
+		write_host(&(struct spec){ k ? "B" : "A", "zen4", "6.8", "Vulnerable", 8, 1 + k, 2, 1, 2 });
+	write_host(&(struct spec){ "lonely", "zen4", "6.8", "Vulnerable", 8, 1, 2, 1, 2 });
+	rename_workloads();
+	r = run_capture((char *[]){ UD, "compare", "-f", "json", "--pairs", "--baseline", "first", paths[0], paths[1],
+				    paths[2], paths[3], NULL });
+	ck_assert_msg(r.status == 0 && count_lines(r.err) == 1 && strstr(r.err, "warning: --pairs: ") &&
+			      strstr(r.err, paths[3]) && strstr(r.err, "no workload in common"),
+		      "exit %d: %s", r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_msg(doc != NULL, "not a whole document: %.200s", r.out);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "pairs")), 2);
+	left = json_object_get(doc, "pairs_left_out");
+	ck_assert_uint_eq(json_array_size(left), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(left, 0), "host")), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(left, 0), "label")), "lonely");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_array_get(left, 0), "reason")),
+				     "no workload in common"));
+	json_decref(doc);
+	run_free(&r);
+	for (int fmt = 0; fmt < 3; fmt++) {
+		static const char *const formats[] = { "text", "md", "html" };
+
+		r = run_capture((char *[]){ UD, "compare", "-f", (char *)formats[fmt], "--pairs", "--baseline", "first",
+					    paths[0], paths[1], paths[2], paths[3], NULL });
+		ck_assert_msg(r.status == 0 && strstr(r.out, "lonely: no diff against") &&
+				      strstr(r.out, "no workload in common"),
+			      "%s: exit %d: %s", formats[fmt], r.status, r.err);
+		run_free(&r);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -746,6 +807,7 @@ int main(void)
 	tcase_add_test(tc, test_noisy_fleet_reports);
 	tcase_add_test(tc, test_real_aa_fleet);
 	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_pairs_left_out);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -315,6 +315,45 @@ START_TEST(test_no_speedup_at_all_is_null_not_nan)
 }
 END_TEST
 
+/*
+ * A workload that failed on one side is said failed there, with what
+ * stopped it (its program's own last words), never as "no score" on both;
+ * a reason longer than any fixed buffer is kept whole.
+ */
+START_TEST(test_failed_side_says_why)
+{
+	struct ud_profile *a = ud_profile_new(NULL), *b = ud_profile_new(NULL);
+	struct ud_workload *wb = ud_profile_add_workload(b, "lic");
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_diff *d;
+	char why[2100];
+
+	add(a, "lic", 100, 1)->outcome = strdup("ok");
+	memset(why, 'x', 2000);
+	strcpy(why + 2000, " license server unreachable");
+	wb->outcome = ud_printf_new("failed: ./lic exited with status 3: %s", why);
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_int_eq(d->workloads[0].verdict, UD_VERDICT_NO_CLAIM);
+	ck_assert_str_eq(d->workloads[0].verdict_reason + strlen(d->workloads[0].verdict_reason) - 27,
+			 " license server unreachable");
+	ck_assert_msg(strncmp(d->workloads[0].verdict_reason, "B failed: ./lic exited with status 3: xxx", 41) == 0, "%s",
+		      d->workloads[0].verdict_reason);
+	ck_assert_ptr_nonnull(strstr(d->workloads[0].explanation, "No speed verdict on lic: B failed: ./lic exited"));
+	ud_diff_free(d);
+	/* no failure said, a score on one side only: which side measured nothing */
+	free(wb->outcome);
+	wb->outcome = NULL;
+	d = model_of(a, b, &err);
+	ck_assert_msg(d != NULL, "%s", err.msg);
+	ck_assert_str_eq(d->workloads[0].verdict_reason, "B has no score and no CPU time: nothing measured its work, so "
+							 "A's score has nothing to be compared with");
+	ud_diff_free(d);
+	ud_profile_free(a);
+	ud_profile_free(b);
+}
+END_TEST
+
 /* A host against itself: nothing changed, so no share of a change and no nan anywhere. */
 START_TEST(test_identical_hosts_say_no_nan)
 {
@@ -681,6 +720,7 @@ int main(void)
 	tcase_add_test(tc, test_summary_across_workloads);
 	tcase_add_test(tc, test_counters_only_compare_by_task_clock);
 	tcase_add_test(tc, test_no_speedup_at_all_is_null_not_nan);
+	tcase_add_test(tc, test_failed_side_says_why);
 	tcase_add_test(tc, test_identical_hosts_say_no_nan);
 	tcase_add_test(tc, test_slower_reads_slower);
 	tcase_add_test(tc, test_time_split_with_per_mode_counters);

@@ -151,9 +151,14 @@ END_TEST
 
 static void emit_terminal_controls(struct ud_jw *w)
 {
-	/* DEL, C1 CSI, right-to-left override, LRI, line separator, ALM, around text that stays as it is */
+	/*
+	 * DEL, C1 CSI, right-to-left override, LRI, line separator, ALM, around
+	 * text that stays as it is; a zero-width space, a soft hyphen and a tag
+	 * character (past the BMP: a surrogate pair)
+	 */
 	ud_jw_string(w, NULL,
-		     "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
+		     "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92"
+		     "\xe2\x80\x8b" "\xc2\xad" "\xf3\xa0\x80\x81");
 }
 
 /* What a terminal would obey is a \u escape, and reads back as the same string. */
@@ -163,11 +168,13 @@ START_TEST(test_terminal_controls_escaped)
 	json_t *back;
 	json_error_t e;
 
-	ck_assert_str_eq(text, "\"a\\u007Fb\\u009Bc\\u202Ed\\u2066e\\u2028f\\u061Cg \xc3\xa9\xe2\x86\x92\"\n");
+	ck_assert_str_eq(text, "\"a\\u007Fb\\u009Bc\\u202Ed\\u2066e\\u2028f\\u061Cg \xc3\xa9\xe2\x86\x92\\u200B\\u00AD"
+			       "\\uDB40\\uDC01\"\n");
 	back = json_loads(text, JSON_DECODE_ANY, &e);
 	ck_assert_msg(back != NULL, "%s", e.text);
 	ck_assert_str_eq(json_string_value(back),
-			 "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92");
+			 "a\x7f" "b\xc2\x9b" "c\xe2\x80\xae" "d\xe2\x81\xa6" "e\xe2\x80\xa8" "f\xd8\x9c" "g \xc3\xa9\xe2\x86\x92"
+			 "\xe2\x80\x8b" "\xc2\xad" "\xf3\xa0\x80\x81");
 	json_decref(back);
 	free(text);
 }

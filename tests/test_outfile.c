@@ -314,6 +314,79 @@ START_TEST(test_death_before_commit_leaves_nothing)
 }
 END_TEST
 
+/* A uid other than ours and the test folder's (root's when run as root): "nobody" on most systems. */
+#define OTHER_UID 65534
+
+/* path owned by OTHER_UID: only root can give a file away. */
+static void give_away(const char *path)
+{
+	ck_assert_int_eq(lchown(path, OTHER_UID, OTHER_UID), 0);
+}
+
+/*
+ * In a sticky world-writable folder another user's FIFO or file is not
+ * written (it would receive the report, or pass its 0666 to it), ours is;
+ * elsewhere another user's file is replaced, with no more than a new file's
+ * mode.  An append whose file was planted after the check is refused too.
+ */
+START_TEST(test_others_files_in_sticky_folder)
+{
+	char *dir = make_tempdir(), sticky[4000], path[4200];
+	struct ud_err err;
+	struct ud_outfile *o;
+	struct stat st;
+
+	if (geteuid() != 0) {
+		printf("SKIPPED: other users' files: needs root to plant them\n");
+		rm_tree(dir);
+		free(dir);
+		return;
+	}
+	umask(022);
+	snprintf(sticky, sizeof(sticky), "%s/tmp", dir);
+	ck_assert_int_eq(mkdir(sticky, 0777), 0);
+	ck_assert_int_eq(chmod(sticky, 01777), 0);
+	snprintf(path, sizeof(path), "%s/fifo", sticky);
+	ck_assert_int_eq(mkfifo(path, 0666), 0);
+	give_away(path);
+	ck_assert_int_eq(ud_outfile_check(path, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "a FIFO owned by uid 65534 in a sticky world-writable folder"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "pick another path"));
+	snprintf(path, sizeof(path), "%s/r.json", sticky);
+	write_text(path, "theirs");
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	give_away(path);
+	ck_assert_ptr_null(ud_outfile_open(path, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "a file owned by uid 65534 in a sticky"));
+	ck_assert_int_eq(lchown(path, 0, 0), 0); /* ours: replaced, keeping its mode */
+	o = ud_outfile_open(path, &err);
+	ck_assert_msg(o != NULL, "%s", err.msg);
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0666);
+	snprintf(path, sizeof(path), "%s/theirs.json", dir); /* not sticky: replaced, but not world-writable */
+	write_text(path, "theirs");
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	give_away(path);
+	o = ud_outfile_open(path, &err);
+	ck_assert_msg(o != NULL, "%s", err.msg);
+	ck_assert_int_eq(ud_outfile_commit(o, &err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0644);
+	snprintf(path, sizeof(path), "%s/late.txt", sticky);
+	o = ud_outfile_append(path, &err);
+	ck_assert_msg(o != NULL, "%s", err.msg);
+	write_text(path, "planted after the check");
+	give_away(path);
+	fputs("report", ud_outfile_stream(o));
+	ck_assert_int_eq(ud_outfile_flush(o, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "a file owned by uid 65534"));
+	ud_outfile_abort(o);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("outfile");
@@ -332,6 +405,7 @@ int main(void)
 	tcase_add_test(tc, test_paths_walked);
 	tcase_add_test(tc, test_fifo_without_reader_refused);
 	tcase_add_test(tc, test_death_before_commit_leaves_nothing);
+	tcase_add_test(tc, test_others_files_in_sticky_folder);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

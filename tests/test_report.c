@@ -49,6 +49,8 @@ static void setup(void)
 {
 	struct ud_err err;
 
+	/* the phrases matched below on one line: laid out wider than a pipe's 80 columns */
+	ud_report_set_width(100);
 	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
 	pa = imported(UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", EVIL, "zen4");
 	pb = imported(UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", "E6 | *Turin*", "zen5");

@@ -1200,7 +1200,7 @@ START_TEST(test_delay_past_the_end_no_score)
 	run_free(&r);
 	r = run_capture(diff_argv);
 	ck_assert_msg(r.status == 0, "diff: exit %d: %s", r.status, r.err);
-	ck_assert_msg(strstr(r.out, "has no score on both sides") != NULL, "the diff does not say the score is missing");
+	ck_assert_msg(strstr(r.out, "no score and no CPU time on either side") != NULL, "the diff does not say the score is missing");
 	run_free(&r);
 	rm_tree(dir);
 	free(dir);

@@ -751,6 +751,9 @@ int main(void)
 	Suite *s = suite_create("teach");
 	TCase *tc = tcase_create("teach"), *busy;
 
+	/* the phrases the tests match on one line: laid out wider than a pipe's 80 columns */
+	ud_report_set_width(100);
+
 	tcase_add_test(tc, test_ring_is_one_cycle);
 	tcase_add_test(tc, test_too_noisy_is_not_shown);
 	tcase_add_test(tc, test_lab_ratios_take_the_rule);

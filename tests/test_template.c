@@ -216,6 +216,14 @@ START_TEST(test_visible)
 	ck_assert_str_eq(ud_visible("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c" "d\xe2\x80\xa8" "\xe2\x86\x92", buf,
 				    sizeof(buf)),
 			 "a\\xe2\\x80\\xae" "b\\xe2\\x81\\xa6" "c\\xd8\\x9c" "d\\xe2\\x80\\xa8" "\xe2\x86\x92");
+	/*
+	 * every format character (Cf) too: a zero-width space, a soft hyphen, a
+	 * BOM, a tag character (4 bytes): "int\u200b" never looks like "int";
+	 * the letters around them (U+00AC, U+200A, U+FFFC) pass
+	 */
+	ck_assert_str_eq(ud_visible("int\xe2\x80\x8b" "\xc2\xad" "\xef\xbb\xbf" "\xf3\xa0\x80\x81", buf, sizeof(buf)),
+			 "int\\xe2\\x80\\x8b" "\\xc2\\xad" "\\xef\\xbb\\xbf" "\\xf3\\xa0\\x80\\x81");
+	ck_assert_str_eq(ud_visible("\xc2\xac\xe2\x80\x8a\xef\xbf\xbc", buf, sizeof(buf)), "\xc2\xac\xe2\x80\x8a\xef\xbf\xbc");
 	ck_assert_uint_eq(ud_control_len("\xe2\x80\xaex"), 3);
 	ck_assert_uint_eq(ud_control_len("\xe2\x80"), 0); /* cut short: no read past the end */
 	ck_assert_uint_eq(ud_control_len(""), 0);

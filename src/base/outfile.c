@@ -59,17 +59,44 @@ static mode_t new_file_mode(void)
 }
 
 /*
- * Whether a symbolic link owned by link_uid, in the folder dir, may be
- * followed: the rule of fs.protected_symlinks=1, applied here whatever the
- * system's setting.  In a sticky world-writable folder (/tmp) anyone can
- * plant a link, so only the caller's own links and the folder owner's are
- * followed there; elsewhere whoever could plant a link could write the file.
+ * Whether a file or link owned by uid, in the folder dir, may be used: the
+ * rule of fs.protected_symlinks=1, protected_fifos=1 and
+ * protected_regular=1, applied here whatever the system's setting.  In a
+ * sticky world-writable folder (/tmp) anyone can plant a link, a FIFO, a
+ * device node or a file, so only the caller's own and the folder owner's
+ * are used there; elsewhere whoever could plant one could write the file.
  */
-static bool may_follow(const struct stat *dir, uid_t link_uid)
+static bool may_use(const struct stat *dir, uid_t uid)
 {
 	if (!(dir->st_mode & S_ISVTX) || !(dir->st_mode & S_IWOTH))
 		return true;
-	return link_uid == geteuid() || link_uid == dir->st_uid;
+	return uid == geteuid() || uid == dir->st_uid;
+}
+
+static const char *node_kind(mode_t mode)
+{
+	return S_ISLNK(mode) ? "a symbolic link" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	       : S_ISREG(mode) ? "a file" : "a node";
+}
+
+/*
+ * may_use()'s refusal for st, found in the folder dirfd.  Another user's
+ * FIFO there would receive the output, and their file's mode would pass to
+ * the replacement: the caller picks a path nobody else could have planted.
+ */
+static int check_owner(const char *shown, int dirfd, const struct stat *st, struct ud_err *err)
+{
+	struct stat dir;
+
+	if (fstat(dirfd, &dir) != 0)
+		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
+	if (may_use(&dir, st->st_uid))
+		return 0;
+	return ud_fail(err,
+		       "%s: %s owned by uid %ld in a sticky world-writable folder (uid %ld's): not %s (only the "
+		       "caller's or the folder owner's are): pick another path",
+		       shown, node_kind(st->st_mode), (long)st->st_uid, (long)dir.st_uid,
+		       S_ISLNK(st->st_mode) ? "followed" : "written");
 }
 
 /* One lookup in progress: the components still to walk, and the link the last one came through. */
@@ -90,16 +117,10 @@ static int follow_link(const char *shown, struct place *pl, struct walk *w, cons
 		       const struct stat *st, struct ud_err *err)
 {
 	char target[PATH_MAX], joined[sizeof(w->rest)];
-	struct stat dir;
 	ssize_t n;
 
-	if (fstat(pl->dirfd, &dir) != 0)
-		return ud_fail(err, "%s: cannot write: %s", shown, strerror(errno));
-	if (!may_follow(&dir, st->st_uid))
-		return ud_fail(err,
-			       "%s: a symbolic link owned by uid %ld in a sticky world-writable folder (uid %ld's): "
-			       "not followed (only the caller's or the folder owner's links are)",
-			       shown, (long)st->st_uid, (long)dir.st_uid);
+	if (check_owner(shown, pl->dirfd, st, err) != 0)
+		return -1;
 	if (++w->links > LINKS_MAX)
 		return ud_fail(err, "%s: cannot write: %s", shown, strerror(ELOOP));
 	n = readlinkat(pl->dirfd, comp, target, sizeof(target) - 1);
@@ -129,7 +150,7 @@ static int follow_link(const char *shown, struct place *pl, struct walk *w, cons
 /*
  * Walks path a component at a time, as the kernel's lookup does, opening
  * every folder with O_NOFOLLOW and following each symbolic link itself
- * under may_follow()'s rule.  Leaves pl->dirfd on the folder that holds the
+ * under may_use()'s rule.  Leaves pl->dirfd on the folder that holds the
  * last component and its name in pl->name (which may not exist yet).
  */
 static int walk(const char *shown, const char *path, struct place *pl, struct walk *w, struct ud_err *err)
@@ -183,8 +204,15 @@ static int place_regular(const char *shown, struct place *pl, const struct stat 
 	if (faccessat(pl->dirfd, pl->name, W_OK, 0) != 0 || !(st->st_mode & 0222))
 		return ud_fail(err, "%s: read-only file: not replaced (only a file that could be written in place is)",
 			       shown);
-	/* The permission bits only: a set-user-ID bit on the old file is nothing the new one should carry. */
+	/*
+	 * The permission bits only: a set-user-ID bit on the old file is nothing
+	 * the new one should carry.  Someone else's file gives no more than a new
+	 * file of ours would get: a planted 0666 file does not make our output
+	 * world-writable.
+	 */
 	pl->mode = st->st_mode & 0777;
+	if (st->st_uid != geteuid())
+		pl->mode &= new_file_mode();
 	pl->kind = OUT_REPLACE;
 	pl->exists = true;
 	if (faccessat(pl->dirfd, ".", W_OK | X_OK, 0) != 0)
@@ -235,6 +263,9 @@ static int classify(const char *shown, struct place *pl, struct walk *w, struct 
 	}
 	if (S_ISDIR(st.st_mode))
 		return ud_fail(err, "%s: is a directory", shown);
+	if ((S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) &&
+	    check_owner(shown, pl->dirfd, &st, err) != 0)
+		return -1;
 	if (S_ISREG(st.st_mode))
 		return place_regular(shown, pl, &st, err);
 	if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
@@ -519,6 +550,33 @@ static int replace(const struct ud_outfile *out, struct ud_err *err)
 }
 
 /*
+ * The file appended to, created when missing.  It may have appeared since
+ * the path was checked (an interval's report is flushed long after): what
+ * is there must still be a regular file may_use() allows, so that a FIFO or
+ * file planted in /tmp meanwhile neither blocks nor receives the report.
+ */
+static int open_append(const struct ud_outfile *out, struct ud_err *err)
+{
+	int fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			new_file_mode());
+	struct stat st;
+	int ret;
+
+	if (fd < 0)
+		return ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
+	if (fstat(fd, &st) != 0)
+		ret = ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		ret = ud_fail(err, "%s: cannot append: no longer a regular file: pick another path", out->path);
+	else
+		ret = check_owner(out->path, out->at.dirfd, &st, err);
+	if (ret == 0)
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/*
  * Adds what the memory stream holds to the end of the file, in one write
  * where the kernel takes it whole (O_APPEND places each write at the end
  * atomically, so concurrent appenders' reports do not interleave), and
@@ -532,9 +590,8 @@ static int append_now(struct ud_outfile *out, struct ud_err *err)
 		ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno ? errno : EIO));
 	else if (out->len == 0)
 		return 0;
-	else if ((fd = openat(out->at.dirfd, out->at.name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-			      new_file_mode())) < 0)
-		ret = ud_fail(err, "%s: cannot append: %s", out->path, strerror(errno));
+	else if ((fd = open_append(out, err)) < 0)
+		ret = -1;
 	else {
 		if (write_all(fd, out->buf, out->len) != 0)
 			ret = ud_fail(err, "%s: write failed: %s", out->path, strerror(errno));

@@ -6,9 +6,12 @@
  *   a new path         kept in memory until commit, then written to a
  *                      temporary file in the same directory, synced and
  *                      renamed into place (mode 0666 less the umask).
- *   a regular file     the same, keeping the existing file's mode; refused
- *                      when the file is not writable (read-only): only what
- *                      could be written in place is replaced.
+ *   a regular file     the same, keeping the existing file's mode (another
+ *                      user's: no more than a new file would get, so that a
+ *                      planted 0666 file does not make the output
+ *                      world-writable); refused when the file is not
+ *                      writable (read-only): only what could be written in
+ *                      place is replaced.
  *   a symbolic link    followed: its target is replaced as above and the link
  *                      stays; a link to nothing is refused.  A link in a
  *                      sticky world-writable folder (/tmp) is followed only
@@ -23,6 +26,12 @@
  *                      else it is refused ("a FIFO with no reader") instead
  *                      of waiting for one.
  *   anything else      refused: a directory, a socket, a block device, "".
+ *
+ * In a sticky world-writable folder a file, FIFO or character device at the
+ * path is likewise written only when it is the caller's or the folder
+ * owner's (fs.protected_fifos and protected_regular's rule): another user's
+ * FIFO in /tmp would receive the output.  The refusal says to pick another
+ * path.
  *
  * The path is walked a component at a time and its folder held open from
  * open to commit, so that nothing on the way can be swapped meanwhile; the

@@ -173,20 +173,36 @@ void ud_format_ns(double ns, char *buf, size_t len)
 }
 
 /*
- * The bidirectional formatting characters (Unicode's Bidi_Control: ALM, LRM,
- * RLM, LRE..RLO, LRI..PDI) and the line and paragraph separators, as UTF-8:
- * a terminal or an editor reorders or breaks the text around them, so that
- * what is shown is not what is there ("Trojan Source", CVE-2021-42574).
+ * The format characters (Unicode's general category Cf, as
+ * DerivedGeneralCategory.txt of Unicode 15.1 lists them) and the line and
+ * paragraph separators (Zl, Zp).  A terminal or an editor shows none of
+ * them but obeys some: the bidirectional controls reorder the text around
+ * them ("Trojan Source", CVE-2021-42574), the others are invisible, so
+ * that "int\u200b" looks exactly like the workload "int".
  */
+static const struct { unsigned lo, hi; } invisible[] = {
+	{ 0x00ad, 0x00ad },   { 0x0600, 0x0605 },   { 0x061c, 0x061c },   { 0x06dd, 0x06dd },
+	{ 0x070f, 0x070f },   { 0x0890, 0x0891 },   { 0x08e2, 0x08e2 },   { 0x180e, 0x180e },
+	{ 0x200b, 0x200f },   { 0x2028, 0x202e },   { 0x2060, 0x2064 },   { 0x2066, 0x206f },
+	{ 0xfeff, 0xfeff },   { 0xfff9, 0xfffb },   { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+	{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 },
+	{ 0xe0020, 0xe007f },
+};
+
+/* The bytes of the invisible character at s (the table above), 0 for any other. */
 static size_t format_control_at(const unsigned char *s)
 {
-	if (s[0] == 0xd8 && s[1] == 0x9c) /* U+061C */
-		return 2;
-	if (s[0] != 0xe2 || !s[1])
+	size_t n = s[0] >= 0xc2 ? ud_utf8_len((const char *)s, 4) : 0;
+	unsigned cp = n == 2 ? s[0] & 0x1fu : n == 3 ? s[0] & 0x0fu : s[0] & 0x07u;
+
+	if (n < 2)
 		return 0;
-	if (s[1] == 0x80 && ((s[2] >= 0x8e && s[2] <= 0x8f) || (s[2] >= 0xa8 && s[2] <= 0xae))) /* U+200E-F, U+2028-E */
-		return 3;
-	return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9 ? 3 : 0; /* U+2066-9 */
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (s[i] & 0x3fu);
+	for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]) && cp >= invisible[i].lo; i++)
+		if (cp <= invisible[i].hi)
+			return n;
+	return 0;
 }
 
 /* How many bytes at s form one control character (0: none): C0 but tab, DEL, C1 as UTF-8, a format control. */

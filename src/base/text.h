@@ -77,10 +77,11 @@ void ud_format_ns(double ns, char *buf, size_t len);
  * Text for a terminal from untrusted input (spec names, cpuinfo model names,
  * event tables, -e names, profile labels, symbol names, host names): every
  * control character but tab (C0, DEL, C1 encoded in UTF-8) and every
- * bidirectional formatting character (U+061C, U+200E-F, U+202A-E, U+2066-9)
- * or line separator (U+2028-9) written byte by byte as \xHH, so that an
- * escape sequence is shown rather than obeyed and text is never reordered
- * on screen.  The one owner of that rule for every output: the report
+ * format character (Unicode's Cf: the bidirectional controls, zero-width
+ * spaces and joiners, the soft hyphen, the BOM, tags) or line separator
+ * (U+2028-9) written byte by byte as \xHH, so that an escape sequence is
+ * shown rather than obeyed, text is never reordered on screen and no name
+ * looks like another.  The one owner of that rule for every output: the report
  * escapers (template.h) and the JSON writer (json_emit.h) apply it through
  * ud_control_len().
  *

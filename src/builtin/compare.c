@@ -72,7 +72,9 @@ static long split_fields(char *list, const char **fields)
 static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
 {
 	struct ud_outfile *out = ud_outfile_open(args.output, err);
-	struct ud_fleet_report r = { args.format, args.all_hosts, args.pairs };
+	struct ud_fleet_gaps gaps = { 0 };
+	struct ud_fleet_report r = { args.format, args.all_hosts, args.pairs, &gaps };
+	int status = UD_EXIT_OK;
 
 	if (!out)
 		return UD_EXIT_USAGE;
@@ -81,9 +83,16 @@ static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
 	ud_report_set_width(ud_cli_width());
 	if (ud_fleet_write(f, &r, NULL, ud_outfile_stream(out), err) != 0) {
 		ud_outfile_abort(out);
-		return UD_EXIT_RUN_FAILED;
+		status = UD_EXIT_RUN_FAILED;
+	} else if (ud_outfile_commit(out, err) != 0) {
+		status = UD_EXIT_RUN_FAILED;
 	}
-	return ud_outfile_commit(out, err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
+	/* Said after the report, as a skipped profile is said before it: the report names them too. */
+	for (size_t i = 0; i < gaps.n; i++)
+		ud_cmd_error(&command, "warning: --pairs: %s left out: %s", f->hosts[gaps.v[i].host].path,
+			     gaps.v[i].reason ? gaps.v[i].reason : "out of memory");
+	ud_fleet_gaps_free(&gaps);
+	return status;
 }
 
 int cmd_compare(int argc, char **argv)

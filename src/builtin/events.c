@@ -345,7 +345,7 @@ static void print_text(FILE *f, const json_t *t)
 		print_method(f, pmu, m);
 }
 
-/* The table's strings come from data files: shown, never obeyed by the terminal. */
+/* The table's strings come from data files: shown, never obeyed by the terminal; fitted to its width. */
 static void print_visible(const json_t *t)
 {
 	char *text = NULL;
@@ -355,8 +355,8 @@ static void print_visible(const json_t *t)
 	if (!f)
 		return;
 	print_text(f, t);
-	fclose(f);
-	ud_fputs_visible_lines(stdout, text);
+	if (fclose(f) == 0 && text)
+		ud_cli_print_fitted(text);
 	free(text);
 }
 

@@ -38,8 +38,8 @@ static int print_fact(const char *name, const struct ud_fact *v, void *arg)
 	const char *dot = strrchr(name, '.'), *key = dot ? dot + 1 : name;
 	char indent[32], kbuf[256], vbuf[1024], num[32];
 	size_t depth = 0;
+	FILE *f = arg;
 
-	(void)arg;
 	for (const char *c = name; *c && depth < sizeof(indent) / 2 - 1; c++)
 		depth += *c == '.';
 	memset(indent, ' ', 2 * depth);
@@ -47,16 +47,33 @@ static int print_fact(const char *name, const struct ud_fact *v, void *arg)
 	/* The facts come from files (--cpuinfo, /sys): shown, never obeyed by the terminal. */
 	key = ud_visible(key, kbuf, sizeof(kbuf));
 	if (v->type == UD_FACT_GROUP)
-		printf("%s%s:\n", indent, key);
+		fprintf(f, "%s%s:\n", indent, key);
 	else if (v->type == UD_FACT_NULL)
-		printf("%s%-24s (unknown)\n", indent, key);
+		fprintf(f, "%s%-24s (unknown)\n", indent, key);
 	else if (v->type == UD_FACT_INTEGER && strncmp(key, "midr_", 5) == 0)
-		printf("%s%-24s 0x%llx\n", indent, key, v->integer);
+		fprintf(f, "%s%-24s 0x%llx\n", indent, key, v->integer);
 	else if (v->type == UD_FACT_BOOLEAN)
-		printf("%s%-24s %s\n", indent, key, v->boolean ? "yes" : "no");
+		fprintf(f, "%s%-24s %s\n", indent, key, v->boolean ? "yes" : "no");
 	else
-		printf("%s%-24s %s\n", indent, key, ud_visible(ud_fact_text(v, num, sizeof(num)), vbuf, sizeof(vbuf)));
+		fprintf(f, "%s%-24s %s\n", indent, key, ud_visible(ud_fact_text(v, num, sizeof(num)), vbuf, sizeof(vbuf)));
 	return 0;
+}
+
+/* The facts, a line each, fitted to the terminal (a mitigation's text runs long). */
+static void print_facts(const struct ud_host *host)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		ud_host_each_fact(host, print_fact, stdout);
+		return;
+	}
+	ud_host_each_fact(host, print_fact, f);
+	if (fclose(f) == 0 && text)
+		ud_cli_print_fitted(text);
+	free(text);
 }
 
 int cmd_host(int argc, char **argv)
@@ -90,7 +107,7 @@ int cmd_host(int argc, char **argv)
 		ud_host_emit(jw, NULL, host);
 		ud_jw_finish(jw, NULL);
 	} else {
-		ud_host_each_fact(host, print_fact, NULL);
+		print_facts(host);
 	}
 	ud_host_free(host);
 	return ud_stdout_status(&command);

@@ -12,6 +12,7 @@
 #include "builtins.h"
 #include "host_import.h"
 #include "import.h"
+#include "host_facts.h"
 #include "options.h"
 #include "outfile.h"
 #include "uarch.h"
@@ -65,13 +66,21 @@ static int add_fact(const char *arg, void *dest, struct ud_err *err)
 	return 0;
 }
 
+/* --label as given, refused over UD_LABEL_MAX before any work (host_facts.h). */
+static int parse_label(const char *arg, void *dest, struct ud_err *err)
+{
+	*(const char **)dest = arg;
+	return ud_host_check_label("--label", arg, err);
+}
+
 static const struct ud_option options[] = {
 	UD_PARSE_OPTION(0, "format", &args.o.format, "F",
 	  "the input format (default: auto-detected per file)", parse_format),
 	UD_PARSE_OPTION(0, "side", &args.o.side, "base|head",
 	  "which side of a kernel test robot table to import:\nthe parent commit (base) or the commit (head)",
 	  parse_side),
-	UD_STRING_OPTION(0, "label", &args.label, "L", "the host's label (default: a robot table's commit,\nelse the first file's name)"),
+	UD_PARSE_OPTION(0, "label", &args.label, "L",
+	  "the host's label (default: a robot table's commit,\nelse the first file's name)", parse_label),
 	UD_STRING_OPTION(0, "workload", &args.o.workload, "NAME",
 	  "the workload's name (one file; default: the command\nperf names, else the file's name)"),
 	UD_PARSE_OPTION(0, "score", &args.o, "V[,V...][:UNITS]",

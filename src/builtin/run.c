@@ -13,6 +13,7 @@
 #include "builtins.h"
 #include "host.h"
 #include "measurement.h"
+#include "host_facts.h"
 #include "options.h"
 #include "outfile.h"
 #include "run_summary.h"
@@ -39,6 +40,13 @@ static int parse_suite(const char *arg, void *dest, struct ud_err *err)
 	return 0;
 }
 
+/* --label as given, refused over UD_LABEL_MAX before any work (host_facts.h). */
+static int parse_label(const char *arg, void *dest, struct ud_err *err)
+{
+	*(const char **)dest = arg;
+	return ud_host_check_label("--label", arg, err);
+}
+
 static const struct ud_option options[] = {
 	UD_STRING_OPTION('w', "workloads", &args.names, "LIST", "these workloads, comma-separated"),
 	UD_PARSE_OPTION(0, "suite", &args.suite, "S",
@@ -50,7 +58,8 @@ static const struct ud_option options[] = {
 	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)",
 	  1, UD_REPEAT_MAX),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)"),
-	UD_STRING_OPTION(0, "label", &args.label, "TEXT", "the host's label in the profile (default: hostname)"),
+	UD_PARSE_OPTION(0, "label", &args.label, "TEXT", "the host's label in the profile (default: hostname)",
+			parse_label),
 	UD_FLAG_OPTION(0, "exact", &args.exact, "one run a counter group: no multiplexing, more time"),
 	UD_FLAG_OPTION(0, "json", &args.json,
 	  "print the profile instead of the summary: on stdout,\nor in FILE with -o"),

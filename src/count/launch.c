@@ -1,5 +1,3 @@
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -11,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -553,51 +552,89 @@ int ud_adopt_orphans(struct ud_err *err)
 	return 0;
 }
 
-/* Whether /proc/PID/stat names parent as its parent. */
-static int child_of(long pid, pid_t parent)
-{
-	char path[64], buf[512], *close_paren;
-	FILE *f;
-	int ppid = -1;
-	size_t n;
+/*
+ * The scan below runs in a signal handler too (a runner child whose parent
+ * died takes its descendants with it), so it uses only what is safe there:
+ * open, read, getdents64 and close, on the stack, no stdio and no malloc.
+ */
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "pid (comm) state ppid": comm may hold spaces and parentheses, so read after the last ')'. */
-	close_paren = strrchr(buf, ')');
-	return close_paren && sscanf(close_paren + 1, " %*c %d", &ppid) == 1 && ppid == parent;
+/* A decimal number at *p, moving *p past it; -1 when there is none. */
+static long read_decimal(const char **p)
+{
+	long v = -1;
+
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		v = (v < 0 ? 0 : v * 10) + (**p - '0');
+	return v;
 }
+
+/* Whether /proc/PID/stat names parent as its parent. */
+static bool child_of(const char *pid, pid_t parent)
+{
+	char path[64] = "/proc/", buf[512];
+	const char *p = NULL;
+	size_t len = strlen(path), n = strlen(pid);
+	ssize_t got;
+	int fd;
+
+	if (len + n + sizeof("/stat") > sizeof(path))
+		return false;
+	memcpy(path + len, pid, n);
+	memcpy(path + len + n, "/stat", sizeof("/stat"));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	/* "pid (comm) state ppid": comm may hold spaces and parentheses, so read after the last ')'. */
+	for (const char *q = buf; *q; q++)
+		if (*q == ')')
+			p = q;
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return false;
+	p += 4;
+	return read_decimal(&p) == parent;
+}
+
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
 /* Up to max children of this process into pids, but those in spare, killed first when kill_them; returns how many. */
 static size_t scan_children(pid_t *pids, size_t max, const pid_t *spare, size_t nspare, bool kill_them)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
+	char buf[4096];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	size_t found = 0;
+	long got;
 
-	if (!d)
+	if (fd < 0)
 		return 0;
-	while (found < max && (e = readdir(d))) {
-		pid_t pid;
-		bool spared = false;
+	while (found < max && (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < got && found < max;) {
+			const struct linux_dirent64 *e = (const void *)(buf + off);
+			const char *name = e->d_name;
+			pid_t pid = (pid_t)read_decimal(&name);
+			bool spared = false;
 
-		if (!isdigit((unsigned char)e->d_name[0]) || !child_of(atol(e->d_name), getpid()))
-			continue;
-		pid = (pid_t)atol(e->d_name);
-		for (size_t i = 0; i < nspare && !spared; i++)
-			spared = spare[i] == pid;
-		if (spared)
-			continue;
-		if (kill_them)
-			kill(pid, SIGKILL);
-		pids[found++] = pid;
-	}
-	closedir(d);
+			off += e->d_reclen;
+			if (pid <= 0 || *name || !child_of(e->d_name, getpid()))
+				continue;
+			for (size_t i = 0; i < nspare && !spared; i++)
+				spared = spare[i] == pid;
+			if (spared)
+				continue;
+			if (kill_them)
+				kill(pid, SIGKILL);
+			pids[found++] = pid;
+		}
+	close(fd);
 	return found;
 }
 

@@ -69,7 +69,11 @@ int ud_adopt_orphans(struct ud_err *err);
  * caller's own helpers are not the workload's leftovers.
  */
 size_t ud_children(pid_t *pids, size_t max);
-/* Kills (SIGKILL) and reaps every child of this process but those in spare, and the children they orphan. */
+/*
+ * Kills (SIGKILL) and reaps every child of this process but those in spare,
+ * and the children they orphan; async-signal-safe, so a runner child may
+ * call it from the handler of its parent's death.
+ */
 void ud_kill_descendants(const pid_t *spare, size_t nspare);
 /* ud_launch_counted(), sampling the command from its exec as well where s is not NULL. */
 int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,

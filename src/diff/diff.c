@@ -216,6 +216,7 @@ void ud_diff_free(struct ud_diff *d)
 		return;
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		free(d->workloads[i].explanation);
+		free(d->workloads[i].verdict_reason);
 		free(d->workloads[i].per_unit);
 		free(d->workloads[i].hotspots);
 		free(d->workloads[i].counter_b);

@@ -427,7 +427,7 @@ struct ud_diff_workload {
 	 * (more CPU only between two profiles of one machine).
 	 */
 	enum ud_qualified { UD_QUALIFIED_NONE, UD_QUALIFIED_MORE_CPU, UD_QUALIFIED_NOISY, UD_QUALIFIED_COUNT } qualified;
-	char verdict_reason[448];
+	char *verdict_reason;            /* owned; the verdict's why, as long as the names it holds */
 	struct ud_cpi_stack cpi;
 	struct ud_diff_topdown topdown;  /* a and b NULL where neither side has top-down */
 	struct ud_significance sig;

@@ -398,9 +398,8 @@ static void first_sentence(FILE *f, const struct ud_diff_workload *w, const char
 	char words[48], lo[UD_NUMBER_MAX];
 
 	if (w->basis == UD_SPEEDUP_NONE) {
-		fprintf(f, "%s has no score on both sides and no task-clock to compare CPU time by: its "
-			   "counters stand side by side.",
-			w->a->name);
+		fprintf(f, "No speed verdict on %s: %s; its counters stand side by side.", w->a->name,
+			w->verdict_reason);
 		return;
 	}
 	if (w->verdict == UD_VERDICT_NO_CLAIM) {

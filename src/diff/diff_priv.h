@@ -55,9 +55,10 @@ int ud_diff_comparability(struct ud_diff_workload *w, const struct ud_uarch *ua,
 void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 /*
  * diff_verdict.c: w->verdict and its reason, from the speedup, its test,
- * the samples' drift and the factors (last of the workload's numbers).
+ * the samples' drift and the factors (last of the workload's numbers);
+ * -1 when out of memory for the reason.
  */
-void ud_diff_verdict(struct ud_diff_workload *w);
+int ud_diff_verdict(struct ud_diff_workload *w);
 /* diff_topdown.c: w->topdown from the two sides' records and cycles per unit of work. */
 void ud_diff_topdown(struct ud_diff_workload *w);
 

@@ -52,47 +52,72 @@ static double drift(const struct ud_workload *x)
 	return first > 0 && second > 0 ? fabs(log(second / first)) : 0;
 }
 
-static bool no_claim(struct ud_diff_workload *w)
+/* Whether x failed: an outcome that is not "ok" (a profile without one says nothing either way). */
+static bool failed(const struct ud_workload *x)
 {
-	char *r = w->verdict_reason;
-	size_t len = sizeof(w->verdict_reason);
-	const struct ud_ab *cpus = &w->metric[UD_M_CPUS_UTILIZED];
-
-	if (w->basis == UD_SPEEDUP_NONE) {
-		snprintf(r, len, "no score and no CPU time on both sides: nothing measured the work");
-		return true;
-	}
-	if (timed_command(w->a) && (cpus->a < UD_MIN_UTILIZATION || cpus->b < UD_MIN_UTILIZATION)) {
-		snprintf(r, len, "%s ran on a CPU %.2g%% of its elapsed time: that time measures waiting, not work",
-			 cpus->a < cpus->b ? "A" : "B", 100 * fmin(cpus->a, cpus->b));
-		return true;
-	}
-	if (timed_command(w->a) && w->sig.method == UD_SIG_SINGLE_RUN &&
-	    (w->a->elapsed_ns < UD_MIN_SINGLE_RUN_NS || w->b->elapsed_ns < UD_MIN_SINGLE_RUN_NS)) {
-		snprintf(r, len, "one run of %.2g ms against %.2g ms: too short to time (start-up and the scheduler's tick "
-			 "weigh as much as the work)", w->a->elapsed_ns / 1e6, w->b->elapsed_ns / 1e6);
-		return true;
-	}
-	return false;
+	return x->outcome && strcmp(x->outcome, "ok") != 0;
 }
 
-static bool same(struct ud_diff_workload *w)
+/*
+ * Why no speedup could be had: the side that failed, with what stopped it
+ * ("exited with status 3: license server unreachable"), before the side
+ * that merely has no measurement of its work.
+ */
+static bool unmeasured(struct ud_diff_workload *w)
 {
-	char *r = w->verdict_reason;
-	size_t len = sizeof(w->verdict_reason);
+	const struct ud_workload *a = w->a, *b = w->b;
+	bool ma = isfinite(a->score.median) || ud_workload_task_clock_ns(a) > 0;
+
+	if (failed(a) && failed(b))
+		return ud_replace(&w->verdict_reason, "A %s; B %s", a->outcome, b->outcome);
+	if (failed(a) || failed(b))
+		return ud_replace(&w->verdict_reason, "%s %s", failed(a) ? "A" : "B", failed(a) ? a->outcome : b->outcome);
+	if (!ma && !(isfinite(b->score.median) || ud_workload_task_clock_ns(b) > 0))
+		return ud_replace(&w->verdict_reason, "no score and no CPU time on either side: nothing measured the work");
+	return ud_replace(&w->verdict_reason, "%s has no score and no CPU time: nothing measured its work, so %s's %s "
+			  "has nothing to be compared with", ma ? "B" : "A", ma ? "A" : "B",
+			  isfinite((ma ? a : b)->score.median) ? "score" : "CPU time");
+}
+
+/* No claim, with its reason; -1 when out of memory for it. */
+static int no_claim(struct ud_diff_workload *w)
+{
+	const struct ud_ab *cpus = &w->metric[UD_M_CPUS_UTILIZED];
+
+	if (w->basis == UD_SPEEDUP_NONE)
+		return unmeasured(w) ? 1 : -1;
+	if (timed_command(w->a) && (cpus->a < UD_MIN_UTILIZATION || cpus->b < UD_MIN_UTILIZATION))
+		return ud_replace(&w->verdict_reason,
+				  "%s ran on a CPU %.2g%% of its elapsed time: that time measures waiting, not work",
+				  cpus->a < cpus->b ? "A" : "B", 100 * fmin(cpus->a, cpus->b))
+			       ? 1
+			       : -1;
+	if (timed_command(w->a) && w->sig.method == UD_SIG_SINGLE_RUN &&
+	    (w->a->elapsed_ns < UD_MIN_SINGLE_RUN_NS || w->b->elapsed_ns < UD_MIN_SINGLE_RUN_NS))
+		return ud_replace(&w->verdict_reason,
+				  "one run of %.2g ms against %.2g ms: too short to time (start-up and the scheduler's "
+				  "tick weigh as much as the work)",
+				  w->a->elapsed_ns / 1e6, w->b->elapsed_ns / 1e6)
+			       ? 1
+			       : -1;
+	return 0;
+}
+
+/* The same, with its reason; -1 when out of memory for it. */
+static int same(struct ud_diff_workload *w)
+{
 	double d = fmax(drift(w->a), drift(w->b));
 
-	if (w->sig.significant == 0 || w->speedup == 1) {
-		snprintf(r, len, "within the noise (%s)", w->sig.note);
-		return true;
-	}
-	if (fabs(log(w->speedup)) < d) {
-		snprintf(r, len, "the %s is less than a side's own samples drifted between their first and second "
-			 "halves (%s): the load changed under the measurement",
-			 UD_RATIO_X(w->speedup >= 1 ? w->speedup : 1 / w->speedup), UD_RATIO_X(exp(d)));
-		return true;
-	}
-	return false;
+	if (w->sig.significant == 0 || w->speedup == 1)
+		return ud_replace(&w->verdict_reason, "within the noise (%s)", w->sig.note) ? 1 : -1;
+	if (fabs(log(w->speedup)) < d)
+		return ud_replace(&w->verdict_reason,
+				  "the %s is less than a side's own samples drifted between their first and second "
+				  "halves (%s): the load changed under the measurement",
+				  UD_RATIO_X(w->speedup >= 1 ? w->speedup : 1 / w->speedup), UD_RATIO_X(exp(d)))
+			       ? 1
+			       : -1;
+	return 0;
 }
 
 /* How strong the evidence of a move is, in words. */
@@ -124,37 +149,43 @@ static const char *noisy_side(const struct ud_diff_workload *w, const char **sid
 	return NULL;
 }
 
-void ud_diff_verdict(struct ud_diff_workload *w)
+int ud_diff_verdict(struct ud_diff_workload *w)
 {
 	char evidence[192];
 	const char *side = NULL, *noise;
+	int r;
 
-	w->verdict_reason[0] = '\0';
 	w->qualified = UD_QUALIFIED_NONE;
-	if (no_claim(w)) {
+	if ((r = no_claim(w)) != 0) {
 		w->verdict = UD_VERDICT_NO_CLAIM;
-		return;
+		return r < 0 ? -1 : 0;
 	}
-	if (same(w)) {
+	if ((r = same(w)) != 0) {
 		w->verdict = UD_VERDICT_SAME;
-		return;
+		return r < 0 ? -1 : 0;
 	}
 	w->verdict = w->speedup > 1 ? UD_VERDICT_FASTER : UD_VERDICT_SLOWER;
 	evidence_words(w, evidence, sizeof(evidence));
 	/* the side that won got more CPU: said before any "faster" */
 	if (w->has_dominant && w->dominant == UD_FACTOR_UTILIZATION) {
 		w->qualified = UD_QUALIFIED_MORE_CPU;
-		snprintf(w->verdict_reason, sizeof(w->verdict_reason),
-			 "%s got more CPU (utilization %.3g -> %.3g CPUs carries %.0f%%), not more work per CPU second; %s",
-			 w->speedup > 1 ? "B" : "A", w->metric[UD_M_CPUS_UTILIZED].a, w->metric[UD_M_CPUS_UTILIZED].b,
-			 100 * w->share[UD_FACTOR_UTILIZATION], evidence);
-	} else if ((noise = noisy_side(w, &side)) != NULL) {
+		return ud_replace(&w->verdict_reason,
+				  "%s got more CPU (utilization %.3g -> %.3g CPUs carries %.0f%%), not more work per "
+				  "CPU second; %s",
+				  w->speedup > 1 ? "B" : "A", w->metric[UD_M_CPUS_UTILIZED].a,
+				  w->metric[UD_M_CPUS_UTILIZED].b, 100 * w->share[UD_FACTOR_UTILIZATION], evidence)
+			       ? 0
+			       : -1;
+	}
+	if ((noise = noisy_side(w, &side)) != NULL) {
 		/* a busy host slows the work per CPU second too (caches, memory, SMT siblings): no test tells it apart */
 		w->qualified = UD_QUALIFIED_NOISY;
-		snprintf(w->verdict_reason, sizeof(w->verdict_reason),
-			 "measured on a noisy host (%s: %s): the difference may be the load's, not the work's; %s", side,
-			 noise, evidence);
-	} else {
-		snprintf(w->verdict_reason, sizeof(w->verdict_reason), "%s", evidence);
+		return ud_replace(&w->verdict_reason,
+				  "measured on a noisy host (%s: %s): the difference may be the load's, not the "
+				  "work's; %s",
+				  side, noise, evidence)
+			       ? 0
+			       : -1;
 	}
+	return ud_replace(&w->verdict_reason, "%s", evidence) ? 0 : -1;
 }

@@ -737,6 +737,5 @@ int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *
 	if (compute_per_unit(w) != 0)
 		return -1;
 	ud_diff_causes(w, ua, ub);
-	ud_diff_verdict(w);
-	return 0;
+	return ud_diff_verdict(w);
 }

@@ -147,6 +147,35 @@ struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud
 	return ud_profile_load(f->hosts[k].path, err);
 }
 
+int ud_fleet_gaps_init(struct ud_fleet_gaps *g, const struct ud_fleet *f, struct ud_err *err)
+{
+	*g = (struct ud_fleet_gaps){ calloc(f->nhosts ? f->nhosts : 1, sizeof(*g->v)), 0 };
+	return g->v ? 0 : ud_fail(err, "out of memory");
+}
+
+void ud_fleet_gaps_free(struct ud_fleet_gaps *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->v[i].reason);
+	free(g->v);
+	*g = (struct ud_fleet_gaps){ 0 };
+}
+
+struct ud_diff *ud_fleet_pair(const struct ud_fleet *f, size_t k, struct ud_profile **p, struct ud_fleet_gaps *gaps)
+{
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_diff_input di = { ud_fleet_reference(f), NULL, f->ref_label, f->hosts[k].path, f->db };
+	struct ud_diff *d = NULL;
+
+	*p = ud_fleet_reload(f, k, &err);
+	di.b = *p;
+	if (*p)
+		d = ud_diff_build(&di, &err);
+	if (!d) /* room for every host was made at init: this cannot overflow */
+		gaps->v[gaps->n++] = (struct ud_fleet_gap){ k, strdup(err.msg) };
+	return d;
+}
+
 /* A group-by field that no host has at all is a typo more often than a fact: refused by name. */
 static int check_keys(const struct ud_fleet *f, const struct ud_fleet_acc *a, struct ud_err *err)
 {

@@ -226,10 +226,43 @@ struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud
 void ud_fleet_ranking_text(char *buf, size_t len);
 
 /*
- * The uarchdiff.compare/2 document (fleet_json.c) to out; with pairs, each
- * host's whole diff against the reference, each made, written and freed in
- * turn.  0, or -1 with err when out of memory or out refused.
+ * The pairs --pairs left out, in the order of hosts: a host that shares no
+ * workload with the reference, whose results cannot be compared with it,
+ * or whose file no longer reads.  The report covers the other pairs and
+ * names these with their reasons, so that one such host does not cost the
+ * others their diffs nor leave a document cut where it came.  Room for
+ * every host is made before anything is written (ud_fleet_gaps_init()), so
+ * that recording one cannot fail half way; ud_fleet_gaps_free() frees what
+ * it holds, not the struct.
  */
-int ud_fleet_write_json(const struct ud_fleet *f, bool pairs, FILE *out, struct ud_err *err);
+struct ud_fleet_gap {
+	size_t host;
+	char *reason; /* owned; NULL when there was no memory to copy it ("out of memory") */
+};
+
+struct ud_fleet_gaps {
+	struct ud_fleet_gap *v;
+	size_t n;
+};
+
+/* 0, or -1 with err when out of memory. */
+int ud_fleet_gaps_init(struct ud_fleet_gaps *g, const struct ud_fleet *f, struct ud_err *err);
+void ud_fleet_gaps_free(struct ud_fleet_gaps *g);
+
+/*
+ * Host k's diff against the reference, for --pairs (caller frees it with
+ * ud_diff_free(), then *p with ud_profile_free(): the diff borrows it), or
+ * NULL with the reason recorded in gaps.
+ */
+struct ud_diff *ud_fleet_pair(const struct ud_fleet *f, size_t k, struct ud_profile **p, struct ud_fleet_gaps *gaps);
+
+/*
+ * The uarchdiff.compare/2 document (fleet_json.c) to out; with gaps (made
+ * by ud_fleet_gaps_init()) each host's whole diff against the reference,
+ * each made, written and freed in turn, and the pairs left out listed in
+ * "pairs_left_out" and recorded in gaps.  The document is whole whatever
+ * a pair does.  0, or -1 with err when out refused it.
+ */
+int ud_fleet_write_json(const struct ud_fleet *f, struct ud_fleet_gaps *gaps, FILE *out, struct ud_err *err);
 
 #endif

@@ -185,32 +185,37 @@ static void noisy(struct ud_jw *w, const struct ud_fleet *f)
 	ud_jw_end(w);
 }
 
-/* Every host against the reference, each diff made, written and freed before the next. */
-static int pairs(struct ud_jw *w, const struct ud_fleet *f, struct ud_err *err)
+/* Every host against the reference, each diff made, written and freed before the next; the others in gaps. */
+static void pairs(struct ud_jw *w, const struct ud_fleet *f, struct ud_fleet_gaps *gaps)
 {
-	const struct ud_profile *ref = ud_fleet_reference(f);
-
 	ud_jw_array(w, "pairs");
 	for (size_t k = 0; k < f->nhosts; k++) {
-		struct ud_profile *p = k == f->ref_host ? NULL : ud_fleet_reload(f, k, err);
-		struct ud_diff_input di = { ref, p, f->ref_label, f->hosts[k].path, f->db };
-		struct ud_diff *d = p ? ud_diff_build(&di, err) : NULL;
+		struct ud_profile *p = NULL;
+		struct ud_diff *d = k == f->ref_host ? NULL : ud_fleet_pair(f, k, &p, gaps);
 
 		if (d)
 			ud_diff_emit(d, w, NULL);
 		ud_diff_free(d);
 		ud_profile_free(p);
-		if (k != f->ref_host && !d)
-			return ud_err_prefix(err, "--pairs: %s", f->hosts[k].path);
 	}
 	ud_jw_end(w);
-	return 0;
+	ud_jw_array(w, "pairs_left_out");
+	for (size_t i = 0; i < gaps->n; i++) {
+		const struct ud_fleet_gap *g = &gaps->v[i];
+
+		ud_jw_object(w, NULL);
+		ud_jw_integer(w, "host", (json_int_t)g->host);
+		ud_jw_string(w, "label", f->hosts[g->host].label);
+		ud_jw_string(w, "path", f->hosts[g->host].path);
+		ud_jw_string(w, "reason", g->reason ? g->reason : "out of memory");
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
 }
 
-int ud_fleet_write_json(const struct ud_fleet *f, bool with_pairs, FILE *out, struct ud_err *err)
+int ud_fleet_write_json(const struct ud_fleet *f, struct ud_fleet_gaps *gaps, FILE *out, struct ud_err *err)
 {
 	struct ud_jw *w = ud_jw_text(out);
-	int ret = 0;
 
 	ud_jw_object(w, NULL);
 	ud_jw_string(w, "schema", UD_FLEET_SCHEMA);
@@ -237,8 +242,8 @@ int ud_fleet_write_json(const struct ud_fleet *f, bool with_pairs, FILE *out, st
 	outliers(w, f);
 	noisy(w, f);
 	hosts(w, f);
-	if (with_pairs)
-		ret = pairs(w, f, err);
+	if (gaps)
+		pairs(w, f, gaps);
 	ud_jw_array(w, "skipped");
 	for (size_t i = 0; i < f->nskipped; i++) {
 		ud_jw_object(w, NULL);
@@ -248,7 +253,7 @@ int ud_fleet_write_json(const struct ud_fleet *f, bool with_pairs, FILE *out, st
 	}
 	ud_jw_end(w);
 	ud_jw_end(w);
-	if (ud_jw_finish(w, NULL) != 0 && ret == 0)
+	if (ud_jw_finish(w, NULL) != 0)
 		return ud_fail(err, "cannot write the JSON report");
-	return ret;
+	return 0;
 }

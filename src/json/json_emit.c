@@ -128,19 +128,24 @@ static void put_escape(struct ud_jw *w, unsigned char c)
 /* A character a terminal would obey that is not below 0x20, n bytes of UTF-8 at s, as its \uXXXX escape. */
 static void put_unicode_escape(struct ud_jw *w, const unsigned char *s, size_t n)
 {
-	unsigned cp = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
-					: (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
-	char esc[8];
+	unsigned cp = n == 1 ? s[0] : n == 2 ? s[0] & 0x1fu : n == 3 ? s[0] & 0x0fu : s[0] & 0x07u;
+	char esc[16];
 
-	snprintf(esc, sizeof(esc), "\\u%04X", cp);
-	put(w, esc, 6);
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (s[i] & 0x3fu);
+	/* past the BMP (the tag characters), JSON's escape is a UTF-16 surrogate pair */
+	if (cp >= 0x10000)
+		snprintf(esc, sizeof(esc), "\\u%04X\\u%04X", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+	else
+		snprintf(esc, sizeof(esc), "\\u%04X", cp);
+	put(w, esc, strlen(esc));
 }
 
 /*
  * jansson's escapes (the two that must be, the short control escapes,
  * \u00XX for the other controls), and \uXXXX for the characters text.h's
- * rule escapes beyond them (DEL, C1, bidirectional and line-separator
- * controls): the same string to a JSON reader, nothing a terminal obeys.
+ * rule escapes beyond them (DEL, C1, the format characters and the line
+ * separators): the same string to a JSON reader, nothing a terminal obeys.
  * A byte that starts no UTF-8 character (a Latin-1 paste) is written as
  * U+FFFD: a document with it would be refused by every JSON reader,
  * uarchdiff's own included.
@@ -158,7 +163,7 @@ static void put_string(struct ud_jw *w, const char *s, size_t n)
 			put(w, s + run, i - run);
 			put_escape(w, c);
 			run = i + 1;
-		} else if ((c == 0x7f || c == 0xc2 || c == 0xd8 || c == 0xe2) && (k = ud_control_len(s + i)) > 0) {
+		} else if (c >= 0x7f && (k = ud_control_len(s + i)) > 0) {
 			put(w, s + run, i - run);
 			put_unicode_escape(w, (const unsigned char *)s + i, k);
 			i += k - 1;

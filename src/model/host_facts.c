@@ -199,6 +199,16 @@ struct ud_host *ud_host_copy(const struct ud_host *src)
 	return h;
 }
 
+int ud_host_check_label(const char *what, const char *label, struct ud_err *err)
+{
+	size_t len = label ? strlen(label) : 0;
+
+	if (len <= UD_LABEL_MAX)
+		return 0;
+	return ud_fail(err, "%s: %zu bytes: a host label is at most %d (it names the host in every sentence of a "
+		       "report): give a shorter one", what, len, UD_LABEL_MAX);
+}
+
 const char *ud_host_label(const struct ud_host *h, const char *fallback)
 {
 	return h && h->label && *h->label ? h->label : fallback;

@@ -88,6 +88,20 @@ int ud_host_mark_stated(struct ud_host *h, const char *name);
 bool ud_host_stated(const struct ud_host *h, const char *name);
 
 /*
+ * The longest host label, in bytes.  The label names the host in nearly
+ * every sentence of a report (a diff says it about 20 times), so one of
+ * 20 MB made diff write 420 MB and use 1.8 GB; a real label is a hostname
+ * (at most 64 bytes) or a person's name for a machine.  16 KiB is far above
+ * either and keeps every report within a few hundred KB of label.  A longer
+ * one is refused where it comes in (--label, a profile's or host file's
+ * host.label), never cut: a cut label could name another host.
+ */
+#define UD_LABEL_MAX 16384
+
+/* 0, or -1 with err "WHAT: N bytes: a host label is at most ..." when label is longer than UD_LABEL_MAX. */
+int ud_host_check_label(const char *what, const char *label, struct ud_err *err);
+
+/*
  * The host's name in reports: its label unless that is NULL or empty, then
  * fallback (the profile's file).  Borrowed.  The one reader of the label:
  * diff and compare once disagreed on an empty one.

@@ -197,6 +197,7 @@ static int read_leaf(struct ud_host *h, const struct ud_host_row *r, struct ud_j
 static int read_rows(struct ud_host *h, struct ud_jv v, const char *name, struct ud_err *err)
 {
 	struct ud_jv parent[MAX_DEPTH + 1] = { v };
+	char what[sizeof(err->msg)];
 
 	for (size_t i = 0; i < ud_host_nrows; i++) {
 		const struct ud_host_row *r = &ud_host_rows[i];
@@ -212,7 +213,8 @@ static int read_rows(struct ud_host *h, struct ud_jv v, const char *name, struct
 			return type_error(err, name, r->name, "an object");
 		parent[d + 1] = m;
 	}
-	return 0;
+	snprintf(what, sizeof(what), "%s: host.label", name);
+	return ud_host_check_label(what, h->label, err);
 }
 
 struct ud_host *ud_host_read(struct ud_jv v, const char *name, struct ud_err *err)

@@ -31,7 +31,7 @@ int ud_report_format_parse(const char *name, enum ud_report_format *out);
  * terminal's or COLUMNS, as the command finds it; UD_REPORT_WIDTH until a
  * command sets it, as when piped.  Markdown and HTML are not wrapped.
  */
-#define UD_REPORT_WIDTH 100
+#define UD_REPORT_WIDTH 80
 /* The narrowest width honoured: below it the tables' fixed columns could not shrink to fit. */
 #define UD_REPORT_WIDTH_MIN 60
 void ud_report_set_width(size_t columns);
@@ -73,20 +73,28 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 		     struct ud_err *err);
 
 struct ud_fleet;
+struct ud_fleet_gaps;
 
 /* What a fleet report holds beside its groups and outliers. */
 struct ud_fleet_report {
 	enum ud_report_format format;
 	bool all_hosts; /* the per-host table (JSON always has it) */
 	bool pairs;     /* every host's diff against the baseline */
+	/*
+	 * With pairs, where the pairs left out are recorded (fleet.h; the
+	 * caller frees it with ud_fleet_gaps_free()), to warn of them; NULL:
+	 * only the report names them.
+	 */
+	struct ud_fleet_gaps *gaps;
 };
 
 /*
  * The view the fleet templates see (new reference, report_fleet.c), or
- * NULL with err: out of memory, or with pairs a host that cannot be read
- * again or diffed.
+ * NULL when out of memory; with gaps (made by ud_fleet_gaps_init()) every
+ * host's diff against the reference, a host that cannot be read again or
+ * diffed named in pairs_left_out and recorded in gaps.
  */
-json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, struct ud_err *err);
+json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps);
 
 /* Writes the fleet to out as r says (json: the uarchdiff.compare/2 document), templates from dir. */
 int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,

@@ -453,16 +453,18 @@ static json_t *hosts_view(const struct ud_fleet *f)
 	return json_pack("{s:o s:o s:o}", "heads", heads, "rows", rows, "blocks", blocks);
 }
 
-/* --pairs: every host against the reference, each diff made, viewed and freed in turn. */
-static json_t *pairs_view(const struct ud_fleet *f, struct ud_err *err)
+/*
+ * --pairs: every host against the reference, each diff made, viewed and
+ * freed in turn; a pair left out is named with its reason in
+ * pairs_left_out, and recorded in gaps.
+ */
+static void pairs_view(json_t *v, const struct ud_fleet *f, struct ud_fleet_gaps *gaps)
 {
-	json_t *pairs = json_array();
-	const struct ud_profile *ref = ud_fleet_reference(f);
+	json_t *pairs = json_array(), *left = json_array();
 
 	for (size_t k = 0; k < f->nhosts; k++) {
-		struct ud_profile *p = k == f->ref_host ? NULL : ud_fleet_reload(f, k, err);
-		struct ud_diff_input di = { ref, p, f->ref_label, f->hosts[k].path, f->db };
-		struct ud_diff *d = p ? ud_diff_build(&di, err) : NULL;
+		struct ud_profile *p = NULL;
+		struct ud_diff *d = k == f->ref_host ? NULL : ud_fleet_pair(f, k, &p, gaps);
 		char words[64];
 
 		if (d) {
@@ -476,13 +478,13 @@ static json_t *pairs_view(const struct ud_fleet *f, struct ud_err *err)
 		}
 		ud_diff_free(d);
 		ud_profile_free(p);
-		if (k != f->ref_host && !d) {
-			json_decref(pairs);
-			ud_err_prefix(err, "--pairs: %s", f->hosts[k].path);
-			return NULL;
-		}
 	}
-	return pairs;
+	for (size_t i = 0; i < gaps->n; i++)
+		json_array_append_new(left, json_pack("{s:s s:s s:s}", "label", f->hosts[gaps->v[i].host].label, "path",
+						      f->hosts[gaps->v[i].host].path, "reason",
+						      gaps->v[i].reason ? gaps->v[i].reason : "out of memory"));
+	json_object_set_new(v, "pairs", pairs);
+	json_object_set_new(v, "pairs_left_out", left);
 }
 
 /* ln of a speedup, 0 where unknown: a box plot's coordinate. */
@@ -675,9 +677,9 @@ static json_t *head_view(const struct ud_fleet *f)
 	return v;
 }
 
-json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, struct ud_err *err)
+json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
 {
-	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array(), *p = NULL;
+	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array();
 	size_t nhosts;
 	bool composites = false;
 
@@ -711,26 +713,29 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, bool pairs, stru
 	json_object_set_new(v, "composites", json_boolean(composites));
 	if (all_hosts)
 		json_object_set_new(v, "all_hosts", hosts_view(f));
-	if (pairs && !(p = pairs_view(f, err))) {
-		json_decref(v);
-		return NULL;
-	}
-	if (p)
-		json_object_set_new(v, "pairs", p);
+	if (gaps)
+		pairs_view(v, f, gaps);
 	return v;
 }
 
 int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,
 		   struct ud_err *err)
 {
-	json_t *view;
+	struct ud_fleet_gaps own, *gaps = r->gaps ? r->gaps : &own;
+	json_t *view = NULL;
 	int ret;
 
+	/* Made before anything is written: a pair left out then costs nothing half way. */
+	if (r->pairs && ud_fleet_gaps_init(gaps, f, err) != 0)
+		return -1;
 	if (r->format == UD_REPORT_JSON)
-		return ud_fleet_write_json(f, r->pairs, out, err);
-	if (!(view = ud_fleet_view(f, r->all_hosts, r->pairs, err)))
-		return err->msg[0] ? -1 : ud_fail(err, "out of memory");
-	ret = ud_report_render(view, "fleet", r->format, dir, out, err);
+		ret = ud_fleet_write_json(f, r->pairs ? gaps : NULL, out, err);
+	else if (!(view = ud_fleet_view(f, r->all_hosts, r->pairs ? gaps : NULL)))
+		ret = ud_fail(err, "out of memory");
+	else
+		ret = ud_report_render(view, "fleet", r->format, dir, out, err);
 	json_decref(view);
+	if (r->pairs && gaps == &own)
+		ud_fleet_gaps_free(&own);
 	return ret;
 }

@@ -137,17 +137,33 @@ static void side_notes(json_t *notes, const char *side, const struct ud_topdown 
 		json_array_append_new(notes, ud_rv_printf("%s: %s", side, t->estimate));
 }
 
+/* Whether any bucket has a value on either side. */
+static bool any_value(const struct ud_diff_topdown *td)
+{
+	for (int b = 0; b <= UD_TD_RESIDUAL; b++)
+		if (td->written[b] && (isfinite(td->cycles[b].a) || isfinite(td->cycles[b].b)))
+			return true;
+	return false;
+}
+
 json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)
 {
 	const struct ud_diff_topdown *td = &w->topdown;
+	const char *no_pmu[] = { d->host[UD_SIDE_A].no_pmu, d->host[UD_SIDE_B].no_pmu };
 	json_t *v, *notes;
 	char title[80], head[120];
 
-	if (!td->a && !td->b)
+	/*
+	 * Nothing counted where the hosts have no PMU: the report's banner says
+	 * why once, so no table of n/a rows repeats it per bucket and workload.
+	 */
+	if ((!td->a && !td->b) || (!any_value(td) && (!td->a || no_pmu[0]) && (!td->b || no_pmu[1])))
 		return json_null();
 	notes = json_array();
-	side_notes(notes, "A", td->a);
-	side_notes(notes, "B", td->b);
+	if (!no_pmu[0])
+		side_notes(notes, "A", td->a);
+	if (!no_pmu[1])
+		side_notes(notes, "B", td->b);
 	if (td->a && td->b && !td->same_method)
 		json_array_append_new(notes, json_string("The two hosts account differently (issue slots on one, stalled "
 							 "cycles on the other): each is shown, the two are not subtracted."));

@@ -60,10 +60,16 @@ static void child_fail(int fd, struct message *m, const char *what)
 	_exit(3);
 }
 
-/* The parent died (PR_SET_PDEATHSIG): the whole group goes, this child and whatever its workload started. */
+/*
+ * The parent died (PR_SET_PDEATHSIG): whatever the workload started goes,
+ * then this child's group with it.  The descendants first, one by one: a
+ * helper that left the group with setsid() is out of kill(0)'s reach, and
+ * this child, their subreaper, is the only one left to find them.
+ */
 static void on_parent_death(int sig)
 {
 	(void)sig;
+	ud_kill_descendants(NULL, 0);
 	kill(0, SIGKILL);
 }
 
@@ -86,6 +92,8 @@ static void die_with_parent(pid_t parent)
 	}
 	signal(SIGINT, SIG_IGN);
 	sigaction(SIGTERM, &on_death, NULL);
+	/* orphans of the workload's programs (a setsid() helper whose parent exited) become ours, within reach */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent) /* it died before the line above */
 		kill(0, SIGKILL);

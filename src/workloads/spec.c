@@ -591,8 +591,12 @@ static int collect_output(struct output *o, int fd, const char *name, struct ud_
 	while (!o->reaped && waitpid(o->pid, &o->status, 0) < 0 && errno == EINTR)
 		;
 	o->reaped = true;
-	if (o->buf)
+	if (o->buf) {
+		/* A NUL is no text: read as a line break, so that the lines after it still count (regexec stops at one). */
+		for (char *z = memchr(o->buf, '\0', o->len); z; z = memchr(z, '\0', o->len - (size_t)(z - o->buf)))
+			*z = '\n';
 		o->buf[o->len] = '\0';
+	}
 	return ret;
 }
 
@@ -606,6 +610,38 @@ static void describe_status(int status, char *buf, size_t len)
 			 abbrev ? abbrev : "real-time");
 	else
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+}
+
+/*
+ * The most a failed program's own last line adds to its outcome: enough for
+ * "license server unreachable" or a path and errno, short of the error
+ * message's room, so the exit status before it is never what gets cut.
+ */
+#define LAST_LINE_MAX 200
+
+/*
+ * ": license server unreachable": the last line of the program's output
+ * that is not blank, which is where a failing program says why; "" when
+ * it said nothing.  A longer line keeps its end, marked "...".
+ */
+static void last_line(const char *out, size_t len, char *buf, size_t blen)
+{
+	size_t end = len, start;
+
+	while (end > 0 && isspace((unsigned char)out[end - 1]))
+		end--;
+	start = end;
+	while (start > 0 && out[start - 1] != '\n')
+		start--;
+	while (start < end && isspace((unsigned char)out[start]))
+		start++;
+	buf[0] = '\0';
+	if (start == end)
+		return;
+	if (end - start > LAST_LINE_MAX)
+		snprintf(buf, blen, ": ...%.*s", LAST_LINE_MAX, out + end - LAST_LINE_MAX);
+	else
+		snprintf(buf, blen, ": %.*s", (int)(end - start), out + start);
 }
 
 /* Forks the program with its output on a pipe, returns its output (o->buf) and wait status; 0, or -1 with err. */
@@ -640,7 +676,8 @@ static int run_program(const struct ud_spec *s, const char *binary, char **argv,
 static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 {
 	const struct ud_spec *s = ctx->data;
-	char cmd[2048], envbuf[2048], binary[4096], how[64], *argv[MAX_ARGS + 1], *envs[MAX_ARGS + 1];
+	char cmd[2048], envbuf[2048], binary[4096], how[64], said[LAST_LINE_MAX + 8];
+	char *argv[MAX_ARGS + 1], *envs[MAX_ARGS + 1];
 	struct output o = { 0 };
 	uint64_t t0, elapsed;
 	int ret;
@@ -656,7 +693,8 @@ static int spec_run(struct wl_ctx *ctx, uint64_t iters, struct ud_err *err)
 	elapsed = ud_now_ns() - t0;
 	if (ret == 0 && (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)) {
 		describe_status(o.status, how, sizeof(how));
-		ret = ud_fail(err, "%s %s", argv[0], how);
+		last_line(o.buf ? o.buf : "", o.len, said, sizeof(said));
+		ret = ud_fail(err, "%s %s%s", argv[0], how, said);
 	}
 	if (ret == 0)
 		ret = ud_spec_score(s, o.buf ? o.buf : "", (double)elapsed / 1e9, &ctx->score, ctx->score_units,
