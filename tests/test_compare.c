@@ -6,10 +6,17 @@
  * exactly those hosts, in their groups, with those causes, and an odd
  * host put first changes none of it; the baselines and --group-by; the
  * uarchdiff.compare/2 document; every report format; 1,000 hosts in
- * under 250 lines of text; the command's exit statuses and errors.
+ * under 250 lines of text; the command's exit statuses and errors.  A
+ * made-up fleet with each host's own run-to-run noise in its samples (issue
+ * 38): the host slower on every workload is the first outlier, a host whose
+ * one run disagrees with itself is named noisy and not ranked, and a group
+ * of four is untested, with each host's distance from the others.  And
+ * the real A/A profiles of tests/data/aa/ as a fleet: no outlier, the
+ * loaded run named noisy.
  */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +25,7 @@
 
 #include "diffutil.h"
 #include "fleet.h"
+#include "noise.h"
 #include "report.h"
 #include "testutil.h"
 
@@ -446,6 +454,235 @@ START_TEST(test_thousand_hosts_text)
 }
 END_TEST
 
+/* A made-up fleet's random numbers: xorshift64, seeded, so every run draws the same fleet. */
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A standard normal draw (Box-Muller). */
+static double normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+#define NOISY_NW 8
+
+/*
+ * A made-up host measured as `run` measures one: per workload five samples
+ * around score[j], spread so that the median's 95% interval (the range, at
+ * five samples) is +-half[j], and the noise figures and warnings run
+ * records from them.
+ */
+static void write_sampled_host(const char *label, const char *uarch, const double *score, const double *half)
+{
+	struct ud_profile *p = ud_profile_new(host_from_text(
+		"{\"label\": \"%s\", \"cpu\": {\"vendor\": \"AuthenticAMD\", \"uarch\": \"%s\", \"online_cpus\": 64}, "
+		"\"kernel\": \"6.8.0\"}", label, uarch));
+	struct ud_err err = UD_ERR_INIT;
+	char path[600];
+
+	for (size_t j = 0; j < NOISY_NW; j++) {
+		const double at[5] = { -1, -0.5, 0, 0.5, 1 };
+		double samples[5];
+		struct ud_workload *w = add(p, names[j], score[j], 1);
+		struct ud_noise *n;
+
+		for (int i = 0; i < 5; i++)
+			samples[i] = score[j] * (1 + half[j] * at[i]);
+		ud_score_set_samples(&w->score, samples, 5);
+		w->units = strdup("lps");
+		w->work_units = 1000;
+		w->elapsed_ns = 1e9 * 1000 / score[j];
+		counts(w, 1e9, 5e8 * 1000 / score[j], w->elapsed_ns, j == 1 || j == 2 ? 0.7 : 0.02);
+		ck_assert_ptr_nonnull(n = ud_workload_noise(w));
+		n->ci95_rel = w->score.ci95_rel;
+		n->samples_taken = 5;
+		ck_assert_int_eq(ud_noise_assess(n, true), 0);
+	}
+	snprintf(path, sizeof(path), "%s/h%04zu.json", dir, npaths);
+	ck_assert_msg(ud_profile_save(p, path, &err) == 0, "%s", err.msg);
+	ud_profile_free(p);
+	paths[npaths++] = strdup(path);
+}
+
+/*
+ * The made-up fleet of issue 38: 30 zen4 hosts whose results spread 2.5%
+ * between hosts and whose own intervals are 0.5-3%; among them "slow-all",
+ * 1.33x slower on all 8 workloads, "spike", 2.5x slower on one, and
+ * "noisy-run", whose one run of syscall has a +-60% interval and a median
+ * 1.8x slower.  And 4 zen5 hosts, "zen5-slow" 2.94x slower on every
+ * workload.
+ */
+static void noisy_fleet(void)
+{
+	char label[64];
+
+	rng_state = 0x38384dULL;
+	for (int k = 0; k < 34; k++) {
+		double score[NOISY_NW], half[NOISY_NW], slow = 1;
+		bool zen5 = k >= 30;
+
+		snprintf(label, sizeof(label), "%s-%02d", zen5 ? "zen5" : "zen4", k);
+		if (k == 5)
+			snprintf(label, sizeof(label), "slow-all"), slow = 1.33;
+		if (k == 32)
+			snprintf(label, sizeof(label), "zen5-slow"), slow = 2.94;
+		for (size_t j = 0; j < NOISY_NW; j++) {
+			score[j] = 1000 * (zen5 ? 1.3 : 1) * exp(0.025 * normal()) / slow;
+			half[j] = 0.005 + 0.025 * uniform();
+		}
+		if (k == 12) {
+			snprintf(label, sizeof(label), "noisy-run");
+			score[1] /= 1.8;
+			half[1] = 0.6;
+		}
+		if (k == 20) {
+			snprintf(label, sizeof(label), "spike");
+			score[3] /= 2.5;
+		}
+		write_sampled_host(label, zen5 ? "zen5" : "zen4", score, half);
+	}
+}
+
+static size_t host_named(const struct ud_fleet *f, const char *label)
+{
+	for (size_t k = 0; k < f->nhosts; k++)
+		if (strcmp(f->hosts[k].label, label) == 0)
+			return k;
+	ck_abort_msg("no host %s", label);
+	return 0;
+}
+
+START_TEST(test_noisy_fleet)
+{
+	struct ud_fleet *f;
+	size_t slow, noisy, spike, z5slow, last_slow = 0, first_spike = SIZE_MAX;
+	const struct ud_fleet_group *g5;
+
+	noisy_fleet();
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	slow = host_named(f, "slow-all"), noisy = host_named(f, "noisy-run"), spike = host_named(f, "spike");
+	z5slow = host_named(f, "zen5-slow");
+	ck_assert_uint_eq(f->ngroups, 2);
+	ck_assert(f->groups[0].tested);
+	/* the host slower on every workload is the first outlier, on all eight, before the one-workload spike */
+	ck_assert_uint_gt(f->noutliers, 0);
+	ck_assert_msg(f->outliers[0].host == slow, "first outlier %s", f->hosts[f->outliers[0].host].label);
+	for (size_t i = 0; i < f->noutliers; i++) {
+		ck_assert_msg(f->outliers[i].host != noisy, "noisy-run ranked on %s",
+			      f->workloads[f->outliers[i].workload].name);
+		last_slow = f->outliers[i].host == slow ? i : last_slow;
+		if (f->outliers[i].host == spike && first_spike == SIZE_MAX)
+			first_spike = i;
+	}
+	ck_assert_uint_eq(last_slow, NOISY_NW - 1);
+	ck_assert_uint_lt(last_slow, first_spike);
+	ck_assert_str_eq(f->workloads[f->outliers[first_spike].workload].name, "fp");
+	ck_assert(f->hosts[slow].evidence < -3.5 && f->hosts[slow].evidence < f->hosts[spike].evidence);
+	/* the noisy run is named once, as noisy, on the workload its run warned of */
+	ck_assert_uint_eq(f->nnoisy, 1);
+	ck_assert_uint_eq(f->noisy[0].host, noisy);
+	ck_assert(f->hosts[noisy].noisy && !f->hosts[slow].noisy);
+	ck_assert_str_eq(f->workloads[f->noisy[0].workload].name, "syscall");
+	ck_assert(fabs(f->noisy[0].interval - 0.6) < 1e-9);
+	ck_assert_ptr_nonnull(f->noisy[0].warning);
+	ck_assert_msg(strstr(f->noisy[0].warning, "60.0%"), "%s", f->noisy[0].warning);
+	/* four zen5 hosts: untested, and zen5-slow 2.94x slower than the others, give or take their spread */
+	g5 = &f->groups[1];
+	ck_assert_uint_eq(g5->nhosts, 4);
+	ck_assert(!g5->tested);
+	ck_assert_uint_eq(f->hosts[z5slow].distance.nworkloads, NOISY_NW);
+	ck_assert_msg(fabs(log(f->hosts[z5slow].distance.geomean * 2.94)) < 0.05, "%g",
+		      f->hosts[z5slow].distance.geomean);
+	for (size_t i = 0; i < g5->nhosts; i++)
+		if (g5->hosts[i] != z5slow)
+			ck_assert_msg(fabs(log(f->hosts[g5->hosts[i]].distance.geomean)) < 0.05, "%g",
+				      f->hosts[g5->hosts[i]].distance.geomean);
+	for (size_t i = 0; i < f->noutliers; i++)
+		ck_assert_uint_eq(f->hosts[f->outliers[i].host].group, 0);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/* The same fleet as a person reads it and as the document holds it. */
+START_TEST(test_noisy_fleet_reports)
+{
+	struct ud_fleet *f;
+	char *text, *json;
+	json_t *doc, *o, *h;
+
+	noisy_fleet();
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ud_report_set_width(100000);
+	text = render_of(f, UD_REPORT_TEXT, false, false);
+	ud_report_set_width(UD_REPORT_WIDTH);
+	ck_assert_msg(strstr(text, "\n  1. slow-all [G1 AuthenticAMD, zen4, 64 CPUs]: 1.3"), "%s", text);
+	ck_assert_msg(strstr(text, "ranked by the evidence over every workload judged"), "%s", text);
+	ck_assert_msg(strstr(text, "noisy, not ranked: noisy-run [G1 AuthenticAMD, zen4, 64 CPUs]: "), "%s", text);
+	ck_assert_msg(strstr(text, "on syscall, where its own 95% interval is +-60.0%"), "%s", text);
+	ck_assert_msg(strstr(text, "untested: G2 AuthenticAMD, zen5, 64 CPUs: 4 hosts, outliers need 5"), "%s", text);
+	ck_assert_msg(strstr(text, "zen5-slow: 2.9"), "%s", text);
+	ck_assert(!strstr(text, "none: every host"));
+	free(text);
+	json = render_of(f, UD_REPORT_JSON, false, false);
+	ck_assert_ptr_nonnull(doc = json_loads(json, 0, NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "outlier_test"), "min_hosts")), 5);
+	o = json_array_get(json_object_get(doc, "outliers"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "label")), "slow-all");
+	ck_assert(json_real_value(json_object_get(o, "evidence")) < -3.5);
+	ck_assert(json_is_real(json_object_get(o, "interval")));
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "noisy")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "noisy"), 0), "label")),
+			 "noisy-run");
+	ck_assert(json_is_false(json_object_get(json_array_get(json_object_get(doc, "groups"), 1), "tested")));
+	h = json_array_get(json_object_get(doc, "hosts"), host_named(f, "zen5-slow"));
+	ck_assert(fabs(json_real_value(json_object_get(json_object_get(h, "vs_others"), "geomean")) * 2.94 - 1) < 0.05);
+	ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(doc, "hosts"), 0), "vs_others")));
+	json_decref(doc);
+	free(json);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/*
+ * Real noise: the six A/A profiles of tests/data/aa/ (README.md there: one
+ * 2-CPU KVM guest profiled twice per pair on 2026-12-05, pair 2's side A
+ * with two CPU-burning loops beside it) as one group of six.  One host
+ * measured six times has no outlier; the loaded run, 1.49x slower on pipe
+ * where its own record warned of 0.63 CPUs utilized, is named noisy, once,
+ * where the largest-move rule had ranked it the one outlier.
+ */
+START_TEST(test_real_aa_fleet)
+{
+	static const char *files[] = { "p02-loaded-a-A", "p02-loaded-a-B", "p05-quiet-A", "p05-quiet-B",
+				       "p13-quiet-A", "p13-quiet-B" };
+	struct ud_fleet *f;
+
+	for (size_t i = 0; i < 6; i++) {
+		char path[600];
+
+		snprintf(path, sizeof(path), UD_TEST_DATA "/aa/%s.json", files[i]);
+		paths[npaths++] = strdup(path);
+	}
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ck_assert_uint_eq(f->ngroups, 1);
+	ck_assert(f->groups[0].tested);
+	ck_assert_uint_eq(f->noutliers, 0);
+	ck_assert_uint_eq(f->nnoisy, 1);
+	ck_assert_str_eq(f->hosts[f->noisy[0].host].path, paths[0]);
+	ck_assert_str_eq(f->workloads[f->noisy[0].workload].name, "pipe");
+	ck_assert_ptr_nonnull(f->noisy[0].warning);
+	ck_assert_msg(strstr(f->noisy[0].warning, "CPUs utilized"), "%s", f->noisy[0].warning);
+	ud_fleet_free(f);
+}
+END_TEST
+
 static void expect_one_line_error(char *const argv[], int status, const char *want)
 {
 	struct run_result r = run_capture(argv);
@@ -674,6 +911,9 @@ int main(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
 	tcase_add_test(tc, test_thousand_hosts_text);
+	tcase_add_test(tc, test_noisy_fleet);
+	tcase_add_test(tc, test_noisy_fleet_reports);
+	tcase_add_test(tc, test_real_aa_fleet);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_pairs_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);

@@ -242,6 +242,22 @@
  * numbers, and a host would be an outlier against itself.
  */
 #define UD_FLEET_MIN_PEERS 5
+/*
+ * The modified z-score UD_FLEET_OUTLIER_MADS stands for: a host's move on a
+ * workload counts this many of its group's robust standard deviations at
+ * the outlier limit, so limit / 3.5 is the group's spread as one standard
+ * deviation when moves are combined over workloads.
+ */
+#define UD_FLEET_OUTLIER_Z 3.5
+/*
+ * One workload's share of a host's evidence stops at this z: twice the
+ * outlier limit's 3.5 is beyond doubt on that workload by itself, and more
+ * standard deviations say how far the host moved, not how sure the move
+ * is.  Capped so, one workload's spike cannot outrank a host that moved on
+ * every workload (issue 38: a host 1.33x slower on all eight workloads was
+ * not listed under 25 one-workload spikes).
+ */
+#define UD_FLEET_EVIDENCE_Z_CAP 7.0
 
 /*
  * A counter that moved while the time did not is a finding (issue 33:

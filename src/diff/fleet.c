@@ -1,16 +1,14 @@
 /*
  * fleet.c - the fleet's groups, their distributions and median hosts, the
- * reference, the groups' diffs against it and the outliers explained
- * against their group (fleet.h).
+ * reference and the groups' diffs against it (fleet.h); the outliers are
+ * fleet_outliers.c's.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff_thresholds.h"
 #include "fleet_priv.h"
-#include "host_facts.h"
 
 /* "zen4, 64 CPUs", "AuthenticAMD, 8 CPUs": the group's known key values; "host facts unknown" without. */
 static void group_name(struct ud_fleet_group *g, const struct ud_fleet *f)
@@ -115,14 +113,6 @@ static int diff_groups(struct ud_fleet *f)
 	return 0;
 }
 
-/* Host value v's speedup over r on workload w: v / r for a score, r / v for a time; NAN where unknown. */
-static double speedup(const struct ud_fleet_workload *w, double v, double r)
-{
-	if (!isfinite(v) || !isfinite(r) || v <= 0 || r <= 0)
-		return NAN;
-	return w->higher_is_better ? v / r : r / v;
-}
-
 /* The reference's value of workload w: its host's, or its group's median. */
 static double ref_value(const struct ud_fleet *f, size_t w)
 {
@@ -131,7 +121,7 @@ static double ref_value(const struct ud_fleet *f, size_t w)
 
 double ud_fleet_speedup(const struct ud_fleet *f, size_t k, size_t w)
 {
-	return speedup(&f->workloads[w], f->hosts[k].value[w], ref_value(f, w));
+	return ud_fleet_ratio(&f->workloads[w], f->hosts[k].value[w], ref_value(f, w));
 }
 
 static void host_geomeans(struct ud_fleet *f)
@@ -150,164 +140,6 @@ static void host_geomeans(struct ud_fleet *f)
 		}
 		f->hosts[k].geomean = n ? exp(sum / (double)n) : NAN;
 	}
-}
-
-static int by_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-static int add_outlier(struct ud_fleet *f, size_t *cap, size_t k, size_t w, double ratio)
-{
-	if (f->noutliers == *cap) {
-		size_t n = *cap ? 2 * *cap : 16;
-		struct ud_fleet_outlier *o = realloc(f->outliers, n * sizeof(*o));
-
-		if (!o)
-			return -1;
-		f->outliers = o;
-		*cap = n;
-	}
-	f->outliers[f->noutliers] = (struct ud_fleet_outlier){ .host = k, .workload = w, .ratio = ratio };
-	for (int i = 0; i < UD_FACTOR_COUNT; i++)
-		f->outliers[f->noutliers].factor[i] = NAN;
-	f->noutliers++;
-	return 0;
-}
-
-/* The hosts of group g outside median +- k x MAD on workload w (diff_thresholds.h). */
-static int find_outliers(struct ud_fleet *f, size_t g, size_t w, double *dev, size_t *cap)
-{
-	const struct ud_fleet_group *grp = &f->groups[g];
-	double m = grp->dist[w].median, mad, limit;
-	size_t n = 0;
-
-	if (grp->dist[w].n < UD_FLEET_MIN_PEERS)
-		return 0;
-	for (size_t i = 0; i < grp->nhosts; i++) {
-		double s = speedup(&f->workloads[w], f->hosts[grp->hosts[i]].value[w], m);
-
-		if (isfinite(s))
-			dev[n++] = fabs(log(s));
-	}
-	qsort(dev, n, sizeof(*dev), by_double);
-	mad = ud_fleet_quantile(dev, n, 0.5);
-	limit = fmax(UD_FLEET_OUTLIER_MADS * mad, log(UD_FLEET_OUTLIER_MIN_MOVE));
-	for (size_t i = 0; i < grp->nhosts; i++) {
-		size_t k = grp->hosts[i];
-		double s = speedup(&f->workloads[w], f->hosts[k].value[w], m);
-
-		if (isfinite(s) && fabs(log(s)) > limit && add_outlier(f, cap, k, w, s) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int by_move(const void *x, const void *y)
-{
-	const struct ud_fleet_outlier *a = x, *b = y;
-	double ma = fabs(log(a->ratio)), mb = fabs(log(b->ratio));
-
-	if (ma != mb)
-		return ma < mb ? 1 : -1;
-	if (a->host != b->host)
-		return a->host < b->host ? -1 : 1;
-	return (a->workload > b->workload) - (a->workload < b->workload);
-}
-
-/* "kernel 6.8.0 -> 6.1.0": one host fact as the group's median host has it, then the host. */
-static void fact_change(FILE *out, const struct ud_env_entry *e)
-{
-	char a[512], b[512];
-
-	fprintf(out, "%s %s -> %s", e->field, ud_fact_text(&e->a, a, sizeof(a)), ud_fact_text(&e->b, b, sizeof(b)));
-}
-
-/* Outlier o explained from d (its group's median against the host): the workload's explanation and the facts. */
-static int explain(struct ud_fleet_outlier *o, const char *wname, const struct ud_diff *d, const char *why_not)
-{
-	const char *name = NULL;
-	size_t len;
-	FILE *out = open_memstream(&o->explanation, &len);
-
-	if (!out)
-		return -1;
-	for (size_t j = 0; d && j < d->nworkloads && !name; j++) {
-		const struct ud_diff_workload *dw = &d->workloads[j];
-
-		if (strcmp(dw->a->name, wname) != 0 || !dw->explanation)
-			continue;
-		name = dw->a->name;
-		memcpy(o->factor, dw->factor, sizeof(o->factor));
-		o->has_dominant = dw->has_dominant;
-		o->dominant = dw->dominant;
-		fputs(dw->explanation, out);
-	}
-	if (!d)
-		fprintf(out, "not explained: %s", why_not);
-	if (d && d->nenv) {
-		fputs(name ? " Host facts that differ from its group's: " : "Host facts that differ from its group's: ", out);
-		for (size_t e = 0; e < d->nenv; e++) {
-			fputs(e ? "; " : "", out);
-			fact_change(out, &d->env[e]);
-		}
-		fputs(".", out);
-	} else if (d) {
-		fputs(name ? " No host fact differs from its group's." : "No host fact differs from its group's.", out);
-	}
-	return fclose(out) == 0 ? 0 : -1;
-}
-
-static int by_host(const void *x, const void *y)
-{
-	const struct ud_fleet_outlier *a = x, *b = y;
-
-	if (a->host != b->host)
-		return a->host < b->host ? -1 : 1;
-	return (a->workload > b->workload) - (a->workload < b->workload);
-}
-
-/* Every outlier explained: each outlier host read again and diffed against its group's median once. */
-static int explain_outliers(struct ud_fleet *f)
-{
-	if (!f->noutliers)
-		return 0;
-	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
-	for (size_t i = 0; i < f->noutliers;) {
-		size_t k = f->outliers[i].host, j = i;
-		const struct ud_fleet_group *grp = &f->groups[f->hosts[k].group];
-		struct ud_err err = UD_ERR_INIT;
-		struct ud_profile *p = ud_fleet_reload(f, k, &err);
-		struct ud_diff_input di = { grp->median, p, grp->median->host->label,
-					    f->hosts[k].path, f->db };
-		struct ud_diff *d = p ? ud_diff_build(&di, &err) : NULL;
-		int ret = 0;
-
-		for (; j < f->noutliers && f->outliers[j].host == k && ret == 0; j++)
-			ret = explain(&f->outliers[j], f->workloads[f->outliers[j].workload].name, d, err.msg);
-		ud_diff_free(d);
-		ud_profile_free(p);
-		if (ret != 0)
-			return -1;
-		i = j;
-	}
-	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_move);
-	return 0;
-}
-
-static int outliers(struct ud_fleet *f)
-{
-	double *dev = malloc(f->nhosts * sizeof(*dev));
-	size_t cap = 0;
-	int ret = dev ? 0 : -1;
-
-	for (size_t g = 0; g < f->ngroups && ret == 0; g++)
-		for (size_t w = 0; w < f->nworkloads && ret == 0; w++)
-			ret = find_outliers(f, g, w, dev, &cap);
-	free(dev);
-	return ret == 0 ? explain_outliers(f) : -1;
 }
 
 struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err)
@@ -386,7 +218,7 @@ static int summarize(struct ud_fleet *f, struct ud_fleet_acc *a, struct ud_err *
 		return -1;
 	choose_reference(f);
 	host_geomeans(f);
-	if (diff_groups(f) != 0 || outliers(f) != 0)
+	if (diff_groups(f) != 0 || ud_fleet_judge(f) != 0)
 		return ud_fail(err, "out of memory");
 	return 0;
 }
@@ -434,10 +266,15 @@ void ud_fleet_free(struct ud_fleet *f)
 		free(f->workloads[w].units);
 	}
 	free(f->workloads);
-	for (size_t k = 0; k < f->nhosts; k++)
+	for (size_t k = 0; k < f->nhosts; k++) {
 		free(f->hosts[k].label);
+		for (size_t j = 0; j < f->hosts[k].nwarnings; j++)
+			free(f->hosts[k].warnings[j].text);
+		free(f->hosts[k].warnings);
+	}
 	free(f->hosts);
 	free(f->values);
+	free(f->intervals);
 	for (size_t g = 0; g < f->ngroups; g++) {
 		struct ud_fleet_group *grp = &f->groups[g];
 
@@ -454,6 +291,7 @@ void ud_fleet_free(struct ud_fleet *f)
 	for (size_t i = 0; i < f->noutliers; i++)
 		free(f->outliers[i].explanation);
 	free(f->outliers);
+	free(f->noisy);
 	free(f->skipped);
 	free(f);
 }

@@ -3,11 +3,14 @@
  * `compare`): hosts grouped by the host facts they share (CPU vendor,
  * microarchitecture and online CPUs unless --group-by names others), per
  * group and workload the distribution of the hosts' results (median,
- * quartiles, min and max, n), the outliers of each group (a host outside
- * median +- k x MAD on a workload, diff_thresholds.h) each explained by the
- * diff engine against its group's median, and every group's median
- * compared with the reference (the largest group's median, the first host
- * or a named one) through the diff engine too.
+ * quartiles, min and max, n), the outliers of each group (fleet_outliers.c:
+ * a host beyond both its group's spread and its own measured noise, ranked
+ * by its evidence over every workload) each explained by the diff engine
+ * against its group's median, the hosts whose own runs are too noisy to
+ * judge, how far each host of a group too small to test lies from the
+ * others, and every group's median compared with the reference (the
+ * largest group's median, the first host or a named one) through the diff
+ * engine too.
  *
  * The group's median is a synthetic host: per workload the median of each
  * number its hosts measured (score, times, every counter), and per host
@@ -79,12 +82,43 @@ struct ud_fleet_dist {
 	double median, q1, q3, min, max;
 };
 
+/* A workload on which a host's own profile warned of noise: the first warning, as the profile words it. */
+struct ud_fleet_warning {
+	size_t workload;
+	char *text; /* owned */
+};
+
+/* How far a host of a group too small to test lies from the others (fleet_outliers.c). */
+struct ud_fleet_distance {
+	double geomean;     /* its speedup over the others' median, over the workloads shared; NAN none */
+	size_t nworkloads;  /* the workloads behind it (composites out) */
+	size_t largest;     /* the workload of its largest move; SIZE_MAX none */
+	double largest_ratio;
+};
+
 struct ud_fleet_host {
 	char *label;       /* owned: host.label, else the path */
 	const char *path;  /* borrowed */
 	size_t group;
 	double *value;     /* nworkloads values into the fleet's storage; NAN where it lacks one */
+	/*
+	 * nworkloads: the 95% interval of each value relative to it, as its
+	 * profile measured it (the score's samples, else the summary a source
+	 * printed); NAN unknown (one run)
+	 */
+	double *interval;
+	struct ud_fleet_warning *warnings; /* owned: the workloads its profile warned of noise on, in order */
+	size_t nwarnings;
 	double geomean;    /* its speedups over the reference, composites out; NAN when none */
+	/*
+	 * Its evidence of differing from its group (fleet_outliers.c): the
+	 * combined z of its moves over every workload it can be judged on,
+	 * below 0 slower; NAN where its group is not tested or none can be
+	 */
+	double evidence;
+	size_t evidence_workloads; /* the workloads behind it */
+	bool noisy;        /* moved beyond its group's spread only where its own runs are noisy: named, not ranked */
+	struct ud_fleet_distance distance; /* in a group of 2 to UD_FLEET_MIN_PEERS - 1 hosts; else geomean NAN */
 	bool incomplete;   /* its run was stopped before every workload ran */
 	bool no_pmu;       /* it holds counters but no hardware count (ud_profile_no_pmu_reason()) */
 };
@@ -105,16 +139,29 @@ struct ud_fleet_group {
 	char diff_error[256];
 	double geomean;        /* its median's speedup over the reference; 1 for the reference group */
 	bool reference;        /* the reference is this group's median or one of its hosts */
+	bool tested;           /* it has the UD_FLEET_MIN_PEERS hosts outliers need */
 };
 
-/* A host outside its group's spread on a workload, explained against its group's median. */
+/*
+ * A host outside its group's spread and its own noise on a workload,
+ * explained against its group's median.
+ */
 struct ud_fleet_outlier {
 	size_t host, workload;
 	double ratio;           /* its speedup over the group's median: below 1 slower */
+	double interval;        /* the host's own 95% interval on it, relative; NAN unknown */
 	double factor[UD_FACTOR_COUNT]; /* the diff's split of the speedup; NAN where unknown */
 	bool has_dominant;
 	enum ud_factor dominant;
 	char *explanation;      /* owned */
+};
+
+/* A noisy host named once: its largest move beyond its group's spread on a workload its own runs blur. */
+struct ud_fleet_noisy {
+	size_t host, workload;
+	double ratio;           /* its speedup over the group's median */
+	double interval;        /* its own 95% interval there, relative; NAN unknown */
+	const char *warning;    /* borrowed from the host: its profile's warning there; NULL none */
 };
 
 /* A file left out: it did not load (its reason as the loader gave it). */
@@ -132,14 +179,18 @@ struct ud_fleet {
 	struct ud_fleet_host *hosts;   /* owned: the profiles that loaded, in input order */
 	size_t nhosts;
 	double *values;                /* owned: nhosts x nworkloads */
+	double *intervals;             /* owned: nhosts x nworkloads */
 	struct ud_fleet_group *groups; /* owned: in order of their first host */
 	size_t ngroups;
 	size_t ref_group;              /* the reference group */
 	size_t ref_host;               /* under first and LABEL: the reference host; else SIZE_MAX */
 	char ref_label[256];           /* what the reference is called in the reports */
 	struct ud_profile *ref_profile; /* owned when a host is the reference; else NULL (a group's median) */
-	struct ud_fleet_outlier *outliers; /* owned: the largest move first */
+	/* owned: the host with the strongest evidence first, each host's pairs together, its largest move first */
+	struct ud_fleet_outlier *outliers;
 	size_t noutliers;
+	struct ud_fleet_noisy *noisy;  /* owned: one per noisy host, the largest move first */
+	size_t nnoisy;
 	struct ud_fleet_skip *skipped; /* owned: in input order */
 	size_t nskipped;
 	const struct ud_uarch_db *db;  /* borrowed */
@@ -167,6 +218,12 @@ double ud_fleet_speedup(const struct ud_fleet *f, size_t k, size_t w);
  * against the reference (--pairs) or its group; NULL with err.
  */
 struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err);
+
+/*
+ * What the outliers are ranked by, one sentence for the reports and the
+ * document (fleet_outliers.c's rule, with its thresholds' values).
+ */
+void ud_fleet_ranking_text(char *buf, size_t len);
 
 /*
  * The pairs --pairs left out, in the order of hosts: a host that shares no

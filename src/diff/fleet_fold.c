@@ -145,6 +145,40 @@ static double value_of(const struct ud_fleet_workload *fw, const struct ud_workl
 	return t / u;
 }
 
+/*
+ * The 95% interval of the value compared, relative to it, as the profile
+ * measured it: the score's (its samples', else 1.96 standard errors of a
+ * summary), else for CPU time the task-clock's standard error over perf's
+ * runs; NAN where one run leaves it unknown.
+ */
+static double interval_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+{
+	const struct ud_counter *c;
+
+	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0) {
+		if (isfinite(w->score.ci95_rel))
+			return w->score.ci95_rel;
+		return w->score.rel_stderr >= 0 ? 1.96 * w->score.rel_stderr : NAN;
+	}
+	c = ud_workload_task_clock(w);
+	return c && c->rel_stddev >= 0 ? 1.96 * c->rel_stddev : NAN;
+}
+
+/* Host i's first noise warning on workload id, kept; 0 or -1 out of memory. */
+static int keep_warning(struct ud_fleet_acc *a, size_t i, size_t id, const struct ud_workload *w)
+{
+	struct ud_fleet_warning *ws;
+
+	if (!w->noise || !w->noise->nwarnings)
+		return 0;
+	ws = realloc(a->host_warnings[i], (a->host_nwarnings[i] + 1) * sizeof(*ws));
+	if (!ws)
+		return -1;
+	a->host_warnings[i] = ws;
+	ws[a->host_nwarnings[i]] = (struct ud_fleet_warning){ id, strdup(w->noise->warnings[0]) };
+	return ws[a->host_nwarnings[i]++].text ? 0 : -1;
+}
+
 static char *dup_or_null(const char *s, bool *oom)
 {
 	char *t = s ? strdup(s) : NULL;
@@ -195,7 +229,7 @@ static int fold_workloads(struct ud_fleet_acc *a, size_t g, size_t i, const stru
 {
 	struct ud_fleet_acc_group *grp = &a->groups[g];
 
-	if (!(a->host_values[i] = malloc((p->nworkloads ? p->nworkloads : 1) * 2 * sizeof(double))))
+	if (!(a->host_values[i] = malloc((p->nworkloads ? p->nworkloads : 1) * 3 * sizeof(double))))
 		return -1;
 	for (size_t j = 0; j < p->nworkloads; j++) {
 		const struct ud_workload *w = &p->workloads[j];
@@ -207,9 +241,10 @@ static int fold_workloads(struct ud_fleet_acc *a, size_t g, size_t i, const stru
 			return -1;
 		aw = &grp->w[id];
 		v = value_of(&a->workloads[id], w);
-		a->host_values[i][2 * a->host_nvalues[i]] = (double)id;
-		a->host_values[i][2 * a->host_nvalues[i]++ + 1] = v;
-		if (push(&aw->value, v) || push(&aw->score, w->score.median) || push(&aw->work_units, w->work_units) ||
+		a->host_values[i][3 * a->host_nvalues[i]] = (double)id;
+		a->host_values[i][3 * a->host_nvalues[i] + 1] = v;
+		a->host_values[i][3 * a->host_nvalues[i]++ + 2] = interval_of(&a->workloads[id], w);
+		if (keep_warning(a, i, (size_t)id, w) != 0 || push(&aw->value, v) || push(&aw->score, w->score.median) || push(&aw->work_units, w->work_units) ||
 		    push(&aw->elapsed, w->elapsed_ns) || push(&aw->user, w->user_ns) || push(&aw->sys, w->sys_ns) ||
 		    fold_counters(aw, w, i) != 0)
 			return -1;
@@ -367,13 +402,16 @@ int ud_fleet_fold_all(struct ud_fleet_acc *a)
 	a->host_group = malloc(n * sizeof(*a->host_group));
 	a->host_values = calloc(n, sizeof(*a->host_values));
 	a->host_nvalues = calloc(n, sizeof(*a->host_nvalues));
+	a->host_warnings = calloc(n, sizeof(*a->host_warnings));
+	a->host_nwarnings = calloc(n, sizeof(*a->host_nwarnings));
 	a->host_labels = calloc(n, sizeof(*a->host_labels));
 	a->errs = calloc(n, sizeof(*a->errs));
 	a->host_incomplete = calloc(n, sizeof(*a->host_incomplete));
 	a->host_no_pmu = calloc(n, sizeof(*a->host_no_pmu));
 	a->no_pmu_index = SIZE_MAX;
 	a->keep_index = SIZE_MAX;
-	if (!a->host_group || !a->host_values || !a->host_nvalues || !a->host_labels || !a->errs || !a->host_incomplete || !a->host_no_pmu)
+	if (!a->host_group || !a->host_values || !a->host_nvalues || !a->host_labels || !a->errs || !a->host_incomplete ||
+	    !a->host_no_pmu || !a->host_warnings || !a->host_nwarnings)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		a->host_group[i] = SIZE_MAX;
@@ -410,8 +448,9 @@ static int finish_hosts(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t
 
 	f->hosts = calloc(n, sizeof(*f->hosts));
 	f->values = malloc((n * f->nworkloads > 0 ? n * f->nworkloads : 1) * sizeof(*f->values));
+	f->intervals = malloc((n * f->nworkloads > 0 ? n * f->nworkloads : 1) * sizeof(*f->intervals));
 	f->skipped = calloc(n, sizeof(*f->skipped));
-	if (!f->hosts || !f->values || !f->skipped)
+	if (!f->hosts || !f->values || !f->intervals || !f->skipped)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		struct ud_fleet_host *h = &f->hosts[f->nhosts];
@@ -427,10 +466,20 @@ static int finish_hosts(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t
 		h->incomplete = a->host_incomplete[i];
 		h->no_pmu = a->host_no_pmu[i];
 		h->value = f->values + f->nhosts * f->nworkloads;
+		h->interval = f->intervals + f->nhosts * f->nworkloads;
 		for (size_t w = 0; w < f->nworkloads; w++)
-			h->value[w] = NAN;
-		for (size_t j = 0; j < a->host_nvalues[i]; j++)
-			h->value[wrank[(size_t)a->host_values[i][2 * j]]] = a->host_values[i][2 * j + 1];
+			h->value[w] = h->interval[w] = NAN;
+		for (size_t j = 0; j < a->host_nvalues[i]; j++) {
+			size_t w = wrank[(size_t)a->host_values[i][3 * j]];
+
+			h->value[w] = a->host_values[i][3 * j + 1];
+			h->interval[w] = a->host_values[i][3 * j + 2];
+		}
+		h->warnings = a->host_warnings[i];
+		h->nwarnings = a->host_nwarnings[i];
+		a->host_warnings[i] = NULL;
+		for (size_t j = 0; j < h->nwarnings; j++)
+			h->warnings[j].workload = wrank[h->warnings[j].workload];
 		if (i == a->keep_index)
 			f->ref_host = f->nhosts;
 		f->nhosts++;
@@ -526,6 +575,13 @@ void ud_fleet_acc_free(struct ud_fleet_acc *a)
 		free(a->host_values[i]);
 	for (size_t i = 0; a->host_labels && i < a->in->n; i++)
 		free(a->host_labels[i]);
+	for (size_t i = 0; a->host_warnings && a->host_nwarnings && i < a->in->n; i++) {
+		for (size_t j = 0; a->host_warnings[i] && j < a->host_nwarnings[i]; j++)
+			free(a->host_warnings[i][j].text);
+		free(a->host_warnings[i]);
+	}
+	free(a->host_warnings);
+	free(a->host_nwarnings);
 	for (size_t w = 0; w < a->nworkloads; w++) {
 		free(a->workloads[w].name);
 		free(a->workloads[w].units);

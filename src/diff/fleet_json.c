@@ -8,8 +8,10 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "diff_thresholds.h"
 #include "fleet.h"
 #include "json_emit.h"
+#include "noise.h"
 
 static const char *baseline_mode(enum ud_fleet_baseline b)
 {
@@ -30,6 +32,21 @@ static void workloads(struct ud_jw *w, const struct ud_fleet *f)
 	ud_jw_end(w);
 }
 
+/* A small group's host against the others; null in a group tested or of one host. */
+static void distance(struct ud_jw *w, const struct ud_fleet *f, const struct ud_fleet_distance *d)
+{
+	if (!isfinite(d->geomean)) {
+		ud_jw_null(w, "vs_others");
+		return;
+	}
+	ud_jw_object(w, "vs_others");
+	ud_jw_real(w, "geomean", d->geomean);
+	ud_jw_integer(w, "workloads", (json_int_t)d->nworkloads);
+	ud_jw_string(w, "largest_workload", f->workloads[d->largest].name);
+	ud_jw_real(w, "largest_ratio", d->largest_ratio);
+	ud_jw_end(w);
+}
+
 static void hosts(struct ud_jw *w, const struct ud_fleet *f)
 {
 	ud_jw_array(w, "hosts");
@@ -40,6 +57,9 @@ static void hosts(struct ud_jw *w, const struct ud_fleet *f)
 		ud_jw_integer(w, "group", (json_int_t)f->hosts[k].group);
 		ud_jw_real(w, "geomean", f->hosts[k].geomean);
 		ud_jw_bool(w, "incomplete", f->hosts[k].incomplete);
+		ud_jw_real(w, "evidence", f->hosts[k].evidence);
+		ud_jw_bool(w, "noisy", f->hosts[k].noisy);
+		distance(w, f, &f->hosts[k].distance);
 		ud_jw_array(w, "values");
 		for (size_t i = 0; i < f->nworkloads; i++)
 			ud_jw_real(w, NULL, f->hosts[k].value[i]);
@@ -91,6 +111,7 @@ static void groups(struct ud_jw *w, const struct ud_fleet *f)
 			ud_jw_integer(w, NULL, (json_int_t)grp->hosts[i]);
 		ud_jw_end(w);
 		ud_jw_bool(w, "reference", grp->reference);
+		ud_jw_bool(w, "tested", grp->tested);
 		ud_jw_real(w, "geomean", grp->geomean);
 		distributions(w, f, grp);
 		if (grp->diff)
@@ -115,12 +136,50 @@ static void outliers(struct ud_jw *w, const struct ud_fleet *f)
 		ud_jw_integer(w, "group", (json_int_t)f->hosts[o->host].group);
 		ud_jw_string(w, "workload", f->workloads[o->workload].name);
 		ud_jw_real(w, "ratio", o->ratio);
+		ud_jw_real(w, "interval", o->interval);
+		ud_jw_real(w, "evidence", f->hosts[o->host].evidence);
 		ud_jw_object(w, "factors");
 		for (int k = 0; k < UD_FACTOR_COUNT; k++)
 			ud_jw_real(w, ud_factor_name((enum ud_factor)k), o->factor[k]);
 		ud_jw_end(w);
 		ud_jw_string(w, "dominant", o->has_dominant ? ud_factor_name(o->dominant) : NULL);
 		ud_jw_string(w, "explanation", o->explanation);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+}
+
+/* The rule the outliers follow, with its thresholds, and what they are ranked by. */
+static void outlier_test(struct ud_jw *w)
+{
+	char ranking[512];
+
+	ud_fleet_ranking_text(ranking, sizeof(ranking));
+	ud_jw_object(w, "outlier_test");
+	ud_jw_integer(w, "min_hosts", UD_FLEET_MIN_PEERS);
+	ud_jw_real(w, "mads", UD_FLEET_OUTLIER_MADS);
+	ud_jw_real(w, "min_move", UD_FLEET_OUTLIER_MIN_MOVE);
+	ud_jw_real(w, "max_interval", UD_NOISE_MAX_CI95_REL);
+	ud_jw_real(w, "evidence_z_cap", UD_FLEET_EVIDENCE_Z_CAP);
+	ud_jw_string(w, "ranked_by", ranking);
+	ud_jw_end(w);
+}
+
+/* One line per noisy host: its largest move beyond the spread where its own run is noisy. */
+static void noisy(struct ud_jw *w, const struct ud_fleet *f)
+{
+	ud_jw_array(w, "noisy");
+	for (size_t i = 0; i < f->nnoisy; i++) {
+		const struct ud_fleet_noisy *n = &f->noisy[i];
+
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "label", f->hosts[n->host].label);
+		ud_jw_integer(w, "host", (json_int_t)n->host);
+		ud_jw_integer(w, "group", (json_int_t)f->hosts[n->host].group);
+		ud_jw_string(w, "workload", f->workloads[n->workload].name);
+		ud_jw_real(w, "ratio", n->ratio);
+		ud_jw_real(w, "interval", n->interval);
+		ud_jw_string(w, "warning", n->warning);
 		ud_jw_end(w);
 	}
 	ud_jw_end(w);
@@ -179,7 +238,9 @@ int ud_fleet_write_json(const struct ud_fleet *f, struct ud_fleet_gaps *gaps, FI
 	ud_jw_end(w);
 	workloads(w, f);
 	groups(w, f);
+	outlier_test(w);
 	outliers(w, f);
+	noisy(w, f);
 	hosts(w, f);
 	if (gaps)
 		pairs(w, f, gaps);

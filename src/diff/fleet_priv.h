@@ -54,8 +54,11 @@ struct ud_fleet_acc {
 	struct ud_fleet_acc_group *groups; /* owned, in order of their first host once sorted */
 	size_t ngroups, cap;
 	size_t *host_group;      /* per input path: its group; SIZE_MAX when it did not load */
-	double **host_values;    /* per input path: its values by workload (owned), NULL when it did not load */
+	/* per input path: (workload id, value, interval) triples (owned), NULL when it did not load */
+	double **host_values;
 	size_t *host_nvalues;
+	struct ud_fleet_warning **host_warnings; /* per input path: its noise warnings by workload id (owned) */
+	size_t *host_nwarnings;
 	char **host_labels;      /* owned */
 	bool *host_incomplete;
 	bool *host_no_pmu;
@@ -92,5 +95,15 @@ struct ud_profile *ud_fleet_median_profile(const struct ud_fleet_acc_group *g, c
 
 /* The q-quantile (0..1) of n sorted values, linear between ranks (R's type 7). */
 double ud_fleet_quantile(const double *sorted, size_t n, double q);
+
+/* Value v's speedup over r on workload w: v / r for a score, r / v for a time; NAN where unknown (fleet_outliers.c). */
+double ud_fleet_ratio(const struct ud_fleet_workload *w, double v, double r);
+
+/*
+ * The outliers, the noisy hosts, each host's evidence and the small
+ * groups' distances (fleet_outliers.c), each outlier explained against its
+ * group's median: 0, or -1 out of memory.
+ */
+int ud_fleet_judge(struct ud_fleet *f);
 
 #endif

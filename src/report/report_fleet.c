@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff_thresholds.h"
 #include "fleet.h"
 #include "report.h"
 #include "report_priv.h"
@@ -25,6 +26,8 @@
 
 /* Outlier hosts the text, Markdown and HTML list; the JSON lists them all. */
 #define OUTLIER_HOSTS_SHOWN 25
+/* Noisy hosts they name, one line each; the JSON lists them all. */
+#define NOISY_HOSTS_SHOWN 10
 /* Workloads an outlier host's line names before "and N more". */
 #define OUTLIER_WORKLOADS_SHOWN 4
 /* The workload column of the distribution lines: at least, at most. */
@@ -265,13 +268,17 @@ static json_t *outlier_host_view(const struct ud_fleet *f, const size_t (*ix)[2]
 				 size_t rank)
 {
 	const struct ud_fleet_outlier *o = &f->outliers[ix[first][1]];
-	char moves[1024], id[32];
+	const struct ud_fleet_host *h = &f->hosts[o->host];
+	char moves[1024], id[32], evidence[96] = "no evidence z: it moved on composites alone";
 
 	moves_text(f, ix, first, last, moves, sizeof(moves));
-	snprintf(id, sizeof(id), "G%zu", f->hosts[o->host].group + 1);
-	return json_pack("{s:I s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", f->hosts[o->host].label,
-			 "path", f->hosts[o->host].path, "group", id, "group_name", f->groups[f->hosts[o->host].group].name,
-			 "moves", moves, "explanation", o->explanation ? o->explanation : "");
+	snprintf(id, sizeof(id), "G%zu", h->group + 1);
+	if (isfinite(h->evidence))
+		snprintf(evidence, sizeof(evidence), "evidence z %.1f over %zu workload%s", h->evidence,
+			 h->evidence_workloads, h->evidence_workloads == 1 ? "" : "s");
+	return json_pack("{s:I s:s s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", h->label, "path",
+			 h->path, "group", id, "group_name", f->groups[h->group].name, "moves", moves, "evidence",
+			 evidence, "explanation", o->explanation ? o->explanation : "");
 }
 
 /*
@@ -307,6 +314,93 @@ static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
 	}
 	free(ix);
 	return list;
+}
+
+/*
+ * A noisy host's line: "1.80x slower on syscall, where its own 95% interval
+ * is +-60.0%", then its profile's warning there where it has one.
+ */
+static json_t *noisy_view(const struct ud_fleet *f, const struct ud_fleet_noisy *n)
+{
+	const struct ud_fleet_host *h = &f->hosts[n->host];
+	char move[48], id[32], interval[96] = "where its own interval is unknown";
+
+	ud_rv_speedup_text(n->ratio, -1, move, sizeof(move));
+	snprintf(id, sizeof(id), "G%zu", h->group + 1);
+	if (isfinite(n->interval))
+		snprintf(interval, sizeof(interval), "where its own 95%% interval is +-%.1f%%", 100 * n->interval);
+	return json_pack("{s:s s:s s:s s:s s:s s:s s:s}", "label", h->label, "group", id, "group_name",
+			 f->groups[h->group].name, "move", move, "workload", f->workloads[n->workload].name, "interval",
+			 interval, "warning", n->warning ? n->warning : "");
+}
+
+static json_t *noisies_view(const struct ud_fleet *f)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < f->nnoisy && i < NOISY_HOSTS_SHOWN; i++)
+		json_array_append_new(list, noisy_view(f, &f->noisy[i]));
+	return list;
+}
+
+/* A small host's distance from the others: "2.94x slower over 8 workloads; largest 3.10x slower on int". */
+static json_t *distance_view(const struct ud_fleet *f, size_t k)
+{
+	const struct ud_fleet_distance *d = &f->hosts[k].distance;
+	char gm[48], largest[48];
+
+	ud_rv_speedup_text(d->geomean, -1, gm, sizeof(gm));
+	ud_rv_speedup_text(d->largest_ratio, -1, largest, sizeof(largest));
+	return json_pack("{s:s s:s s:I s:s s:s s:s}", "label", f->hosts[k].label, "geomean", gm, "workloads",
+			 (json_int_t)d->nworkloads, "workloads_word", d->nworkloads == 1 ? "workload" : "workloads",
+			 "largest", largest, "largest_workload", f->workloads[d->largest].name);
+}
+
+/* The groups too small to test: their size and the size needed, and each host's distance from the others. */
+static json_t *untested_view(const struct ud_fleet *f)
+{
+	json_t *list = json_array();
+
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct ud_fleet_group *grp = &f->groups[g];
+		json_t *hosts = json_array();
+		char id[32];
+
+		if (grp->tested)
+			continue;
+		for (size_t i = 0; i < grp->nhosts; i++)
+			if (isfinite(f->hosts[grp->hosts[i]].distance.geomean))
+				json_array_append_new(hosts, distance_view(f, grp->hosts[i]));
+		snprintf(id, sizeof(id), "G%zu", g + 1);
+		json_array_append_new(list, json_pack("{s:s s:s s:I s:s s:I s:o}", "id", id, "name", grp->name, "nhosts",
+						      (json_int_t)grp->nhosts, "hosts_word",
+						      grp->nhosts == 1 ? "host" : "hosts", "need",
+						      (json_int_t)UD_FLEET_MIN_PEERS, "distances", hosts));
+	}
+	return list;
+}
+
+/* What "no outlier" means here: nothing tested, every group tested and quiet, or the tested ones quiet. */
+static json_t *no_outliers_text(const struct ud_fleet *f)
+{
+	char *tested = NULL;
+	size_t n = 0;
+	json_t *v;
+
+	for (size_t g = 0; g < f->ngroups; g++)
+		if (f->groups[g].tested && !ud_append(&tested, "%sG%zu", n++ ? ", " : "", g + 1)) {
+			free(tested);
+			return NULL;
+		}
+	if (!n)
+		v = ud_rv_printf("none tested: no group has the %d hosts outliers need", UD_FLEET_MIN_PEERS);
+	else if (n == f->ngroups)
+		v = ud_rv_printf("none: every host is within its group's spread or its own noise on every workload");
+	else
+		v = ud_rv_printf("none in the groups tested (%s): every host is within its group's spread or its own noise "
+				 "on every workload", tested);
+	free(tested);
+	return v;
 }
 
 /* The per-host table, for --all-hosts: text blocks of a few workloads, and whole rows for Markdown and HTML. */
@@ -559,8 +653,9 @@ static json_t *pmu_banner(const struct ud_fleet *f)
 /* The top of the view: the fleet's size, its grouping and its baseline. */
 static json_t *head_view(const struct ud_fleet *f)
 {
-	char by[512] = "", how[400];
+	char by[512] = "", how[400], ranking[512], rule[256];
 	size_t used = 0;
+	json_t *v;
 
 	for (size_t k = 0; k < f->nkeys && used < sizeof(by); k++)
 		used += (size_t)snprintf(by + used, sizeof(by) - used, "%s%s", k ? ", " : "", f->keys[k]);
@@ -568,11 +663,18 @@ static json_t *head_view(const struct ud_fleet *f)
 		snprintf(how, sizeof(how), "the largest group's median host");
 	else
 		snprintf(how, sizeof(how), "%s", f->baseline == UD_FLEET_FIRST ? "the first profile" : "the host named");
-	return json_pack("{s:{s:s} s:I s:I s:I s:s s:s s:s s:s s:s s:s}", "tool", "version", UD_VERSION, "nhosts",
-			 (json_int_t)f->nhosts, "ngroups", (json_int_t)f->ngroups, "nworkloads",
-			 (json_int_t)f->nworkloads, "group_by", by, "baseline", f->ref_label, "baseline_is", how,
-			 "mads", "5.19", "groups_word", f->ngroups == 1 ? "group" : "groups", "workloads_word",
-			 f->nworkloads == 1 ? "workload" : "workloads");
+	ud_fleet_ranking_text(ranking, sizeof(ranking));
+	snprintf(rule, sizeof(rule), "an outlier moved beyond its group's median +- %.2f MAD and %.0f%% on a workload, and "
+		 "beyond its own 95%% interval there, in a group of at least %d hosts", UD_FLEET_OUTLIER_MADS,
+		 100 * (UD_FLEET_OUTLIER_MIN_MOVE - 1), UD_FLEET_MIN_PEERS);
+	v = json_pack("{s:{s:s} s:I s:I s:I s:s s:s s:s s:s s:s}", "tool", "version", UD_VERSION, "nhosts",
+		      (json_int_t)f->nhosts, "ngroups", (json_int_t)f->ngroups, "nworkloads", (json_int_t)f->nworkloads,
+		      "group_by", by, "baseline", f->ref_label, "baseline_is", how, "groups_word",
+		      f->ngroups == 1 ? "group" : "groups", "workloads_word", f->nworkloads == 1 ? "workload" : "workloads");
+	/* the rule and the ranking where there is something ranked: a report of small groups has none to explain */
+	json_object_set_new(v, "ranked", f->noutliers ? json_pack("{s:s s:s}", "rule", rule, "ranking", ranking)
+						      : json_null());
+	return v;
 }
 
 json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
@@ -597,6 +699,11 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_
 	json_object_set_new(v, "skipped", skipped);
 	json_object_set_new(v, "groups", groups_view(f));
 	json_object_set_new(v, "outliers", outliers_view(f, &nhosts));
+	json_object_set_new(v, "no_outliers", no_outliers_text(f));
+	json_object_set_new(v, "noisy", noisies_view(f));
+	if (f->nnoisy > NOISY_HOSTS_SHOWN)
+		json_object_set_new(v, "more_noisy", json_integer((json_int_t)(f->nnoisy - NOISY_HOSTS_SHOWN)));
+	json_object_set_new(v, "untested", untested_view(f));
 	json_object_set_new(v, "noutliers", json_integer((json_int_t)f->noutliers));
 	json_object_set_new(v, "noutlier_hosts", json_integer((json_int_t)nhosts));
 	if (nhosts > OUTLIER_HOSTS_SHOWN)
