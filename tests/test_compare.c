@@ -793,6 +793,40 @@ START_TEST(test_pairs_left_out)
 }
 END_TEST
 
+/*
+ * A host whose score is -0 (or 0, or below) is left out by name, as diff
+ * refuses it, never pooled where it would halve a small group's median
+ * (issue 36).
+ */
+START_TEST(test_unusable_score_left_out)
+{
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_profile *p;
+	struct run_result r;
+	json_t *doc, *skipped;
+
+	for (int k = 0; k < 5; k++)
+		write_host(&(struct spec){ "H", "zen4", "6.8", "Vulnerable", 8, 1 + 0.01 * k, 2, 1, 2 });
+	write_host(&(struct spec){ "zero", "zen4", "6.8", "Vulnerable", 8, 1, 2, 1, 2 });
+	p = ud_profile_load(paths[npaths - 1], &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ud_score_set_samples(&p->workloads[0].score, (const double[]){ -0.0 }, 1);
+	ck_assert_msg(ud_profile_save(p, paths[npaths - 1], &err) == 0, "%s", err.msg);
+	ud_profile_free(p);
+	r = run_capture((char *[]){ UD, "compare", "-f", "json", paths[0], paths[1], paths[2], paths[3], paths[4],
+				    paths[5], NULL });
+	ck_assert_msg(r.status == 0 && strstr(r.err, "left out") && strstr(r.err, "a score must be positive"), "exit %d: %s",
+		      r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_msg(doc != NULL, "%.200s", r.out);
+	skipped = json_object_get(doc, "skipped");
+	ck_assert_uint_eq(json_array_size(skipped), 1);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "hosts")), 5);
+	json_decref(doc);
+	run_free(&r);
+}
+END_TEST
+
 /* Host k's "path" in the JSON report doc. */
 static const char *host_path(json_t *doc, size_t k)
 {
@@ -916,6 +950,7 @@ int main(void)
 	tcase_add_test(tc, test_real_aa_fleet);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_pairs_left_out);
+	tcase_add_test(tc, test_unusable_score_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -65,8 +65,7 @@ static int check_comparable(const struct ud_workload *a, const struct ud_workloa
 	return 0;
 }
 
-/* 0, or -1 with err for a score the ratios cannot use. */
-static int check_score(const struct ud_workload *w, const char *file, struct ud_err *err)
+int ud_diff_check_score(const struct ud_workload *w, const char *file, struct ud_err *err)
 {
 	if (!isfinite(w->score.median))
 		return 0;
@@ -137,7 +136,7 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 		w->host[UD_SIDE_B] = hb->profile->host;
 		if (!w->b)
 			continue;
-		if (check_score(w->a, ha->file, err) || check_score(w->b, hb->file, err) ||
+		if (ud_diff_check_score(w->a, ha->file, err) || ud_diff_check_score(w->b, hb->file, err) ||
 		    check_comparable(w->a, w->b, ha->file, hb->file, err) ||
 		    check_ratio(w->a, w->b, ha->file, hb->file, err))
 			return -1;

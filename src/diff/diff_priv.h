@@ -13,6 +13,11 @@
  * diff_workload.c: everything numeric about w->a vs w->b (scores positive
  * where present); -1 when out of memory.
  */
+/*
+ * 0, or -1 with err for a score no ratio can use (0, -0, below 0): diff
+ * refuses such a profile, and compare leaves it out, by the one rule.
+ */
+int ud_diff_check_score(const struct ud_workload *w, const char *file, struct ud_err *err);
 int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 
 /*

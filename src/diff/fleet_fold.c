@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff_priv.h"
 #include "fleet_priv.h"
 #include "host_facts.h"
 #include "import.h"
@@ -375,6 +376,12 @@ static int fold_one(void *ctx, size_t i, struct ud_profile *p, const struct ud_e
 		ud_import_explain_not_profile(a->in->paths[i], &a->errs[i]);
 		return 0;
 	}
+	/* a score no ratio can use would be a median's half in a small group: the host is left out, as diff refuses it */
+	for (size_t j = 0; j < p->nworkloads; j++)
+		if (ud_diff_check_score(&p->workloads[j], a->in->paths[i], &a->errs[i]) != 0) {
+			ud_profile_free(p);
+			return 0;
+		}
 	label = ud_host_label(p->host, a->in->paths[i]);
 	a->host_labels[i] = strdup(label);
 	keys = calloc(a->nkeys ? a->nkeys : 1, sizeof(*keys));
