@@ -341,6 +341,28 @@ START_TEST(test_group_by_unknown_everywhere)
 }
 END_TEST
 
+/*
+ * --group-by a field every host has null (hostname), or a group of facts
+ * (cpu): refused by name, where each made every host a group of its own
+ * and an arbitrary one the baseline (issue 36).
+ */
+START_TEST(test_group_by_nothing_refused)
+{
+	struct run_result r;
+
+	for (int k = 0; k < 3; k++)
+		write_host(&(struct spec){ "H", "zen4", "6.8", "Vulnerable", 8, 1 + 0.01 * k, 2, 1, 2 });
+	r = run_capture((char *[]){ UD, "compare", "--group-by", "cpu", paths[0], paths[1], paths[2], NULL });
+	ck_assert_msg(r.status == 2 && strstr(r.err, "--group-by cpu: a group of facts, not one fact"), "exit %d: %s",
+		      r.status, r.err);
+	run_free(&r);
+	r = run_capture((char *[]){ UD, "compare", "--group-by", "hostname", paths[0], paths[1], paths[2], NULL });
+	ck_assert_msg(r.status == 2 && strstr(r.err, "--group-by hostname: unknown (null) on every host"), "exit %d: %s",
+		      r.status, r.err);
+	run_free(&r);
+}
+END_TEST
+
 static char *render_of(const struct ud_fleet *f, enum ud_report_format fmt, bool all_hosts, bool pairs)
 {
 	struct ud_fleet_report r = { fmt, all_hosts, pairs, NULL };
@@ -942,6 +964,7 @@ int main(void)
 	tcase_add_test(tc, test_baselines);
 	tcase_add_test(tc, test_group_by);
 	tcase_add_test(tc, test_group_by_unknown_everywhere);
+	tcase_add_test(tc, test_group_by_nothing_refused);
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
 	tcase_add_test(tc, test_thousand_hosts_text);

@@ -176,15 +176,33 @@ struct ud_diff *ud_fleet_pair(const struct ud_fleet *f, size_t k, struct ud_prof
 	return d;
 }
 
-/* A group-by field that no host has at all is a typo more often than a fact: refused by name. */
+/*
+ * A group-by field that no host has at all is a typo more often than a
+ * fact: refused by name.  So is one that names a group of facts (cpu), and
+ * fields that no host knows (null everywhere, all of them): a host whose
+ * facts are all unknown is a group of its own, so either would make every
+ * host a group (2,000 groups of one at 2,000 hosts) and an arbitrary one
+ * the baseline.  A field unknown everywhere beside one that is known is one
+ * group of unknowns for it, not an error.
+ */
 static int check_keys(const struct ud_fleet *f, const struct ud_fleet_acc *a, struct ud_err *err)
 {
+	bool known = false;
+
+	if (f->keys == ud_fleet_default_keys)
+		return 0;
 	for (size_t k = 0; k < f->nkeys; k++) {
-		/* present but unknown everywhere (every host "generic"): one group of unknowns, not an error */
-		if (!a->key_present[k] && f->keys != ud_fleet_default_keys)
+		if (!a->key_present[k])
 			return ud_fail(err, "--group-by %s: no host has that fact (see 'uarchdiff host --json')",
 				       f->keys[k]);
+		if (a->key_group[k])
+			return ud_fail(err, "--group-by %s: a group of facts, not one fact: name one of its fields, "
+				       "%s.FIELD (see 'uarchdiff host --json')", f->keys[k], f->keys[k]);
+		known = known || a->key_known[k];
 	}
+	if (!known)
+		return ud_fail(err, "--group-by %s%s: unknown (null) on every host: it groups nothing", f->keys[0],
+			       f->nkeys > 1 ? " and the rest" : "");
 	return 0;
 }
 

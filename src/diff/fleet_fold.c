@@ -386,8 +386,12 @@ static int fold_one(void *ctx, size_t i, struct ud_profile *p, const struct ud_e
 	a->host_labels[i] = strdup(label);
 	keys = calloc(a->nkeys ? a->nkeys : 1, sizeof(*keys));
 	for (size_t k = 0; keys && k < a->nkeys; k++) {
+		enum ud_fact_type type = ud_host_fact(p->host, a->keys[k]).type;
+
 		keys[k] = key_text(p, a->keys[k], &oom);
-		a->key_present[k] = a->key_present[k] || ud_host_fact(p->host, a->keys[k]).type != UD_FACT_ABSENT;
+		a->key_present[k] = a->key_present[k] || type != UD_FACT_ABSENT;
+		a->key_known[k] = a->key_known[k] || keys[k];
+		a->key_group[k] = a->key_group[k] || type == UD_FACT_GROUP;
 	}
 	g = keys && !oom && a->host_labels[i] ? group_of(a, i, keys) : -1;
 	if (g < 0 || fold_workloads(a, (size_t)g, i, p) != 0 || vote_facts(&a->groups[g], p->host, i) != 0) {

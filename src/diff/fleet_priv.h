@@ -76,6 +76,8 @@ struct ud_fleet_acc {
 	size_t nkeys;
 	/* per key: some host has the fact at all, if only as unknown ("generic"): a key no host has is a typo */
 	bool key_present[UD_FLEET_MAX_KEYS];
+	bool key_known[UD_FLEET_MAX_KEYS];  /* some host has a value for it (not null, not "unknown") */
+	bool key_group[UD_FLEET_MAX_KEYS];  /* some host has a group of facts there (cpu), not one fact */
 	bool out_of_memory;
 };
 
