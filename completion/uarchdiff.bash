@@ -103,7 +103,8 @@ _uarchdiff()
 			mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_commands "$bin")" -- "$cur")
 		return 0 ;;
 	*:-w | *:--workloads)
-		_uarchdiff_list "$cur" "$("$bin" workloads 2>/dev/null | awk 'NR > 1 { print $1 }')"
+		# a row starts at the margin; its description, wrapped to the width, goes on under its column
+		_uarchdiff_list "$cur" "$("$bin" workloads 2>/dev/null | awk 'NR > 1 && !/^ / { print $1 }')"
 		return 0 ;;
 	*:--uarch)
 		mapfile -t COMPREPLY < <(compgen -W "$(_uarchdiff_uarchs "$bin")" -- "$cur")

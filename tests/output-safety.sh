@@ -501,15 +501,16 @@ grep -q "uarchdiff run: standard output: write failed: No space left on device" 
 rm -f p.json
 # A warning that cannot be written: the status says so.
 cp "$golden/e6.json" same.json
+printf '{' >cut.json # a profile cut short: left out with a warning (a missing path is an error)
 for redirect in "2>/dev/full" "2>&-"; do
 	name="stderr lost ($redirect): compare's warning"
-	eval "\"\$ud\" compare -o c.txt \"\$golden/e5.json\" \"\$golden/e5.json\" /nonexistent.json $redirect"
+	eval "\"\$ud\" compare -o c.txt \"\$golden/e5.json\" \"\$golden/e5.json\" cut.json $redirect"
 	rc=$?
 	status 1
 	[[ -s c.txt ]] || fail "$name: the report was not written"
 	rm -f c.txt
 done
-rm -f same.json
+rm -f same.json cut.json
 name="stderr closed: no file takes its place"
 "$ud" import -o imp.json "$perf" 2>&-
 rc=$?

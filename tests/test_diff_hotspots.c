@@ -201,6 +201,9 @@ int main(void)
 	Suite *s = suite_create("diff_hotspots");
 	TCase *tc = tcase_create("core");
 
+	/* the rows matched whole: laid out wider than a pipe's 80 columns */
+	ud_report_set_width(100);
+
 	tcase_add_checked_fixture(tc, diffutil_load, diffutil_unload);
 	tcase_add_test(tc, test_moves_and_time_per_unit);
 	tcase_add_test(tc, test_kernel_symbol_one_host);

@@ -117,12 +117,16 @@ static int gather(char **operands, size_t n, struct ud_profile_paths *l, struct 
 		}
 		read_stdin |= strcmp(operands[i], "-") == 0;
 	}
+	/* too few: what the folders held is the error's own line, one line as every refusal */
+	if (l->n < 2 && l->nnamed_folders)
+		return ud_fail(err, "give at least two profiles: %zu found in %zu folders (%zu other files there skipped: "
+			       "not profiles), %zu to compare in all", l->nfound, l->nfolders, l->nother, l->n);
+	if (l->n < 2)
+		return ud_fail(err, "give at least two profiles");
 	/* what the folders held, so that a fleet smaller than expected shows before its report */
 	if (l->nnamed_folders)
 		ud_cmd_error(&command, "%zu profiles found in %zu folders (%zu other files there skipped: not profiles), "
 			     "%zu to compare in all", l->nfound, l->nfolders, l->nother, l->n);
-	if (l->n < 2)
-		return ud_fail(err, "give at least two profiles%s", l->nnamed_folders ? " (see above what the folders held)" : "");
 	return 0;
 }
 
