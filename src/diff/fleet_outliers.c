@@ -270,7 +270,8 @@ static int by_host(const void *x, const void *y)
 /* Every outlier explained: each outlier host read again and diffed against its group's median once. */
 static int explain_outliers(struct ud_fleet *f)
 {
-	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
+	if (f->noutliers) /* qsort's array may not be NULL, even empty */
+		qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
 	for (size_t i = 0; i < f->noutliers;) {
 		size_t k = f->outliers[i].host, j = i;
 		const struct ud_fleet_group *grp = &f->groups[f->hosts[k].group];
@@ -341,7 +342,9 @@ int ud_fleet_judge(struct ud_fleet *f)
 	if (ret != 0 || explain_outliers(f) != 0)
 		return -1;
 	rank_hosts = f->hosts;
-	qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_evidence);
-	qsort(f->noisy, f->nnoisy, sizeof(*f->noisy), by_noisy_move);
+	if (f->noutliers)
+		qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_evidence);
+	if (f->nnoisy)
+		qsort(f->noisy, f->nnoisy, sizeof(*f->noisy), by_noisy_move);
 	return 0;
 }

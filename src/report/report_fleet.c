@@ -363,11 +363,12 @@ static json_t *untested_view(const struct ud_fleet *f)
 
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const struct ud_fleet_group *grp = &f->groups[g];
-		json_t *hosts = json_array();
+		json_t *hosts;
 		char id[32];
 
 		if (grp->tested)
 			continue;
+		hosts = json_array();
 		for (size_t i = 0; i < grp->nhosts; i++)
 			if (isfinite(f->hosts[grp->hosts[i]].distance.geomean))
 				json_array_append_new(hosts, distance_view(f, grp->hosts[i]));
