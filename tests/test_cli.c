@@ -1069,6 +1069,35 @@ static void write_mark_spec(const char *dir, const char *marks)
 }
 
 /*
+ * `run -w WORKLOADS -r RUNS -o out` with the mark spec of dir, its output
+ * silenced (SIGHUP ignored from its start where ignore_hup), sent sig once
+ * marks holds `started` lines (2 minutes at most); its wait status.
+ */
+static int run_signalled(const char *dir, const char *out, const char *marks, const char *workloads, const char *runs,
+			 size_t started, int sig, bool ignore_hup)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		if (ignore_hup)
+			signal(SIGHUP, SIG_IGN);
+		setenv("UARCHDIFF_WORKLOADS_DIR", dir, 1);
+		execl(UD, UD, "run", "-w", workloads, "-r", runs, "-o", out, (char *)NULL);
+		_exit(126);
+	}
+	for (int i = 0; i < 1200 && (size_t)lines_in(marks) < started; i++)
+		usleep(100000);
+	kill(pid, sig);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/*
  * Ctrl-C keeps what was measured.  Rounds are shuffled, so the signal waits
  * for a spec that marks each of its runs to start its second: by then the
  * first round, int's sample included, is over, however slow the host.
@@ -1079,25 +1108,11 @@ START_TEST(test_run_interrupted_saves_incomplete)
 	struct ud_profile *p;
 	struct ud_err err;
 	int status;
-	pid_t pid;
 
 	snprintf(out, sizeof(out), "%s/p.json", dir);
 	snprintf(marks, sizeof(marks), "%s/marks", dir);
 	write_mark_spec(dir, marks);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		setenv("UARCHDIFF_WORKLOADS_DIR", dir, 1);
-		execl(UD, UD, "run", "-w", "int,mark", "-r", "20", "-o", out, (char *)NULL);
-		_exit(126);
-	}
-	for (int i = 0; i < 1200 && lines_in(marks) < 2; i++)
-		usleep(100000);
-	kill(pid, SIGINT);
-	waitpid(pid, &status, 0);
+	status = run_signalled(dir, out, marks, "int,mark", "20", 2, SIGINT, false);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 1);
 	p = ud_profile_load(out, &err);
@@ -1129,26 +1144,11 @@ START_TEST(test_run_keeps_ignored_hangup)
 	struct ud_profile *p;
 	struct ud_err err;
 	int status;
-	pid_t pid;
 
 	snprintf(out, sizeof(out), "%s/p.json", dir);
 	snprintf(marks, sizeof(marks), "%s/marks", dir);
 	write_mark_spec(dir, marks);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		signal(SIGHUP, SIG_IGN);
-		setenv("UARCHDIFF_WORKLOADS_DIR", dir, 1);
-		execl(UD, UD, "run", "-w", "mark", "-r", "2", "-o", out, (char *)NULL);
-		_exit(126);
-	}
-	for (int i = 0; i < 1200 && lines_in(marks) < 1; i++)
-		usleep(100000);
-	kill(pid, SIGHUP);
-	waitpid(pid, &status, 0);
+	status = run_signalled(dir, out, marks, "mark", "2", 1, SIGHUP, true);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 	p = ud_profile_load(out, &err);
 	ck_assert_msg(p != NULL, "%s", err.msg);
