@@ -866,6 +866,10 @@ static int setup(struct stat_run *r)
 	}
 	if (plan_events(r) != 0)
 		return UD_EXIT_PERF_USAGE;
+	if (ud_measurement_check_filters(&r->meas, &err) != 0) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_PERF_FAILED;
+	}
 	if (check_outputs() != 0)
 		return UD_EXIT_PERF_FAILED;
 	if (o.control && ud_control_open(o.control, &r->control, &err) != 0) {

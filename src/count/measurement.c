@@ -89,13 +89,8 @@ static int unknown_events(const struct ud_measurement *m, const struct ud_measur
 	return ud_fail(err, "%s (and %zu more unknown events): nothing was run", first, bad - 1);
 }
 
-/* --filter's filters set on their tracepoints, each one the kernel refuses refused before anything runs. */
-static int filter_events(struct ud_measurement *m, const struct ud_event_request *request, struct ud_err *err)
+int ud_measurement_check_filters(const struct ud_measurement *m, struct ud_err *err)
 {
-	if (!request)
-		return 0;
-	if (ud_event_request_apply_filters(request, m->ev, m->nev, err) != 0)
-		return -1;
 	for (size_t i = 0; i < m->nev; i++)
 		if (m->ev[i].filter && ud_counting_check_filter(&m->ev[i], err) != 0)
 			return -1;
@@ -162,7 +157,7 @@ int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_op
 		    ud_perf_event_paranoid());
 	if (unknown_events(m, o, err) != 0)
 		return -1;
-	return filter_events(m, o->request, err);
+	return o->request ? ud_event_request_apply_filters(o->request, m->ev, m->nev, err) : 0;
 }
 
 const struct ud_sampler_config *ud_measurement_sampler(const struct ud_measurement *m)

@@ -96,9 +96,18 @@ int ud_measurement_detect(struct ud_measurement *m, struct ud_err *err);
  * noticed as o says.  -1 with err: a metric the table does not define, an
  * empty name, an unknown one under refuse_unknown ("unknown event 'cyles'
  * (did you mean 'cycles'?): nothing was run"), a --filter on an event that
- * is no tracepoint or that the kernel refuses, or out of memory.
+ * is no tracepoint, or out of memory.
  */
 int ud_measurement_plan(struct ud_measurement *m, const struct ud_measurement_opts *o, struct ud_err *err);
+
+/*
+ * Whether the kernel takes each --filter of m's plan, tried on a counter
+ * opened and closed for it: -1 with err at the first one it refuses.  Apart
+ * from the plan because perf tells the two failures apart: a filter without
+ * a tracepoint is a usage error (129), one the kernel refuses a failure of
+ * the counting's setup (255).
+ */
+int ud_measurement_check_filters(const struct ud_measurement *m, struct ud_err *err);
 
 /* The sampler's configuration where hotspots are measured, else NULL (borrowed from m). */
 const struct ud_sampler_config *ud_measurement_sampler(const struct ud_measurement *m);
