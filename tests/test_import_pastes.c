@@ -233,6 +233,77 @@ static void check_hybrid(double task_pct)
 	ck_assert_str_eq(p->host->core_pmus[1], "cpu_atom");
 }
 
+/*
+ * perf's cgroup column (-G, --for-each-cgroup; issue 34), on perf 6.1's
+ * own output (tests/data/perf-stat/vm-perf61-*): each event per cgroup is
+ * its own counter, the later one named NAME#2 as stat names it, carrying
+ * its cgroup, in text (the column found by perf's widths), CSV (before
+ * -r's variance) and JSON ("cgroup").
+ */
+static void import_data(const char *file)
+{
+	char path[512], *text;
+
+	snprintf(path, sizeof(path), "%s/perf-stat/%s", UD_TEST_DATA, file);
+	text = read_text(path);
+	ck_assert_msg(text != NULL, "%s", path);
+	reset();
+	ck_assert_msg(import_as(text, strlen(text), file, NULL) == 0, "%s: %s", file, err.msg);
+	free(text);
+}
+
+static void in_cgroup(const char *name, const char *cgroup, double value, double rel_stddev)
+{
+	const struct ud_counter *c = ctr_of(0, name);
+
+	ck_assert_str_eq(c->cgroup, cgroup);
+	if (!isnan(value))
+		ck_assert_double_eq_tol(c->value, value, 1e-6 * value);
+	if (!isnan(rel_stddev))
+		ck_assert_double_eq_tol(c->rel_stddev, rel_stddev, 1e-9);
+}
+
+START_TEST(test_cgroup_column)
+{
+	import_data("vm-perf61-for-each-cgroup.txt");
+	in_cgroup("task-clock", "udt1", 312.43e6, NAN);
+	in_cgroup("context-switches", "udt1", 72, NAN);
+	in_cgroup("task-clock#2", "udt2", 97.20e6, NAN);
+	in_cgroup("context-switches#2", "udt2", 31, NAN);
+	import_data("vm-perf61-for-each-cgroup.csv");
+	in_cgroup("task-clock#2", "udt2", 135.29e6, NAN);
+	in_cgroup("context-switches", "udt1", 65, NAN);
+	import_data("vm-perf61-for-each-cgroup.json");
+	in_cgroup("task-clock", "udt1", 273241123, NAN);
+	in_cgroup("context-switches#2", "udt2", 32, NAN);
+	import_data("vm-perf61-for-each-cgroup-r3.csv");
+	in_cgroup("task-clock", "udt1", 183.61e6, 0.0348);
+	in_cgroup("context-switches#2", "udt2", 47, 0.1092);
+	import_data("vm-perf61-for-each-cgroup-r3.txt");
+	in_cgroup("task-clock#2", "udt2", 162.27e6, 0.0354);
+	/* -I: each cgroup's intervals add up apart */
+	import_data("vm-perf61-for-each-cgroup-I100.txt");
+	in_cgroup("task-clock", "udt1", 255.05e6, NAN);
+	in_cgroup("task-clock#2", "udt2", 91.11e6, NAN);
+	ck_assert_uint_eq(wl(0)->ncounters, 2);
+	/* perf's <not counted> row is 7 columns narrower; the second cgroup stays apart even so */
+	import_data("vm-perf61-G-not-counted.txt");
+	in_cgroup("task-clock", "udt1", 175.82e6, NAN);
+	in_cgroup("context-switches", "udt2", NAN, NAN);
+	ck_assert_int_eq(ctr_of(0, "context-switches")->status, UD_NOT_COUNTED);
+}
+END_TEST
+
+/* Prose whose third word sits where no cgroup column does stays prose, and an event without a cgroup keeps none. */
+START_TEST(test_cgroup_column_not_prose)
+{
+	OK(" Performance counter stats for './x':\n\n             3      page-faults\n"
+	   "             5      files copied\n\n       0.1 seconds time elapsed\n");
+	ck_assert_uint_eq(wl(0)->ncounters, 1);
+	ck_assert_ptr_null(ctr_of(0, "page-faults")->cgroup);
+}
+END_TEST
+
 START_TEST(test_hybrid_text)
 {
 	json_t *j, *per;
@@ -743,6 +814,8 @@ int main(void)
 	tcase_add_test(tc, test_csv_all_not_supported);
 	tcase_add_test(tc, test_cli_bad_paste_writes_nothing);
 	tcase_add_test(tc, test_huge_file_refused);
+	tcase_add_test(tc, test_cgroup_column);
+	tcase_add_test(tc, test_cgroup_column_not_prose);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

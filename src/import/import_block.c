@@ -33,6 +33,8 @@ void imp_acc_interval(struct acc *a, double seconds)
 
 void imp_acc_free(struct acc *a)
 {
+	for (size_t i = 0; i < a->n; i++)
+		free(a->c[i].cgroup);
 	free(a->c);
 	free(a->command);
 	free(a->perf_command.line);
@@ -114,45 +116,91 @@ int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 	return 0;
 }
 
+/* "n" + name + "/" + pmu, and the cgroup after a unit separator: a new string the caller frees, NULL out of memory. */
+static char *name_key(const char *name, const char *pmu, const char *cgroup)
+{
+	size_t len = strlen(name) + strlen(pmu) + (cgroup ? strlen(cgroup) + 1 : 0) + 3;
+	char *key = malloc(len);
+
+	if (key)
+		snprintf(key, len, "n%s/%s%s%s", name, pmu, cgroup ? "\x1f" : "", cgroup ? cgroup : "");
+	return key;
+}
+
+/* A new counter of event (normalised to name, on pmu) in cgroup (NULL none), indexed under key and spelling. */
+static struct acc_counter *acc_new(struct acc *a, const char *event, const char *name, const char *pmu,
+				   const char *cgroup, const char *key, const char *spelling)
+{
+	struct acc_counter *c;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 16;
+		struct acc_counter *grown = realloc(a->c, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		a->c = grown;
+		a->cap = cap;
+	}
+	c = &a->c[a->n];
+	memset(c, 0, sizeof(*c));
+	if ((cgroup && !(c->cgroup = strdup(cgroup))) || acc_index(a, key, a->n) != 0 ||
+	    (spelling && acc_index(a, spelling, a->n) != 0)) {
+		free(c->cgroup);
+		return NULL;
+	}
+	a->n++;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->printed, sizeof(c->printed), "%s", event);
+	snprintf(c->pmu, sizeof(c->pmu), "%s", pmu);
+	c->rel_stddev = NAN;
+	return c;
+}
+
+/* The counter of event's rows in cgroup (NULL none), added where it is the first; NULL out of memory. */
+static struct acc_counter *acc_counter_of(struct acc *a, const char *event, const char *cgroup, bool *added)
+{
+	char name[96], pmu[ACC_PMU_LEN] = "", spelling[ACC_PRINTED_KEY], *key;
+	/* a spelling too long for its key is looked up by its name alone */
+	bool keyed = snprintf(spelling, sizeof(spelling), "p%s%s%s", event, cgroup ? "\x1f" : "",
+			      cgroup ? cgroup : "") < (int)sizeof(spelling);
+	struct acc_counter *c;
+
+	*added = false;
+	if (!a->index && !(a->index = json_object()))
+		return NULL;
+	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
+	if (keyed && (c = acc_find(a, spelling)) != NULL)
+		return c;
+	imp_normalize_event(event, name, sizeof(name));
+	if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))
+		pmu[0] = '\0';
+	if (!(key = name_key(name, pmu, cgroup)))
+		return NULL;
+	if (!(c = acc_find(a, key))) {
+		c = acc_new(a, event, name, pmu, cgroup, key, keyed ? spelling : NULL);
+		*added = c != NULL;
+	}
+	free(key);
+	return c;
+}
+
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev, bool part)
 {
-	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
-	/* a spelling too long for its key is looked up by its name alone */
-	bool keyed = snprintf(spelling, sizeof(spelling), "p%s", event) < (int)sizeof(spelling);
-	struct acc_counter *c;
+	return imp_acc_add_in(a, event, NULL, status, value, pct, rel_stddev, part);
+}
 
-	if (!a->index && !(a->index = json_object()))
+int imp_acc_add_in(struct acc *a, const char *event, const char *cgroup, enum ud_count_status status, double value,
+		   double pct, double rel_stddev, bool part)
+{
+	bool added;
+	struct acc_counter *c = acc_counter_of(a, event, cgroup && *cgroup ? cgroup : NULL, &added);
+
+	if (!c)
 		return -1;
-	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
-	c = keyed ? acc_find(a, spelling) : NULL;
-	if (!c) {
-		imp_normalize_event(event, name, sizeof(name));
-		if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))
-			pmu[0] = '\0';
-		snprintf(key, sizeof(key), "n%s/%s", name, pmu);
-		c = acc_find(a, key);
-	}
-	if (!c) {
-		if (a->n == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 16;
-			struct acc_counter *grown = realloc(a->c, cap * sizeof(*grown));
-
-			if (!grown)
-				return -1;
-			a->c = grown;
-			a->cap = cap;
-		}
-		c = &a->c[a->n++];
-		if (acc_index(a, key, a->n - 1) != 0 || (keyed && acc_index(a, spelling, a->n - 1) != 0))
-			return -1;
-		memset(c, 0, sizeof(*c));
-		snprintf(c->name, sizeof(c->name), "%s", name);
-		snprintf(c->printed, sizeof(c->printed), "%s", event);
-		snprintf(c->pmu, sizeof(c->pmu), "%s", pmu);
+	if (added)
 		c->status = status;
-		c->rel_stddev = NAN;
-	}
 	/* Rows of one event (per CPU, per interval) add up; whole counts repeated are averaged (add_counters) */
 	c->repeated = c->repeated || (!part && c->rows > 0);
 	if (status == UD_COUNTED) {
@@ -393,6 +441,24 @@ static void set_identity(struct ud_counter *c, const char *printed, enum ud_even
 	ud_counter_set_identity(c, id.cls, named.mode);
 }
 
+static bool same_cgroup(const char *x, const char *y)
+{
+	return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/*
+ * name as the counting names an event counted again, in another cgroup
+ * ("task-clock#2", cgroups.c): the lowest K >= 2 not yet in added.  A name
+ * with no room left for its number keeps it cut, unique all the same.
+ */
+static void number_repeat(const json_t *added, char *name, size_t size)
+{
+	size_t base = strlen(name);
+
+	for (int k = 2; json_object_get(added, name); k++)
+		snprintf(name + (base < size - 12 ? base : size - 12), 12, "#%d", k);
+}
+
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, enum ud_event_arch arch,
 			struct ud_err *err)
 {
@@ -409,18 +475,25 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 
 		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "",
 			 renamed ? event : s->name);
-		if ((k = json_object_get(added, name)) != NULL) {
+		if ((k = json_object_get(added, name)) != NULL &&
+		    same_cgroup(w->counters[json_integer_value(k)].cgroup, s->cgroup)) {
 			/* cycles:u and cycles:k under --all-user both counted user mode: one count, not two to add */
 			if (!renamed)
 				merge_counter(&w->counters[json_integer_value(k)], s);
 			continue;
 		}
+		if (k)
+			number_repeat(added, name, sizeof(name));
 		c = ud_workload_add_counter(w, name);
 		if (!c || json_object_set_new_nocheck(added, name, json_integer((json_int_t)(w->ncounters - 1))) != 0) {
 			ret = -1;
 			break;
 		}
 		set_identity(c, s->printed, arch);
+		if (s->cgroup && !(c->cgroup = strdup(s->cgroup))) {
+			ret = -1;
+			break;
+		}
 		c->status = s->status;
 		c->value = s->status != UD_COUNTED ? NAN : s->repeated ? s->value / s->counted : s->value;
 		if (s->pct_rows)

@@ -27,6 +27,7 @@ struct acc_counter {
 	char name[96];
 	char pmu[ACC_PMU_LEN];   /* the core PMU it was printed under (cpu_core), "" none: a hybrid's core types stay apart */
 	char printed[96];        /* the first spelling seen, to skip normalising repeats */
+	char *cgroup;            /* perf stat -G's cgroup column; NULL none (the same event in two cgroups is two counters) */
 	enum ud_count_status status;
 	double value;            /* sum over rows */
 	int counted;             /* the rows that counted (the others printed <not counted>) */
@@ -98,6 +99,9 @@ bool imp_acc_empty(const struct acc *a);
  */
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev, bool part);
+/* imp_acc_add() of a row perf printed with a cgroup column (-G, --for-each-cgroup): cgroup "" for none. */
+int imp_acc_add_in(struct acc *a, const char *event, const char *cgroup, enum ud_count_status status, double value,
+		   double pct, double rel_stddev, bool part);
 /*
  * perf's metric name = value (NAN: printed without one); a later row of the
  * name replaces it.  Under a hybrid metric group's label the name gets its

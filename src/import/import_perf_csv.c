@@ -2,7 +2,7 @@
  * import_perf_csv.c - `perf stat -x SEP`: value,unit,event[,variance],
  * run_time,pct_running,metric,metric_unit, with an interval timestamp or a
  * CPU column first under -I or -A.  The separator is read from the first
- * counter line.  perf 6.x adds metric-only rows and metric-group headers
+ * counter line; -G adds a cgroup after the event.  perf 6.x adds metric-only rows and metric-group headers
  * with the value and event empty: their metrics are kept, not refused.
  */
 #include <ctype.h>
@@ -17,6 +17,8 @@
 #include "import_rows.h"
 
 #define MAX_FIELDS 16
+/* -G's cgroup and the four fields perf prints after it: run time, running share, metric value, metric unit. */
+#define CSV_FIELDS_AFTER_CGROUP 5
 
 /*
  * Splits line on sep into f (MAX_FIELDS at most), in place.  A field that
@@ -122,11 +124,26 @@ static int take_row_metric(struct acc *a, char **f, int n, int at, const char *e
 	return 0;
 }
 
+/*
+ * Whether the first of the n fields after a row's event is -G's cgroup
+ * column: perf's print_cgroup() puts it there ("" for an event counted in
+ * none), before -r's variance, and perf (4.x to 6.x) then always prints
+ * run time, running share, metric value and metric unit, so a row without
+ * it has at most 4 fields left after its event, or 5 with a variance,
+ * which ends in '%'.
+ */
+static bool cgroup_field(char **f, int n)
+{
+	size_t len = n > 0 ? strlen(f[0]) : 0;
+
+	return n >= CSV_FIELDS_AFTER_CGROUP && !(len && f[0][len - 1] == '%');
+}
+
 /* 1 taken, 0 not a counter row, -1 error. */
 static int take_row(struct acc *a, char *line, void *ctx, const char *name, int lineno, struct ud_err *err)
 {
 	char *sep_seen = ctx, sep;
-	char *f[MAX_FIELDS], *value, *unit, *event;
+	char *f[MAX_FIELDS], *value, *unit, *event, *cgroup = NULL;
 	enum ud_count_status status = UD_COUNTED;
 	double v = 0, pct = NAN, spread = NAN;
 	int n, i = 0;
@@ -171,6 +188,10 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	default: break;
 	}
 	i += 3;
+	if (cgroup_field(f + i, n - i)) {
+		cgroup = f[i];
+		i++;
+	}
 	/* -r inserts the variance ("0.12%") after the event */
 	if (n > i && *f[i] && f[i][strlen(f[i]) - 1] == '%') {
 		f[i][strlen(f[i]) - 1] = '\0';
@@ -185,7 +206,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 		pct = spread = NAN;
 	if (imp_check_running_pct(pct, err) != 0)
 		return ud_err_prefix(err, "%s:%d", name, lineno);
-	if (imp_acc_add(a, event, status, v, pct, spread, part) != 0)
+	if (imp_acc_add_in(a, event, cgroup, status, v, pct, spread, part) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }

@@ -106,7 +106,8 @@ static int take_object(struct acc *a, const json_t *o, const char *name, int lin
 	if (imp_check_running_pct(p, err) != 0)
 		return ud_err_prefix(err, "%s:%d: pcnt-running", name, lineno);
 	/* -A's rows name their CPU ("cpu"), -I's their interval: parts of a count, which add up */
-	if (imp_acc_add(a, event, status, v, p, spread, json_object_get(o, "cpu") || json_is_number(interval)) != 0)
+	if (imp_acc_add_in(a, event, json_string_value(json_object_get(o, "cgroup")), status, v, p, spread,
+			   json_object_get(o, "cpu") || json_is_number(interval)) != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return take_metric(a, o, event, name, lineno, err) < 0 ? -1 : 1;
 }

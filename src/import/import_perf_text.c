@@ -29,6 +29,8 @@
 #define TD_COLUMNS_MAX 12
 /* Longest name a block takes from the text line before it. */
 #define PROSE_NAME_MAX 80
+/* Longest -G cgroup column read: a path under the cgroup hierarchy, PATH_MAX in the kernel. */
+#define CGROUP_NAME_MAX 4096
 /* Votes that settle a block's decimal mark: past these, reading on changes nothing. */
 #define DECIMAL_VOTES_ENOUGH 16
 
@@ -366,15 +368,36 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 }
 
 /*
- * A counter line: [timestamp] [CPUn] value [unit] event [# comment] [(pct%)].
+ * The length of -G's cgroup column at rest, after the event name ev (n
+ * characters), else 0.  perf's print_cgroup() prints it one space after
+ * the name padded to its width, 32 columns (perf 6) or 25 (older perf, and
+ * perf 6's <not counted> rows): where it starts tells it from prose ("3
+ * files copied"), which a paste whose spaces were squeezed loses.
+ */
+static size_t cgroup_column(const char *ev, size_t n, const char *rest)
+{
+	static const size_t widths[] = { 25, 32 };
+	size_t at = (size_t)(rest - ev);
+
+	if (!*rest || strchr("#([", *rest))
+		return 0;
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (at == (n > widths[i] ? n : widths[i]) + 1)
+			return strcspn(rest, " \t");
+	return 0;
+}
+
+/*
+ * A counter line: [timestamp] [CPUn] value [unit] event [cgroup] [# comment] [(pct%)].
  * Returns 1 when taken, 0 when the line is not one (program output), -1 on error.
  */
 static int take_counter(struct text_state *t, const char *s)
 {
 	struct counter_row row = { 0 };
 	const char *p = s, *ev, *rest;
+	char cgroup[CGROUP_NAME_MAX] = "";
 	double pct;
-	size_t n;
+	size_t n, cgroup_len;
 	int r = counter_value(t, &p, &row);
 
 	if (r <= 0)
@@ -412,6 +435,12 @@ static int take_counter(struct text_state *t, const char *s)
 	} else if (row.pow10 == 0 && imp_is_clock_event(row.event)) {
 		row.pow10 = 6;
 	}
+	if ((cgroup_len = cgroup_column(ev, n, rest)) > 0) {
+		if (cgroup_len >= sizeof(cgroup))
+			return fail_line(t, "cgroup name too long");
+		memcpy(cgroup, rest, cgroup_len);
+		rest = skip_space(rest + cgroup_len);
+	}
 	if (*rest && *rest != '#' && *rest != '(' && *rest != '[')
 		return 0; /* "3 files copied": prose, not a counter */
 	/* A counter after a block's "seconds time elapsed" line is the next run's, headed or not. */
@@ -420,8 +449,9 @@ static int take_counter(struct text_state *t, const char *s)
 	pct = running_pct(rest, t->decimal);
 	if (imp_check_running_pct(pct, t->err) != 0)
 		return failed_at_line(t);
-	if (imp_acc_add(&t->acc, row.event, row.status, row.status == UD_COUNTED ? imp_decimal_value(row.d, row.pow10) : 0,
-		    pct, rel_spread(rest, t->decimal), row.part) != 0)
+	if (imp_acc_add_in(&t->acc, row.event, cgroup, row.status,
+			   row.status == UD_COUNTED ? imp_decimal_value(row.d, row.pow10) : 0, pct,
+			   rel_spread(rest, t->decimal), row.part) != 0)
 		return fail_line(t, "out of memory");
 	return take_comment_metric(t, row.event, rest) < 0 ? -1 : 1;
 }
