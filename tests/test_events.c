@@ -440,6 +440,56 @@ START_TEST(test_detailed_levels)
 }
 END_TEST
 
+/* Makes PATH/NAME, an empty file: a made-up sysfs event. */
+static void touch(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+/*
+ * perf 6.1's default events by what the cpu PMU lists (a made-up events
+ * folder): the stall events where listed, Intel's top-down group where
+ * slots is, at level 2 where topdown-heavy-ops is too (arch/x86/util/topdown.c).
+ */
+START_TEST(test_perf_defaults_by_pmu)
+{
+	char dir[] = "/tmp/ud-cpu-events-XXXXXX", *list;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	list = ud_perf_default_events(dir, false);
+	ck_assert_str_eq(list, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"
+			       "branch-misses");
+	free(list);
+	touch(dir, "stalled-cycles-frontend");
+	touch(dir, "slots");
+	list = ud_perf_default_events(dir, true);
+	ck_assert_str_eq(list, "cpu-clock,context-switches,cpu-migrations,page-faults,cycles,stalled-cycles-frontend,"
+			       "instructions,branches,branch-misses,"
+			       "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}");
+	free(list);
+	touch(dir, "topdown-heavy-ops");
+	list = ud_perf_default_events(dir, false);
+	ck_assert_ptr_nonnull(strstr(list, ",branch-misses,{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+					   "topdown-be-bound,topdown-heavy-ops,topdown-br-mispredict,"
+					   "topdown-fetch-lat,topdown-mem-bound}"));
+	free(list);
+	for (size_t i = 0; i < 3; i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 (const char *[]){ "stalled-cycles-frontend", "slots", "topdown-heavy-ops" }[i]);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_format_place)
 {
 	struct perf_event_attr attr;
@@ -629,6 +679,7 @@ int main(void)
 	tcase_add_test(tc, test_requested_groups_are_kept);
 	tcase_add_test(tc, test_units_and_tool_event);
 	tcase_add_test(tc, test_detailed_levels);
+	tcase_add_test(tc, test_perf_defaults_by_pmu);
 	tcase_add_test(tc, test_format_place);
 	tcase_add_test(tc, test_pmu_syntax);
 	tcase_add_test(tc, test_tracepoint);

@@ -382,6 +382,55 @@ START_TEST(test_cgroup_rates)
 }
 END_TEST
 
+/*
+ * Intel's top-down group, which perf 6.1 adds to its defaults where the
+ * cpu PMU lists slots (made-up counts): each level-1 topdown-* row shows
+ * its share of the four's sum, as perf's stat-shadow.c; with fewer than
+ * two of them counted (perf's full_td()) the row shows a rate instead.
+ */
+START_TEST(test_topdown_level1_shares)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	struct ud_workload *w = ud_profile_add_workload(p, "made-up");
+	static const struct {
+		const char *name;
+		double value;
+	} rows[] = { { "task-clock", 1e9 }, { "slots", 1000 }, { "topdown-retiring", 300 },
+		     { "topdown-bad-spec", 100 }, { "topdown-fe-bound", 200 }, { "topdown-be-bound", 400 } };
+	static const struct ud_stat_unit ones[] = { { "msec", 1e-6, false }, { "", 1, false }, { "", 1, false },
+						    { "", 1, false }, { "", 1, false }, { "", 1, false } };
+	struct ud_stat_view v;
+	char *s;
+
+	w->elapsed_ns = 1e9;
+	for (size_t i = 0; i < 6; i++) {
+		struct ud_counter *c = ud_workload_add_counter(w, rows[i].name);
+
+		c->status = UD_COUNTED;
+		c->value = rows[i].value;
+	}
+	v = whole(w);
+	v.units = ones;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "topdown-retiring                 #     30.0% Retiring") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "topdown-bad-spec                 #     10.0% Bad Speculation") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "topdown-fe-bound                 #     20.0% Frontend Bound") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "topdown-be-bound                 #     40.0% Backend Bound") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "slots                            #    1.000 K/sec") != NULL, "%s", s);
+	free(s);
+	s = render_view(&v, ",");
+	ck_assert_msg(strstr(s, "300,,topdown-retiring,0,100.00,30.0,Retiring\n") != NULL, "%s", s);
+	free(s);
+	for (size_t i = 3; i < 6; i++)
+		w->counters[i].value = 0;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "Retiring") == NULL && strstr(s, "topdown-retiring                 #  300.000 /sec"),
+		      "%s", s);
+	free(s);
+	ud_profile_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat_format");
@@ -398,6 +447,7 @@ int main(void)
 	tcase_add_test(tc, test_metric_only_per_cpu_interval);
 	tcase_add_test(tc, test_big_num);
 	tcase_add_test(tc, test_cgroup_column);
+	tcase_add_test(tc, test_topdown_level1_shares);
 	tcase_add_test(tc, test_cgroup_rates);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

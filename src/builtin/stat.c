@@ -402,7 +402,8 @@ static void notice(void *ctx, const char *msg)
  */
 static char *perf_defaults(void)
 {
-	return ud_perf_default_events(target_kind() == UD_TARGET_SYSTEM_WIDE || target_kind() == UD_TARGET_CPUS);
+	return ud_perf_default_events(UD_CPU_PMU_EVENTS,
+				      target_kind() == UD_TARGET_SYSTEM_WIDE || target_kind() == UD_TARGET_CPUS);
 }
 
 /* The plan for -e (or the defaults), -d, -M and --hotspots; every unknown name refused. */

@@ -135,6 +135,42 @@ static bool miss_ratio(struct comment *cm, const struct ud_workload *w, const st
 	return false;
 }
 
+/* perf 6.1's level-1 top-down metrics beside Intel's topdown-* counters (stat-shadow.c), each over the four's sum. */
+static const struct {
+	const char *event, *metric;
+} topdown_l1[] = {
+	{ "topdown-retiring", "Retiring" },
+	{ "topdown-bad-spec", "Bad Speculation" },
+	{ "topdown-fe-bound", "Frontend Bound" },
+	{ "topdown-be-bound", "Backend Bound" },
+};
+
+/*
+ * c's share of the level-1 slots where name is one of the four and at
+ * least two of them counted (perf's full_td()); else no comment, and perf
+ * prints the counter's rate instead, as for any other event.
+ */
+static void topdown_share(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c,
+			  const char *name)
+{
+	size_t n = sizeof(topdown_l1) / sizeof(topdown_l1[0]), k = n;
+	double sum = 0;
+	int counted = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = ud_workload_value(w, topdown_l1[i].event);
+
+		if (v > 0) {
+			sum += v;
+			counted++;
+		}
+		if (strcmp(name, topdown_l1[i].event) == 0)
+			k = i;
+	}
+	if (k < n && counted >= 2)
+		ratio_comment(cm, 100 * c->value / sum, topdown_l1[k].metric, "%8.1f%%");
+}
+
 /* CPUs utilized: task-clock over the time it was counted in (SPEC §4, perf's stat-shadow.c). */
 static double cpus_utilized(const struct ud_workload *w, const struct ud_counter *c)
 {
@@ -164,8 +200,8 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 		percent(&cm, ud_metric(w, UD_M_FRONTEND_STALL_RATE), "frontend cycles idle");
 	else if (strcmp(n, "stalled-cycles-backend") == 0)
 		percent(&cm, ud_metric(w, UD_M_BACKEND_STALL_RATE), "backend cycles idle");
-	else
-		miss_ratio(&cm, w, c, n);
+	else if (!miss_ratio(&cm, w, c, n))
+		topdown_share(&cm, w, c, n);
 	if (isnan(cm.value) && !is_clock(n))
 		rate(&cm, w, c);
 	return cm;

@@ -46,23 +46,36 @@ const char *const ud_default_events[] = {
 };
 const size_t ud_default_events_count = sizeof(ud_default_events) / sizeof(ud_default_events[0]);
 
-/* Where perf's pmu_have_event("cpu", name) looks: the core PMU's sysfs events (x86's "cpu" PMU only). */
-static bool cpu_pmu_lists(const char *name)
+/* Whether the core PMU's sysfs events folder lists name: perf's pmu_have_event("cpu", name) (x86's "cpu" PMU only). */
+static bool cpu_pmu_lists(const char *cpu_events, const char *name)
 {
-	char path[256];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/cpu/events/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", cpu_events, name);
 	return access(path, F_OK) == 0;
 }
 
-char *ud_perf_default_events(bool count_cpus)
+/*
+ * perf 6.1's default top-down group (tools/perf/arch/x86/util/topdown.c,
+ * topdown_parse_events()): level 2 where the PMU lists topdown-heavy-ops
+ * (Sapphire Rapids), else level 1 (Ice Lake, Tiger Lake).
+ */
+#define TOPDOWN_L1_EVENTS "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}"
+#define TOPDOWN_L2_EVENTS \
+	"{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,topdown-heavy-ops," \
+	"topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound}"
+
+char *ud_perf_default_events(const char *cpu_events, bool count_cpus)
 {
-	char list[256];
+	char list[512];
+	const char *topdown = !cpu_pmu_lists(cpu_events, "slots")		   ? ""
+			      : cpu_pmu_lists(cpu_events, "topdown-heavy-ops") ? "," TOPDOWN_L2_EVENTS
+									   : "," TOPDOWN_L1_EVENTS;
 
 	snprintf(list, sizeof(list), "%s,context-switches,cpu-migrations,page-faults,cycles%s%s,instructions,branches,"
-		 "branch-misses", count_cpus ? "cpu-clock" : "task-clock",
-		 cpu_pmu_lists("stalled-cycles-frontend") ? ",stalled-cycles-frontend" : "",
-		 cpu_pmu_lists("stalled-cycles-backend") ? ",stalled-cycles-backend" : "");
+		 "branch-misses%s", count_cpus ? "cpu-clock" : "task-clock",
+		 cpu_pmu_lists(cpu_events, "stalled-cycles-frontend") ? ",stalled-cycles-frontend" : "",
+		 cpu_pmu_lists(cpu_events, "stalled-cycles-backend") ? ",stalled-cycles-backend" : "", topdown);
 	return strdup(list);
 }
 

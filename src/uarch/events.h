@@ -111,10 +111,15 @@ extern const size_t ud_default_events_count;
  * tools/perf/builtin-stat.c add_default_attributes() (perf 6.1):
  * task-clock (cpu-clock when counting CPUs), context-switches,
  * cpu-migrations, page-faults, cycles, stalled-cycles-frontend and -backend
- * only where the "cpu" PMU lists them in sysfs, then instructions, branches,
- * branch-misses.  NULL when out of memory.
+ * only where the "cpu" PMU lists them, then instructions, branches,
+ * branch-misses, and Intel's top-down group where it lists slots.
+ * cpu_events: that PMU's events folder, UD_CPU_PMU_EVENTS on a live host.
+ * NULL when out of memory.
  */
-char *ud_perf_default_events(bool count_cpus);
+char *ud_perf_default_events(const char *cpu_events, bool count_cpus);
+
+/* Where perf's pmu_have_event("cpu", NAME) looks for NAME. */
+#define UD_CPU_PMU_EVENTS "/sys/bus/event_source/devices/cpu/events"
 
 /*
  * perf stat's -d, -d -d and -d -d -d (tools/perf/builtin-stat.c,
