@@ -384,7 +384,7 @@ END_TEST
 
 /*
  * Intel's top-down group, which perf 6.1 adds to its defaults where the
- * cpu PMU lists slots (made-up counts): each level-1 topdown-* row shows
+ * cpu PMU lists slots (made-up counts): each topdown-* row shows
  * its share of the four's sum, as perf's stat-shadow.c; with fewer than
  * two of them counted (perf's full_td()) the row shows a rate instead.
  */
@@ -399,13 +399,16 @@ START_TEST(test_topdown_level1_shares)
 		     { "topdown-bad-spec", 100 }, { "topdown-fe-bound", 200 }, { "topdown-be-bound", 400 } };
 	static const struct ud_stat_unit ones[] = { { "msec", 1e-6, false }, { "", 1, false }, { "", 1, false },
 						    { "", 1, false }, { "", 1, false }, { "", 1, false } };
+	static const struct ud_stat_unit ones7[] = { { "msec", 1e-6, false }, { "", 1, false }, { "", 1, false },
+						     { "", 1, false }, { "", 1, false }, { "", 1, false },
+						     { "", 1, false } };
+	struct ud_counter *c;
 	struct ud_stat_view v;
 	char *s;
 
 	w->elapsed_ns = 1e9;
 	for (size_t i = 0; i < 6; i++) {
-		struct ud_counter *c = ud_workload_add_counter(w, rows[i].name);
-
+		c = ud_workload_add_counter(w, rows[i].name);
 		c->status = UD_COUNTED;
 		c->value = rows[i].value;
 	}
@@ -420,6 +423,19 @@ START_TEST(test_topdown_level1_shares)
 	free(s);
 	s = render_view(&v, ",");
 	ck_assert_msg(strstr(s, "300,,topdown-retiring,0,100.00,30.0,Retiring\n") != NULL, "%s", s);
+	free(s);
+	/* level 2 (Sapphire Rapids' defaults): two shares a row, the second on the same line, as perf prints them */
+	c = ud_workload_add_counter(w, "topdown-heavy-ops");
+	c->status = UD_COUNTED;
+	c->value = 100;
+	v.units = ones7;
+	s = render_view(&v, "t");
+	ck_assert_msg(strstr(s, "topdown-heavy-ops                #     10.0% Heavy Operations       #     20.0% Light "
+				"Operations\n") != NULL, "%s", s);
+	free(s);
+	s = render_view(&v, ",");
+	ck_assert_msg(strstr(s, "100,,topdown-heavy-ops,0,100.00,10.0,Heavy Operations,20.0,Light Operations\n") != NULL,
+		      "%s", s);
 	free(s);
 	for (size_t i = 3; i < 6; i++)
 		w->counters[i].value = 0;

@@ -27,7 +27,10 @@
 struct comment {
 	double value;       /* NAN: no comment */
 	char unit[64];
-	const char *format; /* printf format of value in the text form */
+	const char *format; /* printf format of value and value2 in the text form */
+	/* a level-2 top-down row's second share (Light Operations beside Heavy Operations); NAN none */
+	double value2;
+	char unit2[64];
 };
 
 /* The longest counter name printed: a -e name, a PMU's terms (events.h UD_EVENT_NAME_MAX, with room). */
@@ -135,40 +138,58 @@ static bool miss_ratio(struct comment *cm, const struct ud_workload *w, const st
 	return false;
 }
 
-/* perf 6.1's level-1 top-down metrics beside Intel's topdown-* counters (stat-shadow.c), each over the four's sum. */
+/*
+ * perf 6.1's top-down metrics beside Intel's topdown-* counters
+ * (stat-shadow.c), each a share of the level-1 four's sum.  A level-2 row
+ * has two: its own share, and its level-1 parent's less it.
+ */
 static const struct {
-	const char *event, *metric;
-} topdown_l1[] = {
-	{ "topdown-retiring", "Retiring" },
-	{ "topdown-bad-spec", "Bad Speculation" },
-	{ "topdown-fe-bound", "Frontend Bound" },
-	{ "topdown-be-bound", "Backend Bound" },
+	const char *event, *metric, *parent, *rest;
+} topdown_rows[] = {
+	{ "topdown-retiring", "Retiring", NULL, NULL },
+	{ "topdown-bad-spec", "Bad Speculation", NULL, NULL },
+	{ "topdown-fe-bound", "Frontend Bound", NULL, NULL },
+	{ "topdown-be-bound", "Backend Bound", NULL, NULL },
+	{ "topdown-heavy-ops", "Heavy Operations", "topdown-retiring", "Light Operations" },
+	{ "topdown-br-mispredict", "Branch Mispredict", "topdown-bad-spec", "Machine Clears" },
+	{ "topdown-fetch-lat", "Fetch Latency", "topdown-fe-bound", "Fetch Bandwidth" },
+	{ "topdown-mem-bound", "Memory Bound", "topdown-be-bound", "Core Bound" },
 };
+/* The first rows of topdown_rows, level 1's. */
+#define TOPDOWN_LEVEL1_ROWS 4
 
 /*
- * c's share of the level-1 slots where name is one of the four and at
- * least two of them counted (perf's full_td()); else no comment, and perf
- * prints the counter's rate instead, as for any other event.
+ * c's shares where name is a topdown-* row and at least two of level 1's
+ * four counted (perf's full_td()); else no comment, and perf prints the
+ * counter's rate instead, as for any other event.  perf 6.1 shows level
+ * 2's shares with its default events (topdown_level at its most); here
+ * wherever level 2's counters are, asked for with -e or not.
  */
 static void topdown_share(struct comment *cm, const struct ud_workload *w, const struct ud_counter *c,
 			  const char *name)
 {
-	size_t n = sizeof(topdown_l1) / sizeof(topdown_l1[0]), k = n;
+	size_t n = sizeof(topdown_rows) / sizeof(topdown_rows[0]), k = n;
 	double sum = 0;
 	int counted = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		double v = ud_workload_value(w, topdown_l1[i].event);
+	for (size_t i = 0; i < TOPDOWN_LEVEL1_ROWS; i++) {
+		double v = ud_workload_value(w, topdown_rows[i].event);
 
 		if (v > 0) {
 			sum += v;
 			counted++;
 		}
-		if (strcmp(name, topdown_l1[i].event) == 0)
-			k = i;
 	}
-	if (k < n && counted >= 2)
-		ratio_comment(cm, 100 * c->value / sum, topdown_l1[k].metric, "%8.1f%%");
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, topdown_rows[i].event) == 0)
+			k = i;
+	if (k == n || counted < 2)
+		return;
+	ratio_comment(cm, 100 * c->value / sum, topdown_rows[k].metric, "%8.1f%%");
+	if (topdown_rows[k].parent) {
+		cm->value2 = 100 * (ud_workload_value(w, topdown_rows[k].parent) - c->value) / sum;
+		snprintf(cm->unit2, sizeof(cm->unit2), "%s", topdown_rows[k].rest);
+	}
 }
 
 /* CPUs utilized: task-clock over the time it was counted in (SPEC §4, perf's stat-shadow.c). */
@@ -179,7 +200,7 @@ static double cpus_utilized(const struct ud_workload *w, const struct ud_counter
 
 static struct comment comment_for(const struct ud_workload *w, const struct ud_counter *c)
 {
-	struct comment cm = { NAN, "", "%8.3f" };
+	struct comment cm = { NAN, "", "%8.3f", NAN, "" };
 	char buf[NAME_MAX_PRINTED];
 	/* a copy of an event reads as perf reads each: task-clock#2 is CPUs utilized too */
 	const char *n = perf_name(c, buf, sizeof(buf));
@@ -315,6 +336,21 @@ static int aggr_text(char *buf, size_t len, enum ud_stat_aggr aggr, const struct
 	return 0;
 }
 
+/* perf's print_metric_std() at line[len]: " # ", value, the unit padded to METRIC_LEN; blanks for none.  The new len. */
+static size_t text_metric(char *line, size_t size, size_t len, double value, const char *format, const char *unit)
+{
+	char buf[64];
+	int n;
+
+	if (len >= size)
+		return len;
+	if (isnan(value))
+		return len + (size_t)snprintf(line + len, size - len, "%-*s", METRIC_LEN, "");
+	n = snprintf(buf, sizeof(buf), " # ");
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, format, value);
+	return len + (size_t)snprintf(line + len, size - len, "%s %-*s", buf, METRIC_LEN - n - 1, unit);
+}
+
 static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i)
 {
 	const struct ud_workload *w = s ? s->w : v->whole;
@@ -350,14 +386,10 @@ static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN,
 					name);
 	}
-	if (!isnan(cm.value) && len < sizeof(line)) {
-		int n = snprintf(buf, sizeof(buf), " # ");
-
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, cm.format, cm.value);
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %-*s", buf, METRIC_LEN - n - 1, cm.unit);
-	} else if (len < sizeof(line)) {
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s", METRIC_LEN, "");
-	}
+	len = text_metric(line, sizeof(line), len, cm.value, cm.format, cm.unit);
+	/* perf's print_metric_std() prints a second metric on the same line, as no new_line() comes between */
+	if (!isnan(cm.value2))
+		len = text_metric(line, sizeof(line), len, cm.value2, cm.format, cm.unit2);
 	if (noise_pct(v, c) != 0 && len < sizeof(line))
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "  ( +-%6.2f%% )", noise_pct(v, c));
 	if (multiplexed(c) && len < sizeof(line))
@@ -652,22 +684,29 @@ static bool metric_column(const struct ud_stat_view *v, size_t i, char *unit, si
 	return true;
 }
 
-/* A row's metric of counter i as -x and -j write it, without padding or '%'; "" where it has none. */
-static void metric_digits(const struct ud_workload *w, size_t i, char *buf, size_t len)
+/* value in format, as -x and -j write a metric: without padding or '%'; "" for NAN. */
+static void digits_of(double value, const char *format, char *buf, size_t len)
 {
-	struct comment cm = comment_for(w, &w->counters[i]);
 	char *p = buf, *end;
 
 	buf[0] = '\0';
-	if (isnan(cm.value))
+	if (isnan(value))
 		return;
-	snprintf(buf, len, cm.format, cm.value);
+	snprintf(buf, len, format, value);
 	while (*p == ' ')
 		p++;
 	for (end = p; (*end >= '0' && *end <= '9') || *end == '.' || *end == '-'; end++)
 		;
 	*end = '\0';
 	memmove(buf, p, (size_t)(end - p) + 1);
+}
+
+/* A row's metric of counter i as -x and -j write it, without padding or '%'; "" where it has none. */
+static void metric_digits(const struct ud_workload *w, size_t i, char *buf, size_t len)
+{
+	struct comment cm = comment_for(w, &w->counters[i]);
+
+	digits_of(cm.value, cm.format, buf, len);
 }
 
 /* The rows of --metric-only: the whole's one, or one an aggregate. */
@@ -815,6 +854,11 @@ static void csv_metric(FILE *f, const struct ud_workload *w, size_t i, const str
 
 	metric_digits(w, i, digits, sizeof(digits));
 	fprintf(f, "%s%s%s%s", sep, digits, sep, isnan(cm->value) ? "" : cm->unit);
+	/* print_metric_csv() appends a second metric's two fields */
+	if (!isnan(cm->value2)) {
+		digits_of(cm->value2, cm->format, digits, sizeof(digits));
+		fprintf(f, "%s%s%s%s", sep, digits, sep, cm->unit2);
+	}
 }
 
 /*
