@@ -6,7 +6,8 @@
 # a temporary prefix and packs a .deb; then deletes that source copy and
 # build, moves the prefix, and from another working directory, with no
 # UARCHDIFF_*_DIR set, runs events, run, import, diff -f html, teach -f html, workloads
-# and schema from the installed binary (the schemas where the man page says,
+# and schema from the installed binary (the worked example from the installed
+# PREFIX/share/uarchdiff/examples, the schemas where the man page says,
 # PREFIX/share/uarchdiff/schemas), renders the installed man page and
 # completes with the installed bash completion.  The .deb must hold the same tree under
 # /usr, depend on the libraries, and run once unpacked.
@@ -23,10 +24,8 @@ fail() {
 }
 
 # 1. A copy of the source (no build folders, no .git), built and installed.
-mkdir "$tmp/src" "$tmp/work" "$tmp/fixtures"
+mkdir "$tmp/src" "$tmp/work"
 (cd "$src" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -xf - -C "$tmp/src"
-cp "$src"/tests/data/perf-stat/oci-e5-genoa-fstime.txt "$src"/tests/data/perf-stat/oci-e6-turin-fstime.txt \
-	"$tmp/fixtures/"
 cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >"$tmp/cmake.log" 2>&1 ||
 	{ cat "$tmp/cmake.log"; fail "configure"; }
 cmake --build "$tmp/build" -j "$jobs" --target uarchdiff >"$tmp/build.log" 2>&1 ||
@@ -50,12 +49,13 @@ for f in bin/uarchdiff libexec/uarchdiff/uarchdiff-spawn share/uarchdiff/events/
 	share/uarchdiff/schemas/profile.schema.json share/uarchdiff/schemas/diff.schema.json \
 	share/uarchdiff/schemas/compare.schema.json share/uarchdiff/schemas/teach.schema.json \
 	share/uarchdiff/schemas/host.schema.json share/uarchdiff/schemas/events.schema.json \
-	share/uarchdiff/schemas/stat-line.schema.json; do
+	share/uarchdiff/schemas/stat-line.schema.json share/uarchdiff/examples/README.md \
+	share/uarchdiff/examples/oci-e5-genoa-fstime.txt share/uarchdiff/examples/oci-e6-turin-fstime.txt; do
 	[ -f "$p/$f" ] || fail "not installed: $f"
 done
 echo "installed: $(cd "$p" && find . -type f | wc -l) files under PREFIX"
 
-# 3. The installed binary at work, in another directory.
+# 3. The installed binary at work, in another directory; the worked example from the installed data only.
 cd "$tmp/work"
 ud=$p/bin/uarchdiff
 "$ud" --version >/dev/null || fail "--version"
@@ -67,8 +67,11 @@ grep -q "table: *$p/share/uarchdiff/events/zen4 " events.txt ||
 grep -q '^openssl-sha256' workloads.txt || { cat workloads.txt; fail "workloads: the installed specs are not read"; }
 "$ud" run -w syscall,spawn -r 1 -o this.json >run.txt 2>&1 || { cat run.txt; fail "run -w syscall,spawn -r 1"; }
 grep -q '"syscall"' this.json || fail "run: no syscall workload in the profile"
-"$ud" import --label "OCI E5" -o e5.json ../fixtures/oci-e5-genoa-fstime.txt || fail "import e5"
-"$ud" import --label "OCI E6" -o e6.json ../fixtures/oci-e6-turin-fstime.txt || fail "import e6"
+ex=$p/share/uarchdiff/examples
+"$ud" import --label "OCI E5 (Genoa)" --uarch zen4 --workload fstime -o e5.json "$ex/oci-e5-genoa-fstime.txt" ||
+	fail "import e5"
+"$ud" import --label "OCI E6 (Turin)" --uarch zen5 --workload fstime -o e6.json "$ex/oci-e6-turin-fstime.txt" ||
+	fail "import e6"
 "$ud" diff -f html -o e5-vs-e6.html e5.json e6.json || fail "diff -f html"
 grep -q '<svg' e5-vs-e6.html || fail "diff -f html: no chart (templates not found?)"
 UARCHDIFF_TEACH_QUICK=1 "$ud" teach ilp -f html -o teach.html 2>teach.txt || { cat teach.txt; fail "teach ilp -f html"; }
@@ -108,7 +111,7 @@ dpkg-deb -c "$deb" >deb.list || fail "dpkg-deb -c"
 for f in ./usr/bin/uarchdiff ./usr/libexec/uarchdiff/uarchdiff-spawn ./usr/share/uarchdiff/events/zen4 ./usr/share/uarchdiff/report-templates/report.html \
 	./usr/share/uarchdiff/workloads/openssl-sha256.spec ./usr/share/man/man1/uarchdiff.1 \
 	./usr/share/bash-completion/completions/uarchdiff ./usr/share/uarchdiff/ansible/fleet.yml \
-	./usr/share/uarchdiff/schemas/profile.schema.json ./usr/share/uarchdiff/schemas/stat-line.schema.json; do
+	./usr/share/uarchdiff/schemas/profile.schema.json ./usr/share/uarchdiff/schemas/stat-line.schema.json ./usr/share/uarchdiff/examples/oci-e5-genoa-fstime.txt; do
 	grep -q " $f\$" deb.list || { cat deb.list; fail ".deb lacks $f"; }
 done
 depends=$(dpkg-deb -f "$deb" Depends)
