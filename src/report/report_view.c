@@ -139,27 +139,104 @@ static bool per_unit_tested(const struct ud_diff_workload *w)
 	return false;
 }
 
+/*
+ * A count per unit too small to read (cpu-migrations 0.0000026 per KB):
+ * the scale of work that brings the row's larger side to 1 or more, in
+ * PER_UNIT_SCALE_STEP steps up to PER_UNIT_SCALE_STEPS.  A byte unit
+ * climbs its own prefixes (KB, MB, GB, 1024 apart); any other says how
+ * many units ("per million lps").  *times gets the factor (1 for none).
+ * Returns the row's label with its scale, a new string the caller frees;
+ * NULL when out of memory.
+ */
+#define PER_UNIT_SCALE_STEP 1000.0
+#define PER_UNIT_SCALE_STEPS 3
+/* The per-unit table's name column, and the widest a long label makes it: a row of 80 columns (a longer one runs into its row). */
+#define PER_UNIT_COLUMN 26
+#define PER_UNIT_COLUMN_MAX 38
+/* The header's "A" sits this far past the name column, over its right-aligned values. */
+#define PER_UNIT_HEAD_PAD 10
+
+static char *per_unit_scale(const char *name, const char *unit, const struct ud_ab *v, double *times)
+{
+	static const char *const bytes[] = { "KB", "MB", "GB", "TB" };
+	static const char *const counts[] = { "", "thousand ", "million ", "billion " };
+	double top = fmax(fabs(ud_rv_known(v->a)), fabs(ud_rv_known(v->b)));
+	size_t byte = sizeof(bytes) / sizeof(bytes[0]), k = 0;
+
+	for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++)
+		if (strcmp(unit, bytes[i]) == 0)
+			byte = i;
+	*times = 1;
+	while (top > 0 && top * *times < 1 && k < PER_UNIT_SCALE_STEPS &&
+	       (byte == sizeof(bytes) / sizeof(bytes[0]) || byte + k + 1 < sizeof(bytes) / sizeof(bytes[0]))) {
+		*times *= byte < sizeof(bytes) / sizeof(bytes[0]) ? 1024 : PER_UNIT_SCALE_STEP;
+		k++;
+	}
+	if (k == 0)
+		return strdup(name);
+	if (byte < sizeof(bytes) / sizeof(bytes[0]))
+		return ud_printf_new("%s (per %s)", name, bytes[byte + k]);
+	/* "per million loops": the unit counted many times over */
+	return ud_printf_new("%s (per %s%s%s)", name, counts[k], unit, unit[0] && unit[strlen(unit) - 1] != 's' ? "s" : "");
+}
+
+/*
+ * Row i's label, with its scale where it has one, and that scale's factor
+ * in *times: a new string the caller frees; NULL for a row not shown (known
+ * on neither side, where n/a would say nothing the data has) or out of memory.
+ */
+static char *per_unit_row_label(const struct ud_diff_workload *w, size_t i, bool *is_time, double *times)
+{
+	const struct ud_ab *v = &w->per_unit[i].v;
+	const char *name = per_unit_label(w->per_unit[i].name, is_time);
+
+	*times = 1;
+	if (!isfinite(v->a) && !isfinite(v->b))
+		return NULL;
+	return *is_time ? strdup(name) : per_unit_scale(name, w->work.unit, v, times);
+}
+
+/* The per-unit table's name column: its longest label, PER_UNIT_COLUMN to PER_UNIT_COLUMN_MAX characters. */
+static int per_unit_column(const struct ud_diff_workload *w)
+{
+	size_t column = PER_UNIT_COLUMN;
+
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		bool is_time;
+		double times;
+		char *label = per_unit_row_label(w, i, &is_time, &times);
+		size_t n = label ? strlen(label) : 0; /* bytes, as printf pads */
+
+		if (n > column)
+			column = n < PER_UNIT_COLUMN_MAX ? n : PER_UNIT_COLUMN_MAX;
+		free(label);
+	}
+	return (int)column;
+}
+
 static json_t *per_unit_view(const struct ud_diff_workload *w)
 {
 	json_t *rows = json_array();
 	bool tested = per_unit_tested(w);
+	int column = per_unit_column(w);
 
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_ab *v = &w->per_unit[i].v;
+		char a[40], b[40], r[UD_RATIO_MAX], noise[40], *label;
+		double times;
 		bool is_time;
-		const char *label = per_unit_label(w->per_unit[i].name, &is_time);
-		char a[40], b[40], r[UD_RATIO_MAX], noise[40];
 
-		if (!isfinite(v->a) && !isfinite(v->b))
-			continue; /* known on neither side: a row of n/a says nothing the data has */
-		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a), a, sizeof(a));
-		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b), b, sizeof(b));
+		if (!(label = per_unit_row_label(w, i, &is_time, &times)))
+			continue;
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a) * times, a, sizeof(a));
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b) * times, b, sizeof(b));
 		ud_format_ratio_x(v->ratio, r, sizeof(r));
 		noise_text(&w->per_unit[i], noise, sizeof(noise));
 		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:o}", "name", label, "a", a, "b", b, "ratio",
 						      r, "noise", noise, "col",
-						      ud_rv_printf("%-26s %14s %14s %9s%s%s", label, a, b, r,
+						      ud_rv_printf("%-*s %14s %14s %9s%s%s", column, label, a, b, r,
 								   tested && noise[0] ? "  " : "", tested ? noise : "")));
+		free(label);
 	}
 	return rows;
 }
@@ -338,6 +415,9 @@ static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workl
 	json_object_set_new(v, "significance", json_string(w->sig.note));
 	json_object_set_new(v, "significant", verdict(w->sig.significant));
 	json_object_set_new(v, "per_unit_title", json_string(per));
+	/* the text table's header over its columns, which the longest label widens */
+	json_object_set_new(v, "per_unit_head", ud_rv_printf("%-*s%s", per_unit_column(w) + PER_UNIT_HEAD_PAD, per,
+							    "A              B     ratio"));
 	json_object_set_new(v, "units", json_string(w->a->units ? w->a->units : ""));
 	json_object_set_new(v, "lower_is_better", json_boolean(!w->a->higher_is_better));
 	json_object_set_new(v, "score_line", score_line(w));
