@@ -160,7 +160,7 @@ double ud_ci95_median_rel(const double *x, size_t n)
  * f(m-1,n,u-n) + f(m,n-1,u), kept for the rows i-1 and i only (a diff asks
  * once a workload: allocating and zeroing all m rows was most of its cost).
  * Row j holds U = 0..i*j only: past that a count is 0, read as such rather
- * than from a zeroed buffer (the zeroing was a quarter of a diff's tests).
+ * than from a zeroed buffer (the zeroing was a fifth of the tests a diff runs).
  */
 static double *exact_u_counts(size_t m, size_t n)
 {
