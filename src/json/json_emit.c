@@ -171,18 +171,28 @@ static void put_unicode_escape(struct ud_jw *w, const unsigned char *s, size_t n
  * U+FFFD: a document with it would be refused by every JSON reader,
  * uarchdiff's own included.
  */
-/* The bytes a JSON string holds as they are and a terminal shows as themselves: printable ASCII but '"' and '\\'. */
-static bool plain_byte(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
+/*
+ * The bytes a JSON string holds as they are and a terminal shows as
+ * themselves: printable ASCII but '"' and '\\' (a table: one load a byte,
+ * where the comparisons were most of a key's cost).  NUL is not plain, so a
+ * scan stops at a C string's end.
+ */
+static const unsigned char plain_byte[256] = {
+	[0x20] =
+	/* 0x20 */ 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x30 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	/* 0x60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+};
 
-/* The length of the plain bytes s starts with. */
+/* The length of the plain bytes s[0..n) starts with. */
 static size_t plain_prefix(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && plain_byte((unsigned char)s[i]))
+	while (i < n && plain_byte[(unsigned char)s[i]])
 		i++;
 	return i;
 }
@@ -246,9 +256,12 @@ static bool text_member(struct ud_jw *w, const char *key)
 	*lv |= LEVEL_HAS_MEMBER;
 	put_indent(w, w->depth);
 	if (key) {
-		size_t n = strlen(key);
+		size_t n = 0;
 
-		if (n + 4 <= TEXT_BUFFER && plain_prefix(key, n) == n) {
+		/* the plain bytes and the length in one pass */
+		while (plain_byte[(unsigned char)key[n]])
+			n++;
+		if (!key[n] && n + 4 <= TEXT_BUFFER) {
 			char *p = reserve(w, n + 4);
 
 			p[0] = '"';
@@ -256,6 +269,7 @@ static bool text_member(struct ud_jw *w, const char *key)
 			memcpy(p + 1 + n, "\": ", 3);
 			w->used += n + 4;
 		} else {
+			n += strlen(key + n);
 			put_string(w, key, n);
 			put(w, ": ", 2);
 		}
