@@ -56,6 +56,18 @@ static size_t continuation(const char *line, size_t n, size_t width)
 	return indent && indent + 2 < width / 2 ? indent + 2 : indent;
 }
 
+/* lead spaces, then line[0..n): what "%*s%.*s" printed, without a printf per line of a long report. */
+static void put_led(FILE *out, size_t lead, const char *line, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (size_t k; lead; lead -= k) {
+		k = lead < sizeof(spaces) - 1 ? lead : sizeof(spaces) - 1;
+		fwrite(spaces, 1, k, out);
+	}
+	fwrite(line, 1, n, out);
+}
+
 /* One line (no newline in line[0..n)) fitted to width, continuations at cont. */
 static void fit_line(const char *line, size_t n, size_t width, FILE *out)
 {
@@ -75,14 +87,15 @@ static void fit_line(const char *line, size_t n, size_t width, FILE *out)
 		}
 		if (cut >= n)
 			break;
-		fprintf(out, "%*s%.*s\n", (int)lead, "", (int)cut, line);
+		put_led(out, lead, line, cut);
+		fputc('\n', out);
 		line += cut;
 		n -= cut;
 		while (n && *line == ' ')
 			line++, n--;
 		lead = cont;
 	}
-	fprintf(out, "%*s%.*s", (int)lead, "", (int)n, line);
+	put_led(out, lead, line, n);
 }
 
 void ud_text_fit(const char *text, size_t width, FILE *out)

@@ -120,13 +120,10 @@ static void list_names(const struct ud_profile *p, char *buf, size_t len)
  * Every workload both sides hold, in A's order: with scores, or compared
  * by CPU time, or side by side when neither can give a speedup.
  */
-static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_err *err)
+static int pair_each(struct ud_diff *d, const struct index *ib, struct ud_explain_stream *es, struct ud_err *err)
 {
 	const struct ud_diff_host *ha = &d->host[UD_SIDE_A], *hb = &d->host[UD_SIDE_B];
 
-	d->workloads = calloc(ha->profile->nworkloads ? ha->profile->nworkloads : 1, sizeof(*d->workloads));
-	if (!d->workloads)
-		return ud_fail(err, "out of memory");
 	for (size_t i = 0; i < ha->profile->nworkloads; i++) {
 		struct ud_diff_workload *w = &d->workloads[d->nworkloads];
 
@@ -142,10 +139,26 @@ static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_e
 			return -1;
 		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */
 		if (ud_diff_workload_compute(w, ha->uarch, hb->uarch) != 0 || ud_diff_hotspots_compute(w) != 0 ||
-		    ud_diff_explain(w, ha->label, hb->label) != 0)
+		    ud_diff_explain(w, ha->label, hb->label, es) != 0)
 			return ud_fail(err, "out of memory");
 	}
 	return 0;
+}
+
+/* The workloads paired, their explanations written through one stream for the whole diff. */
+static int pair_workloads(struct ud_diff *d, const struct index *ib, struct ud_err *err)
+{
+	size_t n = d->host[UD_SIDE_A].profile->nworkloads;
+	struct ud_explain_stream es = { NULL, NULL, 0 };
+	int ret;
+
+	d->workloads = calloc(n ? n : 1, sizeof(*d->workloads));
+	if (!d->workloads || !(es.f = open_memstream(&es.text, &es.len)))
+		return ud_fail(err, "out of memory");
+	ret = pair_each(d, ib, &es, err);
+	fclose(es.f);
+	free(es.text);
+	return ret;
 }
 
 /*

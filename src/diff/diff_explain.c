@@ -37,7 +37,7 @@ struct labels {
 struct env_walk {
 	const struct ud_host *b;
 	const char *const *fields; /* names, or prefixes ending in '.' */
-	FILE *f;
+	FILE *f; /* NULL while only counting */
 	int n;
 };
 
@@ -63,7 +63,7 @@ static int env_visit(const char *name, const struct ud_fact *a, void *arg)
 	b = ud_host_fact(e->b, name);
 	if (b.type == UD_FACT_ABSENT || b.type == UD_FACT_NULL || ud_fact_equal(a, &b))
 		return 0;
-	if (e->n++ < ENV_BESIDE_MAX)
+	if (e->n++ < ENV_BESIDE_MAX && e->f)
 		fprintf(e->f, "%s%s %s on A, %s on B", e->n > 1 ? "; " : "", name, ud_fact_text(a, ta, sizeof(ta)),
 			ud_fact_text(&b, tb, sizeof(tb)));
 	return 0;
@@ -78,23 +78,21 @@ static int env_visit(const char *name, const struct ud_fact *a, void *arg)
  */
 static int env_beside(FILE *f, const struct ud_diff_workload *w, const char *lead, const char *const *fields)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 	struct env_walk e = { w->host[UD_SIDE_B], fields, NULL, 0 };
+	int n;
 
-	if (!w->host[UD_SIDE_A] || !w->host[UD_SIDE_B] || !(m = open_memstream(&text, &len)))
+	if (!w->host[UD_SIDE_A] || !w->host[UD_SIDE_B])
 		return 0;
-	e.f = m;
+	/* counted first, then written after lead: a stream of its own to hold the facts cost 8 KB of zeroed buffer */
 	ud_host_each_fact(w->host[UD_SIDE_A], env_visit, &e);
-	if (e.n > ENV_BESIDE_MAX)
-		fprintf(m, " and %d more (see Environment)", e.n - ENV_BESIDE_MAX);
-	if (fclose(m) != 0)
-		e.n = 0;
-	if (e.n)
-		fprintf(f, "%s%s", lead, text);
-	free(text);
-	return e.n;
+	if (!(n = e.n))
+		return 0;
+	fputs(lead, f);
+	e = (struct env_walk){ w->host[UD_SIDE_B], fields, f, 0 };
+	ud_host_each_fact(w->host[UD_SIDE_A], env_visit, &e);
+	if (n > ENV_BESIDE_MAX)
+		fprintf(f, " and %d more (see Environment)", n - ENV_BESIDE_MAX);
+	return n;
 }
 
 static const char *const clock_facts[] = { "cpufreq.", "hypervisor", NULL };
@@ -277,9 +275,10 @@ static void factors_text(FILE *f, const struct ud_diff_workload *w, const struct
 
 /*
  * The factors' sentence, begun with a capital: "Clock frequency (...) made
- * B slower".  f is ud_diff_explain's memory stream: after fflush its buffer
- * is the text so far, so the first letter is raised in place (a stream of
- * its own per sentence cost 8 KB of zeroed buffer a workload).
+ * B slower".  f is ud_diff_explain's memory stream, rewound to the start
+ * of this explanation: after fflush its buffer is the text so far, so the
+ * first letter is raised in place (a stream of its own per sentence cost
+ * 8 KB of zeroed buffer a workload).
  */
 static void factors_sentence(FILE *f, char *const *text, const struct ud_diff_workload *w, const struct labels *l)
 {
@@ -442,13 +441,13 @@ static void movers_sentence(FILE *f, const struct ud_diff_workload *w)
 			w->work.unit);
 }
 
-int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
+int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb, struct ud_explain_stream *s)
 {
 	/* Sized by what it says: a long workload name or host label is never cut mid-word. */
-	size_t len = 0;
-	FILE *f = open_memstream(&w->explanation, &len);
+	FILE *f = s->f;
+	long end;
 
-	if (!f)
+	if (fseek(f, 0, SEEK_SET) != 0)
 		return -1;
 	first_sentence(f, w, la, lb);
 	movers_sentence(f, w);
@@ -456,7 +455,7 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 	if (w->verdict == UD_VERDICT_NO_CLAIM)
 		; /* nothing to split */
 	else if (w->has_dominant)
-		factors_sentence(f, &w->explanation, w, &(struct labels){ la, lb });
+		factors_sentence(f, &s->text, w, &(struct labels){ la, lb });
 	else if (w->sig.significant != 0 && isfinite(w->speedup) && w->speedup != 1 &&
 		 isfinite(w->metric[UD_M_IPC].a) && isfinite(w->metric[UD_M_IPC].b)) {
 		fprintf(f, " The move is too small (under %.0f%%) to split into factors", 100 * UD_SHARE_MIN_MOVE);
@@ -471,10 +470,9 @@ int ud_diff_explain(struct ud_diff_workload *w, const char *la, const char *lb)
 		fputs(".", f);
 	}
 	caveat_sentence(f, w);
-	if (fclose(f) != 0) {
-		free(w->explanation);
-		w->explanation = NULL;
+	if (fflush(f) != 0 || (end = ftell(f)) < 0 || !(w->explanation = malloc((size_t)end + 1)))
 		return -1;
-	}
+	memcpy(w->explanation, s->text, (size_t)end);
+	w->explanation[end] = '\0';
 	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef UD_DIFF_PRIV_H
 #define UD_DIFF_PRIV_H
 
+#include <stdio.h>
+
 #include "diff.h"
 
 /*
@@ -85,8 +87,19 @@ int ud_diff_hotspots_compute(struct ud_diff_workload *w);
 /* diff_summary.c: d->summary from the computed workloads; -1 when out of memory. */
 int ud_diff_summarize(struct ud_diff *d);
 
-/* diff_explain.c: w->explanation, from the computed numbers; -1 when out of memory. */
-int ud_diff_explain(struct ud_diff_workload *w, const char *label_a, const char *label_b);
+/*
+ * The memory stream every workload's explanation is written through in
+ * turn, opened once a diff (open_memstream(&text, &len)): a stream each
+ * cost 8 KB of zeroed buffer a workload.
+ */
+struct ud_explain_stream {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+/* diff_explain.c: w->explanation, from the computed numbers, written through s; -1 when out of memory. */
+int ud_diff_explain(struct ud_diff_workload *w, const char *label_a, const char *label_b, struct ud_explain_stream *s);
 
 /* diff_env.c: d->env from the two hosts' facts; -1 when out of memory. */
 int ud_diff_env_build(struct ud_diff *d);

@@ -177,14 +177,27 @@ static bool kernel_heavy_gained_most(const struct ud_diff *d)
 	return nhi && nlo && hi / (double)nhi > lo / (double)nlo + UD_KERNEL_HEAVY_MARGIN;
 }
 
+/*
+ * Whether any mitigation differs, asked before the evidence is written: of
+ * the two rules below only one holds, and the other's evidence (a line per
+ * workload) would be written only to be freed.
+ */
+static bool mitigations_differ(const struct ud_diff *d)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (is_mitigation(d->env[i].field))
+			return true;
+	return false;
+}
+
 static int rule_kernel_heavy_gained_most(const struct subject *s, struct evidence *ev)
 {
-	return mitigation_evidence(s->d, ev) && kernel_heavy_gained_most(s->d);
+	return mitigations_differ(s->d) && kernel_heavy_gained_most(s->d) && mitigation_evidence(s->d, ev);
 }
 
 static int rule_mitigations_differ(const struct subject *s, struct evidence *ev)
 {
-	return mitigation_evidence(s->d, ev) && !kernel_heavy_gained_most(s->d);
+	return mitigations_differ(s->d) && !kernel_heavy_gained_most(s->d) && mitigation_evidence(s->d, ev);
 }
 
 /* ---- kernel-heavy work ---- */

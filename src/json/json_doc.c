@@ -508,17 +508,20 @@ struct ud_jv ud_jv_next(struct ud_jv m)
 
 struct ud_jv ud_jv_get(struct ud_jv obj, const char *key)
 {
-	struct ud_jv m;
+	const struct node *nodes;
 
-	if (!ud_jv_is_object(obj))
+	if (!ud_jv_is_object(obj) || obj.doc->nodes[obj.i].u.count == 0)
 		return (struct ud_jv){ NULL, 0 };
-	ud_jv_foreach(obj, m) {
-		const char *k = obj.doc->text + obj.doc->nodes[m.i].key;
+	/* the members walked by index, not value by value: a profile asks for every key of every counter */
+	nodes = obj.doc->nodes;
+	for (uint32_t i = obj.i + 1;; i = nodes[i].next) {
+		const char *k = obj.doc->text + nodes[i].key;
 
 		if (k[0] == key[0] && strcmp(k, key) == 0)
-			return m;
+			return (struct ud_jv){ obj.doc, i };
+		if (!nodes[i].next)
+			return (struct ud_jv){ NULL, 0 };
 	}
-	return m;
 }
 
 const char *ud_jv_key(struct ud_jv m)

@@ -81,6 +81,18 @@ static void put(struct ud_jw *w, const char *s, size_t n)
 	w->used += n;
 }
 
+/*
+ * Room for n (at most TEXT_BUFFER) bytes at the end of the buffer, flushed
+ * first where they would not fit: a token short enough is written in place,
+ * without a memcpy call per piece.
+ */
+static char *reserve(struct ud_jw *w, size_t n)
+{
+	if (n > TEXT_BUFFER - w->used)
+		flush(w);
+	return w->buf + w->used;
+}
+
 static void put_c(struct ud_jw *w, char c)
 {
 	if (w->used == TEXT_BUFFER)
@@ -91,9 +103,18 @@ static void put_c(struct ud_jw *w, char c)
 static void put_indent(struct ud_jw *w, size_t depth)
 {
 	static const char spaces[] = "                                ";
+	size_t width = depth * INDENT;
 
+	if (width < sizeof(spaces)) {
+		char *p = reserve(w, 1 + width);
+
+		p[0] = '\n';
+		memcpy(p + 1, spaces, width);
+		w->used += 1 + width;
+		return;
+	}
 	put_c(w, '\n');
-	for (size_t n = depth * INDENT; n;) {
+	for (size_t n = width; n;) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
 
 		put(w, spaces, k);
@@ -150,10 +171,46 @@ static void put_unicode_escape(struct ud_jw *w, const unsigned char *s, size_t n
  * U+FFFD: a document with it would be refused by every JSON reader,
  * uarchdiff's own included.
  */
+/*
+ * The bytes a JSON string holds as they are and a terminal shows as
+ * themselves: printable ASCII but '"' and '\\' (a table: one load a byte,
+ * where the comparisons were most of a key's cost).  NUL is not plain, so a
+ * scan stops at a C string's end.
+ */
+static const unsigned char plain_byte[256] = {
+	[0x20] =
+	/* 0x20 */ 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x30 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	/* 0x60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 0x70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+};
+
+/* The length of the plain bytes s[0..n) starts with. */
+static size_t plain_prefix(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && plain_byte[(unsigned char)s[i]])
+		i++;
+	return i;
+}
+
 static void put_string(struct ud_jw *w, const char *s, size_t n)
 {
 	size_t run = 0;
 
+	/* most strings (every key, most names) are plain: quoted in place */
+	if (n + 2 <= TEXT_BUFFER && plain_prefix(s, n) == n) {
+		char *p = reserve(w, n + 2);
+
+		p[0] = '"';
+		memcpy(p + 1, s, n);
+		p[n + 1] = '"';
+		w->used += n + 2;
+		return;
+	}
 	put_c(w, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -199,8 +256,23 @@ static bool text_member(struct ud_jw *w, const char *key)
 	*lv |= LEVEL_HAS_MEMBER;
 	put_indent(w, w->depth);
 	if (key) {
-		put_string(w, key, strlen(key));
-		put(w, ": ", 2);
+		size_t n = 0;
+
+		/* the plain bytes and the length in one pass */
+		while (plain_byte[(unsigned char)key[n]])
+			n++;
+		if (!key[n] && n + 4 <= TEXT_BUFFER) {
+			char *p = reserve(w, n + 4);
+
+			p[0] = '"';
+			memcpy(p + 1, key, n);
+			memcpy(p + 1 + n, "\": ", 3);
+			w->used += n + 4;
+		} else {
+			n += strlen(key + n);
+			put_string(w, key, n);
+			put(w, ": ", 2);
+		}
 	}
 	return true;
 }
@@ -356,14 +428,12 @@ void ud_jw_bool(struct ud_jw *w, const char *key, bool v)
 
 void ud_jw_real(struct ud_jw *w, const char *key, double v)
 {
-	char text[UD_JSON_DOUBLE_MAX];
-
 	if (!w || w->failed)
 		return;
 	if (w->kind == WRITER_TREE)
 		add(w, key, isfinite(v) ? json_real(v) : json_null());
 	else if (text_ready(w, key))
-		put(w, text, ud_json_format_double(v, text));
+		w->used += ud_json_format_double(v, reserve(w, UD_JSON_DOUBLE_MAX));
 }
 
 void ud_jw_integer(struct ud_jw *w, const char *key, json_int_t v)
