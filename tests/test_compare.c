@@ -754,6 +754,110 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/*
+ * Eight hosts labelled "ubuntu" (cloned machines), the fifth at 0.6x; a
+ * ninth labelled "ubuntu (PATH OF THE FIRST)", as the first is named apart,
+ * and a tenth "other" (issue 36).  Every host gets a name of its own,
+ * wherever one is written; a unique label is left as it is.
+ */
+static void ubuntu_fleet(void)
+{
+	char crafted[700];
+
+	for (int k = 0; k < 8; k++)
+		write_host(&(struct spec){ "ubuntu", "zen4", "6.8", "Vulnerable", 8, k == 4 ? 0.6 : jitter((size_t)k),
+					   2 * jitter((size_t)k + 3), 1, 3 });
+	snprintf(crafted, sizeof(crafted), "ubuntu (%s)", paths[0]);
+	write_host(&(struct spec){ crafted, "zen5", "6.8", "Vulnerable", 8, 1, 2, 1, 3 });
+	write_host(&(struct spec){ "other", "zen5", "6.8", "Vulnerable", 8, 1, 2, 1, 3 });
+}
+
+START_TEST(test_duplicate_labels)
+{
+	struct ud_fleet *f;
+	char want[700];
+
+	ubuntu_fleet();
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ck_assert_uint_eq(f->nhosts, 10);
+	for (size_t k = 0; k < f->nhosts; k++)
+		for (size_t j = k + 1; j < f->nhosts; j++)
+			ck_assert_msg(strcmp(f->hosts[k].label, f->hosts[j].label) != 0, "hosts %zu and %zu: %s", k, j,
+				      f->hosts[k].label);
+	snprintf(want, sizeof(want), "ubuntu (%s)", paths[3]);
+	ck_assert_str_eq(f->hosts[3].label, want);
+	ck_assert_str_eq(f->hosts[9].label, "other");
+	/* the crafted label and the first host's new name collide once more, and are told apart by their paths */
+	snprintf(want, sizeof(want), "ubuntu (%s) (%s)", paths[0], paths[8]);
+	ck_assert_str_eq(f->hosts[8].label, want);
+	/* the outlier is named with its path, so that which of the eight it is can be told */
+	ck_assert_uint_gt(f->noutliers, 0);
+	snprintf(want, sizeof(want), "ubuntu (%s)", paths[4]);
+	ck_assert_str_eq(f->hosts[f->outliers[0].host].label, want);
+	ud_fleet_free(f);
+	/* a name as told apart is a baseline; so is a unique label */
+	f = build(UD_FLEET_LABEL, want, NULL, 0);
+	ck_assert_uint_eq(f->ref_host, 4);
+	ck_assert_str_eq(f->ref_label, want);
+	ud_fleet_free(f);
+	f = build(UD_FLEET_LABEL, "other", NULL, 0);
+	ck_assert_uint_eq(f->ref_host, 9);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/* An ambiguous --baseline is refused with the candidates; so is one file named twice (issue 36). */
+START_TEST(test_duplicate_labels_cli)
+{
+	char again[700], link[700];
+	struct run_result r;
+	json_t *doc, *hosts;
+
+	ubuntu_fleet();
+	/* the eight "ubuntu" are listed as far as one line holds them, the rest counted */
+	expect_one_line_error((char *[]){ UD, "compare", "--baseline", "ubuntu", paths[0], paths[1], paths[2], paths[3],
+					  paths[4], paths[5], paths[6], paths[7], paths[8], paths[9], NULL },
+			      2, "--baseline ubuntu: 8 hosts have that label: give one of their names, \"ubuntu (");
+	expect_one_line_error((char *[]){ UD, "compare", "--baseline", "ubuntu", paths[0], paths[1], paths[2], paths[3],
+					  paths[4], paths[5], paths[6], paths[7], NULL },
+			      2, "more (--all-hosts lists them)");
+	expect_one_line_error((char *[]){ UD, "compare", "--baseline", "ubuntu", paths[0], paths[1], NULL }, 2,
+			      paths[1]);
+	/* the same file through another spelling, or through a symlink: one host, refused rather than counted twice */
+	snprintf(again, sizeof(again), "%s/./h0001.json", dir);
+	expect_one_line_error((char *[]){ UD, "compare", paths[0], paths[1], again, NULL }, 2,
+			      "are the same file, named twice");
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	ck_assert_int_eq(symlink(paths[2], link), 0);
+	expect_one_line_error((char *[]){ UD, "compare", link, paths[0], paths[2], NULL }, 2, link);
+	expect_one_line_error((char *[]){ UD, "compare", dir, paths[3], NULL }, 2, "same file");
+	unlink(link);
+	/* JSON: every host, outlier and the per-host table by its own name */
+	r = run_capture((char *[]){ UD, "compare", "-f", "json", paths[0], paths[1], paths[2], paths[3], paths[4],
+				    paths[5], paths[6], paths[7], NULL });
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	hosts = json_object_get(doc, "hosts");
+	ck_assert_uint_eq(json_array_size(hosts), 8);
+	for (size_t k = 0; k < 8; k++) {
+		snprintf(again, sizeof(again), "ubuntu (%s)", paths[k]);
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(hosts, k), "label")), again);
+	}
+	snprintf(again, sizeof(again), "ubuntu (%s)", paths[4]);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "outliers"), 0),
+							   "label")), again);
+	json_decref(doc);
+	run_free(&r);
+	/* text: the outliers and the per-host table name it too */
+	r = run_capture((char *[]){ UD, "compare", "--all-hosts", paths[0], paths[1], paths[2], paths[3], paths[4],
+				    paths[5], paths[6], paths[7], NULL });
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, again), "no '%s' in: %s", again, r.out);
+	run_free(&r);
+}
+END_TEST
+
 /* The last host written, its workloads renamed so that it shares none with the others. */
 static void rename_workloads(void)
 {
@@ -972,6 +1076,8 @@ int main(void)
 	tcase_add_test(tc, test_noisy_fleet_reports);
 	tcase_add_test(tc, test_real_aa_fleet);
 	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_duplicate_labels);
+	tcase_add_test(tc, test_duplicate_labels_cli);
 	tcase_add_test(tc, test_pairs_left_out);
 	tcase_add_test(tc, test_unusable_score_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);

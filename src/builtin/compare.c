@@ -31,7 +31,8 @@ static const struct ud_option options[] = {
 	  "vulnerabilities.retbleed ...: any fact 'uarchdiff host' shows)"),
 	UD_STRING_OPTION(0, "baseline", &args.baseline, "B",
 	  "what the groups are compared with: median (default: the largest\n"
-	  "group's median host), first (the first profile), or a host's label"),
+	  "group's median host), first (the first profile), or a host's label\n"
+	  "(a label several hosts have is refused: each is named apart, LABEL (PATH))"),
 	UD_FLAG_OPTION(0, "all-hosts", &args.all_hosts,
 	  "add the per-host table (every host's speedups; JSON always has it)"),
 	UD_FLAG_OPTION(0, "pairs", &args.pairs, "add every host's whole diff against the baseline (N diffs: large)"),
@@ -123,6 +124,8 @@ static int gather(char **operands, size_t n, struct ud_profile_paths *l, struct 
 			       "not profiles), %zu to compare in all", l->nfound, l->nfolders, l->nother, l->n);
 	if (l->n < 2)
 		return ud_fail(err, "give at least two profiles");
+	if (ud_profile_paths_check_distinct(l, err) != 0)
+		return -1;
 	/* what the folders held, so that a fleet smaller than expected shows before its report */
 	if (l->nnamed_folders)
 		ud_cmd_error(&command, "%zu profiles found in %zu folders (%zu other files there skipped: not profiles), "

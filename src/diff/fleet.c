@@ -74,14 +74,13 @@ static void choose_reference(struct ud_fleet *f)
 {
 	if (f->ref_host != SIZE_MAX) {
 		f->ref_group = f->hosts[f->ref_host].group;
-		snprintf(f->ref_label, sizeof(f->ref_label), "%s", f->hosts[f->ref_host].label);
+		f->ref_label = f->hosts[f->ref_host].label;
 	} else {
 		f->ref_group = 0;
 		for (size_t g = 1; g < f->ngroups; g++)
 			if (f->groups[g].nhosts > f->groups[f->ref_group].nhosts)
 				f->ref_group = g;
-		snprintf(f->ref_label, sizeof(f->ref_label), "%s",
-			 f->groups[f->ref_group].median->host->label);
+		f->ref_label = f->groups[f->ref_group].median->host->label;
 	}
 	f->groups[f->ref_group].reference = true;
 }
@@ -221,10 +220,12 @@ static int summarize(struct ud_fleet *f, struct ud_fleet_acc *a, struct ud_err *
 		*err = a->errs[0];
 		return -1;
 	}
-	if (a->in->baseline == UD_FLEET_LABEL && f->ref_host == SIZE_MAX)
-		return ud_fail(err, "--baseline %s: no host has that label", a->in->baseline_label);
+	if (ud_fleet_name_hosts(f, a->in->baseline == UD_FLEET_LABEL ? a->in->baseline_label : NULL, err) != 0)
+		return -1;
 	f->ref_profile = a->keep;
 	a->keep = NULL;
+	if (a->in->baseline == UD_FLEET_LABEL && !(f->ref_profile = ud_fleet_reload(f, f->ref_host, err)))
+		return -1;
 	if (!(f->groups = calloc(a->ngroups, sizeof(*f->groups))))
 		return ud_fail(err, "out of memory");
 	for (; f->ngroups < a->ngroups; f->ngroups++)

@@ -48,7 +48,7 @@
 enum ud_fleet_baseline {
 	UD_FLEET_MEDIAN, /* the largest group's median (the first of the largest on a tie) */
 	UD_FLEET_FIRST,  /* the first profile given, as the pair-wise compare did (it must load) */
-	UD_FLEET_LABEL,  /* the host labelled baseline_label (the first of them) */
+	UD_FLEET_LABEL,  /* the host labelled baseline_label, or so named apart (fleet_names.c); never one of several */
 };
 
 struct ud_fleet_input {
@@ -97,7 +97,9 @@ struct ud_fleet_distance {
 };
 
 struct ud_fleet_host {
-	char *label;       /* owned: host.label, else the path */
+	char *label;       /* owned: host.label, else the path; followed by the path where another host has it (fleet_names.c) */
+	/* label's first bytes, as the profile gave it: where the path is shown beside it, it need not be said twice */
+	size_t given_len;
 	const char *path;  /* borrowed */
 	size_t group;
 	double *value;     /* nworkloads values into the fleet's storage; NAN where it lacks one */
@@ -184,7 +186,8 @@ struct ud_fleet {
 	size_t ngroups;
 	size_t ref_group;              /* the reference group */
 	size_t ref_host;               /* under first and LABEL: the reference host; else SIZE_MAX */
-	char ref_label[256];           /* what the reference is called in the reports */
+	/* what the reference is called in the reports: borrowed from its host's label or its group's median's */
+	const char *ref_label;
 	struct ud_profile *ref_profile; /* owned when a host is the reference; else NULL (a group's median) */
 	/* owned: the host with the strongest evidence first, each host's pairs together, its largest move first */
 	struct ud_fleet_outlier *outliers;

@@ -347,14 +347,14 @@ static void no_pmu_of(struct ud_fleet_acc *a, size_t i, const struct ud_profile 
 	}
 }
 
-/* Keeps p when the baseline names it (the first host, or the first labelled so); else frees it. */
+/*
+ * Keeps p when it is the first profile and the baseline; else frees it.  A
+ * labelled baseline is read again once every host is named (fleet_names.c):
+ * which host a label means is known only when all are.
+ */
 static void keep_or_free(struct ud_fleet_acc *a, size_t i, struct ud_profile *p)
 {
-	const struct ud_fleet_input *in = a->in;
-	bool wanted = in->baseline == UD_FLEET_FIRST ||
-		      (in->baseline == UD_FLEET_LABEL && strcmp(a->host_labels[i], in->baseline_label) == 0);
-
-	if (wanted && i < a->keep_index) {
+	if (a->in->baseline == UD_FLEET_FIRST && i < a->keep_index) {
 		ud_profile_free(a->keep);
 		a->keep = p;
 		a->keep_index = i;

@@ -69,7 +69,7 @@ struct ud_fleet_acc {
 	struct ud_fleet_workload *workloads; /* owned, in the order they were met (their ids) */
 	size_t *order;           /* owned once finished: the ids in the fleet's order */
 	size_t nworkloads, capw;
-	struct ud_profile *keep; /* the profile the baseline names (first or LABEL), owned */
+	struct ud_profile *keep; /* the first profile under --baseline first, owned */
 	size_t keep_index;
 	const struct ud_fleet_input *in;
 	const char *const *keys;
@@ -107,5 +107,14 @@ double ud_fleet_ratio(const struct ud_fleet_workload *w, double v, double r);
  * group's median: 0, or -1 out of memory.
  */
 int ud_fleet_judge(struct ud_fleet *f);
+
+/*
+ * Every host's label made its own (fleet_names.c): a label more than one
+ * host has is followed by each one's path.  With baseline (--baseline
+ * LABEL), f->ref_host set to the host of that label (as the profile gives
+ * it, else as named apart).  0, or -1 with err: no host or several have
+ * that label (their names listed), or out of memory.
+ */
+int ud_fleet_name_hosts(struct ud_fleet *f, const char *baseline, struct ud_err *err);
 
 #endif

@@ -262,6 +262,24 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *t
  * with prefix: its "schema" member within the first bytes, where the
  * writer puts it (json_emit's order: schema first).
  */
+/*
+ * The names a file gave over their caps (profile.h), refused by the line
+ * they came on where the name is there as it is (it may be a name the
+ * parser put together, or --workload's), else by the field.
+ */
+static int check_names(const struct ud_profile *p, size_t from, const char *text, size_t len, const char *name,
+		       struct ud_err *err)
+{
+	const char *long_name = NULL, *at;
+
+	if (ud_profile_check_names(p, from, &long_name, err) == 0)
+		return 0;
+	at = long_name ? memmem(text, len, long_name, strlen(long_name)) : NULL;
+	if (at)
+		return ud_err_prefix(err, "%s:%d", name, line_of(text, (size_t)(at - text)));
+	return ud_err_prefix(err, "%s", name);
+}
+
 static bool is_document(const char *text, size_t len, const char *prefix)
 {
 	static const char key[] = "\"schema\": \"";
@@ -318,6 +336,8 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	if (!host)
 		return ud_fail(err, "out of memory");
 	ret = dispatch(p, format, text, len, name, o, &mine, err);
+	if (ret == 0)
+		ret = check_names(p, before, text, len, name, err);
 	if (ret != 0) {
 		while (p->nworkloads > before)
 			ud_profile_drop_last_workload(p);

@@ -99,6 +99,43 @@ void ud_workload_clear(struct ud_workload *w)
 	ud_stat_record_free(w->stat_record);
 }
 
+/* 0, or -1 with err "WHERE: a KIND name of N bytes: ..." and *found set when name is over max. */
+static int name_over(const char *name, size_t max, size_t w, const char *field, const char *kind, const char **found,
+		     struct ud_err *err)
+{
+	size_t len = strlen(name);
+
+	if (len <= max)
+		return 0;
+	if (found)
+		*found = name;
+	return ud_fail(err, "workloads[%zu].%s: %s name of %zu bytes: at most %zu are taken (it is repeated in every "
+		       "sentence of a report)%s", w, field, kind, len, max,
+		       strcmp(field, "name") == 0 ? ": give it a shorter name (import --workload NAME)" : "");
+}
+
+int ud_profile_check_names(const struct ud_profile *p, size_t from, const char **name, struct ud_err *err)
+{
+	for (size_t i = from; i < p->nworkloads; i++) {
+		const struct ud_workload *w = &p->workloads[i];
+
+		if (name_over(w->name, UD_WORKLOAD_NAME_MAX, i, "name", "a workload", name, err) != 0)
+			return -1;
+		for (size_t j = 0; j < w->nsubscores; j++)
+			if (name_over(w->subscores[j].name, UD_WORKLOAD_NAME_MAX, i, "subscores", "a sub-score", name,
+				      err) != 0)
+				return -1;
+		for (size_t j = 0; j < w->ncounters; j++)
+			if (name_over(w->counters[j].name, UD_COUNTER_NAME_MAX, i, "counters", "an event", name, err) != 0)
+				return -1;
+		for (size_t j = 0; j < w->nperf_metrics; j++)
+			if (name_over(w->perf_metrics[j].name, UD_COUNTER_NAME_MAX, i, "perf_metrics", "a metric", name,
+				      err) != 0)
+				return -1;
+	}
+	return 0;
+}
+
 void ud_profile_free(struct ud_profile *p)
 {
 	if (!p)

@@ -182,6 +182,31 @@ struct ud_profile *ud_profile_new(struct ud_host *host);
 void ud_profile_free(struct ud_profile *p);
 
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
+
+/*
+ * The longest names taken in, in bytes, as a host label has its own
+ * (UD_LABEL_MAX): a workload's or an event's name is repeated in nearly
+ * every sentence of a report, so one of megabytes makes reports of
+ * gigabytes.  One cap for every name, 16 KiB as a host label's: perf's
+ * longest event spellings (a PMU prefix, a dozen terms and modifiers:
+ * "cpu_core/event=0xd1,umask=0x20,cmask=1,inv,edge,name=.../ukpp") reach
+ * about 250 bytes, 64 times less; a workload name is often a whole
+ * command line (perf's "Performance counter stats for 'CMD'"), and one of
+ * many paths is long, and a longer one can be named (import --workload
+ * NAME).  A longer name is refused where it comes in
+ * (import, a profile read), never cut: a cut name could name another.
+ */
+#define UD_WORKLOAD_NAME_MAX 16384
+#define UD_COUNTER_NAME_MAX 16384
+
+/*
+ * 0, or -1 with err naming the first name over its cap among p's workloads
+ * from index from on (a workload's, a sub-score's: UD_WORKLOAD_NAME_MAX; a
+ * counter's, a perf metric's: UD_COUNTER_NAME_MAX): "workloads[2].counters:
+ * an event name of 5000 bytes: ...".  *name (may be NULL) is set to it,
+ * borrowed from p, so that an importer can say on which line it came.
+ */
+int ud_profile_check_names(const struct ud_profile *p, size_t from, const char **name, struct ud_err *err);
 /*
  * A workload outside a profile's list (stat_record.h's rows): w set up as
  * ud_profile_add_workload() sets one up, 0 or -1 out of memory; and what

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -245,6 +246,50 @@ int ud_profile_paths_read(struct ud_profile_paths *l, FILE *in, const char *name
 		ret = ud_fail(err, "%s: cannot read: %s", name, strerror(errno));
 	free(line);
 	return ret;
+}
+
+/* A named file's identity, and where it came in the list. */
+struct file_key {
+	dev_t dev;
+	ino_t ino;
+	size_t index;
+};
+
+static int by_identity(const void *x, const void *y)
+{
+	const struct file_key *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+int ud_profile_paths_check_distinct(const struct ud_profile_paths *l, struct ud_err *err)
+{
+	struct file_key *keys = malloc((l->n ? l->n : 1) * sizeof(*keys));
+	size_t n = 0, first = SIZE_MAX, again = SIZE_MAX;
+	struct stat st;
+
+	if (!keys)
+		return ud_fail(err, "out of memory");
+	for (size_t i = 0; i < l->n; i++)
+		if (stat(l->paths[i], &st) == 0)
+			keys[n++] = (struct file_key){ st.st_dev, st.st_ino, i };
+	/* sorted by identity, then position: a run of one file starts at its first naming, then its first repeat */
+	qsort(keys, n, sizeof(*keys), by_identity);
+	for (size_t i = 1; i < n; i++)
+		if (keys[i].dev == keys[i - 1].dev && keys[i].ino == keys[i - 1].ino &&
+		    (i < 2 || keys[i - 2].dev != keys[i].dev || keys[i - 2].ino != keys[i].ino) && keys[i].index < again) {
+			first = keys[i - 1].index;
+			again = keys[i].index;
+		}
+	free(keys);
+	if (again == SIZE_MAX)
+		return 0;
+	return ud_fail(err, "%s and %s are the same file, named twice: name each profile once (a host counted "
+		       "twice would weigh twice in its group)", l->paths[first], l->paths[again]);
 }
 
 void ud_profile_paths_free(struct ud_profile_paths *l)

@@ -45,6 +45,16 @@ int ud_profile_paths_add(struct ud_profile_paths *l, const char *operand, struct
  */
 int ud_profile_paths_read(struct ud_profile_paths *l, FILE *in, const char *name, struct ud_err *err);
 
+/*
+ * 0, or -1 with err naming the first file named twice (the same device and
+ * inode: ./a.json, dir//a.json, a symlink or a hard link to it, or a file
+ * named and found again under a named folder).  A host counted twice would
+ * be two votes for its results in its group's median and two rows of one
+ * machine, so the fleet refuses it rather than guess which naming was
+ * meant; a path that no longer stats is left to the loader to name.
+ */
+int ud_profile_paths_check_distinct(const struct ud_profile_paths *l, struct ud_err *err);
+
 void ud_profile_paths_free(struct ud_profile_paths *l);
 
 #endif

@@ -1132,6 +1132,12 @@ static struct ud_profile *profile_from_doc(struct ud_jv root, const char *name, 
 		}
 	}
 	json_decref(r.names);
+	if (ud_profile_check_names(p, 0, NULL, err) != 0) {
+		if (name)
+			ud_err_prefix(err, "%s", name);
+		ud_profile_free(p);
+		return NULL;
+	}
 	return p;
 }
 

@@ -205,7 +205,8 @@ static json_t *members_view(const struct ud_fleet *f, const struct ud_fleet_grou
 	for (size_t i = 0; grp->nhosts <= GROUP_MEMBERS_SHOWN && i < grp->nhosts; i++) {
 		const struct ud_fleet_host *h = &f->hosts[grp->hosts[i]];
 
-		json_array_append_new(list, json_pack("{s:s s:s s:b}", "label", h->label, "path", h->path, "baseline",
+		json_array_append_new(list, json_pack("{s:s# s:s s:b}", "label", h->label, h->given_len, "path", h->path,
+						      "baseline",
 						      grp->hosts[i] == f->ref_host));
 	}
 	return list;
@@ -689,8 +690,8 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_
 							 f->skipped[i].reason.msg));
 	for (size_t k = 0; k < f->nhosts; k++)
 		if (f->hosts[k].incomplete)
-			json_array_append_new(incomplete, json_pack("{s:s s:s}", "label", f->hosts[k].label, "path",
-								    f->hosts[k].path));
+			json_array_append_new(incomplete, json_pack("{s:s# s:s}", "label", f->hosts[k].label,
+								    f->hosts[k].given_len, "path", f->hosts[k].path));
 	json_object_set_new(v, "incomplete", incomplete);
 	json_object_set_new(v, "pmu_banner", pmu_banner(f));
 	for (size_t w = 0; w < f->nworkloads; w++) {
