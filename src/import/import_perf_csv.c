@@ -190,10 +190,10 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
-int imp_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
-		    const struct ud_import_opts *o, struct ud_err *err)
+int imp_perf_csv(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		struct ud_err *err)
 {
 	char sep = 0;
 
-	return imp_rows(p, text, len, name, o, take_row, &sep, "perf stat -x counter rows", err);
+	return imp_rows(p, l, name, o, take_row, &sep, "perf stat -x counter rows", err);
 }

@@ -707,12 +707,11 @@ static void free_names(struct text_state *t)
 	free(t->names);
 }
 
-int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err)
+int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		  struct ud_err *err)
 {
 	struct text_state t = { .p = p, .o = o, .name = name, .err = err, .need_decimal = true };
-	const char *base = strrchr(name, '/'), *at;
-	struct lines l;
+	const char *base = strrchr(name, '/');
 	size_t before = p->nworkloads;
 	char *line;
 	int ret = 0;
@@ -722,23 +721,28 @@ int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char
 	if (!t.taken)
 		return ud_fail(err, "out of memory");
 	imp_acc_init(&t.acc);
-	imp_lines_init(&l, text, len);
-	while (ret == 0 && (at = l.cur, line = imp_lines_next(&l)) != NULL) {
-		t.lineno = l.lineno;
+	while (ret == 0) {
 		if (t.need_decimal) {
-			char mark = block_decimal(at, (size_t)(l.end - at));
+			/* a streamed file's votes come from its next IMP_LINES_WINDOW bytes: 16 votes take a few lines */
+			size_t len;
+			const char *ahead = imp_lines_ahead(l, &len);
+			char mark = block_decimal(ahead, len);
 
 			t.decimal = mark ? mark : t.decimal; /* no vote: as the block before */
 			t.need_decimal = false;
 		}
+		if ((line = imp_lines_next(l)) == NULL)
+			break;
+		t.lineno = l->lineno;
 		ret = take_line(&t, line);
 	}
+	if (ret == 0 && l->failed)
+		ret = -1; /* err says why */
 	if (ret == 0)
 		ret = flush(&t);
 	if (ret == 0)
 		ret = name_blocks(&t, before);
 	imp_acc_free(&t.acc);
-	imp_lines_free(&l);
 	free_names(&t);
 	json_decref(t.taken);
 	if (ret == 0 && p->nworkloads == before)
