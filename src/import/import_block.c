@@ -31,6 +31,16 @@ void imp_acc_interval(struct acc *a, double seconds)
 	a->intervals++;
 }
 
+void imp_acc_interval_text(struct acc *a, const char *text, size_t n)
+{
+	if (a->stamp_len && n == a->stamp_len && memcmp(text, a->stamp, n) == 0)
+		return;
+	imp_acc_interval(a, strtod(text, NULL));
+	/* one too long to keep is read every time, as it came */
+	a->stamp_len = n < sizeof(a->stamp) ? n : 0;
+	memcpy(a->stamp, text, a->stamp_len);
+}
+
 void imp_acc_free(struct acc *a)
 {
 	free(a->c);
@@ -114,18 +124,44 @@ int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 	return 0;
 }
 
+/*
+ * The counter first printed as event, where it is the one after the last
+ * row's (or that one again): an interval or per-CPU file prints its events
+ * in the same order each time, so a row mostly needs no hash lookup.  The
+ * index would find the same one: a spelling is indexed only to the counter
+ * that it created.
+ */
+static struct acc_counter *same_spelling(const struct acc *a, const char *event, size_t len)
+{
+	size_t next = a->last < 0 ? 0 : ((size_t)a->last + 1) % a->n;
+
+	for (size_t k = 0, i = next; k < 2 && a->n; k++, i = (size_t)a->last) {
+		if (len < sizeof(a->c[i].printed) && strncmp(a->c[i].printed, event, len + 1) == 0)
+			return &a->c[i];
+		if (a->last < 0)
+			break;
+	}
+	return NULL;
+}
+
 int imp_acc_add(struct acc *a, const char *event, enum ud_count_status status, double value, double pct,
 	    double rel_stddev, bool part)
 {
 	char name[96], pmu[ACC_PMU_LEN] = "", key[sizeof(name) + ACC_PMU_LEN + 2], spelling[ACC_PRINTED_KEY];
+	size_t len = strlen(event);
 	/* a spelling too long for its key is looked up by its name alone */
-	bool keyed = snprintf(spelling, sizeof(spelling), "p%s", event) < (int)sizeof(spelling);
+	bool keyed = len + 2 <= sizeof(spelling);
 	struct acc_counter *c;
 
 	if (!a->index && !(a->index = json_object()))
 		return -1;
 	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
-	c = keyed ? acc_find(a, spelling) : NULL;
+	c = same_spelling(a, event, len);
+	if (!c && keyed) {
+		spelling[0] = 'p';
+		memcpy(spelling + 1, event, len + 1);
+		c = acc_find(a, spelling);
+	}
 	if (!c) {
 		imp_normalize_event(event, name, sizeof(name));
 		if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))

@@ -139,7 +139,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	n = split(line, sep, f);
 
 	if (n >= 1 && timestamp_field(f[0])) {
-		imp_acc_interval(a, strtod(f[0], NULL));
+		imp_acc_interval_text(a, f[0], strlen(f[0]));
 		i++;
 		part = true;
 	}

@@ -62,7 +62,8 @@ struct text_state {
 
 static const char *skip_space(const char *s)
 {
-	while (isspace((unsigned char)*s))
+	/* perf pads its columns with spaces: those first, without isspace()'s table lookup */
+	while (*s == ' ' || isspace((unsigned char)*s))
 		s++;
 	return s;
 }
@@ -267,17 +268,27 @@ static bool is_timestamp(const char *s, const char **end)
 
 static bool is_unit(const char *tok, size_t n)
 {
-	static const char *const units[] = { "msec", "ns", "us", "Joules", "MiB", "KiB", "GiB", "W", "Hz" };
+	static const struct {
+		const char *name;
+		size_t len;
+	} units[] = { { "msec", 4 }, { "ns", 2 }, { "us", 2 }, { "Joules", 6 }, { "MiB", 3 },
+		      { "KiB", 3 },  { "GiB", 3 }, { "W", 1 },  { "Hz", 2 } };
 
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strlen(units[i]) == n && strncmp(tok, units[i], n) == 0)
+		if (units[i].len == n && memcmp(tok, units[i].name, n) == 0)
 			return true;
 	return false;
 }
 
+/*
+ * Whether c may be in an event's name: ASCII letters and digits (as
+ * isalnum() in the C locale, without its lookup a byte) and "_-./:=,@".
+ */
 static bool event_char(char c)
 {
-	return isalnum((unsigned char)c) || strchr("_-./:=,@", c);
+	unsigned char u = (unsigned char)c;
+
+	return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 || (u && strchr("_-./:=,@", u));
 }
 
 /* Whether the counter just read is cycles (any mode), the one perf prints its GHz beside. */
@@ -336,7 +347,7 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 	const char *stamp = *p;
 
 	if (is_timestamp(*p, p)) {
-		imp_acc_interval(&t->acc, strtod(stamp, NULL));
+		imp_acc_interval_text(&t->acc, stamp, (size_t)(*p - stamp));
 		*p = skip_space(*p);
 		row->part = true;
 	}
