@@ -400,6 +400,7 @@ static int import_streamed(struct ud_profile *p, const char *path, int fd, const
 	if (imp_lines_open(&l, fd, has_bom ? 3 : 0, path, err) != 0)
 		return -1;
 	head = imp_lines_ahead(&l, &len);
+	len = len < IMP_LINES_WINDOW ? len : IMP_LINES_WINDOW; /* what the format is told from, as documented */
 	ret = l.failed ? -1 : check_text(&head, &len, path, err);
 	if (ret == 0)
 		ret = choose_format(head, len, path, o, &format, err);
