@@ -33,16 +33,24 @@ size_t imp_control_byte(const char *text, size_t len)
 	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	size_t i = 0;
 
-	/* Eight bytes at a time: only a word holding a byte below 0x20 (mostly a newline) is looked into. */
+	/*
+	 * Eight bytes at a time: every byte below 0x20 (mostly a newline) sets
+	 * its high bit in the mask (a borrow may set others above it, never
+	 * clear one), and only those bytes are looked at.
+	 */
 	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
+		uint64_t w, m;
 
 		memcpy(&w, text + i, sizeof(w));
-		if (((w - 0x20 * ones) & ~w & highs) == 0)
-			continue;
-		for (size_t k = i; k < i + 8; k++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w); /* the lowest bits the first byte, as the borrow and the scan need */
+#endif
+		for (m = (w - 0x20 * ones) & ~w & highs; m; m &= m - 1) {
+			size_t k = i + (size_t)__builtin_ctzll(m) / 8;
+
 			if (is_control((unsigned char)text[k]))
 				return k;
+		}
 	}
 	for (; i < len; i++)
 		if (is_control((unsigned char)text[i]))
