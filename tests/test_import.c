@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "derived.h"
+#include "fileio.h"
 #include "import.h"
 #include "testutil.h"
 
@@ -775,6 +776,125 @@ START_TEST(test_cli_score_samples)
 }
 END_TEST
 
+/* ---- files streamed (over IMP_LINES_WINDOW, 4 MiB): what a file read whole gives, in constant memory ---- */
+
+/* A file past the 4 MiB a file is read whole under. */
+#define STREAMED_BYTES ((size_t)6 << 20)
+
+/* A made-up `perf stat -I 1000` paste of about STREAMED_BYTES, as text or -x, CSV; caller frees. */
+static char *made_up_intervals(bool csv, size_t *len)
+{
+	static const char *const ev[] = { "cycles", "instructions", "branch-misses", "page-faults" };
+	size_t cap = STREAMED_BYTES + 4096, n = 0;
+	char *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)snprintf(text, cap, "# made-up interval paste\n");
+	for (int t = 1; n < STREAMED_BYTES; t++) {
+		for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+			unsigned long long v = (t * 7919ULL + i * 104729ULL) % 1000000000ULL + 1000000;
+
+			n += (size_t)(csv ? snprintf(text + n, cap - n, "%d.%09d,%llu,,%s,1000000,%d.00,,\n", t, 1234, v,
+						     ev[i], 80 + t % 20)
+					  : snprintf(text + n, cap - n, "%6d.%09d %'18llu      %-20s #  1.2 GHz  (%d.%02d%%)\n", t,
+						     1234, v, ev[i], 80 + t % 20, t % 100));
+		}
+	}
+	*len = n;
+	return text;
+}
+
+/* The bytes of p saved as a profile at path. */
+static char *saved(struct ud_profile *q, const char *path)
+{
+	char *text;
+
+	ck_assert_msg(ud_profile_save(q, path, &err) == 0, "%s", err.msg);
+	text = ud_read_file(path, UD_INPUT_PROFILE, NULL, &err);
+	ck_assert_ptr_nonnull(text);
+	return text;
+}
+
+START_TEST(test_streamed_as_read_whole)
+{
+	struct ud_import_opts none = { 0 };
+	char *dir = make_tempdir(), path[512], out[512];
+
+	for (int csv = 0; csv <= 1; csv++) {
+		size_t len;
+		char *text = made_up_intervals(csv, &len), *whole, *streamed;
+		struct ud_profile *q = ud_profile_new(NULL);
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/intervals.%s", dir, csv ? "csv" : "txt");
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+		fclose(f);
+		ck_assert_msg(ud_import_buffer(q, text, len, path, &none, &err) == 0, "%s", err.msg);
+		ck_assert_msg(ud_import_file(p, path, &none, &err) == 0, "%s", err.msg);
+		snprintf(out, sizeof(out), "%s/whole.json", dir);
+		whole = saved(q, out);
+		snprintf(out, sizeof(out), "%s/streamed.json", dir);
+		streamed = saved(p, out);
+		ck_assert_str_eq(streamed, whole);
+		ck_assert_uint_eq(p->workloads[p->nworkloads - 1].ncounters, 4);
+		free(whole);
+		free(streamed);
+		free(text);
+		ud_profile_free(q);
+		ud_profile_free(p);
+		p = ud_profile_new(NULL);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A streamed file that holds what no paste does: refused by line, never held whole, nothing added. */
+static void expect_streamed_error(const char *dir, const char *text, size_t len, const char *want)
+{
+	struct ud_import_opts none = { 0 };
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.txt", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(ud_import_file(p, path, &none, &err), -1);
+	ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' lacks '%s'", err.msg, want);
+	ck_assert_uint_eq(p->nworkloads, 0);
+}
+
+START_TEST(test_streamed_refusals)
+{
+	char *dir = make_tempdir();
+	size_t len, lines = 0, at;
+	char *text = made_up_intervals(false, &len), *nl;
+
+	/* a 2 MiB line as the 3rd, the rest of the file as it was: the whole of it is over 4 MiB */
+	nl = strchr(strchr(text, '\n') + 1, '\n') + 1;
+	memset(nl, 'x', (size_t)2 << 20);
+	expect_streamed_error(dir, text, len, "bad.txt:3: a line of over 1048576 bytes");
+	free(text);
+	/* a NUL past the first 4 MiB read: its line named, though the lines before it were taken */
+	text = made_up_intervals(false, &len);
+	at = len - 1000;
+	for (size_t i = 0; i < at; i++)
+		lines += text[i] == '\n';
+	text[at] = '\0';
+	char want[64];
+
+	snprintf(want, sizeof(want), "bad.txt:%zu: byte 0x00: binary data", lines + 1);
+	expect_streamed_error(dir, text, len, want);
+	free(text);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("import");
@@ -808,6 +928,8 @@ int main(void)
 	tcase_add_test(tc, test_counting_modes_from_command_line);
 	tcase_add_test(tc, test_host_guest_modifiers);
 	tcase_add_test(tc, test_ghz_kept);
+	tcase_add_test(tc, test_streamed_as_read_whole);
+	tcase_add_test(tc, test_streamed_refusals);
 	tcase_add_test(tc, test_score_list);
 	tcase_add_test(tc, test_score_list_refused);
 	tcase_add_test(tc, test_cli_score_samples);

@@ -84,6 +84,32 @@ START_TEST(test_lines_long_and_modifiable)
 }
 END_TEST
 
+/* The word-at-a-time scan finds the first byte no paste holds, as a byte-by-byte one does, wherever it sits. */
+START_TEST(test_control_byte_first)
+{
+	static const unsigned char mix[] = { 'a', ' ', '\n', '\t', '\r', 0x1b, 0x1f, 0x00, 0x7f, 0xe2, 0x1f, 0x20, '9' };
+	char text[64];
+	unsigned seed = 1;
+
+	for (int round = 0; round < 20000; round++) {
+		size_t len = (size_t)(round % 40), want = len;
+
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly text, sometimes a control byte (or one beside the edges of the test) */
+			text[i] = (char)(seed >> 16) % 7 ? (char)mix[(seed >> 8) % 5] : (char)mix[5 + (seed >> 4) % 8];
+		}
+		for (size_t i = 0; i < len && want == len; i++) {
+			unsigned char c = (unsigned char)text[i];
+
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b)
+				want = i;
+		}
+		ck_assert_uint_eq(imp_control_byte(text, len), want);
+	}
+}
+END_TEST
+
 /* ---- numbers ---- */
 
 static double num(const char *s, int pow10)
@@ -532,6 +558,7 @@ int main(void)
 
 	tcase_add_test(tc, test_lines_edges);
 	tcase_add_test(tc, test_lines_long_and_modifiable);
+	tcase_add_test(tc, test_control_byte_first);
 	tcase_add_test(tc, test_number_locales);
 	tcase_add_test(tc, test_decimal_votes);
 	tcase_add_test(tc, test_pmus_clocks_metric_names);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "import.h"
@@ -200,39 +202,6 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 	return f;
 }
 
-/*
- * Where a byte that no text paste holds sits (NUL, or a control character
- * other than tab, CR, form feed, vertical tab and the ESC of terminal
- * colours); len when there is none.  Such a byte means binary data was
- * pasted in, and no value next to it can be trusted.
- */
-static bool is_control(unsigned char c)
-{
-	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b;
-}
-
-static size_t control_byte(const char *text, size_t len)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	size_t i = 0;
-
-	/* Eight bytes at a time: only a word holding a byte below 0x20 (mostly a newline) is looked into. */
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, text + i, sizeof(w));
-		if (((w - 0x20 * ones) & ~w & highs) == 0)
-			continue;
-		for (size_t k = i; k < i + 8; k++)
-			if (is_control((unsigned char)text[k]))
-				return k;
-	}
-	for (; i < len; i++)
-		if (is_control((unsigned char)text[i]))
-			return i;
-	return len;
-}
-
 static int line_of(const char *text, size_t at)
 {
 	int line = 1;
@@ -242,26 +211,47 @@ static int line_of(const char *text, size_t at)
 	return line;
 }
 
-static int dispatch(struct ud_profile *p, enum ud_import_format f, const char *text, size_t len, const char *name,
-		    const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+/* The perf stat formats, which read line by line and can be streamed from a file of any size. */
+static bool streams(enum ud_import_format f)
+{
+	return f == UD_FMT_PERF_TEXT || f == UD_FMT_PERF_CSV || f == UD_FMT_PERF_JSON;
+}
+
+static int dispatch_lines(struct ud_profile *p, enum ud_import_format f, struct lines *l, const char *name,
+			  const struct ud_import_opts *o, struct ud_err *err)
 {
 	switch (f) {
-	case UD_FMT_PERF_CSV: return imp_perf_csv(p, text, len, name, o, err);
-	case UD_FMT_PERF_JSON: return imp_perf_json(p, text, len, name, o, err);
+	case UD_FMT_PERF_CSV: return imp_perf_csv(p, l, name, o, err);
+	case UD_FMT_PERF_JSON: return imp_perf_json(p, l, name, o, err);
+	default: return imp_perf_text(p, l, name, o, err);
+	}
+}
+
+/* l: a streamed file's lines, for a format that streams(); NULL: the format reads text[0..len). */
+static int dispatch(struct ud_profile *p, enum ud_import_format f, struct lines *l, const char *text, size_t len,
+		    const char *name, const struct ud_import_opts *o, struct ud_import_warnings *warn,
+		    struct ud_err *err)
+{
+	struct lines mine;
+	int ret;
+
+	if (streams(f) && l)
+		return dispatch_lines(p, f, l, name, o, err);
+	if (streams(f)) {
+		imp_lines_init(&mine, text, len);
+		ret = dispatch_lines(p, f, &mine, name, o, err);
+		imp_lines_free(&mine);
+		return ret;
+	}
+	switch (f) {
 	case UD_FMT_UNIXBENCH: return imp_unixbench(p, text, len, name, warn, err);
 	case UD_FMT_PERF_REPORT: return imp_perf_report(p, text, len, name, o, err);
 	case UD_FMT_LKP: return imp_lkp(p, text, len, name, o, warn, err);
 	case UD_FMT_REDIS: return imp_redis(p, text, len, name, o, err);
-	case UD_FMT_WRK: return imp_wrk(p, text, len, name, o, err);
-	default: return imp_perf_text(p, text, len, name, o, err);
+	default: return imp_wrk(p, text, len, name, o, err);
 	}
 }
 
-/*
- * Whether text is a JSON document of uarchdiff's own with a schema starting
- * with prefix: its "schema" member within the first bytes, where the
- * writer puts it (json_emit's order: schema first).
- */
 /*
  * The names a file gave over their caps (profile.h), refused by the line
  * they came on where the name is there as it is (it may be a name the
@@ -280,6 +270,11 @@ static int check_names(const struct ud_profile *p, size_t from, const char *text
 	return ud_err_prefix(err, "%s", name);
 }
 
+/*
+ * Whether text is a JSON document of uarchdiff's own with a schema starting
+ * with prefix: its "schema" member within the first bytes, where the
+ * writer puts it (json_emit's order: schema first).
+ */
 static bool is_document(const char *text, size_t len, const char *prefix)
 {
 	static const char key[] = "\"schema\": \"";
@@ -296,46 +291,65 @@ static bool is_document(const char *text, size_t len, const char *prefix)
 	return false;
 }
 
-int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
-			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+/*
+ * What every input is checked for before its format is looked at, on its
+ * text (a streamed file's head): *text and *len past a byte order mark.
+ */
+static int check_text(const char **text, size_t *len, const char *name, struct ud_err *err)
 {
-	struct ud_import_warnings mine = { 0 };
-	enum ud_import_format format;
-	size_t before = p->nworkloads, bad;
-	int was_incomplete = p->incomplete;
-	struct ud_host *host;
-	int ret;
+	size_t bad;
 
-	if (len >= 3 && memcmp(text, utf8_bom, 3) == 0) {
-		text += 3;
-		len -= 3;
+	if (*len >= 3 && memcmp(*text, utf8_bom, 3) == 0) {
+		*text += 3;
+		*len -= 3;
 	}
-	if (len == 0)
+	if (*len == 0)
 		return ud_fail(err, "%s: empty file", name);
 	/* Windows' shell redirection writes UTF-16: every other byte NUL, and a fix the user can run. */
-	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
-			 ((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff)))
+	if (*len >= 2 && (((unsigned char)(*text)[0] == 0xff && (unsigned char)(*text)[1] == 0xfe) ||
+			  ((unsigned char)(*text)[0] == 0xfe && (unsigned char)(*text)[1] == 0xff)))
 		return ud_fail(err, "%s:1: UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", name);
-	bad = control_byte(text, len);
-	if (bad < len)
+	bad = imp_control_byte(*text, *len);
+	if (bad < *len)
 		return ud_fail(err, "%s:%d: byte 0x%02x: binary data, not perf stat output or a UnixBench log", name,
-			       line_of(text, bad), (unsigned char)text[bad]);
-	if (is_document(text, len, "uarchdiff.profile/"))
+			       line_of(*text, bad), (unsigned char)(*text)[bad]);
+	if (is_document(*text, *len, "uarchdiff.profile/"))
 		return ud_fail(err, "%s: already a uarchdiff profile: give it to 'uarchdiff diff' or 'compare' as it is",
 			       name);
-	if (is_document(text, len, "uarchdiff."))
+	if (is_document(*text, *len, "uarchdiff."))
 		return ud_fail(err, "%s: a uarchdiff document (a diff, compare or teach report), not something to import",
 			       name);
-	format = o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format;
+	return 0;
+}
+
+/* o's format, else the one text looks like; -1 with err for a --side asked of a format without sides. */
+static int choose_format(const char *text, size_t len, const char *name, const struct ud_import_opts *o,
+			 enum ud_import_format *format, struct ud_err *err)
+{
+	*format = o->format == UD_FMT_AUTO ? ud_import_detect(text, len) : o->format;
 	/* a side is a robot table's column: asked of another format it would be silently ignored */
-	if (o->side != UD_IMPORT_SIDE_NONE && format != UD_FMT_LKP)
+	if (o->side != UD_IMPORT_SIDE_NONE && *format != UD_FMT_LKP)
 		return ud_fail(err, "%s: --side takes a side of a kernel test robot table, and this is %s", name,
-			       formats[format].name);
+			       formats[*format].name);
+	return 0;
+}
+
+/* The parse, with what a failed one leaves behind undone: its workloads, its marks on the host, its warnings. */
+static int import_as(struct ud_profile *p, enum ud_import_format format, struct lines *l, const char *text,
+		     size_t len, const char *name, const struct ud_import_opts *o, struct ud_import_warnings *warn,
+		     struct ud_err *err)
+{
+	struct ud_import_warnings mine = { 0 };
+	size_t before = p->nworkloads;
+	int was_incomplete = p->incomplete;
 	/* Parsers may mark the host (hybrid, kernel): a failed file must not leave that behind. */
-	host = ud_host_copy(p->host);
+	struct ud_host *host = ud_host_copy(p->host);
+	int ret;
+
 	if (!host)
 		return ud_fail(err, "out of memory");
-	ret = dispatch(p, format, text, len, name, o, &mine, err);
+	ret = dispatch(p, format, l, text, len, name, o, &mine, err);
+	/* a streamed file's names past its head are refused by their field alone */
 	if (ret == 0)
 		ret = check_names(p, before, text, len, name, err);
 	if (ret != 0) {
@@ -355,13 +369,24 @@ int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, co
 	return ret;
 }
 
+int ud_import_buffer_warn(struct ud_profile *p, const char *text, size_t len, const char *name,
+			  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+{
+	enum ud_import_format format;
+
+	if (check_text(&text, &len, name, err) != 0 || choose_format(text, len, name, o, &format, err) != 0)
+		return -1;
+	return import_as(p, format, NULL, text, len, name, o, warn, err);
+}
+
 int ud_import_buffer(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
 	return ud_import_buffer_warn(p, text, len, name, o, NULL, err);
 }
 
-int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
+/* The file read whole (ud_read_file(), under UD_CAP_IMPORT) and imported as a buffer. */
+static int import_whole(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
 			struct ud_import_warnings *warn, struct ud_err *err)
 {
 	size_t len;
@@ -372,6 +397,57 @@ int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_
 		return -1;
 	ret = ud_import_buffer_warn(p, text, len, path, o, warn, err);
 	free(text);
+	return ret;
+}
+
+/*
+ * A file over IMP_LINES_WINDOW, told by its head: a perf stat paste is
+ * streamed through a fixed buffer, each row folded into its block's sums as
+ * it is read, so memory stays the same for 100 MB as for 1 GB; the other
+ * formats (logs and reports, never that large) are read whole.  fd is
+ * open on path; the caller closes it.
+ */
+static int import_streamed(struct ud_profile *p, const char *path, int fd, const struct ud_import_opts *o,
+			   struct ud_import_warnings *warn, struct ud_err *err)
+{
+	char bom[3];
+	bool has_bom = pread(fd, bom, 3, 0) == 3 && memcmp(bom, utf8_bom, 3) == 0;
+	enum ud_import_format format;
+	struct lines l;
+	const char *head;
+	size_t len;
+	int ret;
+
+	if (imp_lines_open(&l, fd, has_bom ? 3 : 0, path, err) != 0)
+		return -1;
+	head = imp_lines_ahead(&l, &len);
+	len = len < IMP_LINES_WINDOW ? len : IMP_LINES_WINDOW; /* what the format is told from, as documented */
+	ret = l.failed ? -1 : check_text(&head, &len, path, err);
+	if (ret == 0)
+		ret = choose_format(head, len, path, o, &format, err);
+	if (ret == 0 && streams(format))
+		ret = import_as(p, format, &l, NULL, 0, path, o, warn, err);
+	imp_lines_free(&l);
+	if (ret == 0 && !streams(format))
+		ret = import_whole(p, path, o, warn, err);
+	return ret;
+}
+
+int ud_import_file_warn(struct ud_profile *p, const char *path, const struct ud_import_opts *o,
+			struct ud_import_warnings *warn, struct ud_err *err)
+{
+	struct stat st;
+	int fd, ret;
+
+	/* a file past the cap goes to ud_read_file() too, which refuses it before reading a byte */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size <= IMP_LINES_WINDOW ||
+	    (size_t)st.st_size > ud_input_cap(UD_INPUT_IMPORT))
+		return import_whole(p, path, o, warn, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return ud_fail(err, "%s: %s", path, strerror(errno));
+	ret = import_streamed(p, path, fd, o, warn, err);
+	close(fd);
 	return ret;
 }
 

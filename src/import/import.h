@@ -9,9 +9,10 @@
  * holds a number too large for a 64-bit counter fails with one message naming
  * the file and line, and nothing is added to the profile.
  *
- * Files are read whole (fileio.h); one over UD_CAP_IMPORT is refused with one
- * line rather than let memory grow without bound (a year of `perf stat -I
- * 1000` text is well under it).
+ * A perf stat paste over IMP_LINES_WINDOW (4 MiB) is streamed, its rows
+ * folded into sums as they are read, so its memory does not grow with it;
+ * other files are read whole (fileio.h).  One over UD_CAP_IMPORT is refused
+ * with one line (a year of `perf stat -I 1000` text is well under it).
  */
 #ifndef UD_IMPORT_H
 #define UD_IMPORT_H

@@ -31,6 +31,16 @@ void imp_acc_interval(struct acc *a, double seconds)
 	a->intervals++;
 }
 
+void imp_acc_interval_text(struct acc *a, const char *text, size_t n)
+{
+	if (a->stamp_len && n == a->stamp_len && memcmp(text, a->stamp, n) == 0)
+		return;
+	imp_acc_interval(a, strtod(text, NULL));
+	/* one too long to keep is read every time, as it came */
+	a->stamp_len = n < sizeof(a->stamp) ? n : 0;
+	memcpy(a->stamp, text, a->stamp_len);
+}
+
 void imp_acc_free(struct acc *a)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -157,21 +167,58 @@ static struct acc_counter *acc_new(struct acc *a, const char *event, const char 
 	return c;
 }
 
+static bool same_cgroup(const char *x, const char *y)
+{
+	return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/*
+ * The counter first printed as event in cgroup, where it is the one after
+ * the last row's (or that one again): an interval or per-CPU file prints
+ * its events in the same order each time, so a row mostly needs no hash
+ * lookup.  The index would find the same one: a spelling is indexed only
+ * to the counter that it created.
+ */
+static struct acc_counter *same_spelling(const struct acc *a, const char *event, size_t len, const char *cgroup)
+{
+	size_t next = a->last < 0 ? 0 : ((size_t)a->last + 1) % a->n;
+
+	for (size_t k = 0, i = next; k < 2 && a->n; k++, i = (size_t)a->last) {
+		if (len < sizeof(a->c[i].printed) && strncmp(a->c[i].printed, event, len + 1) == 0 &&
+		    same_cgroup(a->c[i].cgroup, cgroup))
+			return &a->c[i];
+		if (a->last < 0)
+			break;
+	}
+	return NULL;
+}
+
 /* The counter of event's rows in cgroup (NULL none), added where it is the first; NULL out of memory. */
 static struct acc_counter *acc_counter_of(struct acc *a, const char *event, const char *cgroup, bool *added)
 {
 	char name[96], pmu[ACC_PMU_LEN] = "", spelling[ACC_PRINTED_KEY], *key;
-	/* a spelling too long for its key is looked up by its name alone */
-	bool keyed = snprintf(spelling, sizeof(spelling), "p%s%s%s", event, cgroup ? "\x1f" : "",
-			      cgroup ? cgroup : "") < (int)sizeof(spelling);
+	size_t len = strlen(event), cg = cgroup ? strlen(cgroup) + 1 : 0;
+	/* a spelling too long for its key ("p", the spelling, the cgroup after a separator) is looked up by its name */
+	bool keyed = len + cg + 2 <= sizeof(spelling);
 	struct acc_counter *c;
 
 	*added = false;
 	if (!a->index && !(a->index = json_object()))
 		return NULL;
 	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
-	if (keyed && (c = acc_find(a, spelling)) != NULL)
+	if ((c = same_spelling(a, event, len, cgroup)) != NULL)
 		return c;
+	if (keyed) {
+		spelling[0] = 'p';
+		memcpy(spelling + 1, event, len);
+		if (cgroup) {
+			spelling[1 + len] = '\x1f';
+			memcpy(spelling + 2 + len, cgroup, cg - 1);
+		}
+		spelling[1 + len + cg] = '\0';
+		if ((c = acc_find(a, spelling)) != NULL)
+			return c;
+	}
 	imp_normalize_event(event, name, sizeof(name));
 	if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))
 		pmu[0] = '\0';
@@ -439,11 +486,6 @@ static void set_identity(struct ud_counter *c, const char *printed, enum ud_even
 	ud_event_id_classify(&id, arch);
 	ud_event_id_parse(c->name, &named);
 	ud_counter_set_identity(c, id.cls, named.mode);
-}
-
-static bool same_cgroup(const char *x, const char *y)
-{
-	return x == y || (x && y && strcmp(x, y) == 0);
 }
 
 /*

@@ -75,6 +75,9 @@ struct acc {
 	/* -I N: the intervals' timestamps (seconds since the start), the last of them, and how many were read */
 	double interval_s;
 	int intervals;
+	/* the last timestamp as printed: the rows of one interval repeat it, and equal text needs no strtod() */
+	char stamp[32];
+	size_t stamp_len;
 	char metric_pmu[ACC_PMU_LEN]; /* the core type of the metric group being read ("TopdownL1 (cpu_core)"); "" none */
 	json_t *index;           /* "p" + printed spelling, "n" + name + "/" + pmu -> index in c, "m" + metric -> in metrics */
 };
@@ -87,6 +90,8 @@ void imp_acc_init(struct acc *a);
  * an interval gets its spread across the intervals as its noise.
  */
 void imp_acc_interval(struct acc *a, double seconds);
+/* The same from the timestamp as printed (n bytes at text, read with strtod()), once a run of equal ones. */
+void imp_acc_interval_text(struct acc *a, const char *text, size_t n);
 /* Frees what a holds and leaves it initialised, ready for the next block. */
 void imp_acc_free(struct acc *a);
 bool imp_acc_empty(const struct acc *a);

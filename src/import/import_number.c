@@ -31,11 +31,17 @@ static int sep_len(const char *s, char *kind)
 	return 0;
 }
 
+/* An ASCII digit, whatever the locale: isdigit()'s table lookup costs a call a byte, and numbers are most of a paste. */
+static bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
 static size_t digit_run(const char *s)
 {
 	size_t n = 0;
 
-	while (isdigit((unsigned char)s[n]))
+	while (is_digit(s[n]))
 		n++;
 	return n;
 }
@@ -125,16 +131,23 @@ int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char
 	d->mant = 0;
 	d->frac = 0;
 	for (const char *q = s; q < p; q++) {
-		if (!isdigit((unsigned char)*q))
+		uint64_t digit = (uint64_t)(*q - '0');
+
+		if (!is_digit(*q))
 			continue;
-		if (d->mant > (UINT64_MAX - (uint64_t)(*q - '0')) / 10)
+		/* mant * 10 + digit past UINT64_MAX, told without a division a digit */
+		if (d->mant >= UINT64_MAX / 10 && (d->mant > UINT64_MAX / 10 || digit > UINT64_MAX % 10))
 			return ud_fail(err, "number '%.*s' is too large for a 64-bit counter", (int)(p - s), s);
-		d->mant = d->mant * 10 + (uint64_t)(*q - '0');
+		d->mant = d->mant * 10 + digit;
 		d->frac += decimal && q > decimal;
 	}
 	*end = exponent(p, d);
 	return 1;
 }
+
+/* 10^0 .. 10^22, each exact in a double (5^22 < 2^53): what pow(10, k) returns for them, without its cost a row. */
+static const double exact_pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 
 double imp_decimal_value(struct decimal d, int pow10)
 {
@@ -151,7 +164,7 @@ double imp_decimal_value(struct decimal d, int pow10)
 	}
 	/* Both operands exact, so IEEE division rounds to the nearest double, as strtod would. */
 	if (d.mant < (uint64_t)IMPORT_EXACT_MAX && -k <= 22)
-		return (double)d.mant / pow(10, -k);
+		return (double)d.mant / exact_pow10[-k];
 	return (double)d.mant * pow(10, k);
 }
 
@@ -296,8 +309,12 @@ static const char *tagged_number(const char *s, const char *end, const char *tag
 bool imp_is_aggregation_id(const char *s, size_t n)
 {
 	static const char *const parts[] = { "-D", "-C", "-L", "-ID", "-T" };
-	const char *end = s + n, *p = tagged_number(s, end, "S");
+	const char *end = s + n, *p;
 
+	/* most fields it is asked of are counts: no tag, no scan */
+	if (n == 0 || (*s != 'S' && *s != 'N'))
+		return false;
+	p = tagged_number(s, end, "S");
 	if (!p)
 		return (p = tagged_number(s, end, "N")) != NULL && p == end;
 	for (size_t i = 0; p && p < end && i < sizeof(parts) / sizeof(parts[0]); i++) {

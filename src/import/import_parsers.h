@@ -12,14 +12,20 @@
 
 #include "error.h"
 #include "import.h"
+#include "import_lines.h"
 #include "profile.h"
 
-int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err);
-int imp_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
-		    const struct ud_import_opts *o, struct ud_err *err);
-int imp_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err);
+/*
+ * The perf stat formats read their lines from l (a buffer's or a streamed
+ * file's, import_lines.h), each folded into its block's sums as it is read:
+ * an interval file of any length costs the memory of one interval.
+ */
+int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		  struct ud_err *err);
+int imp_perf_csv(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		 struct ud_err *err);
+int imp_perf_json(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		  struct ud_err *err);
 /*
  * perf report --stdio: the first event's table as the hotspots of the
  * workload o->workload names, else of the command with the largest share;

@@ -156,7 +156,7 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	n = split(line, sep, f);
 
 	if (n >= 1 && timestamp_field(f[0])) {
-		imp_acc_interval(a, strtod(f[0], NULL));
+		imp_acc_interval_text(a, f[0], strlen(f[0]));
 		i++;
 		part = true;
 	}
@@ -211,10 +211,10 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	return take_row_metric(a, f, n, i + 2, event, name, lineno, err) < 0 ? -1 : 1;
 }
 
-int imp_perf_csv(struct ud_profile *p, const char *text, size_t len, const char *name,
-		    const struct ud_import_opts *o, struct ud_err *err)
+int imp_perf_csv(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		struct ud_err *err)
 {
 	char sep = 0;
 
-	return imp_rows(p, text, len, name, o, take_row, &sep, "perf stat -x counter rows", err);
+	return imp_rows(p, l, name, o, take_row, &sep, "perf stat -x counter rows", err);
 }

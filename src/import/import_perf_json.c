@@ -150,8 +150,8 @@ static int take_line(struct acc *a, char *line, void *ctx, const char *name, int
 	return r;
 }
 
-int imp_perf_json(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err)
+int imp_perf_json(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		struct ud_err *err)
 {
-	return imp_rows(p, text, len, name, o, take_line, NULL, "perf stat -j counter objects", err);
+	return imp_rows(p, l, name, o, take_line, NULL, "perf stat -j counter objects", err);
 }

@@ -64,7 +64,8 @@ struct text_state {
 
 static const char *skip_space(const char *s)
 {
-	while (isspace((unsigned char)*s))
+	/* perf pads its columns with spaces: those first, without isspace()'s table lookup */
+	while (*s == ' ' || isspace((unsigned char)*s))
 		s++;
 	return s;
 }
@@ -269,17 +270,27 @@ static bool is_timestamp(const char *s, const char **end)
 
 static bool is_unit(const char *tok, size_t n)
 {
-	static const char *const units[] = { "msec", "ns", "us", "Joules", "MiB", "KiB", "GiB", "W", "Hz" };
+	static const struct {
+		const char *name;
+		size_t len;
+	} units[] = { { "msec", 4 }, { "ns", 2 }, { "us", 2 }, { "Joules", 6 }, { "MiB", 3 },
+		      { "KiB", 3 },  { "GiB", 3 }, { "W", 1 },  { "Hz", 2 } };
 
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strlen(units[i]) == n && strncmp(tok, units[i], n) == 0)
+		if (units[i].len == n && memcmp(tok, units[i].name, n) == 0)
 			return true;
 	return false;
 }
 
+/*
+ * Whether c may be in an event's name: ASCII letters and digits (as
+ * isalnum() in the C locale, without its lookup a byte) and "_-./:=,@".
+ */
 static bool event_char(char c)
 {
-	return isalnum((unsigned char)c) || strchr("_-./:=,@", c);
+	unsigned char u = (unsigned char)c;
+
+	return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 || (u && strchr("_-./:=,@", u));
 }
 
 /* Whether the counter just read is cycles (any mode), the one perf prints its GHz beside. */
@@ -338,7 +349,7 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 	const char *stamp = *p;
 
 	if (is_timestamp(*p, p)) {
-		imp_acc_interval(&t->acc, strtod(stamp, NULL));
+		imp_acc_interval_text(&t->acc, stamp, (size_t)(*p - stamp));
 		*p = skip_space(*p);
 		row->part = true;
 	}
@@ -737,12 +748,11 @@ static void free_names(struct text_state *t)
 	free(t->names);
 }
 
-int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char *name,
-		     const struct ud_import_opts *o, struct ud_err *err)
+int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+		  struct ud_err *err)
 {
 	struct text_state t = { .p = p, .o = o, .name = name, .err = err, .need_decimal = true };
-	const char *base = strrchr(name, '/'), *at;
-	struct lines l;
+	const char *base = strrchr(name, '/');
 	size_t before = p->nworkloads;
 	char *line;
 	int ret = 0;
@@ -752,23 +762,28 @@ int imp_perf_text(struct ud_profile *p, const char *text, size_t len, const char
 	if (!t.taken)
 		return ud_fail(err, "out of memory");
 	imp_acc_init(&t.acc);
-	imp_lines_init(&l, text, len);
-	while (ret == 0 && (at = l.cur, line = imp_lines_next(&l)) != NULL) {
-		t.lineno = l.lineno;
+	while (ret == 0) {
 		if (t.need_decimal) {
-			char mark = block_decimal(at, (size_t)(l.end - at));
+			/* a streamed file's votes come from its next IMP_LINES_WINDOW bytes: 16 votes take a few lines */
+			size_t len;
+			const char *ahead = imp_lines_ahead(l, &len);
+			char mark = block_decimal(ahead, len);
 
 			t.decimal = mark ? mark : t.decimal; /* no vote: as the block before */
 			t.need_decimal = false;
 		}
+		if ((line = imp_lines_next(l)) == NULL)
+			break;
+		t.lineno = l->lineno;
 		ret = take_line(&t, line);
 	}
+	if (ret == 0 && l->failed)
+		ret = -1; /* err says why */
 	if (ret == 0)
 		ret = flush(&t);
 	if (ret == 0)
 		ret = name_blocks(&t, before);
 	imp_acc_free(&t.acc);
-	imp_lines_free(&l);
 	free_names(&t);
 	json_decref(t.taken);
 	if (ret == 0 && p->nworkloads == before)

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "import.h"
 #include "import_block.h"
+#include "import_lines.h"
 #include "profile.h"
 
 /*
@@ -24,10 +25,10 @@ typedef int (*import_row_fn)(struct acc *a, char *line, void *ctx, const char *n
 /*
  * The loop: a pasted perf command line taken for its options, blank and
  * '#' lines skipped, UnixBench COUNT and TIME lines taken as scores, every
- * other line given to row().  what names the rows in the "none found"
+ * other line given to row(); l's lines are read to its end.  what names the rows in the "none found"
  * message.  One workload results, appended to p.
  */
-int imp_rows(struct ud_profile *p, const char *text, size_t len, const char *name,
-		const struct ud_import_opts *o, import_row_fn row, void *ctx, const char *what, struct ud_err *err);
+int imp_rows(struct ud_profile *p, struct lines *l, const char *name, const struct ud_import_opts *o,
+	     import_row_fn row, void *ctx, const char *what, struct ud_err *err);
 
 #endif
