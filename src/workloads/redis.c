@@ -371,13 +371,13 @@ const struct ud_workload_def wl_redis = {
 	.name = "redis", .units = "requests/s", .higher_is_better = true,
 	.teaches = "a Redis server on loopback under redis-benchmark SET and GET, the server counted",
 	.suites = UD_SUITE_FULL, .setup = redis_setup_plain, .run = redis_run, .teardown = redis_teardown,
-	.once = true, .not_single_cpu = true, .available = redis_available,
+	.once = true, .not_single_cpu = true, .available = redis_available, .program = "redis-server",
 };
 
 const struct ud_workload_def wl_redis_pipelined = {
 	.name = "redis-pipelined", .units = "requests/s", .higher_is_better = true,
-	.teaches = "the same with " PIPELINE_DEPTH " commands a round trip (-P " PIPELINE_DEPTH
-		   "): the server's work, less of the network stack's",
+	.teaches = "a Redis server on loopback under redis-benchmark SET and GET, " PIPELINE_DEPTH
+		   " commands a round trip (-P " PIPELINE_DEPTH "): more of the server's work, less of the network's",
 	.suites = UD_SUITE_FULL, .setup = redis_setup_pipelined, .run = redis_run, .teardown = redis_teardown,
-	.once = true, .not_single_cpu = true, .available = redis_available,
+	.once = true, .not_single_cpu = true, .available = redis_available, .program = "redis-server",
 };

@@ -73,6 +73,8 @@ struct ud_workload_def {
 	 * it runs below one CPU utilized (noise.h).
 	 */
 	bool not_single_cpu;
+	/* The program it runs and counts, found on PATH (a server): the profile's binary; NULL: uarchdiff's own work. */
+	const char *program;
 	/* May be NULL (always).  Whether this host can run it; -1 with why (a reason, no name) when not. */
 	int (*available)(struct ud_err *why);
 };
