@@ -4,9 +4,9 @@
  *
  * setup() starts redis-server on a free 127.0.0.1 port in the workload's
  * private directory, with persistence off (--save '' --appendonly no),
- * waits until it answers PING, and runs a short unmeasured benchmark that
- * warms it and tells the rate, from which the measured run's request count
- * is scaled to the sample's target time.  It names the server as the
+ * waits until it answers as itself (INFO names its pid), and runs a short
+ * unmeasured benchmark that warms it and tells the rate, from which the
+ * measured run's request count is scaled to the sample's target time.  It names the server as the
  * process to count (wl_ctx.counted_pid): the runner opens the counters on
  * its threads, user and kernel, so a diff explains the server.  run() runs
  * redis-benchmark once, uncounted; its CPU time (wait4) is recorded apart,
@@ -118,33 +118,52 @@ static void exec_server(const struct redis_state *st, const char *dir)
 	_exit(127);
 }
 
-/* Whether the server on port answers PING with +PONG. */
-static bool answers(int port)
+/* What INFO server answers, its process_id line included, with room to spare. */
+#define INFO_MAX 8192
+
+/*
+ * Whether the server on port answers, and is the one we started: another
+ * program could take the port between our probe and our server's bind, and
+ * answer while ours is still starting; INFO names its process.
+ */
+static bool answers(int port, pid_t pid)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	char buf[16] = "";
+	char want[48], *buf = calloc(1, INFO_MAX);
+	size_t len = 0;
 	bool ok = false;
+	ssize_t k = 1;
 
-	if (fd < 0)
-		return false;
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 && write(fd, "PING\r\n", 6) == 6) {
+	snprintf(want, sizeof(want), "process_id:%d\r\n", (int)pid);
+	if (fd >= 0 && buf && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    write(fd, "INFO server\r\n", 13) == 13) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 
-		ok = poll(&pf, 1, 1000) == 1 && read(fd, buf, sizeof(buf) - 1) >= 5 && strncmp(buf, "+PONG", 5) == 0;
+		while (!ok && k > 0 && len < INFO_MAX - 1 && poll(&pf, 1, 1000) == 1) {
+			k = read(fd, buf + len, INFO_MAX - 1 - len);
+			len += k > 0 ? (size_t)k : 0;
+			ok = strstr(buf, want) != NULL;
+		}
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 	return ok;
 }
 
-/* The last line of the server's log, where it says why it stopped; "" when there is none. */
-static void log_tail(const char *dir, char *buf, size_t len)
+/*
+ * The last line of the server's log, where it says why it stopped ("" when
+ * there is none), into buf; whether the log's end holds what.
+ */
+static bool log_tail(const char *dir, const char *what, char *buf, size_t len)
 {
 	char path[4200], text[4096];
 	FILE *f;
 	size_t n = 0;
 	char *end, *start;
+	bool found;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/redis-server.log", dir);
@@ -155,10 +174,12 @@ static void log_tail(const char *dir, char *buf, size_t len)
 		fclose(f);
 	}
 	text[n] = '\0';
+	found = strstr(text, what) != NULL;
 	for (end = text + n; end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '); end--)
 		*(end - 1) = '\0';
 	start = strrchr(text, '\n');
 	snprintf(buf, len, "%s", start ? start + 1 : text);
+	return found;
 }
 
 /*
@@ -171,6 +192,7 @@ static int start_server(struct redis_state *st, const char *dir, struct ud_err *
 	uint64_t deadline = ud_now_ns() + (uint64_t)(READY_TIMEOUT_S * 1e9);
 	char said[256];
 	int status;
+	bool taken;
 
 	st->server = fork();
 	if (st->server < 0)
@@ -180,14 +202,15 @@ static int start_server(struct redis_state *st, const char *dir, struct ud_err *
 	while (ud_now_ns() < deadline) {
 		if (waitpid(st->server, &status, WNOHANG) == st->server) {
 			st->server = 0;
-			log_tail(dir, said, sizeof(said));
+			/* "bind: Address already in use", then "Failed listening on port N (TCP), aborting." */
+			taken = log_tail(dir, "Address already in use", said, sizeof(said));
 			ud_fail(err, "redis-server on 127.0.0.1:%d exited (status %d)%s%s", st->port,
 				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said[0] ? ": " : "",
 				said);
-			return strstr(said, "in use") ? 1 : -1;
+			return taken ? 1 : -1;
 		}
-		if (answers(st->port))
-			return 0; /* ours: alive, and a server that cannot bind its port exits */
+		if (answers(st->port, st->server))
+			return 0;
 		nanosleep(&(struct timespec){ .tv_nsec = READY_POLL_MS * 1000000L }, NULL);
 	}
 	return ud_fail(err, "redis-server on 127.0.0.1:%d did not answer within %.0f s", st->port, READY_TIMEOUT_S);
