@@ -8,7 +8,8 @@ apt-get install -y -qq --no-install-recommends \
 	libpfm4-dev libelf-dev libjansson-dev check \
 	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	cpio ansible-core clang libclang-rt-dev linux-perf >/dev/null
+	cpio ansible-core clang libclang-rt-dev linux-perf \
+	redis-server redis-tools >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # python3-jsonschema: tests/schemas.sh validates every document uarchdiff
@@ -25,3 +26,7 @@ apt-get install -y -qq --no-install-recommends \
 # runs the fuzz targets (fuzz/run.sh) for a few seconds each.
 # linux-perf: tests/perf-parity.py runs `uarchdiff stat` beside `perf stat`
 # (issue 22); without perf that test is skipped.
+# redis-server and redis-tools (redis-benchmark): the redis workloads and
+# tests/redis-workload.sh (issue 40); without them both are skipped, saying
+# so.  This script is Debian's only: on RHEL-like hosts `dnf install redis`
+# brings both programs.

@@ -28,7 +28,7 @@ static void print_def(FILE *f, const struct ud_workload_def *d, const struct ud_
 	snprintf(suites, sizeof(suites), "%s%s%s", d->suites & UD_SUITE_QUICK ? "quick " : "",
 		 d->suites & UD_SUITE_DEFAULT ? "default " : "", d->suites & UD_SUITE_FULL ? "full" : "");
 	/* Specs are files anyone may have written: their text is shown, never obeyed by the terminal. */
-	fprintf(f, "%-20s %-8s %-20s %s", ud_visible(d->name, name, sizeof(name)),
+	fprintf(f, "%-20s %-10s %-20s %s", ud_visible(d->name, name, sizeof(name)),
 	       d->units[0] ? ud_visible(d->units, units, sizeof(units)) : "-", suites,
 	       ud_visible(d->teaches, teaches, sizeof(teaches)));
 	/* The reason without the name it starts with: the row already names it. */
@@ -43,7 +43,7 @@ static void print_def(FILE *f, const struct ud_workload_def *d, const struct ud_
 static void print_table(FILE *f, const struct ud_workload_def *const *all, size_t n, const struct ud_spec *specs,
 			size_t nspecs)
 {
-	fprintf(f, "%-20s %-8s %-20s %s\n", "workload", "units", "suites", "what it exercises");
+	fprintf(f, "%-20s %-10s %-20s %s\n", "workload", "units", "suites", "what it exercises");
 	for (size_t i = 0; i < n; i++)
 		print_def(f, all[i], NULL);
 	for (size_t i = 0; i < nspecs; i++)

@@ -21,6 +21,7 @@
 #include "runner.h"
 #include "text.h"
 #include "stats.h"
+#include "targets.h"
 
 /* Calibration stops doubling once run() takes this share of the target. */
 #define CALIBRATE_SHARE 0.2
@@ -34,6 +35,8 @@ struct message {
 	double work, score;
 	char units[32];
 	uint64_t elapsed_ns, user_ns, sys_ns;
+	struct wl_subscore sub[WL_SUBSCORES_MAX];
+	size_t nsub;
 };
 
 static uint64_t cpu_ns(int who, int user)
@@ -44,6 +47,73 @@ static uint64_t cpu_ns(int who, int user)
 	getrusage(who, &ru);
 	tv = user ? ru.ru_utime : ru.ru_stime;
 	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
+}
+
+/*
+ * The user and kernel time of process pid and its reaped children so far
+ * (/proc/PID/stat's utime and stime, in clock ticks): a counted server
+ * that is not this process's, whose times getrusage() cannot see.  0 when
+ * it cannot be read, so that a sample's times are then 0, never made up.
+ */
+static void proc_times(pid_t pid, uint64_t *user, uint64_t *sys)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	long tick = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	size_t n;
+
+	*user = *sys = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* the name in parentheses may hold blanks: the fields start after its last ')' */
+	p = strrchr(buf, ')');
+	if (!p || tick <= 0 || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return;
+	*user = (uint64_t)(ut * (1000000000ULL / (unsigned long long)tick));
+	*sys = (uint64_t)(st * (1000000000ULL / (unsigned long long)tick));
+}
+
+/* CPU time of the counted work: this process and its children, or the process setup() named. */
+static void work_times(pid_t counted, uint64_t *user, uint64_t *sys)
+{
+	if (counted > 0) {
+		proc_times(counted, user, sys);
+		return;
+	}
+	*user = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1);
+	*sys = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0);
+}
+
+/*
+ * The counters, on this process (inherited by what it forks) or on every
+ * thread of the process setup() named, inherited by the threads it starts
+ * after; NULL with err.
+ */
+static struct ud_counters *open_counters(pid_t counted, const struct ud_event *ev, size_t nev, struct ud_err *err)
+{
+	struct ud_count_slot *slots;
+	struct ud_counters *set;
+	pid_t *tids;
+	size_t ntids;
+
+	if (counted <= 0)
+		return (set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT)) ? set : (ud_fail(err, "out of memory"), NULL);
+	if (ud_process_threads(&counted, 1, &tids, &ntids, err) != 0)
+		return NULL;
+	slots = calloc(ntids ? ntids : 1, sizeof(*slots));
+	for (size_t i = 0; slots && i < ntids; i++)
+		slots[i] = (struct ud_count_slot){ .pid = tids[i], .cpu = -1 };
+	set = slots && ntids ? ud_counters_open_slots(ev, nev, slots, ntids, UD_COUNT_INHERIT) : NULL;
+	if (!set)
+		ud_fail(err, ntids ? "out of memory" : "the counted process %d has no threads", (int)counted);
+	free(slots);
+	free(tids);
+	return set;
 }
 
 static void send_all(int fd, const void *buf, size_t n)
@@ -99,18 +169,55 @@ static void die_with_parent(pid_t parent)
 		kill(0, SIGKILL);
 }
 
+/* In the child: one counted run() of iters, its times, counts and results into m and counts. */
+static void measure(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
+		    size_t nev, struct wl_ctx *ctx, uint64_t iters, struct ud_count *counts, int records_fd, int fd,
+		    struct message *m)
+{
+	struct ud_counters *set;
+	struct ud_sampler *smp = NULL;
+	struct ud_err err = UD_ERR_INIT;
+	uint64_t t0, u0, s0, u1, s1;
+
+	/* The sampler first: its drainer must not inherit the counters. */
+	if (records_fd >= 0 && !(smp = ud_sampler_open(o->sampling, ctx->counted_pid, 0, records_fd, &err)))
+		child_fail(fd, m, err.msg);
+	if (!(set = open_counters(ctx->counted_pid, ev, nev, &err)))
+		child_fail(fd, m, err.msg);
+	work_times(ctx->counted_pid, &u0, &s0);
+	t0 = ud_now_ns();
+	if (ud_counters_enable(set, &err) != 0 || (smp && ud_sampler_enable(smp, &err) != 0))
+		child_fail(fd, m, err.msg);
+	if (def->run(ctx, iters, &err) != 0)
+		child_fail(fd, m, err.msg);
+	if (smp)
+		ud_sampler_disable(smp, &err);
+	ud_counters_disable(set, &err);
+	m->elapsed_ns = ud_now_ns() - t0;
+	work_times(ctx->counted_pid, &u1, &s1);
+	m->user_ns = u1 > u0 ? u1 - u0 : 0; /* a counted process gone before the end: its times unread, 0 */
+	m->sys_ns = s1 > s0 ? s1 - s0 : 0;
+	if (ud_counters_read(set, counts, &err) != 0 || (smp && ud_sampler_close(smp, &err) != 0))
+		child_fail(fd, m, err.msg);
+	ud_counters_close(set);
+	m->iters = iters;
+	m->work = (double)iters * ctx->work_per_iter;
+	m->score = ctx->score;
+	snprintf(m->units, sizeof(m->units), "%s", ctx->score_units);
+	m->nsub = ctx->nsub < WL_SUBSCORES_MAX ? ctx->nsub : WL_SUBSCORES_MAX;
+	memcpy(m->sub, ctx->sub, sizeof(m->sub));
+}
+
 /* In the child: iters = 0 calibrates, else one counted sample. */
 static void child(const struct ud_workload_def *def, const struct ud_runner_opts *o, const struct ud_event *ev,
 		  size_t nev, const char *tmpdir, uint64_t iters, int fd, int records_fd, pid_t parent)
 {
 	struct wl_ctx ctx = { .tmpdir = tmpdir, .l1d = o->l1d, .l2 = o->l2, .l3 = o->l3, .work_per_iter = 1,
-			      .data = def->data, .score = NAN };
+			      .data = def->data, .score = NAN, .target_s = o->target_s };
 	struct message m = { .ok = 1 };
 	struct ud_count *counts = calloc(nev ? nev : 1, sizeof(*counts));
-	struct ud_counters *set = NULL;
-	struct ud_sampler *smp = NULL;
 	struct ud_err err = UD_ERR_INIT;
-	uint64_t t0, u0, s0;
+	uint64_t t0;
 
 	setpgid(0, 0); /* a timeout kills the whole group, helpers too */
 	ud_guard_forget();
@@ -136,31 +243,7 @@ static void child(const struct ud_workload_def *def, const struct ud_runner_opts
 		/* Unmeasured warm-up: caches, TLB, predictors and the clock settle first. */
 		if (!def->once && def->run(&ctx, iters / 10 + 1, &err) != 0)
 			child_fail(fd, &m, err.msg);
-		/* The sampler first: its drainer must not inherit the counters. */
-		if (records_fd >= 0 && !(smp = ud_sampler_open(o->sampling, 0, 0, records_fd, &err)))
-			child_fail(fd, &m, err.msg);
-		set = ud_counters_open(ev, nev, 0, UD_COUNT_INHERIT);
-		if (!set)
-			child_fail(fd, &m, "out of memory");
-		u0 = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1);
-		s0 = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0);
-		t0 = ud_now_ns();
-		if (ud_counters_enable(set, &err) != 0 || (smp && ud_sampler_enable(smp, &err) != 0))
-			child_fail(fd, &m, err.msg);
-		if (def->run(&ctx, iters, &err) != 0)
-			child_fail(fd, &m, err.msg);
-		if (smp)
-			ud_sampler_disable(smp, &err);
-		ud_counters_disable(set, &err);
-		m.elapsed_ns = ud_now_ns() - t0;
-		m.user_ns = cpu_ns(RUSAGE_SELF, 1) + cpu_ns(RUSAGE_CHILDREN, 1) - u0;
-		m.sys_ns = cpu_ns(RUSAGE_SELF, 0) + cpu_ns(RUSAGE_CHILDREN, 0) - s0;
-		if (ud_counters_read(set, counts, &err) != 0 || (smp && ud_sampler_close(smp, &err) != 0))
-			child_fail(fd, &m, err.msg);
-		m.iters = iters;
-		m.work = (double)iters * ctx.work_per_iter;
-		m.score = ctx.score;
-		snprintf(m.units, sizeof(m.units), "%s", ctx.score_units);
+		measure(def, o, ev, nev, &ctx, iters, counts, records_fd, fd, &m);
 	}
 	if (def->teardown)
 		def->teardown(&ctx);
@@ -337,6 +420,8 @@ static enum ud_outcome run_sample(struct sample_run *sr, struct ud_sample *smp)
 	smp->elapsed_ns = sr->first.elapsed_ns;
 	smp->user_ns = sr->first.user_ns;
 	smp->sys_ns = sr->first.sys_ns;
+	smp->nsub = sr->first.nsub;
+	memcpy(smp->sub, sr->first.sub, sizeof(smp->sub));
 	return UD_OUT_OK;
 }
 
@@ -466,6 +551,30 @@ double ud_sample_score(const struct ud_sample *s)
 	return isfinite(s->score) ? s->score : s->work / ((double)s->elapsed_ns / 1e9);
 }
 
+/* Each sub-score the first sample reported, as the mean of the samples that reported it under its name. */
+static int add_subscores(const struct ud_run_result *res, struct ud_workload *w)
+{
+	if (!res->nsamples)
+		return 0;
+	for (size_t k = 0; k < res->samples[0].nsub; k++) {
+		const struct wl_subscore *first = &res->samples[0].sub[k];
+		double sum = 0;
+		size_t n = 0;
+
+		for (size_t s = 0; s < res->nsamples; s++) {
+			const struct ud_sample *smp = &res->samples[s];
+
+			if (k < smp->nsub && strcmp(smp->sub[k].name, first->name) == 0 && isfinite(smp->sub[k].value)) {
+				sum += smp->sub[k].value;
+				n++;
+			}
+		}
+		if (n && ud_workload_add_subscore(w, first->name, sum / (double)n, first->units[0] ? first->units : NULL))
+			return -1;
+	}
+	return 0;
+}
+
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
 		       size_t nev, struct ud_workload *w)
 {
@@ -503,6 +612,8 @@ int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_re
 		w->sys_ns = sys;
 	}
 	free(scores);
+	if (add_subscores(res, w) != 0)
+		return -1;
 	if (ud_fold_begin(&fold, w, ev, nev, res->nsamples, UD_FOLD_SUM) != 0)
 		return -1;
 	for (size_t s = 0; s < res->nsamples; s++)

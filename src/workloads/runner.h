@@ -5,8 +5,9 @@
  * process group, so that a crash or a hang cannot take the run down: a child
  * past its timeout is killed with everything it forked, and the outcome is
  * recorded.  In the child, setup() runs first, then the counters are opened
- * on the child itself (inherited by the helpers it forks), enabled around
- * run() only, and read; teardown() follows.  Calibration doubles the
+ * on the child itself (inherited by the helpers it forks), or on every
+ * thread of the process setup() named (a server, wl_ctx.counted_pid),
+ * enabled around run() only, and read; teardown() follows.  Calibration doubles the
  * iterations until run() takes long enough to scale to the target time.
  * File workloads get a private directory (mkdtemp under TMPDIR, made
  * absolute) that the parent removes, whatever happened to the child, and
@@ -44,8 +45,10 @@ enum ud_outcome { UD_OUT_OK, UD_OUT_CRASHED, UD_OUT_TIMEOUT, UD_OUT_FAILED, UD_O
 struct ud_sample {
 	double work;                 /* iterations x work_per_iter */
 	double score;                /* the program's own score (external workloads); NAN otherwise */
-	uint64_t elapsed_ns, user_ns, sys_ns;
+	uint64_t elapsed_ns, user_ns, sys_ns;  /* of the counted process where the workload names one (wl_ctx) */
 	struct ud_count *counts;     /* nev of them */
+	struct wl_subscore sub[WL_SUBSCORES_MAX]; /* the partial results run() reported */
+	size_t nsub;
 };
 
 struct ud_run_result {
@@ -88,7 +91,7 @@ void ud_run_end(struct ud_run_result *res);
 /* A sample's score: the program's own where it reports one, else work per second. */
 double ud_sample_score(const struct ud_sample *s);
 
-/* Fills a profile workload from a result: scores, sums, counters, outcome. */
+/* Fills a profile workload from a result: scores, sums, counters, outcome, sub-scores (their mean over the samples). */
 int ud_run_to_workload(const struct ud_workload_def *def, const struct ud_run_result *res, const struct ud_event *ev,
 		       size_t nev, struct ud_workload *w);
 

@@ -46,7 +46,8 @@ static struct ud_runner_opts runner_opts(const struct ud_suite_run *s, const str
 
 /*
  * Which binary did the work, so a diff can tell whether both hosts ran the
- * same one: the program for an external workload, uarchdiff itself else.
+ * same one: the program for an external workload or the one a built-in
+ * runs and counts (redis-server), uarchdiff itself else.
  */
 static void record_binary(const struct ud_workload_def *d, struct ud_workload *w)
 {
@@ -56,6 +57,8 @@ static void record_binary(const struct ud_workload_def *d, struct ud_workload *w
 
 	if (d->data)
 		found = ud_spec_available(d->data, NULL, path, sizeof(path));
+	else if (d->program)
+		found = ud_which(d->program, path, sizeof(path), &err) == 0;
 	else
 		found = realpath("/proc/self/exe", path) != NULL;
 	if (!found)

@@ -18,8 +18,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
+
+/* The most partial results one run() reports: a server workload's tests, their latencies, the client's cost. */
+#define WL_SUBSCORES_MAX 16
+
+struct wl_subscore {
+	char name[32];
+	double value;
+	char units[16];
+};
 
 struct wl_ctx {
 	const char *tmpdir;       /* a private directory, removed by the runner */
@@ -29,6 +39,15 @@ struct wl_ctx {
 	const void *data;         /* the definition's data (an external workload's spec) */
 	double score;             /* set by run() when the program reports its own score; else NAN */
 	char score_units[32];
+	double target_s;          /* one sample's measured time: what a program that sets its own length aims at */
+	/*
+	 * Set by setup() to count another process (every thread of it, and what
+	 * it starts) instead of the workload's own: a server, whose client the
+	 * workload runs uncounted.  0: the workload itself.
+	 */
+	pid_t counted_pid;
+	struct wl_subscore sub[WL_SUBSCORES_MAX]; /* set by run(): partial results beside the score */
+	size_t nsub;
 };
 
 enum {
@@ -54,6 +73,8 @@ struct ud_workload_def {
 	 * it runs below one CPU utilized (noise.h).
 	 */
 	bool not_single_cpu;
+	/* The program it runs and counts, found on PATH (a server): the profile's binary; NULL: uarchdiff's own work. */
+	const char *program;
 	/* May be NULL (always).  Whether this host can run it; -1 with why (a reason, no name) when not. */
 	int (*available)(struct ud_err *why);
 };
@@ -69,5 +90,6 @@ extern const struct ud_workload_def wl_pipe, wl_ctxsw, wl_ctxsw_cross, wl_syscal
 extern const struct ud_workload_def wl_fcopy256, wl_fcopy1k, wl_fcopy4k;
 extern const struct ud_workload_def wl_branch_sorted, wl_branch_random, wl_sweep_l1, wl_sweep_l2, wl_sweep_l3,
 	wl_sweep_mem, wl_chase;
+extern const struct ud_workload_def wl_redis, wl_redis_pipelined;
 
 #endif
