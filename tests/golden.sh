@@ -73,5 +73,14 @@ for f in $outputs; do
 		status=1
 	fi
 done
+# Markdown is read raw as often as rendered: an HTML entity there reads "77% -&gt; 89%" (issue 39).
+# None of the fixtures' inputs holds one, so none may appear.
+for f in $outputs; do
+	case $f in *.md) ;; *) continue ;; esac
+	if grep -n '&[a-z]*;\|&#[0-9]*;' "$f"; then
+		echo "golden: $f writes an HTML entity where Markdown needs plain text (above)"
+		status=1
+	fi
+done
 [ $status = 0 ] && echo "golden: $n outputs match"
 exit $status
