@@ -165,6 +165,39 @@ START_TEST(test_html_is_self_contained_with_charts)
 END_TEST
 
 /*
+ * Each section can be linked to (issue 39): every h2 has an id, no two the
+ * same, a workload's taken from its name (names that slug alike get -2),
+ * and the page fits a phone: the viewport tag, tables in scroll boxes.
+ */
+START_TEST(test_html_section_ids)
+{
+	char *h;
+	size_t n = 0;
+	char ids[16][96];
+
+	add_copy("Second Run!");
+	add_copy("second-run");
+	rebuilt();
+	h = report(UD_REPORT_HTML);
+	ck_assert_ptr_nonnull(strstr(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<div class=\"scroll\">\n<table>"));
+	for (const char *p = h; (p = strstr(p, "<h2")) != NULL; p++) {
+		ck_assert_msg(strncmp(p, "<h2 id=\"", 8) == 0, "an h2 without an id: %.60s", p);
+		ck_assert_uint_lt(n, 16);
+		ck_assert_int_eq(sscanf(p + 8, "%95[^\"]", ids[n]), 1);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_str_ne(ids[i], ids[n]);
+		n++;
+	}
+	ck_assert_uint_ge(n, 5);
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"findings\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run-2\">"));
+	free(h);
+}
+END_TEST
+
+/*
  * Top-down on both hosts replaces the CPI stack in every format: the
  * buckets in cycles per KB (test_diff.c works them out by hand), the
  * sentence, and in HTML a stacked bar per host.
@@ -601,7 +634,7 @@ START_TEST(test_html_marks_and_empty_findings)
 	none();
 	h = report(UD_REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "time: lower is better"));
-	ck_assert_ptr_nonnull(strstr(h, "<h2>Findings</h2>\n<p>none</p>"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"findings\">Findings</h2>\n<p>none</p>"));
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"cpi\""));
 	ck_assert_ptr_nonnull(strstr(h, "fill=\"#b0b0b0\"")); /* unexplained, neutral */
@@ -689,6 +722,7 @@ int main(void)
 	tcase_add_test(tc, test_hotspot_labels_fit);
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
+	tcase_add_test(tc, test_html_section_ids);
 	tcase_add_test(tc, test_topdown_replaces_cpi_stack);
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);
