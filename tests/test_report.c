@@ -10,6 +10,7 @@
 #include "import.h"
 #include "report.h"
 #include "report_priv.h"
+#include "run_summary.h"
 #include "testutil.h"
 
 #define EVIL "<script>alert(1)</script>"
@@ -194,6 +195,62 @@ START_TEST(test_html_section_ids)
 	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run\">"));
 	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run-2\">"));
 	free(h);
+}
+END_TEST
+
+static bool any_single_threaded(const char *workload)
+{
+	(void)workload;
+	return true;
+}
+
+/* The longest line of text, in characters (UTF-8). */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0, cols = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			cols = 0;
+		else if (((unsigned char)*p & 0xC0) != 0x80)
+			cols++;
+		widest = cols > widest ? cols : widest;
+	}
+	return widest;
+}
+
+/*
+ * run's summary at 80 columns (a pipe, issue 39): long workload names and
+ * every noise cause at once (interval, CPUs, steal, the budget) still fit,
+ * each cause whole, the row's values never run together.
+ */
+START_TEST(test_run_summary_fits_80)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	const char *names[] = { "a-workload-name-longer-than-its-column", "syscall" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < 2; i++) {
+		struct ud_workload *w = ud_profile_add_workload(p, names[i]);
+		struct ud_noise *n = ud_workload_noise(w);
+
+		w->score = (struct ud_score){ .median = 13875924581.0, .ci95_rel = 0.166 };
+		w->units = strdup("operations per second");
+		w->outcome = strdup("ok");
+		*n = (struct ud_noise){ .cpus_utilized_min = 0.48, .steal_pct = 3.1, .load_avg = NAN, .ci95_rel = 0.166,
+					.samples_taken = 30, .budget_ran_out = true };
+	}
+	ud_run_summary_print(out, p, 80, any_single_threaded);
+	fclose(out);
+	ck_assert_msg(widest_line(text) <= 80, "a line over 80 columns:\n%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "interval 16.6%"));
+	ck_assert_ptr_nonnull(strstr(text, "0.48 CPUs"));
+	ck_assert_ptr_nonnull(strstr(text, "steal 3.1%"));
+	ck_assert_ptr_nonnull(strstr(text, "13,875,924,581 "));
+	free(text);
+	ud_profile_free(p);
 }
 END_TEST
 
@@ -723,6 +780,7 @@ int main(void)
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
 	tcase_add_test(tc, test_html_section_ids);
+	tcase_add_test(tc, test_run_summary_fits_80);
 	tcase_add_test(tc, test_topdown_replaces_cpi_stack);
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);
