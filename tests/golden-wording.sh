@@ -33,10 +33,10 @@ while IFS='|' read -r tmpl expr output; do
 done <<'CASES'
 report.txt|s/^== Findings$/== Discoveries/|e5e6.diff.txt
 report.md|s/^## Findings$/## Discoveries/|e5e6.diff.md
-report.html|s/<h2>Findings<\/h2>/<h2>Discoveries<\/h2>/|e5e6.diff.html
+report.html|s/>Findings<\/h2>/>Discoveries<\/h2>/|e5e6.diff.html
 fleet.txt|s/^== Groups: /== Clusters: /|oci.compare.txt
 fleet.md|s/^## Groups$/## Clusters/|oci.compare.md
-fleet.html|s/<h2>Groups<\/h2>/<h2>Clusters<\/h2>/|oci.compare.html
+fleet.html|s/>Groups<\/h2>/>Clusters<\/h2>/|oci.compare.html
 CASES
 [ $status = 0 ] && echo "golden-wording: a changed word in each of the 6 templates fails the golden test"
 exit $status

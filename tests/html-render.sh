@@ -12,7 +12,9 @@
 #     branch lab's sorted-data reference line in green.
 # At 1280x900 the E5/E6 page's first finding starts above the fold (a copy of
 # the page with one inline script reports its top through --dump-dom).
-# No page may show "nan", "inf" or "(null)", or a label unescaped.
+# No page may show "nan", "inf" or "(null)", or a label unescaped, and each
+# must read on a phone: at 390 px wide nothing past the edge, chart text at
+# least 8 px (html-narrow.sh).
 # Exit 77 (skipped) where Chromium or Python is not installed; .ci/run
 # installs both.
 #
@@ -28,6 +30,7 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 colors="python3 $(dirname "$0")/png_colors.py"
+narrow="$(dirname "$0")/html-narrow.sh"
 
 # render NAME: NAME.html to NAME.png, checked for escaping and unprintable numbers.
 render() {
@@ -46,6 +49,7 @@ render() {
 		exit 1
 	}
 	echo "== $1"
+	"$narrow" "$browser" "$dir/$1.html"
 }
 
 "$ud" import --label E5 --uarch zen4 -o "$dir/e5.json" "$data/perf-stat/oci-e5-genoa-fstime.txt"

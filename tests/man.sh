@@ -4,7 +4,9 @@
 # For every command 'uarchdiff --help' lists, the page has a section
 # (".SS CMD" under COMMANDS), and the long options 'uarchdiff CMD --help'
 # prints (every --word in it) are the long options of that section, no more
-# and no fewer.  --help itself is common to all commands and documented once
+# and no fewer, and so are its short options (-x at the head of a help
+# line, and in the option heads after .TP in the section: the page also
+# quotes perf's own -x, -r in its prose, which are no options of ours).  --help itself is common to all commands and documented once
 # under OPTIONS, which in turn holds the options of 'uarchdiff --help'.
 # The page must render without warnings (man --warnings, groff -ww).
 set -u
@@ -24,6 +26,24 @@ section() {
 	awk -v want="$1" '
 		/^\.S[HS] / { name = $2; gsub(/"/, "", name); inside = (name == want); next }
 		inside { print }' "$page" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g'
+}
+
+# Short options at the head of a help line (continuation lines are indented deeper), -h left out.
+help_shortopts() {
+	grep -oE '^ {1,8}-[a-zA-Z0-9]([ ,]|$)' | grep -oE -- '-[a-zA-Z0-9]' | grep -vx -- '-h' | sort -u
+}
+
+# Short options in the option heads (the line after .TP) of a section's text.
+man_shortopts() {
+	awk '/^\.TP/ { head = 1; next } head { print; head = 0 }' | grep -oE -- '(^|[ "])-[a-zA-Z0-9]([ ,"]|$)' |
+		grep -oE -- '-[a-zA-Z0-9]' | sort -u
+}
+
+# The section's text with the roff escapes kept but \- read as -, for man_shortopts' .TP lines.
+section_raw() {
+	awk -v want="$1" '
+		/^\.S[HS] / { name = $2; gsub(/"/, "", name); inside = (name == want); next }
+		inside { print }' "$page" | sed -e 's/\\-/-/g'
 }
 
 compare() { # what, from-help file, from-man file
@@ -53,6 +73,9 @@ for cmd in $commands; do
 	longopts <"$tmp/$cmd.help" >"$tmp/$cmd.opts"
 	section "$cmd" | longopts >"$tmp/$cmd.man"
 	compare "$cmd" "$tmp/$cmd.opts" "$tmp/$cmd.man"
+	help_shortopts <"$tmp/$cmd.help" >"$tmp/$cmd.short"
+	section_raw "$cmd" | man_shortopts >"$tmp/$cmd.mshort"
+	compare "$cmd (short options)" "$tmp/$cmd.short" "$tmp/$cmd.mshort"
 done
 # A section for a command that does not exist; "help" is the dispatcher's own.
 for s in $sections; do
@@ -81,5 +104,5 @@ if [ -s "$tmp/groff.err" ]; then
 	fail=1
 fi
 
-[ $fail -eq 0 ] && echo "man page: $(echo $commands | wc -w) commands, options match --help, renders cleanly"
+[ $fail -eq 0 ] && echo "man page: $(echo $commands | wc -w) commands, long and short options match --help, renders cleanly"
 exit $fail

@@ -600,7 +600,7 @@ cp "$golden/e5.json" 'we<ird_dir/a*b.json'
 for cmd in diff compare; do
 	name="md-path: $cmd"
 	"$ud" $cmd -f md 'we<ird_dir/a*b.json' "$golden/e6.json" >out 2>err
-	grep -qF 'we&lt;ird\_dir/a\*b.json' out || fail "$name: the path is not escaped text: $(grep -F 'ird' out | head -2)"
+	grep -qF 'we\<ird\_dir/a\*b.json' out || fail "$name: the path is not escaped text: $(grep -F 'ird' out | head -2)"
 	grep -qF '`we' out && fail "$name: the path is in a code span: $(grep -F 'ird' out | head -1)"
 done
 rm -rf 'we<ird_dir'

@@ -15,6 +15,7 @@
  * loaded run named noisy.
  */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -471,6 +472,44 @@ START_TEST(test_thousand_hosts_text)
 	lines = count_lines(text);
 	ck_assert_msg(lines < 250, "%d lines", lines);
 	ck_assert(strstr(text, "and 6 more outlier hosts")); /* 31 planted, 25 shown */
+	free(text);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/*
+ * The distribution table at 80 columns (a pipe, issue 39): a command line as
+ * a workload's name and ten-digit scores, yet no line is wider and no
+ * number touches the next (none of these scores has over 10 digits, so a
+ * run of 11 is two run together).
+ */
+START_TEST(test_distributions_fit_80)
+{
+	const char *kept = names[0];
+	struct ud_fleet *f;
+	char *text, label[64];
+	size_t cols = 0, digits = 0;
+
+	names[0] = "/home/opc/UnixBench/pgms/fstime -c -t 30 -d /home/opc/UnixBench/tmp -b 1024 -m 2000";
+	for (size_t k = 0; k < 6; k++) {
+		struct spec s = { label, k % 2 ? "zen5" : "zen4", "6.8.0", "Mitigation: Safe RET", 64, 9e6 * jitter(k),
+				  1, 1, 3 };
+
+		snprintf(label, sizeof(label), "host-%zu", k);
+		write_host(&s);
+	}
+	names[0] = kept;
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ud_report_set_width(UD_REPORT_WIDTH);
+	text = render_of(f, UD_REPORT_TEXT, false, false);
+	ck_assert_ptr_nonnull(strstr(text, "== Distributions"));
+	ck_assert_ptr_nonnull(strstr(text, "\n    /home/opc/UnixBench/pgms/fstime -c -t 30")); /* whole, on its own line */
+	for (const char *p = text; *p; p++) {
+		cols = *p == '\n' ? 0 : cols + (((unsigned char)*p & 0xC0) != 0x80);
+		digits = isdigit((unsigned char)*p) ? digits + 1 : 0;
+		ck_assert_msg(cols <= UD_REPORT_WIDTH, "a line over %d columns:\n%s", UD_REPORT_WIDTH, text);
+		ck_assert_msg(digits <= 10, "numbers run together:\n%s", text);
+	}
 	free(text);
 	ud_fleet_free(f);
 }
@@ -1071,6 +1110,7 @@ int main(void)
 	tcase_add_test(tc, test_group_by_nothing_refused);
 	tcase_add_test(tc, test_json);
 	tcase_add_loop_test(tc, test_formats, UD_REPORT_TEXT, UD_REPORT_HTML + 1);
+	tcase_add_test(tc, test_distributions_fit_80);
 	tcase_add_test(tc, test_thousand_hosts_text);
 	tcase_add_test(tc, test_noisy_fleet);
 	tcase_add_test(tc, test_noisy_fleet_reports);

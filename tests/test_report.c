@@ -10,6 +10,7 @@
 #include "import.h"
 #include "report.h"
 #include "report_priv.h"
+#include "run_summary.h"
 #include "testutil.h"
 
 #define EVIL "<script>alert(1)</script>"
@@ -138,8 +139,10 @@ START_TEST(test_markdown_escapes)
 {
 	char *m = report(UD_REPORT_MD);
 
-	ck_assert_ptr_null(strstr(m, "<script>"));
-	ck_assert_ptr_nonnull(strstr(m, "&lt;script&gt;"));
+	ck_assert_ptr_nonnull(strstr(m, "\\<script>")); /* read plainly raw, and a tag no renderer opens */
+	for (const char *tag = m; (tag = strstr(tag, "<script>")) != NULL; tag++)
+		ck_assert(tag > m && tag[-1] == '\\');
+	ck_assert_ptr_null(strstr(m, "&gt;"));
 	ck_assert_ptr_nonnull(strstr(m, "E6 \\| \\*Turin\\*")); /* no broken table, no emphasis */
 	ck_assert_ptr_nonnull(strstr(m, "| IPC | 3.8x | helped B | +87% |"));
 	free(m);
@@ -159,6 +162,95 @@ START_TEST(test_html_is_self_contained_with_charts)
 	ck_assert_ptr_null(strstr(h, "https://"));
 	ck_assert_ptr_null(strstr(h, "{{"));
 	free(h);
+}
+END_TEST
+
+/*
+ * Each section can be linked to (issue 39): every h2 has an id, no two the
+ * same, a workload's taken from its name (names that slug alike get -2),
+ * and the page fits a phone: the viewport tag, tables in scroll boxes.
+ */
+START_TEST(test_html_section_ids)
+{
+	char *h;
+	size_t n = 0;
+	char ids[16][96];
+
+	add_copy("Second Run!");
+	add_copy("second-run");
+	rebuilt();
+	h = report(UD_REPORT_HTML);
+	ck_assert_ptr_nonnull(strstr(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<div class=\"scroll\">\n<table>"));
+	for (const char *p = h; (p = strstr(p, "<h2")) != NULL; p++) {
+		ck_assert_msg(strncmp(p, "<h2 id=\"", 8) == 0, "an h2 without an id: %.60s", p);
+		ck_assert_uint_lt(n, 16);
+		ck_assert_int_eq(sscanf(p + 8, "%95[^\"]", ids[n]), 1);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_str_ne(ids[i], ids[n]);
+		n++;
+	}
+	ck_assert_uint_ge(n, 5);
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"findings\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run\">"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"workload-second-run-2\">"));
+	free(h);
+}
+END_TEST
+
+static bool any_single_threaded(const char *workload)
+{
+	(void)workload;
+	return true;
+}
+
+/* The longest line of text, in characters (UTF-8). */
+static size_t widest_line(const char *text)
+{
+	size_t widest = 0, cols = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			cols = 0;
+		else if (((unsigned char)*p & 0xC0) != 0x80)
+			cols++;
+		widest = cols > widest ? cols : widest;
+	}
+	return widest;
+}
+
+/*
+ * run's summary at 80 columns (a pipe, issue 39): long workload names and
+ * every noise cause at once (interval, CPUs, steal, the budget) still fit,
+ * each cause whole, the row's values never run together.
+ */
+START_TEST(test_run_summary_fits_80)
+{
+	struct ud_profile *p = ud_profile_new(NULL);
+	const char *names[] = { "a-workload-name-longer-than-its-column", "syscall" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < 2; i++) {
+		struct ud_workload *w = ud_profile_add_workload(p, names[i]);
+		struct ud_noise *n = ud_workload_noise(w);
+
+		w->score = (struct ud_score){ .median = 13875924581.0, .ci95_rel = 0.166 };
+		w->units = strdup("operations per second");
+		w->outcome = strdup("ok");
+		*n = (struct ud_noise){ .cpus_utilized_min = 0.48, .steal_pct = 3.1, .load_avg = NAN, .ci95_rel = 0.166,
+					.samples_taken = 30, .budget_ran_out = true };
+	}
+	ud_run_summary_print(out, p, 80, any_single_threaded);
+	fclose(out);
+	ck_assert_msg(widest_line(text) <= 80, "a line over 80 columns:\n%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "interval 16.6%"));
+	ck_assert_ptr_nonnull(strstr(text, "0.48 CPUs"));
+	ck_assert_ptr_nonnull(strstr(text, "steal 3.1%"));
+	ck_assert_ptr_nonnull(strstr(text, "13,875,924,581 "));
+	free(text);
+	ud_profile_free(p);
 }
 END_TEST
 
@@ -599,7 +691,7 @@ START_TEST(test_html_marks_and_empty_findings)
 	none();
 	h = report(UD_REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "time: lower is better"));
-	ck_assert_ptr_nonnull(strstr(h, "<h2>Findings</h2>\n<p>none</p>"));
+	ck_assert_ptr_nonnull(strstr(h, "<h2 id=\"findings\">Findings</h2>\n<p>none</p>"));
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"cpi\""));
 	ck_assert_ptr_nonnull(strstr(h, "fill=\"#b0b0b0\"")); /* unexplained, neutral */
@@ -687,6 +779,8 @@ int main(void)
 	tcase_add_test(tc, test_hotspot_labels_fit);
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);
+	tcase_add_test(tc, test_html_section_ids);
+	tcase_add_test(tc, test_run_summary_fits_80);
 	tcase_add_test(tc, test_topdown_replaces_cpi_stack);
 	tcase_add_test(tc, test_json_round_trips_the_label);
 	tcase_add_test(tc, test_missing_template);

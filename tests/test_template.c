@@ -239,11 +239,21 @@ START_TEST(test_escapes)
 	char *t = escaped(ud_escape_text, "ok\x1b[31mred\a");
 
 	ck_assert_str_eq(h, "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;");
-	ck_assert_str_eq(m, "&lt;b&gt;\\*bold\\* \\| \\[link\\](x) next");
+	ck_assert_str_eq(m, "\\<b>\\*bold\\* \\| \\[link\\](x) next");
 	ck_assert_str_eq(t, "ok\\x1b[31mred\\x07");
 	free(h);
 	free(m);
 	free(t);
+	/*
+	 * Markdown escapes by backslash only what a renderer would act on: a tag, an entity, a leading quote;
+	 * arrows and comparisons stay readable in the raw text (issue 39).
+	 */
+	m = escaped(ud_escape_markdown, "77% -> 89%, p < 0.05 & R&D, a<b>c &amp; &#62; </x> <!-- <?");
+	ck_assert_str_eq(m, "77% -> 89%, p < 0.05 & R\\&D, a\\<b>c \\&amp; \\&\\#62; \\</x> \\<\\!-- \\<?");
+	free(m);
+	m = escaped(ud_escape_markdown, "  > quoted > not");
+	ck_assert_str_eq(m, "  \\> quoted > not");
+	free(m);
 	/* Controls and bidirectional overrides are shown in every format, the backslash escaped where it must be. */
 	h = escaped(ud_escape_html, "a\x1b[2J<\xe2\x80\xae>\xc2\x9b\t\xc3\xa9");
 	m = escaped(ud_escape_markdown, "a\x1b[2J\xe2\x80\xae_\n");

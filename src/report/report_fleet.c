@@ -147,54 +147,124 @@ static size_t name_width(const struct ud_fleet *f)
 	return w < NAME_MAX ? w : NAME_MAX;
 }
 
-/* One workload's distribution in a group: a text line and its cells. */
-static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w, size_t nw)
+/* The distribution table's value columns, each after two spaces so that no number touches the next. */
+enum { DC_N, DC_MEDIAN, DC_IQR, DC_RANGE, DC_VS, DC_COUNT };
+static const char *const dist_heads[DC_COUNT] = { "hosts", "median", "middle half (IQR)", "min to max", "vs baseline" };
+#define DIST_GAP "  "
+
+/*
+ * The table's layout for every group alike: each value column as wide as
+ * its widest cell, and the name beside the values where the width holds
+ * both (after the 4 columns of indentation), else on a line of its own with
+ * the values under it (a command line as a name is common, and an 80-column
+ * pipe would wrap the row mid-number).
+ */
+struct dist_layout {
+	size_t name, col[DC_COUNT];
+	bool split;
+};
+
+/* One workload's distribution in a group as its cells' texts. */
+static void dist_cells(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w, char cell[DC_COUNT][128])
 {
 	const struct ud_fleet_dist *d = &g->dist[w];
-	char line[1024] = "", med[48], q1[48], q3[48], lo[48], hi[48], iqr[128], range[128], n[32], vs[48];
+	char a[48], b[48];
+
+	snprintf(cell[DC_N], 128, "%zu", d->n);
+	value_text(d->median, cell[DC_MEDIAN], 128);
+	value_text(d->q1, a, sizeof(a));
+	value_text(d->q3, b, sizeof(b));
+	snprintf(cell[DC_IQR], 128, "%s to %s", a, b);
+	value_text(d->min, a, sizeof(a));
+	value_text(d->max, b, sizeof(b));
+	snprintf(cell[DC_RANGE], 128, "%s to %s", a, b);
+	ud_rv_speedup_text(speedup_of(&f->workloads[w], d->median, ref_value(f, w)), -1, cell[DC_VS], 128);
+}
+
+static void dist_layout(const struct ud_fleet *f, struct dist_layout *lay)
+{
+	char cell[DC_COUNT][128];
+	size_t values = 0, units = 0;
+
+	lay->name = name_width(f);
+	for (size_t c = 0; c < DC_COUNT; c++)
+		lay->col[c] = columns(dist_heads[c]);
+	for (size_t g = 0; g < f->ngroups; g++)
+		for (size_t w = 0; w < f->nworkloads; w++) {
+			if (!f->groups[g].dist[w].n)
+				continue;
+			dist_cells(f, &f->groups[g], w, cell);
+			for (size_t c = 0; c < DC_COUNT; c++)
+				lay->col[c] = columns(cell[c]) > lay->col[c] ? columns(cell[c]) : lay->col[c];
+		}
+	for (size_t w = 0; w < f->nworkloads; w++)
+		if (f->workloads[w].units && columns(f->workloads[w].units) > units)
+			units = columns(f->workloads[w].units);
+	for (size_t c = 0; c < DC_COUNT; c++)
+		values += strlen(DIST_GAP) + lay->col[c];
+	lay->split = 4 + lay->name + values + strlen(DIST_GAP) + (units > 5 ? units : 5) > ud_report_width();
+}
+
+/*
+ * A row's value cells, right-aligned in their columns, then the units:
+ * "  2  1849374  ...  KBps"; on a line of their own (split), without the
+ * gap before the first, at the name's indentation (its right-aligned numbers stand in
+ * from it).
+ */
+static void dist_values(const struct dist_layout *lay, const char *const cell[DC_COUNT], const char *units, char *buf,
+			size_t cap)
+{
+	for (size_t c = 0; c < DC_COUNT; c++) {
+		if (c > 0 || !lay->split)
+			put_cell(buf, cap, DIST_GAP, strlen(DIST_GAP), false);
+		put_cell(buf, cap, cell[c], lay->col[c], true);
+	}
+	snprintf(buf + strlen(buf), cap - strlen(buf), DIST_GAP "%s", units);
+}
+
+/*
+ * A row of the table as the text shows it: line, and values where the
+ * layout puts them on a line of their own (null otherwise).
+ */
+static json_t *dist_row(const struct dist_layout *lay, const char *name, const char *const cell[DC_COUNT],
+			const char *units)
+{
+	char line[1024] = "", values[1024] = "";
+
+	if (lay->split) {
+		snprintf(line, sizeof(line), "%s", name);
+	} else {
+		put_cell(line, sizeof(line), name, lay->name, false);
+	}
+	dist_values(lay, cell, units, lay->split ? values : line + strlen(line), lay->split ? sizeof(values)
+												  : sizeof(line) - strlen(line));
+	return json_pack("{s:s s:o}", "line", line, "values", lay->split ? json_string(values) : json_null());
+}
+
+/* One workload's distribution in a group: its text row and its cells. */
+static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w,
+			 const struct dist_layout *lay)
+{
+	char cell[DC_COUNT][128];
+	const char *cells[DC_COUNT];
 	/* whole in the cells, however long: put_cell() shortens it for the text line only */
 	char *name = ud_printf_new("%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
-	json_t *v;
+	const char *units = f->workloads[w].units ? f->workloads[w].units : "";
+	json_t *v, *fields;
 
 	if (!name)
 		return NULL;
-	value_text(d->median, med, sizeof(med));
-	value_text(d->q1, q1, sizeof(q1));
-	value_text(d->q3, q3, sizeof(q3));
-	value_text(d->min, lo, sizeof(lo));
-	value_text(d->max, hi, sizeof(hi));
-	snprintf(iqr, sizeof(iqr), "%s to %s", q1, q3);
-	snprintf(range, sizeof(range), "%s to %s", lo, hi);
-	snprintf(n, sizeof(n), "%zu", d->n);
-	ud_rv_speedup_text(speedup_of(&f->workloads[w], d->median, ref_value(f, w)), -1, vs, sizeof(vs));
-	put_cell(line, sizeof(line), name, nw, false);
-	put_cell(line, sizeof(line), n, 7, true);
-	put_cell(line, sizeof(line), med, 12, true);
-	put_cell(line, sizeof(line), iqr, 24, true);
-	put_cell(line, sizeof(line), range, 24, true);
-	put_cell(line, sizeof(line), vs, 15, true);
-	put_cell(line, sizeof(line), "", 2, false);
-	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", f->workloads[w].units ? f->workloads[w].units : "");
-	v = json_pack("{s:s s:s s:s s:s s:s s:s s:s s:s s:b}", "line", line, "name", name, "units",
-		      f->workloads[w].units ? f->workloads[w].units : "", "n", n, "median", med, "iqr", iqr, "range", range,
-		      "vs_reference", vs, "held", d->n > 0);
+	dist_cells(f, g, w, cell);
+	for (size_t c = 0; c < DC_COUNT; c++)
+		cells[c] = cell[c];
+	v = dist_row(lay, name, cells, units);
+	fields = json_pack("{s:s s:s s:s s:s s:s s:s s:s s:b}", "name", name, "units", units, "n",
+					cell[DC_N], "median", cell[DC_MEDIAN], "iqr", cell[DC_IQR], "range",
+					cell[DC_RANGE], "vs_reference", cell[DC_VS], "held", g->dist[w].n > 0);
+	json_object_update(v, fields);
+	json_decref(fields);
 	free(name);
 	return v;
-}
-
-static json_t *dists_header(size_t nw)
-{
-	char line[512] = "";
-
-	put_cell(line, sizeof(line), "workload", nw, false);
-	put_cell(line, sizeof(line), "hosts", 7, true);
-	put_cell(line, sizeof(line), "median", 12, true);
-	put_cell(line, sizeof(line), "middle half (IQR)", 24, true);
-	put_cell(line, sizeof(line), "min to max", 24, true);
-	put_cell(line, sizeof(line), "vs baseline", 15, true);
-	put_cell(line, sizeof(line), "", 2, false);
-	snprintf(line + strlen(line), sizeof(line) - strlen(line), "units");
-	return json_string(line);
 }
 
 /* A small group's hosts by label and path (a large one's are in --all-hosts and the JSON). */
@@ -213,7 +283,7 @@ static json_t *members_view(const struct ud_fleet *f, const struct ud_fleet_grou
 }
 
 /* One group: its name and size, its median against the reference, the diff's headline, facts and findings. */
-static json_t *group_view(const struct ud_fleet *f, size_t g, size_t nw)
+static json_t *group_view(const struct ud_fleet *f, size_t g, const struct dist_layout *lay)
 {
 	const struct ud_fleet_group *grp = &f->groups[g];
 	json_t *dists = json_array(), *v;
@@ -228,13 +298,13 @@ static json_t *group_view(const struct ud_fleet *f, size_t g, size_t nw)
 				   sizeof(gm));
 	for (size_t w = 0; w < f->nworkloads; w++)
 		if (grp->dist[w].n)
-			json_array_append_new(dists, dist_view(f, grp, w, nw));
+			json_array_append_new(dists, dist_view(f, grp, w, lay));
 	v = json_pack("{s:s s:s s:s s:b s:s s:s s:o s:o s:o s:b s:s s:o}", "id", id, "name", grp->name, "count", count,
 		      "reference", grp->reference, "geomean", gm, "headline",
 		      grp->diff && grp->diff->summary.headline ? grp->diff->summary.headline : "", "environment",
 		      grp->diff ? ud_rv_environment(grp->diff) : json_array(), "findings",
 		      grp->diff ? ud_rv_findings(grp->diff) : json_array(), "dists", dists, "compared", grp->diff != NULL,
-		      "diff_error", grp->diff_error, "header", dists_header(nw));
+		      "diff_error", grp->diff_error, "header", dist_row(lay, "workload", dist_heads, "units"));
 	json_object_set_new(v, "members", members_view(f, grp));
 	return v;
 }
@@ -611,10 +681,11 @@ static json_t *group_chart(const struct ud_fleet *f)
 static json_t *groups_view(const struct ud_fleet *f)
 {
 	json_t *groups = json_array();
-	size_t nw = name_width(f);
+	struct dist_layout lay;
 
+	dist_layout(f, &lay);
 	for (size_t g = 0; g < f->ngroups; g++)
-		json_array_append_new(groups, group_view(f, g, nw));
+		json_array_append_new(groups, group_view(f, g, &lay));
 	return groups;
 }
 

@@ -582,20 +582,60 @@ static size_t block_workloads(const struct ud_diff *d, const struct ud_diff_work
 	return k;
 }
 
-/* The per-workload blocks, their waterfalls on one axis fitted to all of them. */
+/*
+ * A link to a workload's section must survive the next report of the same
+ * workloads, so its id comes from the name, not its place: "workload", then
+ * the name's runs of letters and digits in lower case, each after a '-', cut
+ * at ANCHOR_SLUG_MAX (a command line can be hundreds of characters); a name
+ * that slugs like one before it gets "-2", "-3" (used holds the ids given).
+ */
+#define ANCHOR_SLUG_MAX 48
+
+static json_t *anchor(const char *name, json_t *used)
+{
+	char id[sizeof("workload") + ANCHOR_SLUG_MAX + 24] = "workload";
+	size_t n = strlen(id), base;
+	bool dash = true; /* "workload-" before the first run */
+
+	for (const char *p = name; *p && n < sizeof("workload") - 1 + ANCHOR_SLUG_MAX; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z')) {
+			if (dash)
+				id[n++] = '-';
+			id[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+			dash = false;
+		} else {
+			dash = true;
+		}
+	}
+	id[n] = '\0';
+	base = n;
+	for (int k = 2; json_object_get(used, id); k++)
+		snprintf(id + base, sizeof(id) - base, "-%d", k);
+	json_object_set_new(used, id, json_true());
+	return json_string(id);
+}
+
+/* The per-workload blocks, their waterfalls on one axis fitted to all of them, each with its section's id. */
 static json_t *blocks(const struct ud_diff *d)
 {
 	const struct ud_diff_workload *chosen[BLOCKS_MAX];
 	size_t n = block_workloads(d, chosen);
-	json_t *out = json_array();
+	json_t *out = json_array(), *used = json_object();
 	struct ud_log_axis axis;
 	double lo = 0, hi = 0;
 
 	for (size_t i = 0; i < n; i++)
 		ud_chart_waterfall_extent(chosen[i]->factor, chosen[i]->speedup, &lo, &hi);
 	ud_chart_waterfall_axis(&axis, lo, hi);
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(out, workload_view(d, chosen[i], &axis));
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = workload_view(d, chosen[i], &axis);
+
+		json_object_set_new(v, "anchor", anchor(chosen[i]->a->name, used));
+		json_array_append_new(out, v);
+	}
+	json_decref(used);
 	return out;
 }
 

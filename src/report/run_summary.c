@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_mode.h"
@@ -41,7 +42,7 @@ static void summary_row(FILE *f, const struct ud_workload *w, const bool shown[S
 }
 
 /* One line a noisy workload, its causes together, under their legend: each said once. */
-static void noise_lines(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
+static void noise_lines(FILE *f, const struct ud_profile *p, ud_keeps_one_cpu_fn one_cpu)
 {
 	bool legend = false;
 	char name[256], causes[256];
@@ -52,12 +53,11 @@ static void noise_lines(FILE *f, const struct ud_profile *p, size_t width, ud_ke
 		ud_noise_causes(w->noise, one_cpu(w->name), causes, sizeof(causes));
 		if (strcmp(causes, "-") == 0)
 			continue;
-		if (!legend) {
-			fprintf(f, "\n");
-			ud_text_fit(UD_NOISE_LEGEND "\n", width, f);
-		}
+		if (!legend)
+			fprintf(f, "\n%s\n", UD_NOISE_LEGEND);
 		legend = true;
-		fprintf(f, "  %-20s %s\n", ud_visible(w->name, name, sizeof(name)), causes);
+		/* two spaces before the causes: a table row to the fitting, wrapped under its causes' column */
+		fprintf(f, "  %-20s  %s\n", ud_visible(w->name, name, sizeof(name)), causes);
 	}
 }
 
@@ -74,15 +74,15 @@ static void summary_head(FILE *f, const bool shown[SUMMARY_METRICS])
 	fprintf(f, "%-20s %14s %-8s %7s %3s%s  %s\n", "workload", "score", "units", "+-95%", "n", cols, "outcome");
 }
 
-void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
+/* The summary unfitted: the banner, the table, the noise lines. */
+static void summary_text(FILE *f, const struct ud_profile *p, ud_keeps_one_cpu_fn one_cpu)
 {
 	bool shown[SUMMARY_METRICS] = { false };
 	char why[UD_NO_PMU_REASON_MAX], *banner;
 	const char *no_pmu = ud_profile_no_pmu_reason(p, why, sizeof(why));
 
 	if (no_pmu && (banner = ud_pmu_banner("here", no_pmu)) != NULL) {
-		ud_text_fit(banner, width, f);
-		fprintf(f, "\n\n");
+		fprintf(f, "%s\n\n", banner);
 		free(banner);
 	}
 	for (size_t i = 0; i < p->nworkloads; i++)
@@ -91,7 +91,31 @@ void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_
 	summary_head(f, shown);
 	for (size_t i = 0; i < p->nworkloads; i++)
 		summary_row(f, &p->workloads[i], shown);
-	noise_lines(f, p, width, one_cpu);
+	noise_lines(f, p, one_cpu);
+}
+
+void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_keeps_one_cpu_fn one_cpu)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	/*
+	 * Fitted as a whole, as the reports are: a noisy line's causes and a
+	 * row's outcome wrap under their column rather than past an 80-column
+	 * pipe (issue 39); out of memory for the copy, the summary unfitted
+	 * rather than lost.
+	 */
+	if (!mem) {
+		summary_text(f, p, one_cpu);
+		return;
+	}
+	summary_text(mem, p, one_cpu);
+	if (fclose(mem) != 0 || !text)
+		summary_text(f, p, one_cpu);
+	else
+		ud_text_fit(text, width, f);
+	free(text);
 }
 
 void ud_run_top_symbols_print(FILE *f, const struct ud_profile *p)

@@ -22,8 +22,9 @@
  * go out in one fwrite: reports can be megabytes.
  */
 static void escape_with(FILE *f, const char *s, const char *special, const char *stops,
-			const char *(*subst)(char c, char *buf))
+			const char *(*subst)(const char *at, const char *start, char *buf))
 {
+	const char *start = s;
 	char buf[8];
 
 	while (*s) {
@@ -34,7 +35,8 @@ static void escape_with(FILE *f, const char *s, const char *special, const char 
 		if (!*s)
 			break;
 		if (strchr(special, *s)) {
-			fputs(subst(*s++, buf), f);
+			fputs(subst(s, start, buf), f);
+			s++;
 		} else if ((c = ud_control_len(s)) > 0) {
 			for (size_t i = 0; i < c; i++) {
 				snprintf(buf, sizeof(buf), "\\x%02x", (unsigned char)s[i]);
@@ -47,9 +49,10 @@ static void escape_with(FILE *f, const char *s, const char *special, const char 
 	}
 }
 
-static const char *html_entity(char c, char *buf)
+static const char *html_entity(const char *at, const char *start, char *buf)
 {
-	switch (c) {
+	(void)start;
+	switch (*at) {
 	case '&': return "&amp;";
 	case '<': return "&lt;";
 	case '>': return "&gt;";
@@ -65,12 +68,28 @@ void ud_escape_html(FILE *f, const char *s)
 
 #define MARKDOWN_SPECIAL "<>&\n\r\\`*_{}[]#|~!"
 
-static const char *markdown_escape(char c, char *buf)
+/*
+ * Markdown is read raw as often as rendered (pasted into a chat or a
+ * commit), so only what a renderer would act on is escaped, by backslash,
+ * never by an HTML entity that shows as "-&gt;" in the raw text:
+ * '<' where it could open a tag or an autolink (a letter, '/', '!' or '?'
+ * follows), '&' where it could start an entity (a letter, digit or '#'
+ * follows), and '>' only where it leads a value that may start a line (a
+ * quote); "77% -> 89%" and "p < 0.05" stay as they are.
+ */
+static const char *markdown_escape(const char *at, const char *start, char *buf)
 {
-	if (c == '<' || c == '>' || c == '&')
-		return c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;"; /* no raw HTML */
+	char c = *at, next = at[1];
+	bool leads = strspn(start, " \t") == (size_t)(at - start);
+
 	if (c == '\n' || c == '\r')
 		return " "; /* a line break would end a table row */
+	if ((c == '<' && !(isalpha((unsigned char)next) || next == '/' || next == '!' || next == '?')) ||
+	    (c == '&' && !(isalnum((unsigned char)next) || next == '#')) || (c == '>' && !leads)) {
+		buf[0] = c;
+		buf[1] = '\0';
+		return buf;
+	}
 	buf[0] = '\\';
 	buf[1] = c;
 	buf[2] = '\0';
