@@ -9,7 +9,8 @@
 #            node UARCHDIFF_<n> of src/api/uarchdiff.map.
 #   install  `cmake --install` into a temporary prefix, then the example
 #            compiled with `pkg-config --cflags --libs uarchdiff` alone, run
-#            on the installed library and data, and the same report again.
+#            on the installed library and data, and the same report again;
+#            then linked to libuarchdiff.a with `pkg-config --static`.
 #            Skipped (77) without pkg-config or a C compiler.
 set -eu
 mode=$1
@@ -79,6 +80,13 @@ install)
 	LD_LIBRARY_PATH=$libdir "$tmp/diff_two" "$a" "$b" "$tmp/prefix/share/uarchdiff" >"$tmp/example.txt" ||
 		fail "installed diff_two"
 	same_report "$tmp/example.txt" "the installed example"
+	# The static library holds every stage it needs: linked with --static's flags, no libuarchdiff.so at run time.
+	static=$(pkg-config --static --libs uarchdiff) || fail "pkg-config --static --libs uarchdiff"
+	(cd "$tmp" && cc -std=c11 -Wall -Wextra -Werror diff_two.c $(pkg-config --cflags uarchdiff) \
+		-L"$libdir" -Wl,-Bstatic -luarchdiff -Wl,-Bdynamic $static -o diff_two_static) ||
+		fail "example did not build against libuarchdiff.a"
+	"$tmp/diff_two_static" "$a" "$b" "$tmp/prefix/share/uarchdiff" >"$tmp/example.txt" || fail "diff_two_static"
+	same_report "$tmp/example.txt" "the example linked statically"
 	;;
 *)
 	fail "unknown mode $mode"
