@@ -28,7 +28,7 @@ mkdir "$tmp/src" "$tmp/work"
 (cd "$src" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -xf - -C "$tmp/src"
 cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >"$tmp/cmake.log" 2>&1 ||
 	{ cat "$tmp/cmake.log"; fail "configure"; }
-cmake --build "$tmp/build" -j "$jobs" --target uarchdiff >"$tmp/build.log" 2>&1 ||
+cmake --build "$tmp/build" -j "$jobs" --target uarchdiff uarchdiff_shared uarchdiff_static >"$tmp/build.log" 2>&1 ||
 	{ cat "$tmp/build.log"; fail "build"; }
 cmake --install "$tmp/build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log"; fail "cmake --install"; }
