@@ -430,6 +430,13 @@ void ud_jw_real(struct ud_jw *w, const char *key, double v)
 {
 	if (!w || w->failed)
 		return;
+	/*
+	 * -0 is written 0.0: ud_jw_number() writes a -0 figure as the integer 0,
+	 * so a ratio of it (sys_share of sys_ns -0) said -0.0 once and 0.0 after
+	 * a re-read; no figure of a document means anything by the sign of a zero.
+	 */
+	if (v == 0)
+		v = 0.0;
 	if (w->kind == WRITER_TREE)
 		add(w, key, isfinite(v) ? json_real(v) : json_null());
 	else if (text_ready(w, key))

@@ -513,6 +513,24 @@ static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const 
 }
 
 /*
+ * A string at obj's key that the schema enumerates as words[] (NULL-
+ * terminated); one it does not list is unknown (NULL), as doc/json.md has
+ * readers treat an enum value they do not know: kept, and written back, it
+ * made a profile that failed its own schema.
+ */
+static char *get_word(struct reader *r, struct ud_jv obj, const char *key, const char *where,
+		      const char *const *words)
+{
+	char *s = get_str(r, obj, key, where);
+
+	for (size_t i = 0; s && words[i]; i++)
+		if (strcmp(s, words[i]) == 0)
+			return s;
+	free(s);
+	return NULL;
+}
+
+/*
  * A count at obj's key (runs), named path in messages: 0 when absent;
  * one that does not fit an int would wrap, so it is refused, never cut.
  */
@@ -575,6 +593,10 @@ static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j
 		c->mode = named_mode;
 }
 
+/* What a counter's semantics and opened_as may say: schemas/profile.schema.json's enums (the tables' and resolver's words). */
+static const char *const semantics_words[] = { "retired", "speculative", "cycles", NULL };
+static const char *const opened_as_words[] = { "libpfm4", "raw", "generic", "tracepoint", "pmu", "tool", NULL };
+
 static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
 {
 	const char *status = ud_jv_string(ud_jv_get(j, "status"));
@@ -601,8 +623,8 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 		c->running_pct = get_num(r, j, "running_pct", where);
 	c->reason = get_str(r, j, "reason", where);
 	c->vendor_event = get_str(r, j, "vendor_event", where);
-	c->semantics = get_str(r, j, "semantics", where);
-	c->opened_as = get_str(r, j, "opened_as", where);
+	c->semantics = get_word(r, j, "semantics", where, semantics_words);
+	c->opened_as = get_word(r, j, "opened_as", where, opened_as_words);
 	c->cgroup = get_str(r, j, "cgroup", where);
 	if (ud_jv_is_integer(group))
 		c->group = (int)ud_jv_integer(group);
