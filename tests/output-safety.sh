@@ -504,7 +504,7 @@ cp "$golden/e6.json" same.json
 printf '{' >cut.json # a profile cut short: left out with a warning (a missing path is an error)
 for redirect in "2>/dev/full" "2>&-"; do
 	name="stderr lost ($redirect): compare's warning"
-	eval "\"\$ud\" compare -o c.txt \"\$golden/e5.json\" \"\$golden/e5.json\" cut.json $redirect"
+	eval "\"\$ud\" compare -o c.txt \"\$golden/e5.json\" same.json cut.json $redirect"
 	rc=$?
 	status 1
 	[[ -s c.txt ]] || fail "$name: the report was not written"
@@ -605,7 +605,8 @@ for cmd in diff compare; do
 done
 rm -rf 'we<ird_dir'
 name=html-links
-"$ud" compare -f html -o c.html "$golden/e5.json" "$golden/e6.json" "$golden/e6.json" 2>err
+cp "$golden/e6.json" e6-again.json # one host's profile twice is refused: two hosts with one label
+"$ud" compare -f html -o c.html "$golden/e5.json" "$golden/e6.json" e6-again.json 2>err
 "$ud" diff -f html -o d.html "$golden/e5.json" "$golden/e6.json" 2>>err
 for f in c.html d.html; do
 	python3 - "$f" <<'PY' || fail "$name: $f has a link to an anchor it lacks"
@@ -618,7 +619,7 @@ if missing:
     sys.exit(1)
 PY
 done
-rm -f c.html d.html out err
+rm -f c.html d.html e6-again.json out err
 
 # ----- issue 25's stat items (after issue 22's stat) -----
 # 11: stat's report lost on a full or closed stderr is exit 1
