@@ -90,7 +90,7 @@ refused "diff of a directory" "out: a directory, not a profile" "$ud" diff a.jso
 mkfifo pipe.txt
 refused "import of a FIFO" "pipe.txt: a FIFO, not a file to import" "$ud" import -o out/p.json pipe.txt
 truncate -s 1G sparse.txt
-refused "1 GB sparse import" "sparse.txt:1: byte 0x00: binary data, not a file to import" \
+refused "1 GB sparse import" "sparse.txt:1: byte 0x00: binary data, not perf stat output" \
 	"$ud" import -o out/p.json sparse.txt
 printf 'uarch x\n' >big-spec.spec
 head -c 70000 /dev/zero | tr '\0' '#' >>big-spec.spec
