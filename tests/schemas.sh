@@ -16,18 +16,7 @@
 set -eu
 ud=$(realpath "$1") src=$(realpath "$2")
 
-# Debian's /usr/bin/python3 has python3-jsonschema; a python3 earlier on PATH (pyenv's) may not.
-py=
-for p in /usr/bin/python3 python3; do
-	if command -v "$p" >/dev/null && "$p" -c 'import jsonschema' 2>/dev/null; then
-		py=$p
-		break
-	fi
-done
-if [ -z "$py" ]; then
-	echo "SKIPPED: no python3 with the jsonschema module (Debian: apt-get install python3-jsonschema; scripts/install-deps.sh does)"
-	exit 77
-fi
+. "$src/tests/jsonschema-python.sh"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
