@@ -214,11 +214,11 @@ static int per_unit_column(const struct ud_diff_workload *w)
 	return (int)column;
 }
 
-static json_t *per_unit_view(const struct ud_diff_workload *w)
+/* The per-unit rows, their names in a column of column characters (per_unit_column()). */
+static json_t *per_unit_view(const struct ud_diff_workload *w, int column)
 {
 	json_t *rows = json_array();
 	bool tested = per_unit_tested(w);
-	int column = per_unit_column(w);
 
 	for (size_t i = 0; i < w->nper_unit; i++) {
 		const struct ud_ab *v = &w->per_unit[i].v;
@@ -368,7 +368,7 @@ static const char *dominant_label(const struct ud_diff_workload *w)
 }
 
 /* The block's parts from the numbers: factors, metrics, per unit, time split, CPI and charts. */
-static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_workload *w,
+static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_workload *w, int column,
 				const struct ud_log_axis *axis)
 {
 	json_t *v = json_object(), *notes = json_array();
@@ -385,7 +385,7 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 	/* top-down on both hosts takes the CPI stack's place: it measures where the cycles went */
 	json_object_set_new(v, "topdown", ud_rv_topdown(d, w));
 	json_object_set_new(v, "show_cpi", json_boolean(!w->topdown.a || !w->topdown.b));
-	json_object_set_new(v, "per_unit", per_unit_view(w));
+	json_object_set_new(v, "per_unit", per_unit_view(w, column));
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
 	json_object_set_new(v, "has_per_unit", json_boolean(json_array_size(json_object_get(v, "per_unit")) > 0));
 	json_object_set_new(v, "per_unit_noise", json_boolean(per_unit_tested(w)));
@@ -404,7 +404,8 @@ static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_wo
 
 static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workload *w, const struct ud_log_axis *axis)
 {
-	json_t *v = workload_numbers(d, w, axis);
+	int column = per_unit_column(w);
+	json_t *v = workload_numbers(d, w, column, axis);
 	char sp[48], per[64];
 
 	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
@@ -416,7 +417,7 @@ static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workl
 	json_object_set_new(v, "significant", verdict(w->sig.significant));
 	json_object_set_new(v, "per_unit_title", json_string(per));
 	/* the text table's header over its columns, which the longest label widens */
-	json_object_set_new(v, "per_unit_head", ud_rv_printf("%-*s%s", per_unit_column(w) + PER_UNIT_HEAD_PAD, per,
+	json_object_set_new(v, "per_unit_head", ud_rv_printf("%-*s%s", column + PER_UNIT_HEAD_PAD, per,
 							    "A              B     ratio"));
 	json_object_set_new(v, "units", json_string(w->a->units ? w->a->units : ""));
 	json_object_set_new(v, "lower_is_better", json_boolean(!w->a->higher_is_better));
