@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/structure.py [--includes-only] SOURCE_DIR BUILD_DIR [ALLOWLIST]: the code keeps its shape.
+"""tests/structure.py [--includes-only] [--compile-commands FILE] SOURCE_DIR BUILD_DIR [ALLOWLIST]: the code keeps its shape.
 
 Checks, printing every violation found:
 
@@ -19,7 +19,9 @@ Checks, printing every violation found:
            them (UD_STAGES): a file includes, and its module calls, only
            its own stage and those before it; the commands (src/builtin/,
            src/*.c) sit above every stage.  A *_priv.h is included only
-           from its own folder.
+           from its own folder.  The build holds to it too: a stage's
+           files are compiled with only the include paths of their own
+           stage and those before it (read from compile_commands.json).
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
   ratio    No source but the rule's own (src/base/text.c) prints a ratio
@@ -31,8 +33,10 @@ Known violations, each being fixed elsewhere, are listed in the allowlist
 (tests/structure-allow.txt): those are printed as "allowed" and do not fail;
 an entry that no longer matches anything is printed as stale.
 """
+import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -259,6 +263,41 @@ def check_stages(src, mods, found):
                           + ", ".join(sorted(syms)[:5])))
 
 
+def source_root(build):
+    """The source folder the build was configured from (its CMakeCache.txt), as compile_commands.json names it."""
+    with open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                return line.split("=", 1)[1].strip()
+    raise SystemExit(f"FAIL: {build}/CMakeCache.txt names no CMAKE_HOME_DIRECTORY")
+
+
+def check_include_paths(src, commands, root, found):
+    """Each stage's file compiled with no include path of a later stage, nor src/ or builtin/ (the commands)."""
+    if not os.path.exists(commands):
+        found.append(("paths missing", f"no {commands}: configure the build again (CMAKE_EXPORT_COMPILE_COMMANDS)"))
+        return
+    ranks = stage_ranks(src)
+    with open(commands, encoding="utf-8") as f:
+        entries = json.load(f)
+    for e in entries:
+        rel = os.path.relpath(e["file"], root)
+        stage, rank = stage_of(rel, ranks)
+        if not rel.startswith("src" + os.sep) or stage not in ranks:
+            continue
+        for flag in shlex.split(e.get("command", "")) if "command" in e else e.get("arguments", []):
+            if not flag.startswith("-I"):
+                continue
+            inc = os.path.relpath(flag[2:], root)
+            parts = inc.split(os.sep)
+            if parts[0] != "src":
+                continue
+            other = parts[1] if len(parts) > 1 else "(commands)"
+            if ranks.get(other, len(ranks)) > rank:
+                found.append((f"stage path {rel} {inc}",
+                              f"{rel} ({stage}) is compiled with {inc} on its include path, a later stage"))
+
+
 def check_lengths(src, found):
     for rel in project_files(src, (".c",)):
         lines = read(os.path.join(src, rel)).splitlines()
@@ -303,6 +342,12 @@ def main():
     # --includes-only: what the sources say, without nm over every object (structure_selftest.py's plants)
     includes_only = "--includes-only" in args
     args = [a for a in args if a != "--includes-only"]
+    # --compile-commands FILE: another build's list (structure_selftest.py's planted include path)
+    commands = None
+    if "--compile-commands" in args:
+        at = args.index("--compile-commands")
+        commands = args[at + 1]
+        del args[at:at + 2]
     src, build = args[0], args[1]
     allow_path = args[2] if len(args) > 2 else os.path.join(src, "tests", "structure-allow.txt")
     allow = set()
@@ -320,6 +365,7 @@ def main():
     if not includes_only:
         check_calls(mods, found)
     check_stages(src, {} if includes_only else mods, found)
+    check_include_paths(src, commands or os.path.join(build, "compile_commands.json"), source_root(build), found)
     check_lengths(src, found)
     check_ratios(src, found)
 

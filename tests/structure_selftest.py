@@ -6,9 +6,11 @@ A copy of src/ with one violation planted at a time, its includes checked
 include from a later stage (model/ including
 the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h), and a ratio printed through "%.3gx"
-outside text.c's rule.  Each must fail with its own message;
+outside text.c's rule; and the build's own include paths, with a later
+stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
 the unplanted copy must pass.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -22,12 +24,32 @@ PLANTS = [
 ]
 
 
-def run(structure, root, build):
+def run(structure, root, build, extra=()):
     empty = os.path.join(root, "allow.txt")
     open(empty, "w").close()
-    r = subprocess.run([sys.executable, structure, "--includes-only", root, build, empty], capture_output=True,
-                       text=True)
+    r = subprocess.run([sys.executable, structure, "--includes-only", *extra, root, build, empty],
+                       capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
+
+
+def plant_include_path(structure, tmp, build):
+    """model/profile.c compiled with src/diff on its path: caught though no source changed."""
+    with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+        entries = json.load(f)
+    for e in entries:
+        if e["file"].endswith(os.path.join("src", "model", "profile.c")):
+            diff_dir = os.path.join(os.path.dirname(os.path.dirname(e["file"])), "diff")
+            e["command"] += f" -I{diff_dir}"
+    planted = os.path.join(tmp, "compile_commands.json")
+    with open(planted, "w", encoding="utf-8") as f:
+        json.dump(entries, f)
+    code, out = run(structure, tmp, build, ("--compile-commands", planted))
+    want = "src/model/profile.c (model) is compiled with src/diff on its include path"
+    if code == 0 or want not in out:
+        print(f"FAIL: src/diff on model/profile.c's include path was not caught as '{want}':\n{out}")
+        return 1
+    print("ok: src/diff on model/profile.c's include path caught")
+    return 0
 
 
 def main():
@@ -54,6 +76,7 @@ def main():
                 failed += 1
             else:
                 print(f"ok: {line.strip()} in {path} caught")
+        failed += plant_include_path(structure, tmp, build)
     return 1 if failed else 0
 
 
