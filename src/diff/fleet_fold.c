@@ -259,10 +259,16 @@ static bool names_the_host(const char *field)
 	return strcmp(field, "label") == 0 || strcmp(field, "hostname") == 0 || strcmp(field, "collected_at") == 0;
 }
 
-/* fact as the JSON value the profile writes ("\"6.8.0\"", "64", "true"), owned; NULL out of memory. */
+/*
+ * fact as the JSON value the profile writes ("\"6.8.0\"", "64", "true",
+ * "[\"cpu_core\",\"cpu_atom\"]"), on one line, owned; NULL out of memory.
+ * The writer lays a list fact out over lines: each line break and the
+ * indentation after it go (no string holds a raw line break), where cutting
+ * at the first one left "[" for the median host to refuse.
+ */
 static char *fact_json(const struct ud_fact *fact)
 {
-	char *buf = NULL;
+	char *buf = NULL, *to;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct ud_jw *w;
@@ -275,7 +281,16 @@ static char *fact_json(const struct ud_fact *fact)
 		free(buf);
 		return NULL;
 	}
-	buf[strcspn(buf, "\n")] = '\0';
+	to = buf;
+	for (const char *from = buf; *from; from++) {
+		if (*from == '\n') {
+			while (from[1] == ' ')
+				from++;
+			continue;
+		}
+		*to++ = *from;
+	}
+	*to = '\0';
 	return buf;
 }
 
