@@ -18,6 +18,13 @@
 # writer wrote or a second write that differs fails, naming the input.
 # Validation is tests/schemas.py's (python3-jsonschema), as schemas_valid's.
 #
+# Then every other document, made from what was accepted: a diff of each
+# with the one accepted before it and with itself, one compare of them all (named on
+# standard input), host facts from each cpuinfo of tests/data, each event
+# table's mapping, teach's quick labs, and one `stat --profile` and one
+# `run` here: each read back by the JSON reader every input goes through
+# (ud-resave --document) and validated against its own schema.
+#
 #   fuzz-roundtrip.sh UARCHDIFF UD_RESAVE SOURCE_DIR
 set -eu
 ud=$(realpath "$1") resave=$(realpath "$2") src=$(realpath "$3")
@@ -129,4 +136,73 @@ fi
 
 echo "fuzz-roundtrip: $n inputs: $accepted accepted, $refused refused, $roundtripped round-tripped," \
 	"$# validated against schemas/profile.schema.json"
+
+# --- every other document the tool writes, made from the same inputs
+# (issue 36): each one read back by the reader all JSON input goes through
+# (ud-resave --document), then validated against its own schema.
+profiles=$work/profiles
+printf '%s\n' "$@" >"$profiles"
+d=0 drefused=0
+
+# document SCHEMA WHAT ARGS...: `uarchdiff ARGS` writes $work/d-N.json (its -o, else its standard
+# output); exit 2 is a refusal
+document() {
+	schema=$1 what=$2
+	shift 2
+	d=$((d + 1))
+	rc=0
+	"$ud" "$@" >"$work/stdout" 2>"$work/err" || rc=$?
+	case $rc in
+	0)
+		[ -e "$work/d-$d.json" ] || mv "$work/stdout" "$work/d-$d.json"
+		if ! "$resave" --document "$work/d-$d.json" 2>>"$work/err"; then
+			cat "$work/err"
+			fail "$what: the document written does not re-read"
+		fi
+		echo "$work/d-$d.json" >>"$work/docs-$schema"
+		echo "$what" >"$work/what-d-$d"
+		;;
+	2) drefused=$((drefused + 1)) ;;
+	*)
+		cat "$work/err"
+		fail "$what exited $rc (neither written nor refused)"
+		;;
+	esac
+}
+
+previous=$src/tests/golden/e5.json
+while read -r p; do
+	# the same paste read in another format, or the next paste: the pairs that share workloads diff
+	document diff "diff of $(cat "$work/what-$(basename "$p" .json | sed 's/^w1-//')") with the one before" \
+		diff -f json -o "$work/d-$((d + 1)).json" "$previous" "$p"
+	document diff "diff of itself" diff -f json -o "$work/d-$((d + 1)).json" "$p" "$p"
+	previous=$p
+done <"$profiles"
+document compare "compare of every accepted profile" compare -f json -o "$work/d-$((d + 1)).json" - <"$profiles"
+for f in "$data"/cpuinfo/*; do
+	document host "host --cpuinfo $f" host --json --cpuinfo "$f"
+done
+for f in "$src"/events/*; do
+	case $f in */README.md | */cores.list) continue ;; esac
+	document events "events --uarch $(basename "$f")" events --json --uarch "$(basename "$f")"
+done
+UARCHDIFF_TEACH_QUICK=1 document teach "teach (quick)" teach -f json -o "$work/d-$((d + 1)).json"
+document profile "stat --profile" stat -e task-clock --quiet --profile "$work/d-$((d + 1)).json" -- true
+document profile "run -w syscall" run -w syscall -r 1 -o "$work/d-$((d + 1)).json"
+
+validated=0
+for schema in diff compare host events teach profile; do
+	[ -s "$work/docs-$schema" ] || { fail "no $schema document was written"; continue; }
+	# shellcheck disable=SC2046 # one path a line, no blanks (mktemp's)
+	if ! "$py" "$src/tests/schemas.py" "$src/schemas" "$schema" $(cat "$work/docs-$schema") >"$work/invalid"; then
+		sed "s|$work/||" "$work/invalid"
+		grep -o 'd-[0-9]*\.json' "$work/invalid" | sort -u | while read -r w; do
+			k=${w#d-}
+			echo "  $w: $(cat "$work/what-d-${k%.json}")"
+		done
+		fail "documents above do not match schemas/$schema.schema.json"
+	fi
+	validated=$((validated + $(wc -l <"$work/docs-$schema")))
+done
+echo "fuzz-roundtrip: $d other documents: $validated written, read back and validated, $drefused refused"
 exit $status
