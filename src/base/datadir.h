@@ -28,7 +28,7 @@ enum ud_data_kind {
 /*
  * Writes the folder for kind into buf (len bytes) and returns buf.  Looked
  * up afresh on every call, so a test may change the environment between
- * calls; nothing is cached.
+ * calls; nothing is cached.  buf is the caller's (borrowed for the call).
  */
 const char *ud_data_dir(enum ud_data_kind kind, char *buf, size_t len);
 

@@ -53,7 +53,7 @@ enum ud_input_kind {
 	UD_INPUT_SCHEMA,
 };
 
-/* The kind's cap in bytes, and its name for messages ("spec file"). */
+/* The kind's cap in bytes, and its name for messages ("spec file").  Returns a static string. */
 size_t ud_input_cap(enum ud_input_kind kind);
 const char *ud_input_name(enum ud_input_kind kind);
 
@@ -69,6 +69,7 @@ char *ud_read_file(const char *path, enum ud_input_kind kind, size_t *len, struc
 /*
  * The same, as a stream over the buffer for the line parsers that read with
  * getline(): the caller fcloses the stream, then frees *buf.
+ * The stream is a new one the caller owns, as *buf.
  */
 FILE *ud_open_input(const char *path, enum ud_input_kind kind, char **buf, struct ud_err *err);
 

@@ -20,7 +20,7 @@
  */
 void ud_text_fit(const char *text, size_t width, FILE *out);
 
-/* Strips leading and trailing white space in place; returns the new start. */
+/* Strips leading and trailing white space in place; returns the new start.  The start points into s (the caller's). */
 char *ud_trim(char *s);
 
 /*
@@ -31,6 +31,7 @@ char *ud_trim(char *s);
  * ("91.1", "0.843", "0.0000326").  Only past SI's last prefix (10^33) and
  * below 10^-18, where plain digits would be more than a person counts, an
  * exponent ("1e+40", "4.94e-324"); 0 and -0 read "0".  Returns buf.
+ * buf is owned by the caller.
  */
 const char *ud_format_human(double v, char *buf, size_t len);
 /*
@@ -39,6 +40,7 @@ const char *ud_format_human(double v, char *buf, size_t len);
  * ud_format_human ("1,222", "4.87T", "1e+40").  A speedup's words
  * (ud_speedup_words) and the reports' ratio cells go through here, so one
  * ratio reads the same in both.  Returns buf (UD_NUMBER_MAX bytes suffice).
+ * buf is owned by the caller.
  */
 const char *ud_format_ratio(double v, char *buf, size_t len);
 /* Room for any number ud_format_human or ud_format_ratio writes: "-1.8e+308", "-999,999,999,999". */
@@ -48,7 +50,7 @@ const char *ud_format_ratio(double v, char *buf, size_t len);
  * number and its "x" ("1.33x", "1,222x", "1e+40x"), "n/a" when not finite
  * (never "infx").  No other code prints a ratio through "%.3g" and an "x"
  * (tests/structure.py), so one ratio reads the same everywhere.  Returns buf
- * (UD_RATIO_MAX bytes suffice).
+ * (UD_RATIO_MAX bytes suffice).  buf is owned by the caller.
  */
 const char *ud_format_ratio_x(double v, char *buf, size_t len);
 #define UD_RATIO_MAX (UD_NUMBER_MAX + 1)
@@ -87,6 +89,7 @@ void ud_format_ns(double ns, char *buf, size_t len);
  *
  * ud_visible() returns s itself when it needs no escaping, else buf holding
  * the escaped form (cut at a whole escape when len is short).
+ * Either is borrowed: s and buf stay the caller's.
  */
 const char *ud_visible(const char *s, char *buf, size_t len);
 /* The bytes of the character at s that the rule above escapes, 0 when it is shown as it is (or s is at its end). */
@@ -118,6 +121,7 @@ void ud_format_kb(double kb, char *buf, size_t len);
  * v through the one-double printf format fmt ("%.3g", "%.0f%%"), or "n/a"
  * when v is not finite: a value that cannot be computed never reads "nan" or
  * "inf" in a sentence.  Returns buf.
+ * buf is owned by the caller; "n/a" is static.
  */
 const char *ud_format_num(const char *fmt, double v, char *buf, size_t len)
 	__attribute__((format(printf, 1, 0)));

@@ -68,6 +68,7 @@ struct ud_count_slot {
  * enabled or until exec.  Events that cannot be opened are remembered with
  * their reason and read back as UD_NOT_SUPPORTED; tool events (events.h)
  * open nothing.  Returns NULL only when out of memory.
+ * The caller frees the set with ud_counters_close().
  */
 struct ud_counters *ud_counters_open(const struct ud_event *ev, size_t n, pid_t pid, unsigned flags);
 /* The same at each of slots[0..nslots) (nslots >= 1). */
@@ -144,6 +145,7 @@ void ud_counts_flag_untrusted(const struct ud_event *ev, struct ud_count *out, s
 /*
  * Whether this process can count hardware events: opens and closes one
  * instructions counter.  Fills reason (may be NULL) with words for a user.
+ * Returns a static string.
  */
 enum ud_pmu_state ud_pmu_probe(char *reason, size_t len);
 const char *ud_pmu_state_name(enum ud_pmu_state s);

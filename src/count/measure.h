@@ -38,12 +38,13 @@
  * watchdog's counter taken off).  Unknown names stay in the plan, unresolved,
  * to be reported `not_supported`.  Returns NULL with err set for an empty
  * list, an empty name in it, or no memory.
+ * The caller frees the array with free().
  */
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err);
 /*
  * The same, leaving `reserved` programmable counters to another user: a
  * sampling event on cycles (sampler.h) holds one while the groups count,
- * and --exact's groups must still fit beside it.
+ * and --exact's groups must still fit beside it.  Caller frees, as above.
  */
 struct ud_event *ud_measure_plan_reserving(const struct ud_uarch *u, const char *list, int reserved, size_t *n,
 					   struct ud_err *err);
@@ -120,7 +121,7 @@ bool ud_measure_nmi_watchdog(void);
  * are one requested group, whatever groups the list wrote, as perf's
  * evlist__set_leader() makes them; the top-down groups stay their own.  u NULL
  * plans a list with no hardware event, no -d and no top-down: the list's
- * events need no table (measurement.h).
+ * events need no table (measurement.h).  Caller frees, as above.
  */
 struct ud_event *ud_measure_plan_topdown(const struct ud_uarch *u, const char *list, int detailed, int reserved,
 					 bool topdown, bool one_group, size_t *n, struct ud_err *err);

@@ -64,6 +64,7 @@ struct ud_sampler;
  * Opens sampling on pid (0: this process, whose current mappings are then
  * written to out_fd first), disabled until ud_sampler_enable() or exec.
  * NULL with err when the event, the ring or the thread cannot be had.
+ * The caller frees it with ud_sampler_close().
  */
 struct ud_sampler *ud_sampler_open(const struct ud_sampler_config *c, pid_t pid, unsigned flags, int out_fd,
 				   struct ud_err *err);

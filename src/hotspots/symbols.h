@@ -36,6 +36,7 @@ int ud_symbols_resolve(const struct ud_histogram *h, const char *kallsyms, struc
  * facts: the event, its frequency, and kernel_reason where kernel code was
  * not sampled at all (NULL or "" when it was).  Streams cut short are kept
  * up to the cut.  NULL with err only when out of memory.
+ * Caller frees (ud_hotspots_free()).
  */
 struct ud_hotspots *ud_symbols_from_records(const void *records, size_t len, const char *event, unsigned hz,
 					    const char *kernel_reason, struct ud_err *err);

@@ -37,11 +37,15 @@ void ud_symtab_sort(struct ud_symtab *t);
 /*
  * The symbol covering addr: the last one starting at or below it, within its
  * size where it has one.  NULL when none does (never the nearest guess).
+ * Borrowed from t.
  */
 const struct ud_sym *ud_symtab_find(const struct ud_symtab *t, uint64_t addr);
 void ud_symtab_free(struct ud_symtab *t);
 
-/* The path the kernel's symbols are read from: $UARCHDIFF_KALLSYMS, else /proc/kallsyms. */
+/*
+ * The path the kernel's symbols are read from: $UARCHDIFF_KALLSYMS, else
+ * /proc/kallsyms.  Borrowed from the environment or static.
+ */
 const char *ud_kallsyms_path(void);
 /*
  * Reads the text symbols of a kallsyms file ("ADDR TYPE NAME [MODULE]")

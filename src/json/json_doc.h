@@ -51,7 +51,11 @@ enum ud_jtype {
 	UD_JOBJECT,
 };
 
-/* The document in text[0..len), or NULL with err "LINE:COLUMN: reason" (the column in bytes from 1). */
+/*
+ * The document in text[0..len), or NULL with err "LINE:COLUMN: reason" (the
+ * column in bytes from 1).  Caller frees (ud_jdoc_free()); text may go
+ * after.
+ */
 struct ud_jdoc *ud_jdoc_parse(const char *text, size_t len, struct ud_err *err);
 void ud_jdoc_free(struct ud_jdoc *doc);
 struct ud_jv ud_jdoc_root(const struct ud_jdoc *doc);
@@ -61,7 +65,7 @@ enum ud_jtype ud_jv_type(struct ud_jv v);
 /* obj's member named key; absent if obj is not an object or has none. */
 struct ud_jv ud_jv_get(struct ud_jv obj, const char *key);
 
-/* The string (NUL-terminated, valid UTF-8), or NULL if v is not one. */
+/* The string (NUL-terminated, valid UTF-8), or NULL if v is not one.  Borrowed from the document. */
 const char *ud_jv_string(struct ud_jv v);
 
 /* An integer's or real's value; NAN for anything else. */
@@ -77,7 +81,7 @@ size_t ud_jv_size(struct ud_jv v);
 struct ud_jv ud_jv_first(struct ud_jv container);
 struct ud_jv ud_jv_next(struct ud_jv member);
 
-/* An object member's key; NULL for an array's member or the root. */
+/* An object member's key; NULL for an array's member or the root.  Borrowed from the document. */
 const char *ud_jv_key(struct ud_jv member);
 
 /* v as a new jansson tree (the caller owns the reference); NULL if v is absent or out of memory. */

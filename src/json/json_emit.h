@@ -29,9 +29,9 @@
 
 struct ud_jw;
 
-/* A writer of text to f (not closed by the writer), or NULL when out of memory. */
+/* A writer of text to f (not closed by the writer), or NULL when out of memory.  ud_jw_finish() frees it. */
 struct ud_jw *ud_jw_text(FILE *f);
-/* A writer of a tree, handed over by ud_jw_finish(), or NULL when out of memory. */
+/* A writer of a tree, handed over by ud_jw_finish(), or NULL when out of memory.  ud_jw_finish() frees it. */
 struct ud_jw *ud_jw_tree(void);
 
 void ud_jw_object(struct ud_jw *w, const char *key);

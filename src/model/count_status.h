@@ -20,7 +20,7 @@ enum ud_count_status {
 	UD_COUNTED,
 };
 
-/* "counted", "not_supported", "not_counted": the profile's spelling. */
+/* "counted", "not_supported", "not_counted": the profile's spelling.  Returns a static string. */
 const char *ud_count_status_name(enum ud_count_status s);
 /* 0 and *s set when name is one of the three spellings, else -1. */
 int ud_count_status_parse(const char *name, enum ud_count_status *s);

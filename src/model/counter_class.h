@@ -57,7 +57,7 @@ enum ud_counter_class {
 	UD_CLASS_COUNT
 };
 
-/* The JSON value ("l1d-miss"), and back (0, or -1 for a name no class has). */
+/* The JSON value ("l1d-miss"), and back (0, or -1 for a name no class has).  The name is static. */
 const char *ud_counter_class_name(enum ud_counter_class c);
 int ud_counter_class_from_name(const char *name, enum ud_counter_class *out);
 

@@ -10,7 +10,7 @@
 
 enum ud_mode { UD_MODE_USER, UD_MODE_KERNEL, UD_MODE_COUNT };
 
-/* "user", "kernel": the JSON key and value. */
+/* "user", "kernel": the JSON key and value.  Returns a static string. */
 const char *ud_mode_name(enum ud_mode m);
 /* 0 with *out set, or -1 for another name. */
 int ud_mode_from_name(const char *name, enum ud_mode *out);
@@ -28,7 +28,10 @@ struct ud_counted_modes {
 };
 
 struct ud_counted_modes ud_counted_modes_of(const char *counter_name);
-/* The privilege levels in words: "all", "user", "kernel", or "none" (a :h-only count, the hypervisor's). */
+/*
+ * The privilege levels in words: "all", "user", "kernel", or "none" (a
+ * :h-only count, the hypervisor's).  Returns a static string.
+ */
 const char *ud_counted_levels_name(struct ud_counted_modes m);
 /*
  * A counter's counting mode (SPEC §5.3 "mode"), the one word for its
@@ -48,7 +51,7 @@ enum ud_counting {
 };
 
 enum ud_counting ud_counting_of(struct ud_counted_modes m);
-/* "all", "user", ...: the JSON value; and back (0, or -1 for another word). */
+/* "all", "user", ...: the JSON value; and back (0, or -1 for another word).  The name is static. */
 const char *ud_counting_name(enum ud_counting c);
 int ud_counting_from_name(const char *name, enum ud_counting *out);
 

@@ -29,6 +29,7 @@ enum ud_metric {
 /*
  * The JSON key ("branch_mpki"), the label a report shows ("branch MPKI"),
  * and whether a report shows the value as a percentage (a rate).
+ * The strings are static.
  */
 const char *ud_metric_name(enum ud_metric m);
 const char *ud_metric_label(enum ud_metric m);

@@ -17,13 +17,13 @@ struct ud_event_class {
 	const char *source;
 };
 
-/* The row of a vendor's event name (exact names before patterns), or NULL. */
+/* The row of a vendor's event name (exact names before patterns), or NULL.  The row is static. */
 const struct ud_event_class *ud_event_class_by_name(const char *name);
 
 /*
  * The row of a raw event code (and x86 unit mask; -1 none given) on arch,
  * or NULL.  On x86 with the vendor unknown, a code only where Intel's and
- * AMD's rows agree.
+ * AMD's rows agree.  The row is static.
  */
 const struct ud_event_class *ud_event_class_by_code(enum ud_event_arch arch, long long code, int umask);
 

@@ -14,13 +14,16 @@
 
 #include "counter_class.h"
 
-/* The canonical generic name for name or one of its aliases ("cpu-cycles" -> "cycles"), else NULL. */
+/*
+ * The canonical generic name for name or one of its aliases ("cpu-cycles" ->
+ * "cycles"), else NULL.  The name is static.
+ */
 const char *ud_generic_event_name(const char *name);
 
 /* What the canonical generic name counts (other for a name that is none). */
 enum ud_counter_class ud_generic_event_class(const char *name);
 
-/* The i-th canonical generic name, NULL past the last: every one has an encoding in events.c. */
+/* The i-th canonical generic name, NULL past the last: every one has an encoding in events.c.  The name is static. */
 const char *ud_generic_event_name_at(size_t i);
 
 /*

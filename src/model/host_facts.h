@@ -153,6 +153,7 @@ bool ud_fact_equal(const struct ud_fact *a, const struct ud_fact *b);
  * The value as one line: a string as it is, a number in decimal, true or
  * false, a list as JSON (["cpu_core","cpu_atom"]), "unknown" for null or
  * absent.  Returns buf, or the host's own string.
+ * Either is borrowed: buf is the caller's, the string v's.
  */
 const char *ud_fact_text(const struct ud_fact *v, char *buf, size_t len);
 

@@ -60,7 +60,7 @@ struct ud_hotspots {
 	size_t cap;
 };
 
-/* An empty set, sampling numbers NAN; NULL when out of memory. */
+/* An empty set, sampling numbers NAN; NULL when out of memory.  Caller frees (ud_hotspots_free()). */
 struct ud_hotspots *ud_hotspots_new(void);
 void ud_hotspots_free(struct ud_hotspots *h);
 
@@ -75,7 +75,7 @@ int ud_hotspots_add_dso(struct ud_hotspots *h, const char *path, const char *bui
  * [other] row last, so the shares sum to 1.  -1 when out of memory.
  */
 int ud_hotspots_finish(struct ud_hotspots *h);
-/* The row with the largest share that is not [other]; NULL when none. */
+/* The row with the largest share that is not [other]; NULL when none.  Borrowed from h. */
 const struct ud_hotspot *ud_hotspots_top(const struct ud_hotspots *h);
 
 /* Writes the members "hotspots" and "sampling" into the workload object open in jw. */

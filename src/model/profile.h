@@ -177,10 +177,14 @@ struct ud_profile {
 	size_t nworkloads;
 };
 
-/* Takes over host (NULL: every fact unknown); NULL when out of memory, host then freed. */
+/*
+ * Takes over host (NULL: every fact unknown); NULL when out of memory, host
+ * then freed.  Caller frees (ud_profile_free()).
+ */
 struct ud_profile *ud_profile_new(struct ud_host *host);
 void ud_profile_free(struct ud_profile *p);
 
+/* A new workload owned by p (valid until the next add), NULL when out of memory. */
 struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *name);
 
 /*
@@ -309,7 +313,7 @@ double ud_workload_domain_value(const struct ud_workload *w, enum ud_counter_cla
  * this host: " lead, else the first refusal's ("cycles: perf printed <not
  * supported>"), else a sentence, written into buf and returned.  NULL when
  * p counted a hardware event (cycles:k alone, a raw code, PM_RUN_CYC) or holds no counter at all (a score-only
- * import, which says so itself).
+ * import, which says so itself).  Borrowed from p.
  */
 #define UD_NO_PMU_REASON_MAX 512
 const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size_t len);
@@ -343,6 +347,7 @@ void ud_noise_emit(struct ud_jw *jw, const char *key, const struct ud_noise *n);
  * Reads the JSON form in text[0..len) (json_doc.h's reader: no jansson tree
  * but the host's), every field checked; name prefixes error messages,
  * "name:line:column: reason" for malformed JSON.
+ * Caller frees (ud_profile_free()).
  */
 struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *name, struct ud_err *err);
 

@@ -71,7 +71,10 @@ struct ud_stat_record {
 struct ud_stat_record *ud_stat_record_new(void);
 void ud_stat_record_free(struct ud_stat_record *r);
 
-/* "whole", "cpu", "core", "socket", "thread", "die", "node"; and back (0, or -1 for another word). */
+/*
+ * "whole", "cpu", "core", "socket", "thread", "die", "node"; and back (0, or
+ * -1 for another word).  Returns a static string.
+ */
 const char *ud_stat_rows_name(enum ud_stat_rows rows);
 int ud_stat_rows_parse(const char *s, enum ud_stat_rows *rows);
 

@@ -75,7 +75,7 @@ struct ud_topdown {
 	char estimate[UD_TD_REASON];
 };
 
-/* "retiring", ..., "fastpath"; NULL out of range. */
+/* "retiring", ..., "fastpath"; NULL out of range.  Returns a static string. */
 const char *ud_topdown_bucket_name(int b);
 /* The bucket named name, or -1. */
 int ud_topdown_bucket_index(const char *name);
@@ -84,6 +84,7 @@ int ud_topdown_bucket_level(int b);
 /* The level-1 bucket a level-2 one splits; b itself for a level-1 bucket. */
 int ud_topdown_bucket_parent(int b);
 
+/* The names are static. */
 const char *ud_topdown_method_name(enum ud_topdown_method m);
 int ud_topdown_method_parse(const char *name, enum ud_topdown_method *out);
 const char *ud_topdown_source_name(enum ud_topdown_source s);

@@ -27,7 +27,7 @@
 
 enum ud_lab { UD_LAB_BRANCH, UD_LAB_CACHE, UD_LAB_ILP, UD_LAB_COUNT };
 
-/* "branch", "cache", "ilp". */
+/* "branch", "cache", "ilp".  Returns a static string. */
 const char *ud_lab_name(enum ud_lab lab);
 /* 0 and *lab set when name is a lab's, else -1. */
 int ud_lab_parse(const char *name, enum ud_lab *lab);
@@ -44,6 +44,7 @@ struct ud_lab_text {
 	bool y_log;
 	const char *metric;      /* the effect's metric */
 };
+/* The lab's words: static. */
 const struct ud_lab_text *ud_lab_text(enum ud_lab lab);
 
 /* Mechanism counts of one point, per unit of work; NAN where not counted. */

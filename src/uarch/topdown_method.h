@@ -68,7 +68,7 @@ int ud_td_metric_check(const struct ud_uarch *u, const char *name, struct ud_err
  * TopdownL2.  0, or -1 with err saying why, in one line.
  */
 int ud_td_level_check(const struct ud_uarch *u, long level, struct ud_err *err);
-/* The event by the name a formula gives it (case-insensitive, as perf), or NULL. */
+/* The event by the name a formula gives it (case-insensitive, as perf), or NULL.  Borrowed from the method. */
 const struct ud_td_event *ud_td_event_find(const struct ud_td_method *m, const char *name);
 
 /* The raw perf config of event e on u's PMU (ud_uarch_raw_config()). */

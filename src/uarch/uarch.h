@@ -172,8 +172,9 @@ int ud_uarch_load_detected(const char *dir, const char *cpuinfo_path, struct ud_
 /* How many table files this process has opened (whole or to their detect line): what a command read, for tests. */
 size_t ud_uarch_files_read(void);
 
+/* Borrowed from db. */
 const struct ud_uarch *ud_uarch_find(const struct ud_uarch_db *db, const char *name);
-/* The table whose detect rule matches, else "generic". */
+/* The table whose detect rule matches, else "generic".  Borrowed from db. */
 const struct ud_uarch *ud_uarch_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);
 /* The known core without a table that cpu is (borrowed from db), or NULL. */
 const struct ud_core *ud_core_detect(const struct ud_uarch_db *db, const struct ud_cpu *cpu);

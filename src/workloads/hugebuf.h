@@ -12,7 +12,10 @@
 
 #include <stddef.h>
 
-/* bytes, 2 MB-aligned, every page touched (faulted in now, not while measured); NULL when out of memory. */
+/*
+ * bytes, 2 MB-aligned, every page touched (faulted in now, not while
+ * measured); NULL when out of memory.  The caller frees it with free().
+ */
 void *ud_huge_alloc(size_t bytes);
 
 #endif

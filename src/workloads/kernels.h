@@ -43,7 +43,7 @@ uint64_t ud_branch_sum(const uint8_t *a, size_t n);
  * line of the cycle.
  */
 void ud_ring_link(void *buf, size_t lines, uint64_t seed);
-/* Follows `steps` pointers from p; returns where it stopped. */
+/* Follows `steps` pointers from p; returns where it stopped.  It points into the caller's ring. */
 const void *ud_ring_chase(const void *p, uint64_t steps);
 
 /*

@@ -79,7 +79,7 @@ struct ud_workload_def {
 	int (*available)(struct ud_err *why);
 };
 
-/* Every built-in workload, in display order. */
+/* Every built-in workload, in display order.  The row is static. */
 const struct ud_workload_def *const *ud_workloads_all(size_t *n);
 const struct ud_workload_def *ud_workload_find(const char *name);
 int ud_suite_parse(const char *name, unsigned *suite);
