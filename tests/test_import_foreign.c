@@ -214,6 +214,22 @@ START_TEST(test_topdown_tool_made_up_intervals)
 }
 END_TEST
 
+/* A summary has no score: --score gives it one, a time lower-is-better. */
+START_TEST(test_score)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	const struct ud_workload *w;
+
+	ck_assert_int_eq(ud_import_scores_parse("5.1,5.3:s", &o, &err), 0);
+	ck_assert_msg(ud_import_file(p, CLX, &o, &err) == 0, "%s", err.msg);
+	w = &p->workloads[0];
+	ck_assert_uint_eq(w->score.nsamples, 2);
+	ck_assert_str_eq(w->units, "s");
+	ck_assert_int_eq(w->higher_is_better, 0);
+	free(o.scores);
+}
+END_TEST
+
 START_TEST(test_refusals)
 {
 	ck_assert_int_ne(import_text("metrics,avg,p95,min,max\n"), 0);
@@ -261,6 +277,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_perfspect_two_hosts);
 	tcase_add_test(tc, test_topdown_tool);
 	tcase_add_test(tc, test_topdown_tool_made_up_intervals);
+	tcase_add_test(tc, test_score);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_command_and_diff);
 	suite_add_tcase(s, tc);
