@@ -38,10 +38,13 @@ seed() {
 }
 rm -rf build-fuzz/seeds-*
 for fmt in 0 1 2 3 4; do # the first byte selects the parser (fuzz/fuzz_import.c)
-	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* fuzz/seeds/*
+	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* tests/data/foreign/*/*.csv fuzz/seeds/*
 done
-for byte in 6 11 17; do # the robot's tables: auto-detected with --side base, --format lkp with base and head
+for byte in 8 13 21; do # the robot's tables: auto-detected with --side base, --format lkp with base and head
 	seed import "$byte" tests/data/lkp/*
+done
+for byte in 6 7; do # other tools' summaries as --format perfspect and topdown-tool
+	seed import "$byte" tests/data/foreign/*/*.csv
 done
 seed profile none tests/golden/e5.json tests/golden/g2.json
 { cat tests/golden/e5.json; printf '\0'; cat tests/golden/e6.json; } >build-fuzz/pair.json

@@ -9,7 +9,9 @@
 #                 and fuzz/seeds in each format the target picks (auto,
 #                 perf-text, perf-csv, perf-json, unixbench), and the robot's
 #                 tables of tests/data/lkp (auto --side base, lkp --side base
-#                 and head): through `uarchdiff import --format F -o`;
+#                 and head), and tests/data/foreign's other tools' summaries
+#                 (those and perfspect, topdown-tool): through
+#                 `uarchdiff import --format F -o`;
 #   fuzz_profile  the goldens it is seeded with and the profiles the fuzzer
 #                 accepted (tests/data/fuzz-accepted, a pair split at its
 #                 NUL): through the profile reader (tests/ud-resave.c).
@@ -82,6 +84,11 @@ profile() {
 # --- fuzz_import's seeds (fuzz/run.sh: the first byte's formats and sides)
 for f in "$data"/perf-stat/* "$data"/unixbench/* "$src"/fuzz/seeds/*; do
 	for fmt in auto perf-text perf-csv perf-json unixbench; do
+		import "import --format $fmt" "$f" --format "$fmt"
+	done
+done
+for f in "$data"/foreign/*/*.csv; do
+	for fmt in auto perf-text perf-csv perf-json unixbench perfspect topdown-tool; do
 		import "import --format $fmt" "$f" --format "$fmt"
 	done
 done

@@ -135,7 +135,7 @@ check stat-line "$work"/lines-*.jsonl
 # --- import: every fixture, alone and with what it can be given
 i=0
 diff_json_lkp=
-for f in "$data"/perf-stat/* "$data"/unixbench/* "$data"/perf-report/* "$src"/fuzz/seeds/*; do
+for f in "$data"/perf-stat/* "$data"/unixbench/* "$data"/perf-report/* "$data"/foreign/*/*.csv "$src"/fuzz/seeds/*; do
 	i=$((i + 1))
 	run_ud import -o "$work/import-$i.json" "$f"
 done

@@ -30,7 +30,7 @@ static struct import_args args;
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
 	if (ud_import_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp, redis-benchmark, wrk)",
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp, redis-benchmark, wrk, perfspect, topdown-tool)",
 			       arg);
 	return 0;
 }
@@ -110,7 +110,7 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp|\n"
-		    "                               redis-benchmark|wrk]\n"
+		    "                               redis-benchmark|wrk|perfspect|topdown-tool]\n"
 		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
 		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]... [--runs N]\n"
 		    "                        -o PROFILE FILE...",
@@ -123,7 +123,11 @@ static const struct ud_command command = {
 		       "A kernel test robot comparison table holds two commits: --side base or\n"
 		       "--side head imports one of them (run import once for each).\n"
 		       "redis-benchmark output (-q or full) makes a workload a test (redis-SET),\n"
-		       "and wrk's report one workload (wrk), both in requests a second.\n",
+		       "and wrk's report one workload (wrk), both in requests a second.\n"
+		       "Intel PerfSpect's metric summary (metric_out.average.csv) and Arm\n"
+		       "topdown-tool's metrics CSV make one workload a file: a metric that is a\n"
+		       "derived metric (CPI, L1d MPKI) under its name, top-down buckets as its\n"
+		       "top-down record, every other metric kept by the tool's name.\n",
 	.options = UD_OPTIONS(options),
 	.operands = true,
 	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */

@@ -39,6 +39,8 @@ static const struct {
 	[UD_FMT_LKP] = { "lkp", "a kernel test robot table" },
 	[UD_FMT_REDIS] = { "redis-benchmark", "a redis-benchmark report" },
 	[UD_FMT_WRK] = { "wrk", "a wrk report" },
+	[UD_FMT_PERFSPECT] = { "perfspect", "a PerfSpect metric summary" },
+	[UD_FMT_TOPDOWN_TOOL] = { "topdown-tool", "a topdown-tool metrics CSV" },
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
@@ -155,6 +157,11 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		text += 3;
 		len -= 3;
 	}
+	/* another tool's summary: its header line, first */
+	if (imp_perfspect_detect(text, len))
+		return UD_FMT_PERFSPECT;
+	if (imp_topdown_tool_detect(text, len))
+		return UD_FMT_TOPDOWN_TOOL;
 	/* first, and in the whole file: a robot mail's table may start after more than DETECT_MAX_LINES lines of prose */
 	if (imp_lkp_detect(text, len))
 		return UD_FMT_LKP;
@@ -248,6 +255,8 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, struct lines 
 	case UD_FMT_PERF_REPORT: return imp_perf_report(p, text, len, name, o, err);
 	case UD_FMT_LKP: return imp_lkp(p, text, len, name, o, warn, err);
 	case UD_FMT_REDIS: return imp_redis(p, text, len, name, o, err);
+	case UD_FMT_PERFSPECT: return imp_perfspect(p, text, len, name, o, err);
+	case UD_FMT_TOPDOWN_TOOL: return imp_topdown_tool(p, text, len, name, o, err);
 	default: return imp_wrk(p, text, len, name, o, err);
 	}
 }

@@ -58,6 +58,19 @@ int imp_wrk(struct ud_profile *p, const char *text, size_t len, const char *name
 	    struct ud_err *err);
 /* Whether text holds a wrk report ("Running ... test @", "Requests/sec:"). */
 bool imp_wrk_detect(const char *text, size_t len);
+/*
+ * Other vendors' metric summaries (import_foreign.c): Intel PerfSpect 1.x's
+ * (metrics,avg,p95,min,max) and Arm topdown-tool's metrics CSV, one
+ * workload a file; metrics that are SPEC §4's derived metrics under their
+ * names, top-down buckets as its top-down record, the rest by their names.
+ */
+int imp_perfspect(struct ud_profile *p, const char *text, size_t len, const char *name,
+		  const struct ud_import_opts *o, struct ud_err *err);
+int imp_topdown_tool(struct ud_profile *p, const char *text, size_t len, const char *name,
+		     const struct ud_import_opts *o, struct ud_err *err);
+/* Whether text's first line is that tool's header. */
+bool imp_perfspect_detect(const char *text, size_t len);
+bool imp_topdown_tool_detect(const char *text, size_t len);
 /* Whether text holds a robot table's header line ("%stddev %change %stddev", or its "fail:runs" block's). */
 bool imp_lkp_detect(const char *text, size_t len);
 

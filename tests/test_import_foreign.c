@@ -1,0 +1,290 @@
+/*
+ * Other vendors' metric summaries imported (issue 38), on their real
+ * outputs in tests/data/foreign/ (origins in its README.md): Intel
+ * PerfSpect 1.x's metric summary of SPEC CPU2017's 500.perlbench_r on Ice
+ * Lake and Cascade Lake, and the metrics CSV of Arm topdown-tool's README.
+ * Values number for number as the files print them; the derived metrics
+ * under their names and units, top-down buckets as the top-down record,
+ * the rest kept by the tool's name; detection that takes no other
+ * format's file; damaged files refused by line; the command's profile
+ * diffed with itself.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "testutil.h"
+
+#define ICX UD_TEST_DATA "/foreign/perfspect/icx-500.perlbench_r-average.csv"
+#define CLX UD_TEST_DATA "/foreign/perfspect/clx-500.perlbench_r-average.csv"
+#define TT UD_TEST_DATA "/foreign/topdown-tool/readme-cpu-metrics.csv"
+
+static struct ud_profile *p;
+static struct ud_err err;
+
+static void setup(void)
+{
+	p = ud_profile_new(NULL);
+	err = (struct ud_err)UD_ERR_INIT;
+}
+
+static void teardown(void)
+{
+	ud_profile_free(p);
+}
+
+static void import_file(const char *path)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+
+	ck_assert_msg(ud_import_file(p, path, &o, &err) == 0, "%s: %s", path, err.msg);
+}
+
+static int import_text(const char *text)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+
+	return ud_import_buffer(p, text, strlen(text), "t.csv", &o, &err);
+}
+
+/* The perf_metrics value named name; the test fails where there is none. */
+static double metric(const struct ud_workload *w, const char *name)
+{
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		if (strcmp(w->perf_metrics[i].name, name) == 0)
+			return w->perf_metrics[i].value;
+	ck_abort_msg("no metric '%s'", name);
+	return NAN;
+}
+
+static bool has_metric(const struct ud_workload *w, const char *name)
+{
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		if (strcmp(w->perf_metrics[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static enum ud_import_format detect_file(const char *path)
+{
+	char *text = read_text(path);
+	enum ud_import_format f = ud_import_detect(text, strlen(text));
+
+	free(text);
+	return f;
+}
+
+START_TEST(test_detect)
+{
+	ck_assert_int_eq(detect_file(ICX), UD_FMT_PERFSPECT);
+	ck_assert_int_eq(detect_file(CLX), UD_FMT_PERFSPECT);
+	ck_assert_int_eq(detect_file(TT), UD_FMT_TOPDOWN_TOOL);
+	/* other formats' files stay theirs */
+	ck_assert_int_eq(detect_file(UD_TEST_DATA "/perf-stat/made-up-r5.csv"), UD_FMT_PERF_CSV);
+	ck_assert_int_eq(detect_file(UD_TEST_DATA "/perf-stat/made-up-r5.txt"), UD_FMT_PERF_TEXT);
+	/* a header further down is not this format's: the tools write it first */
+	ck_assert_int_ne(ud_import_detect("x\nmetrics,avg,p95,min,max\n", 26), UD_FMT_PERFSPECT);
+}
+END_TEST
+
+/* icx-500's lines 2, 5, 7 and 9, as printed, the L1D MPI per kilo-instruction. */
+START_TEST(test_perfspect_derived)
+{
+	const struct ud_workload *w;
+
+	import_file(ICX);
+	ck_assert_uint_eq(p->nworkloads, 1);
+	w = &p->workloads[0];
+	ck_assert_str_eq(w->name, "icx-500.perlbench_r-average");
+	ck_assert_uint_eq(w->ncounters, 0);
+	ck_assert_double_eq_tol(metric(w, "ghz"), 2.542890891724138, 1e-15);
+	ck_assert_double_eq_tol(metric(w, "cpi"), 0.6798162372413792, 1e-15);
+	ck_assert_double_eq_tol(metric(w, "ipc"), 1.4713439006896554, 1e-15);
+	ck_assert_double_eq_tol(metric(w, "l1d_mpki"), 7.270351724137931, 1e-12);
+	/* mapped ones are not kept twice */
+	ck_assert(!has_metric(w, "CPI") && !has_metric(w, "metric_CPI"));
+}
+END_TEST
+
+/* What no derived metric or bucket is: kept by PerfSpect's name, "metric_" dropped. */
+START_TEST(test_perfspect_kept_by_name)
+{
+	const struct ud_workload *w;
+
+	import_file(ICX);
+	w = &p->workloads[0];
+	ck_assert_double_eq_tol(metric(w, "kernel_CPI"), 5.807275616551723, 1e-15);
+	ck_assert_double_eq_tol(metric(w, "CPU utilization %"), 100.42033346275862, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "memory bandwidth total (MB/sec)"), 9233.00439127724, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "DTLB (2nd level) 2MB large page load MPI"), 1.1034482758620691e-07, 1e-20);
+	/* level 3 of the top-down tree has no bucket: kept */
+	ck_assert_double_eq_tol(metric(w, "TMA_....L1_Bound(%)"), 17.311215444827585, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "TMA_Info_CoreIPC"), 2.942815412758621, 1e-15);
+	/* 69 rows below the header, 12 of them top-down buckets */
+	ck_assert_uint_eq(w->nperf_metrics, 69 - 12);
+}
+END_TEST
+
+START_TEST(test_perfspect_topdown)
+{
+	const struct ud_topdown *t;
+
+	import_file(ICX);
+	ck_assert_uint_eq(p->workloads[0].ntopdown, 1);
+	t = &p->workloads[0].topdown[0];
+	ck_assert_int_eq(t->method, UD_TD_SLOTS);
+	ck_assert_int_eq(t->level, 2);
+	ck_assert_double_eq_tol(t->value[UD_TD_RETIRING], 0.49792783369655176, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_BAD_SPECULATION], 0.20544181066206903, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_FRONTEND_BOUND], 0.2308982708068966, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_BACKEND_BOUND], 0.0657320848413793, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_FETCH_LATENCY], 0.1586027873655172, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_BRANCH_MISPREDICTS], 0.2018319800137931, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_MEMORY_BOUND], 0.02392492430689654, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_CORE_BOUND], 0, 1e-12);
+	ck_assert_double_eq_tol(t->value[UD_TD_LIGHT_OPERATIONS], 0.496671349562069, 1e-9);
+}
+END_TEST
+
+/* Cascade Lake's summary names the same metrics; two files are two workloads. */
+START_TEST(test_perfspect_two_hosts)
+{
+	import_file(CLX);
+	import_file(ICX);
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ck_assert_double_eq_tol(metric(&p->workloads[0], "ghz"), 3.021760174601225, 1e-15);
+	ck_assert_double_eq_tol(metric(&p->workloads[0], "CPU utilization %"), 96.72762265938655, 1e-12);
+}
+END_TEST
+
+/* README.CPU.md's two rows: level-1 buckets in percent; the two it does not print null, with why. */
+START_TEST(test_topdown_tool)
+{
+	const struct ud_workload *w;
+	const struct ud_topdown *t;
+
+	import_file(TT);
+	w = &p->workloads[0];
+	ck_assert_str_eq(w->name, "readme-cpu-metrics");
+	ck_assert_uint_eq(w->nperf_metrics, 0);
+	ck_assert_uint_eq(w->ntopdown, 1);
+	t = &w->topdown[0];
+	ck_assert_double_eq_tol(t->value[UD_TD_RETIRING], 0.1702, 1e-12);
+	ck_assert_double_eq_tol(t->value[UD_TD_FRONTEND_BOUND], 0.3711, 1e-12);
+	ck_assert(t->defined[UD_TD_BACKEND_BOUND] && isnan(t->value[UD_TD_BACKEND_BOUND]));
+	ck_assert_str_eq(t->reason[UD_TD_BACKEND_BOUND], "topdown-tool printed no backend_bound row");
+	ck_assert(isnan(t->residual));
+}
+END_TEST
+
+/*
+ * Made-up rows in the README's layout: intervals averaged, a metric of two
+ * groups counted once an interval, stage 2's ratios under the derived
+ * metrics' names, and the units they take.
+ */
+START_TEST(test_topdown_tool_made_up_intervals)
+{
+	const struct ud_workload *w;
+
+	ck_assert_msg(import_text("time,group,stage,level,metric,value,units\n"
+				  "1.0,Topdown_L1,1,1,Retiring,20,%\n"
+				  "1.0,Branch_Effectiveness,2,,Branch MPKI,2.0,misses per 1,000 instructions\n") != 0,
+		      "an unquoted unit with a comma is more fields: refused");
+	ck_assert_msg(strstr(err.msg, "t.csv:3:") != NULL, "%s", err.msg);
+	ck_assert_int_ne(import_text("time,group,stage,level,metric,value,units\n1.0,G,2,,\"Branch MPKI,2.0,u\n"), 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:2:") != NULL, "%s", err.msg);
+	ck_assert_int_eq(import_text("time,group,stage,level,metric,value,units\n"
+				     "1.0,Topdown_L1,1,1,Retiring,20,%\n"
+				     "1.0,Branch_Effectiveness,2,,Branch Misprediction Ratio,0.011,per branch\n"
+				     "1.0,Branch_Effectiveness,2,,Branch MPKI,1.821,\"misses per 1,000 instructions\"\n"
+				     "1.0,Cycle_Accounting,2,,Backend Stalled Cycles,40,%\n"
+				     "1.0,Other_Group,2,,Backend Stalled Cycles,40,%\n"
+				     "2.0,Topdown_L1,1,1,Retiring,30,%\n"
+				     "2.0,Cycle_Accounting,2,,Backend Stalled Cycles,60,%\n"
+				     "2.0,Misc,2,,Something New,,units\n"),
+			 0);
+	w = &p->workloads[0];
+	ck_assert_double_eq_tol(w->topdown[0].value[UD_TD_RETIRING], 0.25, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "branch_miss_rate"), 0.011, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "branch_mpki"), 1.821, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "backend_stall_rate"), 0.5, 1e-12);
+	ck_assert(isnan(metric(w, "Something New")));
+}
+END_TEST
+
+/* A summary has no score: --score gives it one, a time lower-is-better. */
+START_TEST(test_score)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	const struct ud_workload *w;
+
+	ck_assert_int_eq(ud_import_scores_parse("5.1,5.3:s", &o, &err), 0);
+	ck_assert_msg(ud_import_file(p, CLX, &o, &err) == 0, "%s", err.msg);
+	w = &p->workloads[0];
+	ck_assert_uint_eq(w->score.nsamples, 2);
+	ck_assert_str_eq(w->units, "s");
+	ck_assert_int_eq(w->higher_is_better, 0);
+	free(o.scores);
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+	ck_assert_int_ne(import_text("metrics,avg,p95,min,max\n"), 0);
+	ck_assert_msg(strstr(err.msg, "without a metric row") != NULL, "%s", err.msg);
+	ck_assert_int_ne(import_text("metrics,avg,p95,min,max\nmetric_CPI,0.5,0.6\n"), 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:2: 3 fields") != NULL, "%s", err.msg);
+	ck_assert_int_ne(import_text("metrics,avg,p95,min,max\nmetric_CPI,zero,1,1,1\n"), 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:2") != NULL, "%s", err.msg);
+	/* a failed file adds nothing */
+	ck_assert_uint_eq(p->nworkloads, 0);
+}
+END_TEST
+
+/* The command: import auto-detects, writes a profile, and the profile diffs with itself. */
+START_TEST(test_command_and_diff)
+{
+	char *dir = make_tempdir(), out[512];
+	char *imp[] = { UD_BINARY, "import", "-o", out, ICX, NULL };
+	char *dif[] = { UD_BINARY, "diff", out, out, NULL };
+	struct run_result r;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	r = run_capture(imp);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(dif);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "icx-500.perlbench_r-average") != NULL, "%s", r.out);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("import_foreign");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_detect);
+	tcase_add_test(tc, test_perfspect_derived);
+	tcase_add_test(tc, test_perfspect_kept_by_name);
+	tcase_add_test(tc, test_perfspect_topdown);
+	tcase_add_test(tc, test_perfspect_two_hosts);
+	tcase_add_test(tc, test_topdown_tool);
+	tcase_add_test(tc, test_topdown_tool_made_up_intervals);
+	tcase_add_test(tc, test_score);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_command_and_diff);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(suite());
+}
