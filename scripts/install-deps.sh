@@ -9,7 +9,7 @@ apt-get install -y -qq --no-install-recommends \
 	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	cpio ansible-core clang libclang-rt-dev linux-perf \
-	redis-server redis-tools >/dev/null
+	redis-server redis-tools nginx-light wrk >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # python3-jsonschema: tests/schemas.sh validates every document uarchdiff
@@ -30,3 +30,8 @@ apt-get install -y -qq --no-install-recommends \
 # tests/redis-workload.sh (issue 40); without them both are skipped, saying
 # so.  This script is Debian's only: on RHEL-like hosts `dnf install redis`
 # brings both programs.
+# nginx-light and wrk: the http-gateway workload (nginx proxying to nginx,
+# loaded with wrk) and tests/http-gateway-workload.sh (issue 40); without
+# them both are skipped, saying so.  On RHEL-like hosts: `dnf install nginx
+# wrk` (wrk from EPEL).  nginx 1.19.5 or later (its -e option keeps its log
+# out of /var/log).

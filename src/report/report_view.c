@@ -281,6 +281,43 @@ static json_t *one_sided_view(const struct ud_diff_workload *w)
 	return v;
 }
 
+/*
+ * A server workload's client, which it runs uncounted on the same CPUs and
+ * records apart (sub-score name, seconds a sample): its time per unit of
+ * work, ns; NAN where the side has no such sub-score.
+ */
+static double client_per_unit(const struct ud_workload *x, const char *name, double work)
+{
+	for (size_t i = 0; x && i < x->nsubscores; i++) {
+		const struct ud_subscore *s = &x->subscores[i];
+
+		if (strcmp(s->name, name) == 0 && s->units && strcmp(s->units, "s") == 0)
+			return work > 0 ? s->value * 1e9 / work : NAN;
+	}
+	return NAN;
+}
+
+/*
+ * "; the client's, uncounted: user 3 µs -> 5 µs, kernel ...": where the
+ * rest of the host's CPU went per request beside the counted server, on
+ * both sides, or nothing; the length it added to line.
+ */
+static int client_clause(const struct ud_diff_workload *w, char *line, size_t size)
+{
+	double ua = client_per_unit(w->a, "client user", w->work.a), ub = client_per_unit(w->b, "client user", w->work.b);
+	double ka = client_per_unit(w->a, "client sys", w->work.a), kb = client_per_unit(w->b, "client sys", w->work.b);
+	char t[4][32];
+
+	if (!isfinite(ua) || !isfinite(ub) || !isfinite(ka) || !isfinite(kb))
+		return 0;
+	ud_format_ns(ua, t[0], sizeof(t[0]));
+	ud_format_ns(ub, t[1], sizeof(t[1]));
+	ud_format_ns(ka, t[2], sizeof(t[2]));
+	ud_format_ns(kb, t[3], sizeof(t[3]));
+	return snprintf(line, size, "; the client's, uncounted on the same CPUs: user %s -> %s, kernel %s -> %s", t[0],
+			t[1], t[2], t[3]);
+}
+
 /* "user 404 ns -> 43.6 ns, kernel 1.35 µs -> 344 ns; the kernel carries 74% of the change" */
 static json_t *time_split_view(const struct ud_diff_workload *w)
 {
@@ -301,6 +338,8 @@ static json_t *time_split_view(const struct ud_diff_workload *w)
 					 100 * share);
 		else if (isfinite(share)) /* one mode gained what the other lost: no share of a whole */
 			used += snprintf(line + used, sizeof(line) - (size_t)used, "; user and kernel time moved opposite ways");
+		if ((size_t)used < sizeof(line))
+			used += client_clause(w, line + used, sizeof(line) - (size_t)used);
 	}
 	/* per-mode IPC stands on its own counters, with or without the time split */
 	for (int m = 0; m < UD_MODE_COUNT && (size_t)used < sizeof(line); m++) {

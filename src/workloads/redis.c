@@ -40,6 +40,7 @@
 
 #include "clock.h"
 #include "elfinfo.h"
+#include "server.h"
 #include "workload.h"
 
 #define UNAVAILABLE "unavailable: install redis-server (apt-get install redis-server redis-tools; dnf install redis)"
@@ -78,23 +79,6 @@ static int redis_available(struct ud_err *why)
 	    ud_which("redis-benchmark", path, sizeof(path), &err) != 0)
 		return ud_fail(why, UNAVAILABLE);
 	return 0;
-}
-
-/* A port free on 127.0.0.1 now, as the kernel picks one for port 0; -1 with err. */
-static int free_port(struct ud_err *err)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
-
-	if (fd < 0)
-		return ud_fail(err, "socket: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-		port = ntohs(a.sin_port);
-	else
-		ud_fail(err, "cannot find a free port on 127.0.0.1: %s", strerror(errno));
-	close(fd);
-	return port;
 }
 
 /* In the forked child: the server, bound to loopback only, persistence off, its log in the directory. */
@@ -154,35 +138,6 @@ static bool answers(int port, pid_t pid)
 }
 
 /*
- * The last line of the server's log, where it says why it stopped ("" when
- * there is none), into buf; whether the log's end holds what.
- */
-static bool log_tail(const char *dir, const char *what, char *buf, size_t len)
-{
-	char path[4200], text[4096];
-	FILE *f;
-	size_t n = 0;
-	char *end, *start;
-	bool found;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/redis-server.log", dir);
-	if ((f = fopen(path, "r")) != NULL) {
-		if (fseek(f, -(long)(sizeof(text) - 1), SEEK_END) != 0)
-			rewind(f);
-		n = fread(text, 1, sizeof(text) - 1, f);
-		fclose(f);
-	}
-	text[n] = '\0';
-	found = strstr(text, what) != NULL;
-	for (end = text + n; end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '); end--)
-		*(end - 1) = '\0';
-	start = strrchr(text, '\n');
-	snprintf(buf, len, "%s", start ? start + 1 : text);
-	return found;
-}
-
-/*
  * The server started on st->port and answering: 0; 1 when it exited first
  * (the port was taken between our probe and its bind: another port may
  * do), with why in err; -1 with err otherwise.
@@ -190,7 +145,7 @@ static bool log_tail(const char *dir, const char *what, char *buf, size_t len)
 static int start_server(struct redis_state *st, const char *dir, struct ud_err *err)
 {
 	uint64_t deadline = ud_now_ns() + (uint64_t)(READY_TIMEOUT_S * 1e9);
-	char said[256];
+	char said[256], log[4200];
 	int status;
 	bool taken;
 
@@ -203,10 +158,10 @@ static int start_server(struct redis_state *st, const char *dir, struct ud_err *
 		if (waitpid(st->server, &status, WNOHANG) == st->server) {
 			st->server = 0;
 			/* "bind: Address already in use", then "Failed listening on port N (TCP), aborting." */
-			taken = log_tail(dir, "Address already in use", said, sizeof(said));
-			ud_fail(err, "redis-server on 127.0.0.1:%d exited (status %d)%s%s", st->port,
-				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said[0] ? ": " : "",
-				said);
+			snprintf(log, sizeof(log), "%s/redis-server.log", dir);
+			taken = ud_log_tail(log, "Address already in use", said, sizeof(said));
+			ud_fail(err, "redis-server on 127.0.0.1:%d exited (status %d)%s%s", st->port, ud_exit_code(status),
+				said[0] ? ": " : "", said);
 			return taken ? 1 : -1;
 		}
 		if (answers(st->port, st->server))
@@ -238,27 +193,6 @@ static int parse_csv(const char *out, struct wl_ctx *ctx, double *rate_sum_inv, 
 		snprintf(ctx->sub[ctx->nsub - 1].name, sizeof(ctx->sub[0].name), "%s latency p50", test);
 	}
 	return *ntests ? 0 : ud_fail(err, "redis-benchmark printed no result ('\"TEST\",\"RPS\",...')");
-}
-
-/* Reads what the benchmark prints until it closes its end, keeping the first OUTPUT_MAX - 1 bytes. */
-static void read_output(int fd, char *out)
-{
-	size_t len = 0;
-	char skip[4096];
-	ssize_t k;
-
-	for (;;) {
-		bool room = len < OUTPUT_MAX - 1;
-
-		k = read(fd, room ? out + len : skip, room ? OUTPUT_MAX - 1 - len : sizeof(skip));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		if (room)
-			len += (size_t)k;
-	}
-	out[len] = '\0';
 }
 
 /* In the forked child: redis-benchmark against the server, its output on fd. */
@@ -301,7 +235,7 @@ static int bench(const struct redis_state *st, double requests, struct wl_ctx *c
 		exec_bench(st, requests, p[1]);
 	close(p[1]);
 	if (pid > 0)
-		read_output(p[0], out);
+		ud_read_capped(p[0], out, OUTPUT_MAX);
 	close(p[0]);
 	while (pid > 0 && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
@@ -309,8 +243,7 @@ static int bench(const struct redis_state *st, double requests, struct wl_ctx *c
 	if (pid < 0)
 		ret = ud_fail(err, "fork: %s", strerror(errno));
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ret = ud_fail(err, "redis-benchmark failed (status %d): %.200s",
-			      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out);
+		ret = ud_fail(err, "redis-benchmark failed (status %d): %.200s", ud_exit_code(status), out);
 	else
 		ret = parse_csv(out, ctx, &inv, &ntests, err);
 	free(out);
@@ -343,7 +276,7 @@ static int redis_setup(struct wl_ctx *ctx, const char *pipeline, struct ud_err *
 	    ud_which("redis-benchmark", st->bench_bin, sizeof(st->bench_bin), err) != 0)
 		return ud_fail(err, UNAVAILABLE);
 	for (int i = 0; i < PORT_TRIES && ret == 1; i++)
-		ret = (st->port = free_port(err)) < 0 ? -1 : start_server(st, ctx->tmpdir, err);
+		ret = (st->port = ud_loopback_free_port(err)) < 0 ? -1 : start_server(st, ctx->tmpdir, err);
 	if (ret != 0)
 		return -1;
 	ctx->counted_pid = st->server;
@@ -380,12 +313,8 @@ static void redis_teardown(struct wl_ctx *ctx)
 {
 	struct redis_state *st = ctx->state;
 
-	/* nothing of it is kept (persistence is off): SIGKILL loses nothing and cannot be caught and ignored */
-	if (st && st->server > 0) {
-		kill(st->server, SIGKILL);
-		while (waitpid(st->server, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
+	if (st)
+		ud_server_kill(st->server);
 	free(st);
 	ctx->state = NULL;
 }

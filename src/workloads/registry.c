@@ -12,6 +12,7 @@ static const struct ud_workload_def *const all[] = {
 	&wl_fcopy256, &wl_fcopy1k, &wl_fcopy4k, &wl_tcp,
 	&wl_branch_sorted, &wl_branch_random, &wl_ilp_dep, &wl_ilp_indep, &wl_frontend,
 	&wl_sweep_l1, &wl_sweep_l2, &wl_sweep_l3, &wl_sweep_mem, &wl_chase, &wl_redis, &wl_redis_pipelined,
+	&wl_http_gateway,
 };
 
 const struct ud_workload_def *const *ud_workloads_all(size_t *n)

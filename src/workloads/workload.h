@@ -90,6 +90,6 @@ extern const struct ud_workload_def wl_pipe, wl_ctxsw, wl_ctxsw_cross, wl_syscal
 extern const struct ud_workload_def wl_fcopy256, wl_fcopy1k, wl_fcopy4k;
 extern const struct ud_workload_def wl_branch_sorted, wl_branch_random, wl_sweep_l1, wl_sweep_l2, wl_sweep_l3,
 	wl_sweep_mem, wl_chase;
-extern const struct ud_workload_def wl_redis, wl_redis_pipelined;
+extern const struct ud_workload_def wl_redis, wl_redis_pipelined, wl_http_gateway;
 
 #endif
