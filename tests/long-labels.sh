@@ -7,7 +7,9 @@
 # label shortens it on purpose with an ellipsis ("..." or "…").  Three
 # pairs reach the sentences that hold names: the E5/E6 fixture (evidence,
 # headline, per-unit rows), made-up top-down rows (the top-down sentence)
-# and a profile without hardware counters (the no-PMU banner).
+# and a profile without hardware counters (the no-PMU banner).  A fleet of
+# five such hosts, one of them 10x the others, reaches compare's outlier
+# lines (its moves, its evidence), its distribution rows and its units.
 #
 #   tests/long-labels.sh UARCHDIFF
 set -u
@@ -41,17 +43,21 @@ json.dump(d, open(path + ".json", "w"))
 EOF
 }
 
-# whole FILE [scores]: each long name appears whole (the event's not where only scores are compared), and
-# every start of one runs to its end or to an ellipsis
+# whole FILE [scores|fleet]: each long name appears whole (the event's not where only scores are compared; a
+# fleet's workload and units, not the two hosts'), and every start of one runs to its end or to an ellipsis
 whole() {
 	python3 - "$@" <<'EOF'
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
 bad = 0
-for start, body in (("WLSTART", "abcdefghi-"), ("HOSTASTART", "0123456789"), ("HOSTBSTART", "0123456789"),
-                    ("EVSTART", "qwertyuiop")):
+mode = sys.argv[2:]
+names = (("WLSTART", "abcdefghi-"), ("HOSTASTART", "0123456789"), ("HOSTBSTART", "0123456789"),
+         ("EVSTART", "qwertyuiop"))
+if mode == ["fleet"]:
+    names = (("WLSTART", "abcdefghi-"), ("UNSTART", "klmnop"))
+for start, body in names:
     full = start + body * 500 + "ZEND"
-    if full not in text and not (start == "EVSTART" and sys.argv[2:] == ["scores"]):
+    if full not in text and not (start == "EVSTART" and mode == ["scores"]):
         print(f"{sys.argv[1]}: {start[:-5]} never whole")
         bad += 1
     for m in re.finditer(start, text):
@@ -94,8 +100,38 @@ for f in md html json; do
 		failed=$((failed + 1))
 	fi
 done
+# fleet: five hosts of one group, the fifth 10x the others: an outlier whose line names the long workload
+python3 - e5.0 <<'EOF'
+import json, sys
+base = json.load(open(sys.argv[1]))
+for k, speed in enumerate([1, 1.1, 1.2, 1.3, 10]):
+    d = json.loads(json.dumps(base))
+    d["host"]["label"] = "FLEETHOST%d" % k
+    w = d["workloads"][0]
+    w["name"] = "WLSTART" + "abcdefghi-" * 500 + "ZEND"
+    w["units"] = "UNSTART" + "klmnop" * 500 + "ZEND"
+    v = w["score"]["median"] * speed
+    w["score"] = {"median": v, "min": v, "max": v, "samples": [v, v, v], "ci95_rel": 0.001}
+    src = w["counters"]["task-clock"]
+    w["counters"]["EVSTART" + "qwertyuiop" * 500 + "ZEND"] = dict(src, value=src["value"] * speed)
+    json.dump(d, open("fleet%d.json" % k, "w"))
+EOF
+for f in text md html json; do
+	"$ud" compare -f $f -o fleet.compare.$f fleet0.json fleet1.json fleet2.json fleet3.json fleet4.json
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL compare -f $f fleet: exit $rc"
+		failed=$((failed + 1))
+	elif ! grep -q "FLEETHOST4" fleet.compare.$f; then
+		echo "FAIL compare -f $f fleet: no outlier named"
+		failed=$((failed + 1))
+	elif ! whole fleet.compare.$f fleet; then
+		echo "FAIL compare -f $f fleet: a long name cut"
+		failed=$((failed + 1))
+	fi
+done
 if [ $failed -ne 0 ]; then
 	echo "long-labels: $failed failure(s)"
 	exit 1
 fi
-echo "long-labels: every long name whole in 12 diffs and 3 comparisons"
+echo "long-labels: every long name whole in 12 diffs and 7 comparisons"

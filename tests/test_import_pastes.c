@@ -304,6 +304,49 @@ START_TEST(test_cgroup_column_not_prose)
 }
 END_TEST
 
+/*
+ * Made-up event names of 150 bytes that differ only in their last byte
+ * (issue 36): a CSV and a JSON (perf stat -j) paste each keep them two
+ * counters with their whole names, where a fixed-size name once cut both
+ * at 95 bytes and added them up as one.
+ */
+#define LONG_EVENT_LEN 150
+
+static void long_event(char *buf, char last)
+{
+	memset(buf, 'e', LONG_EVENT_LEN - 1);
+	memcpy(buf, "made_up_uncore/", 15);
+	buf[LONG_EVENT_LEN - 1] = last;
+	buf[LONG_EVENT_LEN] = '\0';
+}
+
+static void check_long_events(const char *a, const char *b)
+{
+	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert_uint_eq(wl(0)->ncounters, 2);
+	counted(0, a, 1000, 100);
+	counted(0, b, 2000, 100);
+}
+
+START_TEST(test_long_event_names)
+{
+	char a[LONG_EVENT_LEN + 1], b[LONG_EVENT_LEN + 1], text[1024];
+
+	long_event(a, 'A');
+	long_event(b, 'B');
+	snprintf(text, sizeof(text), "1000,,%s,100,100.00,,\n2000,,%s,100,100.00,,\n", a, b);
+	OK(text);
+	check_long_events(a, b);
+	reset();
+	snprintf(text, sizeof(text),
+		 "{\"counter-value\" : \"1000\", \"unit\" : \"\", \"event\" : \"%s\", \"pcnt-running\" : 100.00}\n"
+		 "{\"counter-value\" : \"2000\", \"unit\" : \"\", \"event\" : \"%s\", \"pcnt-running\" : 100.00}\n",
+		 a, b);
+	OK(text);
+	check_long_events(a, b);
+}
+END_TEST
+
 START_TEST(test_hybrid_text)
 {
 	json_t *j, *per;
@@ -816,6 +859,7 @@ int main(void)
 	tcase_add_test(tc, test_huge_file_refused);
 	tcase_add_test(tc, test_cgroup_column);
 	tcase_add_test(tc, test_cgroup_column_not_prose);
+	tcase_add_test(tc, test_long_event_names);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

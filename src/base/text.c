@@ -257,6 +257,20 @@ const char *ud_visible(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Bytes an escaped byte takes: "\\xHH". */
+#define VISIBLE_BYTES_PER_BYTE 4
+
+char *ud_visible_new(const char *s)
+{
+	size_t len = VISIBLE_BYTES_PER_BYTE * strlen(s) + 1;
+	char *buf = malloc(len);
+	const char *v = buf ? ud_visible(s, buf, len) : NULL;
+
+	if (v == s)
+		snprintf(buf, len, "%s", s);
+	return buf;
+}
+
 static void put_visible(FILE *f, const char *s, int keep_newline)
 {
 	const unsigned char *p = (const unsigned char *)s;

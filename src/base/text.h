@@ -92,6 +92,8 @@ void ud_format_ns(double ns, char *buf, size_t len);
  * Either is borrowed: s and buf stay the caller's.
  */
 const char *ud_visible(const char *s, char *buf, size_t len);
+/* ud_visible()'s form of s whole, in a new string (4 bytes a byte at most) the caller frees; NULL out of memory. */
+char *ud_visible_new(const char *s);
 /* The bytes of the character at s that the rule above escapes, 0 when it is shown as it is (or s is at its end). */
 size_t ud_control_len(const char *s);
 void ud_fputs_visible(FILE *f, const char *s);

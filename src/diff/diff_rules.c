@@ -69,6 +69,24 @@ static void add(struct evidence *ev, const char *fmt, ...)
 		ev->v[ev->n++] = line;
 }
 
+/*
+ * v's n strings joined by sep, as long as they are (a profile's warnings
+ * and PMU names are its writer's): a new string the caller frees; NULL
+ * with ev->oom set when out of memory.
+ */
+static char *joined(struct evidence *ev, char *const *v, size_t n, const char *sep)
+{
+	char *s = ud_printf_new("%s", "");
+
+	for (size_t i = 0; s && i < n; i++)
+		if (!ud_append(&s, "%s%s", i ? sep : "", v[i])) {
+			free(s);
+			s = NULL;
+		}
+	ev->oom = ev->oom || !s;
+	return s;
+}
+
 static void evidence_free(struct evidence *ev)
 {
 	for (size_t i = 0; i < ev->n; i++)
@@ -112,6 +130,7 @@ static bool mitigation_evidence(const struct ud_diff *d, struct evidence *ev)
 		const struct ud_env_entry *e = &d->env[i];
 
 		if (is_mitigation(e->field) || strcmp(e->field, "kernel") == 0) {
+			/* never cut: kernel and vulnerabilities.* are string facts, which ud_fact_text() returns whole */
 			char ta[128], tb[128];
 
 			add(ev, "%s: %s | %s", e->field, ud_fact_text(&e->a, ta, sizeof(ta)), ud_fact_text(&e->b, tb, sizeof(tb)));
@@ -465,15 +484,14 @@ static int rule_noisy_measurement(const struct subject *s, struct evidence *ev)
 		for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
 			const struct ud_diff_workload *dw = &s->d->workloads[k];
 			const struct ud_workload *w = side == UD_SIDE_B ? dw->b : dw->a;
-			char causes[1024] = "";
-			size_t used = 0;
+			char *causes = w->noise && w->noise->nwarnings
+					       ? joined(ev, w->noise->warnings, w->noise->nwarnings, "; ")
+					       : NULL;
 
-			for (size_t i = 0; w->noise && i < w->noise->nwarnings && used < sizeof(causes); i++)
-				used += (size_t)snprintf(causes + used, sizeof(causes) - used, "%s%s", i ? "; " : "",
-							 w->noise->warnings[i]);
-			if (used)
+			if (causes && *causes)
 				add(ev, "%s on %s (%s): %s", w->name, side == UD_SIDE_B ? "B" : "A", s->d->host[side].label,
 				    causes);
+			free(causes);
 		}
 	}
 	return ev->n > 0;
@@ -559,16 +577,15 @@ static int rule_hybrid_cpu(const struct subject *s, struct evidence *ev)
 	for (enum ud_side side = UD_SIDE_A; side < UD_SIDE_COUNT; side++) {
 		const struct ud_diff_host *h = &s->d->host[side];
 		const struct ud_host *host = h->profile->host;
-		char names[256] = "";
-		size_t used = 0;
+		char *names;
 
 		if (!host->hybrid)
 			continue;
-		for (size_t i = 0; i < host->ncore_pmus && used < sizeof(names); i++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
-						 host->core_pmus[i]);
-		add(ev, "%s: hybrid CPU (%s): counters kept per core type, IPC per core type in derived_per_pmu",
-		    h->label, used ? names : "core types unknown");
+		names = joined(ev, host->core_pmus, host->ncore_pmus, ", ");
+		if (names)
+			add(ev, "%s: hybrid CPU (%s): counters kept per core type, IPC per core type in derived_per_pmu",
+			    h->label, *names ? names : "core types unknown");
+		free(names);
 	}
 	return ev->n > 0;
 }

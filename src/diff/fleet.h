@@ -138,7 +138,7 @@ struct ud_fleet_group {
 	 * diffed (diff_error says why).
 	 */
 	struct ud_diff *diff;
-	char diff_error[256];
+	char diff_error[sizeof(((struct ud_err *)0)->msg)]; /* the whole of the diff's error: never cut to fit */
 	double geomean;        /* its median's speedup over the reference; 1 for the reference group */
 	bool reference;        /* the reference is this group's median or one of its hosts */
 	bool tested;           /* it has the UD_FLEET_MIN_PEERS hosts outliers need */

@@ -43,8 +43,11 @@ void imp_acc_interval_text(struct acc *a, const char *text, size_t n)
 
 void imp_acc_free(struct acc *a)
 {
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; i < a->n; i++) {
 		free(a->c[i].cgroup);
+		free(a->c[i].name);
+		free(a->c[i].printed);
+	}
 	free(a->c);
 	free(a->command);
 	free(a->perf_command.line);
@@ -154,14 +157,14 @@ static struct acc_counter *acc_new(struct acc *a, const char *event, const char 
 	}
 	c = &a->c[a->n];
 	memset(c, 0, sizeof(*c));
-	if ((cgroup && !(c->cgroup = strdup(cgroup))) || acc_index(a, key, a->n) != 0 ||
-	    (spelling && acc_index(a, spelling, a->n) != 0)) {
+	if ((cgroup && !(c->cgroup = strdup(cgroup))) || !(c->name = strdup(name)) || !(c->printed = strdup(event)) ||
+	    acc_index(a, key, a->n) != 0 || (spelling && acc_index(a, spelling, a->n) != 0)) {
 		free(c->cgroup);
+		free(c->name);
+		free(c->printed);
 		return NULL;
 	}
 	a->n++;
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->printed, sizeof(c->printed), "%s", event);
 	snprintf(c->pmu, sizeof(c->pmu), "%s", pmu);
 	c->rel_stddev = NAN;
 	return c;
@@ -179,12 +182,12 @@ static bool same_cgroup(const char *x, const char *y)
  * lookup.  The index would find the same one: a spelling is indexed only
  * to the counter that it created.
  */
-static struct acc_counter *same_spelling(const struct acc *a, const char *event, size_t len, const char *cgroup)
+static struct acc_counter *same_spelling(const struct acc *a, const char *event, const char *cgroup)
 {
 	size_t next = a->last < 0 ? 0 : ((size_t)a->last + 1) % a->n;
 
 	for (size_t k = 0, i = next; k < 2 && a->n; k++, i = (size_t)a->last) {
-		if (len < sizeof(a->c[i].printed) && strncmp(a->c[i].printed, event, len + 1) == 0 &&
+		if (strcmp(a->c[i].printed, event) == 0 &&
 		    same_cgroup(a->c[i].cgroup, cgroup))
 			return &a->c[i];
 		if (a->last < 0)
@@ -196,7 +199,7 @@ static struct acc_counter *same_spelling(const struct acc *a, const char *event,
 /* The counter of event's rows in cgroup (NULL none), added where it is the first; NULL out of memory. */
 static struct acc_counter *acc_counter_of(struct acc *a, const char *event, const char *cgroup, bool *added)
 {
-	char name[96], pmu[ACC_PMU_LEN] = "", spelling[ACC_PRINTED_KEY], *key;
+	char pmu[ACC_PMU_LEN] = "", spelling[ACC_PRINTED_KEY], *name, *key;
 	size_t len = strlen(event), cg = cgroup ? strlen(cgroup) + 1 : 0;
 	/* a spelling too long for its key ("p", the spelling, the cgroup after a separator) is looked up by its name */
 	bool keyed = len + cg + 2 <= sizeof(spelling);
@@ -206,7 +209,7 @@ static struct acc_counter *acc_counter_of(struct acc *a, const char *event, cons
 	if (!a->index && !(a->index = json_object()))
 		return NULL;
 	/* Interval and per-CPU files repeat each spelling thousands of times: the spelling is looked up first. */
-	if ((c = same_spelling(a, event, len, cgroup)) != NULL)
+	if ((c = same_spelling(a, event, cgroup)) != NULL)
 		return c;
 	if (keyed) {
 		spelling[0] = 'p';
@@ -219,16 +222,16 @@ static struct acc_counter *acc_counter_of(struct acc *a, const char *event, cons
 		if ((c = acc_find(a, spelling)) != NULL)
 			return c;
 	}
-	imp_normalize_event(event, name, sizeof(name));
 	if (!imp_core_pmu_of(event, pmu, sizeof(pmu)))
 		pmu[0] = '\0';
-	if (!(key = name_key(name, pmu, cgroup)))
-		return NULL;
-	if (!(c = acc_find(a, key))) {
+	name = imp_event_name_new(event);
+	key = name ? name_key(name, pmu, cgroup) : NULL;
+	if (key && !(c = acc_find(a, key))) {
 		c = acc_new(a, event, name, pmu, cgroup, key, keyed ? spelling : NULL);
 		*added = c != NULL;
 	}
 	free(key);
+	free(name);
 	return c;
 }
 
@@ -488,17 +491,44 @@ static void set_identity(struct ud_counter *c, const char *printed, enum ud_even
 	ud_counter_set_identity(c, id.cls, named.mode);
 }
 
+/* The room a "#K" after a counter's name takes ("#" and an int's digits). */
+#define REPEAT_ROOM 12
+
 /*
  * name as the counting names an event counted again, in another cgroup
- * ("task-clock#2", cgroups.c): the lowest K >= 2 not yet in added.  A name
- * with no room left for its number keeps it cut, unique all the same.
+ * ("task-clock#2", cgroups.c): the lowest K >= 2 not yet in added.  name
+ * has REPEAT_ROOM bytes spare after its end (counter_name_new()).
  */
-static void number_repeat(const json_t *added, char *name, size_t size)
+static void number_repeat(const json_t *added, char *name)
 {
 	size_t base = strlen(name);
 
 	for (int k = 2; json_object_get(added, name); k++)
-		snprintf(name + (base < size - 12 ? base : size - 12), 12, "#%d", k);
+		snprintf(name + base, REPEAT_ROOM, "#%d", k);
+}
+
+/*
+ * The profile's name of s: its core PMU first on a hybrid host, named
+ * with --all-user's or --all-kernel's mode (*renamed then true).  A new
+ * string of its own length and REPEAT_ROOM spare (caller frees), NULL out
+ * of memory.
+ */
+static char *counter_name_new(const struct acc_counter *s, bool hybrid, char mode, bool *renamed)
+{
+	/* imp_counting_mode_name() adds at most a colon and the mode's letter */
+	size_t event_len = strlen(s->name) + 3, len = strlen(s->pmu) + 1 + event_len + REPEAT_ROOM;
+	char *event = malloc(event_len), *name = malloc(len);
+
+	*renamed = event && mode && imp_counting_mode_name(s->name, mode, event, event_len);
+	if (name)
+		snprintf(name, len, "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "",
+			 *renamed ? event : s->name);
+	if (!event) {
+		free(name);
+		name = NULL;
+	}
+	free(event);
+	return name;
 }
 
 static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid, enum ud_event_arch arch,
@@ -510,27 +540,27 @@ static int add_counters(const struct acc *a, struct ud_workload *w, bool hybrid,
 
 	for (size_t i = 0; i < a->n && ret == 0; i++) {
 		const struct acc_counter *s = &a->c[i];
-		char event[sizeof(s->name) + 8], name[sizeof(s->pmu) + sizeof(event) + 1];
-		bool renamed = mode && imp_counting_mode_name(s->name, mode, event, sizeof(event));
-		const json_t *k;
+		bool renamed;
+		char *name = counter_name_new(s, hybrid, mode, &renamed);
+		const json_t *k = name ? json_object_get(added, name) : NULL;
 		struct ud_counter *c;
 
-		snprintf(name, sizeof(name), "%s%s%s", hybrid ? s->pmu : "", hybrid && s->pmu[0] ? "/" : "",
-			 renamed ? event : s->name);
-		if ((k = json_object_get(added, name)) != NULL &&
-		    same_cgroup(w->counters[json_integer_value(k)].cgroup, s->cgroup)) {
+		if (k && same_cgroup(w->counters[json_integer_value(k)].cgroup, s->cgroup)) {
 			/* cycles:u and cycles:k under --all-user both counted user mode: one count, not two to add */
 			if (!renamed)
 				merge_counter(&w->counters[json_integer_value(k)], s);
+			free(name);
 			continue;
 		}
 		if (k)
-			number_repeat(added, name, sizeof(name));
-		c = ud_workload_add_counter(w, name);
+			number_repeat(added, name);
+		c = name ? ud_workload_add_counter(w, name) : NULL;
 		if (!c || json_object_set_new_nocheck(added, name, json_integer((json_int_t)(w->ncounters - 1))) != 0) {
+			free(name);
 			ret = -1;
 			break;
 		}
+		free(name);
 		set_identity(c, s->printed, arch);
 		if (s->cgroup && !(c->cgroup = strdup(s->cgroup))) {
 			ret = -1;

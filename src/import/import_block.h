@@ -24,9 +24,9 @@
 #define ACC_PMU_LEN 32
 
 struct acc_counter {
-	char name[96];
+	char *name;              /* imp_event_name_new()'s, as long as it is: two long names differing at the end stay two */
 	char pmu[ACC_PMU_LEN];   /* the core PMU it was printed under (cpu_core), "" none: a hybrid's core types stay apart */
-	char printed[96];        /* the first spelling seen, to skip normalising repeats */
+	char *printed;           /* the first spelling seen, to skip normalising repeats */
 	char *cgroup;            /* perf stat -G's cgroup column; NULL none (the same event in two cgroups is two counters) */
 	enum ud_count_status status;
 	double value;            /* sum over rows */

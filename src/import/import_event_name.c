@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -20,6 +21,19 @@ void imp_normalize_event(const char *in, char *out, size_t len)
 
 	ud_event_id_parse(in, &id);
 	ud_event_id_name(&id, false, out, len);
+}
+
+/* A name ud_event_id_name() writes: the event, its PMU and terms around it, a colon and the modifiers. */
+#define EVENT_NAME_MAX (UD_EVENT_ID_PMU + UD_EVENT_ID_EVENT + UD_EVENT_ID_MODS + 4)
+
+char *imp_event_name_new(const char *in)
+{
+	char name[EVENT_NAME_MAX];
+
+	if (strlen(in) >= UD_EVENT_ID_EVENT)
+		return strdup(in);
+	imp_normalize_event(in, name, sizeof(name));
+	return strdup(name);
 }
 
 /*

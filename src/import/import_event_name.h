@@ -19,6 +19,15 @@
  * keeps it apart).  Writes into out.
  */
 void imp_normalize_event(const char *in, char *out, size_t len);
+/*
+ * imp_normalize_event()'s name in a new string of its own length (the
+ * caller frees it; NULL when out of memory), so that two long names that
+ * differ only at their ends stay two counters.  A spelling too long for the
+ * event grammar's fields (event_id.h's UD_EVENT_ID_EVENT) is kept as
+ * printed: no generic or vendor name, the only ones normalising renames,
+ * is that long, and cut it would merge with another.
+ */
+char *imp_event_name_new(const char *in);
 
 /*
  * The core PMU an event was printed under (cpu_core/cycles/ -> "cpu_core",

@@ -229,16 +229,34 @@ static void dist_values(const struct dist_layout *lay, const char *const cell[DC
 static json_t *dist_row(const struct dist_layout *lay, const char *name, const char *const cell[DC_COUNT],
 			const char *units)
 {
-	char line[1024] = "", values[1024] = "";
+	/*
+	 * Sized to what goes in, never cut: a name whole where split, else in
+	 * its column; a cell padded or shortened takes at most its bytes, its
+	 * column's and an ellipsis' (put_cell())
+	 */
+	size_t cap = strlen(name) + lay->name + strlen("…") + strlen(DIST_GAP) + strlen(units) + 1;
+	char *line, *values;
+	json_t *v;
 
-	if (lay->split) {
-		snprintf(line, sizeof(line), "%s", name);
-	} else {
-		put_cell(line, sizeof(line), name, lay->name, false);
+	for (size_t c = 0; c < DC_COUNT; c++)
+		cap += strlen(DIST_GAP) + strlen(cell[c]) + lay->col[c] + strlen("…");
+	line = calloc(1, cap);
+	values = calloc(1, cap);
+	if (!line || !values) {
+		free(line);
+		free(values);
+		return NULL;
 	}
-	dist_values(lay, cell, units, lay->split ? values : line + strlen(line), lay->split ? sizeof(values)
-												  : sizeof(line) - strlen(line));
-	return json_pack("{s:s s:o}", "line", line, "values", lay->split ? json_string(values) : json_null());
+	if (lay->split) {
+		snprintf(line, cap, "%s", name);
+	} else {
+		put_cell(line, cap, name, lay->name, false);
+	}
+	dist_values(lay, cell, units, lay->split ? values : line + strlen(line), lay->split ? cap : cap - strlen(line));
+	v = json_pack("{s:s s:o}", "line", line, "values", lay->split ? json_string(values) : json_null());
+	free(line);
+	free(values);
+	return v;
 }
 
 /* One workload's distribution in a group: its text row and its cells. */
@@ -309,22 +327,30 @@ static json_t *group_view(const struct ud_fleet *f, size_t g, const struct dist_
 	return v;
 }
 
-/* "1.43x slower on syscall, 1.21x slower on pipe and 3 more": one host's outliers ix[from, to), in rank order. */
-static void moves_text(const struct ud_fleet *f, const size_t (*ix)[2], size_t from, size_t to, char *buf, size_t len)
+/*
+ * "1.43x slower on syscall, 1.21x slower on pipe and 3 more": one host's
+ * outliers ix[from, to), in rank order, as long as their workloads' names
+ * make it.  A new string the caller frees; NULL when out of memory.
+ */
+static char *moves_text(const struct ud_fleet *f, const size_t (*ix)[2], size_t from, size_t to)
 {
-	size_t used = 0;
+	char *moves = ud_printf_new("%s", "");
+	bool ok = moves != NULL;
 
-	buf[0] = '\0';
-	for (size_t i = from; i < to && i < from + OUTLIER_WORKLOADS_SHOWN && used < len; i++) {
+	for (size_t i = from; ok && i < to && i < from + OUTLIER_WORKLOADS_SHOWN; i++) {
 		const struct ud_fleet_outlier *o = &f->outliers[ix[i][1]];
 		char s[48];
 
 		ud_rv_speedup_text(o->ratio, -1, s, sizeof(s));
-		used += (size_t)snprintf(buf + used, len - used, "%s%s on %s", i > from ? ", " : "", s,
-					 f->workloads[o->workload].name);
+		ok = ud_append(&moves, "%s%s on %s", i > from ? ", " : "", s, f->workloads[o->workload].name);
 	}
-	if (to - from > OUTLIER_WORKLOADS_SHOWN && used < len)
-		snprintf(buf + used, len - used, " and %zu more", to - from - OUTLIER_WORKLOADS_SHOWN);
+	if (ok && to - from > OUTLIER_WORKLOADS_SHOWN)
+		ok = ud_append(&moves, " and %zu more", to - from - OUTLIER_WORKLOADS_SHOWN);
+	if (!ok) {
+		free(moves);
+		moves = NULL;
+	}
+	return moves;
 }
 
 static int by_host_then_rank(const void *x, const void *y)
@@ -340,16 +366,22 @@ static json_t *outlier_host_view(const struct ud_fleet *f, const size_t (*ix)[2]
 {
 	const struct ud_fleet_outlier *o = &f->outliers[ix[first][1]];
 	const struct ud_fleet_host *h = &f->hosts[o->host];
-	char moves[1024], id[32], evidence[96] = "no evidence z: it moved on composites alone";
+	char id[32], *moves = moves_text(f, ix, first, last);
+	/* %.1f of a z prints as many digits as its size: built to its length, not cut */
+	char *evidence = isfinite(h->evidence) ? ud_printf_new("evidence z %.1f over %zu workload%s", h->evidence,
+							      h->evidence_workloads,
+							      h->evidence_workloads == 1 ? "" : "s")
+					       : ud_printf_new("no evidence z: it moved on composites alone");
+	json_t *v = NULL;
 
-	moves_text(f, ix, first, last, moves, sizeof(moves));
 	snprintf(id, sizeof(id), "G%zu", h->group + 1);
-	if (isfinite(h->evidence))
-		snprintf(evidence, sizeof(evidence), "evidence z %.1f over %zu workload%s", h->evidence,
-			 h->evidence_workloads, h->evidence_workloads == 1 ? "" : "s");
-	return json_pack("{s:I s:s s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", h->label, "path",
-			 h->path, "group", id, "group_name", f->groups[h->group].name, "moves", moves, "evidence",
-			 evidence, "explanation", o->explanation ? o->explanation : "");
+	if (moves && evidence)
+		v = json_pack("{s:I s:s s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", h->label, "path",
+			      h->path, "group", id, "group_name", f->groups[h->group].name, "moves", moves, "evidence",
+			      evidence, "explanation", o->explanation ? o->explanation : "");
+	free(moves);
+	free(evidence);
+	return v;
 }
 
 /*
@@ -394,15 +426,21 @@ static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
 static json_t *noisy_view(const struct ud_fleet *f, const struct ud_fleet_noisy *n)
 {
 	const struct ud_fleet_host *h = &f->hosts[n->host];
-	char move[48], id[32], interval[96] = "where its own interval is unknown";
+	char move[48], id[32];
+	/* %.1f of an interval prints as many digits as its size: built to its length, not cut */
+	char *interval = isfinite(n->interval)
+				 ? ud_printf_new("where its own 95%% interval is +-%.1f%%", 100 * n->interval)
+				 : ud_printf_new("where its own interval is unknown");
+	json_t *v;
 
 	ud_rv_speedup_text(n->ratio, -1, move, sizeof(move));
 	snprintf(id, sizeof(id), "G%zu", h->group + 1);
-	if (isfinite(n->interval))
-		snprintf(interval, sizeof(interval), "where its own 95%% interval is +-%.1f%%", 100 * n->interval);
-	return json_pack("{s:s s:s s:s s:s s:s s:s s:s}", "label", h->label, "group", id, "group_name",
-			 f->groups[h->group].name, "move", move, "workload", f->workloads[n->workload].name, "interval",
-			 interval, "warning", n->warning ? n->warning : "");
+	v = !interval ? NULL
+		      : json_pack("{s:s s:s s:s s:s s:s s:s s:s}", "label", h->label, "group", id, "group_name",
+				  f->groups[h->group].name, "move", move, "workload", f->workloads[n->workload].name,
+				  "interval", interval, "warning", n->warning ? n->warning : "");
+	free(interval);
+	return v;
 }
 
 static json_t *noisies_view(const struct ud_fleet *f)
@@ -499,6 +537,11 @@ static json_t *hosts_view(const struct ud_fleet *f)
 	for (size_t from = 0; from < f->nworkloads; from += HOST_TABLE_BLOCK) {
 		size_t to = from + HOST_TABLE_BLOCK < f->nworkloads ? from + HOST_TABLE_BLOCK : f->nworkloads;
 		json_t *lines = json_array();
+		/*
+		 * Never cut: put_cell() shortens every cell to its column, and a
+		 * column of a UTF-8 document's text is at most 4 bytes, so a line
+		 * is at most 4 x (24 + 6 + 14 + 16 x HOST_TABLE_BLOCK) = 560 bytes
+		 */
 		char head[2048] = "";
 
 		put_cell(head, sizeof(head), "host", 24, false);
@@ -631,7 +674,8 @@ static json_t *box_view(const struct ud_fleet *f, size_t w)
 		double a = log_or_0(speedup_of(fw, d->min, ref)), b = log_or_0(speedup_of(fw, d->max, ref));
 		double c = log_or_0(speedup_of(fw, d->q1, ref)), e = log_or_0(speedup_of(fw, d->q3, ref));
 		double m = log_or_0(speedup_of(fw, d->median, ref)), y = BOX_TOP + g * BOX_ROW;
-		char label[240];
+		/* never cut: a group's name is under sizeof(name), "G" and a number's 20 digits fit beside it */
+		char label[sizeof(f->groups[g].name) + 40];
 
 		a = fmax(-maxabs, fmin(a, maxabs)), b = fmax(-maxabs, fmin(b, maxabs));
 		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
@@ -662,7 +706,7 @@ static json_t *group_chart(const struct ud_fleet *f)
 	scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs;
 	for (size_t g = 0; g < f->ngroups; g++) {
 		double l = log_or_0(f->groups[g].geomean), y = BOX_TOP + g * BOX_ROW;
-		char label[240];
+		char label[sizeof(f->groups[g].name) + 40]; /* never cut, as box_view()'s */
 
 		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
 		json_array_append_new(bars, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:s}", "label", ud_rv_shorten(label, 28),
@@ -726,12 +770,17 @@ static json_t *pmu_banner(const struct ud_fleet *f)
 /* The top of the view: the fleet's size, its grouping and its baseline. */
 static json_t *head_view(const struct ud_fleet *f)
 {
-	char by[512] = "", how[400], ranking[512], rule[256];
-	size_t used = 0;
+	/* how, ranking and rule are fixed sentences around constants, each under half its array; by is the user's */
+	char how[400], ranking[512], rule[256], *by = ud_printf_new("%s", "");
 	json_t *v;
 
-	for (size_t k = 0; k < f->nkeys && used < sizeof(by); k++)
-		used += (size_t)snprintf(by + used, sizeof(by) - used, "%s%s", k ? ", " : "", f->keys[k]);
+	for (size_t k = 0; by && k < f->nkeys; k++)
+		if (!ud_append(&by, "%s%s", k ? ", " : "", f->keys[k])) {
+			free(by);
+			by = NULL;
+		}
+	if (!by)
+		return NULL;
 	if (f->baseline == UD_FLEET_MEDIAN)
 		snprintf(how, sizeof(how), "the largest group's median host");
 	else
@@ -744,6 +793,9 @@ static json_t *head_view(const struct ud_fleet *f)
 		      (json_int_t)f->nhosts, "ngroups", (json_int_t)f->ngroups, "nworkloads", (json_int_t)f->nworkloads,
 		      "group_by", by, "baseline", f->ref_label, "baseline_is", how, "groups_word",
 		      f->ngroups == 1 ? "group" : "groups", "workloads_word", f->nworkloads == 1 ? "workload" : "workloads");
+	free(by);
+	if (!v)
+		return NULL;
 	/* the rule and the ranking where there is something ranked: a report of small groups has none to explain */
 	json_object_set_new(v, "ranked", f->noutliers ? json_pack("{s:s s:s}", "rule", rule, "ranking", ranking)
 						      : json_null());

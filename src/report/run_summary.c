@@ -10,6 +10,9 @@
 #include "run_summary.h"
 #include "text.h"
 
+/* What a name reads where there was no memory to show it. */
+#define OUT_OF_MEMORY "(out of memory)"
+
 /* The summary's counter columns, IPC and the two miss rates: shown only where some workload has a value. */
 static const enum ud_metric summary_metric[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
 #define SUMMARY_METRICS (sizeof(summary_metric) / sizeof(summary_metric[0]))
@@ -18,7 +21,9 @@ static void summary_row(FILE *f, const struct ud_workload *w, const bool shown[S
 {
 	/* unknown reads "n/a", as in every report */
 	char s[32] = "n/a", ci[16] = "n/a", n[16] = "n/a", cols[64] = "";
-	char name[256], units[128], outcome[2048];
+	/* names, units and outcomes are as long as their writer made them: shown whole */
+	char *name = ud_visible_new(w->name), *units = ud_visible_new(w->units ? w->units : "");
+	char *outcome = ud_visible_new(w->outcome ? w->outcome : "");
 	size_t used = 0;
 
 	if (isfinite(w->score.median))
@@ -37,18 +42,23 @@ static void summary_row(FILE *f, const struct ud_workload *w, const bool shown[S
 	}
 	if (w->noise)
 		snprintf(n, sizeof(n), "%d", w->noise->samples_taken);
-	fprintf(f, "%-20s %14s %-8s %7s %3s%s  %s\n", ud_visible(w->name, name, sizeof(name)), s,
-	       ud_visible(w->units, units, sizeof(units)), ci, n, cols, ud_visible(w->outcome, outcome, sizeof(outcome)));
+	fprintf(f, "%-20s %14s %-8s %7s %3s%s  %s\n", name ? name : OUT_OF_MEMORY, s, units ? units : OUT_OF_MEMORY,
+		ci, n, cols, outcome ? outcome : OUT_OF_MEMORY);
+	free(name);
+	free(units);
+	free(outcome);
 }
 
 /* One line a noisy workload, its causes together, under their legend: each said once. */
 static void noise_lines(FILE *f, const struct ud_profile *p, ud_keeps_one_cpu_fn one_cpu)
 {
 	bool legend = false;
-	char name[256], causes[256];
+	/* never cut: at most three tags of under 32 bytes and the budget's sentence (noise.h) */
+	char causes[256];
 
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct ud_workload *w = &p->workloads[i];
+		char *name;
 
 		ud_noise_causes(w->noise, one_cpu(w->name), causes, sizeof(causes));
 		if (strcmp(causes, "-") == 0)
@@ -57,7 +67,9 @@ static void noise_lines(FILE *f, const struct ud_profile *p, ud_keeps_one_cpu_fn
 			fprintf(f, "\n%s\n", UD_NOISE_LEGEND);
 		legend = true;
 		/* two spaces before the causes: a table row to the fitting, wrapped under its causes' column */
-		fprintf(f, "  %-20s  %s\n", ud_visible(w->name, name, sizeof(name)), causes);
+		name = ud_visible_new(w->name);
+		fprintf(f, "  %-20s  %s\n", name ? name : OUT_OF_MEMORY, causes);
+		free(name);
 	}
 }
 
@@ -121,18 +133,24 @@ void ud_run_summary_print(FILE *f, const struct ud_profile *p, size_t width, ud_
 void ud_run_top_symbols_print(FILE *f, const struct ud_profile *p)
 {
 	bool header = false;
-	char name[256], sym[512], dso[4096];
 
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		const struct ud_hotspot *t = ud_hotspots_top(p->workloads[i].hotspots);
+		char *name, *sym, *dso;
 
 		if (!t)
 			continue;
 		if (!header)
 			fprintf(f, "\n%-16s %7s  %s\n", "workload", "samples", "top symbol");
 		header = true;
-		fprintf(f, "%-16s %6.1f%%  %s (%s, %s)\n", ud_visible(p->workloads[i].name, name, sizeof(name)),
-		       100 * t->share, ud_visible(t->symbol, sym, sizeof(sym)),
-		       t->dso ? ud_visible(t->dso, dso, sizeof(dso)) : "-", ud_mode_name(t->mode));
+		/* a C++ symbol or a path is as long as it is: shown whole */
+		name = ud_visible_new(p->workloads[i].name);
+		sym = ud_visible_new(t->symbol);
+		dso = ud_visible_new(t->dso ? t->dso : "-");
+		fprintf(f, "%-16s %6.1f%%  %s (%s, %s)\n", name ? name : OUT_OF_MEMORY, 100 * t->share,
+			sym ? sym : OUT_OF_MEMORY, dso ? dso : OUT_OF_MEMORY, ud_mode_name(t->mode));
+		free(name);
+		free(sym);
+		free(dso);
 	}
 }
