@@ -150,15 +150,16 @@ static long workload_id(struct ud_fleet_acc *a, const struct ud_workload *w, siz
 	return fw->name ? (long)id : -1;
 }
 
-/* The value the fleet compares: the score, else CPU time (task-clock) per unit of work. */
-static double value_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+/*
+ * The value the fleet compares, by w's variant: the score, else CPU time
+ * (task-clock) per unit of work.  A score of unknown units is still a score.
+ */
+static double value_of(const struct ud_fleet_variant *var, const struct ud_workload *w)
 {
 	double t, u;
 
-	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0)
+	if (var->scored)
 		return w->score.median;
-	if (isfinite(w->score.median))
-		return NAN;
 	t = ud_workload_task_clock_ns(w);
 	u = isfinite(w->work_units) && w->work_units > 0 ? w->work_units : 1;
 	return t / u;
@@ -170,11 +171,11 @@ static double value_of(const struct ud_fleet_workload *fw, const struct ud_workl
  * summary), else for CPU time the task-clock's standard error over perf's
  * runs; NAN where one run leaves it unknown.
  */
-static double interval_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+static double interval_of(const struct ud_fleet_variant *var, const struct ud_workload *w)
 {
 	const struct ud_counter *c;
 
-	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0) {
+	if (var->scored) {
 		if (isfinite(w->score.ci95_rel))
 			return w->score.ci95_rel;
 		return w->score.rel_stderr >= 0 ? 1.96 * w->score.rel_stderr : NAN;
@@ -259,10 +260,10 @@ static int fold_workloads(struct ud_fleet_acc *a, size_t g, size_t i, const stru
 		if (id < 0 || grow((void **)&grp->w, &grp->nw, (size_t)id + 1, sizeof(*grp->w)) != 0)
 			return -1;
 		aw = &grp->w[id];
-		v = value_of(&a->workloads[id], w);
+		v = value_of(&a->variants[id], w);
 		a->host_values[i][3 * a->host_nvalues[i]] = (double)id;
 		a->host_values[i][3 * a->host_nvalues[i] + 1] = v;
-		a->host_values[i][3 * a->host_nvalues[i]++ + 2] = interval_of(&a->workloads[id], w);
+		a->host_values[i][3 * a->host_nvalues[i]++ + 2] = interval_of(&a->variants[id], w);
 		if (keep_warning(a, i, (size_t)id, w) != 0 || push(&aw->value, v) || push(&aw->score, w->score.median) || push(&aw->work_units, w->work_units) ||
 		    push(&aw->elapsed, w->elapsed_ns) || push(&aw->user, w->user_ns) || push(&aw->sys, w->sys_ns) ||
 		    fold_counters(aw, w, i) != 0)
