@@ -992,6 +992,112 @@ START_TEST(test_unusable_score_left_out)
 }
 END_TEST
 
+/* Profile k's first workload ("int") measured otherwise: in units, or in direction where units is NULL. */
+static void remeasure(size_t k, const char *units, int higher_is_better, double score)
+{
+	struct ud_err err = UD_ERR_INIT;
+	struct ud_profile *p = ud_profile_load(paths[k], &err);
+
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	if (units) {
+		free(p->workloads[0].units);
+		p->workloads[0].units = strdup(units);
+	}
+	p->workloads[0].higher_is_better = higher_is_better;
+	ud_score_set_samples(&p->workloads[0].score, (const double[]){ score }, 1);
+	ck_assert_msg(ud_profile_save(p, paths[k], &err) == 0, "%s", err.msg);
+	ud_profile_free(p);
+}
+
+/* compare -f json over paths in the order of idx: the document, its two warnings checked. */
+static json_t *compare_in_order(const size_t *idx)
+{
+	char *argv[16] = { UD, "compare", "-f", "json" };
+	struct run_result r;
+	json_t *doc;
+
+	for (size_t i = 0; i < 6; i++)
+		argv[4 + i] = paths[idx[i]];
+	r = run_capture(argv);
+	ck_assert_msg(r.status == 0 && count_lines(r.err) == 2 && strstr(r.err, "left out of one workload: workload 'int'") &&
+			      strstr(r.err, "units differ (KBps in ") && strstr(r.err, "lower in "),
+		      "exit %d: %s", r.status, r.err);
+	doc = json_loads(r.out, 0, NULL);
+	ck_assert_msg(doc != NULL, "%.200s", r.out);
+	run_free(&r);
+	return doc;
+}
+
+/* Who is left out of what and why, without the host's index (it moves with the order): a line each. */
+static void left_out_text(json_t *doc, char *buf, size_t len)
+{
+	json_t *left = json_object_get(doc, "workloads_left_out"), *e;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	json_array_foreach (left, i, e)
+		used += (size_t)snprintf(buf + used, len - used, "%s|%s|%s\n",
+					 json_string_value(json_object_get(e, "label")),
+					 json_string_value(json_object_get(e, "workload")),
+					 json_string_value(json_object_get(e, "reason")));
+}
+
+/*
+ * A made-up fleet of six where one host measured "int" in other units and
+ * another in the other direction (issue 36): neither is pooled with the
+ * others nor ranked as "1000x slower"; each is left out of that workload
+ * alone, named with diff's reason, warned of on stderr, and the workload
+ * is the majority's whatever the order of the files.
+ */
+START_TEST(test_units_left_out)
+{
+	static const size_t forward[] = { 0, 1, 2, 3, 4, 5 }, backward[] = { 5, 4, 3, 2, 1, 0 };
+	static const char *const labels[] = { "h0", "h1", "h2", "h3", "kbps", "lower" };
+	char a[2048], b[2048];
+	json_t *doc[2];
+
+	for (int k = 0; k < 6; k++)
+		write_host(&(struct spec){ labels[k], "zen4", "6.8", "Vulnerable", 8, 1 + 0.01 * k, 2, 1, 2 });
+	remeasure(4, "KBps", 1, 0.8);
+	remeasure(5, NULL, 0, 0.8);
+	doc[0] = compare_in_order(forward);
+	doc[1] = compare_in_order(backward);
+	for (int d = 0; d < 2; d++) {
+		json_t *w0 = json_array_get(json_object_get(doc[d], "workloads"), 0);
+
+		ck_assert_str_eq(json_string_value(json_object_get(w0, "name")), "int");
+		ck_assert_str_eq(json_string_value(json_object_get(w0, "units")), "lps");
+		ck_assert(json_is_true(json_object_get(w0, "higher_is_better")));
+		ck_assert_uint_eq(json_array_size(json_object_get(doc[d], "outliers")), 0);
+		ck_assert_uint_eq(json_array_size(json_object_get(doc[d], "hosts")), 6);
+	}
+	left_out_text(doc[0], a, sizeof(a));
+	left_out_text(doc[1], b, sizeof(b));
+	ck_assert_msg(strstr(a, "kbps|int|workload 'int': units differ (KBps in ") &&
+			      strstr(a, "lower|int|workload 'int': higher is better in the 4 other hosts, lower in "),
+		      "%s", a);
+	/* the same entries, in the order of hosts each run was given */
+	ck_assert_uint_eq(strlen(a), strlen(b));
+	for (char *line = strtok(a, "\n"); line; line = strtok(NULL, "\n"))
+		ck_assert_msg(strstr(b, line) != NULL, "%s not in %s", line, b);
+	/* its value there is unknown, not pooled: the per-host table has null */
+	ck_assert(json_is_null(json_array_get(
+		json_object_get(json_array_get(json_object_get(doc[0], "hosts"), 4), "values"), 0)));
+	json_decref(doc[0]);
+	json_decref(doc[1]);
+	for (int fmt = 0; fmt < 3; fmt++) {
+		static const char *const formats[] = { "text", "md", "html" };
+		struct run_result r = run_capture((char *[]){ UD, "compare", "-f", (char *)formats[fmt], paths[0],
+							      paths[1], paths[2], paths[3], paths[4], paths[5], NULL });
+
+		ck_assert_msg(r.status == 0 && strstr(r.out, "kbps left out of one workload: workload ") &&
+				      strstr(r.out, "units differ"),
+			      "%s: exit %d: %s", formats[fmt], r.status, r.err);
+		run_free(&r);
+	}
+}
+END_TEST
+
 /* Host k's "path" in the JSON report doc. */
 static const char *host_path(json_t *doc, size_t k)
 {
@@ -1120,6 +1226,7 @@ int main(void)
 	tcase_add_test(tc, test_duplicate_labels_cli);
 	tcase_add_test(tc, test_pairs_left_out);
 	tcase_add_test(tc, test_unusable_score_left_out);
+	tcase_add_test(tc, test_units_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

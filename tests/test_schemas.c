@@ -4,9 +4,10 @@
  * table the writer takes its words from (a finding id added to diff_rules.c
  * without its schema entry fails here, naming the file and the place); each
  * document's "schema" constant is the writer's; the schema table of
- * `uarchdiff schema` names every file.  Then the compatibility promise of
- * /1: every earlier form of a profile (tests/data/profiles-v1, from the
- * tool's history) still loads and diffs.
+ * `uarchdiff schema` names every file; every enumerated field the profile
+ * reader takes is exactly its schema's enum, both ways (issue 36).  Then the
+ * compatibility promise of /1: every earlier form of a profile
+ * (tests/data/profiles-v1, from the tool's history) still loads and diffs.
  *
  * That the documents themselves validate is tests/schemas.sh's, with a
  * packaged validator.
@@ -27,6 +28,7 @@
 #include "diff.h"
 #include "profile.h"
 #include "schemas.h"
+#include "stat_record.h"
 #include "teach.h"
 #include "testutil.h"
 #include "topdown.h"
@@ -330,6 +332,169 @@ START_TEST(test_enums_match_name_tables)
 END_TEST
 
 /* reasons' one pattern names every bucket and the residual, nothing else. */
+/*
+ * What the profile reader (src/model) takes for each enumerated field: the
+ * words its own parse function or table keeps.  Each schema word must be
+ * one it takes (else a valid profile fails to load, or loses the field),
+ * and each word it takes must be in the schema (else the profile it writes
+ * back fails its own schema, as opened_as's "pmu" once did).
+ */
+static bool is_status(const char *w)
+{
+	enum ud_count_status v;
+
+	return ud_count_status_parse(w, &v) == 0;
+}
+
+static bool is_class(const char *w)
+{
+	enum ud_counter_class v;
+
+	return ud_counter_class_from_name(w, &v) == 0;
+}
+
+static bool is_counting(const char *w)
+{
+	enum ud_counting v;
+
+	return ud_counting_from_name(w, &v) == 0;
+}
+
+static bool is_mode(const char *w)
+{
+	enum ud_mode v;
+
+	return ud_mode_from_name(w, &v) == 0;
+}
+
+static bool in_list(const char *const *list, const char *w)
+{
+	while (*list && strcmp(*list, w) != 0)
+		list++;
+	return *list != NULL;
+}
+
+static bool is_semantics(const char *w)
+{
+	return in_list(ud_counter_semantics_words, w);
+}
+
+static bool is_opened_as(const char *w)
+{
+	return in_list(ud_counter_opened_as_words, w);
+}
+
+static bool is_rows(const char *w)
+{
+	enum ud_stat_rows v;
+
+	return ud_stat_rows_parse(w, &v) == 0;
+}
+
+static bool is_target_kind(const char *w)
+{
+	enum ud_target_kind v;
+
+	return ud_target_kind_parse(w, &v) == 0;
+}
+
+/* As the reader takes a top-down record's method: "none" is refused there. */
+static bool is_profile_method(const char *w)
+{
+	enum ud_topdown_method v;
+
+	return ud_topdown_method_parse(w, &v) == 0 && v != UD_TD_METHOD_NONE;
+}
+
+static bool is_source(const char *w)
+{
+	enum ud_topdown_source v;
+
+	return ud_topdown_source_parse(w, &v) == 0;
+}
+
+static struct names counter_classes(void)
+{
+	struct names s = { .from = "ud_counter_class_name()" };
+
+	for (int c = 0; c < UD_CLASS_COUNT; c++)
+		add(&s, ud_counter_class_name((enum ud_counter_class)c));
+	return s;
+}
+
+static struct names countings(void)
+{
+	struct names s = { .from = "ud_counting_name()" };
+
+	for (int c = 0; c < UD_COUNTING_COUNT; c++)
+		add(&s, ud_counting_name((enum ud_counting)c));
+	return s;
+}
+
+static struct names word_list(const char *const *list, const char *from)
+{
+	struct names s = { .from = from };
+
+	for (; *list; list++)
+		add(&s, *list);
+	return s;
+}
+
+static struct names semantics(void)
+{
+	return word_list(ud_counter_semantics_words, "ud_counter_semantics_words[]");
+}
+
+static struct names opened_as(void)
+{
+	return word_list(ud_counter_opened_as_words, "ud_counter_opened_as_words[]");
+}
+
+static struct names stat_rows(void)
+{
+	struct names s = { .from = "ud_stat_rows_name()" };
+
+	for (int r = UD_ROWS_WHOLE; r <= UD_ROWS_NODE; r++)
+		add(&s, ud_stat_rows_name((enum ud_stat_rows)r));
+	return s;
+}
+
+static const struct {
+	const char *pointer; /* in profile.schema.json */
+	struct names (*names)(void);
+	bool (*takes)(const char *word);
+} readers[] = {
+	{ "/$defs/counter/properties/status/enum", count_statuses, is_status },
+	{ "/$defs/counter/properties/class/enum", counter_classes, is_class },
+	{ "/$defs/counter/properties/mode/enum", countings, is_counting },
+	{ "/$defs/counter/properties/semantics/enum", semantics, is_semantics },
+	{ "/$defs/counter/properties/opened_as/enum", opened_as, is_opened_as },
+	{ "/$defs/hotspot/properties/mode/enum", modes, is_mode },
+	{ "/$defs/stat_record/properties/rows/enum", stat_rows, is_rows },
+	{ "/$defs/target/properties/kind/enum", target_kinds, is_target_kind },
+	{ "/$defs/topdown/properties/method/enum", profile_topdown_methods, is_profile_method },
+	{ "/$defs/topdown/properties/source/enum", topdown_sources, is_source },
+};
+
+START_TEST(test_reader_words_match_schema)
+{
+	size_t i = (size_t)_i;
+	json_t *root = load_schema("profile.schema.json");
+	struct names s, c = readers[i].names();
+	const json_t *v = at(root, readers[i].pointer);
+
+	ck_assert_msg(json_is_array(v), "schemas/profile.schema.json #%s: missing", readers[i].pointer);
+	s = schema_names(v, ENUM);
+	for (size_t k = 0; k < s.n; k++)
+		ck_assert_msg(readers[i].takes(s.v[k]), "the profile reader refuses \"%s\", which schemas/profile.schema.json #%s allows",
+			      s.v[k], readers[i].pointer);
+	for (size_t k = 0; k < c.n; k++)
+		ck_assert_msg(readers[i].takes(c.v[k]), "%s names \"%s\", which the profile reader refuses", c.from, c.v[k]);
+	json_decref(root);
+	check_set("profile.schema.json", readers[i].pointer, ENUM, c);
+}
+END_TEST
+
 START_TEST(test_topdown_reasons_pattern)
 {
 	json_t *root = load_schema("profile.schema.json");
@@ -474,6 +639,7 @@ static Suite *schemas_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_loop_test(tc, test_enums_match_name_tables, 0, (int)(sizeof(sets) / sizeof(sets[0])));
+	tcase_add_loop_test(tc, test_reader_words_match_schema, 0, (int)(sizeof(readers) / sizeof(readers[0])));
 	tcase_add_test(tc, test_topdown_reasons_pattern);
 	tcase_add_test(tc, test_document_constants);
 	tcase_add_test(tc, test_table_names_every_file);

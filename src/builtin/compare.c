@@ -87,6 +87,8 @@ static int fleet_write(const struct ud_fleet *f, struct ud_err *err)
 		return UD_EXIT_USAGE;
 	for (size_t i = 0; i < f->nskipped; i++)
 		ud_cmd_error(&command, "warning: %s left out: %s", f->skipped[i].path, f->skipped[i].reason.msg);
+	for (size_t e = 0; e < f->nexcluded; e++)
+		ud_cmd_error(&command, "warning: left out of one workload: %s", f->excluded[e].reason);
 	ud_report_set_width(ud_cli_width());
 	if (ud_fleet_write(f, &r, NULL, ud_outfile_stream(out), err) != 0) {
 		ud_outfile_abort(out);

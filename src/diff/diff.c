@@ -48,13 +48,8 @@ static const struct ud_workload *find_workload(const struct index *ix, const cha
 	return hit ? *hit : NULL;
 }
 
-/*
- * 0, or -1 with err when the two sides measured one workload in different
- * units or directions: KBps against MBps, or a rate against a time, has no
- * ratio that means a speedup.
- */
-static int check_comparable(const struct ud_workload *a, const struct ud_workload *b, const char *fa, const char *fb,
-			    struct ud_err *err)
+int ud_diff_check_comparable(const struct ud_workload *a, const struct ud_workload *b, const char *fa, const char *fb,
+			      struct ud_err *err)
 {
 	if (a->units && b->units && strcmp(a->units, b->units) != 0)
 		return ud_fail(err, "workload '%s': units differ (%s in %s, %s in %s): not comparable", a->name, a->units,
@@ -134,7 +129,7 @@ static int pair_each(struct ud_diff *d, const struct index *ib, struct ud_explai
 		if (!w->b)
 			continue;
 		if (ud_diff_check_score(w->a, ha->file, err) || ud_diff_check_score(w->b, hb->file, err) ||
-		    check_comparable(w->a, w->b, ha->file, hb->file, err) ||
+		    ud_diff_check_comparable(w->a, w->b, ha->file, hb->file, err) ||
 		    check_ratio(w->a, w->b, ha->file, hb->file, err))
 			return -1;
 		d->nworkloads++; /* before computing, so that ud_diff_free() frees what it allocated */

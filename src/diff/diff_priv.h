@@ -20,6 +20,15 @@
  * refuses such a profile, and compare leaves it out, by the one rule.
  */
 int ud_diff_check_score(const struct ud_workload *w, const char *file, struct ud_err *err);
+/*
+ * 0, or -1 with err when a (in fa) and b (in fb) measured one workload in
+ * different units or directions, where both sides know them: KBps against
+ * MBps, or a rate against a time, has no ratio that means a speedup.  diff
+ * refuses such a pair, and compare leaves such a host out of that
+ * workload, by the one rule.
+ */
+int ud_diff_check_comparable(const struct ud_workload *a, const struct ud_workload *b, const char *fa, const char *fb,
+			     struct ud_err *err);
 int ud_diff_workload_compute(struct ud_diff_workload *w, const struct ud_uarch *ua, const struct ud_uarch *ub);
 
 /*

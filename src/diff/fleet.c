@@ -312,5 +312,8 @@ void ud_fleet_free(struct ud_fleet *f)
 	free(f->outliers);
 	free(f->noisy);
 	free(f->skipped);
+	for (size_t e = 0; e < f->nexcluded; e++)
+		free(f->excluded[e].reason);
+	free(f->excluded);
 	free(f);
 }

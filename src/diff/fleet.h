@@ -172,6 +172,19 @@ struct ud_fleet_skip {
 	struct ud_err reason;
 };
 
+/*
+ * A host left out of one workload, not of the fleet: it measured it in other
+ * units, in the other direction, or with a score where most hosts have none
+ * (or the reverse), so no ratio to the others means a speedup.  The
+ * workload's identity is its name, units and direction as most of the hosts
+ * that ran it measured it (the first of those given on a tie), whatever the
+ * order the profiles load in.
+ */
+struct ud_fleet_exclusion {
+	size_t host, workload;
+	char *reason; /* owned: as diff words it for such a pair */
+};
+
 struct ud_fleet {
 	enum ud_fleet_baseline baseline;
 	const char *const *keys;       /* borrowed: the grouping fields, the input's or the default */
@@ -196,6 +209,8 @@ struct ud_fleet {
 	size_t nnoisy;
 	struct ud_fleet_skip *skipped; /* owned: in input order */
 	size_t nskipped;
+	struct ud_fleet_exclusion *excluded; /* owned: by host, then workload */
+	size_t nexcluded;
 	const struct ud_uarch_db *db;  /* borrowed */
 	char no_pmu_reason[UD_NO_PMU_REASON_MAX]; /* why the first host without hardware counts has none; "" */
 };

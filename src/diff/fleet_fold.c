@@ -104,22 +104,39 @@ static long group_of(struct ud_fleet_acc *a, size_t i, char **keys)
 	return (long)a->ngroups++;
 }
 
-/* The id of workload w (met in host i at position j), registered on first sight. */
+/*
+ * Whether w is measured as id's variant is: both by CPU time, or both by a
+ * score of the same units and direction (unknown is a value of its own here;
+ * the majority is reconciled with such hosts by diff's rule once all are in).
+ */
+static bool same_variant(const struct ud_fleet_acc *a, size_t id, const struct ud_workload *w)
+{
+	const struct ud_fleet_workload *fw = &a->workloads[id];
+	bool scored = isfinite(w->score.median);
+
+	if (strcmp(fw->name, w->name) != 0 || a->variants[id].scored != scored)
+		return false;
+	return !scored || (same_key(fw->units, w->units) && fw->direction == w->higher_is_better);
+}
+
+/* The id of workload w's variant (met in host i at position j), registered on first sight. */
 static long workload_id(struct ud_fleet_acc *a, const struct ud_workload *w, size_t i, size_t j)
 {
 	size_t id = 0, pos = i * 65536 + (j < 65535 ? j : 65535);
 	struct ud_fleet_workload *fw;
 
-	while (id < a->nworkloads && strcmp(a->workloads[id].name, w->name) != 0)
+	while (id < a->nworkloads && !same_variant(a, id, w))
 		id++;
 	if (id < a->nworkloads) {
 		a->first_pos[id] = pos < a->first_pos[id] ? pos : a->first_pos[id];
 		a->workloads[id].composite = a->workloads[id].composite || w->composite;
+		a->variants[id].nhosts++;
 		return (long)id;
 	}
 	if (grow((void **)&a->workloads, &a->capw, id + 1, sizeof(*a->workloads)) != 0)
 		return -1;
-	if (!(a->first_pos = realloc(a->first_pos, a->capw * sizeof(*a->first_pos))))
+	if (!(a->first_pos = realloc(a->first_pos, a->capw * sizeof(*a->first_pos))) ||
+	    !(a->variants = realloc(a->variants, a->capw * sizeof(*a->variants))))
 		return -1;
 	fw = &a->workloads[id];
 	fw->name = strdup(w->name);
@@ -127,20 +144,22 @@ static long workload_id(struct ud_fleet_acc *a, const struct ud_workload *w, siz
 	fw->units = isfinite(w->score.median) ? (w->units ? strdup(w->units) : NULL) : strdup("ns of CPU time per unit");
 	fw->composite = w->composite;
 	fw->direction = w->higher_is_better;
+	a->variants[id] = (struct ud_fleet_variant){ isfinite(w->score.median), false, 1 };
 	a->first_pos[id] = pos;
 	a->nworkloads++;
 	return fw->name ? (long)id : -1;
 }
 
-/* The value the fleet compares: the score, else CPU time (task-clock) per unit of work. */
-static double value_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+/*
+ * The value the fleet compares, by w's variant: the score, else CPU time
+ * (task-clock) per unit of work.  A score of unknown units is still a score.
+ */
+static double value_of(const struct ud_fleet_variant *var, const struct ud_workload *w)
 {
 	double t, u;
 
-	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0)
+	if (var->scored)
 		return w->score.median;
-	if (isfinite(w->score.median))
-		return NAN;
 	t = ud_workload_task_clock_ns(w);
 	u = isfinite(w->work_units) && w->work_units > 0 ? w->work_units : 1;
 	return t / u;
@@ -152,11 +171,11 @@ static double value_of(const struct ud_fleet_workload *fw, const struct ud_workl
  * summary), else for CPU time the task-clock's standard error over perf's
  * runs; NAN where one run leaves it unknown.
  */
-static double interval_of(const struct ud_fleet_workload *fw, const struct ud_workload *w)
+static double interval_of(const struct ud_fleet_variant *var, const struct ud_workload *w)
 {
 	const struct ud_counter *c;
 
-	if (fw->units && strcmp(fw->units, "ns of CPU time per unit") != 0) {
+	if (var->scored) {
 		if (isfinite(w->score.ci95_rel))
 			return w->score.ci95_rel;
 		return w->score.rel_stderr >= 0 ? 1.96 * w->score.rel_stderr : NAN;
@@ -241,10 +260,10 @@ static int fold_workloads(struct ud_fleet_acc *a, size_t g, size_t i, const stru
 		if (id < 0 || grow((void **)&grp->w, &grp->nw, (size_t)id + 1, sizeof(*grp->w)) != 0)
 			return -1;
 		aw = &grp->w[id];
-		v = value_of(&a->workloads[id], w);
+		v = value_of(&a->variants[id], w);
 		a->host_values[i][3 * a->host_nvalues[i]] = (double)id;
 		a->host_values[i][3 * a->host_nvalues[i] + 1] = v;
-		a->host_values[i][3 * a->host_nvalues[i]++ + 2] = interval_of(&a->workloads[id], w);
+		a->host_values[i][3 * a->host_nvalues[i]++ + 2] = interval_of(&a->variants[id], w);
 		if (keep_warning(a, i, (size_t)id, w) != 0 || push(&aw->value, v) || push(&aw->score, w->score.median) || push(&aw->work_units, w->work_units) ||
 		    push(&aw->elapsed, w->elapsed_ns) || push(&aw->user, w->user_ns) || push(&aw->sys, w->sys_ns) ||
 		    fold_counters(aw, w, i) != 0)
@@ -444,6 +463,167 @@ int ud_fleet_fold_all(struct ud_fleet_acc *a)
 	return ud_profile_load_fold(a->in->paths, n, fold_one, a) == 0 && !a->out_of_memory ? 0 : -1;
 }
 
+static int append(struct ud_fleet_values *to, const struct ud_fleet_values *from)
+{
+	for (size_t k = 0; k < from->n; k++)
+		if (push(to, from->v[k]) != 0)
+			return -1;
+	return 0;
+}
+
+/* Group workload from's numbers and counters added to to's; a counter's metadata stays the lowest host's. */
+static int merge_acc(struct ud_fleet_acc_workload *to, struct ud_fleet_acc_workload *from)
+{
+	if (append(&to->value, &from->value) || append(&to->score, &from->score) ||
+	    append(&to->work_units, &from->work_units) || append(&to->elapsed, &from->elapsed) ||
+	    append(&to->user, &from->user) || append(&to->sys, &from->sys))
+		return -1;
+	for (size_t c = 0; c < from->ncounters; c++) {
+		struct ud_fleet_acc_counter *fc = &from->counters[c], *tc, t;
+		size_t k = 0;
+
+		while (k < to->ncounters && strcmp(to->counters[k].name, fc->name) != 0)
+			k++;
+		if (k == to->ncounters) {
+			if (grow((void **)&to->counters, &to->cap, k + 1, sizeof(*to->counters)) != 0)
+				return -1;
+			to->counters[to->ncounters++] = *fc; /* moved: from's is emptied */
+			*fc = (struct ud_fleet_acc_counter){ 0 };
+			continue;
+		}
+		tc = &to->counters[k];
+		if (fc->first < tc->first) {
+			t = *tc;
+			tc->semantics = fc->semantics, tc->vendor_event = fc->vendor_event, tc->opened_as = fc->opened_as;
+			tc->first = fc->first;
+			fc->semantics = t.semantics, fc->vendor_event = t.vendor_event, fc->opened_as = t.opened_as;
+		}
+		if (append(&tc->v, &fc->v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every host's value and warning of id from moved to id to. */
+static void rename_id(struct ud_fleet_acc *a, size_t from, size_t to)
+{
+	for (size_t i = 0; i < a->in->n; i++) {
+		for (size_t j = 0; a->host_values[i] && j < a->host_nvalues[i]; j++)
+			if ((size_t)a->host_values[i][3 * j] == from)
+				a->host_values[i][3 * j] = (double)to;
+		for (size_t j = 0; a->host_warnings[i] && j < a->host_nwarnings[i]; j++)
+			if (a->host_warnings[i][j].workload == from)
+				a->host_warnings[i][j].workload = to;
+	}
+}
+
+/* Variant l, which diff's rule finds comparable with w (only what one side does not know differs), folded into w. */
+static int merge_variant(struct ud_fleet_acc *a, size_t l, size_t w)
+{
+	for (size_t g = 0; g < a->ngroups; g++) {
+		struct ud_fleet_acc_group *grp = &a->groups[g];
+
+		if (l >= grp->nw)
+			continue;
+		if (grow((void **)&grp->w, &grp->nw, w + 1, sizeof(*grp->w)) != 0 || merge_acc(&grp->w[w], &grp->w[l]) != 0)
+			return -1;
+	}
+	rename_id(a, l, w);
+	a->workloads[w].composite = a->workloads[w].composite || a->workloads[l].composite;
+	a->variants[w].nhosts += a->variants[l].nhosts;
+	return 0;
+}
+
+/*
+ * 0 where variant l of a workload (host file's) has a ratio to the
+ * majority's w by diff's rule; else -1 with err worded as diff words it.
+ */
+static int check_variant(const struct ud_fleet_acc *a, const char *file, size_t l, size_t w, struct ud_err *err)
+{
+	const struct ud_fleet_workload *fl = &a->workloads[l], *fw = &a->workloads[w];
+	struct ud_workload hl = { .name = fl->name, .units = fl->units, .higher_is_better = fl->direction };
+	struct ud_workload hw = { .name = fw->name, .units = fw->units, .higher_is_better = fw->direction };
+	char others[64];
+
+	snprintf(others, sizeof(others), "the %zu other host%s", a->variants[w].nhosts,
+		 a->variants[w].nhosts == 1 ? "" : "s");
+	if (a->variants[l].scored != a->variants[w].scored)
+		return ud_fail(err, "workload '%s': %s in %s, %s in %s: not comparable", fl->name,
+			       a->variants[l].scored ? "a score" : "no score", file,
+			       a->variants[w].scored ? "a score" : "no score (CPU time compared)", others);
+	return ud_diff_check_comparable(&hl, &hw, file, others, err);
+}
+
+/* Every host of variant l left out of its workload (the majority's w), with diff's reason. */
+static int leave_out(struct ud_fleet_acc *a, size_t l, size_t w)
+{
+	for (size_t i = 0; i < a->in->n; i++) {
+		size_t j = 0, k = 0, n = a->host_values[i] ? a->host_nvalues[i] : 0;
+		struct ud_fleet_exclusion *e;
+		struct ud_err err = UD_ERR_INIT;
+
+		while (j < n && (size_t)a->host_values[i][3 * j] != l)
+			j++;
+		if (j == n)
+			continue;
+		memmove(&a->host_values[i][3 * j], &a->host_values[i][3 * j + 3], 3 * (n - j - 1) * sizeof(double));
+		a->host_nvalues[i]--;
+		for (size_t m = 0; a->host_warnings[i] && m < a->host_nwarnings[i]; m++)
+			if (a->host_warnings[i][m].workload == l)
+				free(a->host_warnings[i][m].text);
+			else
+				a->host_warnings[i][k++] = a->host_warnings[i][m];
+		a->host_nwarnings[i] = a->host_warnings[i] ? k : a->host_nwarnings[i];
+		check_variant(a, a->in->paths[i], l, w, &err);
+		if (!(e = realloc(a->excluded, (a->nexcluded + 1) * sizeof(*e))))
+			return -1;
+		a->excluded = e;
+		e[a->nexcluded] = (struct ud_fleet_exclusion){ i, w, strdup(err.msg) };
+		if (!e[a->nexcluded++].reason)
+			return -1;
+	}
+	return 0;
+}
+
+/* Of two variants of a name, the one most hosts measured; on a tie the one met first in the order given. */
+static bool better_variant(const struct ud_fleet_acc *a, size_t x, size_t y)
+{
+	if (a->variants[x].nhosts != a->variants[y].nhosts)
+		return a->variants[x].nhosts > a->variants[y].nhosts;
+	return a->first_pos[x] < a->first_pos[y];
+}
+
+/*
+ * Each workload's variants reconciled: the majority's is the workload, a
+ * variant diff's rule finds comparable with it joins it, and the hosts of
+ * any other are left out of that workload alone.  Decided on counts and the
+ * order given, so the loading order changes nothing.
+ */
+static int reconcile(struct ud_fleet_acc *a)
+{
+	for (size_t id = 0; id < a->nworkloads; id++) {
+		size_t w = id;
+		struct ud_err scratch = UD_ERR_INIT; /* the wording is each host's own, made where it is left out */
+
+		if (a->variants[id].dead)
+			continue;
+		for (size_t k = id + 1; k < a->nworkloads; k++)
+			if (!a->variants[k].dead && strcmp(a->workloads[k].name, a->workloads[id].name) == 0 &&
+			    better_variant(a, k, w))
+				w = k;
+		for (size_t l = id; l < a->nworkloads; l++) {
+			if (l == w || a->variants[l].dead || strcmp(a->workloads[l].name, a->workloads[w].name) != 0)
+				continue;
+			if (check_variant(a, "", l, w, &scratch) == 0 ? merge_variant(a, l, w) : leave_out(a, l, w))
+				return -1;
+			a->variants[l].dead = true;
+			/* the workload keeps its place: where its name first appears, whoever measured it so */
+			a->first_pos[w] = a->first_pos[l] < a->first_pos[w] ? a->first_pos[l] : a->first_pos[w];
+		}
+	}
+	return 0;
+}
+
 static const size_t *sort_keys; /* qsort has no context argument; finish is not reentrant */
 
 static int by_key(const void *x, const void *y)
@@ -513,6 +693,61 @@ static int finish_hosts(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t
 	return 0;
 }
 
+/*
+ * The workloads reconciled and those of the fleet into f in its order
+ * (a->order keeps their ids), wrank[id] each one's rank; the others' names freed.
+ */
+static int finish_workloads(struct ud_fleet_acc *a, struct ud_fleet *f, size_t *wrank)
+{
+	size_t n = 0;
+
+	if (reconcile(a) != 0 || !(a->order = order_by(a->first_pos, a->nworkloads)) ||
+	    !(f->workloads = calloc(a->nworkloads ? a->nworkloads : 1, sizeof(*f->workloads))))
+		return -1;
+	for (size_t k = 0; k < a->nworkloads; k++) {
+		size_t id = a->order[k];
+
+		if (a->variants[id].dead) {
+			free(a->workloads[id].name);
+			free(a->workloads[id].units);
+			continue;
+		}
+		a->order[n] = id;
+		f->workloads[n] = a->workloads[id];
+		wrank[id] = n++;
+	}
+	f->nworkloads = n;
+	a->nworkloads = 0; /* the names are f's now, or freed */
+	return 0;
+}
+
+static int by_host_workload(const void *x, const void *y)
+{
+	const struct ud_fleet_exclusion *a = x, *b = y;
+
+	if (a->host != b->host)
+		return (a->host > b->host) - (a->host < b->host);
+	return (a->workload > b->workload) - (a->workload < b->workload);
+}
+
+/* The hosts left out of a workload handed to f, by their index in f->hosts and the workload's rank. */
+static void finish_exclusions(struct ud_fleet_acc *a, struct ud_fleet *f, const size_t *wrank)
+{
+	for (size_t e = 0; e < a->nexcluded; e++) {
+		size_t host = 0;
+
+		for (size_t i = 0; i < a->excluded[e].host; i++)
+			host += a->host_group[i] != SIZE_MAX;
+		a->excluded[e].host = host;
+		a->excluded[e].workload = wrank[a->excluded[e].workload];
+	}
+	qsort(a->excluded, a->nexcluded, sizeof(*a->excluded), by_host_workload);
+	f->excluded = a->excluded;
+	f->nexcluded = a->nexcluded;
+	a->excluded = NULL;
+	a->nexcluded = 0;
+}
+
 int ud_fleet_acc_finish(struct ud_fleet_acc *a, struct ud_fleet *f)
 {
 	size_t *gfirst = malloc((a->ngroups ? a->ngroups : 1) * sizeof(*gfirst)), *gorder = NULL;
@@ -524,20 +759,15 @@ int ud_fleet_acc_finish(struct ud_fleet_acc *a, struct ud_fleet *f)
 		goto out;
 	for (size_t g = 0; g < a->ngroups; g++)
 		gfirst[g] = a->groups[g].first;
-	if (!(gorder = order_by(gfirst, a->ngroups)) || !(a->order = order_by(a->first_pos, a->nworkloads)) ||
-	    !(f->workloads = calloc(a->nworkloads ? a->nworkloads : 1, sizeof(*f->workloads))))
+	if (!(gorder = order_by(gfirst, a->ngroups)) || finish_workloads(a, f, wrank) != 0)
 		goto out;
-	for (size_t w = 0; w < a->nworkloads; w++) {
-		f->workloads[w] = a->workloads[a->order[w]];
-		wrank[a->order[w]] = w;
-	}
-	f->nworkloads = a->nworkloads;
-	a->nworkloads = 0; /* the names are f's now */
 	for (size_t g = 0; g < a->ngroups; g++)
 		grank[gorder[g]] = g;
 	f->ref_host = SIZE_MAX;
 	snprintf(f->no_pmu_reason, sizeof(f->no_pmu_reason), "%s", a->no_pmu_reason);
 	ret = finish_hosts(a, f, wrank, grank);
+	if (ret == 0)
+		finish_exclusions(a, f, wrank);
 	/* the groups in order too, so that group g of the fleet is acc's g */
 	for (size_t g = 0; ret == 0 && g < a->ngroups; g++)
 		gfirst[g] = gorder[g];
@@ -613,6 +843,10 @@ void ud_fleet_acc_free(struct ud_fleet_acc *a)
 		free(a->workloads[w].units);
 	}
 	free(a->workloads);
+	free(a->variants);
+	for (size_t e = 0; e < a->nexcluded; e++)
+		free(a->excluded[e].reason);
+	free(a->excluded);
 	free(a->first_pos);
 	free(a->order);
 	free(a->host_group);

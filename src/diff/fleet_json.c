@@ -252,6 +252,19 @@ int ud_fleet_write_json(const struct ud_fleet *f, struct ud_fleet_gaps *gaps, FI
 		ud_jw_end(w);
 	}
 	ud_jw_end(w);
+	ud_jw_array(w, "workloads_left_out");
+	for (size_t e = 0; e < f->nexcluded; e++) {
+		const struct ud_fleet_exclusion *x = &f->excluded[e];
+
+		ud_jw_object(w, NULL);
+		ud_jw_integer(w, "host", (json_int_t)x->host);
+		ud_jw_string(w, "label", f->hosts[x->host].label);
+		ud_jw_string(w, "path", f->hosts[x->host].path);
+		ud_jw_string(w, "workload", f->workloads[x->workload].name);
+		ud_jw_string(w, "reason", x->reason);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
 	ud_jw_end(w);
 	if (ud_jw_finish(w, NULL) != 0)
 		return ud_fail(err, "cannot write the JSON report");

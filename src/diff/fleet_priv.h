@@ -49,6 +49,17 @@ struct ud_fleet_acc_group {
 	size_t nfacts, cap;
 };
 
+/*
+ * One of a workload's identities as the fold met it: a host's name, units
+ * and direction of it.  Hosts that disagree fold apart, and are reconciled
+ * with the majority once every host is in (fleet_fold.c).
+ */
+struct ud_fleet_variant {
+	bool scored;   /* by its score; else by CPU time, whatever its units and direction */
+	bool dead;     /* folded into another (its data moved there) or left out: no workload of the fleet */
+	size_t nhosts; /* the hosts that measured it so */
+};
+
 /* What fleet_fold.c leaves for fleet.c: the fleet's groups and hosts before their summaries. */
 struct ud_fleet_acc {
 	struct ud_fleet_acc_group *groups; /* owned, in order of their first host once sorted */
@@ -67,6 +78,9 @@ struct ud_fleet_acc {
 	struct ud_err *errs;     /* per input path: why it did not load */
 	size_t *first_pos;       /* per workload: (first host, position) as host x 65536 + position, for the order */
 	struct ud_fleet_workload *workloads; /* owned, in the order they were met (their ids) */
+	struct ud_fleet_variant *variants;   /* owned: per id */
+	struct ud_fleet_exclusion *excluded; /* owned: host as input index, workload as id until finished */
+	size_t nexcluded;
 	size_t *order;           /* owned once finished: the ids in the fleet's order */
 	size_t nworkloads, capw;
 	struct ud_profile *keep; /* the first profile under --baseline first, owned */

@@ -204,6 +204,14 @@ struct ud_workload *ud_profile_add_workload(struct ud_profile *p, const char *na
 #define UD_COUNTER_NAME_MAX 16384
 
 /*
+ * What a counter's semantics and opened_as may say (NULL-terminated): the
+ * event tables' and the resolver's words, and schemas/profile.schema.json's
+ * enums; the reader keeps no other (tests/test_schemas.c holds them equal).
+ */
+extern const char *const ud_counter_semantics_words[];
+extern const char *const ud_counter_opened_as_words[];
+
+/*
  * 0, or -1 with err naming the first name over its cap among p's workloads
  * from index from on (a workload's, a sub-score's: UD_WORKLOAD_NAME_MAX; a
  * counter's, a perf metric's: UD_COUNTER_NAME_MAX): "workloads[2].counters:

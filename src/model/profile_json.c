@@ -593,9 +593,8 @@ static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j
 		c->mode = named_mode;
 }
 
-/* What a counter's semantics and opened_as may say: schemas/profile.schema.json's enums (the tables' and resolver's words). */
-static const char *const semantics_words[] = { "retired", "speculative", "cycles", NULL };
-static const char *const opened_as_words[] = { "libpfm4", "raw", "generic", "tracepoint", "pmu", "tool", NULL };
+const char *const ud_counter_semantics_words[] = { "retired", "speculative", "cycles", NULL };
+const char *const ud_counter_opened_as_words[] = { "libpfm4", "raw", "generic", "tracepoint", "pmu", "tool", NULL };
 
 static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
 {
@@ -623,8 +622,8 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 		c->running_pct = get_num(r, j, "running_pct", where);
 	c->reason = get_str(r, j, "reason", where);
 	c->vendor_event = get_str(r, j, "vendor_event", where);
-	c->semantics = get_word(r, j, "semantics", where, semantics_words);
-	c->opened_as = get_word(r, j, "opened_as", where, opened_as_words);
+	c->semantics = get_word(r, j, "semantics", where, ud_counter_semantics_words);
+	c->opened_as = get_word(r, j, "opened_as", where, ud_counter_opened_as_words);
 	c->cgroup = get_str(r, j, "cgroup", where);
 	if (ud_jv_is_integer(group))
 		c->group = (int)ud_jv_integer(group);

@@ -802,6 +802,19 @@ static json_t *head_view(const struct ud_fleet *f)
 	return v;
 }
 
+/* The hosts left out of one workload (fleet.h), each with its reason. */
+static json_t *workloads_left_out(const struct ud_fleet *f)
+{
+	json_t *a = json_array();
+
+	for (size_t e = 0; e < f->nexcluded; e++)
+		json_array_append_new(a, json_pack("{s:s s:s s:s s:s}", "label", f->hosts[f->excluded[e].host].label,
+						   "path", f->hosts[f->excluded[e].host].path, "workload",
+						   f->workloads[f->excluded[e].workload].name, "reason",
+						   f->excluded[e].reason));
+	return a;
+}
+
 json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
 {
 	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array();
@@ -816,6 +829,7 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_
 			json_array_append_new(incomplete, json_pack("{s:s# s:s}", "label", f->hosts[k].label,
 								    f->hosts[k].given_len, "path", f->hosts[k].path));
 	json_object_set_new(v, "incomplete", incomplete);
+	json_object_set_new(v, "workloads_left_out", workloads_left_out(f));
 	json_object_set_new(v, "pmu_banner", pmu_banner(f));
 	for (size_t w = 0; w < f->nworkloads; w++) {
 		json_array_append_new(charts, box_view(f, w));
