@@ -540,11 +540,12 @@ static double normal(void)
  * five samples) is +-half[j], and the noise figures and warnings run
  * records from them.
  */
-static void write_sampled_host(const char *label, const char *uarch, const double *score, const double *half)
+static void write_sampled_host(const char *label, const char *uarch, const char *kernel, const double *score,
+			       const double *half)
 {
 	struct ud_profile *p = ud_profile_new(host_from_text(
 		"{\"label\": \"%s\", \"cpu\": {\"vendor\": \"AuthenticAMD\", \"uarch\": \"%s\", \"online_cpus\": 64}, "
-		"\"kernel\": \"6.8.0\"}", label, uarch));
+		"\"kernel\": \"%s\"}", label, uarch, kernel));
 	struct ud_err err = UD_ERR_INIT;
 	char path[600];
 
@@ -607,7 +608,7 @@ static void noisy_fleet(void)
 			snprintf(label, sizeof(label), "spike");
 			score[3] /= 2.5;
 		}
-		write_sampled_host(label, zen5 ? "zen5" : "zen4", score, half);
+		write_sampled_host(label, zen5 ? "zen5" : "zen4", "6.8.0", score, half);
 	}
 }
 
@@ -712,6 +713,100 @@ START_TEST(test_noisy_fleet_reports)
 END_TEST
 
 /*
+ * A made-up fleet split by its kernel (issue 38): 40 zen4 hosts whose
+ * results spread 2.5% between hosts, with intervals of 0.5-3%; 16 on
+ * kernel 6.1.0 (A), 12 on 6.8.0 (B) with syscall 1.4x slower when B
+ * slows it, 12 on 6.5.0 (C) as fast as A, and "a-slow-all", an A host
+ * 1.33x slower on every workload.
+ */
+static void kernel_fleet(double b_syscall)
+{
+	char label[64];
+
+	rng_state = 0x3838ab5ULL;
+	for (int k = 0; k < 40; k++) {
+		const char *kernel = k < 16 ? "6.1.0" : k < 28 ? "6.8.0" : "6.5.0";
+		double score[NOISY_NW], half[NOISY_NW], slow = k == 3 ? 1.33 : 1;
+
+		snprintf(label, sizeof(label), k == 3 ? "a-slow-all" : "%s-%02d", k < 16 ? "a" : k < 28 ? "b" : "c", k);
+		for (size_t j = 0; j < NOISY_NW; j++) {
+			score[j] = 1000 * exp(0.025 * normal()) / slow;
+			half[j] = 0.005 + 0.025 * uniform();
+		}
+		if (k >= 16 && k < 28)
+			score[1] /= b_syscall;
+		write_sampled_host(label, "zen4", kernel, score, half);
+	}
+}
+
+/* The kernel split is the finding: B's 12 hosts, syscall 1.4x slower; none of them an outlier, a-slow-all one. */
+START_TEST(test_split_fleet)
+{
+	struct ud_fleet *f;
+	const struct ud_fleet_split *sp;
+	char *text, *json;
+	json_t *doc, *s;
+
+	kernel_fleet(1.4);
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ck_assert_uint_eq(f->ngroups, 1);
+	ck_assert_ptr_nonnull(sp = f->groups[0].split);
+	ck_assert_str_eq(sp->fact, "kernel");
+	ck_assert_uint_eq(sp->side[1].nvalues, 1);
+	ck_assert_str_eq(sp->side[1].values[0], "6.8.0");
+	ck_assert_uint_eq(sp->side[1].nhosts, 12);
+	ck_assert_uint_eq(sp->side[0].nvalues, 2);
+	ck_assert_str_eq(sp->side[0].values[0], "6.1.0");
+	ck_assert_str_eq(sp->side[0].values[1], "6.5.0");
+	ck_assert_uint_eq(sp->side[0].nhosts, 28);
+	for (size_t i = 0; i < sp->side[1].nhosts; i++)
+		ck_assert(strncmp(f->hosts[sp->side[1].hosts[i]].label, "b-", 2) == 0);
+	ck_assert_uint_eq(sp->nmoved, 1);
+	ck_assert_str_eq(f->workloads[sp->moved[0].workload].name, "syscall");
+	ck_assert_msg(fabs(log(sp->moved[0].ratio * 1.4)) < 0.03, "%g", sp->moved[0].ratio);
+	/* judged against their own side: no B host is an outlier, the slow A host is the first */
+	ck_assert_uint_gt(f->noutliers, 0);
+	ck_assert_str_eq(f->hosts[f->outliers[0].host].label, "a-slow-all");
+	for (size_t i = 0; i < f->noutliers; i++)
+		ck_assert_msg(strncmp(f->hosts[f->outliers[i].host].label, "b-", 2) != 0, "%s an outlier",
+			      f->hosts[f->outliers[i].host].label);
+	ud_report_set_width(100000);
+	text = render_of(f, UD_REPORT_TEXT, false, false);
+	ud_report_set_width(UD_REPORT_WIDTH);
+	ck_assert_msg(strstr(text, "== Splits"), "%s", text);
+	ck_assert_msg(strstr(text, "G1 AuthenticAMD, zen4, 64 CPUs: kernel 6.8.0 (12 hosts): 1.4"), "%s", text);
+	ck_assert_msg(strstr(text, "slower on syscall than 6.1.0, 6.5.0 (28 hosts)"), "%s", text);
+	free(text);
+	json = render_of(f, UD_REPORT_JSON, false, false);
+	ck_assert_ptr_nonnull(doc = json_loads(json, 0, NULL));
+	s = json_object_get(json_array_get(json_object_get(doc, "groups"), 0), "split");
+	ck_assert_str_eq(json_string_value(json_object_get(s, "fact")), "kernel");
+	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(s, "sides"), 1), "hosts")), 12);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(s, "moved"), 0), "workload")),
+			 "syscall");
+	json_decref(doc);
+	free(json);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/* The same fleet with B as fast as A: three kernels, no difference, no split; nor in the noisy fleet. */
+START_TEST(test_no_split_fleet)
+{
+	struct ud_fleet *f;
+	char *text;
+
+	kernel_fleet(1);
+	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
+	ck_assert_ptr_null(f->groups[0].split);
+	text = render_of(f, UD_REPORT_TEXT, false, false);
+	ck_assert_msg(!strstr(text, "== Splits"), "%s", text);
+	free(text);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/*
  * Real noise: the six A/A profiles of tests/data/aa/ (README.md there: one
  * 2-CPU KVM guest profiled twice per pair on 2026-12-05, pair 2's side A
  * with two CPU-burning loops beside it) as one group of six.  One host
@@ -734,6 +829,7 @@ START_TEST(test_real_aa_fleet)
 	f = build(UD_FLEET_MEDIAN, NULL, NULL, 0);
 	ck_assert_uint_eq(f->ngroups, 1);
 	ck_assert(f->groups[0].tested);
+	ck_assert_ptr_null(f->groups[0].split);
 	ck_assert_uint_eq(f->noutliers, 0);
 	ck_assert_uint_eq(f->nnoisy, 1);
 	ck_assert_str_eq(f->hosts[f->noisy[0].host].path, paths[0]);
@@ -1221,6 +1317,8 @@ int main(void)
 	tcase_add_test(tc, test_noisy_fleet);
 	tcase_add_test(tc, test_noisy_fleet_reports);
 	tcase_add_test(tc, test_real_aa_fleet);
+	tcase_add_test(tc, test_split_fleet);
+	tcase_add_test(tc, test_no_split_fleet);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_duplicate_labels);
 	tcase_add_test(tc, test_duplicate_labels_cli);

@@ -260,6 +260,46 @@
 #define UD_FLEET_EVIDENCE_Z_CAP 7.0
 
 /*
+ * A group's hosts are tested for a split by a host fact (fleet_split.c)
+ * only into sides of at least this many hosts each: each side's hosts are
+ * then judged for outliers against their own side, which needs
+ * UD_FLEET_MIN_PEERS, and a rank test of fewer hosts a side cannot pass
+ * the bound below (5 against 5 at best p = 0.008).
+ */
+#define UD_FLEET_SPLIT_MIN_SIDE UD_FLEET_MIN_PEERS
+/*
+ * Nor is a fact with more values than this in one group tested: every
+ * two-way parting of its values is (2^(n-1) - 1 of them), and a fact that
+ * differs on nearly every host (a build of its own) is a host's detail,
+ * not a configuration its peers share.
+ */
+#define UD_FLEET_SPLIT_MAX_VALUES 6
+/*
+ * The chance a group is reported split by a fact that makes no difference:
+ * divided by the number of tests made in the group (every parting of every
+ * fact on every workload; Bonferroni, since the facts overlap and their
+ * tests are not independent), so that testing more facts does not find
+ * more splits by chance.  A false split sends its owner after a whole side
+ * of healthy hosts, hence one in a thousand rather than one in twenty.
+ */
+#define UD_FLEET_SPLIT_ALPHA 0.001
+/*
+ * A workload moved between the sides only when their medians are at least
+ * this far apart: the outliers' minimum move (UD_FLEET_OUTLIER_MIN_MOVE,
+ * the run-to-run spread of a VM's system-call tests), below which a side's
+ * hosts would not have been outliers either.
+ */
+#define UD_FLEET_SPLIT_MIN_MOVE UD_FLEET_OUTLIER_MIN_MOVE
+/*
+ * And only when the difference is consistent: at least this share of the
+ * pairs of hosts across the sides ordered as the medians are (the rank
+ * test's U over n0 x n1).  In a large fleet a rank test alone passes for a
+ * fact barely related to the speed; nine pairs in ten is a side slower
+ * host by host, not on average.
+ */
+#define UD_FLEET_SPLIT_MIN_CONSISTENCY 0.9
+
+/*
  * A counter that moved while the time did not is a finding (issue 33:
  * "the patch removes work, the time does not show it") only when its move
  * is beyond chance across the whole per-unit table: a paste holds about

@@ -237,7 +237,7 @@ static int summarize(struct ud_fleet *f, struct ud_fleet_acc *a, struct ud_err *
 		return -1;
 	choose_reference(f);
 	host_geomeans(f);
-	if (diff_groups(f) != 0 || ud_fleet_judge(f) != 0)
+	if (diff_groups(f) != 0 || ud_fleet_find_splits(f, a) != 0 || ud_fleet_judge(f) != 0)
 		return ud_fail(err, "out of memory");
 	return 0;
 }
@@ -304,6 +304,7 @@ void ud_fleet_free(struct ud_fleet *f)
 		free(grp->dist);
 		ud_profile_free(grp->median);
 		ud_diff_free(grp->diff);
+		ud_fleet_split_free(grp->split);
 	}
 	free(f->groups);
 	ud_profile_free(f->ref_profile);

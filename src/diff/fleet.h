@@ -8,7 +8,10 @@
  * by its evidence over every workload) each explained by the diff engine
  * against its group's median, the hosts whose own runs are too noisy to
  * judge, how far each host of a group too small to test lies from the
- * others, and every group's median compared with the reference (the
+ * others, a group whose hosts split by a host fact they differ in
+ * (fleet_split.c: kernel, microcode, SMT, hypervisor, governor, a
+ * mitigation) with the workloads that moved between its sides, whose
+ * hosts are then judged against their own side, and every group's median compared with the reference (the
  * largest group's median, the first host or a named one) through the diff
  * engine too.
  *
@@ -125,6 +128,37 @@ struct ud_fleet_host {
 	bool no_pmu;       /* it holds counters but no hardware count (ud_profile_no_pmu_reason()) */
 };
 
+/* One side of a group's split: the hosts with these values of the fact. */
+struct ud_fleet_side {
+	char **values;  /* owned: the fact's values on this side as text ("6.8.0", "unknown"), sorted */
+	size_t nvalues;
+	size_t *hosts;  /* owned: indices into hosts, in order */
+	size_t nhosts;
+	double *median; /* owned: nworkloads: the median of the side's values; NAN where it has none */
+};
+
+/* A workload on which a split's sides differ consistently. */
+struct ud_fleet_moved {
+	size_t workload;
+	double ratio;       /* side 1's median's speedup over side 0's: below 1 slower */
+	double p;           /* the rank test's two-sided p, before the multiple-testing bound */
+	double consistency; /* the share of host pairs across the sides ordered as the medians are */
+};
+
+/*
+ * A group whose hosts split by a host fact, with a consistent difference
+ * (fleet_split.c): side 0 the larger, side 1 the one described against it.
+ */
+struct ud_fleet_split {
+	char *fact;                   /* owned: the dotted name ("kernel", "vulnerabilities.retbleed") */
+	struct ud_fleet_side side[2];
+	struct ud_fleet_moved *moved; /* owned: the largest move first */
+	size_t nmoved;
+	char **same;                  /* owned: the other facts that split the group's hosts the same way, sorted */
+	size_t nsame;
+	size_t ntests;                /* the tests made in the group: the multiple-testing bound divides by it */
+};
+
 struct ud_fleet_group {
 	char name[200];        /* its key values: "zen4, 64 CPUs"; "CPU unknown" */
 	char **keys;           /* owned: ngroup_by values as text, NULL where the host fact is unknown */
@@ -142,6 +176,8 @@ struct ud_fleet_group {
 	double geomean;        /* its median's speedup over the reference; 1 for the reference group */
 	bool reference;        /* the reference is this group's median or one of its hosts */
 	bool tested;           /* it has the UD_FLEET_MIN_PEERS hosts outliers need */
+	/* owned: the host fact its hosts split by, whose sides its hosts are judged against; NULL none */
+	struct ud_fleet_split *split;
 };
 
 /*
@@ -242,6 +278,9 @@ struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud
  * document (fleet_outliers.c's rule, with its thresholds' values).
  */
 void ud_fleet_ranking_text(char *buf, size_t len);
+
+/* What a split is found by, one sentence for the reports and the document (fleet_split.c's rule, its thresholds). */
+void ud_fleet_split_rule_text(char *buf, size_t len);
 
 /*
  * The pairs --pairs left out, in the order of hosts: a host that shares no

@@ -336,13 +336,18 @@ static int vote(struct ud_fleet_acc_group *g, const char *field, const struct ud
 			free(v);
 			return -1;
 		}
-		acc->votes[k] = (struct ud_fleet_vote){ v, 0, i };
+		acc->votes[k] = (struct ud_fleet_vote){ .value = v, .first = i };
 		acc->nvotes++;
 	} else {
 		free(v);
 	}
 	acc->votes[k].count++;
 	acc->votes[k].first = i < acc->votes[k].first ? i : acc->votes[k].first;
+	if (!ud_fleet_split_fact(field))
+		return 0;
+	if (grow((void **)&acc->votes[k].who, &acc->votes[k].capwho, acc->votes[k].nwho + 1, sizeof(size_t)) != 0)
+		return -1;
+	acc->votes[k].who[acc->votes[k].nwho++] = i;
 	return 0;
 }
 
@@ -814,8 +819,10 @@ static void group_free(struct ud_fleet_acc_group *g, size_t nkeys)
 	}
 	free(g->w);
 	for (size_t f = 0; f < g->nfacts; f++) {
-		for (size_t v = 0; v < g->facts[f].nvotes; v++)
+		for (size_t v = 0; v < g->facts[f].nvotes; v++) {
 			free(g->facts[f].votes[v].value);
+			free(g->facts[f].votes[v].who);
+		}
 		free(g->facts[f].votes);
 		free(g->facts[f].field);
 	}

@@ -94,6 +94,56 @@ static void distributions(struct ud_jw *w, const struct ud_fleet *f, const struc
 	ud_jw_end(w);
 }
 
+static void side(struct ud_jw *w, const struct ud_fleet *f, const struct ud_fleet_side *sd)
+{
+	ud_jw_object(w, NULL);
+	ud_jw_array(w, "values");
+	for (size_t v = 0; v < sd->nvalues; v++)
+		ud_jw_string(w, NULL, sd->values[v]);
+	ud_jw_end(w);
+	ud_jw_array(w, "hosts");
+	for (size_t i = 0; i < sd->nhosts; i++)
+		ud_jw_integer(w, NULL, (json_int_t)sd->hosts[i]);
+	ud_jw_end(w);
+	ud_jw_object(w, "medians");
+	for (size_t i = 0; i < f->nworkloads; i++)
+		if (isfinite(sd->median[i]))
+			ud_jw_real(w, f->workloads[i].name, sd->median[i]);
+	ud_jw_end(w);
+	ud_jw_end(w);
+}
+
+/* The host fact that splits the group, its sides and the workloads that moved; null where none does. */
+static void split(struct ud_jw *w, const struct ud_fleet *f, const struct ud_fleet_split *sp)
+{
+	if (!sp) {
+		ud_jw_null(w, "split");
+		return;
+	}
+	ud_jw_object(w, "split");
+	ud_jw_string(w, "fact", sp->fact);
+	ud_jw_array(w, "sides");
+	side(w, f, &sp->side[0]);
+	side(w, f, &sp->side[1]);
+	ud_jw_end(w);
+	ud_jw_array(w, "moved");
+	for (size_t i = 0; i < sp->nmoved; i++) {
+		ud_jw_object(w, NULL);
+		ud_jw_string(w, "workload", f->workloads[sp->moved[i].workload].name);
+		ud_jw_real(w, "ratio", sp->moved[i].ratio);
+		ud_jw_real(w, "p", sp->moved[i].p);
+		ud_jw_real(w, "consistency", sp->moved[i].consistency);
+		ud_jw_end(w);
+	}
+	ud_jw_end(w);
+	ud_jw_array(w, "same_hosts");
+	for (size_t i = 0; i < sp->nsame; i++)
+		ud_jw_string(w, NULL, sp->same[i]);
+	ud_jw_end(w);
+	ud_jw_integer(w, "tests", (json_int_t)sp->ntests);
+	ud_jw_end(w);
+}
+
 static void groups(struct ud_jw *w, const struct ud_fleet *f)
 {
 	ud_jw_array(w, "groups");
@@ -112,6 +162,7 @@ static void groups(struct ud_jw *w, const struct ud_fleet *f)
 		ud_jw_end(w);
 		ud_jw_bool(w, "reference", grp->reference);
 		ud_jw_bool(w, "tested", grp->tested);
+		split(w, f, grp->split);
 		ud_jw_real(w, "geomean", grp->geomean);
 		distributions(w, f, grp);
 		if (grp->diff)
@@ -162,6 +213,22 @@ static void outlier_test(struct ud_jw *w)
 	ud_jw_real(w, "max_interval", UD_NOISE_MAX_CI95_REL);
 	ud_jw_real(w, "evidence_z_cap", UD_FLEET_EVIDENCE_Z_CAP);
 	ud_jw_string(w, "ranked_by", ranking);
+	ud_jw_end(w);
+}
+
+/* What a split is found by, with its thresholds (diff_thresholds.h gives their reasons). */
+static void split_test(struct ud_jw *w)
+{
+	char rule[512];
+
+	ud_fleet_split_rule_text(rule, sizeof(rule));
+	ud_jw_object(w, "split_test");
+	ud_jw_integer(w, "min_side", UD_FLEET_SPLIT_MIN_SIDE);
+	ud_jw_integer(w, "max_values", UD_FLEET_SPLIT_MAX_VALUES);
+	ud_jw_real(w, "alpha", UD_FLEET_SPLIT_ALPHA);
+	ud_jw_real(w, "min_move", UD_FLEET_SPLIT_MIN_MOVE);
+	ud_jw_real(w, "min_consistency", UD_FLEET_SPLIT_MIN_CONSISTENCY);
+	ud_jw_string(w, "rule", rule);
 	ud_jw_end(w);
 }
 
@@ -239,6 +306,7 @@ int ud_fleet_write_json(const struct ud_fleet *f, struct ud_fleet_gaps *gaps, FI
 	workloads(w, f);
 	groups(w, f);
 	outlier_test(w);
+	split_test(w);
 	outliers(w, f);
 	noisy(w, f);
 	hosts(w, f);

@@ -4,7 +4,9 @@
  * group's spread and the host's own measured noise, each host's evidence
  * combined over every workload (which ranks the outliers), and the hosts
  * whose only such moves are where their own runs are noisy, named once; in
- * a smaller group, how far each host lies from the others.
+ * a smaller group, how far each host lies from the others.  In a group a
+ * host fact splits (fleet_split.c) each host is judged against its own
+ * side's median and spread: the split is the finding, not its hosts.
  *
  * A move is ln(value / group median).  The group's spread on a workload is
  * the MAD of its hosts' moves (diff_thresholds.h); a host's own noise is
@@ -113,33 +115,48 @@ static int judge_move(struct ud_fleet *f, struct tally *t, size_t k, size_t w, d
 }
 
 /*
- * Group g's hosts on workload w: their moves from the group's median, the
- * limit median +- k x MAD (at least UD_FLEET_OUTLIER_MIN_MOVE), each move
- * judged.  dev is scratch for nhosts moves.
+ * Hosts (n of them, the group's or a side's) on workload w: their moves
+ * from their median m, the limit median +- k x MAD (at least
+ * UD_FLEET_OUTLIER_MIN_MOVE), each move judged.  dev is scratch for n moves.
  */
-static int judge_workload(struct ud_fleet *f, size_t g, size_t w, double *dev, struct tally *tally, size_t *cap)
+static int judge_workload(struct ud_fleet *f, const size_t *hosts, size_t nhosts, size_t w, double m, double *dev,
+			  struct tally *tally, size_t *cap)
 {
-	const struct ud_fleet_group *grp = &f->groups[g];
-	double m = grp->dist[w].median, limit;
+	double limit;
 	size_t n = 0;
 
-	if (grp->dist[w].n < UD_FLEET_MIN_PEERS)
-		return 0;
-	for (size_t i = 0; i < grp->nhosts; i++) {
-		double s = ud_fleet_ratio(&f->workloads[w], f->hosts[grp->hosts[i]].value[w], m);
+	for (size_t i = 0; i < nhosts; i++) {
+		double s = ud_fleet_ratio(&f->workloads[w], f->hosts[hosts[i]].value[w], m);
 
 		if (isfinite(s))
 			dev[n++] = fabs(log(s));
 	}
+	if (n < UD_FLEET_MIN_PEERS)
+		return 0;
 	qsort(dev, n, sizeof(*dev), by_double);
 	limit = fmax(UD_FLEET_OUTLIER_MADS * ud_fleet_quantile(dev, n, 0.5), log(UD_FLEET_OUTLIER_MIN_MOVE));
-	for (size_t i = 0; i < grp->nhosts; i++) {
-		size_t k = grp->hosts[i];
+	for (size_t i = 0; i < nhosts; i++) {
+		size_t k = hosts[i];
 		double s = ud_fleet_ratio(&f->workloads[w], f->hosts[k].value[w], m);
 
 		if (isfinite(s) && judge_move(f, &tally[k], k, w, log(s), limit, cap) != 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* Group g's hosts on workload w: against the group's median, or where a fact splits it, each against its side's. */
+static int judge_group_workload(struct ud_fleet *f, const struct ud_fleet_group *grp, size_t w, double *dev,
+				struct tally *tally, size_t *cap)
+{
+	const struct ud_fleet_split *sp = grp->split;
+
+	if (!sp)
+		return judge_workload(f, grp->hosts, grp->nhosts, w, grp->dist[w].median, dev, tally, cap);
+	for (int i = 0; i < 2; i++)
+		if (judge_workload(f, sp->side[i].hosts, sp->side[i].nhosts, w, sp->side[i].median[w], dev, tally,
+				   cap) != 0)
+			return -1;
 	return 0;
 }
 
@@ -207,7 +224,7 @@ static int judge_groups(struct ud_fleet *f, struct tally *tally, double *dev)
 
 		grp->tested = grp->nhosts >= UD_FLEET_MIN_PEERS;
 		for (size_t w = 0; grp->tested && w < f->nworkloads; w++)
-			if (judge_workload(f, g, w, dev, tally, &cap) != 0)
+			if (judge_group_workload(f, grp, w, dev, tally, &cap) != 0)
 				return -1;
 		for (size_t i = 0; !grp->tested && grp->nhosts >= 2 && i < grp->nhosts; i++)
 			distance(f, grp, grp->hosts[i], dev);

@@ -32,6 +32,9 @@ struct ud_fleet_acc_workload {
 struct ud_fleet_vote {
 	char *value; /* owned: the value as the profile's JSON writes it ("\"6.8.0\"", "64") */
 	size_t count, first;
+	/* owned: for a fact a split is sought by (ud_fleet_split_fact()), the input paths with it; else NULL */
+	size_t *who;
+	size_t nwho, capwho;
 };
 
 struct ud_fleet_fact {
@@ -121,6 +124,16 @@ double ud_fleet_ratio(const struct ud_fleet_workload *w, double v, double r);
  * group's median: 0, or -1 out of memory.
  */
 int ud_fleet_judge(struct ud_fleet *f);
+
+/* Whether a group's hosts are tested for a split by the fact field (fleet_split.c): who voted for it is kept. */
+bool ud_fleet_split_fact(const char *field);
+
+/*
+ * Each tested group's split by a host fact, where one is found
+ * (fleet_split.c), from the votes a holds: 0, or -1 out of memory.
+ */
+int ud_fleet_find_splits(struct ud_fleet *f, const struct ud_fleet_acc *a);
+void ud_fleet_split_free(struct ud_fleet_split *s);
 
 /*
  * Every host's label made its own (fleet_names.c): a label more than one

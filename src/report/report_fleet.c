@@ -837,6 +837,7 @@ json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_
 	}
 	json_object_set_new(v, "skipped", skipped);
 	json_object_set_new(v, "groups", groups_view(f));
+	json_object_set_new(v, "splits", ud_fleet_splits_view(f));
 	json_object_set_new(v, "outliers", outliers_view(f, &nhosts));
 	json_object_set_new(v, "no_outliers", no_outliers_text(f));
 	json_object_set_new(v, "noisy", noisies_view(f));
