@@ -8,6 +8,7 @@
 #     neutral grey (the noise of anti-aliased text stays well under the bound);
 #   - the Graviton2 vs Graviton3 UnixBench logs (scores only): the overview's
 #     green and red, and no chart that needs counters.
+#   - two PMU-less quick-suite profiles: no empty chart, no all-n/a table;
 #   - `teach -f html` (quick mode): each lab's line and points in blue, the
 #     branch lab's sorted-data reference line in green.
 # At 1280x900 the E5/E6 page's first finding starts above the fold (a copy of
@@ -100,6 +101,11 @@ if grep -q -E 'class="(waterfall|bars|cpi)"' "$dir/scores.html"; then
 fi
 render scores
 $colors "$dir/scores.png" 2ca02c:5000 d62728:600
+
+# Two quick-suite profiles of a VM without a PMU (tests/data/pmu-less): times and software counters
+# only, so no chart may be an empty frame and no table all n/a (html-narrow.sh checks both; issue 39).
+"$ud" diff -f html -o "$dir/pmuless.html" "$data/pmu-less/vm-quick-a.json" "$data/pmu-less/vm-quick-b.json"
+render pmuless
 
 UARCHDIFF_TEACH_QUICK=1 "$ud" teach -f html -o "$dir/teach.html" 2>/dev/null
 if [ "$(grep -c '<svg class="teach"' "$dir/teach.html")" -ne 3 ]; then

@@ -813,6 +813,100 @@ START_TEST(test_cli_bad_paste_writes_nothing)
 }
 END_TEST
 
+/*
+ * Two blocks of one command in one import (issue 39): two hosts' pastes in
+ * one file, or the same workload in two files, were one profile with a
+ * workload renamed "CMD#2", exit 0.  Refused, naming both places; blocks
+ * of different commands still share a profile.
+ */
+static const char bench_block[] = " Performance counter stats for './bench':\n\n"
+				  "     1,000      cycles\n     2,000      instructions\n\n"
+				  "       0.5 seconds time elapsed\n\n";
+
+START_TEST(test_repeated_command_refused)
+{
+	char two[512];
+	struct ud_import_opts o = { .seen = ud_import_seen_new() };
+
+	snprintf(two, sizeof(two), "%s%s", bench_block, bench_block);
+	ck_assert_int_eq(import_as(two, strlen(two), "e6.txt", NULL), -1);
+	ck_assert_msg(strstr(err.msg, "e6.txt:8: a second block of './bench' (the first at e6.txt:1)") != NULL, "%s",
+		      err.msg);
+	ck_assert_msg(strstr(err.msg, "import each apart") && strstr(err.msg, "perf stat -r N"), "%s", err.msg);
+	ck_assert_uint_eq(p->nworkloads, 0);
+	/* across files: one set of what was read serves them all */
+	ck_assert_ptr_nonnull(o.seen);
+	ck_assert_msg(import_as(bench_block, strlen(bench_block), "e5.txt", &o) == 0, "%s", err.msg);
+	ck_assert_int_eq(import_as(bench_block, strlen(bench_block), "e6.txt", &o), -1);
+	ck_assert_msg(strstr(err.msg, "e6.txt:1: a second block of './bench' (the first at e5.txt:1)") != NULL, "%s",
+		      err.msg);
+	ck_assert_uint_eq(p->nworkloads, 1);
+	snprintf(two, sizeof(two), "%s", bench_block);
+	memcpy(strstr(two, "bench"), "other", 5);
+	ck_assert_msg(import_as(two, strlen(two), "e6.txt", &o) == 0, "%s", err.msg);
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ud_import_seen_free(o.seen);
+}
+END_TEST
+
+/* The CLI refuses two files of one workload, exit 2, one line, nothing written. */
+START_TEST(test_cli_two_files_one_workload)
+{
+	char *dir = make_tempdir(), out[512], e5[512], e6[512];
+	struct run_result r;
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	snprintf(e5, sizeof(e5), "%s/perf-stat/oci-e5-genoa-fstime.txt", UD_TEST_DATA);
+	snprintf(e6, sizeof(e6), "%s/perf-stat/oci-e6-turin-fstime.txt", UD_TEST_DATA);
+	r = run_capture((char *const[]){ UD_BINARY, "import", "-o", out, e5, e6, NULL });
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_int_eq(count_lines(r.err), 1);
+	ck_assert_msg(strstr(r.err, "oci-e6-turin-fstime.txt:11: a second block of") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "(the first at ") && strstr(r.err, "oci-e5-genoa-fstime.txt:11)"), "%s", r.err);
+	ck_assert_int_eq(access(out, F_OK), -1);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * What is one measurement stays accepted: -r N's runs, -I's intervals, the
+ * cgroup column's second counter ("task-clock#2"), redis-benchmark's runs
+ * of a test, a UnixBench log's tests, several files of different commands.
+ */
+START_TEST(test_cli_one_measurement_accepted)
+{
+	static const char *const files[][3] = {
+		{ "perf-stat/made-up-r5.txt" },
+		{ "perf-stat/vm-perf61-for-each-cgroup-I100.txt" },
+		{ "perf-stat/vm-perf61-for-each-cgroup-r3.txt" },
+		{ "perf-stat/vm-perf61-for-each-cgroup.txt" },
+		{ "redis-benchmark/made-up-full-7x-two-runs.txt" },
+		{ "unixbench/aws-m6g-graviton2.txt" },
+		{ "perf-stat/made-up-r5.txt", "perf-stat/made-up-syscall.txt", "perf-stat/made-up-r5.csv" },
+	};
+	char *dir = make_tempdir(), out[512], in[3][512];
+
+	snprintf(out, sizeof(out), "%s/p.json", dir);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *argv[8] = { UD_BINARY, "import", "-o", out };
+		size_t n = 4;
+		struct run_result r;
+
+		for (size_t k = 0; k < 3 && files[i][k]; k++) {
+			snprintf(in[k], sizeof(in[k]), "%s/%s", UD_TEST_DATA, files[i][k]);
+			argv[n++] = in[k];
+		}
+		r = run_capture(argv);
+		ck_assert_msg(r.status == 0, "%s: %s", files[i][0], r.err);
+		run_free(&r);
+	}
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_huge_file_refused)
 {
 	char *dir = make_tempdir(), path[512];
@@ -857,6 +951,9 @@ int main(void)
 	tcase_add_test(tc, test_csv_all_not_supported);
 	tcase_add_test(tc, test_cli_bad_paste_writes_nothing);
 	tcase_add_test(tc, test_huge_file_refused);
+	tcase_add_test(tc, test_repeated_command_refused);
+	tcase_add_test(tc, test_cli_two_files_one_workload);
+	tcase_add_test(tc, test_cli_one_measurement_accepted);
 	tcase_add_test(tc, test_cgroup_column);
 	tcase_add_test(tc, test_cgroup_column_not_prose);
 	tcase_add_test(tc, test_long_event_names);

@@ -253,15 +253,17 @@ static int import_main(int argc, char **argv)
 	if (ret != UD_OPT_GO_ON)
 		return ret;
 	args.o.runs = (int)args.runs;
+	/* one set for all the files: a workload pasted in two of them is refused, naming both */
+	args.o.seen = ud_import_seen_new();
 	/* -o is checked before the inputs are read, and created only once they all parsed. */
 	if (check_output(argv + next, argc - next, &err) != 0)
 		goto fail;
 	host = imported_host(&args, &err);
 	p = host ? ud_profile_new(host) : NULL;
 	firsts = calloc((size_t)(argc - next), sizeof(*firsts));
-	if (!firsts)
+	if (!firsts || !args.o.seen)
 		ud_fail(&err, "out of memory");
-	if (!firsts || !p || import_files(p, argv + next, argc - next, firsts, &err) != 0)
+	if (!firsts || !args.o.seen || !p || import_files(p, argv + next, argc - next, firsts, &err) != 0)
 		goto fail;
 	ud_import_classify_by_table(p);
 	if (label_by_file(&args, p->host, argv[next]) != 0) {
@@ -291,6 +293,8 @@ int cmd_import(int argc, char **argv)
 
 	free(args.o.scores);
 	args.o.scores = NULL;
+	ud_import_seen_free(args.o.seen);
+	args.o.seen = NULL;
 	free(args.facts);
 	args.facts = NULL;
 	return ret;

@@ -54,6 +54,24 @@ int ud_import_format_parse(const char *name, enum ud_import_format *out)
 	return -1;
 }
 
+struct ud_import_seen *ud_import_seen_new(void)
+{
+	struct ud_import_seen *s = malloc(sizeof(*s));
+
+	if (s && !(s->at = json_object())) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ud_import_seen_free(struct ud_import_seen *s)
+{
+	if (s)
+		json_decref(s->at);
+	free(s);
+}
+
 int ud_import_side_parse(const char *name, enum ud_import_side *out)
 {
 	if (strcmp(name, "base") == 0)

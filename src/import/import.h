@@ -56,7 +56,23 @@ struct ud_import_opts {
 	 * "+-" under a cut header); 0 none stated.  A count the block prints wins.
 	 */
 	int runs;
+	/*
+	 * The blocks read so far in one import of several files
+	 * (ud_import_seen_new()), so that a workload counted in two of them is
+	 * refused naming both places; NULL: each file is checked on its own.
+	 */
+	struct ud_import_seen *seen;
 };
+
+/*
+ * Where each perf stat block's command was read ("FILE:LINE"), across the
+ * files of one import: two blocks of one command are two measurements of
+ * one workload (two hosts' pastes, or runs counted apart), which one
+ * profile cannot hold as one workload.  Returns a new set the caller frees
+ * with ud_import_seen_free(); NULL when out of memory.
+ */
+struct ud_import_seen *ud_import_seen_new(void);
+void ud_import_seen_free(struct ud_import_seen *s);
 
 /* "base" or "head" (0), or -1 for another word. */
 int ud_import_side_parse(const char *name, enum ud_import_side *out);

@@ -10,10 +10,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "error.h"
 #include "import.h"
 #include "import_lines.h"
 #include "profile.h"
+
+/* ud_import_seen: each block's command -> "FILE:LINE" of its header (strings) */
+struct ud_import_seen {
+	json_t *at;
+};
 
 /*
  * The perf stat formats read their lines from l (a buffer's or a streamed

@@ -41,6 +41,8 @@ struct text_state {
 	const char *name;      /* the file, in messages */
 	const char *fallback;  /* a workload name when perf names no command */
 	int header_line;       /* line of an open header that has no counters yet; 0 none */
+	int command_line;      /* line of the header that named the block's command */
+	struct ud_import_seen *seen; /* o->seen, else this file's own */
 	struct ud_err *err;
 	int lineno;
 	char decimal;          /* the block's decimal mark ('.', ','; 0 unknown), decided before its lines are read */
@@ -117,6 +119,30 @@ static int remember_name(struct text_state *t)
 	return 0;
 }
 
+/*
+ * A second block of one command (two hosts' pastes in one file or in two
+ * files, or runs counted apart) is refused rather than numbered "CMD#2":
+ * a diff would take the two measurements for two workloads.  -r N's runs
+ * print one header, and -I's intervals none, so neither comes here.
+ */
+static int take_command(struct text_state *t)
+{
+	const json_t *first = json_object_get(t->seen->at, t->acc.command);
+	char at[4200];
+
+	if (first)
+		return ud_fail(t->err,
+			       "%s:%d: a second block of '%s' (the first at %s): a profile holds one measurement of a "
+			       "workload. Two hosts' counts: import each apart (uarchdiff import -o a.json FILE) and diff "
+			       "the two profiles; runs on one host: count them as one block (perf stat -r N)",
+			       t->name, t->command_line, t->acc.command, json_string_value(first));
+	snprintf(at, sizeof(at), "%s:%d", t->name, t->command_line);
+	/* nocheck: a command and a file name are any bytes, not necessarily UTF-8 */
+	if (json_object_set_new_nocheck(t->seen->at, t->acc.command, json_string_nocheck(at)) != 0)
+		return fail_line(t, "out of memory");
+	return 0;
+}
+
 static int flush(struct text_state *t)
 {
 	int ret = 0;
@@ -125,6 +151,8 @@ static int flush(struct text_state *t)
 		t->lineno = t->header_line;
 		return fail_line(t, "a 'Performance counter stats' block with no counter lines (truncated?)");
 	}
+	if (!imp_acc_empty(&t->acc) && t->acc.command && take_command(t) != 0)
+		return -1;
 	if (!imp_acc_empty(&t->acc)) {
 		ret = imp_acc_to_workload(&t->acc, t->p, t->o, t->fallback, t->taken, t->err);
 		if (ret == 0)
@@ -154,7 +182,7 @@ static int take_header(struct text_state *t, const char *s)
 			b--;
 		t->acc.runs = atoi(b);
 	}
-	t->header_line = t->lineno;
+	t->header_line = t->command_line = t->lineno;
 	t->need_decimal = true;
 	return 0;
 }
@@ -752,15 +780,20 @@ int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const
 		  struct ud_err *err)
 {
 	struct text_state t = { .p = p, .o = o, .name = name, .err = err, .need_decimal = true };
+	struct ud_import_seen own = { o->seen ? NULL : json_object() };
 	const char *base = strrchr(name, '/');
 	size_t before = p->nworkloads;
 	char *line;
 	int ret = 0;
 
 	t.fallback = base ? base + 1 : name;
+	t.seen = o->seen ? o->seen : &own;
 	t.taken = imp_names_taken(p);
-	if (!t.taken)
+	if (!t.taken || !t.seen->at) {
+		json_decref(t.taken);
+		json_decref(own.at);
 		return ud_fail(err, "out of memory");
+	}
 	imp_acc_init(&t.acc);
 	while (ret == 0) {
 		if (t.need_decimal) {
@@ -786,6 +819,7 @@ int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const
 	imp_acc_free(&t.acc);
 	free_names(&t);
 	json_decref(t.taken);
+	json_decref(own.at);
 	if (ret == 0 && p->nworkloads == before)
 		ret = ud_fail(err, "%s: no perf stat counter lines or UnixBench results found", name);
 	return ret;

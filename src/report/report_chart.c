@@ -315,10 +315,11 @@ json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT])
 		row++;
 	}
 	bottom = 10 + row * (2 * CHART_BAR + 14);
-	return json_pack("{s:i s:o s:i s:o s:o s:o s:s}", "width", CHART_WIDTH, "height",
+	/* drawn: a host pair without IPC or a miss rate (no PMU) gets no chart, not an empty frame */
+	return json_pack("{s:i s:o s:i s:o s:o s:o s:s s:b}", "width", CHART_WIDTH, "height",
 			 ud_rv_coord(bottom + AXIS_LABELS), "left", CHART_PLOT_LEFT, "rows", rows, "ticks",
 			 row ? ab_ticks(&ax, bottom) : json_array(), "axis_bottom", ud_rv_coord(bottom), "scale",
-			 ax.log ? "log" : "linear");
+			 ax.log ? "log" : "linear", "drawn", row > 0);
 }
 
 /* A share as the chart labels it; a symbol not among a host's top ones has none there. */

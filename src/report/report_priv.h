@@ -81,7 +81,7 @@ void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double spee
 void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi);
 /* The factors as a waterfall of bars on the shared axis, and the speedup they multiply to (new reference). */
 json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup, const struct ud_log_axis *ax);
-/* IPC and the miss rates of metric[], A above B, each pair scaled to its larger value (new reference). */
+/* IPC and the miss rates of metric[], A above B, each pair scaled to its larger value, "drawn" false where none has both (new reference). */
 json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT]);
 /* Each sampled symbol's share of samples, A above B, the largest share the full width (new reference). */
 json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n);
