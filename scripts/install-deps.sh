@@ -9,13 +9,14 @@ apt-get install -y -qq --no-install-recommends \
 	chromium python3 python3-jsonschema man-db groff-base \
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	cpio ansible-core clang libclang-rt-dev linux-perf \
-	redis-server redis-tools nginx-light wrk >/dev/null
+	redis-server redis-tools nginx-light wrk rpm >/dev/null
 # chromium and python3: the HTML report test renders in a real browser and
 # reads the screenshot with Python's standard library.
 # python3-jsonschema: tests/schemas.sh validates every document uarchdiff
 # writes against schemas/ with it (Debian's /usr/bin/python3).
 # man-db and groff-base: the man page test renders doc/uarchdiff.1;
-# cpack -G DEB needs only dpkg (dpkg-deb), which every Debian has.
+# cpack -G DEB needs only dpkg (dpkg-deb), which every Debian has; rpm (rpmbuild,
+# rpm2cpio): cpack -G RPM and tests/rpm.sh (issue 38), skipped without it.
 # qemu-system-arm (its qemu-system-aarch64 emulates a Neoverse N1),
 # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and cpio: the emulated-Arm test
 # (tests/emulated-arm/run.sh) cross-builds uarchdiff and boots it.  It fetches

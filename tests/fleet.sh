@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/fleet.sh UARCHDIFF SOURCE_DIR: the Ansible playbook
+# tests/fleet.sh UARCHDIFF SOURCE_DIR [packages]: the Ansible playbook
 # (contrib/ansible/fleet.yml) profiles a fleet of three local "hosts" and
 # compares them, then is made to meet what issue 25 found.
 #
@@ -22,6 +22,7 @@
 # uarchdiff_run_timeout: SIGTERM, its partial profile fetched and compared,
 # nothing left running.  Run 9: fleet_out a folder of the user's: refused,
 # untouched.  Run 10: a host folder the user made in fleet_out: refused, untouched.
+# With `packages`, instead: run 0, the role's install task chosen by each host's facts (issue 38).
 # Exit 77 (skipped) where ansible-playbook is missing.  UD_KEEP=1 keeps the
 # temporary folder (inventory, logs run1-3.log, out/) and says where.
 set -eu
@@ -108,6 +109,76 @@ play_rc() {
 	play "run$n.log" "$@" || rc=$?
 	[ "$rc" = "${why%% *}" ] || { cat "$tmp/run$n.log"; fail "run $n: ansible-playbook exited $rc, not ${why%% *} (${why#* })"; }
 }
+
+# 0. Only with a third argument, `packages` (CTest fleet_packages), and then alone: kept apart from
+# the ten runs below so as not to lengthen them.  The package step chosen by each host's facts
+# (issue 38), the role's install.yml in --check mode on hosts whose facts are those Ansible gathers on Oracle Linux 9, Debian 12, Amazon Linux 2 and Alpine
+# (made-up fact sets, with the names and families ansible-core's distribution and pkg_mgr collectors
+# give: module_utils/facts/system/distribution.py's OS_FAMILY_MAP, pkg_mgr.py), read from a fact cache.
+# Which install task each host skips or runs is the check: the modules themselves cannot install here
+# (apt refuses the made-up .deb, dnf and yum are not on this host), and a host stops at its first.
+if [ "${3:-}" = packages ]; then
+start=$(date +%s)
+mkdir -p "$tmp/facts" "$tmp/pkg"
+fact() { # HOST DISTRIBUTION MAJOR FAMILY PKG_MGR
+	printf '{"ansible_distribution": "%s", "ansible_distribution_major_version": "%s", "ansible_os_family": "%s", "ansible_pkg_mgr": "%s"}\n' \
+		"$2" "$3" "$4" "$5" >"$tmp/facts/$1"
+}
+fact ol9 OracleLinux 9 RedHat dnf
+fact debian12 Debian 12 Debian apt
+fact amzn2 Amazon 2 RedHat yum
+fact alpine3 Alpine 3 Alpine apk
+echo made-up >"$tmp/pkg/uarchdiff_0.1.0_amd64.deb" && echo made-up >"$tmp/pkg/uarchdiff-0.1.0-1.x86_64.rpm"
+cat >"$tmp/pkg/inventory.yml" <<INV
+pkgs:
+  vars:
+    ansible_connection: local
+    ansible_python_interpreter: $py
+    uarchdiff_deb: $tmp/pkg/uarchdiff_0.1.0_amd64.deb
+    uarchdiff_rpm: $tmp/pkg/uarchdiff-0.1.0-1.x86_64.rpm
+  hosts:
+    ol9:
+    debian12:
+    amzn2:
+    alpine3:
+    ol9_nodeb:
+      uarchdiff_rpm: ""
+INV
+cp "$tmp/facts/ol9" "$tmp/facts/ol9_nodeb"
+cat >"$tmp/pkg/install.yml" <<YML
+- hosts: pkgs
+  gather_facts: false
+  tasks:
+    - ansible.builtin.set_fact:
+        uarchdiff_work: {path: $tmp/pkg}
+    - ansible.builtin.import_role:
+        name: uarchdiff_fleet
+        tasks_from: install.yml
+YML
+(cd "$tmp/pkg" && ANSIBLE_CACHE_PLUGIN=jsonfile ANSIBLE_CACHE_PLUGIN_CONNECTION="$tmp/facts" \
+	ANSIBLE_ROLES_PATH="$src/contrib/ansible/roles" ansible-playbook --check -i inventory.yml install.yml) \
+	>"$tmp/run0.log" 2>&1 || true
+# task TITLE: the hosts' lines under that task's header
+task() { awk -v t="$1" 'index($0, "TASK [") == 1 { on = index($0, t) > 0; next } on' "$tmp/run0.log"; }
+task 'Install the .deb with apt' >"$tmp/apt.txt"
+task 'Install the .rpm with dnf' >"$tmp/dnf.txt"
+task 'Install the .rpm with yum' >"$tmp/yum.txt"
+for want in 'skipping: \[ol9\]' 'skipping: \[amzn2\]'; do grep -q "$want" "$tmp/apt.txt" || { cat "$tmp/run0.log"; fail "run 0: apt: not $want"; }; done
+grep -q '\[debian12\]' "$tmp/apt.txt" && ! grep -q 'skipping: \[debian12\]' "$tmp/apt.txt" || { cat "$tmp/run0.log"; fail "run 0: debian12's apt task skipped"; }
+grep -q '\[ol9\]' "$tmp/dnf.txt" && ! grep -q 'skipping: \[ol9\]' "$tmp/dnf.txt" || { cat "$tmp/run0.log"; fail "run 0: ol9's dnf task skipped"; }
+grep -q 'skipping: \[amzn2\]' "$tmp/dnf.txt" || { cat "$tmp/run0.log"; fail "run 0: amzn2's dnf task not skipped"; }
+grep -q '\[amzn2\]' "$tmp/yum.txt" && ! grep -q 'skipping: \[amzn2\]' "$tmp/yum.txt" || { cat "$tmp/run0.log"; fail "run 0: amzn2's yum task skipped"; }
+grep -q 'ol9 (OracleLinux 9 (RedHat family, dnf)): uarchdiff-0.1.0-1.x86_64.rpm with dnf, which pulls jansson, libpfm, elfutils-libelf' \
+	"$tmp/run0.log" || { cat "$tmp/run0.log"; fail "run 0: ol9's install does not say what it pulls"; }
+grep -q 'debian12 (Debian 12 (Debian family, apt)): uarchdiff_0.1.0_amd64.deb with apt, which pulls libjansson4, libpfm4, libelf1' \
+	"$tmp/run0.log" || { cat "$tmp/run0.log"; fail "run 0: debian12's install does not say what it pulls"; }
+grep -q 'alpine3 runs Alpine 3 (Alpine family, apk): the role installs with apt .* or dnf/yum .* only; give this host uarchdiff_bin' \
+	"$tmp/run0.log" || { cat "$tmp/run0.log"; fail "run 0: alpine3 not refused by name"; }
+grep -q 'ol9_nodeb runs OracleLinux 9 (RedHat family, dnf) and installs with dnf: set uarchdiff_rpm (cpack -G RPM) too' \
+	"$tmp/run0.log" || { cat "$tmp/run0.log"; fail "run 0: a dnf host without uarchdiff_rpm not refused"; }
+echo "run 0: ol9 installs with dnf, amzn2 with yum, debian12 with apt, alpine3 refused by name ($(($(date +%s) - start)) s)"
+exit 0
+fi
 
 # 1. Three hosts, gamma the baseline.
 start=$(date +%s)

@@ -95,7 +95,9 @@ static int judge_move(struct ud_fleet *f, struct tally *t, size_t k, size_t w, d
 	const struct ud_fleet_host *h = &f->hosts[k];
 	/* its own 95% half-width as a move; unknown (one run): the group's spread alone judges it */
 	double own = isfinite(h->interval[w]) ? log1p(h->interval[w]) : 0;
-	double sd = hypot(limit / UD_FLEET_OUTLIER_Z, own / 1.96);
+	/* not hypot(): Debian 12's libm binds it to hypot@GLIBC_2.35, which RHEL 9's glibc 2.34 lacks, so
+	 * the RPM (issue 38) would not run there; both terms are logs of ratios, far from overflow */
+	double sd = sqrt(pow(limit / UD_FLEET_OUTLIER_Z, 2) + pow(own / 1.96, 2));
 
 	if (noisy_on(h, w)) {
 		if (fabs(d) > limit && (t->noisy_w == SIZE_MAX || fabs(d) > fabs(log(t->noisy_ratio)))) {
