@@ -22,6 +22,11 @@ Checks, printing every violation found:
            from its own folder.  The build holds to it too: a stage's
            files are compiled with only the include paths of their own
            stage and those before it (read from compile_commands.json).
+  owner    Every declaration in a header of src/ or include/ that returns a
+           pointer says who owns what it returns, in its paragraph (the
+           comment above it, down from the last blank line) or on its line (jansson's words: "new reference", "caller
+           frees", "borrowed"; or "static", "owned by", "valid until",
+           "points into", or the function that frees it).
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
   ratio    No source but the rule's own (src/base/text.c) prints a ratio
@@ -298,6 +303,40 @@ def check_include_paths(src, commands, root, found):
                               f"{rel} ({stage}) is compiled with {inc} on its include path, a later stage"))
 
 
+# Who owns a returned pointer, in the words the headers use (jansson's first).
+OWNER_RE = re.compile(r"new reference|caller frees|caller owns|borrowed|static|owned by|owns it|valid until|"
+                      r"valid while|points into|\bud_\w+_free\b|freed by|frees it", re.I)
+POINTER_DECL_RE = re.compile(r"^(?:extern\s+)?(?:const\s+)?(?:struct\s+|enum\s+|unsigned\s+)?\w+\s*\*+\s*(\w+)\s*\(")
+
+
+def check_owners(src, found):
+    headers = [h for h in project_files(src, (".h",))]
+    inc = os.path.join(src, "include")
+    for root, _, names in os.walk(inc):
+        headers += [os.path.relpath(os.path.join(root, n), src) for n in sorted(names) if n.endswith(".h")]
+    for rel in headers:
+        lines = read(os.path.join(src, rel)).split("\n")
+        for i, line in enumerate(lines):
+            m = POINTER_DECL_RE.match(line)
+            if not m:
+                continue
+            # the declaration's paragraph: a comment may speak for the declarations up to the blank line
+            j, said = i - 1, []
+            while j >= 0 and lines[j].strip():
+                said.insert(0, lines[j])
+                j -= 1
+            k = i
+            while k < len(lines) and ";" not in lines[k] and "{" not in lines[k]:
+                said.append(lines[k])
+                k += 1
+            said.append(lines[k] if k < len(lines) else "")
+            words = " ".join(re.sub(r"^\s*(/\*+|\*+/?)?", "", x) for x in said)
+            if not OWNER_RE.search(" ".join(words.split())):
+                found.append((f"owner {rel} {m.group(1)}",
+                              f"{rel}:{i + 1}: {m.group(1)}() returns a pointer without saying who owns it "
+                              "(\"new reference, caller frees\", \"borrowed\", \"static\", ...)"))
+
+
 def check_lengths(src, found):
     for rel in project_files(src, (".c",)):
         lines = read(os.path.join(src, rel)).splitlines()
@@ -367,6 +406,7 @@ def main():
     check_stages(src, {} if includes_only else mods, found)
     check_include_paths(src, commands or os.path.join(build, "compile_commands.json"), source_root(build), found)
     check_lengths(src, found)
+    check_owners(src, found)
     check_ratios(src, found)
 
     failed = 0

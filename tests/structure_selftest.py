@@ -6,7 +6,8 @@ A copy of src/ with one violation planted at a time, its includes checked
 include from a later stage (model/ including
 the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h), and a ratio printed through "%.3gx"
-outside text.c's rule; and the build's own include paths, with a later
+outside text.c's rule, and a header's pointer-returning declaration
+that does not say who owns the pointer; and the build's own include paths, with a later
 stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
 the unplanted copy must pass.
 """
@@ -21,6 +22,7 @@ PLANTS = [
     ("src/model/profile.c", '#include "diff.h"\n', "includes src/diff/diff.h from a later stage (diff)"),
     ("src/teach/teach_view.c", '#include "report_priv.h"\n', "includes src/report/report_priv.h, private to src/report/"),
     ("src/diff/diff_explain.c", '/* fprintf(f, "%.3gx", r) */\n', 'formats a ratio with "%.3gx"'),
+    ("src/base/text.h", "char *ud_planted(void);\n\n", "ud_planted() returns a pointer without saying who owns it"),
 ]
 
 

@@ -68,7 +68,7 @@ enum ud_factor {
 	UD_FACTOR_COUNT
 };
 
-/* The JSON key ("path_length") and the label a report shows ("path length"). */
+/* The JSON key ("path_length") and the label a report shows ("path length").  Both static. */
 const char *ud_factor_name(enum ud_factor f);
 const char *ud_factor_label(enum ud_factor f);
 /* 0 with *out set, or -1 for a name no factor has. */
@@ -82,6 +82,7 @@ enum ud_work_basis {
 	UD_WORK_BASIS_COUNT
 };
 
+/* Returns a static string. */
 const char *ud_work_basis_text(enum ud_work_basis b);
 
 struct ud_work {
@@ -98,6 +99,7 @@ enum ud_speedup_basis {
 	UD_SPEEDUP_BASIS_COUNT
 };
 
+/* Returns a static string. */
 const char *ud_speedup_basis_name(enum ud_speedup_basis b);
 
 /*
@@ -157,6 +159,7 @@ enum ud_sig_method {
 	UD_SIG_METHOD_COUNT
 };
 
+/* Returns a static string. */
 const char *ud_sig_method_name(enum ud_sig_method m);
 
 struct ud_significance {
@@ -265,7 +268,7 @@ enum ud_verdict {
 	UD_VERDICT_COUNT
 };
 
-/* "faster", "slower", "same", "no-claim". */
+/* "faster", "slower", "same", "no-claim".  Returns a static string. */
 const char *ud_verdict_name(enum ud_verdict v);
 
 /*
@@ -339,7 +342,7 @@ enum ud_group {
 	UD_GROUP_COUNT
 };
 
-/* "kernel-heavy", "compute-bound", "mixed", "unknown". */
+/* "kernel-heavy", "compute-bound", "mixed", "unknown".  Returns a static string. */
 const char *ud_group_name(enum ud_group g);
 
 /* One side of the diff: index 0 is the baseline A, 1 the candidate B. */
@@ -467,7 +470,7 @@ enum ud_finding_id {
 	UD_FINDING_COUNT
 };
 
-/* The JSON id ("multiplexed") and the hypothesis a finding states. */
+/* The JSON id ("multiplexed") and the hypothesis a finding states.  Both static. */
 const char *ud_finding_name(enum ud_finding_id id);
 const char *ud_finding_hypothesis(enum ud_finding_id id);
 int ud_finding_from_name(const char *name, enum ud_finding_id *out);
@@ -533,6 +536,7 @@ struct ud_diff_input {
  * The model, or NULL with err: a workload with a zero or negative score, one
  * measured in different units or directions on the two sides, no workload in
  * common (the message lists both sides), or out of memory.
+ * Caller frees (ud_diff_free()).
  */
 struct ud_diff *ud_diff_build(const struct ud_diff_input *in, struct ud_err *err);
 /* Whether w is one of the summary's means: not composite, a speedup of the summary's basis. */

@@ -257,6 +257,7 @@ struct ud_fleet {
  * a baseline label no host has, under UD_FLEET_FIRST a first profile that
  * did not load (its reason), or out of memory.  A file that does not
  * load while others do is left out and listed in skipped.
+ * Caller frees (ud_fleet_free()).
  */
 struct ud_fleet *ud_fleet_build(const struct ud_fleet_input *in, struct ud_err *err);
 void ud_fleet_free(struct ud_fleet *f);

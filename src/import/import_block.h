@@ -137,7 +137,7 @@ int imp_acc_take_perf_command(struct acc *a, const char *line, struct ud_err *er
 /*
  * The workload names p holds, as a set for imp_acc_to_workload (a jansson object:
  * its hash table makes a lookup O(1)); NULL when out of memory.  The caller
- * decrefs it.  One set serves a whole file's blocks.
+ * decrefs it.  One set serves a whole file's blocks.  A new reference.
  */
 json_t *imp_names_taken(const struct ud_profile *p);
 /* Marks name taken in the set (0), or -1 out of memory. */

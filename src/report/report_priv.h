@@ -18,11 +18,12 @@
 #include "report_format.h"
 #include "uarch.h"
 
-/* A metric as its table says: "10.97%" or "0.71". */
+/* A metric as its table says: "10.97%" or "0.71".  A new reference. */
 json_t *ud_rv_metric(double v, enum ud_metric m);
 /*
  * A host fact as text, the one way diff and compare show them: "unknown"
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
+ * A new reference.
  */
 json_t *ud_rv_fact(const char *field, const struct ud_fact *v);
 /* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
