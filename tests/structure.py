@@ -27,6 +27,10 @@ Checks, printing every violation found:
            comment above it, down from the last blank line) or on its line (jansson's words: "new reference", "caller
            frees", "borrowed"; or "static", "owned by", "valid until",
            "points into", or the function that frees it).
+  export   No function of the libraries is exported that no other object
+           file calls (the binary's, the tests', the benchmarks', the
+           example's): one used only in its own file is made static, one
+           used nowhere is removed.
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
   ratio    No source but the rule's own (src/base/text.c) prints a ratio
@@ -337,6 +341,31 @@ def check_owners(src, found):
                               "(\"new reference, caller frees\", \"borrowed\", \"static\", ...)"))
 
 
+def check_exports(build, mods, found):
+    """Every global function of udportable, udlinux and udcli has a caller in another object file."""
+    users = {}
+    every = []
+    for root, _, names in os.walk(build):
+        every += [os.path.join(root, n) for n in names if n.endswith(".c.o")]
+    for path in every:
+        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[1] == "U":
+                users.setdefault(parts[0], set()).add(os.path.realpath(path))
+    for m, (lib, path) in sorted(mods.items()):
+        if lib == "uarchdiff":
+            continue
+        out = subprocess.run(["nm", "-P", "--defined-only", path], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[1] == "T" and not (users.get(parts[0], set()) - {os.path.realpath(path)}):
+                found.append((f"export {m} {parts[0]}",
+                              f"{m} exports {parts[0]}() and no other object file calls it: "
+                              "make it static (or remove it if its own file does not call it either)"))
+
+
 def check_lengths(src, found):
     for rel in project_files(src, (".c",)):
         lines = read(os.path.join(src, rel)).splitlines()
@@ -403,6 +432,7 @@ def main():
     check_includes(src, mods, found)
     if not includes_only:
         check_calls(mods, found)
+        check_exports(build, mods, found)
     check_stages(src, {} if includes_only else mods, found)
     check_include_paths(src, commands or os.path.join(build, "compile_commands.json"), source_root(build), found)
     check_lengths(src, found)

@@ -30,11 +30,6 @@ size_t ud_input_cap(enum ud_input_kind kind)
 	return kinds[kind].cap;
 }
 
-const char *ud_input_name(enum ud_input_kind kind)
-{
-	return kinds[kind].name;
-}
-
 static const char *file_type(mode_t m)
 {
 	if (S_ISDIR(m))

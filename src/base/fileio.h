@@ -53,9 +53,8 @@ enum ud_input_kind {
 	UD_INPUT_SCHEMA,
 };
 
-/* The kind's cap in bytes, and its name for messages ("spec file").  Returns a static string. */
+/* The kind's cap in bytes. */
 size_t ud_input_cap(enum ud_input_kind kind);
-const char *ud_input_name(enum ud_input_kind kind);
 
 /*
  * Reads path whole.  Returns a NUL-terminated buffer the caller frees, its

@@ -19,6 +19,9 @@
 #include "sampler.h"
 #include "targets.h"
 
+static int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
+		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err);
+
 static uint64_t tv_ns(struct timeval tv)
 {
 	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
@@ -122,7 +125,8 @@ int ud_launch_counted(char *const argv[], const struct ud_event *ev, size_t n, s
 	return ud_launch_sampled(argv, ev, n, counts, NULL, res, err);
 }
 
-int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
+/* ud_launch_counted(), sampling the command from its exec as well where s is not NULL. */
+static int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
 		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err)
 {
 	struct ud_session session = { .argv = argv, .sampling = s };

@@ -75,9 +75,6 @@ size_t ud_children(pid_t *pids, size_t max);
  * call it from the handler of its parent's death.
  */
 void ud_kill_descendants(const pid_t *spare, size_t nspare);
-/* ud_launch_counted(), sampling the command from its exec as well where s is not NULL. */
-int ud_launch_sampled(char *const argv[], const struct ud_event *ev, size_t n, struct ud_count *counts,
-		      const struct ud_launch_sampling *s, struct ud_launch_result *res, struct ud_err *err);
 
 /*
  * Called at every interval of a session with what each slot counted since

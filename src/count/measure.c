@@ -15,6 +15,8 @@
 #include "topdown_counters.h"
 #include "topdown_method.h"
 
+static void ud_fold_abort(struct ud_fold *f);
+
 struct ud_event *ud_measure_plan(const struct ud_uarch *u, const char *list, size_t *n, struct ud_err *err)
 {
 	return ud_measure_plan_topdown(u, list, 0, 0, false, false, n, err);
@@ -431,7 +433,8 @@ void ud_fold_finish(struct ud_fold *f)
 	ud_fold_abort(f);
 }
 
-void ud_fold_abort(struct ud_fold *f)
+/* Frees what the fold held, leaving the counters as they are. */
+static void ud_fold_abort(struct ud_fold *f)
 {
 	free(f->values);
 	f->values = NULL;

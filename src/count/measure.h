@@ -97,8 +97,6 @@ void ud_fold_add(struct ud_fold *f, const struct ud_count *counts);
  * is not_counted.  Frees what the fold held.
  */
 void ud_fold_finish(struct ud_fold *f);
-/* Frees what the fold held, leaving the counters as they are. */
-void ud_fold_abort(struct ud_fold *f);
 
 /*
  * Whether the kernel's NMI watchdog is on (/proc/sys/kernel/nmi_watchdog):

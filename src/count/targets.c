@@ -65,7 +65,8 @@ bad:
 	return -1;
 }
 
-int ud_online_cpus(int **cpus, size_t *n, struct ud_err *err)
+/* The online CPUs (/sys/devices/system/cpu/online), ascending. */
+static int ud_online_cpus(int **cpus, size_t *n, struct ud_err *err)
 {
 	char buf[4096];
 	FILE *f = fopen(SYS_CPU "/online", "re");
@@ -88,7 +89,11 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *err)
+/*
+ * A CPU list ("0-3,6"), each CPU online, ascending and without repeats;
+ * -1 with err for a malformed list or a CPU that is not online.
+ */
+static int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *err)
 {
 	int *online = NULL, *got = NULL;
 	size_t non = 0, k = 0;
@@ -160,7 +165,7 @@ static int cpu_node(int cpu)
 	return node < 0 ? 0 : node;
 }
 
-void ud_cpu_place(int cpu, struct ud_cpu_place *p)
+static void ud_cpu_place(int cpu, struct ud_cpu_place *p)
 {
 	char path[128];
 
@@ -173,7 +178,11 @@ void ud_cpu_place(int cpu, struct ud_cpu_place *p)
 	p->node = cpu_node(cpu);
 }
 
-int ud_task_list_parse(const char *list, pid_t **ids, size_t *n, struct ud_err *err)
+/*
+ * The ids of a process or thread list ("1234,1240"), each running, in the
+ * order given; -1 with err for a malformed list or an id with no task.
+ */
+static int ud_task_list_parse(const char *list, pid_t **ids, size_t *n, struct ud_err *err)
 {
 	int *got = NULL;
 
@@ -245,7 +254,8 @@ bool ud_task_alive(pid_t tid)
 	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
-void ud_task_comm(pid_t tid, char *buf, size_t len)
+/* A thread's name (/proc/TID/comm) into buf; "?" once it has exited. */
+static void ud_task_comm(pid_t tid, char *buf, size_t len)
 {
 	char path[64];
 	FILE *f;

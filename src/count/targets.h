@@ -17,13 +17,6 @@
 #include "error.h"
 #include "profile.h"
 
-/* The online CPUs (/sys/devices/system/cpu/online), ascending. */
-int ud_online_cpus(int **cpus, size_t *n, struct ud_err *err);
-/*
- * A CPU list ("0-3,6"), each CPU online, ascending and without repeats;
- * -1 with err for a malformed list or a CPU that is not online.
- */
-int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *err);
 
 /*
  * Where a CPU sits (Documentation/ABI/stable/sysfs-devices-system-cpu,
@@ -33,19 +26,11 @@ int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_err *er
 struct ud_cpu_place {
 	int socket, die, core, node;
 };
-void ud_cpu_place(int cpu, struct ud_cpu_place *p);
 
-/*
- * The ids of a process or thread list ("1234,1240"), each running, in the
- * order given; -1 with err for a malformed list or an id with no task.
- */
-int ud_task_list_parse(const char *list, pid_t **ids, size_t *n, struct ud_err *err);
 /* The threads of processes pids[0..n) (/proc/PID/task), process by process. */
 int ud_process_threads(const pid_t *pids, size_t n, pid_t **tids, size_t *ntids, struct ud_err *err);
 /* Whether a process or thread still runs: /proc/TID there, and not a zombie. */
 bool ud_task_alive(pid_t tid);
-/* A thread's name (/proc/TID/comm) into buf; "?" once it has exited. */
-void ud_task_comm(pid_t tid, char *buf, size_t len);
 
 /* How perf stat folds its slots for printing: the whole, per CPU (-A), core, socket, thread, die or NUMA node. */
 enum ud_aggr_mode { UD_AGGR_WHOLE, UD_AGGR_CPU, UD_AGGR_CORE, UD_AGGR_SOCKET, UD_AGGR_THREAD, UD_AGGR_DIE, UD_AGGR_NODE };

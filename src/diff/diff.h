@@ -552,8 +552,6 @@ struct ud_jw;
  * of memory or f refused.
  */
 void ud_diff_emit(const struct ud_diff *d, struct ud_jw *w, const char *key);
-/* One environment entry as the document's {"field", "a", "b"}, an element of the array open in w (compare's groups). */
-void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w);
 json_t *ud_diff_to_json(const struct ud_diff *d);
 int ud_diff_write_json(const struct ud_diff *d, FILE *f);
 

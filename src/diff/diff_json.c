@@ -370,7 +370,7 @@ static void only_in(struct ud_jw *w, const char *key, const struct ud_diff_host 
 	ud_jw_end(w);
 }
 
-void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w)
+static void ud_env_entry_emit(const struct ud_env_entry *e, struct ud_jw *w)
 {
 	ud_jw_object(w, NULL);
 	ud_jw_string(w, "field", e->field);

@@ -85,7 +85,8 @@ static void choose_reference(struct ud_fleet *f)
 	f->groups[f->ref_group].reference = true;
 }
 
-const struct ud_profile *ud_fleet_reference(const struct ud_fleet *f)
+/* The profile the reference is (borrowed from f: a host's or the reference group's median). */
+static const struct ud_profile *ud_fleet_reference(const struct ud_fleet *f)
 {
 	return f->ref_profile ? f->ref_profile : f->groups[f->ref_group].median;
 }
@@ -141,7 +142,11 @@ static void host_geomeans(struct ud_fleet *f)
 	}
 }
 
-struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err)
+/*
+ * Host k's profile read again from its file (caller frees), to diff it
+ * against the reference (--pairs) or its group; NULL with err.
+ */
+static struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err)
 {
 	return ud_profile_load(f->hosts[k].path, err);
 }

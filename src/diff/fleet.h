@@ -262,17 +262,10 @@ struct ud_fleet {
 struct ud_fleet *ud_fleet_build(const struct ud_fleet_input *in, struct ud_err *err);
 void ud_fleet_free(struct ud_fleet *f);
 
-/* The profile the reference is (borrowed from f: a host's or the reference group's median). */
-const struct ud_profile *ud_fleet_reference(const struct ud_fleet *f);
 
 /* Host k's speedup over the reference on workload w (the per-host table); NAN where unknown. */
 double ud_fleet_speedup(const struct ud_fleet *f, size_t k, size_t w);
 
-/*
- * Host k's profile read again from its file (caller frees), to diff it
- * against the reference (--pairs) or its group; NULL with err.
- */
-struct ud_profile *ud_fleet_reload(const struct ud_fleet *f, size_t k, struct ud_err *err);
 
 /*
  * What the outliers are ranked by, one sentence for the reports and the

@@ -12,7 +12,12 @@ static long long known(long v)
 	return v >= 0 ? v : UD_HOST_UNKNOWN;
 }
 
-int ud_host_set_uarch(struct ud_host *h, const struct ud_uarch *u, const struct ud_core *core)
+/*
+ * The microarchitecture a person named into h: cpu.uarch (the core's name
+ * where it has no table), cpu.isa where the table or core gives one, and
+ * cpu.vendor where h has none.  -1 when out of memory.
+ */
+static int ud_host_set_uarch(struct ud_host *h, const struct ud_uarch *u, const struct ud_core *core)
 {
 	const char *isa = core ? core->isa : u->isa;
 	const char *vendor = core ? core->vendor : ud_uarch_vendor(u);

@@ -43,11 +43,5 @@ struct ud_host *ud_host_for_import(const struct ud_host_import *o, struct ud_err
  */
 int ud_host_set_cpu(struct ud_host *h, const struct ud_cpu *cpu, const struct ud_uarch_db *db);
 
-/*
- * The microarchitecture a person named into h: cpu.uarch (the core's name
- * where it has no table), cpu.isa where the table or core gives one, and
- * cpu.vendor where h has none.  -1 when out of memory.
- */
-int ud_host_set_uarch(struct ud_host *h, const struct ud_uarch *u, const struct ud_core *core);
 
 #endif

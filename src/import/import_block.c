@@ -280,7 +280,7 @@ int imp_check_running_pct(double pct, struct ud_err *err)
 	return ud_fail(err, "running share %g%%: a share must be within 0..100", pct);
 }
 
-int imp_acc_add_score(struct acc *a, double value, double timebase, const char *units)
+static int imp_acc_add_score(struct acc *a, double value, double timebase, const char *units)
 {
 	struct acc_score *grown = realloc(a->scores, (a->nscores + 1) * sizeof(*grown));
 

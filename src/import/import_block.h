@@ -120,7 +120,6 @@ int imp_acc_set_counter_metric(struct acc *a, const char *event, const char *met
 void imp_acc_metric_group(struct acc *a, const char *label);
 /* 0 when pct (perf's running share; NAN: not printed) is within 0..100, else -1 with err. */
 int imp_check_running_pct(double pct, struct ud_err *err);
-int imp_acc_add_score(struct acc *a, double value, double timebase, const char *units);
 /*
  * UnixBench's result lines: "COUNT|total|timebase|units" (a score; the
  * timebase may be left out, "COUNT|value|units", for a rate) and the

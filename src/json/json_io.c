@@ -14,22 +14,6 @@ int ud_json_write(const json_t *j, FILE *f)
 	return ud_jw_finish(w, NULL);
 }
 
-json_t *ud_json_load_file(const char *path, struct ud_err *err)
-{
-	json_error_t jerr;
-	json_t *root;
-	size_t len;
-	char *text = ud_read_file(path, UD_INPUT_PROFILE, &len, err);
-
-	if (!text)
-		return NULL;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!root)
-		ud_fail(err, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-	return root;
-}
-
 
 double ud_json_number_at(const json_t *o, const char *key)
 {

@@ -14,8 +14,6 @@
 
 #include "error.h"
 
-/* A new reference to the document in path, or NULL with err "path:line:column: reason". */
-json_t *ud_json_load_file(const char *path, struct ud_err *err);
 
 /* The number under key in object o, NAN where it is absent or not a number (o may be NULL). */
 double ud_json_number_at(const json_t *o, const char *key);

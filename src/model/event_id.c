@@ -12,6 +12,8 @@
 #include "event_id.h"
 #include "event_names.h"
 
+static bool ud_event_pmu_is_core(const char *pmu);
+
 /*
  * Arm PMUv3's sysfs names for the events the kernel's generic names map
  * onto (drivers/perf/arm_pmuv3.c, armv8_pmuv3_perf_map and
@@ -218,7 +220,8 @@ void ud_event_id_parse(const char *spelling, struct ud_event_id *id)
 	}
 }
 
-bool ud_event_pmu_is_core(const char *pmu)
+/* Whether pmu names a core's PMU (cpu, cpu_core, cpu_atom, armv8_pmuv3_0, apple_firestorm_pmu), not an uncore one. */
+static bool ud_event_pmu_is_core(const char *pmu)
 {
 	static const char *const prefixes[] = { "cpu_", "armv8_", "armv9_", "apple_" };
 

@@ -109,7 +109,4 @@ void ud_event_id_name(const struct ud_event_id *id, bool with_pmu, char *buf, si
 void ud_event_classify_name(const char *name, enum ud_event_arch arch, enum ud_counter_class *cls,
 			    enum ud_counting *mode);
 
-/* Whether pmu names a core's PMU (cpu, cpu_core, cpu_atom, armv8_pmuv3_0, apple_firestorm_pmu), not an uncore one. */
-bool ud_event_pmu_is_core(const char *pmu);
-
 #endif

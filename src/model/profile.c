@@ -14,6 +14,8 @@
 #include "stats.h"
 #include "text.h"
 
+static void ud_workload_clear(struct ud_workload *w);
+
 struct ud_profile *ud_profile_new(struct ud_host *host)
 {
 	struct ud_profile *p = calloc(1, sizeof(*p));
@@ -66,7 +68,7 @@ void ud_stat_record_free(struct ud_stat_record *r)
 	free(r);
 }
 
-void ud_workload_clear(struct ud_workload *w)
+static void ud_workload_clear(struct ud_workload *w)
 {
 	free(w->name);
 	free(w->units);
@@ -379,7 +381,8 @@ bool ud_counter_is_per_pmu(const struct ud_counter *c)
 	       ud_counter_class_of(c) != UD_CLASS_SOFTWARE;
 }
 
-const struct ud_counter *ud_workload_class_counter(const struct ud_workload *w, enum ud_counter_class cls,
+/* The counter behind ud_workload_class_value() where one counter is it, else NULL (none, or a sum). Borrowed. */
+static const struct ud_counter *ud_workload_class_counter(const struct ud_workload *w, enum ud_counter_class cls,
 						   enum ud_counting m)
 {
 	for (size_t i = 0; i < w->ncounters; i++) {

@@ -221,11 +221,10 @@ extern const char *const ud_counter_opened_as_words[];
 int ud_profile_check_names(const struct ud_profile *p, size_t from, const char **name, struct ud_err *err);
 /*
  * A workload outside a profile's list (stat_record.h's rows): w set up as
- * ud_profile_add_workload() sets one up, 0 or -1 out of memory; and what
- * it owns freed (w itself is the caller's).
+ * ud_profile_add_workload() sets one up, 0 or -1 out of memory; what it
+ * owns is freed with the profile's stat records (stat_record.h).
  */
 int ud_workload_init(struct ud_workload *w, const char *name);
-void ud_workload_clear(struct ud_workload *w);
 struct ud_counter *ud_workload_add_counter(struct ud_workload *w, const char *name);
 int ud_workload_add_subscore(struct ud_workload *w, const char *name, double value, const char *units);
 /*
@@ -291,9 +290,6 @@ double ud_workload_value(const struct ud_workload *w, const char *name);
  * (ud_counter_is_per_pmu()).
  */
 double ud_workload_class_value(const struct ud_workload *w, enum ud_counter_class cls, enum ud_counting m);
-/* The counter behind ud_workload_class_value() where one counter is it, else NULL (none, or a sum). Borrowed. */
-const struct ud_counter *ud_workload_class_counter(const struct ud_workload *w, enum ud_counter_class cls,
-						   enum ud_counting m);
 /*
  * The counting domain of w's cycles and instructions: the first of all,
  * user, kernel, host and guest in which both were counted; else the first
@@ -361,8 +357,6 @@ struct ud_profile *ud_profile_parse(const char *text, size_t len, const char *na
 
 /* Writes atomically (outfile.h); "-" is stdout. */
 int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err *err);
-/* The same into a file that must not exist yet (ud_outfile_create()): a default name never replaces one. */
-int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err);
 /* Where ud_profile_save_somewhere() put a profile. */
 struct ud_profile_saved {
 	const char *path;     /* the file written: the one asked for (borrowed) or fallback; NULL: none */

@@ -27,7 +27,8 @@ static const char *skip_blanks(const char *s)
 	return s + strspn(s, " \t\r\n");
 }
 
-bool ud_profile_file_sniff(const char *path)
+/* Whether the file at path begins as a uarchdiff profile ("schema" first); false when it cannot be read. */
+static bool ud_profile_file_sniff(const char *path)
 {
 	char head[SNIFF_BYTES + 1];
 	const char *s;

@@ -32,8 +32,6 @@ struct ud_profile_paths {
 	size_t nother;   /* files under the folders that are not profiles, skipped */
 };
 
-/* Whether the file at path begins as a uarchdiff profile ("schema" first); false when it cannot be read. */
-bool ud_profile_file_sniff(const char *path);
 
 /* Adds operand: a file as it is, a folder's profiles; 0, or -1 with err naming the path and what to do. */
 int ud_profile_paths_add(struct ud_profile_paths *l, const char *operand, struct ud_err *err);

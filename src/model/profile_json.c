@@ -382,11 +382,6 @@ int ud_profile_save(const struct ud_profile *p, const char *path, struct ud_err 
 	return save(p, path, false, err);
 }
 
-int ud_profile_save_new(const struct ud_profile *p, const char *path, struct ud_err *err)
-{
-	return save(p, path, true, err);
-}
-
 /*
  * A new file in TMPDIR (else /tmp) for a profile its own file would not
  * take: 0 with the name in path, or -1 with why (nothing left behind).

@@ -88,13 +88,6 @@ struct ud_fleet_report {
 	struct ud_fleet_gaps *gaps;
 };
 
-/*
- * The view the fleet templates see (new reference, report_fleet.c), or
- * NULL when out of memory; with gaps (made by ud_fleet_gaps_init()) every
- * host's diff against the reference, a host that cannot be read again or
- * diffed named in pairs_left_out and recorded in gaps.
- */
-json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps);
 
 /* Writes the fleet to out as r says (json: the uarchdiff.compare/2 document), templates from dir. */
 int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,

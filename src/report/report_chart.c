@@ -109,7 +109,8 @@ static double ladder_end(const struct ladder *l, double e)
 	return e;
 }
 
-void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, double right)
+/* The axis holding ln ratios lo..hi (lo <= 0 <= hi) between x = left and right. */
+static void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, double right)
 {
 	const struct ladder *l = ladder_for(fmax(-lo, hi));
 
@@ -121,7 +122,8 @@ void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, doub
 	ax->right = right;
 }
 
-double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio)
+/* The x of a ratio's logarithm. */
+static double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio)
 {
 	return ax->left + (ln_ratio - ax->lo) / (ax->hi - ax->lo) * (ax->right - ax->left);
 }

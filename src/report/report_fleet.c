@@ -815,7 +815,13 @@ static json_t *workloads_left_out(const struct ud_fleet *f)
 	return a;
 }
 
-json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
+/*
+ * The view the fleet templates see (new reference, report_fleet.c), or
+ * NULL when out of memory; with gaps (made by ud_fleet_gaps_init()) every
+ * host's diff against the reference, a host that cannot be read again or
+ * diffed named in pairs_left_out and recorded in gaps.
+ */
+static json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
 {
 	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array();
 	size_t nhosts;

@@ -17,6 +17,8 @@
 #include "report_priv.h"
 #include "text.h"
 
+static json_t *ud_rv_fact(const char *field, const struct ud_fact *v);
+
 /* The one setting the text forms share: set once by the command before it writes (report.h). */
 static size_t report_width = UD_REPORT_WIDTH;
 
@@ -139,7 +141,8 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 	return json_string(buf);
 }
 
-json_t *ud_rv_env_entry(const struct ud_env_entry *e)
+/* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
+static json_t *ud_rv_env_entry(const struct ud_env_entry *e)
 {
 	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, &e->a), "b",
 			 ud_rv_fact(e->field, &e->b));
@@ -202,7 +205,12 @@ static bool is_hex_field(const char *field)
 	return strncmp(field, "cpu.midr_", strlen("cpu.midr_")) == 0;
 }
 
-json_t *ud_rv_fact(const char *field, const struct ud_fact *v)
+/*
+ * A host fact as text, the one way diff and compare show them: "unknown"
+ * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
+ * A new reference.
+ */
+static json_t *ud_rv_fact(const char *field, const struct ud_fact *v)
 {
 	char buf[256];
 

@@ -20,14 +20,6 @@
 
 /* A metric as its table says: "10.97%" or "0.71".  A new reference. */
 json_t *ud_rv_metric(double v, enum ud_metric m);
-/*
- * A host fact as text, the one way diff and compare show them: "unknown"
- * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
- * A new reference.
- */
-json_t *ud_rv_fact(const char *field, const struct ud_fact *v);
-/* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
-json_t *ud_rv_env_entry(const struct ud_env_entry *e);
 /* Every host fact a diff's two sides differ in, as ud_rv_env_entry rows (new reference). */
 json_t *ud_rv_environment(const struct ud_diff *d);
 /* n names as an array of strings: the workloads only one side holds (new reference). */
@@ -71,10 +63,6 @@ struct ud_log_axis {
 	double left, right;
 };
 
-/* The axis holding ln ratios lo..hi (lo <= 0 <= hi) between x = left and right. */
-void ud_axis_fit(struct ud_log_axis *ax, double lo, double hi, double left, double right);
-/* The x of a ratio's logarithm. */
-double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio);
 
 /* Widens [*lo, *hi] to hold one workload's waterfall: each running product of factor[] and the speedup. */
 void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double speedup, double *lo, double *hi);

@@ -16,7 +16,12 @@ struct from_counters {
 	double running_share;
 };
 
-const struct ud_counter *ud_td_counter(const struct ud_workload *w, const char *name)
+/*
+ * The counter of w standing for top-down event name: the counter of that
+ * name, or of that name with the modifiers counting added (":u" where only
+ * user mode may be counted).  Borrowed; NULL when w has none.
+ */
+static const struct ud_counter *ud_td_counter(const struct ud_workload *w, const char *name)
 {
 	size_t len = strlen(name);
 

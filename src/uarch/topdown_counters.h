@@ -15,12 +15,6 @@
 #include "profile.h"
 #include "uarch.h"
 
-/*
- * The counter of w standing for top-down event name: the counter of that
- * name, or of that name with the modifiers counting added (":u" where only
- * user mode may be counted).  Borrowed; NULL when w has none.
- */
-const struct ud_counter *ud_td_counter(const struct ud_workload *w, const char *name);
 
 /*
  * Appends to w one record (source counted) per top-down method of u whose

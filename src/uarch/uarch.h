@@ -206,8 +206,6 @@ const struct ud_uarch *ud_uarch_identify_file(const struct ud_uarch_db *db, cons
  * planner reads that: measure.h's ud_measure_nmi_watchdog()).
  */
 int ud_uarch_usable_counters(const struct ud_uarch *u, bool nmi_watchdog);
-/* "zen1, zen2, ..." into buf, for messages listing the known tables. */
-void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len);
 /*
  * What a name a person gave (--uarch, --fact cpu.uarch=) stands for, by
  * name or alias, without case or punctuation ("Genoa", "cascade-lake"):

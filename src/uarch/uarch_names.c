@@ -109,7 +109,8 @@ int ud_uarch_names_check(const struct ud_uarch_db *db, const char *path, struct 
 	return ret;
 }
 
-void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len)
+/* "zen1, zen2, ..." into buf, for messages listing the known tables. */
+static void ud_uarch_names(const struct ud_uarch_db *db, char *buf, size_t len)
 {
 	size_t used = 0;
 
