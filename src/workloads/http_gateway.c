@@ -72,8 +72,6 @@
 #define UPSTREAM_KEEPALIVE 64
 /* A sample's length in wrk's whole seconds: at least one (its least), at most an hour. */
 #define DURATION_MAX_S 3600
-/* What wrk prints (its report and our line), with room to spare; past it the rest is dropped. */
-#define OUTPUT_MAX 65536
 /* What the readiness answer is read into: headers and a pid. */
 #define ANSWER_MAX 2048
 /* The done() hook's line: its first word, then the numbers in the order parse_report() reads them. */
@@ -312,23 +310,6 @@ static int parse_report(const char *out, const char *dir, struct wl_ctx *ctx, do
 	return 0;
 }
 
-/* In the forked child: wrk against the gateway for the sample's seconds, its output on fd. */
-static void exec_wrk(const struct gateway_state *st, int fd)
-{
-	char url[64], duration[32];
-	char *argv[] = { "wrk", "-t", THREADS, "-c", CONNECTIONS, "-d", duration, "-s", (char *)st->script, url, NULL };
-	int devnull = open("/dev/null", O_RDONLY);
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", st->port[GATEWAY]);
-	snprintf(duration, sizeof(duration), "%us", st->duration_s);
-	if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-	    dup2(fd, STDERR_FILENO) < 0)
-		_exit(126);
-	execv(st->wrk_bin, argv);
-	_exit(127);
-}
-
 static double seconds(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -338,30 +319,17 @@ static double seconds(struct timeval tv)
 static int bench(const struct gateway_state *st, const char *dir, struct wl_ctx *ctx, double *rate,
 		 struct ud_err *err)
 {
-	char *out = malloc(OUTPUT_MAX);
+	char url[64], duration[32], *out;
+	char *argv[] = { "wrk", "-t", THREADS, "-c", CONNECTIONS, "-d", duration, "-s", (char *)st->script, url, NULL };
 	struct rusage ru;
-	int p[2], status = 0, ret;
-	pid_t pid;
+	int ret;
 
-	if (!out || pipe2(p, O_CLOEXEC) != 0) {
-		free(out);
-		return ud_fail(err, "wrk: %s", out ? strerror(errno) : "out of memory");
-	}
-	if ((pid = fork()) == 0)
-		exec_wrk(st, p[1]);
-	close(p[1]);
-	if (pid > 0)
-		ud_read_capped(p[0], out, OUTPUT_MAX);
-	close(p[0]);
-	while (pid > 0 && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", st->port[GATEWAY]);
+	snprintf(duration, sizeof(duration), "%us", st->duration_s);
 	ctx->nsub = 0;
-	if (pid < 0)
-		ret = ud_fail(err, "fork: %s", strerror(errno));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ret = ud_fail(err, "wrk failed (status %d): %.200s", ud_exit_code(status), out);
-	else
-		ret = parse_report(out, dir, ctx, rate, err);
+	if (ud_client_run("wrk", st->wrk_bin, argv, &out, &ru, err) != 0)
+		return -1;
+	ret = parse_report(out, dir, ctx, rate, err);
 	free(out);
 	if (ret != 0)
 		return -1;

@@ -57,8 +57,6 @@
 #define REQUESTS_MAX 50000000.0
 /* redis-benchmark's default: 50 connections, the load people publish. */
 #define CLIENTS "50"
-/* What redis-benchmark --csv prints for a few tests, with room to spare; past it the rest is dropped. */
-#define OUTPUT_MAX 65536
 /* The pipelined workload's commands a round trip (-P), in the range people publish (10 to 16). */
 #define PIPELINE_DEPTH "16"
 
@@ -195,24 +193,6 @@ static int parse_csv(const char *out, struct wl_ctx *ctx, double *rate_sum_inv, 
 	return *ntests ? 0 : ud_fail(err, "redis-benchmark printed no result ('\"TEST\",\"RPS\",...')");
 }
 
-/* In the forked child: redis-benchmark against the server, its output on fd. */
-static void exec_bench(const struct redis_state *st, double requests, int fd)
-{
-	char port[16], n[32];
-	char *argv[] = { "redis-benchmark", "-h", "127.0.0.1", "-p", port, "-c", CLIENTS, "-n", n, "-P",
-			 (char *)st->pipeline, "-t", "set,get", "--csv", NULL };
-	int devnull = open("/dev/null", O_RDONLY);
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	snprintf(port, sizeof(port), "%d", st->port);
-	snprintf(n, sizeof(n), "%.0f", requests);
-	if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-	    dup2(fd, STDERR_FILENO) < 0)
-		_exit(126);
-	execv(st->bench_bin, argv);
-	_exit(127);
-}
-
 /*
  * One benchmark of requests a test: the requests per second over all its
  * tests into *rate, each test's results and the client's CPU time into
@@ -220,32 +200,20 @@ static void exec_bench(const struct redis_state *st, double requests, int fd)
  */
 static int bench(const struct redis_state *st, double requests, struct wl_ctx *ctx, double *rate, struct ud_err *err)
 {
-	char *out = malloc(OUTPUT_MAX);
+	char port[16], n[32], *out;
+	char *argv[] = { "redis-benchmark", "-h", "127.0.0.1", "-p", port, "-c", CLIENTS, "-n", n, "-P",
+			 (char *)st->pipeline, "-t", "set,get", "--csv", NULL };
 	struct rusage ru;
 	double inv = 0;
 	size_t ntests = 0;
-	int p[2], status = 0, ret;
-	pid_t pid;
+	int ret;
 
-	if (!out || pipe2(p, O_CLOEXEC) != 0) {
-		free(out);
-		return ud_fail(err, "redis-benchmark: %s", out ? strerror(errno) : "out of memory");
-	}
-	if ((pid = fork()) == 0)
-		exec_bench(st, requests, p[1]);
-	close(p[1]);
-	if (pid > 0)
-		ud_read_capped(p[0], out, OUTPUT_MAX);
-	close(p[0]);
-	while (pid > 0 && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
+	snprintf(port, sizeof(port), "%d", st->port);
+	snprintf(n, sizeof(n), "%.0f", requests);
 	ctx->nsub = 0;
-	if (pid < 0)
-		ret = ud_fail(err, "fork: %s", strerror(errno));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ret = ud_fail(err, "redis-benchmark failed (status %d): %.200s", ud_exit_code(status), out);
-	else
-		ret = parse_csv(out, ctx, &inv, &ntests, err);
+	if (ud_client_run("redis-benchmark", st->bench_bin, argv, &out, &ru, err) != 0)
+		return -1;
+	ret = parse_csv(out, ctx, &inv, &ntests, err);
 	free(out);
 	if (ret != 0)
 		return -1;

@@ -1,10 +1,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +30,8 @@ int ud_loopback_free_port(struct ud_err *err)
 	return port;
 }
 
-void ud_read_capped(int fd, char *out, size_t cap)
+/* Reads fd until its writer closes it, keeping the first cap - 1 bytes in out, NUL-terminated. */
+static void read_capped(int fd, char *out, size_t cap)
 {
 	size_t len = 0;
 	char skip[4096];
@@ -45,6 +49,51 @@ void ud_read_capped(int fd, char *out, size_t cap)
 			len += (size_t)k;
 	}
 	out[len] = '\0';
+}
+
+/* In the forked child: bin with its output on fd; it dies with the workload, whatever ends that. */
+static void exec_client(const char *bin, char *const argv[], int fd)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+	    dup2(fd, STDERR_FILENO) < 0)
+		_exit(126);
+	execv(bin, argv);
+	_exit(127);
+}
+
+int ud_client_run(const char *name, const char *bin, char *const argv[], char **out, struct rusage *ru,
+		  struct ud_err *err)
+{
+	int p[2], status = 0;
+	pid_t pid;
+
+	*out = malloc(UD_CLIENT_OUTPUT_MAX);
+	if (!*out || pipe2(p, O_CLOEXEC) != 0) {
+		ud_fail(err, "%s: %s", name, *out ? strerror(errno) : "out of memory");
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	if ((pid = fork()) == 0)
+		exec_client(bin, argv, p[1]);
+	close(p[1]);
+	if (pid > 0)
+		read_capped(p[0], *out, UD_CLIENT_OUTPUT_MAX);
+	close(p[0]);
+	while (pid > 0 && wait4(pid, &status, 0, ru) < 0 && errno == EINTR)
+		;
+	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (pid < 0)
+		ud_fail(err, "fork: %s", strerror(errno));
+	else
+		ud_fail(err, "%s failed (status %d): %.200s", name, ud_exit_code(status), *out);
+	free(*out);
+	*out = NULL;
+	return -1;
 }
 
 void ud_server_kill(pid_t pid)

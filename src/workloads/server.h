@@ -1,6 +1,6 @@
 /*
  * server.h - what the server workloads (redis.c, http_gateway.c) share: a
- * free loopback port, a client's output read to its end, why a server
+ * free loopback port, the load client run to its end, why a server
  * stopped, a server stopped.
  */
 #ifndef UD_SERVER_H
@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -15,8 +16,20 @@
 /* A port free on 127.0.0.1 now, as the kernel picks one for port 0; -1 with err. */
 int ud_loopback_free_port(struct ud_err *err);
 
-/* Reads fd until its writer closes it, keeping the first cap - 1 bytes in out, NUL-terminated. */
-void ud_read_capped(int fd, char *out, size_t cap);
+/* What a client prints (redis-benchmark --csv, wrk's report), with room to spare; past it the rest is dropped. */
+#define UD_CLIENT_OUTPUT_MAX 65536
+
+/*
+ * Runs the load client bin (argv, named name in messages) to its end, its
+ * standard input /dev/null, its standard output and error read into *out (a
+ * new buffer the caller frees, NUL-terminated, the first
+ * UD_CLIENT_OUTPUT_MAX - 1 bytes kept) and its CPU time into *ru.  It dies
+ * with this process.  0 when it exited 0; -1 with err when it could not
+ * run or failed, saying how and with the start of what it printed (*out
+ * then NULL).
+ */
+int ud_client_run(const char *name, const char *bin, char *const argv[], char **out, struct rusage *ru,
+		  struct ud_err *err);
 
 /*
  * Kills and reaps a server this process started (pid > 0), at once: the
