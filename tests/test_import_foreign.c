@@ -159,6 +159,55 @@ START_TEST(test_perfspect_two_hosts)
 }
 END_TEST
 
+/* Cascade Lake's metric file names level 1 "TMAM_" ("TMAM_Backend_bound(%)"): the same four buckets. */
+START_TEST(test_perfspect_tmam_level1)
+{
+	const struct ud_topdown *t;
+
+	import_file(CLX);
+	ck_assert_uint_eq(p->workloads[0].ntopdown, 1);
+	t = &p->workloads[0].topdown[0];
+	ck_assert_int_eq(t->level, 1);
+	/* the four sum to 100.17%: each is kept as its share of that sum, the sum beside them */
+	ck_assert_double_eq_tol(t->value[UD_TD_RETIRING] * t->raw_sum, 0.5309104189092021, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_BAD_SPECULATION] * t->raw_sum, 0.05514896469263805, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_FRONTEND_BOUND] * t->raw_sum, 0.333838857026994, 1e-9);
+	ck_assert_double_eq_tol(t->value[UD_TD_BACKEND_BOUND] * t->raw_sum, 0.08178703425214724, 1e-9);
+	ck_assert(has_metric(&p->workloads[0], "TMAM_Info_CoreIPC"));
+}
+END_TEST
+
+/*
+ * Two hosts' summaries of one benchmark, without a counter between them:
+ * the diff still sets their top-down buckets side by side (a fleet
+ * measured with PerfSpect is compared by what PerfSpect measured).
+ */
+START_TEST(test_two_hosts_diff_topdown)
+{
+	char *dir = make_tempdir(), a[512], b[512];
+	char *ia[] = { UD_BINARY, "import", "--workload", "perlbench", "--label", "CLX", "-o", a, CLX, NULL };
+	char *ib[] = { UD_BINARY, "import", "--workload", "perlbench", "--label", "ICX", "-o", b, ICX, NULL };
+	char *dif[] = { UD_BINARY, "diff", a, b, NULL };
+	struct run_result r;
+
+	snprintf(a, sizeof(a), "%s/clx.json", dir);
+	snprintf(b, sizeof(b), "%s/icx.json", dir);
+	r = run_capture(ia);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(ib);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(dif);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "bad speculation") && strstr(r.out, "5.5%") && strstr(r.out, "20.5%"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "+15.0 pts") != NULL, "%s", r.out);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* README.CPU.md's two rows: level-1 buckets in percent; the two it does not print null, with why. */
 START_TEST(test_topdown_tool)
 {
@@ -275,6 +324,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_perfspect_kept_by_name);
 	tcase_add_test(tc, test_perfspect_topdown);
 	tcase_add_test(tc, test_perfspect_two_hosts);
+	tcase_add_test(tc, test_perfspect_tmam_level1);
+	tcase_add_test(tc, test_two_hosts_diff_topdown);
 	tcase_add_test(tc, test_topdown_tool);
 	tcase_add_test(tc, test_topdown_tool_made_up_intervals);
 	tcase_add_test(tc, test_score);

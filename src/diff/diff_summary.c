@@ -34,6 +34,8 @@ static enum ud_speedup_basis summary_basis(const struct ud_diff *d)
 
 static bool any_counted(const struct ud_workload *w)
 {
+	if (w->ntopdown > 0)
+		return true;
 	for (size_t i = 0; i < w->ncounters; i++)
 		if (w->counters[i].status == UD_COUNTED)
 			return true;

@@ -41,8 +41,13 @@
 #define TOPDOWN_TOOL_HEADER "time,group,stage,level,metric,value,units"
 /* PerfSpect 1.x's metric rows: "metric_" and the name its metric file gives. */
 #define PERFSPECT_PREFIX "metric_"
-/* Its top-down rows: "TMA_", two dots a level below the first ("TMA_..Fetch_Latency(%)"). */
-#define PERFSPECT_TMA "TMA_"
+/*
+ * Its top-down rows: "TMA_", two dots a level below the first
+ * ("TMA_..Fetch_Latency(%)"); in the metric files for Cascade Lake and
+ * before, "TMAM_" and level 1 only ("TMAM_Backend_bound(%)": the
+ * similarity analyzer's CLX reference).
+ */
+static const char *const perfspect_tma[] = { "TMA_", "TMAM_" };
 /* The fields of a topdown-tool row. */
 #define TT_FIELDS 7
 /* A metric name as long as these tools write them (PerfSpect's run to ~70 bytes), with room to spare. */
@@ -268,9 +273,11 @@ static int perfspect_row(struct fparse *fp, char *line, int lineno)
 	name = f[0];
 	if (strncmp(name, PERFSPECT_PREFIX, strlen(PERFSPECT_PREFIX)) == 0)
 		name += strlen(PERFSPECT_PREFIX);
-	if (strncmp(name, PERFSPECT_TMA, strlen(PERFSPECT_TMA)) == 0) {
-		const char *tma = name + strlen(PERFSPECT_TMA);
+	for (size_t i = 0; i < sizeof(perfspect_tma) / sizeof(perfspect_tma[0]); i++) {
+		const char *tma = name + strlen(perfspect_tma[i]);
 
+		if (strncmp(name, perfspect_tma[i], strlen(perfspect_tma[i])) != 0)
+			continue;
 		while (tma[dots] == '.')
 			dots++;
 		bucket = dots % 2 ? -1 : bucket_named(tma + dots, dots / 2 + 1);
