@@ -373,15 +373,32 @@ static json_t *cpi_view(const struct ud_cpi_stack *c)
 }
 
 /* "18,103,507 KB on A, 83,430,478 KB on B (score x elapsed ...)" */
+/*
+ * "s" where a count of a unit that is a word reads in the plural ("17,785
+ * requests", "3,331,210 loops", "1 run"); a symbol ("KB") or a word that
+ * ends in s as it is.
+ */
+static const char *plural_s(const char *unit, double n)
+{
+	size_t len = strlen(unit);
+
+	if (n == 1 || !len || unit[len - 1] == 's')
+		return "";
+	for (const char *c = unit; *c; c++)
+		if (*c < 'a' || *c > 'z')
+			return "";
+	return "s";
+}
+
 static json_t *work_view(const struct ud_work *work)
 {
 	const char *basis = ud_work_basis_text(work->basis);
-	char a[40], b[40], line[400];
+	char a[40], b[40];
 
 	ud_rv_count_text(ud_rv_known(work->a), a, sizeof(a));
 	ud_rv_count_text(ud_rv_known(work->b), b, sizeof(b));
-	snprintf(line, sizeof(line), "%s %s on A, %s %s on B (%s)", a, work->unit, b, work->unit, basis ? basis : "");
-	return json_string(line);
+	return ud_rv_printf("%s %s%s on A, %s %s%s on B (%s)", a, work->unit, plural_s(work->unit, work->a), b, work->unit,
+			    plural_s(work->unit, work->b), basis ? basis : "");
 }
 
 /* "397163 -> 1849374 KBps", or which side has no score, rather than "n/a -> n/a". */
