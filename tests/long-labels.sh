@@ -107,6 +107,7 @@ base = json.load(open(sys.argv[1]))
 for k, speed in enumerate([1, 1.1, 1.2, 1.3, 10]):
     d = json.loads(json.dumps(base))
     d["host"]["label"] = "FLEETHOST%d" % k
+    d["host"]["kernel"] = "KNSTART" + "rstuvw" * 100 + "ZEND"
     w = d["workloads"][0]
     w["name"] = "WLSTART" + "abcdefghi-" * 500 + "ZEND"
     w["units"] = "UNSTART" + "klmnop" * 500 + "ZEND"
@@ -130,8 +131,20 @@ for f in text md html json; do
 		failed=$((failed + 1))
 	fi
 done
+# a group named by a long fact's value (--group-by kernel): the name whole
+"$ud" compare --group-by kernel -f json -o fleet.kernel.json fleet0.json fleet1.json fleet2.json fleet3.json fleet4.json
+if ! python3 - fleet.kernel.json <<'EOF'
+import json, sys
+kernel = "KNSTART" + "rstuvw" * 100 + "ZEND"
+names = [g["name"] for g in json.load(open(sys.argv[1]))["groups"]]
+sys.exit(0 if names == [kernel] else f"group names {[n[:40] + '...' + n[-10:] for n in names]}, not the kernel whole")
+EOF
+then
+	echo "FAIL compare --group-by kernel: the group's name cut"
+	failed=$((failed + 1))
+fi
 if [ $failed -ne 0 ]; then
 	echo "long-labels: $failed failure(s)"
 	exit 1
 fi
-echo "long-labels: every long name whole in 12 diffs and 7 comparisons"
+echo "long-labels: every long name whole in 12 diffs and 8 comparisons"

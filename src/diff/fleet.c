@@ -9,23 +9,20 @@
 #include <string.h>
 
 #include "fleet_priv.h"
+#include "text.h"
 
 /* "zen4, 64 CPUs", "AuthenticAMD, 8 CPUs": the group's known key values; "host facts unknown" without. */
-static void group_name(struct ud_fleet_group *g, const struct ud_fleet *f)
+/* g's name from its key values, built to its length (the values are facts, capped only by the profile); -1 out of memory. */
+static int group_name(struct ud_fleet_group *g, const struct ud_fleet *f)
 {
-	size_t used = 0;
+	for (size_t k = 0; k < f->nkeys; k++) {
+		const char *v = g->keys[k], *sep = g->name ? ", " : "";
 
-	g->name[0] = '\0';
-	for (size_t k = 0; k < f->nkeys && used < sizeof(g->name); k++) {
-		const char *v = g->keys[k], *sep = used ? ", " : "";
-
-		if (v && strcmp(f->keys[k], "cpu.online_cpus") == 0)
-			used += (size_t)snprintf(g->name + used, sizeof(g->name) - used, "%s%s CPUs", sep, v);
-		else if (v)
-			used += (size_t)snprintf(g->name + used, sizeof(g->name) - used, "%s%s", sep, v);
+		if (v && !ud_append(&g->name, "%s%s%s", sep, v,
+				    strcmp(f->keys[k], "cpu.online_cpus") == 0 ? " CPUs" : ""))
+			return -1;
 	}
-	if (!used)
-		snprintf(g->name, sizeof(g->name), "host facts unknown");
+	return g->name || (g->name = strdup("host facts unknown")) ? 0 : -1;
 }
 
 static int by_value(const void *x, const void *y)
@@ -40,19 +37,20 @@ static int summarize_group(struct ud_fleet *f, struct ud_fleet_acc *a, size_t g)
 {
 	struct ud_fleet_group *grp = &f->groups[g];
 	struct ud_fleet_acc_group *ag = &a->groups[g];
-	char label[300];
+	char *label;
 
 	grp->keys = ag->keys;
 	ag->keys = NULL;
-	group_name(grp, f);
-	if (!(grp->hosts = malloc(f->nhosts * sizeof(*grp->hosts))) ||
+	if (group_name(grp, f) != 0 || !(grp->hosts = malloc(f->nhosts * sizeof(*grp->hosts))) ||
 	    !(grp->dist = calloc(f->nworkloads ? f->nworkloads : 1, sizeof(*grp->dist))))
 		return -1;
 	for (size_t k = 0; k < f->nhosts; k++)
 		if (f->hosts[k].group == g)
 			grp->hosts[grp->nhosts++] = k;
-	snprintf(label, sizeof(label), "G%zu median (%s)", g + 1, grp->name);
-	if (!(grp->median = ud_fleet_median_profile(ag, f, a->order, label)))
+	label = ud_printf_new("G%zu median (%s)", g + 1, grp->name);
+	grp->median = label ? ud_fleet_median_profile(ag, f, a->order, label) : NULL;
+	free(label);
+	if (!grp->median)
 		return -1;
 	for (size_t w = 0; w < f->nworkloads; w++) {
 		size_t id = a->order[w];
@@ -305,6 +303,7 @@ void ud_fleet_free(struct ud_fleet *f)
 		for (size_t k = 0; grp->keys && k < f->nkeys; k++)
 			free(grp->keys[k]);
 		free(grp->keys);
+		free(grp->name);
 		free(grp->hosts);
 		free(grp->dist);
 		ud_profile_free(grp->median);

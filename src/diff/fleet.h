@@ -160,7 +160,7 @@ struct ud_fleet_split {
 };
 
 struct ud_fleet_group {
-	char name[200];        /* its key values: "zen4, 64 CPUs"; "CPU unknown" */
+	char *name;            /* owned: its key values, "zen4, 64 CPUs"; "host facts unknown" */
 	char **keys;           /* owned: ngroup_by values as text, NULL where the host fact is unknown */
 	size_t *hosts;         /* owned: indices into hosts, in order */
 	size_t nhosts;
