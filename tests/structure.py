@@ -189,17 +189,33 @@ def check_includes(src, mods, found):
         found.append((f"cycle {' '.join(comp)}", "files include each other: " + ", ".join(comp)))
 
 
+NM_CACHE = {}
+
+
+def symbols(paths):
+    """{object path: [(symbol, nm's type letter)]}, read by one nm a batch and kept for the next check."""
+    todo = [p for p in paths if p not in NM_CACHE]
+    for at in range(0, len(todo), 256):
+        batch = todo[at:at + 256]
+        for p in batch:
+            NM_CACHE[p] = []
+        out = subprocess.run(["nm", "-P", "-A", *batch], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            # "path.o: symbol T 0 0" (-A names the file first)
+            where, _, rest = line.partition(": ")
+            parts = rest.split()
+            if where in NM_CACHE and len(parts) >= 2:
+                NM_CACHE[where].append((parts[0], parts[1]))
+    return {p: NM_CACHE[p] for p in paths}
+
+
 def calls(mods):
     """(caller, callee, symbols) for every module that calls another, read from the object files with nm."""
     defined, undefined = {}, {}
+    table = symbols([path for _, path in mods.values()])
     for m, (_, path) in mods.items():
-        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
         undefined[m] = set()
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) < 2:
-                continue
-            sym, kind = parts[0], parts[1]
+        for sym, kind in table[path]:
             if kind == "U":
                 undefined[m].add(sym)
             elif kind.isupper():
@@ -347,22 +363,17 @@ def check_exports(build, mods, found):
     every = []
     for root, _, names in os.walk(build):
         every += [os.path.join(root, n) for n in names if n.endswith(".c.o")]
-    for path in every:
-        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) >= 2 and parts[1] == "U":
-                users.setdefault(parts[0], set()).add(os.path.realpath(path))
+    for path, syms in symbols(every).items():
+        for sym, kind in syms:
+            if kind == "U":
+                users.setdefault(sym, set()).add(os.path.realpath(path))
     for m, (lib, path) in sorted(mods.items()):
         if lib == "uarchdiff":
             continue
-        out = subprocess.run(["nm", "-P", "--defined-only", path], capture_output=True, text=True,
-                             check=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) >= 2 and parts[1] == "T" and not (users.get(parts[0], set()) - {os.path.realpath(path)}):
-                found.append((f"export {m} {parts[0]}",
-                              f"{m} exports {parts[0]}() and no other object file calls it: "
+        for sym, kind in symbols([path])[path]:
+            if kind == "T" and not (users.get(sym, set()) - {os.path.realpath(path)}):
+                found.append((f"export {m} {sym}",
+                              f"{m} exports {sym}() and no other object file calls it: "
                               "make it static (or remove it if its own file does not call it either)"))
 
 
