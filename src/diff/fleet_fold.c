@@ -746,7 +746,8 @@ static void finish_exclusions(struct ud_fleet_acc *a, struct ud_fleet *f, const 
 		a->excluded[e].host = host;
 		a->excluded[e].workload = wrank[a->excluded[e].workload];
 	}
-	qsort(a->excluded, a->nexcluded, sizeof(*a->excluded), by_host_workload);
+	if (a->nexcluded) /* none: no array, and qsort's pointer must not be NULL */
+		qsort(a->excluded, a->nexcluded, sizeof(*a->excluded), by_host_workload);
 	f->excluded = a->excluded;
 	f->nexcluded = a->nexcluded;
 	a->excluded = NULL;
