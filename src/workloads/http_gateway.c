@@ -158,18 +158,10 @@ static void exec_nginx(const struct gateway_state *st, const char *dir, enum rol
 {
 	char conf[4200], log[4200];
 	char *argv[] = { "nginx", "-p", (char *)dir, "-c", conf, "-e", log, NULL };
-	int devnull = open("/dev/null", O_RDONLY), out;
 
-	/* It dies with this workload's process whatever ends it, a SIGKILL included. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	snprintf(conf, sizeof(conf), "%s/%s.conf", dir, role_name[r]);
 	snprintf(log, sizeof(log), "%s/%s.log", dir, role_name[r]);
-	out = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (devnull < 0 || out < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
-	    dup2(out, STDERR_FILENO) < 0 || chdir(dir) != 0)
-		_exit(126);
-	execv(st->nginx_bin, argv);
-	_exit(127);
+	ud_exec_child(st->nginx_bin, argv, open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600), dir);
 }
 
 /*

@@ -86,18 +86,10 @@ static void exec_server(const struct redis_state *st, const char *dir)
 	/* "redis-server" by name: Debian's is a link to a program that acts as what argv[0] names (redis-check-rdb) */
 	char *argv[] = { "redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly",
 			 "no", "--dir", (char *)dir, "--daemonize", "no", "--logfile", "", NULL };
-	int devnull = open("/dev/null", O_RDONLY), out;
 
-	/* It dies with this workload's process whatever ends it, a SIGKILL included. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	snprintf(port, sizeof(port), "%d", st->port);
 	snprintf(log, sizeof(log), "%s/redis-server.log", dir);
-	out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (devnull < 0 || out < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
-	    dup2(out, STDERR_FILENO) < 0 || chdir(dir) != 0)
-		_exit(126);
-	execv(st->server_bin, argv);
-	_exit(127);
+	ud_exec_child(st->server_bin, argv, open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), dir);
 }
 
 /* What INFO server answers, its process_id line included, with room to spare. */

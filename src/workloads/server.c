@@ -51,14 +51,13 @@ static void read_capped(int fd, char *out, size_t cap)
 	out[len] = '\0';
 }
 
-/* In the forked child: bin with its output on fd; it dies with the workload, whatever ends that. */
-static void exec_client(const char *bin, char *const argv[], int fd)
+_Noreturn void ud_exec_child(const char *bin, char *const argv[], int out, const char *dir)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (devnull < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-	    dup2(fd, STDERR_FILENO) < 0)
+	if (devnull < 0 || out < 0 || dup2(devnull, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+	    dup2(out, STDERR_FILENO) < 0 || (dir && chdir(dir) != 0))
 		_exit(126);
 	execv(bin, argv);
 	_exit(127);
@@ -78,7 +77,7 @@ int ud_client_run(const char *name, const char *bin, char *const argv[], char **
 		return -1;
 	}
 	if ((pid = fork()) == 0)
-		exec_client(bin, argv, p[1]);
+		ud_exec_child(bin, argv, p[1], NULL);
 	close(p[1]);
 	if (pid > 0)
 		read_capped(p[0], *out, UD_CLIENT_OUTPUT_MAX);

@@ -38,6 +38,14 @@ int ud_client_run(const char *name, const char *bin, char *const argv[], char **
  */
 void ud_server_kill(pid_t pid);
 
+/*
+ * In a forked child: bin with argv, standard input /dev/null, standard
+ * output and error on out, in dir where dir is not NULL; it dies with this
+ * process whatever ends it, a SIGKILL included.  Never returns (126 when
+ * the set-up fails, 127 when bin cannot be run).
+ */
+_Noreturn void ud_exec_child(const char *bin, char *const argv[], int out, const char *dir);
+
 /* A child's wait status as one number: its exit code, or 128 + the signal that ended it. */
 int ud_exit_code(int status);
 
