@@ -26,6 +26,16 @@
 
 #define UD UD_BINARY
 
+/* Occurrences of needle in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
 /* Bad input: exactly one line on stderr containing want, and the status. */
 static void expect_one_line_error(char *const argv[], int status, const char *want)
 {
@@ -733,6 +743,49 @@ START_TEST(test_import_says_what_it_read)
 }
 END_TEST
 
+/*
+ * A diff where one core is unknown says so once, naming the side and the
+ * option that names it; with both cores told, not at all.  The OCI E5 and
+ * E6 pastes (tests/data/perf-stat/, their origin there).
+ */
+START_TEST(test_diff_names_an_unknown_core)
+{
+	char *dir = make_tempdir(), a[4096], b[4096];
+	char *e5[] = { UD, "import", "--label", "E5", "-o", a, UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *e5z[] = { UD, "import", "--label", "E5", "--uarch", "zen4", "-o", a,
+			UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
+	char *e6[] = { UD, "import", "--label", "E6", "--uarch", "zen5", "-o", b,
+		       UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *diff_txt[] = { UD, "diff", a, b, NULL }, *diff_md[] = { UD, "diff", "-f", "md", a, b, NULL };
+	struct run_result r;
+
+	snprintf(a, sizeof(a), "%s/e5.json", dir);
+	snprintf(b, sizeof(b), "%s/e6.json", dir);
+	r = run_capture(e5);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(e6);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(diff_txt);
+	ck_assert_msg(r.status == 0 && occurrences(r.out, "core unknown") == 1 &&
+			      strstr(r.out, "core unknown on A (E5)") && strstr(r.out, "--uarch NAME"),
+		      "%s", r.out);
+	run_free(&r);
+	r = run_capture(diff_md);
+	ck_assert_msg(r.status == 0 && occurrences(r.out, "core unknown on A (E5)") == 1, "%s", r.out);
+	run_free(&r);
+	r = run_capture(e5z);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run_free(&r);
+	r = run_capture(diff_txt);
+	ck_assert_msg(r.status == 0 && !strstr(r.out, "core unknown"), "%s", r.out);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A UnixBench log cut mid-table: imported, marked incomplete, and the user told which rows are missing. */
 START_TEST(test_import_warns_on_a_cut_log)
 {
@@ -1245,16 +1298,6 @@ END_TEST
  * written, exit 2.  And options after operands are taken, as git and perf
  * take them.
  */
-/* Occurrences of needle in hay. */
-static int occurrences(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
 /*
  * The first line of text holding two words "n/a" and no number after its
  * first word (a row with neither side's value), or NULL.  A row whose
@@ -1763,6 +1806,7 @@ int main(void)
 	tcase_add_test(tc, test_import_raw_code_by_table);
 	tcase_add_test(tc, test_import_bad_facts);
 	tcase_add_test(tc, test_import_says_what_it_read);
+	tcase_add_test(tc, test_diff_names_an_unknown_core);
 	tcase_add_test(tc, test_import_warns_on_a_cut_log);
 	tcase_add_test(tc, test_score_only_diff_is_compact);
 	tcase_add_test(tc, test_counters_only_pastes_compare);

@@ -902,6 +902,33 @@ static json_t *pmu_banner(const struct ud_diff *d)
 	return v;
 }
 
+/*
+ * An unknown core, said once: the diff then charges misses a typical cost
+ * and cannot tell whether an event means the same on both cores, so the
+ * reader is told which side and the option that names the core; null when
+ * both cores are known or nothing was counted (no miss to charge).
+ */
+static json_t *uarch_note(const struct ud_diff *d)
+{
+	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+	char *where;
+	json_t *v;
+
+	if (a->uarch && b->uarch)
+		return json_null();
+	if (!a->uarch && !b->uarch)
+		where = ud_printf_new("on both hosts");
+	else
+		where = ud_printf_new("on %s (%s)", a->uarch ? "B" : "A", a->uarch ? b->label : a->label);
+	v = where ? ud_rv_printf("core unknown %s: misses are charged typical costs (%g cycles a mispredict, %g an L1 "
+				 "miss) and each event is taken to mean the same on both cores; import with --uarch NAME or "
+				 "--cpuinfo FILE to name a core ('uarchdiff events --uarch x' lists them)",
+				 where, UD_PENALTY_MISPREDICT, UD_PENALTY_L1_MISS)
+		  : NULL;
+	free(where);
+	return v;
+}
+
 json_t *ud_report_view(const struct ud_diff *d)
 {
 	bool counters = d->summary.counters, within_noise, groups, composites;
@@ -917,6 +944,7 @@ json_t *ud_report_view(const struct ud_diff *d)
 	json_object_set_new(view, "rows", rows_view(d, &within_noise, &cols));
 	json_object_set_new(view, "rows_head", rows_head(&cols));
 	json_object_set_new(view, "pmu_banner", counters ? pmu_banner(d) : json_null());
+	json_object_set_new(view, "uarch_note", counters ? uarch_note(d) : json_null());
 	json_object_set_new(view, "workloads", detail);
 	json_object_set_new(view, "score_only", json_boolean(!counters));
 	json_object_set_new(view, "score_table", counters ? json_array() : score_table(d));
