@@ -745,8 +745,9 @@ END_TEST
 
 /*
  * A diff where one core is unknown says so once, naming the side and the
- * option that names it; with both cores told, not at all.  The OCI E5 and
- * E6 pastes (tests/data/perf-stat/, their origin there).
+ * option that names it; with both cores told, or nothing but top-down
+ * shares counted, not at all.  The OCI E5 and E6 pastes and the PerfSpect
+ * summaries (tests/data/perf-stat/, tests/data/foreign/: their origins there).
  */
 START_TEST(test_diff_names_an_unknown_core)
 {
@@ -756,6 +757,10 @@ START_TEST(test_diff_names_an_unknown_core)
 			UD_TEST_DATA "/perf-stat/oci-e5-genoa-fstime.txt", NULL };
 	char *e6[] = { UD, "import", "--label", "E6", "--uarch", "zen5", "-o", b,
 		       UD_TEST_DATA "/perf-stat/oci-e6-turin-fstime.txt", NULL };
+	char *clx[] = { UD, "import", "--workload", "perlbench", "-o", a,
+			UD_TEST_DATA "/foreign/perfspect/clx-500.perlbench_r-average.csv", NULL };
+	char *icx[] = { UD, "import", "--workload", "perlbench", "-o", b,
+			UD_TEST_DATA "/foreign/perfspect/icx-500.perlbench_r-average.csv", NULL };
 	char *diff_txt[] = { UD, "diff", a, b, NULL }, *diff_md[] = { UD, "diff", "-f", "md", a, b, NULL };
 	struct run_result r;
 
@@ -780,6 +785,15 @@ START_TEST(test_diff_names_an_unknown_core)
 	run_free(&r);
 	r = run_capture(diff_txt);
 	ck_assert_msg(r.status == 0 && !strstr(r.out, "core unknown"), "%s", r.out);
+	run_free(&r);
+	/* top-down shares alone (PerfSpect's summaries) charge no miss: nothing to say */
+	for (char **argv = clx; argv; argv = argv == clx ? icx : NULL) {
+		r = run_capture(argv);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		run_free(&r);
+	}
+	r = run_capture(diff_txt);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "bad speculation") && !strstr(r.out, "core unknown"), "%s", r.out);
 	run_free(&r);
 	rm_tree(dir);
 	free(dir);

@@ -503,8 +503,7 @@ bool ud_workload_counts_own_work(const struct ud_workload *w)
 	return !w->target || w->target->kind == UD_TARGET_COMMAND;
 }
 
-/* Whether w counted a hardware event: any counter of a core PMU's class, in any mode. */
-static bool counted_hardware(const struct ud_workload *w)
+bool ud_workload_counted_hardware(const struct ud_workload *w)
 {
 	for (size_t i = 0; i < w->ncounters; i++)
 		if (w->counters[i].status == UD_COUNTED && ud_counter_class_is_core(ud_counter_class_of(&w->counters[i])))
@@ -537,7 +536,7 @@ const char *ud_profile_no_pmu_reason(const struct ud_profile *p, char *buf, size
 	size_t counters = 0;
 
 	for (size_t i = 0; i < p->nworkloads; i++) {
-		if (counted_hardware(&p->workloads[i]))
+		if (ud_workload_counted_hardware(&p->workloads[i]))
 			return NULL;
 		counters += p->workloads[i].ncounters;
 	}

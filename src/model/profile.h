@@ -262,6 +262,8 @@ int ud_target_kind_parse(const char *s, enum ud_target_kind *kind);
  * workload's path length (the diff's to say).
  */
 bool ud_workload_counts_own_work(const struct ud_workload *w);
+/* Whether w counted a hardware event: any counter of a core PMU's class, in any mode. */
+bool ud_workload_counted_hardware(const struct ud_workload *w);
 /* Removes and frees the last workload (an importer undoing a failed file). */
 void ud_profile_drop_last_workload(struct ud_profile *p);
 const struct ud_counter *ud_workload_counter(const struct ud_workload *w, const char *name);

@@ -906,15 +906,19 @@ static json_t *pmu_banner(const struct ud_diff *d)
  * An unknown core, said once: the diff then charges misses a typical cost
  * and cannot tell whether an event means the same on both cores, so the
  * reader is told which side and the option that names the core; null when
- * both cores are known or nothing was counted (no miss to charge).
+ * both cores are known or no hardware event was counted (nothing to
+ * charge: top-down shares or software counters alone).
  */
 static json_t *uarch_note(const struct ud_diff *d)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
+	bool hardware = false;
 	char *where;
 	json_t *v;
 
-	if (a->uarch && b->uarch)
+	for (size_t i = 0; i < d->nworkloads && !hardware; i++)
+		hardware = ud_workload_counted_hardware(d->workloads[i].a) || ud_workload_counted_hardware(d->workloads[i].b);
+	if ((a->uarch && b->uarch) || !hardware)
 		return json_null();
 	if (!a->uarch && !b->uarch)
 		where = ud_printf_new("on both hosts");
