@@ -187,7 +187,7 @@ START_TEST(test_two_hosts_diff_topdown)
 	char *dir = make_tempdir(), a[512], b[512];
 	char *ia[] = { UD_BINARY, "import", "--workload", "perlbench", "--label", "CLX", "-o", a, CLX, NULL };
 	char *ib[] = { UD_BINARY, "import", "--workload", "perlbench", "--label", "ICX", "-o", b, ICX, NULL };
-	char *dif[] = { UD_BINARY, "diff", a, b, NULL };
+	char *dif[] = { UD_BINARY, "diff", a, b, NULL, NULL, NULL };
 	struct run_result r;
 
 	snprintf(a, sizeof(a), "%s/clx.json", dir);
@@ -202,6 +202,18 @@ START_TEST(test_two_hosts_diff_topdown)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(strstr(r.out, "bad speculation") && strstr(r.out, "5.5%") && strstr(r.out, "20.5%"), "%s", r.out);
 	ck_assert_msg(strstr(r.out, "+15.0 pts") != NULL, "%s", r.out);
+	/* the CPI and GHz PerfSpect printed, side by side and marked: IPC is 1/CPI (1/0.893 = 1.12) */
+	ck_assert_msg(strstr(r.out, "IPC ^                          1.12         1.47") &&
+			      strstr(r.out, "GHz ^                          3.02         2.54") &&
+			      strstr(r.out, "^ as the imported tool printed it"),
+		      "%s", r.out);
+	run_free(&r);
+	dif[2] = "-f";
+	dif[3] = "json";
+	dif[4] = a;
+	dif[5] = b;
+	r = run_capture(dif);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\"printed\": {"), "%s", r.err);
 	run_free(&r);
 	rm_tree(dir);
 	free(dir);

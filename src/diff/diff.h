@@ -411,6 +411,13 @@ struct ud_diff_workload {
 	double share[UD_FACTOR_COUNT];   /* ln(factor) / ln(speedup); NAN at a speedup of 1 */
 	struct ud_ab metric[UD_METRIC_COUNT];
 	/*
+	 * The value an imported tool printed for a metric (PerfSpect's CPI
+	 * and GHz, perf's "# 2.853 GHz"), on a side whose counts give none:
+	 * shown beside the counts' metrics, never used to reason (the
+	 * factors, rules and CPI stack read metric alone).  NAN elsewhere.
+	 */
+	struct ud_ab printed[UD_METRIC_COUNT];
+	/*
 	 * Why a metric is not comparable between the sides (different events
 	 * behind one generic name, a rate above 100%, different counting
 	 * modes), owned; NULL where it is.  Such a metric is shown, never

@@ -17,15 +17,6 @@
 #include "diff_thresholds.h"
 #include "text.h"
 
-/* The GHz perf printed beside a paste's cycles line (the importers keep it as perf_metrics.ghz); NAN without. */
-static double perf_ghz(const struct ud_workload *x)
-{
-	for (size_t i = 0; i < x->nperf_metrics; i++)
-		if (strcmp(x->perf_metrics[i].name, "ghz") == 0)
-			return x->perf_metrics[i].value;
-	return NAN;
-}
-
 /* The two hosts' labels, for the phrases that name the side a ratio favours. */
 struct labels {
 	const char *a, *b;
@@ -106,7 +97,7 @@ static const char *const crossing_facts[] = { "vulnerabilities.", "kernel", "hyp
 static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_factor k, const struct labels *l)
 {
 	const struct ud_ab *m = w->metric;
-	double r = w->factor[k], big = r >= 1 ? r : 1 / r;
+	double r = w->factor[k], big = r >= 1 ? r : 1 / r, ga, gb;
 	const char *favoured = r >= 1 ? l->b : l->a, *more = r >= 1 ? l->a : l->b;
 
 	switch (k) {
@@ -128,8 +119,10 @@ static void factor_phrase(FILE *f, const struct ud_diff_workload *w, enum ud_fac
 		fprintf(f, "the clock (%s runs %s the cycles per second: frequency and utilization, without task-clock",
 			favoured, UD_RATIO_X(big));
 		/* perf's own GHz beside the cycles line, where both pastes kept it: the evidence as printed */
-		if (isfinite(perf_ghz(w->a)) && isfinite(perf_ghz(w->b)))
-			fprintf(f, "; perf printed %.4g -> %.4g GHz", perf_ghz(w->a), perf_ghz(w->b));
+		ga = ud_workload_perf_metric(w->a, "ghz");
+		gb = ud_workload_perf_metric(w->b, "ghz");
+		if (isfinite(ga) && isfinite(gb))
+			fprintf(f, "; perf printed %.4g -> %.4g GHz", ga, gb);
 		env_beside(f, w, "; the hosts differ: ", clock_facts);
 		fputs(")", f);
 		break;

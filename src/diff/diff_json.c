@@ -64,6 +64,12 @@ static void metrics(struct ud_jw *w, const struct ud_diff_workload *dw)
 		ud_jw_bool(w, "comparable", !dw->incomparable[i]);
 		if (dw->incomparable[i])
 			ud_jw_string(w, "reason", dw->incomparable[i]);
+		if (isfinite(dw->printed[i].a) || isfinite(dw->printed[i].b)) {
+			ud_jw_object(w, "printed");
+			ud_jw_real(w, "a", dw->printed[i].a);
+			ud_jw_real(w, "b", dw->printed[i].b);
+			ud_jw_end(w);
+		}
 		ud_jw_end(w);
 	}
 	ud_jw_end(w);

@@ -454,10 +454,31 @@ static bool rusage_splits(const struct ud_workload *x)
 	return x->user_ns + x->sys_ns >= UD_MIN_RUSAGE_NS;
 }
 
+/*
+ * What the source printed for metric m on a side where the counts give
+ * none: that metric's own name, else the reciprocal of IPC's or CPI's
+ * (PerfSpect prints CPI alone); NAN where it printed neither, or a clock
+ * outside the plausible range.
+ */
+static double printed_metric(const struct ud_workload *x, enum ud_metric m, double derived)
+{
+	double v;
+
+	if (isfinite(derived))
+		return NAN;
+	v = ud_workload_perf_metric(x, ud_metric_name(m));
+	if (!isfinite(v) && (m == UD_M_IPC || m == UD_M_CPI))
+		v = 1 / ud_workload_perf_metric(x, ud_metric_name(m == UD_M_IPC ? UD_M_CPI : UD_M_IPC));
+	/* perf prints ":u" cycles over all of task-clock as 0.02 GHz too: no clock, as the counts' own */
+	if (m == UD_M_GHZ && !(v >= UD_GHZ_PLAUSIBLE_LOW && v <= UD_GHZ_PLAUSIBLE_HIGH))
+		return NAN;
+	return isfinite(v) && v > 0 ? v : NAN;
+}
+
 static void compute_metrics(struct ud_diff_workload *w)
 {
 	for (int m = 0; m < UD_METRIC_COUNT; m++) {
-		double a = ud_metric(w->a, (enum ud_metric)m), b = ud_metric(w->b, (enum ud_metric)m);
+		double a = ud_metric(w->a, (enum ud_metric)m), b = ud_metric(w->b, (enum ud_metric)m), pa, pb;
 
 		/* a few ticks of user and sys time are no split of CPU time (a 350 us echo read 100% kernel, then 0%) */
 		if (m == UD_M_SYS_SHARE) {
@@ -470,6 +491,9 @@ static void compute_metrics(struct ud_diff_workload *w)
 			b = b >= UD_GHZ_PLAUSIBLE_LOW && b <= UD_GHZ_PLAUSIBLE_HIGH ? b : NAN;
 		}
 		w->metric[m] = (struct ud_ab){ a, b, ratio(b, a) };
+		pa = printed_metric(w->a, (enum ud_metric)m, a);
+		pb = printed_metric(w->b, (enum ud_metric)m, b);
+		w->printed[m] = (struct ud_ab){ pa, pb, ratio(isfinite(pb) ? pb : b, isfinite(pa) ? pa : a) };
 	}
 }
 

@@ -265,6 +265,14 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
 	return 0;
 }
 
+double ud_workload_perf_metric(const struct ud_workload *w, const char *name)
+{
+	for (size_t i = 0; i < w->nperf_metrics; i++)
+		if (strcmp(w->perf_metrics[i].name, name) == 0)
+			return w->perf_metrics[i].value;
+	return NAN;
+}
+
 int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value)
 {
 	struct ud_perf_metric *m;

@@ -233,6 +233,8 @@ int ud_workload_add_subscore(struct ud_workload *w, const char *name, double val
  * repeat a key): checking here cost a scan of every metric per metric.
  */
 int ud_workload_add_perf_metric(struct ud_workload *w, const char *name, double value);
+/* The value of the perf metric called name (as kept: "ghz", "cpi", "tma_retiring"), NAN where w has none. */
+double ud_workload_perf_metric(const struct ud_workload *w, const char *name);
 /*
  * Appends a top-down record of method m from source s for the core PMU pmu
  * ("" or NULL: the whole host; a hybrid host's records name theirs), or

@@ -54,21 +54,27 @@ static json_t *verdict(int significant)
 static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 {
 	json_t *rows = json_array();
+	bool printed = false;
 
 	for (int i = 0; i < UD_METRIC_COUNT; i++) {
 		enum ud_metric id = (enum ud_metric)i;
-		const struct ud_ab *m = &w->metric[i];
-		json_t *a = ud_rv_metric(m->a, id), *b = ud_rv_metric(m->b, id), *r = ud_rv_ratio(m->ratio);
+		const struct ud_ab *p = &w->printed[i];
+		bool as_printed = isfinite(p->a) || isfinite(p->b);
+		/* a side the counts leave without the metric shows what the source printed, marked "^" */
+		struct ud_ab m = { isfinite(p->a) ? p->a : w->metric[i].a, isfinite(p->b) ? p->b : w->metric[i].b,
+				   as_printed ? p->ratio : w->metric[i].ratio };
+		json_t *a = ud_rv_metric(m.a, id), *b = ud_rv_metric(m.b, id), *r = ud_rv_ratio(m.ratio);
 		const char *reason = w->incomparable[i];
 		char col[160], name[48];
 
-		if (!isfinite(m->a) && !isfinite(m->b)) { /* a row of n/a says nothing: the document keeps its nulls */
+		if (!isfinite(m.a) && !isfinite(m.b)) { /* a row of n/a says nothing: the document keeps its nulls */
 			json_decref(a);
 			json_decref(b);
 			json_decref(r);
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s%s", ud_metric_label(id), reason ? " *" : "");
+		printed = printed || as_printed;
+		snprintf(name, sizeof(name), "%s%s%s", ud_metric_label(id), reason ? " *" : "", as_printed ? " ^" : "");
 		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
 			 json_string_value(r));
 		if (reason)
@@ -76,6 +82,9 @@ static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
 		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
 						      "col", col));
 	}
+	if (printed)
+		json_array_append_new(notes, json_string("^ as the imported tool printed it, where the counts give "
+							 "none: shown, not reasoned with"));
 	return rows;
 }
 
