@@ -202,16 +202,16 @@ static double owed_s(const struct ud_suite_item *it, const struct ud_rounds_plan
 static double suite_left(const struct ud_suite_item *items, size_t n, const struct ud_rounds_plan *plan,
 			 double target_s, double spent_s)
 {
-	double owed = 0, budget = 0;
+	double first = 0, budget = 0;
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++) {
-		owed += owed_s(&items[i], plan, target_s);
+		first += owed_s(&items[i], plan, target_s);
 		any = any || items[i].active;
 	}
-	if (plan->fixed <= 0 && any && plan->budget_s - spent_s > owed)
+	if (plan->fixed <= 0 && any)
 		budget = plan->budget_s - spent_s;
-	return budget > owed ? budget : owed;
+	return budget > first ? budget : first;
 }
 
 static bool stopped(const struct ud_runner_opts *o)
