@@ -106,7 +106,8 @@ int ud_noise_target_missed(struct ud_noise *n, double target)
 	if (ci)
 		snprintf(above, sizeof(above), " (above %.0f%%)", 100 * UD_NOISE_MAX_CI95_REL);
 	/* one cause, one sentence: a wide interval and the budget that ran out before narrowing it */
-	snprintf(text, sizeof(text), "95%% interval %.1f%% after %d samples%s: %sits time budget ran out before the %.0f%% target",
+	snprintf(text, sizeof(text),
+		 "95%% interval %.1f%% after %d samples%s: %sthe suite's time budget ran out before the %.0f%% target",
 		 100 * n->ci95_rel, n->samples_taken, above, ci ? "the samples disagree and " : "", 100 * target);
 	if (!ci)
 		return ud_noise_add_warning(n, text);

@@ -83,17 +83,15 @@ static void sample_observed(struct ud_suite_item *it, const struct ud_runner_opt
 	ud_observe_stop(&obs, &it->seen);
 }
 
-/* Whether it should take another sample under plan. */
-/* Whether adaptive rounds have used the time it may spend on this workload. */
-static bool budget_spent(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
-{
-	return plan->fixed <= 0 && it->seen.sampled_ns >= plan->budget_factor * plan->min_samples * target_s * 1e9;
-}
-
-static bool wants_more(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
+/*
+ * Whether it should take another sample under plan, its interval kept in
+ * it->ci95 for the next round's order; the suite's budget is the round's
+ * to judge (ud_rounds_pick).
+ */
+static bool wants_more(struct ud_suite_item *it, const struct ud_rounds_plan *plan)
 {
 	const struct ud_run_result *r = &it->res;
-	double *scores, ci;
+	double *scores;
 
 	if (r->outcome != UD_OUT_OK)
 		return false;
@@ -101,16 +99,14 @@ static bool wants_more(const struct ud_suite_item *it, const struct ud_rounds_pl
 		return r->nsamples < (size_t)plan->fixed;
 	if (r->nsamples < (size_t)plan->min_samples)
 		return true;
-	if (budget_spent(it, plan, target_s))
-		return false;
 	scores = malloc(r->nsamples * sizeof(*scores));
 	if (!scores)
 		return false;
 	for (size_t i = 0; i < r->nsamples; i++)
 		scores[i] = ud_sample_score(&r->samples[i]);
-	ci = ud_ci95_median_rel(scores, r->nsamples);
+	it->ci95 = ud_ci95_median_rel(scores, r->nsamples);
 	free(scores);
-	return !(ci <= plan->target_ci95);
+	return !(it->ci95 <= plan->target_ci95);
 }
 
 /* Fisher-Yates with rand_r: the order of one round. */
@@ -140,37 +136,121 @@ static void take_turn(struct ud_suite_item *it, const struct ud_runner_opts *o, 
 	}
 	if (it->res.outcome == UD_OUT_OK)
 		sample_observed(it, o);
-	it->active = wants_more(it, plan, o->target_s);
-	it->target_missed = !it->active && it->res.outcome == UD_OUT_OK && budget_spent(it, plan, o->target_s);
+	it->active = wants_more(it, plan);
 }
 
-/* One workload's share of ud_rounds_status.left_s, in seconds. */
-static double time_left(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
+/* Its samples' mean wall time, fork and setup included, in seconds: what its next one should take. */
+static double sample_cost(const struct ud_suite_item *it)
 {
-	size_t n = it->res.nsamples;
-	double per = n ? it->seen.sampled_ns / 1e9 / (double)n : target_s, budget;
-
-	if (!it->active)
-		return 0;
-	if (plan->fixed > 0)
-		return (double)((size_t)plan->fixed > n ? (size_t)plan->fixed - n : 0) * per;
-	budget = plan->budget_factor * plan->min_samples * target_s - it->seen.sampled_ns / 1e9;
-	return budget > 0 ? budget : 0;
+	return it->res.nsamples ? it->seen.sampled_ns / 1e9 / (double)it->res.nsamples : 0;
 }
 
+/* Whether a's interval is wider than b's; one that could not be computed (NAN) is widest of all. */
+static bool wider(const struct ud_suite_item *a, const struct ud_suite_item *b)
+{
+	return isnan(a->ci95) ? !isnan(b->ci95) : a->ci95 > b->ci95;
+}
+
+size_t ud_rounds_pick(const struct ud_suite_item *items, size_t n, double left_s, size_t *order, size_t *ndropped)
+{
+	size_t nall = 0, end, k = 0;
+
+	/* insertion sort, widest first: a suite has tens of workloads */
+	for (size_t i = 0; i < n; i++) {
+		size_t at = nall;
+
+		if (!items[i].active)
+			continue;
+		nall++;
+		for (; at > 0 && wider(&items[i], &items[order[at - 1]]); at--)
+			order[at] = order[at - 1];
+		order[at] = i;
+	}
+	/* one that does not fit goes to the end, and never fits again: what is left only falls */
+	for (end = nall; k < end;) {
+		size_t i = order[k];
+		double cost = sample_cost(&items[i]);
+
+		if (cost <= left_s) {
+			left_s -= cost;
+			k++;
+			continue;
+		}
+		memmove(order + k, order + k + 1, (nall - k - 1) * sizeof(*order));
+		order[nall - 1] = i;
+		end--;
+	}
+	*ndropped = nall - end;
+	return end;
+}
+
+/* The samples it still lacks under plan: -r N's, or the first min_samples (which no budget cuts). */
+static size_t owed(const struct ud_suite_item *it, const struct ud_rounds_plan *plan)
+{
+	size_t n = it->res.nsamples, want = (size_t)(plan->fixed > 0 ? plan->fixed : plan->min_samples);
+
+	return it->active && n < want ? want - n : 0;
+}
+
+/* Those, at its mean sample time (target_s before its first), in seconds. */
+static double owed_s(const struct ud_suite_item *it, const struct ud_rounds_plan *plan, double target_s)
+{
+	return (double)owed(it, plan) * (it->res.nsamples ? sample_cost(it) : target_s);
+}
+
+/* ud_rounds_status.left_s: spent_s seconds into the rounds. */
 static double suite_left(const struct ud_suite_item *items, size_t n, const struct ud_rounds_plan *plan,
-			 double target_s)
+			 double target_s, double spent_s)
 {
-	double left = 0;
+	double first = 0, budget = 0;
+	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
-		left += time_left(&items[i], plan, target_s);
-	return left;
+	for (size_t i = 0; i < n; i++) {
+		first += owed_s(&items[i], plan, target_s);
+		any = any || items[i].active;
+	}
+	if (plan->fixed <= 0 && any)
+		budget = plan->budget_s - spent_s;
+	return budget > first ? budget : first;
 }
 
 static bool stopped(const struct ud_runner_opts *o)
 {
 	return o->stop && *o->stop;
+}
+
+/*
+ * The next round into order[0..m), returning m: every active workload,
+ * shuffled, while some lack their fixed or first samples; past those,
+ * ud_rounds_pick's, and those it drops are done, their target missed (told
+ * to progress with st).
+ */
+static size_t next_round(struct ud_suite_item *items, size_t n, const struct ud_rounds_plan *plan, double spent_s,
+			 size_t *order, unsigned *state, ud_rounds_progress progress, void *ctx,
+			 const struct ud_rounds_status *st)
+{
+	size_t m = 0, dropped;
+	bool lacking = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].active)
+			order[m++] = i;
+		lacking = lacking || owed(&items[i], plan) > 0;
+	}
+	if (plan->fixed > 0 || lacking) {
+		shuffle(order, m, state);
+		return m;
+	}
+	m = ud_rounds_pick(items, n, plan->budget_s - spent_s, order, &dropped);
+	for (size_t k = m; k < m + dropped; k++) {
+		struct ud_suite_item *it = &items[order[k]];
+
+		it->active = false;
+		it->target_missed = true;
+		if (progress)
+			progress(ctx, it, true, st);
+	}
+	return m;
 }
 
 int ud_rounds_run(struct ud_suite_item *items, size_t n, const struct ud_runner_opts *o,
@@ -179,24 +259,23 @@ int ud_rounds_run(struct ud_suite_item *items, size_t n, const struct ud_runner_
 	size_t *order = calloc(n ? n : 1, sizeof(*order)), m;
 	unsigned state = plan->seed;
 	struct ud_rounds_status st = { .count = n };
+	uint64_t t0 = ud_now_ns();
 
 	if (!order)
 		return ud_fail(err, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		items[i].active = true;
+		items[i].ci95 = NAN;
+	}
 	do {
-		m = 0;
-		for (size_t i = 0; i < n; i++)
-			if (items[i].active)
-				order[m++] = i;
-		shuffle(order, m, &state);
+		m = next_round(items, n, plan, (double)(ud_now_ns() - t0) / 1e9, order, &state, progress, ctx, &st);
 		st.round++;
 		for (size_t k = 0; k < m && !stopped(o); k++) {
 			struct ud_suite_item *it = &items[order[k]];
 
 			take_turn(it, o, plan);
 			st.index = order[k];
-			st.left_s = suite_left(items, n, plan, o->target_s);
+			st.left_s = suite_left(items, n, plan, o->target_s, (double)(ud_now_ns() - t0) / 1e9);
 			if (progress)
 				progress(ctx, it, !it->active, &st);
 		}

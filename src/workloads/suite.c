@@ -118,12 +118,14 @@ static const struct ud_counter *uncounted(const struct ud_profile *p)
 static int measure_all(const struct ud_suite_run *s, struct ud_profile *p, volatile sig_atomic_t *stop,
 		       struct ud_suite_result *res, struct ud_err *err)
 {
-	struct ud_rounds_plan plan = { .fixed = s->repeat, .target_ci95 = UD_ROUNDS_TARGET_CI95,
-				       .min_samples = UD_ROUNDS_MIN_SAMPLES, .budget_factor = UD_ROUNDS_BUDGET_FACTOR,
-				       .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
 	struct ud_suite_item *items = calloc(s->ndefs ? s->ndefs : 1, sizeof(*items));
 	double timeout;
 	struct ud_runner_opts ro = runner_opts(s, p, &timeout);
+	struct ud_rounds_plan plan = { .fixed = s->repeat, .target_ci95 = UD_ROUNDS_TARGET_CI95,
+				       .min_samples = UD_ROUNDS_MIN_SAMPLES,
+				       .budget_s = UD_ROUNDS_BUDGET_FACTOR * (double)s->ndefs * UD_ROUNDS_MIN_SAMPLES *
+						   ro.target_s,
+				       .seed = (unsigned)time(NULL) ^ (unsigned)getpid() };
 	int rc;
 
 	if (!items)
