@@ -50,12 +50,12 @@ static int parse_label(const char *arg, void *dest, struct ud_err *err)
 static const struct ud_option options[] = {
 	UD_STRING_OPTION('w', "workloads", &args.names, "LIST", "these workloads, comma-separated"),
 	UD_PARSE_OPTION(0, "suite", &args.suite, "S",
-	  "quick (8 workloads, ~25 s), default (20, ~100 s),\nfull (measured on a 2-vCPU VM)", parse_suite),
+	  "quick (8 workloads, under 15 s), default (20, under\na minute), full (every one that runs here)", parse_suite),
 	UD_LIST_OPTION('e', "event", &args.events, "EVENTS",
 	  "the counters instead of the defaults and the top-down\ngroups, as stat -e takes them (cycles:u,\n"
 	  "instructions:k, ... count one mode)"),
 	UD_LONG_OPTION('r', "repeat", &args.repeat, "N",
-	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2%)",
+	  "exactly N samples a workload (default: adaptive, 6 or\nmore until the median's 95% interval is within 2% or\nthe suite's time budget is spent)",
 	  1, UD_REPEAT_MAX),
 	UD_STRING_OPTION('o', "output", &args.output, "FILE", "the profile (default HOSTNAME-YYYYMMDD-HHMMSS.json)"),
 	UD_PARSE_OPTION(0, "label", &args.label, "TEXT", "the host's label in the profile (default: hostname)",
