@@ -33,6 +33,10 @@ Checks, printing every violation found:
            used nowhere is removed.
   length   No function in src/ longer than 80 lines (the lines
            between its opening '{' and closing '}', both in column 0).
+  builtin  No command file (src/builtin/*.c) longer than 250 lines: a
+           command parses its options, calls the library and prints, as
+           git's builtin/ and perf's builtin-*.c (issue 37); what it does
+           beyond that belongs in its stage's library.
   ratio    No source but the rule's own (src/base/text.c) prints a ratio
            through a "%gx" format ("%.3gx"): ud_format_ratio_x() is the one
            rule, so "1,222x" never reads "1.22e+03x" in one sentence and
@@ -50,6 +54,8 @@ import subprocess
 import sys
 
 MAX_FUNCTION_LINES = 80
+# A command file's most lines: room for an option table, its checks and the printing, not for a stage's work.
+MAX_BUILTIN_LINES = 250
 # POSIX headers that are not Linux's: the portable part may use them.
 POSIX_SYS = {"sys/types.h", "sys/stat.h", "sys/time.h"}
 LINUX_PREFIXES = ("linux/", "asm/", "asm-generic/", "perfmon/")
@@ -393,6 +399,18 @@ def check_lengths(src, found):
                 start = None
 
 
+def check_builtin_lengths(src, found):
+    folder = os.path.join("src", "builtin")
+    for rel in project_files(src, (".c",)):
+        if os.path.dirname(rel) != folder:
+            continue
+        n = len(read(os.path.join(src, rel)).splitlines())
+        if n > MAX_BUILTIN_LINES:
+            found.append((f"builtin {rel}",
+                          f"{rel} is {n} lines (a command file at most {MAX_BUILTIN_LINES}): "
+                          "move what it does beyond parsing and printing into its stage's library"))
+
+
 # A printf conversion of a double with an "x" after it: a ratio formatted outside the rule.
 RATIO_FORMAT_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[gGeE]x")
 RATIO_RULE_FILE = os.path.join("src", "base", "text.c")
@@ -447,6 +465,7 @@ def main():
     check_stages(src, {} if includes_only else mods, found)
     check_include_paths(src, commands or os.path.join(build, "compile_commands.json"), source_root(build), found)
     check_lengths(src, found)
+    check_builtin_lengths(src, found)
     check_owners(src, found)
     check_ratios(src, found)
 

@@ -7,7 +7,8 @@ include from a later stage (model/ including
 the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h), and a ratio printed through "%.3gx"
 outside text.c's rule, and a header's pointer-returning declaration
-that does not say who owns the pointer; and the build's own include paths, with a later
+that does not say who owns the pointer, and a command file grown past
+250 lines; and the build's own include paths, with a later
 stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
 the unplanted copy must pass.
 """
@@ -23,6 +24,7 @@ PLANTS = [
     ("src/teach/teach_view.c", '#include "report_priv.h"\n', "includes src/report/report_priv.h, private to src/report/"),
     ("src/diff/diff_explain.c", '/* fprintf(f, "%.3gx", r) */\n', 'formats a ratio with "%.3gx"'),
     ("src/base/text.h", "char *ud_planted(void);\n\n", "ud_planted() returns a pointer without saying who owns it"),
+    ("src/builtin/diff.c", "/*\n" + " * planted\n" * 250 + " */\n", "src/builtin/diff.c is 33"),
 ]
 
 
@@ -74,10 +76,10 @@ def main():
             with open(target, "w", encoding="utf-8") as f:
                 f.write(original)
             if code == 0 or want not in out:
-                print(f"FAIL: {line.strip()} planted in {path} was not caught as '{want}':\n{out}")
+                print(f"FAIL: {line.strip().splitlines()[0]} planted in {path} was not caught as '{want}':\n{out}")
                 failed += 1
             else:
-                print(f"ok: {line.strip()} in {path} caught")
+                print(f"ok: {line.strip().splitlines()[0]} in {path} caught")
         failed += plant_include_path(structure, tmp, build)
     return 1 if failed else 0
 

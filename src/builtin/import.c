@@ -3,29 +3,16 @@
  *                  [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE, repeatable] [--runs N]
  *                  -o PROFILE FILE...
  */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
-#include "host_import.h"
-#include "import.h"
+#include "import_request.h"
 #include "host_facts.h"
 #include "options.h"
-#include "outfile.h"
-#include "uarch.h"
 
-struct import_args {
-	struct ud_import_opts o;
-	const char *label, *cpuinfo, *uarch, *host, *output;
-	const char **facts; /* --fact, pointing into argv */
-	size_t nfacts;
-	long runs;          /* --runs; 0 none */
-};
-
-static struct import_args args;
+static struct ud_import_request args;
 
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
@@ -56,14 +43,7 @@ static int parse_score(const char *arg, void *dest, struct ud_err *err)
 /* --fact is repeatable: each KEY=VALUE is kept as given, and read with the host's other facts. */
 static int add_fact(const char *arg, void *dest, struct ud_err *err)
 {
-	struct import_args *a = dest;
-	const char **grown = realloc(a->facts, (a->nfacts + 1) * sizeof(*grown));
-
-	if (!grown)
-		return ud_fail(err, "out of memory");
-	a->facts = grown;
-	a->facts[a->nfacts++] = arg;
-	return 0;
+	return ud_import_request_fact(dest, arg, err);
 }
 
 /* --label as given, refused over UD_LABEL_MAX before any work (host_facts.h). */
@@ -133,12 +113,20 @@ static const struct ud_command command = {
 	.permute = true, /* `diff a.json b.json -f html`, as git and perf take it */
 };
 
+/* What the importers noticed but could take, said on stderr; the profile is still written. */
+static void warn(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "uarchdiff import: warning: %s\n", line);
+}
+
 /* Returns UD_OPT_GO_ON with *next the first input file, else the exit status. */
+
 static int parse_args(int argc, char **argv, int *next)
 {
 	int status;
 
-	args = (struct import_args){ 0 };
+	args = (struct ud_import_request){ .warn = warn };
 	status = ud_options_cli(&command, argc, argv, next);
 	if (status != UD_OPT_GO_ON)
 		return status;
@@ -153,78 +141,6 @@ static int parse_args(int argc, char **argv, int *next)
 	else
 		return UD_OPT_GO_ON;
 	return UD_EXIT_USAGE;
-}
-
-/*
- * Without --label the host is named later, after the files: one that names
- * its host (a robot table names its commit) is heard first, and the first
- * file's name is the fallback (label_by_file).
- */
-static struct ud_host *imported_host(const struct import_args *a, struct ud_err *err)
-{
-	struct ud_host_import o = { .label = a->label, .host_path = a->host, .cpuinfo_path = a->cpuinfo,
-				    .uarch = a->uarch, .facts = a->facts, .nfacts = a->nfacts };
-
-	return ud_host_for_import(&o, err);
-}
-
-/*
- * The first file's name as the label where neither --label nor the files
- * named the host; a --host file's own label (or none) stands, as before.
- */
-static int label_by_file(const struct import_args *a, struct ud_host *h, const char *first)
-{
-	const char *base = strrchr(first, '/');
-
-	return h->label || a->host ? 0 : ud_host_set_string(&h->label, base ? base + 1 : first);
-}
-
-/*
- * Imports every file into p; a --score must land on exactly one workload.
- * What the importers noticed but could take (a UnixBench table cut short)
- * is said on stderr, one line each; the profile is still written.
- */
-static int import_files(struct ud_profile *p, char **files, int nfiles, size_t *firsts, struct ud_err *err)
-{
-	for (int i = 0; i < nfiles; i++) {
-		struct ud_import_warnings warn = { 0 };
-		size_t before = p->nworkloads;
-		int ret = ud_import_file_warn(p, files[i], &args.o, &warn, err);
-
-		for (size_t k = 0; k < warn.n; k++)
-			fprintf(stderr, "uarchdiff import: warning: %s\n", warn.lines[k]);
-		ud_import_warnings_free(&warn);
-		if (ret != 0)
-			return -1;
-		if (args.o.nscores && p->nworkloads - before != 1)
-			return ud_fail(err, "%s: --score names one workload, and the file holds %zu", files[i],
-				       p->nworkloads - before);
-		firsts[i] = before;
-	}
-	return 0;
-}
-
-/*
- * -o checked before anything is read, as ud_outfile_check() checks it, and
- * refused when it names a file read: a paste, --host or --cpuinfo.
- */
-static int check_output(char **files, int nfiles, struct ud_err *err)
-{
-	const char **inputs = calloc((size_t)nfiles + 2, sizeof(*inputs));
-	size_t n = 0;
-	int ret;
-
-	if (!inputs)
-		return ud_fail(err, "out of memory");
-	for (int i = 0; i < nfiles; i++)
-		inputs[n++] = files[i];
-	if (args.host)
-		inputs[n++] = args.host;
-	if (args.cpuinfo)
-		inputs[n++] = args.cpuinfo;
-	ret = ud_outfile_check_inputs("-o", args.output, inputs, n, err);
-	free(inputs);
-	return ret;
 }
 
 /* What each file added, one line on stderr, so that a user sees the paste was understood (and how). */
@@ -245,57 +161,32 @@ static void say_read(const struct ud_profile *p, char **files, int nfiles, const
 static int import_main(int argc, char **argv)
 {
 	size_t *firsts = NULL;
-	struct ud_profile *p = NULL;
+	struct ud_profile *p;
 	struct ud_err err = UD_ERR_INIT;
-	struct ud_host *host;
 	int next, ret = parse_args(argc, argv, &next);
 
 	if (ret != UD_OPT_GO_ON)
 		return ret;
-	args.o.runs = (int)args.runs;
-	/* one set for all the files: a workload pasted in two of them is refused, naming both */
-	args.o.seen = ud_import_seen_new();
-	/* -o is checked before the inputs are read, and created only once they all parsed. */
-	if (check_output(argv + next, argc - next, &err) != 0)
-		goto fail;
-	host = imported_host(&args, &err);
-	p = host ? ud_profile_new(host) : NULL;
-	firsts = calloc((size_t)(argc - next), sizeof(*firsts));
-	if (!firsts || !args.o.seen)
-		ud_fail(&err, "out of memory");
-	if (!firsts || !args.o.seen || !p || import_files(p, argv + next, argc - next, firsts, &err) != 0)
-		goto fail;
-	ud_import_classify_by_table(p);
-	if (label_by_file(&args, p->host, argv[next]) != 0) {
-		ud_fail(&err, "out of memory");
-		goto fail;
+	if (!(p = ud_import_request_run(&args, argv + next, argc - next, &firsts, &err))) {
+		ud_cmd_error(&command, "%s", err.msg);
+		return UD_EXIT_USAGE;
 	}
 	if (ud_profile_save(p, args.output, &err) != 0) {
 		ud_cmd_error(&command, "%s", err.msg);
-		free(firsts);
-		ud_profile_free(p);
-		return UD_EXIT_RUN_FAILED;
+		ret = UD_EXIT_RUN_FAILED;
+	} else {
+		say_read(p, argv + next, argc - next, firsts);
+		ret = UD_EXIT_OK;
 	}
-	say_read(p, argv + next, argc - next, firsts);
 	free(firsts);
 	ud_profile_free(p);
-	return UD_EXIT_OK;
-fail:
-	ud_cmd_error(&command, "%s", err.msg);
-	free(firsts);
-	ud_profile_free(p);
-	return UD_EXIT_USAGE;
+	return ret;
 }
 
 int cmd_import(int argc, char **argv)
 {
 	int ret = import_main(argc, argv);
 
-	free(args.o.scores);
-	args.o.scores = NULL;
-	ud_import_seen_free(args.o.seen);
-	args.o.seen = NULL;
-	free(args.facts);
-	args.facts = NULL;
+	ud_import_request_free(&args);
 	return ret;
 }

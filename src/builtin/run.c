@@ -11,14 +11,11 @@
 #include <unistd.h>
 
 #include "builtins.h"
-#include "host.h"
-#include "measurement.h"
 #include "host_facts.h"
 #include "options.h"
 #include "outfile.h"
 #include "run_summary.h"
-#include "selection.h"
-#include "spec.h"
+#include "run_plan.h"
 #include "stop.h"
 #include "suite.h"
 #include "text.h"
@@ -112,45 +109,8 @@ static bool keeps_one_cpu(const char *workload)
 	return d && !d->not_single_cpu;
 }
 
-/* Everything one `run` holds between measuring and writing. */
-struct run {
-	struct ud_measurement m;           /* the host's table (its top-down methods counted), the plan, the sampler */
-	struct ud_spec *specs;
-	size_t nspecs;
-	const struct ud_workload_def **defs;
-	size_t ndefs;
-	struct ud_profile *p;
-	char *output;
-	bool output_default;               /* output is a name the user did not give: it must not exist */
-};
-
-/* The host, the output file and the counter plan: what every workload needs. */
-static int prepare(struct run *r, struct ud_err *err)
-{
-	/* -e's list is what is counted, as stat's: the top-down groups come with the defaults */
-	struct ud_measurement_opts mo = { .events = args.events, .topdown = !args.events, .hotspots = args.hotspots,
-					  .say_user_only = true, .without_hotspots = "measuring", .notice = say };
-	struct ud_host_opts hopts = { .db = &r->m.db, .label = args.label };
-	struct ud_host *host;
-
-	if (ud_measurement_detect(&r->m, err) != 0)
-		return -1;
-	if (!(host = ud_host_collect(&hopts, err)))
-		return -1;
-	if (!(r->p = ud_profile_new(host)))
-		return ud_fail(err, "out of memory");
-	r->output_default = !args.output && !args.json;
-	r->output = args.output ? strdup(args.output) : args.json ? strdup("-") : ud_profile_default_path(r->p->host);
-	if (!r->output)
-		return ud_fail(err, "out of memory");
-	/* An unwritable profile fails now, not after a minute of measuring; nothing is created yet. */
-	if ((r->output_default ? ud_outfile_check_new : ud_outfile_check)(r->output, err) != 0)
-		return -1;
-	return ud_measurement_plan(&r->m, &mo, err);
-}
-
 /* After a stop signal: what was measured is saved marked incomplete; nothing measured replaces nothing. */
-static bool say_stopped(const struct run *r, int sig)
+static bool say_stopped(const struct ud_run_plan *r, int sig)
 {
 	char name[32];
 
@@ -173,7 +133,7 @@ static bool say_stopped(const struct run *r, int sig)
  * became of the profile: on a failed write the profile went to a file in
  * TMPDIR, or the message says it is lost.  Returns the exit status.
  */
-static int say_saved(const struct run *r, const struct ud_suite_result *res, int status)
+static int say_saved(const struct ud_run_plan *r, const struct ud_suite_result *res, int status)
 {
 	const struct ud_profile_saved *s = &res->saved;
 	char shown[4300];
@@ -197,7 +157,7 @@ static int say_saved(const struct run *r, const struct ud_suite_result *res, int
 }
 
 /* Measures and saves (suite.h: a stop signal stops it, what was measured is kept); the exit status, or -1 with err. */
-static int measure_and_save(struct run *r, struct ud_err *err)
+static int measure_and_save(struct ud_run_plan *r, struct ud_err *err)
 {
 	int tty = isatty(STDERR_FILENO);
 	struct ud_suite_run s = {
@@ -219,18 +179,10 @@ static int measure_and_save(struct run *r, struct ud_err *err)
 	return say_saved(r, &res, res.failed || c || res.stop_signal ? UD_EXIT_RUN_FAILED : UD_EXIT_OK);
 }
 
-static void run_free(struct run *r)
-{
-	ud_profile_free(r->p);
-	free(r->output);
-	free(r->defs);
-	ud_specs_free(r->specs, r->nspecs);
-	ud_measurement_free(&r->m);
-}
-
 int cmd_run(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct ud_run_plan r = { 0 };
+	struct ud_run_request rq;
 	struct ud_err err = UD_ERR_INIT;
 	int next, status;
 
@@ -239,9 +191,10 @@ int cmd_run(int argc, char **argv)
 	if (status != UD_OPT_GO_ON)
 		return status;
 	/* Before measuring, a failure is bad usage or input (an unknown workload, an unwritable -o); after, a failed run. */
-	if (ud_specs_load(NULL, &r.specs, &r.nspecs, &err) != 0 ||
-	    !(r.defs = ud_workloads_select(args.names, args.suite, r.specs, r.nspecs, &r.ndefs, say, NULL, &err)) ||
-	    prepare(&r, &err) != 0)
+	rq = (struct ud_run_request){ .names = args.names, .suite = args.suite, .events = args.events,
+				      .output = args.output, .label = args.label, .json = args.json,
+				      .hotspots = args.hotspots, .notice = say };
+	if (ud_run_plan_make(&r, &rq, &err) != 0)
 		status = UD_EXIT_USAGE;
 	else
 		status = measure_and_save(&r, &err);
@@ -249,7 +202,7 @@ int cmd_run(int argc, char **argv)
 		ud_cmd_error(&command, "%s", err.msg);
 		status = status < 0 ? UD_EXIT_RUN_FAILED : status;
 	}
-	run_free(&r);
+	ud_run_plan_free(&r);
 	free(args.events);
 	return status;
 }

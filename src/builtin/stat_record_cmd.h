@@ -1,8 +1,9 @@
 /*
- * stat_record_cmd.h - what stat.c lends `uarchdiff stat record`
- * (stat_record_cmd.c, which holds cmd_stat(): stat's first word picks
- * record, report or stat itself): record counts through stat's own run,
- * its options and all, with these hooks beside it.
+ * stat_record_cmd.h - what stat's command files lend each other: stat.c
+ * holds cmd_stat(), whose first word picks `stat record`
+ * (stat_record_cmd.c), `stat report` (stat_report_cmd.c) or stat itself;
+ * record counts through stat's own run, its options (stat_options.c) and
+ * all, with these hooks beside it.
  */
 #ifndef UD_STAT_RECORD_CMD_H
 #define UD_STAT_RECORD_CMD_H
@@ -12,6 +13,10 @@
 #include "options.h"
 #include "profile.h"
 #include "stat_format.h"
+#include "stat_run.h"
+
+/* perf's default file for both record and report (tools/perf/util/data.c). */
+#define UD_STAT_DEFAULT_RECORD "perf.data"
 
 /* What `stat record` adds to stat's run. */
 struct ud_stat_recorder {
@@ -28,9 +33,18 @@ struct ud_stat_recorder {
 	void *ctx;
 };
 
-/* stat.c: its command (name, help, option table); borrowed. */
+/* stat_options.c: stat's command (name, help, option table); borrowed. */
 const struct ud_command *ud_stat_command(void);
-/* stat.c: `stat` counting and reporting with recorder's hooks (NULL: none); the exit status. */
-int ud_stat_count(int argc, char **argv, const struct ud_stat_recorder *recorder);
+/* stat_options.c: the options that table fills, static; borrowed. */
+struct ud_stat_opts *ud_stat_options(void);
+/*
+ * stat_record_cmd.c: `uarchdiff stat record ARGS...`'s hooks for
+ * stat.c's run; a new recorder, freed with ud_stat_recorder_free(), or
+ * NULL (said).
+ */
+struct ud_stat_recorder *ud_stat_recorder_new(int argc, char **argv);
+void ud_stat_recorder_free(struct ud_stat_recorder *recorder);
+/* stat_report_cmd.c: `uarchdiff stat report`; the exit status. */
+int ud_stat_report_cmd(int argc, char **argv);
 
 #endif
