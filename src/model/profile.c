@@ -1,6 +1,7 @@
 /*
  * profile.c - the profile model: building it, reading counters from it,
- * freeing it.  Its JSON form is profile_json.c's.
+ * freeing it.  Its JSON form is written by profile_write.c and read by
+ * profile_read.c.
  */
 #include <errno.h>
 #include <math.h>

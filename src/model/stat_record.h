@@ -8,8 +8,8 @@
  * The workload itself holds the totals (counters, runs, elapsed, user and
  * sys times, top-down, hotspots); a part or an interval holds its own
  * counters, in the workload's order, and the time they were counted over.
- * Its JSON form is profile_json.c's, as the rest of the profile's; the
- * report's view of it is stat_replay.h's (stage report).
+ * Its JSON form is profile_write.c's and profile_read.c's, as the rest of
+ * the profile's; the report's view of it is stat_replay.h's (stage report).
  *
  * Ownership: a record owns everything reachable from it; ud_stat_record_free()
  * frees it.  Pointers returned by the add functions stay valid until the

@@ -1,7 +1,7 @@
 /*
  * unixbench_score.h - UnixBench's Run scoring of a program's COUNT line.
  *
- * In one place for the spec workloads (spec.c) and the importers (a COUNT
+ * In one place for the spec workloads (spec_run.c) and the importers (a COUNT
  * line inside a perf paste).
  */
 #ifndef UD_UNIXBENCH_SCORE_H
