@@ -565,6 +565,82 @@ START_TEST(test_html_noise)
 }
 END_TEST
 
+/* ---- the pages, byte for byte ---- */
+
+/*
+ * A made-up document where every lab counted: the mechanism columns and the
+ * counters line show, the cache lab has a note, the ilp lab failed (no
+ * points, no chart).  None of it was measured.
+ */
+static json_t *made_up_counted_doc(void)
+{
+	struct ud_lab_result r[3];
+	json_t *doc;
+
+	branch_result(&r[0], 0.4, 2.9);
+	cache_result(&r[1], (struct ud_cache_kb){ 48, 2048, 0 });
+	ud_lab_result_init(&r[2], UD_LAB_ILP);
+	snprintf(r[2].failed, sizeof(r[2].failed), "out of memory (made-up)");
+	/* as teach_labs.c's lab_failed() leaves a lab that could not run to its end */
+	r[2].measured = strdup("Not measured: the lab could not run to its end.");
+	r[2].why_not = strdup("the lab failed: out of memory (made-up)");
+	snprintf(r[1].note, sizeof(r[1].note), "quick mode: working sets up to 8 MB (made-up)");
+	for (int i = 0; i < 3; i++) {
+		r[i].counters = UD_COUNTED;
+		r[i].seconds = 2.25 * (i + 1);
+		sample_noise(&r[i], false);
+		for (size_t k = 0; k < r[i].npoints; k++) {
+			r[i].points[k].ipc = 0.5 + 0.1 * (double)k;
+			r[i].points[k].mispredicts = i == UD_LAB_BRANCH ? 0.01 * (double)k : NAN;
+			r[i].points[k].l1d_misses = i == UD_LAB_CACHE ? 0.002 * (double)k : NAN;
+		}
+	}
+	doc = ud_teach_to_json(NULL, r, 3);
+	for (int i = 0; i < 3; i++)
+		ud_lab_result_free(&r[i]);
+	return doc;
+}
+
+/*
+ * Compares a page with tests/golden/teach-NAME, or writes it there when
+ * UD_GOLDEN_UPDATE is set (then review the diff of tests/golden/).
+ */
+static void check_golden(const char *name, const char *page)
+{
+	char path[512], *want;
+
+	snprintf(path, sizeof(path), "%s/../golden/teach-%s", UD_TEST_DATA, name);
+	if (getenv("UD_GOLDEN_UPDATE")) {
+		write_text(path, page);
+		return;
+	}
+	want = read_text(path);
+	ck_assert_msg(want != NULL, "no golden %s (UD_GOLDEN_UPDATE=1 writes it)", path);
+	ck_assert_msg(strcmp(want, page) == 0, "the page differs from %s", path);
+	free(want);
+}
+
+/* The text and HTML pages of two made-up documents, as recorded: a refactor of the views keeps every byte. */
+START_TEST(test_pages_golden)
+{
+	json_t *docs[] = { sample_doc_noise(true), made_up_counted_doc() };
+	static const char *const names[] = { "made-up-no-pmu", "made-up-counted" };
+
+	ud_report_set_width(100);
+	for (int i = 0; i < 2; i++) {
+		char *text = render(docs[i], UD_REPORT_TEXT), *html = render(docs[i], UD_REPORT_HTML), name[64];
+
+		snprintf(name, sizeof(name), "%s.txt", names[i]);
+		check_golden(name, text);
+		snprintf(name, sizeof(name), "%s.html", names[i]);
+		check_golden(name, html);
+		free(text);
+		free(html);
+		json_decref(docs[i]);
+	}
+}
+END_TEST
+
 /* ---- counters around the timed runs ---- */
 
 START_TEST(test_counts_reach_the_points)
@@ -778,6 +854,7 @@ int main(void)
 	tcase_add_test(tc, test_json_noise);
 	tcase_add_test(tc, test_text_noise);
 	tcase_add_test(tc, test_html_noise);
+	tcase_add_test(tc, test_pages_golden);
 	tcase_add_test(tc, test_lab_records_noise);
 	suite_add_tcase(s, tc);
 	/* a process at a fifth of a CPU starts and runs five times slower */
