@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,92 @@ START_TEST(test_escapes)
 }
 END_TEST
 
+/* ---- the typed backend: a struct through its field table ---- */
+
+struct made_up_row {
+	const char *k;
+	int n;
+};
+
+struct made_up_view {
+	const char *name, *empty;
+	bool yes, no;
+	struct made_up_row *rows, *absent;
+	size_t nrows;
+	const char **list;
+	size_t nlist;
+	struct made_up_row inner;
+};
+
+static const struct ud_field row_rows[] = {
+	UD_FIELD(struct made_up_row, k, UD_FIELD_STRING),
+	UD_FIELD(struct made_up_row, n, UD_FIELD_INT),
+};
+static const struct ud_fields row_fields = UD_FIELDS("a row", row_rows);
+
+static const struct ud_field view_rows[] = {
+	UD_FIELD(struct made_up_view, name, UD_FIELD_STRING),
+	UD_FIELD(struct made_up_view, empty, UD_FIELD_STRING),
+	UD_FIELD(struct made_up_view, yes, UD_FIELD_BOOL),
+	UD_FIELD(struct made_up_view, no, UD_FIELD_BOOL),
+	UD_FIELD_LIST_OF(struct made_up_view, rows, nrows, &row_fields),
+	UD_FIELD_SUB(struct made_up_view, absent, UD_FIELD_OBJECT, &row_fields),
+	UD_FIELD_STRINGS_OF(struct made_up_view, list, nlist),
+	UD_FIELD_SUB(struct made_up_view, inner, UD_FIELD_STRUCT, &row_fields),
+};
+static const struct ud_fields view_fields = UD_FIELDS("the view", view_rows);
+
+static void expect_typed(const char *tmpl, const struct made_up_view *v, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_msg(ud_template_check(tmpl, "t", &view_fields, &err) == 0, "%s", err.msg);
+	ck_assert_msg(ud_template_render_typed(tmpl, "t", v, &view_fields, ud_escape_html, f, &err) == 0, "%s", err.msg);
+	fclose(f);
+	ck_assert_str_eq(buf, want);
+	free(buf);
+}
+
+/* The same rules as the json_t backend: truth, lists, structs, outer names, dotted names. */
+START_TEST(test_typed_view)
+{
+	struct made_up_row rows[] = { { "a", 1 }, { "<b>", 2 } };
+	const char *list[] = { "p", "q" };
+	struct made_up_view v = { .name = "pipe", .empty = "", .yes = true, .rows = rows, .nrows = 2, .list = list,
+				  .nlist = 2, .inner = { "in", 7 } };
+
+	expect_typed("{{name}} {{yes}} {{no}} [{{empty}}] {{inner.k}}{{inner.n}}", &v, "pipe true false [] in7");
+	expect_typed("{{#rows}}<{{k}}{{n}}{{name}}>{{/rows}}", &v, "<a1pipe><&lt;b&gt;2pipe>");
+	expect_typed("{{#list}}{{.}},{{/list}}{{#absent}}x{{/absent}}{{^absent}}none{{/absent}}", &v, "p,q,none");
+	expect_typed("{{#empty}}x{{/empty}}{{^empty}}e{{/empty}}{{#yes}}y{{/yes}}{{#no}}n{{/no}}", &v, "ey");
+	expect_typed("{{#inner}}{{k}}{{name}}{{/inner}}", &v, "inpipe");
+	v.nrows = 0;
+	expect_typed("{{#rows}}r{{/rows}}{{^rows}}no rows{{/rows}}", &v, "no rows");
+}
+END_TEST
+
+/* A name no table in scope has fails the check, with its line; partials are checked where they are used. */
+START_TEST(test_check_names)
+{
+	struct ud_err err = UD_ERR_INIT;
+
+	ck_assert_int_eq(ud_template_check("{{name}}\n{{nmae}}", "t", &view_fields, &err), -1);
+	ck_assert_str_eq(err.msg, "t:2: '{{nmae}}' is no field of the view");
+	ck_assert_int_eq(ud_template_check("{{#rows}}{{inner.nope}}{{/rows}}", "t", &view_fields, &err), -1);
+	ck_assert_str_eq(err.msg, "t:1: '{{inner.nope}}' is no field of a row, the view");
+	ck_assert_int_eq(ud_template_check("{{#list}}{{k}}{{/list}}", "t", &view_fields, &err), -1);
+	/* a partial's k is a row's where it is used inside rows, and no field at the root */
+	ck_assert_int_eq(ud_template_check("{{<p}}{{k}}{{/p}}{{#rows}}{{>p}}{{/rows}}", "t", &view_fields, &err), 0);
+	ck_assert_int_eq(ud_template_check("{{<p}}{{k}}{{/p}}{{>p}}", "t", &view_fields, &err), -1);
+	/* a bool's or a string's section keeps the scope it stands in */
+	ck_assert_int_eq(ud_template_check("{{#yes}}{{name}}{{/yes}}{{#name}}{{empty}}{{/name}}", "t", &view_fields, &err), 0);
+	ck_assert_int_eq(ud_template_check("{{#rows}}", "t", &view_fields, &err), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("template");
@@ -280,6 +367,8 @@ int main(void)
 	tcase_add_test(tc, test_deep_nesting_refused);
 	tcase_add_test(tc, test_many_tags_render);
 	tcase_add_test(tc, test_escapes);
+	tcase_add_test(tc, test_typed_view);
+	tcase_add_test(tc, test_check_names);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

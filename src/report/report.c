@@ -42,8 +42,24 @@ int ud_report_format_option(const char *arg, void *dest, struct ud_err *err)
 	return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
 }
 
+/* What a page reads: a json_t view, or a typed view and its field table (template.h's two backends). */
+struct page_view {
+	const json_t *json;
+	const void *data;
+	const struct ud_fields *fields;
+};
+
+static int render_view(const char *tmpl, const char *path, const struct page_view *v, ud_escape_fn esc, FILE *out,
+		       struct ud_err *err)
+{
+	if (v->fields)
+		return ud_template_render_typed(tmpl, path, v->data, v->fields, esc, out, err);
+	return ud_template_render(tmpl, path, v->json, esc, out, err);
+}
+
 /* Text rendered whole, then fitted to the width: the templates lay lines out, the fitting wraps them. */
-static int render_fitted(const char *tmpl, const char *path, const json_t *view, FILE *out, struct ud_err *err)
+static int render_fitted(const char *tmpl, const char *path, const struct page_view *view, FILE *out,
+			 struct ud_err *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -52,7 +68,7 @@ static int render_fitted(const char *tmpl, const char *path, const json_t *view,
 
 	if (!mem)
 		return ud_fail(err, "out of memory");
-	ret = ud_template_render(tmpl, path, view, ud_escape_text, mem, err);
+	ret = render_view(tmpl, path, view, ud_escape_text, mem, err);
 	if (fclose(mem) != 0 && ret == 0)
 		ret = ud_fail(err, "out of memory");
 	if (ret == 0)
@@ -61,8 +77,8 @@ static int render_fitted(const char *tmpl, const char *path, const json_t *view,
 	return ret;
 }
 
-int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
-		     struct ud_err *err)
+static int render_page(const struct page_view *view, const char *stem, enum ud_report_format f, const char *dir,
+		       FILE *out, struct ud_err *err)
 {
 	static const struct {
 		const char *ext;
@@ -83,9 +99,21 @@ int ud_report_render(const json_t *view, const char *stem, enum ud_report_format
 	if (!tmpl)
 		return -1;
 	ret = f == UD_REPORT_TEXT ? render_fitted(tmpl, path, view, out, err)
-				  : ud_template_render(tmpl, path, view, kinds[f].esc, out, err);
+				  : render_view(tmpl, path, view, kinds[f].esc, out, err);
 	free(tmpl);
 	return ret;
+}
+
+int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
+		     struct ud_err *err)
+{
+	return render_page(&(struct page_view){ .json = view }, stem, f, dir, out, err);
+}
+
+int ud_report_render_typed(const void *view, const struct ud_fields *fields, const char *stem, enum ud_report_format f,
+			   const char *dir, FILE *out, struct ud_err *err)
+{
+	return render_page(&(struct page_view){ .data = view, .fields = fields }, stem, f, dir, out, err);
 }
 
 int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const char *dir, FILE *out,

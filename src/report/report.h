@@ -71,6 +71,10 @@ int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const c
  */
 int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
 		     struct ud_err *err);
+/* The same for a typed view (borrowed), read through its field table (template.h). */
+struct ud_fields;
+int ud_report_render_typed(const void *view, const struct ud_fields *fields, const char *stem, enum ud_report_format f,
+			   const char *dir, FILE *out, struct ud_err *err);
 
 struct ud_fleet;
 struct ud_fleet_gaps;

@@ -133,9 +133,34 @@ struct toks {
 	size_t n, cap;
 };
 
+/*
+ * A value a template reads, from either backend: a json_t (json); or of a
+ * typed view a struct and its table (at, fields), one field of a struct
+ * (at, field; str when a string), or a string element of a list (str).
+ * All zero: missing.
+ */
+struct val {
+	const json_t *json;
+	const void *at;
+	const struct ud_fields *fields;
+	const struct ud_field *field;
+	const char *str;
+};
+
+/* What the renderer asks of a value: the one interface between it and the two backends. */
+struct backend {
+	bool (*member)(const struct val *v, const char *part, struct val *out); /* false: v has no such name */
+	bool (*truthy)(const struct val *v);
+	void (*emit)(FILE *out, ud_escape_fn esc, const struct val *v);
+	bool (*list)(const struct val *v, size_t *n); /* false: v is no list */
+	struct val (*item)(const struct val *v, size_t i);
+	bool (*scope)(const struct val *v); /* whether a section enters v (an object) */
+};
+
 struct render {
-	const json_t *stack[MAX_NEST + 1];
+	struct val stack[MAX_NEST + 1];
 	int depth;
+	const struct backend *b;
 	ud_escape_fn esc;
 	FILE *out;
 	const struct tok *t;
@@ -153,30 +178,43 @@ static int line_of(const char *start, const char *at)
 	return line;
 }
 
-static const json_t *lookup(const struct render *r, const char *name)
+static struct val lookup(const struct render *r, const char *name)
 {
 	if (strcmp(name, ".") == 0)
 		return r->stack[r->depth - 1];
 	for (int d = r->depth - 1; d >= 0; d--) {
-		const json_t *v = r->stack[d];
+		struct val v = r->stack[d];
 		char part[NAME_MAX_LEN];
 		const char *p = name;
+		bool found = true;
 
-		while (v && *p) {
+		while (found && *p) {
 			size_t n = strcspn(p, ".");
 
 			snprintf(part, sizeof(part), "%.*s", (int)n, p);
-			v = json_is_object(v) ? json_object_get(v, part) : NULL;
+			found = r->b->member(&v, part, &v);
 			p += n + (p[n] == '.');
 		}
-		if (v)
+		if (found)
 			return v;
 	}
-	return NULL;
+	return (struct val){ 0 };
 }
 
-static bool truthy(const json_t *v)
+/* ---- the json_t backend ---- */
+
+static bool json_member(const struct val *v, const char *part, struct val *out)
 {
+	const json_t *m = json_is_object(v->json) ? json_object_get(v->json, part) : NULL;
+
+	*out = (struct val){ .json = m };
+	return m != NULL;
+}
+
+static bool json_truthy(const struct val *val)
+{
+	const json_t *v = val->json;
+
 	if (!v || json_is_null(v) || json_is_false(v))
 		return false;
 	if (json_is_array(v))
@@ -186,21 +224,131 @@ static bool truthy(const json_t *v)
 	return true;
 }
 
-static void emit(const struct render *r, const json_t *v)
+static void json_emit(FILE *out, ud_escape_fn esc, const struct val *val)
 {
+	const json_t *v = val->json;
 	char buf[64];
 
 	if (json_is_string(v)) {
-		r->esc(r->out, json_string_value(v));
+		esc(out, json_string_value(v));
 	} else if (json_is_integer(v)) {
-		fprintf(r->out, "%lld", (long long)json_integer_value(v));
+		fprintf(out, "%lld", (long long)json_integer_value(v));
 	} else if (json_is_real(v)) {
 		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
-		fputs(buf, r->out);
+		fputs(buf, out);
 	} else if (json_is_boolean(v)) {
-		fputs(json_is_true(v) ? "true" : "false", r->out);
+		fputs(json_is_true(v) ? "true" : "false", out);
 	}
 }
+
+static bool json_list(const struct val *v, size_t *n)
+{
+	*n = json_array_size(v->json);
+	return json_is_array(v->json);
+}
+
+static struct val json_item(const struct val *v, size_t i)
+{
+	return (struct val){ .json = json_array_get(v->json, i) };
+}
+
+static bool json_scope(const struct val *v)
+{
+	return json_is_object(v->json);
+}
+
+static const struct backend json_backend = { json_member, json_truthy, json_emit, json_list, json_item, json_scope };
+
+/* ---- the typed backend: a struct read through its field table ---- */
+
+#define MEMBER(at, f, type) (*(type const *)((const char *)(at) + (f)->offset))
+#define COUNT(at, f) (*(const size_t *)((const char *)(at) + (f)->count_offset))
+
+/* Field f of the struct at at, as a value: a struct, or the field itself (its string read). */
+static struct val typed_field(const void *at, const struct ud_field *f)
+{
+	const void *p;
+
+	switch (f->kind) {
+	case UD_FIELD_STRUCT:
+		return (struct val){ .at = (const char *)at + f->offset, .fields = f->sub };
+	case UD_FIELD_OBJECT:
+		p = MEMBER(at, f, void *);
+		return p ? (struct val){ .at = p, .fields = f->sub } : (struct val){ .field = f };
+	case UD_FIELD_STRING:
+		return (struct val){ .at = at, .field = f, .str = MEMBER(at, f, char *) };
+	default:
+		return (struct val){ .at = at, .field = f };
+	}
+}
+
+static const struct ud_field *field_named(const struct ud_fields *fields, const char *name)
+{
+	for (size_t i = 0; fields && i < fields->n; i++)
+		if (strcmp(fields->field[i].name, name) == 0)
+			return &fields->field[i];
+	return NULL;
+}
+
+static bool typed_member(const struct val *v, const char *part, struct val *out)
+{
+	const struct ud_field *f = v->field ? NULL : field_named(v->fields, part);
+
+	if (f)
+		*out = typed_field(v->at, f);
+	return f != NULL;
+}
+
+static bool typed_list(const struct val *v, size_t *n)
+{
+	bool list = v->field && (v->field->kind == UD_FIELD_LIST || v->field->kind == UD_FIELD_STRINGS);
+
+	*n = list && v->at ? COUNT(v->at, v->field) : 0;
+	return list;
+}
+
+static bool typed_truthy(const struct val *v)
+{
+	size_t n;
+
+	if (typed_list(v, &n))
+		return n > 0;
+	if (!v->field)
+		return v->fields ? true : v->str && *v->str;
+	switch (v->field->kind) {
+	case UD_FIELD_BOOL: return MEMBER(v->at, v->field, bool);
+	case UD_FIELD_INT: return true; /* as a json number */
+	case UD_FIELD_STRING: return v->str && *v->str;
+	default: return false; /* a NULL object */
+	}
+}
+
+static void typed_emit(FILE *out, ud_escape_fn esc, const struct val *v)
+{
+	if (v->str)
+		esc(out, v->str);
+	else if (v->field && v->field->kind == UD_FIELD_BOOL)
+		fputs(MEMBER(v->at, v->field, bool) ? "true" : "false", out);
+	else if (v->field && v->field->kind == UD_FIELD_INT)
+		fprintf(out, "%d", MEMBER(v->at, v->field, int));
+}
+
+static struct val typed_item(const struct val *v, size_t i)
+{
+	const char *items = MEMBER(v->at, v->field, char *);
+
+	if (v->field->kind == UD_FIELD_STRINGS)
+		return (struct val){ .str = MEMBER(v->at, v->field, char **)[i] };
+	return (struct val){ .at = items + i * v->field->elem_size, .fields = v->field->sub };
+}
+
+static bool typed_scope(const struct val *v)
+{
+	return v->fields && !v->field;
+}
+
+static const struct backend typed_backend = { typed_member, typed_truthy, typed_emit, typed_list, typed_item,
+					      typed_scope };
 
 static struct tok *push(struct toks *ts, enum tok_kind kind, const char *text, size_t len)
 {
@@ -349,7 +497,7 @@ static int compile(struct toks *ts, const char *tmpl, const char *name, struct u
 static int render(struct render *r, size_t from, size_t to);
 
 /* Renders the body of the section at index i with v entered (v NULL: the same context). */
-static int body(struct render *r, size_t i, const json_t *v)
+static int body(struct render *r, size_t i, const struct val *v)
 {
 	int ret;
 
@@ -358,7 +506,7 @@ static int body(struct render *r, size_t i, const json_t *v)
 		return ud_fail(r->err, "%s:%d: sections nested more than %d deep through partials", r->name,
 			       line_of(r->tmpl, r->t[i].text), MAX_NEST);
 	if (v)
-		r->stack[r->depth++] = v;
+		r->stack[r->depth++] = *v;
 	ret = render(r, i + 1, r->t[i].close);
 	if (v)
 		r->depth--;
@@ -367,21 +515,22 @@ static int body(struct render *r, size_t i, const json_t *v)
 
 static int section(struct render *r, size_t i)
 {
-	const json_t *v = lookup(r, r->t[i].name), *item;
-	size_t k;
+	struct val v = lookup(r, r->t[i].name), item;
+	size_t n;
 
 	if (r->t[i].kind == TOK_INVERTED)
-		return truthy(v) ? 0 : body(r, i, NULL);
-	if (!truthy(v))
+		return r->b->truthy(&v) ? 0 : body(r, i, NULL);
+	if (!r->b->truthy(&v))
 		return 0;
-	if (json_is_array(v)) {
-		json_array_foreach(v, k, item) {
-			if (body(r, i, item) != 0)
+	if (r->b->list(&v, &n)) {
+		for (size_t k = 0; k < n; k++) {
+			item = r->b->item(&v, k);
+			if (body(r, i, &item) != 0)
 				return -1;
 		}
 		return 0;
 	}
-	return body(r, i, json_is_object(v) ? v : NULL);
+	return body(r, i, r->b->scope(&v) ? &v : NULL);
 }
 
 /* The body of the definition at index d, in the context where the partial stands. */
@@ -406,7 +555,9 @@ static int render(struct render *r, size_t from, size_t to)
 		if (t->kind == TOK_TEXT) {
 			fwrite(t->text, 1, t->len, r->out);
 		} else if (t->kind == TOK_VAR) {
-			emit(r, lookup(r, t->name));
+			struct val v = lookup(r, t->name);
+
+			r->b->emit(r->out, r->esc, &v);
 		} else if (t->kind == TOK_PARTIAL) {
 			if (partial(r, t->close) != 0)
 				return -1;
@@ -421,17 +572,142 @@ static int render(struct render *r, size_t from, size_t to)
 	return 0;
 }
 
-int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud_escape_fn esc, FILE *out,
-		       struct ud_err *err)
+/* Renders tmpl from root, read through backend b. */
+static int render_with(const char *tmpl, const char *name, const struct backend *b, struct val root, ud_escape_fn esc,
+		       FILE *out, struct ud_err *err)
 {
 	struct toks ts = { 0 };
-	struct render r = { .depth = 1, .esc = esc, .out = out, .tmpl = tmpl, .name = name, .err = err };
+	struct render r = { .depth = 1, .b = b, .esc = esc, .out = out, .tmpl = tmpl, .name = name, .err = err };
 	int ret = compile(&ts, tmpl, name, err);
 
-	r.stack[0] = ctx;
+	r.stack[0] = root;
 	r.t = ts.t;
 	if (ret == 0)
 		ret = render(&r, 0, ts.n);
+	free(ts.t);
+	return ret;
+}
+
+int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud_escape_fn esc, FILE *out,
+		       struct ud_err *err)
+{
+	return render_with(tmpl, name, &json_backend, (struct val){ .json = ctx }, esc, out, err);
+}
+
+int ud_template_render_typed(const char *tmpl, const char *name, const void *data, const struct ud_fields *fields,
+			     ud_escape_fn esc, FILE *out, struct ud_err *err)
+{
+	return render_with(tmpl, name, &typed_backend, (struct val){ .at = data, .fields = fields }, esc, out, err);
+}
+
+/* ---- the names a template uses, against the field tables in scope ---- */
+
+struct check {
+	const struct ud_fields *scope[MAX_NEST + 1]; /* NULL: a string of a list, which has only {{.}} */
+	int depth, partials;
+	const struct tok *t;
+	const char *tmpl, *name;
+	struct ud_err *err;
+};
+
+/* The field name resolves to in fields: each dotted part a field of the sub table before it; NULL if none. */
+static const struct ud_field *resolve_at(const struct ud_fields *fields, const char *name)
+{
+	const struct ud_field *f = NULL;
+	char part[NAME_MAX_LEN];
+
+	while (*name) {
+		size_t n = strcspn(name, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, name);
+		if (f && f->kind != UD_FIELD_STRUCT && f->kind != UD_FIELD_OBJECT)
+			return NULL;
+		if (!(f = field_named(f ? f->sub : fields, part)))
+			return NULL;
+		name += n + (name[n] == '.');
+	}
+	return f;
+}
+
+/* The field the token at i names, from the innermost scope outwards; fails the check where none has it. */
+static int check_name(struct check *c, size_t i, const struct ud_field **out)
+{
+	char scopes[256] = "";
+	size_t used = 0;
+
+	*out = NULL;
+	if (strcmp(c->t[i].name, ".") == 0)
+		return 0;
+	for (int d = c->depth - 1; d >= 0; d--) {
+		if ((*out = resolve_at(c->scope[d], c->t[i].name)) != NULL)
+			return 0;
+		if (c->scope[d] && used < sizeof(scopes))
+			used += (size_t)snprintf(scopes + used, sizeof(scopes) - used, "%s%s", used ? ", " : "",
+						 c->scope[d]->name);
+	}
+	return ud_fail(c->err, "%s:%d: '{{%s}}' is no field of %s", c->name, line_of(c->tmpl, c->t[i].text), c->t[i].name,
+		       used ? scopes : "a list's strings");
+}
+
+static int check_range(struct check *c, size_t from, size_t to);
+
+/* A section's body in the scope it enters: a list's element, a struct; the same scope for the rest. */
+static int check_section(struct check *c, size_t i)
+{
+	const struct ud_field *f;
+	bool enters;
+	int ret;
+
+	if (check_name(c, i, &f) != 0)
+		return -1;
+	enters = f && c->t[i].kind == TOK_SECTION && f->kind != UD_FIELD_STRING && f->kind != UD_FIELD_BOOL &&
+		 f->kind != UD_FIELD_INT;
+	if (enters)
+		c->scope[c->depth++] = f->sub; /* a list of strings: NULL */
+	ret = check_range(c, i + 1, c->t[i].close);
+	if (enters)
+		c->depth--;
+	return ret;
+}
+
+static int check_range(struct check *c, size_t from, size_t to)
+{
+	const struct ud_field *f;
+
+	for (size_t i = from; i < to; i++) {
+		const struct tok *t = &c->t[i];
+
+		if (t->kind == TOK_VAR && check_name(c, i, &f) != 0)
+			return -1;
+		if (t->kind == TOK_PARTIAL) {
+			if (c->partials == MAX_NEST)
+				return ud_fail(c->err, "%s: partial '%s' used inside itself", c->name, t->name);
+			c->partials++;
+			if (check_range(c, t->close + 1, c->t[t->close].close) != 0)
+				return -1;
+			c->partials--;
+		}
+		if (t->kind == TOK_SECTION || t->kind == TOK_INVERTED) {
+			if (check_section(c, i) != 0)
+				return -1;
+			i = t->close;
+		} else if (t->kind == TOK_DEFINE) {
+			i = t->close; /* checked where it is used, in the scope there */
+		}
+	}
+	return 0;
+}
+
+int ud_template_check(const char *tmpl, const char *name, const struct ud_fields *fields, struct ud_err *err)
+{
+	struct toks ts = { 0 };
+	struct check c = { .depth = 1, .tmpl = tmpl, .name = name, .err = err };
+	int ret = compile(&ts, tmpl, name, err);
+
+	c.scope[0] = fields;
+	c.t = ts.t;
+	if (ret == 0)
+		ret = check_range(&c, 0, ts.n);
 	free(ts.t);
 	return ret;
 }

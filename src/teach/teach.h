@@ -6,8 +6,8 @@
  * Portable: nothing here measures.  teach_labs.h runs a lab and fills a
  * struct ud_lab_result with points; ud_lab_judge() turns the points into
  * the effect and the verdict, so a test can judge synthetic curves; the
- * document (ud_teach_to_json()) is what `teach -f json` prints and what the
- * text and HTML renderings (ud_teach_write()) read.
+ * document (ud_teach_to_json()) is what `teach -f json` prints; the text
+ * and HTML pages (ud_teach_render()) read the results through a typed view.
  *
  * Ownership: a result owns its points (malloc'd) and its noise warnings;
  * ud_lab_result_free() frees them.  ud_teach_to_json() returns a new reference.
@@ -132,14 +132,6 @@ size_t ud_knees_find(const struct ud_lab_point *p, size_t n, double *knees_kb, s
  */
 void ud_lab_judge(struct ud_lab_result *r);
 
-/*
- * The chart of one lab of the document (an element of "labs") as SVG
- * geometry for the HTML template: axes, ticks with units, the points as a
- * line, the reference line, the cache sizes and knees as marked lines
- * (teach_chart.c).  A new reference; json null for a lab with no points.
- */
-json_t *ud_teach_chart(const json_t *lab);
-
 #define UD_TEACH_SCHEMA "uarchdiff.teach/1"
 
 /*
@@ -152,13 +144,24 @@ json_t *ud_teach_to_json(const struct ud_host *host, const struct ud_lab_result 
 int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, FILE *f);
 
 /*
- * Writes the document's page in f, text or html through the templates
- * teach.txt / teach.html from dir (NULL: the installed or source
- * templates); UD_REPORT_MD and UD_REPORT_JSON (ud_teach_write_json's) are
- * refused.  The HTML draws a chart a lab; the page's host line is host's
- * (borrowed, may be NULL), the labs are the document's.
+ * Writes the labs' page in f, text or html through the templates teach.txt
+ * / teach.html from dir (NULL: the installed or source templates), from a
+ * typed view of host (borrowed, may be NULL) and the labs (teach_view.c);
+ * UD_REPORT_MD and UD_REPORT_JSON (ud_teach_write_json's) are refused.  The
+ * HTML draws a chart a lab.
+ */
+int ud_teach_render(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, enum ud_report_format f,
+		    const char *dir, FILE *out, struct ud_err *err);
+/*
+ * The same page of a uarchdiff.teach/1 document (doc: borrowed), its labs
+ * read back into results first (teach_json.c); the page's host line is
+ * host's.  For a caller that holds the document, not the results.
  */
 int ud_teach_write(const struct ud_host *host, const json_t *doc, enum ud_report_format f, const char *dir, FILE *out,
 		   struct ud_err *err);
+
+struct ud_fields;
+/* The field table the teach templates read the page's view through (static; a test checks the templates against it). */
+const struct ud_fields *ud_teach_fields(void);
 
 #endif

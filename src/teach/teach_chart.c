@@ -3,15 +3,14 @@
  * the measured points as a line on the lab's axes (log where a lab's axis
  * spans decades), round ticks with their units, the sorted-data reference
  * of the branch lab, and the cache lab's sysfs sizes and knees as marked
- * vertical lines.  The template only places what it is given.
+ * vertical lines, as a typed view (teach_view.h) and its field table.  The
+ * template only places what it is given.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "json_io.h"
-#include "report_format.h"
-#include "teach.h"
+#include "teach_view.h"
 #include "text.h"
 
 /* As wide as the diff report's charts: the page's text column. */
@@ -31,6 +30,8 @@
 #define TC_TICKS 6
 /* A log axis' ends sit this factor beyond the data, so no point lies on the frame. */
 #define TC_LOG_PAD 1.25
+/* More ticks than any axis draws (a log axis of sizes 4 KB to 1 TB has 15): the rest would overlap anyway. */
+#define TC_TICKS_MAX 64
 
 #define COLOR_LINE "#1f77b4"
 #define COLOR_REF "#2ca02c"
@@ -77,7 +78,12 @@ static void fit(struct scale *s, double lo, double hi)
 	s->hi = hi * TC_LOG_PAD;
 }
 
-static json_t *tick_label(const struct scale *s, double v)
+static const char *coord(struct ud_view_pool *pool, double v)
+{
+	return ud_view_pool_printf(pool, "%.1f", v);
+}
+
+static const char *tick_label(struct ud_view_pool *pool, const struct scale *s, double v)
 {
 	char buf[32];
 
@@ -85,71 +91,82 @@ static json_t *tick_label(const struct scale *s, double v)
 		ud_format_kb(v, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%g", v);
-	return json_string(buf);
+	return ud_view_pool_printf(pool, "%s", buf);
 }
 
-static void add_tick(json_t *ticks, const struct scale *s, double v)
+static void add_tick(double *v, size_t *n, const struct scale *s, double at_v)
 {
-	if (v >= s->lo * (1 - 1e-9) && v <= s->hi * (1 + 1e-9))
-		json_array_append_new(ticks, json_pack("{s:o s:o}", "at", ud_rv_coord(at(s, v)), "label", tick_label(s, v)));
+	if (at_v >= s->lo * (1 - 1e-9) && at_v <= s->hi * (1 + 1e-9) && *n < TC_TICKS_MAX)
+		v[(*n)++] = at_v;
 }
 
-static json_t *ticks(const struct scale *s)
+/* The axis' round values: 1-2-5 steps, one a 4x of a size, or 1, 2 and 5 a decade. */
+static size_t tick_values(const struct scale *s, double *v)
 {
-	json_t *t = json_array();
+	size_t n = 0;
 
 	if (s->kind == TICKS_LINEAR) {
 		double step = nice_step((s->hi - s->lo) / (TC_TICKS - 1));
 
-		for (double v = s->lo; v <= s->hi + step / 2; v += step)
-			add_tick(t, s, fabs(v) < step / 1e6 ? 0 : v);
+		for (double x = s->lo; x <= s->hi + step / 2; x += step)
+			add_tick(v, &n, s, fabs(x) < step / 1e6 ? 0 : x);
 	} else if (s->kind == TICKS_SIZES) {
-		for (double v = pow(4, floor(log(s->lo) / log(4))); v <= s->hi; v *= 4)
-			add_tick(t, s, v);
+		for (double x = pow(4, floor(log(s->lo) / log(4))); x <= s->hi; x *= 4)
+			add_tick(v, &n, s, x);
 	} else {
 		for (double d = pow(10, floor(log10(s->lo))); d <= s->hi; d *= 10)
 			for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
-				add_tick(t, s, m * d);
+				add_tick(v, &n, s, m * d);
 	}
+	return n;
+}
+
+static struct ud_tc_tick *ticks(struct ud_view_pool *pool, const struct scale *s, size_t *n)
+{
+	double v[TC_TICKS_MAX];
+	struct ud_tc_tick *t;
+
+	*n = tick_values(s, v);
+	t = ud_view_pool_alloc(pool, *n, sizeof(*t));
+	for (size_t i = 0; t && i < *n; i++)
+		t[i] = (struct ud_tc_tick){ coord(pool, at(s, v[i])), tick_label(pool, s, v[i]) };
 	return t;
 }
 
-static json_t *mark(const struct scale *x, double kb, const char *what, const char *color, int row)
+static void mark(struct ud_view_pool *pool, struct ud_tc_mark *m, const struct scale *x, double kb, const char *what,
+		 const char *color, int row)
 {
-	char size[32], label[64];
+	char size[32];
 
 	ud_format_kb(kb, size, sizeof(size));
-	snprintf(label, sizeof(label), "%s %s", what, size);
-	return json_pack("{s:o s:s s:s s:o s:i}", "x", ud_rv_coord(at(x, kb)), "label", label, "color", color,
-			 "label_x", ud_rv_coord(at(x, kb) + 3), "label_y", TC_TOP - 3 * TC_MARK_ROW + 3 + TC_MARK_ROW * row);
+	*m = (struct ud_tc_mark){ coord(pool, at(x, kb)), ud_view_pool_printf(pool, "%s %s", what, size), color,
+				  coord(pool, at(x, kb) + 3), TC_TOP - 3 * TC_MARK_ROW + 3 + TC_MARK_ROW * row };
 }
 
-/* The cache lab's sysfs sizes (red) and knees (orange), each a vertical line with its label. */
-static json_t *marks(const json_t *lab, const struct scale *x)
+/* The cache lab's sysfs sizes (red) and knees (orange), each a vertical line with its label; none for the others. */
+static struct ud_tc_mark *marks(struct ud_view_pool *pool, const struct ud_lab_result *r, const struct scale *x,
+				size_t *n)
 {
-	static const char *const levels[] = { "l1d", "l2", "l3" }, *const names[] = { "L1d", "L2", "L3" };
-	json_t *m = json_array(), *knees = json_object_get(lab, "knees_kb"), *k;
-	size_t i;
+	static const char *const names[] = { "L1d", "L2", "L3" };
+	const double levels[] = { r->sysfs.l1d, r->sysfs.l2, r->sysfs.l3 };
+	struct ud_tc_mark *m = ud_view_pool_alloc(pool, 3 + r->nknees, sizeof(*m));
 
-	for (i = 0; i < 3; i++) {
-		double kb = ud_json_number_at(json_object_get(lab, "sysfs_kb"), levels[i]);
-
-		if (kb > x->lo && kb < x->hi)
-			json_array_append_new(m, mark(x, kb, names[i], COLOR_SYSFS, 0));
-	}
-	json_array_foreach(knees, i, k)
-		if (json_number_value(k) > x->lo && json_number_value(k) < x->hi)
-			json_array_append_new(m, mark(x, json_number_value(k), "knee", COLOR_KNEE, 1 + (int)(i % 2)));
+	*n = 0;
+	if (!m || r->lab != UD_LAB_CACHE)
+		return m;
+	for (size_t i = 0; i < 3; i++)
+		if (levels[i] > 0 && levels[i] > x->lo && levels[i] < x->hi)
+			mark(pool, &m[(*n)++], x, levels[i], names[i], COLOR_SYSFS, 0);
+	for (size_t i = 0; i < r->nknees; i++)
+		if (r->knees_kb[i] > x->lo && r->knees_kb[i] < x->hi)
+			mark(pool, &m[(*n)++], x, r->knees_kb[i], "knee", COLOR_KNEE, 1 + (int)(i % 2));
 	return m;
 }
 
-static void extent(const json_t *points, const char *key, double *lo, double *hi)
+static void extent(const struct ud_lab_result *r, bool y, double *lo, double *hi)
 {
-	const json_t *p;
-	size_t i;
-
-	json_array_foreach(points, i, p) {
-		double v = ud_json_number_at(p, key);
+	for (size_t i = 0; i < r->npoints; i++) {
+		double v = y ? r->points[i].y : r->points[i].x;
 
 		if (isfinite(v)) {
 			*lo = fmin(*lo, v);
@@ -158,17 +175,18 @@ static void extent(const json_t *points, const char *key, double *lo, double *hi
 	}
 }
 
-static json_t *plot_line(const json_t *lab, const struct scale *x, const struct scale *y, json_t **dots)
+/* The points as a polyline, and each as a dot titled with its values. */
+static void plot_line(struct ud_view_pool *pool, const struct ud_lab_result *r, const struct scale *x,
+		      const struct scale *y, struct ud_teach_chart *c)
 {
-	const json_t *axes = json_object_get(lab, "axes"), *p;
-	const char *xu = json_string_value(json_object_get(json_object_get(axes, "x"), "unit"));
-	const char *yu = json_string_value(json_object_get(json_object_get(axes, "y"), "unit"));
+	const struct ud_lab_text *t = ud_lab_text(r->lab);
+	const char *xu = t->x_unit, *yu = t->y_unit;
 	char line[8192] = "", title[96], xs[32];
-	size_t i, used = 0;
+	size_t used = 0;
 
-	*dots = json_array();
-	json_array_foreach(json_object_get(lab, "points"), i, p) {
-		double px = ud_json_number_at(p, "x"), py = ud_json_number_at(p, "y");
+	c->dots = ud_view_pool_alloc(pool, r->npoints, sizeof(*c->dots));
+	for (size_t i = 0; c->dots && i < r->npoints; i++) {
+		double px = r->points[i].x, py = r->points[i].y;
 
 		if (!isfinite(px) || !isfinite(py) || (y->kind != TICKS_LINEAR && py <= 0))
 			continue;
@@ -180,59 +198,117 @@ static json_t *plot_line(const json_t *lab, const struct scale *x, const struct 
 		if (used < sizeof(line))
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%.1f,%.1f", used ? " " : "", at(x, px),
 						 at(y, py));
-		json_array_append_new(*dots, json_pack("{s:o s:o s:s}", "cx", ud_rv_coord(at(x, px)), "cy",
-						      ud_rv_coord(at(y, py)), "title", title));
+		c->dots[c->ndots++] = (struct ud_tc_dot){ coord(pool, at(x, px)), coord(pool, at(y, py)),
+							  ud_view_pool_printf(pool, "%s", title) };
 	}
-	return json_string(line);
+	c->line = ud_view_pool_printf(pool, "%s", line);
 }
 
-static json_t *axis_title(const json_t *axis)
+static const char *axis_title(struct ud_view_pool *pool, const char *label, const char *unit)
 {
-	const char *label = json_string_value(json_object_get(axis, "label"));
-	const char *unit = json_string_value(json_object_get(axis, "unit"));
-	char buf[160];
-
-	snprintf(buf, sizeof(buf), "%s%s%s%s", label ? label : "", unit && *unit ? " (" : "", unit ? unit : "",
-		 unit && *unit ? ")" : "");
-	return json_string(buf);
+	return ud_view_pool_printf(pool, "%s%s%s%s", label ? label : "", unit && *unit ? " (" : "", unit ? unit : "",
+			    unit && *unit ? ")" : "");
 }
 
-static json_t *reference(const json_t *lab, const struct scale *y)
+static struct ud_tc_reference *reference(struct ud_view_pool *pool, const struct ud_lab_result *r, const struct scale *y)
 {
-	const json_t *ref = json_object_get(lab, "reference");
-	double v = ud_json_number_at(ref, "y");
-	char label[96];
+	double v = r->reference;
+	struct ud_tc_reference *ref;
 
-	if (!isfinite(v) || v < y->lo || v > y->hi)
-		return json_null();
-	snprintf(label, sizeof(label), "%s: %.3g", json_string_value(json_object_get(ref, "label")), v);
-	return json_pack("{s:o s:s s:i s:i}", "y", ud_rv_coord(at(y, v)), "label", label, "x1", TC_LEFT, "x2", TC_RIGHT);
+	if (!isfinite(v) || v < y->lo || v > y->hi || !(ref = ud_view_pool_alloc(pool, 1, sizeof(*ref))))
+		return NULL;
+	*ref = (struct ud_tc_reference){ coord(pool, at(y, v)), ud_view_pool_printf(pool, "sorted: %.3g", v), TC_LEFT, TC_RIGHT };
+	return ref;
 }
 
-json_t *ud_teach_chart(const json_t *lab)
+struct ud_teach_chart *ud_teach_chart(struct ud_view_pool *pool, const struct ud_lab_result *r)
 {
-	const json_t *axes = json_object_get(lab, "axes"), *points = json_object_get(lab, "points");
-	bool xlog = json_is_true(json_object_get(json_object_get(axes, "x"), "log"));
-	bool ylog = json_is_true(json_object_get(json_object_get(axes, "y"), "log"));
-	struct scale x = { .p0 = TC_LEFT, .p1 = TC_RIGHT, .kind = xlog ? TICKS_SIZES : TICKS_LINEAR };
-	struct scale y = { .p0 = TC_BOTTOM, .p1 = TC_TOP, .kind = ylog ? TICKS_DECADES : TICKS_LINEAR };
-	double xlo = INFINITY, xhi = -INFINITY, ylo = ylog ? INFINITY : 0, yhi = -INFINITY;
-	double ref = ud_json_number_at(json_object_get(lab, "reference"), "y");
-	json_t *dots, *line;
+	const struct ud_lab_text *t = ud_lab_text(r->lab);
+	struct scale x = { .p0 = TC_LEFT, .p1 = TC_RIGHT, .kind = t->x_log ? TICKS_SIZES : TICKS_LINEAR };
+	struct scale y = { .p0 = TC_BOTTOM, .p1 = TC_TOP, .kind = t->y_log ? TICKS_DECADES : TICKS_LINEAR };
+	double xlo = INFINITY, xhi = -INFINITY, ylo = t->y_log ? INFINITY : 0, yhi = -INFINITY;
+	struct ud_teach_chart *c;
 
-	extent(points, "x", &xlo, &xhi);
-	extent(points, "y", &ylo, &yhi);
-	if (!isfinite(xlo) || !isfinite(ylo) || (xlog && xlo <= 0) || (ylog && ylo <= 0))
-		return json_null();
-	yhi = fmax(yhi, ref > 0 ? ref : yhi);
+	extent(r, false, &xlo, &xhi);
+	extent(r, true, &ylo, &yhi);
+	if (!isfinite(xlo) || !isfinite(ylo) || (t->x_log && xlo <= 0) || (t->y_log && ylo <= 0))
+		return NULL;
+	yhi = fmax(yhi, isfinite(r->reference) && r->reference > 0 ? r->reference : yhi);
 	fit(&x, xlo, xhi);
 	fit(&y, ylo, yhi);
-	line = plot_line(lab, &x, &y, &dots);
-	return json_pack("{s:i s:i s:{s:i s:i s:i s:i s:i s:i} s:o s:o s:i s:i s:o s:o s:i s:i s:o s:o s:o s:o s:s}", "width",
-			 TC_WIDTH, "height", TC_HEIGHT, "plot", "left", TC_LEFT, "right", TC_RIGHT, "top", TC_TOP, "bottom",
-			 TC_BOTTOM, "w", TC_RIGHT - TC_LEFT, "h", TC_BOTTOM - TC_TOP, "x_ticks", ticks(&x), "y_ticks", ticks(&y), "x_tick_y", TC_BOTTOM + TC_TICK_LABEL,
-			 "y_tick_x", TC_LEFT - 6, "x_title", axis_title(json_object_get(axes, "x")), "y_title",
-			 axis_title(json_object_get(axes, "y")), "x_title_y", TC_BOTTOM + TC_X_TITLE, "x_title_x",
-			 (TC_LEFT + TC_RIGHT) / 2, "line", line, "dots", dots, "reference", reference(lab, &y), "marks",
-			 marks(lab, &x), "color", COLOR_LINE);
+	if (!(c = ud_view_pool_alloc(pool, 1, sizeof(*c))))
+		return NULL;
+	*c = (struct ud_teach_chart){
+		.width = TC_WIDTH, .height = TC_HEIGHT,
+		.plot = { TC_LEFT, TC_RIGHT, TC_TOP, TC_BOTTOM, TC_RIGHT - TC_LEFT, TC_BOTTOM - TC_TOP },
+		.x_tick_y = TC_BOTTOM + TC_TICK_LABEL, .y_tick_x = TC_LEFT - 6,
+		.x_title_y = TC_BOTTOM + TC_X_TITLE, .x_title_x = (TC_LEFT + TC_RIGHT) / 2,
+		.x_title = axis_title(pool, t->x_label, t->x_unit), .y_title = axis_title(pool, t->y_label, t->y_unit),
+		.color = COLOR_LINE,
+	};
+	c->x_ticks = ticks(pool, &x, &c->nx_ticks);
+	c->y_ticks = ticks(pool, &y, &c->ny_ticks);
+	plot_line(pool, r, &x, &y, c);
+	c->reference = reference(pool, r, &y);
+	c->marks = marks(pool, r, &x, &c->nmarks);
+	return c;
 }
+
+/* ---- what teach.html reads of a chart ---- */
+
+static const struct ud_field tick_rows[] = {
+	UD_FIELD(struct ud_tc_tick, at, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_tick, label, UD_FIELD_STRING),
+};
+static const struct ud_fields tick_fields = UD_FIELDS("a chart's tick", tick_rows);
+
+static const struct ud_field dot_rows[] = {
+	UD_FIELD(struct ud_tc_dot, cx, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_dot, cy, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_dot, title, UD_FIELD_STRING),
+};
+static const struct ud_fields dot_fields = UD_FIELDS("a chart's dot", dot_rows);
+
+static const struct ud_field mark_rows[] = {
+	UD_FIELD(struct ud_tc_mark, x, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_mark, label, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_mark, color, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_mark, label_x, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_mark, label_y, UD_FIELD_INT),
+};
+static const struct ud_fields mark_fields = UD_FIELDS("a chart's mark", mark_rows);
+
+static const struct ud_field reference_rows[] = {
+	UD_FIELD(struct ud_tc_reference, y, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_reference, label, UD_FIELD_STRING),
+	UD_FIELD(struct ud_tc_reference, x1, UD_FIELD_INT),
+	UD_FIELD(struct ud_tc_reference, x2, UD_FIELD_INT),
+};
+static const struct ud_fields reference_fields = UD_FIELDS("a chart's reference", reference_rows);
+
+static const struct ud_field plot_rows[] = {
+	UD_FIELD(struct ud_tc_plot, left, UD_FIELD_INT),  UD_FIELD(struct ud_tc_plot, right, UD_FIELD_INT),
+	UD_FIELD(struct ud_tc_plot, top, UD_FIELD_INT),   UD_FIELD(struct ud_tc_plot, bottom, UD_FIELD_INT),
+	UD_FIELD(struct ud_tc_plot, w, UD_FIELD_INT),     UD_FIELD(struct ud_tc_plot, h, UD_FIELD_INT),
+};
+static const struct ud_fields plot_fields = UD_FIELDS("a chart's plot", plot_rows);
+
+static const struct ud_field chart_rows[] = {
+	UD_FIELD(struct ud_teach_chart, width, UD_FIELD_INT),
+	UD_FIELD(struct ud_teach_chart, height, UD_FIELD_INT),
+	UD_FIELD_SUB(struct ud_teach_chart, plot, UD_FIELD_STRUCT, &plot_fields),
+	UD_FIELD_LIST_OF(struct ud_teach_chart, x_ticks, nx_ticks, &tick_fields),
+	UD_FIELD_LIST_OF(struct ud_teach_chart, y_ticks, ny_ticks, &tick_fields),
+	UD_FIELD(struct ud_teach_chart, x_tick_y, UD_FIELD_INT),
+	UD_FIELD(struct ud_teach_chart, y_tick_x, UD_FIELD_INT),
+	UD_FIELD(struct ud_teach_chart, x_title_y, UD_FIELD_INT),
+	UD_FIELD(struct ud_teach_chart, x_title_x, UD_FIELD_INT),
+	UD_FIELD(struct ud_teach_chart, x_title, UD_FIELD_STRING),
+	UD_FIELD(struct ud_teach_chart, y_title, UD_FIELD_STRING),
+	UD_FIELD(struct ud_teach_chart, line, UD_FIELD_STRING),
+	UD_FIELD(struct ud_teach_chart, color, UD_FIELD_STRING),
+	UD_FIELD_LIST_OF(struct ud_teach_chart, dots, ndots, &dot_fields),
+	UD_FIELD_SUB(struct ud_teach_chart, reference, UD_FIELD_OBJECT, &reference_fields),
+	UD_FIELD_LIST_OF(struct ud_teach_chart, marks, nmarks, &mark_fields),
+};
+const struct ud_fields ud_teach_chart_fields = UD_FIELDS("a lab's chart", chart_rows);
