@@ -180,16 +180,14 @@ static size_t run_labs(const enum ud_lab *labs, size_t n, struct ud_teach_opts *
 	return failed;
 }
 
-/* The document streamed for -f json; else its tree (*doc, the caller's to free) through the page's template. */
-static int write_document(const struct ud_host *host, const struct ud_lab_result *res, size_t n, FILE *f, json_t **doc,
+/* The document streamed for -f json; else the page, from the results themselves. */
+static int write_document(const struct ud_host *host, const struct ud_lab_result *res, size_t n, FILE *f,
 			  struct ud_err *err)
 {
 	if (args.format == UD_REPORT_JSON)
 		return ud_teach_write_json(host, res, n, f) == 0 ? 0 : ud_fail(err, "cannot write the JSON document");
-	if (!(*doc = ud_teach_to_json(host, res, n)))
-		return ud_fail(err, "out of memory");
 	ud_report_set_width(ud_cli_width());
-	return ud_teach_write(host, *doc, args.format, NULL, f, err);
+	return ud_teach_render(host, res, n, args.format, NULL, f, err);
 }
 
 int cmd_teach(int argc, char **argv)
@@ -202,7 +200,6 @@ int cmd_teach(int argc, char **argv)
 	struct ud_outfile *out = NULL;
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_host *host = NULL;
-	json_t *doc = NULL;
 	size_t n = 0, failed;
 	int status, tty;
 
@@ -223,7 +220,7 @@ int cmd_teach(int argc, char **argv)
 	if (!(host = prepare(&db, &o, &ev, &err)))
 		goto fail;
 	failed = run_labs(labs, n, &o, res);
-	if (write_document(host, res, n, ud_outfile_stream(out), &doc, &err) != 0)
+	if (write_document(host, res, n, ud_outfile_stream(out), &err) != 0)
 		goto fail;
 	status = ud_outfile_commit(out, &err) == 0 ? UD_EXIT_OK : UD_EXIT_RUN_FAILED;
 	out = NULL;
@@ -238,7 +235,6 @@ fail:
 done:
 	for (size_t i = 0; i < n; i++)
 		ud_lab_result_free(&res[i]);
-	json_decref(doc);
 	ud_host_free(host);
 	free(ev);
 	ud_uarch_db_free(&db);

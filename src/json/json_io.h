@@ -15,9 +15,6 @@
 #include "error.h"
 
 
-/* The number under key in object o, NAN where it is absent or not a number (o may be NULL). */
-double ud_json_number_at(const json_t *o, const char *key);
-
 /* Writes j indented by two, keys in order, then a newline; 0, or -1 when out of memory or the stream refused. */
 int ud_json_write(const json_t *j, FILE *f);
 

@@ -6,11 +6,11 @@
  * Portable: nothing here measures.  teach_labs.h runs a lab and fills a
  * struct ud_lab_result with points; ud_lab_judge() turns the points into
  * the effect and the verdict, so a test can judge synthetic curves; the
- * document (ud_teach_to_json()) is what `teach -f json` prints; the text
+ * document (ud_teach_write_json()) is what `teach -f json` prints; the text
  * and HTML pages (ud_teach_render()) read the results through a typed view.
  *
  * Ownership: a result owns its points (malloc'd) and its noise warnings;
- * ud_lab_result_free() frees them.  ud_teach_to_json() returns a new reference.
+ * ud_lab_result_free() frees them.
  */
 #ifndef UD_TEACH_H
 #define UD_TEACH_H
@@ -136,11 +136,9 @@ void ud_lab_judge(struct ud_lab_result *r);
 
 /*
  * The uarchdiff.teach/1 document: host (borrowed, may be NULL: null) and
- * the labs in order, written once (teach_json.c, through json_emit.h): as a
- * tree for the pages (a new reference, NULL when out of memory), or
- * streamed as text to f (0, or -1 when out of memory or f refused).
+ * the labs in order, streamed as text to f (teach_json.c, through
+ * json_emit.h); 0, or -1 when out of memory or f refused.
  */
-json_t *ud_teach_to_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n);
 int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, FILE *f);
 
 /*
@@ -152,14 +150,6 @@ int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *
  */
 int ud_teach_render(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, enum ud_report_format f,
 		    const char *dir, FILE *out, struct ud_err *err);
-/*
- * The same page of a uarchdiff.teach/1 document (doc: borrowed), its labs
- * read back into results first (teach_json.c); the page's host line is
- * host's.  For a caller that holds the document, not the results.
- */
-int ud_teach_write(const struct ud_host *host, const json_t *doc, enum ud_report_format f, const char *dir, FILE *out,
-		   struct ud_err *err);
-
 struct ud_fields;
 /* The field table the teach templates read the page's view through (static; a test checks the templates against it). */
 const struct ud_fields *ud_teach_fields(void);

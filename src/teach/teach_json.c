@@ -2,8 +2,8 @@
  * teach_json.c - the uarchdiff.teach/1 document (teach.h): the host, then
  * each lab's words, points, effect, verdict and noise (SPEC §3.1's object);
  * a number that was not measured is null, never 0.  Written once, through
- * json_emit.h: streamed for `teach -f json`, or into a tree; and read back
- * into results for a caller that holds only the document (ud_teach_write).
+ * json_emit.h, streamed for `teach -f json`; the pages read the results
+ * themselves (teach_view.c), never this document.
  */
 #include <math.h>
 #include <stdio.h>
@@ -144,17 +144,6 @@ static void emit(struct ud_jw *w, const struct ud_host *host, const struct ud_la
 	ud_jw_end(w);
 }
 
-json_t *ud_teach_to_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n)
-{
-	struct ud_jw *w = ud_jw_tree();
-	json_t *doc = NULL;
-
-	if (!w)
-		return NULL;
-	emit(w, host, labs, n);
-	return ud_jw_finish(w, &doc) == 0 ? doc : NULL;
-}
-
 int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *labs, size_t n, FILE *f)
 {
 	struct ud_jw *w = ud_jw_text(f);
@@ -163,107 +152,4 @@ int ud_teach_write_json(const struct ud_host *host, const struct ud_lab_result *
 		return -1;
 	emit(w, host, labs, n);
 	return ud_jw_finish(w, NULL);
-}
-
-/* ---- the document read back, for a caller that holds it instead of the results ---- */
-
-static char *dup_or_null(const json_t *s)
-{
-	return json_is_string(s) ? strdup(json_string_value(s)) : NULL;
-}
-
-/* o's string at key, "" where it is null or missing (borrowed). */
-static const char *text_at(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-static void read_points(const json_t *lab, struct ud_lab_result *r)
-{
-	const json_t *points = json_object_get(lab, "points"), *p;
-	size_t i;
-
-	r->points = calloc(json_array_size(points) ? json_array_size(points) : 1, sizeof(*r->points));
-	json_array_foreach(points, i, p)
-		if (r->points)
-			r->points[r->npoints++] = (struct ud_lab_point){ ud_json_number_at(p, "x"), ud_json_number_at(p, "y"),
-								  ud_json_number_at(p, "mispredicts_per_element"),
-								  ud_json_number_at(p, "l1d_misses_per_load"),
-								  ud_json_number_at(p, "ipc") };
-}
-
-/* The cache lab's knees and the sysfs sizes (0 where the document says null, as ud_teach_caches() leaves them). */
-static void read_cache(const json_t *lab, struct ud_lab_result *r)
-{
-	const json_t *sys = json_object_get(lab, "sysfs_kb"), *k;
-	double l1d = ud_json_number_at(sys, "l1d"), l2 = ud_json_number_at(sys, "l2"), l3 = ud_json_number_at(sys, "l3");
-	size_t i;
-
-	r->sysfs = (struct ud_cache_kb){ isfinite(l1d) ? l1d : 0, isfinite(l2) ? l2 : 0, isfinite(l3) ? l3 : 0 };
-	json_array_foreach(json_object_get(lab, "knees_kb"), i, k)
-		if (r->nknees < UD_TEACH_KNEES_MAX)
-			r->knees_kb[r->nknees++] = json_number_value(k);
-}
-
-/* One lab of the document as a result: what the page shows of it; -1 when it names no lab or memory ran out. */
-static int read_lab(const json_t *lab, struct ud_lab_result *r)
-{
-	const json_t *e = json_object_get(lab, "effect"), *c = json_object_get(lab, "counters"), *w;
-	const char *name = json_string_value(json_object_get(lab, "name"));
-	const char *status = json_string_value(json_object_get(c, "status"));
-	enum ud_lab id;
-	size_t i;
-
-	ud_lab_result_init(r, UD_LAB_BRANCH); /* freed by the caller, whatever follows */
-	if (!name || ud_lab_parse(name, &id) != 0)
-		return -1;
-	r->lab = id;
-	read_points(lab, r);
-	r->reference = ud_json_number_at(json_object_get(lab, "reference"), "y");
-	if (!status || ud_count_status_parse(status, &r->counters) != 0)
-		r->counters = UD_NOT_COUNTED;
-	snprintf(r->counters_reason, sizeof(r->counters_reason), "%s", text_at(c, "reason"));
-	snprintf(r->note, sizeof(r->note), "%s", text_at(lab, "note"));
-	snprintf(r->failed, sizeof(r->failed), "%s", text_at(lab, "failed"));
-	r->seconds = ud_json_number_at(lab, "seconds");
-	json_array_foreach(json_object_get(json_object_get(lab, "noise"), "warnings"), i, w)
-		if (json_is_string(w) && ud_noise_add_warning(&r->noise, json_string_value(w)) != 0)
-			return -1;
-	read_cache(lab, r);
-	r->a = ud_json_number_at(e, "a");
-	r->b = ud_json_number_at(e, "b");
-	r->ratio = ud_json_number_at(e, "ratio");
-	snprintf(r->a_label, sizeof(r->a_label), "%s", text_at(e, "a_label"));
-	snprintf(r->b_label, sizeof(r->b_label), "%s", text_at(e, "b_label"));
-	r->shown = json_is_true(json_object_get(lab, "shown"));
-	r->measured = dup_or_null(json_object_get(lab, "measured"));
-	r->why_not = dup_or_null(json_object_get(lab, "why_not"));
-	return r->points ? 0 : -1;
-}
-
-int ud_teach_write(const struct ud_host *host, const json_t *doc, enum ud_report_format f, const char *dir, FILE *out,
-		   struct ud_err *err)
-{
-	const json_t *labs = json_object_get(doc, "labs"), *lab;
-	struct ud_lab_result res[UD_LAB_COUNT];
-	size_t i, n = 0;
-	int ret = 0;
-
-	json_array_foreach(labs, i, lab) {
-		if (n == UD_LAB_COUNT) {
-			ret = ud_fail(err, "a teach document of more than %d labs", UD_LAB_COUNT);
-			break;
-		}
-		if (read_lab(lab, &res[n++]) != 0) {
-			ret = ud_fail(err, "the teach document's lab %zu: an unknown lab, or out of memory", i + 1);
-			break;
-		}
-	}
-	if (ret == 0)
-		ret = ud_teach_render(host, res, n, f, dir, out, err);
-	for (i = 0; i < n; i++)
-		ud_lab_result_free(&res[i]);
-	return ret;
 }
