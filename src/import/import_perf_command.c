@@ -140,7 +140,7 @@ static bool prompt_before(const char *s, size_t n)
  */
 static const char *next_perf(const char *s)
 {
-	while ((s = strchr(s, 'p')) != NULL && strncmp(s, "perf", 4) != 0)
+	while ((s = strchr(s, 'p')) != NULL && !(s[1] == 'e' && s[2] == 'r' && s[3] == 'f'))
 		s++;
 	return s;
 }

@@ -181,7 +181,8 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3])) {
 		i++;
 		part = true;
-	} else if (n > i + 1 && imp_is_aggregation_id(f[i], strlen(f[i]))) {
+	} else if (n > i + 1 && (*f[i] == 'S' || *f[i] == 'N') && imp_is_aggregation_id(f[i], strlen(f[i]))) {
+		/* ("S" or "N" first: strlen() only where an aggregation may start) */
 		i += 2; /* --per-socket's "S0,1,": the aggregation and its CPUs */
 		part = true;
 	}
