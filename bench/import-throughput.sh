@@ -19,25 +19,9 @@ ud=${UD:-build/uarchdiff}  # UD=path: another build, to compare
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# 12 counters an interval, as perf stat -I 1000 -d prints them.
+# 12 counters an interval, as perf stat -I 1000 -d prints them (bench/interval-paste.sh).
 generate() {
-	awk -v mb="$1" 'BEGIN {
-		split("cycles instructions branches branch-misses L1-dcache-loads L1-dcache-load-misses stalled-cycles-frontend context-switches cpu-migrations page-faults LLC-loads", ev, " ")
-		printf "#           time             counts unit events\n"
-		bytes = 0; t = 0
-		while (bytes < mb * 1048576) {
-			t++
-			line = sprintf("%6d.%09d %18.2f msec task-clock                       #    0.998 CPUs utilized\n", t, 1234567, 1000.12 + t % 7)
-			bytes += length(line); printf "%s", line
-			for (i = 1; i <= 11; i++) {
-				v = (t * 7919 + i * 104729) % 1000000000 + 1000000
-				line = sprintf("%6d.%09d %'"'"'18d      %-32s #    1.234 GHz                      (85.%02d%%)\n", t, 1234567, v, ev[i], t % 100)
-				bytes += length(line); printf "%s", line
-			}
-		}
-	}' > "$dir/interval.txt"
-	awk '!/^#/ { gsub(/,/, ""); n = split($0, f, " "); unit = (f[3] == "msec") ? "msec" : ""; e = unit ? f[4] : f[3];
-		printf "%s,%s,%s,%s,100.00,,\n", f[1], f[2], unit, e }' "$dir/interval.txt" > "$dir/interval.csv"
+	bench/interval-paste.sh "$1" "$dir/interval.txt" "$dir/interval.csv"
 }
 
 printf '%-14s %9s %8s %10s %10s %12s   (target: >= 500 MB/s; peak RSS flat across sizes)\n' \

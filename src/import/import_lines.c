@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "import_lines.h"
 
@@ -33,6 +36,26 @@ size_t imp_control_byte(const char *text, size_t len)
 	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	size_t i = 0;
 
+#ifdef __SSE2__
+	/*
+	 * Sixteen bytes at a time where SSE2 is there (every x86-64): each byte
+	 * below 0x20 (mostly a newline; min(b, 0x1f) == b) sets its bit in the
+	 * mask, and only those bytes are looked at.  Every byte of a paste
+	 * passes here: a quarter of what the eight-byte words below cost.
+	 */
+	const __m128i below = _mm_set1_epi8(0x1f);
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+
+		for (unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v)); m; m &= m - 1) {
+			size_t k = i + (size_t)__builtin_ctz(m);
+
+			if (is_control((unsigned char)text[k]))
+				return k;
+		}
+	}
+#endif
 	/*
 	 * Eight bytes at a time: every byte below 0x20 (mostly a newline) sets
 	 * its high bit in the mask (a borrow may set others above it, never

@@ -81,6 +81,52 @@ static const char *exponent(const char *p, struct decimal *d)
 	return q;
 }
 
+/* Digits a uint64_t always holds (10^19 - 1 < 2^64): a number of no more needs no overflow test a digit. */
+#define SAFE_DIGITS 19
+
+/*
+ * The common spellings, read in one pass: plain digits ("1112648"), one
+ * mark with digits after it ("1001.12", "85,01"), and digits grouped by
+ * one repeated mark in threes ("1,112,648").  True with d and *end set
+ * exactly as imp_scan_decimal_as()'s general reading would; false where
+ * that reading is needed (other separators, an exponent, a mix of marks,
+ * a malformed grouping, too many digits), nothing set.  Most rows of a
+ * long paste hold only these, and the general reading costs several times
+ * as much a number.  lone_decimal: a lone mark is the decimal one (lone_mark()).
+ */
+static bool scan_common(const char *s, const char **end, struct decimal *d, char decimal_mark, bool lone_decimal)
+{
+	const char *p = s;
+	uint64_t mant = 0;
+	size_t digits = 0, groups = 0, last = 0;
+	char mark = 0, kind;
+	bool threes = true; /* every group after a mark three digits */
+	int sl;
+
+	for (; is_digit(*p); p++, digits++)
+		mant = mant * 10 + (uint64_t)(*p - '0');
+	size_t first = digits;
+
+	while ((*p == ',' || *p == '.') && is_digit(p[1]) && (!mark || *p == mark)) {
+		mark = *p++;
+		for (last = 0; is_digit(*p); p++, last++, digits++)
+			mant = mant * 10 + (uint64_t)(*p - '0');
+		groups++;
+		threes = threes && last == 3;
+	}
+	sl = sep_len(p, &kind);
+	if (digits > SAFE_DIGITS || *p == 'e' || *p == 'E' || (sl && is_digit(p[sl])) || (*p == mark && mark))
+		return false;
+	d->frac = 0;
+	if (groups == 1 && (last != 3 || mark == decimal_mark || lone_decimal))
+		d->frac = (int)last; /* the one mark is the decimal one */
+	else if (groups && (!threes || first > 3))
+		return false; /* a grouping the general reading refuses */
+	d->mant = mant;
+	*end = p;
+	return true;
+}
+
 int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char decimal_mark, struct ud_err *err)
 {
 	struct {
@@ -88,11 +134,15 @@ int imp_scan_decimal_as(const char *s, const char **end, struct decimal *d, char
 		size_t digits;
 		const char *at;
 	} seps[64];
-	size_t nseps = 0, first = digit_run(s), commas = 0, dots = 0;
-	const char *p = s + first, *decimal = NULL;
+	size_t nseps = 0, first, commas = 0, dots = 0;
+	const char *p, *decimal = NULL;
 
-	if (first == 0)
+	if (!is_digit(*s))
 		return 0;
+	if (scan_common(s, end, d, decimal_mark, false))
+		return 1;
+	first = digit_run(s);
+	p = s + first;
 	for (;;) {
 		char kind;
 		int sl = sep_len(p, &kind);
@@ -220,7 +270,13 @@ int imp_parse_counter_value(const char *field, const char *unit, enum ud_count_s
 	int r;
 
 	*value = 0;
-	if (strcmp(field, "<not supported>") == 0 || strcmp(field, "<not counted>") == 0) {
+	/* a field that is one number throughout, the common case, needs no look for its lone mark first */
+	if (is_digit(*field) && scan_common(field, &end, &d, 0, true) && !*end) {
+		*status = UD_COUNTED;
+		*value = imp_decimal_value(d, unit && strcmp(unit, "msec") == 0 ? 6 : 0);
+		return 1;
+	}
+	if (*field == '<' && (strcmp(field, "<not supported>") == 0 || strcmp(field, "<not counted>") == 0)) {
 		*status = field[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		return 1;
 	}

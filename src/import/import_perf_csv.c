@@ -35,11 +35,16 @@ static int split(char *line, char sep, char **f)
 		char *out = p;
 
 		f[n++] = p;
-		if (*p == '"') {
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
-				*out++ = *p == '"' ? *p++ : *p;
-			p += *p == '"';
+		/* an unquoted field, nearly every one, ends in place: found by strchr(), nothing copied */
+		if (*p != '"') {
+			if (!(p = strchr(p, sep)))
+				break;
+			*p++ = '\0';
+			continue;
 		}
+		for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+			*out++ = *p == '"' ? *p++ : *p;
+		p += *p == '"';
 		while (*p && *p != sep)
 			*out++ = *p++;
 		if (!*p) {
@@ -52,11 +57,24 @@ static int split(char *line, char sep, char **f)
 	return n;
 }
 
+static bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+/* Digits, '.', nine digits: asked of every row, so by hand rather than by two strspn() calls. */
 static bool timestamp_field(const char *s)
 {
-	size_t n = strspn(s, "0123456789");
+	size_t n = 0;
 
-	return n && s[n] == '.' && strspn(s + n + 1, "0123456789") == 9 && s[n + 10] == '\0';
+	while (is_digit(s[n]))
+		n++;
+	if (!n || s[n] != '.')
+		return false;
+	for (size_t k = 1; k <= 9; k++)
+		if (!is_digit(s[n + k]))
+			return false;
+	return s[n + 10] == '\0';
 }
 
 static char guess_sep(const char *line)
@@ -163,7 +181,8 @@ static int take_row(struct acc *a, char *line, void *ctx, const char *name, int 
 	if (n > i && strncmp(f[i], "CPU", 3) == 0 && isdigit((unsigned char)f[i][3])) {
 		i++;
 		part = true;
-	} else if (n > i + 1 && imp_is_aggregation_id(f[i], strlen(f[i]))) {
+	} else if (n > i + 1 && (*f[i] == 'S' || *f[i] == 'N') && imp_is_aggregation_id(f[i], strlen(f[i]))) {
+		/* ("S" or "N" first: strlen() only where an aggregation may start) */
 		i += 2; /* --per-socket's "S0,1,": the aggregation and its CPUs */
 		part = true;
 	}

@@ -59,6 +59,12 @@ struct text_state {
 	enum ud_count_status pending_status;
 	double pending_value;
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
+	/*
+	 * The last comment's unit text and the metric it names (imp_metric_name_of()),
+	 * which every cycles row of an interval file repeats; "" names none
+	 */
+	char unit_seen[128], metric_seen[96];
+	bool metric_seen_ok;
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames, names_cap;
 	json_t *taken;         /* the profile's workload names (imp_names_taken()) */
@@ -66,10 +72,19 @@ struct text_state {
 
 static const char *skip_space(const char *s)
 {
-	/* perf pads its columns with spaces: those first, without isspace()'s table lookup */
-	while (*s == ' ' || isspace((unsigned char)*s))
-		s++;
-	return s;
+	/*
+	 * perf pads its columns with long runs of spaces: four at a time (the
+	 * && stops at a NUL, never reading past it), and isspace()'s other
+	 * bytes, '\t' to '\r' in the C locale, without its table lookup
+	 */
+	for (;; s++) {
+		while (s[0] == ' ' && s[1] == ' ' && s[2] == ' ' && s[3] == ' ')
+			s += 4;
+		while (*s == ' ')
+			s++;
+		if ((unsigned char)(*s - '\t') > '\r' - '\t')
+			return s;
+	}
 }
 
 /*
@@ -208,9 +223,12 @@ static int number_at(struct text_state *t, const char **s, int pow10, double *ou
  */
 static double rel_spread(const char *s, char decimal)
 {
-	const char *pm = strstr(s, "+-"), *end;
+	const char *pm = strchr(s, '+'), *end;
 	struct decimal d;
 
+	/* strchr() to each '+', which a row mostly lacks, rather than strstr() on every row */
+	while (pm && pm[1] != '-')
+		pm = strchr(pm + 1, '+');
 	if (!pm)
 		return NAN;
 	pm = skip_space(pm + 2);
@@ -286,11 +304,24 @@ static double running_pct(const char *s, char decimal)
 	return imp_decimal_value(d, 0);
 }
 
+static bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+/* Digits, '.', nine digits, a space: asked of every row, so by hand rather than by two strspn() calls. */
 static bool is_timestamp(const char *s, const char **end)
 {
-	size_t n = strspn(s, "0123456789");
+	size_t n = 0;
 
-	if (n == 0 || s[n] != '.' || strspn(s + n + 1, "0123456789") != 9 || !isspace((unsigned char)s[n + 10]))
+	while (is_digit(s[n]))
+		n++;
+	if (n == 0 || s[n] != '.')
+		return false;
+	for (size_t k = 1; k <= 9; k++)
+		if (!is_digit(s[n + k]))
+			return false;
+	if (!isspace((unsigned char)s[n + 10]))
 		return false;
 	*end = s + n + 10;
 	return true;
@@ -318,7 +349,12 @@ static bool event_char(char c)
 {
 	unsigned char u = (unsigned char)c;
 
-	return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10 || (u && strchr("_-./:=,@", u));
+	switch (u) {
+	case '_': case '-': case '.': case '/': case ':': case '=': case ',': case '@':
+		return true;
+	default:
+		return (unsigned char)((u | 0x20) - 'a') < 26 || (unsigned char)(u - '0') < 10;
+	}
 }
 
 /* Whether the counter just read is cycles (any mode), the one perf prints its GHz beside. */
@@ -330,6 +366,18 @@ static bool is_cycles(const struct text_state *t)
 }
 
 /*
+ * Whether s holds "etiring" (Retiring, retiring): through strchr() to each
+ * 'e', which a counter's comment mostly lacks, where strstr() costs a
+ * hundred instructions on every row.
+ */
+static bool retiring_in(const char *s)
+{
+	while ((s = strchr(s, 'e')) != NULL && strncmp(s, "etiring", 7) != 0)
+		s++;
+	return s != NULL;
+}
+
+/*
  * "# 63.2 %  tma_backend_bound": a metric perf computed itself, kept by its
  * name, and the cycles line's "# 2.853 GHz" as "ghz" (imp_metric_name_of());
  * perf's other comments on a counter (insn per cycle, of all branches) are
@@ -338,24 +386,32 @@ static bool is_cycles(const struct text_state *t)
 static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
 {
 	const char *hash = strchr(rest, '#'), *p;
-	char metric[96], unit[128];
+	char unit[sizeof(t->unit_seen)];
 	struct decimal d;
+	size_t n;
 
 	/*
 	 * the cheap tests first: most counter lines of an interval file carry a
 	 * comment that is no metric; a metric's name has an underscore, but
 	 * PipelineL1's and Arm's TopdownL1 "retiring", older Intel's "Retiring"
 	 */
-	if (!hash || (!strchr(hash, '_') && !strstr(hash, "etiring") && !(event && is_cycles(t) && strstr(hash, "GHz"))))
+	if (!hash || (!strchr(hash, '_') && !retiring_in(hash) && !(event && is_cycles(t) && strstr(hash, "GHz"))))
 		return 0;
 	p = skip_space(hash + 1);
 	if (imp_scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
 		return 0;
-	snprintf(unit, sizeof(unit), "%.*s", (int)strcspn(p, "(["), p);
-	if (!imp_metric_name_of(unit, false, metric, sizeof(metric)))
+	n = strcspn(p, "([");
+	n = n < sizeof(unit) ? n : sizeof(unit) - 1;
+	memcpy(unit, p, n); /* not snprintf(): this runs on every cycles row of an interval file */
+	unit[n] = '\0';
+	if (strcmp(unit, t->unit_seen) != 0) {
+		memcpy(t->unit_seen, unit, n + 1);
+		t->metric_seen_ok = imp_metric_name_of(unit, false, t->metric_seen, sizeof(t->metric_seen));
+	}
+	if (!t->metric_seen_ok)
 		return 0;
-	if ((event ? imp_acc_set_counter_metric(&t->acc, event, metric, imp_decimal_value(d, 0))
-		   : imp_acc_set_metric(&t->acc, metric, imp_decimal_value(d, 0))) != 0)
+	if ((event ? imp_acc_set_counter_metric(&t->acc, event, t->metric_seen, imp_decimal_value(d, 0))
+		   : imp_acc_set_metric(&t->acc, t->metric_seen, imp_decimal_value(d, 0))) != 0)
 		return fail_line(t, "out of memory");
 	return 1;
 }
@@ -385,7 +441,7 @@ static int counter_value(struct text_state *t, const char **p, struct counter_ro
 		*p = skip_space(*p + 3 + strspn(*p + 3, "0123456789"));
 		row->part = true;
 	}
-	if (strncmp(*p, "<not supported>", 15) == 0 || strncmp(*p, "<not counted>", 13) == 0) {
+	if (**p == '<' && (strncmp(*p, "<not supported>", 15) == 0 || strncmp(*p, "<not counted>", 13) == 0)) {
 		row->status = (*p)[5] == 's' ? UD_NOT_SUPPORTED : UD_NOT_COUNTED;
 		*p = skip_space(strchr(*p, '>') + 1);
 		return 1;
@@ -434,13 +490,14 @@ static int take_counter(struct text_state *t, const char *s)
 {
 	struct counter_row row = { 0 };
 	const char *p = s, *ev, *rest;
-	char cgroup[CGROUP_NAME_MAX] = "";
+	char cgroup[CGROUP_NAME_MAX];
 	double pct;
 	size_t n, cgroup_len;
 	int r = counter_value(t, &p, &row);
 
 	if (r <= 0)
 		return r;
+	cgroup[0] = '\0'; /* not "= \"\"": that clears all 4096 bytes, on every row */
 	ev = p;
 	while (*p && event_char(*p))
 		p++;
@@ -478,6 +535,7 @@ static int take_counter(struct text_state *t, const char *s)
 		if (cgroup_len >= sizeof(cgroup))
 			return fail_line(t, "cgroup name too long");
 		memcpy(cgroup, rest, cgroup_len);
+		cgroup[cgroup_len] = '\0';
 		rest = skip_space(rest + cgroup_len);
 	}
 	if (*rest && *rest != '#' && *rest != '(' && *rest != '[')
