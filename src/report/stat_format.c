@@ -6,6 +6,7 @@
 #include "cpu_mode.h"
 #include "derived.h"
 #include "event_names.h"
+#include "sort.h"
 #include "stat_format.h"
 #include "stats.h"
 #include "text.h"
@@ -442,7 +443,7 @@ static int thread_rows(FILE *f, const struct ud_stat_view *v, size_t i, row_fn f
 	for (size_t s = 0; s < v->nslots; s++)
 		if (!v->all_threads || thread_count(&v->slots[s], i) != 0)
 			rank[k++] = (struct thread_rank){ thread_count(&v->slots[s], i), s };
-	qsort(rank, k, sizeof(*rank), by_count);
+	ud_sort(rank, k, sizeof(*rank), by_count);
 	for (size_t r = 0; r < k; r++)
 		fn(f, v, &v->slots[rank[r].slot], i, arg);
 	free(rank);
