@@ -338,8 +338,9 @@ static bool is_cycles(const struct text_state *t)
 static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
 {
 	const char *hash = strchr(rest, '#'), *p;
-	char metric[96], unit[128];
+	char *metric;
 	struct decimal d;
+	int r;
 
 	/*
 	 * the cheap tests first: most counter lines of an interval file carry a
@@ -351,11 +352,13 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	p = skip_space(hash + 1);
 	if (imp_scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
 		return 0;
-	snprintf(unit, sizeof(unit), "%.*s", (int)strcspn(p, "(["), p);
-	if (!imp_metric_name_of(unit, false, metric, sizeof(metric)))
+	if ((r = imp_metric_name_new(p, strcspn(p, "(["), false, &metric)) == 0)
 		return 0;
-	if ((event ? imp_acc_set_counter_metric(&t->acc, event, metric, imp_decimal_value(d, 0))
-		   : imp_acc_set_metric(&t->acc, metric, imp_decimal_value(d, 0))) != 0)
+	if (r > 0)
+		r = event ? imp_acc_set_counter_metric(&t->acc, event, metric, imp_decimal_value(d, 0))
+			  : imp_acc_set_metric(&t->acc, metric, imp_decimal_value(d, 0));
+	free(metric);
+	if (r != 0)
 		return fail_line(t, "out of memory");
 	return 1;
 }
