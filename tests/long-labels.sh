@@ -182,6 +182,30 @@ EOF
 		failed=$((failed + 1))
 	fi
 done
+# an error naming a 2,000-byte workload (two sides in other units): the message keeps its start and its reason,
+# with a visible "..." where the name gives way, cut at a character's edge (the name is all "é")
+python3 - e5.0 <<'EOF'
+import json, sys
+for side, units in (("a", None), ("b", "made-up-units")):
+    d = json.load(open(sys.argv[1]))
+    w = d["workloads"][0]
+    w["name"] = "WL2K" + "\u00e9" * 998
+    if units:
+        w["units"] = units
+    json.dump(d, open("units-%s.json" % side, "w"))
+EOF
+"$ud" diff -o units.txt units-a.json units-b.json 2>units.err
+rc=$?
+if [ $rc -eq 0 ] || ! python3 - units.err <<'EOF'
+import sys
+msg = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: a name cut mid-character fails here
+ok = "WL2K\u00e9" in msg and "..." in msg and "not comparable" in msg
+sys.exit(0 if ok else f"message {msg[:60]!r}...{msg[-60:]!r}: its start, a visible cut and its reason expected")
+EOF
+then
+	echo "FAIL diff of a 2,000-byte workload in other units: exit $rc, the error cut silently"
+	failed=$((failed + 1))
+fi
 if [ $failed -ne 0 ]; then
 	echo "long-labels: $failed failure(s)"
 	exit 1
