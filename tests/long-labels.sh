@@ -143,6 +143,69 @@ then
 	echo "FAIL compare --group-by kernel: the group's name cut"
 	failed=$((failed + 1))
 fi
+# import: a made-up paste whose two perf metrics have 160-byte names that differ only in their last byte, in
+# perf's text, CSV (-x,) and JSON (-j) forms, imports as two metrics, each name whole
+python3 - <<'EOF'
+m = ["tma_" + "long_metric_" * 13 + end for end in "ab"]
+with open("made-up-long-metrics.txt", "w") as f:
+    f.write(" Performance counter stats for './bench':\n\n")
+    f.write("     1,000.00 msec task-clock                #    1.000 CPUs utilized\n")
+    f.write("   3,000,000,000      cycles                 #   41.5 %%  %s\n" % m[0])
+    f.write("   4,000,000,000      instructions           #   58.5 %%  %s\n" % m[1])
+    f.write("\n       1.000000000 seconds time elapsed\n")
+with open("made-up-long-metrics.csv", "w") as f:
+    f.write("1000.00,msec,task-clock,1000000000,100.00,1.000,CPUs utilized\n")
+    f.write("3000000000,,cycles,1000000000,100.00,41.5,%%  %s\n" % m[0])
+    f.write("4000000000,,instructions,1000000000,100.00,58.5,%%  %s\n" % m[1])
+with open("made-up-long-metrics.json", "w") as f:
+    f.write('{"counter-value" : "1000.000000", "unit" : "msec", "event" : "task-clock", "event-runtime" : 1000000000, '
+            '"pcnt-running" : 100.00, "metric-value" : 1.000000, "metric-unit" : "CPUs utilized"}\n')
+    for v, e, name, pct in ((3e9, "cycles", m[0], 41.5), (4e9, "instructions", m[1], 58.5)):
+        f.write('{"counter-value" : "%d", "unit" : "", "event" : "%s", "event-runtime" : 1000000000, '
+                '"pcnt-running" : 100.00, "metric-value" : %.6f, "metric-unit" : "%%  %s"}\n' % (v, e, pct, name))
+EOF
+for form in "txt perf-text" "csv perf-csv" "json perf-json"; do
+	set -- $form
+	"$ud" import --format "$2" --label L --uarch zen4 -o "long-metrics-$1.json" "made-up-long-metrics.$1"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL import --format $2 of long metric names: exit $rc"
+		failed=$((failed + 1))
+	elif ! python3 - "long-metrics-$1.json" <<'EOF'
+import json, sys
+m = ["tma_" + "long_metric_" * 13 + end for end in "ab"]
+got = json.load(open(sys.argv[1]))["workloads"][0].get("perf_metrics", {})
+sys.exit(0 if sorted(k for k in got if k.startswith("tma_")) == m else f"metrics {sorted(k[:20] + '...' + k[-4:] for k in got)}")
+EOF
+	then
+		echo "FAIL import --format $2: two long metric names differing at their end are not two metrics, whole"
+		failed=$((failed + 1))
+	fi
+done
+# an error naming a 2,000-byte workload (two sides in other units): the message keeps its start and its reason,
+# with a visible "..." where the name gives way, cut at a character's edge (the name is all "é")
+python3 - e5.0 <<'EOF'
+import json, sys
+for side, units in (("a", None), ("b", "made-up-units")):
+    d = json.load(open(sys.argv[1]))
+    w = d["workloads"][0]
+    w["name"] = "WL2K" + "\u00e9" * 998
+    if units:
+        w["units"] = units
+    json.dump(d, open("units-%s.json" % side, "w"))
+EOF
+"$ud" diff -o units.txt units-a.json units-b.json 2>units.err
+rc=$?
+if [ $rc -eq 0 ] || ! python3 - units.err <<'EOF'
+import sys
+msg = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: a name cut mid-character fails here
+ok = "WL2K\u00e9" in msg and "..." in msg and "not comparable" in msg
+sys.exit(0 if ok else f"message {msg[:60]!r}...{msg[-60:]!r}: its start, a visible cut and its reason expected")
+EOF
+then
+	echo "FAIL diff of a 2,000-byte workload in other units: exit $rc, the error cut silently"
+	failed=$((failed + 1))
+fi
 if [ $failed -ne 0 ]; then
 	echo "long-labels: $failed failure(s)"
 	exit 1

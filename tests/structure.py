@@ -426,6 +426,22 @@ def check_ratios(src, found):
                               f"{rel}:{n}: formats a ratio with \"{m.group(0)}\": use ud_format_ratio_x() (text.h)"))
 
 
+# A direct qsort() call: qsort(NULL, 0, ...) is undefined (UBSan aborted CI on it), so sorts go through ud_sort.
+QSORT_RE = re.compile(r"\bqsort\s*\(")
+SORT_HELPER_FILES = {os.path.join("src", "base", "sort.c"), os.path.join("src", "base", "sort.h")}
+
+
+def check_sorts(src, found):
+    for rel in project_files(src, (".c", ".h")):
+        if rel in SORT_HELPER_FILES:
+            continue
+        for n, line in enumerate(read(os.path.join(src, rel)).splitlines(), 1):
+            if QSORT_RE.search(line):
+                found.append((f"qsort {rel}",
+                              f"{rel}:{n}: calls qsort() directly, undefined for an empty NULL array: "
+                              "use ud_sort() (sort.h)"))
+
+
 def function_name(lines, brace):
     for j in range(brace - 1, max(brace - 6, -1), -1):
         m = re.search(r"([A-Za-z_]\w*)\s*\(", lines[j])
@@ -468,6 +484,7 @@ def main():
     check_builtin_lengths(src, found)
     check_owners(src, found)
     check_ratios(src, found)
+    check_sorts(src, found)
 
     failed = 0
     used = set()

@@ -8,9 +8,11 @@ the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h), and a ratio printed through "%.3gx"
 outside text.c's rule, and a header's pointer-returning declaration
 that does not say who owns the pointer, and a command file grown past
-250 lines; and the build's own include paths, with a later
+250 lines, and a direct qsort() outside ud_sort (sort.h); and the build's
+own include paths, with a later
 stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
-the unplanted copy must pass.
+the unplanted copy must pass, under the project's own allowlist (the
+known exceptions it lists; no plant is in it).
 """
 import json
 import os
@@ -25,13 +27,14 @@ PLANTS = [
     ("src/diff/diff_explain.c", '/* fprintf(f, "%.3gx", r) */\n', 'formats a ratio with "%.3gx"'),
     ("src/base/text.h", "char *ud_planted(void);\n\n", "ud_planted() returns a pointer without saying who owns it"),
     ("src/builtin/diff.c", "/*\n" + " * planted\n" * 250 + " */\n", "src/builtin/diff.c is 33"),
+    ("src/diff/fleet_split.c", "static void planted(int *v, size_t n) { qsort(v, n, sizeof(*v), NULL); }\n",
+     "calls qsort() directly"),
 ]
 
 
 def run(structure, root, build, extra=()):
-    empty = os.path.join(root, "allow.txt")
-    open(empty, "w").close()
-    r = subprocess.run([sys.executable, structure, "--includes-only", *extra, root, build, empty],
+    allow = os.path.join(os.path.dirname(os.path.abspath(structure)), "structure-allow.txt")
+    r = subprocess.run([sys.executable, structure, "--includes-only", *extra, root, build, allow],
                        capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
 

@@ -193,6 +193,36 @@ START_TEST(test_csv_name_with_separator_quoted)
 }
 END_TEST
 
+/* A counter's name longer than any buffer (1,200 bytes, made-up terms) is printed whole in every form, as perf does. */
+START_TEST(test_long_name_whole)
+{
+	struct ud_profile *p = example(1);
+	char name[1300], copy[1310];
+	const char *forms[] = { "t", ",", "j" };
+
+	strcpy(name, "cpu/event=0x3c,name=made-up-");
+	for (size_t n = strlen(name); n < 1200; n++)
+		name[n] = 'a' + (char)(n % 26);
+	strcpy(name + 1200, "-END/");
+	/* a copy of it (-e X,X) prints under the name whole too */
+	snprintf(copy, sizeof(copy), "%s#2", name);
+	free(p->workloads[0].counters[1].name);
+	p->workloads[0].counters[1].name = strdup(copy);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char *s = render(&p->workloads[0], forms[i]);
+		const char *at = strstr(s, name);
+
+		ck_assert_msg(at != NULL, "%s: the long name not whole in:\n%.300s", forms[i], s);
+		ck_assert_msg(strncmp(at + strlen(name), "#2", 2) != 0, "%s: the copy's #2 printed", forms[i]);
+		/* the row goes on after the name: its count and its columns kept */
+		ck_assert_ptr_nonnull(strstr(s, "97062243821"));
+		ck_assert_msg(strstr(at, "G/sec") != NULL, "%s: the row's metric after the name lost", forms[i]);
+		free(s);
+	}
+	ud_profile_free(p);
+}
+END_TEST
+
 /* --table: each run's time, its distance from the mean, a '#' a 5% of it and one more, then the result */
 START_TEST(test_text_table)
 {
@@ -465,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_column);
 	tcase_add_test(tc, test_topdown_level1_shares);
 	tcase_add_test(tc, test_cgroup_rates);
+	tcase_add_test(tc, test_long_name_whole);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

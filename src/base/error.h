@@ -35,13 +35,19 @@ struct ud_err {
 
 #define UD_ERR_INIT { .msg = "" }
 
-/* printf-style; always returns -1 so callers can `return ud_fail(...)`. */
+/*
+ * printf-style; always returns -1 so callers can `return ud_fail(...)`.
+ * A message longer than msg keeps its start (the file it is about) and its
+ * end (the reason) with "..." between: a long name in it gives way
+ * visibly, never silently (issue 36).
+ */
 int ud_fail(struct ud_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
  * Puts "PREFIX: " in front of the message already in err (printf-style
- * prefix), truncating at the end if it no longer fits.  Returns -1 too.
+ * prefix), shortened in its middle as ud_fail's if it no longer fits.
+ * Returns -1 too.
  */
 int ud_err_prefix(struct ud_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

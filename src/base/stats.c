@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "stats.h"
 
 double ud_mean(const double *x, size_t n)
@@ -64,7 +65,7 @@ static double *sorted_copy(const double *x, size_t n)
 
 	if (s) {
 		memcpy(s, x, n * sizeof(*s));
-		qsort(s, n, sizeof(*s), cmp_double);
+		ud_sort(s, n, sizeof(*s), cmp_double);
 	}
 	return s;
 }
@@ -231,7 +232,7 @@ static int rank_sums(const double *x, size_t nx, const double *y, size_t ny, dou
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		r[i] = i < nx ? (struct ranked){ x[i], true } : (struct ranked){ y[i - nx], false };
-	qsort(r, n, sizeof(*r), cmp_ranked);
+	ud_sort(r, n, sizeof(*r), cmp_ranked);
 	*u = *ties = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		size_t cx = 0, cy = 0;
@@ -437,7 +438,7 @@ int ud_shift_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, do
 	for (size_t i = 0; i < nx; i++)
 		for (size_t j = 0; j < ny; j++)
 			d[i * ny + j] = log(y[j]) - log(x[i]);
-	qsort(d, npairs, sizeof(*d), cmp_double);
+	ud_sort(d, npairs, sizeof(*d), cmp_double);
 	*lo = exp(d[k - 1]);
 	*hi = exp(d[npairs - k]);
 	free(d);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sort.h"
 #include "targets.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -104,7 +105,7 @@ static int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_
 		free(got);
 		return -1;
 	}
-	qsort(got, *n, sizeof(*got), cmp_int);
+	ud_sort(got, *n, sizeof(*got), cmp_int);
 	for (size_t i = 0; i < *n; i++) {
 		if (!bsearch(&got[i], online, non, sizeof(*online), cmp_int)) {
 			ud_fail(err, "-C '%s': CPU %d is not online", list, got[i]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diff_priv.h"
+#include "sort.h"
 
 static const struct ud_uarch *host_uarch(const struct ud_profile *p, const struct ud_uarch_db *db)
 {
@@ -36,7 +37,7 @@ static int index_build(struct index *ix, const struct ud_profile *p)
 		return -1;
 	for (size_t i = 0; i < ix->n; i++)
 		ix->w[i] = &p->workloads[i];
-	qsort(ix->w, ix->n, sizeof(*ix->w), cmp_workload);
+	ud_sort(ix->w, ix->n, sizeof(*ix->w), cmp_workload);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 
 #include "diff_priv.h"
 #include "diff_thresholds.h"
+#include "sort.h"
 
 /* Fits two tables' descriptions of an event (MEANING_MAX each) and the words around them. */
 #define MEANING_MAX 256
@@ -250,7 +251,7 @@ static void add_cause(struct ud_diff_workload *w, const struct ud_cause *c)
 		w->causes[w->ncauses++] = *c;
 		return;
 	}
-	qsort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
+	ud_sort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
 	if (c->cycles_share > w->causes[w->ncauses - 1].cycles_share)
 		w->causes[w->ncauses - 1] = *c;
 }
@@ -360,5 +361,5 @@ void ud_diff_causes(struct ud_diff_workload *w, const struct ud_uarch *ua, const
 		else
 			stall_cause(w, u, change);
 	}
-	qsort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
+	ud_sort(w->causes, w->ncauses, sizeof(w->causes[0]), cmp_cause);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diff_priv.h"
+#include "sort.h"
 
 /*
  * Rows a diff keeps per workload: the moves a reader can take in at a
@@ -83,7 +84,7 @@ int ud_diff_hotspots_compute(struct ud_diff_workload *w)
 				x->b_share = r->share, x->b_ns = r->share * cpu[s];
 		}
 	}
-	qsort(m, n, sizeof(*m), cmp_moved);
+	ud_sort(m, n, sizeof(*m), cmp_moved);
 	w->hotspots = m;
 	w->nhotspots = n < UD_DIFF_HOTSPOTS_TOP ? n : UD_DIFF_HOTSPOTS_TOP;
 	return 0;

@@ -19,6 +19,7 @@
 
 #include "diff_priv.h"
 #include "diff_thresholds.h"
+#include "sort.h"
 #include "text.h"
 
 /* What a rule looks at. */
@@ -168,7 +169,7 @@ static double median_speedup(const struct ud_diff *d)
 	for (size_t i = 0; i < d->nworkloads; i++)
 		if (weighed(&d->workloads[i]))
 			speed[n++] = d->workloads[i].speedup;
-	qsort(speed, n, sizeof(double), cmp_double);
+	ud_sort(speed, n, sizeof(double), cmp_double);
 	median = n ? speed[n / 2] : NAN;
 	free(speed);
 	return median;

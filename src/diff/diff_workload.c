@@ -12,6 +12,7 @@
 
 #include "diff_priv.h"
 #include "diff_thresholds.h"
+#include "sort.h"
 #include "stats.h"
 #include "text.h"
 /* MPKI is per thousand instructions; the CPI stack wants per instruction. */
@@ -544,7 +545,7 @@ static const struct ud_counter **match_counters(const struct ud_workload *from, 
 	}
 	for (size_t i = 0; i < in->ncounters; i++)
 		sorted[i] = &in->counters[i];
-	qsort(sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
+	ud_sort(sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
 	for (size_t i = 0; i < from->ncounters; i++) {
 		const struct ud_counter *key = &from->counters[i], *const *hit =
 			bsearch(&key, sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fleet_priv.h"
+#include "sort.h"
 #include "text.h"
 
 /* "zen4, 64 CPUs", "AuthenticAMD, 8 CPUs": the group's known key values; "host facts unknown" without. */
@@ -60,7 +61,7 @@ static int summarize_group(struct ud_fleet *f, struct ud_fleet_acc *a, size_t g)
 		*d = (struct ud_fleet_dist){ 0, NAN, NAN, NAN, NAN, NAN };
 		if (!v || v->n == 0)
 			continue;
-		qsort(v->v, v->n, sizeof(*v->v), by_value);
+		ud_sort(v->v, v->n, sizeof(*v->v), by_value);
 		*d = (struct ud_fleet_dist){ v->n, ud_fleet_quantile(v->v, v->n, 0.5), ud_fleet_quantile(v->v, v->n, 0.25),
 					     ud_fleet_quantile(v->v, v->n, 0.75), v->v[0], v->v[v->n - 1] };
 	}

@@ -14,6 +14,7 @@
 #include "host_facts.h"
 #include "import.h"
 #include "json_emit.h"
+#include "sort.h"
 
 const char *const ud_fleet_default_keys[] = { "cpu.vendor", "cpu.uarch", "cpu.online_cpus" };
 const size_t ud_fleet_default_nkeys = sizeof(ud_fleet_default_keys) / sizeof(ud_fleet_default_keys[0]);
@@ -648,7 +649,7 @@ static size_t *order_by(const size_t *key, size_t n)
 	for (size_t i = 0; i < n; i++)
 		ids[i] = i;
 	sort_keys = key;
-	qsort(ids, n, sizeof(*ids), by_key);
+	ud_sort(ids, n, sizeof(*ids), by_key);
 	return ids;
 }
 
@@ -746,8 +747,7 @@ static void finish_exclusions(struct ud_fleet_acc *a, struct ud_fleet *f, const 
 		a->excluded[e].host = host;
 		a->excluded[e].workload = wrank[a->excluded[e].workload];
 	}
-	if (a->nexcluded) /* none: no array, and qsort's pointer must not be NULL */
-		qsort(a->excluded, a->nexcluded, sizeof(*a->excluded), by_host_workload);
+	ud_sort(a->excluded, a->nexcluded, sizeof(*a->excluded), by_host_workload);
 	f->excluded = a->excluded;
 	f->nexcluded = a->nexcluded;
 	a->excluded = NULL;

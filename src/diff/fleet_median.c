@@ -14,6 +14,7 @@
 #include "fleet_priv.h"
 #include "host_facts.h"
 #include "json_doc.h"
+#include "sort.h"
 
 static int by_value(const void *x, const void *y)
 {
@@ -40,7 +41,7 @@ static double median_of(struct ud_fleet_values *v)
 {
 	if (v->n == 0)
 		return NAN;
-	qsort(v->v, v->n, sizeof(*v->v), by_value);
+	ud_sort(v->v, v->n, sizeof(*v->v), by_value);
 	return ud_fleet_quantile(v->v, v->n, 0.5);
 }
 

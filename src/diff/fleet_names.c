@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fleet_priv.h"
+#include "sort.h"
 #include "text.h"
 
 /*
@@ -43,7 +44,7 @@ static int rename_round(struct ud_fleet_host **byname, size_t n)
 {
 	int renamed = 0;
 
-	qsort(byname, n, sizeof(*byname), by_label);
+	ud_sort(byname, n, sizeof(*byname), by_label);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && strcmp(byname[j]->label, byname[i]->label) == 0; j++)
 			;

@@ -25,6 +25,7 @@
 #include "fleet_priv.h"
 #include "host_facts.h"
 #include "noise.h"
+#include "sort.h"
 
 double ud_fleet_ratio(const struct ud_fleet_workload *w, double v, double r)
 {
@@ -135,7 +136,7 @@ static int judge_workload(struct ud_fleet *f, const size_t *hosts, size_t nhosts
 	}
 	if (n < UD_FLEET_MIN_PEERS)
 		return 0;
-	qsort(dev, n, sizeof(*dev), by_double);
+	ud_sort(dev, n, sizeof(*dev), by_double);
 	limit = fmax(UD_FLEET_OUTLIER_MADS * ud_fleet_quantile(dev, n, 0.5), log(UD_FLEET_OUTLIER_MIN_MOVE));
 	for (size_t i = 0; i < nhosts; i++) {
 		size_t k = hosts[i];
@@ -196,7 +197,7 @@ static void distance(struct ud_fleet *f, const struct ud_fleet_group *grp, size_
 		for (size_t i = 0; i < grp->nhosts; i++)
 			if (grp->hosts[i] != k && isfinite(f->hosts[grp->hosts[i]].value[w]))
 				others[n++] = f->hosts[grp->hosts[i]].value[w];
-		qsort(others, n, sizeof(*others), by_double);
+		ud_sort(others, n, sizeof(*others), by_double);
 		r = n ? ud_fleet_ratio(&f->workloads[w], h->value[w], ud_fleet_quantile(others, n, 0.5)) : NAN;
 		if (!isfinite(r) || f->workloads[w].composite)
 			continue;
@@ -289,8 +290,7 @@ static int by_host(const void *x, const void *y)
 /* Every outlier explained: each outlier host read again and diffed against its group's median once. */
 static int explain_outliers(struct ud_fleet *f)
 {
-	if (f->noutliers) /* qsort's array may not be NULL, even empty */
-		qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
+	ud_sort(f->outliers, f->noutliers, sizeof(*f->outliers), by_host);
 	for (size_t i = 0; i < f->noutliers;) {
 		size_t k = f->outliers[i].host, j = i;
 		const struct ud_fleet_group *grp = &f->groups[f->hosts[k].group];
@@ -362,8 +362,8 @@ int ud_fleet_judge(struct ud_fleet *f)
 		return -1;
 	rank_hosts = f->hosts;
 	if (f->noutliers)
-		qsort(f->outliers, f->noutliers, sizeof(*f->outliers), by_evidence);
+		ud_sort(f->outliers, f->noutliers, sizeof(*f->outliers), by_evidence);
 	if (f->nnoisy)
-		qsort(f->noisy, f->nnoisy, sizeof(*f->noisy), by_noisy_move);
+		ud_sort(f->noisy, f->nnoisy, sizeof(*f->noisy), by_noisy_move);
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include "diff_thresholds.h"
 #include "fleet_priv.h"
 #include "json_doc.h"
+#include "sort.h"
 
 /* The facts a split is sought by, in the order a tie is settled: what differs between hosts of one kind of CPU. */
 static const char *const split_facts[] = { "kernel", "cpu.microcode", "cpu.smt", "hypervisor", "cpufreq.governor" };
@@ -101,7 +102,7 @@ static bool values_of(const struct ud_fleet_fact *fact, size_t nhosts, struct fa
 		return false;
 	if (known < nhosts)
 		fv->text[fv->n++] = NULL;
-	qsort(fv->text, fv->n, sizeof(*fv->text), by_text);
+	ud_sort(fv->text, fv->n, sizeof(*fv->text), by_text);
 	for (size_t i = 0; i < fv->n; i++) {
 		fv->count[i] = nhosts - known;
 		for (size_t v = 0; fv->text[i] && v < fact->nvotes; v++)
@@ -166,7 +167,7 @@ static double mann_whitney(struct search *s, size_t n0, size_t n1, double *share
 		s->pool[i].x = s->a[i], s->pool[i].side = 0;
 	for (size_t i = 0; i < n1; i++)
 		s->pool[n0 + i].x = s->b[i], s->pool[n0 + i].side = 1;
-	qsort(s->pool, n, sizeof(*s->pool), by_pooled);
+	ud_sort(s->pool, n, sizeof(*s->pool), by_pooled);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		double t;
@@ -202,7 +203,7 @@ static size_t side_values(struct search *s, size_t w, const unsigned char *side,
 		if (on == which && isfinite(v) && v > 0)
 			out[n++] = v;
 	}
-	qsort(out, n, sizeof(*out), by_pooled);
+	ud_sort(out, n, sizeof(*out), by_pooled);
 	return n;
 }
 
@@ -317,7 +318,7 @@ static int fill_side(struct search *s, struct ud_fleet_split *sp, const struct p
 	for (size_t i = 0; i < pt->fv->n; i++)
 		if ((int)(pt->mask >> i & 1) == which && !(side->values[side->nvalues++] = value_text(pt->fv->text[i])))
 			return -1;
-	qsort(side->values, side->nvalues, sizeof(*side->values), by_text);
+	ud_sort(side->values, side->nvalues, sizeof(*side->values), by_text);
 	for (size_t i = 0; i < s->grp->nhosts; i++)
 		if (s->side_of[s->grp->hosts[i]] == which)
 			side->hosts[side->nhosts++] = s->grp->hosts[i];
@@ -364,7 +365,7 @@ static int find_same(struct search *s, const struct ud_fleet_acc_group *ag, stru
 			return -1;
 	}
 	if (sp->nsame)
-		qsort(sp->same, sp->nsame, sizeof(*sp->same), by_text);
+		ud_sort(sp->same, sp->nsame, sizeof(*sp->same), by_text);
 	return 0;
 }
 
@@ -390,7 +391,7 @@ static struct ud_fleet_split *make_split(struct search *s, const struct ud_fleet
 	for (size_t w = 0; w < s->f->nworkloads; w++)
 		if (moved_on(s, w, s->side_of, 0, &m))
 			sp->moved[sp->nmoved++] = m;
-	qsort(sp->moved, sp->nmoved, sizeof(*sp->moved), by_ratio);
+	ud_sort(sp->moved, sp->nmoved, sizeof(*sp->moved), by_ratio);
 	sp->ntests = s->ntests;
 	if (find_same(s, ag, sp) != 0)
 		goto fail;

@@ -4,6 +4,7 @@
 
 #include "perf_records.h"
 #include "histogram.h"
+#include "sort.h"
 
 struct map {
 	uint64_t start, len, pgoff;
@@ -225,7 +226,7 @@ void ud_histogram_finish(struct ud_histogram *h)
 
 	if (!h->nhits)
 		return;
-	qsort(h->hits, h->nhits, sizeof(*h->hits), cmp_key);
+	ud_sort(h->hits, h->nhits, sizeof(*h->hits), cmp_key);
 	for (size_t i = 1; i < h->nhits; i++) {
 		if (cmp_key(&h->hits[n], &h->hits[i]) == 0)
 			h->hits[n].count += h->hits[i].count;
@@ -233,7 +234,7 @@ void ud_histogram_finish(struct ud_histogram *h)
 			h->hits[++n] = h->hits[i];
 	}
 	h->nhits = n + 1;
-	qsort(h->hits, h->nhits, sizeof(*h->hits), cmp_count);
+	ud_sort(h->hits, h->nhits, sizeof(*h->hits), cmp_count);
 }
 
 void ud_histogram_free(struct ud_histogram *h)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "symtab.h"
 
 int ud_symtab_add(struct ud_symtab *t, uint64_t start, uint64_t size, const char *name, const char *module)
@@ -47,7 +48,7 @@ static int cmp_start(const void *x, const void *y)
 void ud_symtab_sort(struct ud_symtab *t)
 {
 	if (t->n)
-		qsort(t->s, t->n, sizeof(*t->s), cmp_start);
+		ud_sort(t->s, t->n, sizeof(*t->s), cmp_start);
 	t->sorted = true;
 }
 

@@ -83,6 +83,8 @@ void imp_acc_free(struct acc *a)
 	free(a->command);
 	free(a->perf_command.line);
 	free(a->scores);
+	for (size_t i = 0; i < a->nmetrics; i++)
+		free(a->metrics[i].name);
 	free(a->metrics);
 	json_decref(a->index);
 	imp_acc_init(a);
@@ -132,32 +134,42 @@ static int acc_index(struct acc *a, const char *key, size_t i)
 int imp_acc_set_metric(struct acc *a, const char *metric, double value)
 {
 	struct acc_metric *grown;
-	char name[sizeof(a->metrics->name)], key[sizeof(name) + 1];
+	size_t len = strlen(a->metric_pmu) + strlen(metric) + 3;
+	char *key = malloc(len);
 	const json_t *at;
+	int ret = -1;
 
-	snprintf(name, sizeof(name), "%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
-	snprintf(key, sizeof(key), "m%s", name);
-	if (!a->index && !(a->index = json_object()))
+	if (!key)
 		return -1;
+	/* "m" + the name: as long as it is, so two long names differing at their end stay two */
+	snprintf(key, len, "m%s%s%s", a->metric_pmu, a->metric_pmu[0] ? "/" : "", metric);
+	if (!a->index && !(a->index = json_object()))
+		goto out;
 	/* perf repeats each metric per interval: the last value stands, found through the index */
 	if ((at = json_object_get(a->index, key)) != NULL) {
 		a->metrics[json_integer_value(at)].value = value;
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	if (a->nmetrics == a->metrics_cap) {
 		size_t cap = a->metrics_cap ? 2 * a->metrics_cap : 16;
 
-		grown = realloc(a->metrics, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
+		if (!(grown = realloc(a->metrics, cap * sizeof(*grown))))
+			goto out;
 		a->metrics = grown;
 		a->metrics_cap = cap;
 	}
-	if (acc_index(a, key, a->nmetrics) != 0)
-		return -1;
-	snprintf(a->metrics[a->nmetrics].name, sizeof(grown->name), "%s", name);
+	if (!(a->metrics[a->nmetrics].name = strdup(key + 1)))
+		goto out;
+	if (acc_index(a, key, a->nmetrics) != 0) {
+		free(a->metrics[a->nmetrics].name);
+		goto out;
+	}
 	a->metrics[a->nmetrics++].value = value;
-	return 0;
+	ret = 0;
+out:
+	free(key);
+	return ret;
 }
 
 /* "n" + name + "/" + pmu, and the cgroup after a unit separator: a new string the caller frees, NULL out of memory. */

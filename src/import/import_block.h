@@ -53,7 +53,7 @@ struct acc_score {
 };
 
 struct acc_metric {
-	char name[96];
+	char *name;              /* as long as perf printed it, with its core PMU in front where it has one */
 	double value;            /* NAN where perf printed no value */
 };
 

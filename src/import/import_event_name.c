@@ -141,40 +141,51 @@ static bool metric_word(const char *s)
 	return identifier_with_underscore(s) || strcasecmp(s, "retiring") == 0;
 }
 
-bool imp_metric_name_of(const char *unit, bool any_text, char *name, size_t len)
+/* The name in s (a copy of the unit, trimmed, NUL-ended), moved to its start: 1, or 0 when it names none. */
+static int metric_in(char *s, bool any_text)
 {
-	char buf[128], *s = buf, *e;
+	const char *e;
 
-	snprintf(buf, sizeof(buf), "%s", unit);
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return false;
 	/*
 	 * perf's "# 2.853 GHz" on the cycles line, cycles per task-clock second:
 	 * kept as evidence of the clock, named as the derived metric it matches
 	 */
 	if (strcmp(s, "GHz") == 0) {
-		snprintf(name, len, "ghz");
-		return true;
+		strcpy(s, "ghz");
+		return 1;
 	}
-	if (metric_word(s)) {
-		snprintf(name, len, "%s", s);
-		return true;
-	}
+	if (metric_word(s))
+		return 1;
 	/* "%  tma_backend_bound": a unit, then the name */
 	e = s + strcspn(s, " \t");
 	while (isspace((unsigned char)*e))
 		e++;
-	if (*e && metric_word(e)) {
-		snprintf(name, len, "%s", e);
-		return true;
+	if (*e && (metric_word(e) || (any_text && *s == '%'))) {
+		memmove(s, e, strlen(e) + 1);
+		return 1;
 	}
-	if (!any_text)
-		return false;
-	snprintf(name, len, "%s", *s == '%' && *e ? e : s);
-	return true;
+	return any_text;
+}
+
+int imp_metric_name_new(const char *unit, size_t len, bool any_text, char **name)
+{
+	char *buf, *s, *e;
+
+	*name = NULL;
+	/* as long as perf printed it: two long names differing at their end stay two metrics */
+	if (!(buf = strndup(unit, len)))
+		return -1;
+	s = buf;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || !metric_in(s, any_text)) {
+		free(buf);
+		return 0;
+	}
+	memmove(buf, s, strlen(s) + 1);
+	*name = buf;
+	return 1;
 }

@@ -59,12 +59,14 @@ bool imp_counting_mode_name(const char *name, char mode, char *out, size_t len);
 
 /*
  * The metric perf names in a metric unit field ("%  tma_backend_bound" ->
- * "tma_backend_bound"), into name.  A name is one identifier with an
+ * "tma_backend_bound") of the len bytes at unit, whole, into *name: a
+ * new string the caller frees (1).  A name is one identifier with an
  * underscore after an optional unit; with any_text the whole text names it
  * ("insn per cycle"), as on perf's metric-only rows; perf's "GHz" beside
- * cycles is "ghz".  False when the text names no metric (perf's other
- * comments on a counter: "insn per cycle", "of all branches").
+ * cycles is "ghz".  0 (*name NULL) when the text names no metric (perf's
+ * other comments on a counter: "insn per cycle", "of all branches"), -1
+ * out of memory.
  */
-bool imp_metric_name_of(const char *unit, bool any_text, char *name, size_t len);
+int imp_metric_name_new(const char *unit, size_t len, bool any_text, char **name);
 
 #endif

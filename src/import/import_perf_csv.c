@@ -112,19 +112,22 @@ static double number_or_nan(const char *f)
  */
 static int take_metric_row(struct acc *a, char **f, int n, const char *name, int lineno, struct ud_err *err)
 {
-	char metric[96];
-	int last = n - 1;
+	char *metric;
+	int last = n - 1, r;
 
 	while (last > 0 && !*f[last])
 		last--;
-	if (!*f[last] || !imp_metric_name_of(f[last], true, metric, sizeof(metric)))
+	if (!*f[last] || (r = imp_metric_name_new(f[last], strlen(f[last]), true, &metric)) == 0)
 		return 0;
 	/* a header names a group, not a unit and a metric, and has no value before it */
-	if (!*f[last - 1] && f[last][0] != '%') {
+	if (r > 0 && !*f[last - 1] && f[last][0] != '%') {
 		imp_acc_metric_group(a, f[last]);
+		free(metric);
 		return 0;
 	}
-	if (imp_acc_set_metric(a, metric, number_or_nan(f[last - 1])) != 0)
+	r = r < 0 ? -1 : imp_acc_set_metric(a, metric, number_or_nan(f[last - 1]));
+	free(metric);
+	if (r != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;
 }
@@ -133,11 +136,14 @@ static int take_metric_row(struct acc *a, char **f, int n, const char *name, int
 static int take_row_metric(struct acc *a, char **f, int n, int at, const char *event, const char *name,
 			   int lineno, struct ud_err *err)
 {
-	char metric[96];
+	char *metric;
+	int r;
 
-	if (n <= at + 1 || !*f[at] || !imp_metric_name_of(f[at + 1], false, metric, sizeof(metric)))
+	if (n <= at + 1 || !*f[at] || (r = imp_metric_name_new(f[at + 1], strlen(f[at + 1]), false, &metric)) == 0)
 		return 0;
-	if (imp_acc_set_counter_metric(a, event, metric, number_or_nan(f[at])) != 0)
+	r = r < 0 ? -1 : imp_acc_set_counter_metric(a, event, metric, number_or_nan(f[at]));
+	free(metric);
+	if (r != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 0;
 }

@@ -41,14 +41,16 @@ static int take_metric(struct acc *a, const json_t *o, const char *event, const 
 	const char *unit = json_string_value(json_object_get(o, "metric-unit"));
 	const char *group = json_string_value(json_object_get(o, "metricgroup"));
 	double value = metric_value(json_object_get(o, "metric-value"));
-	char metric[96];
+	char *metric;
 	int r;
 
 	if (group && !event)
 		imp_acc_metric_group(a, group);
-	if (!unit || !imp_metric_name_of(unit, event == NULL, metric, sizeof(metric)))
+	if (!unit || (r = imp_metric_name_new(unit, strlen(unit), event == NULL, &metric)) == 0)
 		return 0;
-	r = event ? imp_acc_set_counter_metric(a, event, metric, value) : imp_acc_set_metric(a, metric, value);
+	if (r > 0)
+		r = event ? imp_acc_set_counter_metric(a, event, metric, value) : imp_acc_set_metric(a, metric, value);
+	free(metric);
 	if (r != 0)
 		return ud_fail(err, "%s:%d: out of memory", name, lineno);
 	return 1;

@@ -60,11 +60,12 @@ struct text_state {
 	double pending_value;
 	bool prose_is_command; /* it was a shell prompt's "$ CMD": the program's output after it does not name the block */
 	/*
-	 * The last comment's unit text and the metric it names (imp_metric_name_of()),
-	 * which every cycles row of an interval file repeats; "" names none
+	 * The last comment's unit text and the metric it names
+	 * (imp_metric_name_new(); NULL names none), which every cycles row of
+	 * an interval file repeats; both owned
 	 */
-	char unit_seen[128], metric_seen[96];
-	bool metric_seen_ok;
+	char *unit_seen, *metric_seen;
+	size_t unit_seen_len;
 	char **names;          /* per workload added: the text line before its block; NULL none */
 	size_t nnames, names_cap;
 	json_t *taken;         /* the profile's workload names (imp_names_taken()) */
@@ -386,7 +387,6 @@ static bool retiring_in(const char *s)
 static int take_comment_metric(struct text_state *t, const char *event, const char *rest)
 {
 	const char *hash = strchr(rest, '#'), *p;
-	char unit[sizeof(t->unit_seen)];
 	struct decimal d;
 	size_t n;
 
@@ -401,14 +401,16 @@ static int take_comment_metric(struct text_state *t, const char *event, const ch
 	if (imp_scan_decimal_as(p, &p, &d, t->decimal, NULL) <= 0)
 		return 0;
 	n = strcspn(p, "([");
-	n = n < sizeof(unit) ? n : sizeof(unit) - 1;
-	memcpy(unit, p, n); /* not snprintf(): this runs on every cycles row of an interval file */
-	unit[n] = '\0';
-	if (strcmp(unit, t->unit_seen) != 0) {
-		memcpy(t->unit_seen, unit, n + 1);
-		t->metric_seen_ok = imp_metric_name_of(unit, false, t->metric_seen, sizeof(t->metric_seen));
+	/* the name made once a unit, not on every cycles row of an interval file */
+	if (!t->unit_seen || n != t->unit_seen_len || memcmp(p, t->unit_seen, n) != 0) {
+		free(t->unit_seen);
+		free(t->metric_seen);
+		t->metric_seen = NULL;
+		t->unit_seen_len = n;
+		if (!(t->unit_seen = strndup(p, n)) || imp_metric_name_new(p, n, false, &t->metric_seen) < 0)
+			return fail_line(t, "out of memory");
 	}
-	if (!t->metric_seen_ok)
+	if (!t->metric_seen)
 		return 0;
 	if ((event ? imp_acc_set_counter_metric(&t->acc, event, t->metric_seen, imp_decimal_value(d, 0))
 		   : imp_acc_set_metric(&t->acc, t->metric_seen, imp_decimal_value(d, 0))) != 0)
@@ -876,6 +878,8 @@ int imp_perf_text(struct ud_profile *p, struct lines *l, const char *name, const
 		ret = name_blocks(&t, before);
 	imp_acc_free(&t.acc);
 	free_names(&t);
+	free(t.unit_seen);
+	free(t.metric_seen);
 	json_decref(t.taken);
 	json_decref(own.at);
 	if (ret == 0 && p->nworkloads == before)

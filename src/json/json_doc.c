@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "json_doc.h"
+#include "sort.h"
 #include "text.h"
 
 /* jansson's JSON_PARSER_MAX_DEPTH: deeper nesting is refused, as json_loadb() refuses it. */
@@ -365,7 +366,7 @@ static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 		return (*oom = 1, NULL);
 	for (uint32_t m = o + 1; m; m = d->nodes[m].next)
 		keys[k++] = d->text + d->nodes[m].key;
-	qsort(keys, n, sizeof(*keys), key_cmp);
+	ud_sort(keys, n, sizeof(*keys), key_cmp);
 	for (uint32_t i = 1; i < n && !dup; i++)
 		if (strcmp(keys[i - 1], keys[i]) == 0)
 			dup = keys[i - 1] > keys[i] ? keys[i - 1] : keys[i];

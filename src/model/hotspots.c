@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hotspots.h"
+#include "sort.h"
 
 struct ud_hotspots *ud_hotspots_new(void)
 {
@@ -124,9 +125,8 @@ int ud_hotspots_finish(struct ud_hotspots *h)
 	double total = 0, other = 0, other_samples = 0;
 	size_t keep;
 
-	/* A workload that got no samples has no rows and no array: qsort's pointer must be valid even for none. */
-	if (h->nrows)
-		qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_share);
+	/* a workload that got no samples has no rows and no array (ud_sort sorts none) */
+	ud_sort(h->rows, h->nrows, sizeof(*h->rows), cmp_share);
 	keep = h->nrows < UD_HOTSPOTS_TOP ? h->nrows : UD_HOTSPOTS_TOP;
 	for (size_t i = 0; i < h->nrows; i++) {
 		total += h->rows[i].share;

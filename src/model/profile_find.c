@@ -2,6 +2,7 @@
  * profile_find.c - the profile files a fleet's operands name (profile_find.h).
  */
 #include "profile_find.h"
+#include "sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -149,7 +150,7 @@ static long list_folder(const char *path, struct entry **out, struct ud_err *err
 		return ud_fail(err, "%s: cannot list this folder: %s", path, strerror(saved));
 	}
 	closedir(d);
-	qsort(e, n, sizeof(*e), by_name);
+	ud_sort(e, n, sizeof(*e), by_name);
 	*out = e;
 	return (long)n;
 }
@@ -279,7 +280,7 @@ int ud_profile_paths_check_distinct(const struct ud_profile_paths *l, struct ud_
 		if (stat(l->paths[i], &st) == 0)
 			keys[n++] = (struct file_key){ st.st_dev, st.st_ino, i };
 	/* sorted by identity, then position: a run of one file starts at its first naming, then its first repeat */
-	qsort(keys, n, sizeof(*keys), by_identity);
+	ud_sort(keys, n, sizeof(*keys), by_identity);
 	for (size_t i = 1; i < n; i++)
 		if (keys[i].dev == keys[i - 1].dev && keys[i].ino == keys[i - 1].ino &&
 		    (i < 2 || keys[i - 2].dev != keys[i].dev || keys[i - 2].ino != keys[i].ino) && keys[i].index < again) {

@@ -15,6 +15,7 @@
 #include "derived.h"
 #include "diff.h"
 #include "report_priv.h"
+#include "sort.h"
 #include "text.h"
 
 /* Every chart is as wide as the page's text column, so they line up. */
@@ -409,11 +410,11 @@ static struct ov_item *overview_items(const struct ud_diff *d, size_t *n, size_t
 	}
 	*total = *n;
 	if (*n > OVERVIEW_MAX) {
-		qsort(items, *n, sizeof(*items), by_moved);
+		ud_sort(items, *n, sizeof(*items), by_moved);
 		*n = OVERVIEW_MAX;
 	}
 	if (items)
-		qsort(items, *n, sizeof(*items), by_speedup);
+		ud_sort(items, *n, sizeof(*items), by_speedup);
 	return items;
 }
 

@@ -22,6 +22,7 @@
 #include "fleet.h"
 #include "report.h"
 #include "report_priv.h"
+#include "sort.h"
 #include "text.h"
 
 /* Outlier hosts the text, Markdown and HTML list; the JSON lists them all. */
@@ -402,7 +403,7 @@ static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
 		ix[i][0] = f->outliers[i].host;
 		ix[i][1] = i;
 	}
-	qsort(ix, f->noutliers, sizeof(*ix), by_host_then_rank);
+	ud_sort(ix, f->noutliers, sizeof(*ix), by_host_then_rank);
 	for (size_t i = 0; i < f->noutliers; i++) {
 		size_t key[2] = { f->outliers[i].host, i }, first, last;
 		const size_t(*at)[2] = bsearch(key, ix, f->noutliers, sizeof(*ix), by_host_then_rank);

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "diff_thresholds.h"
 #include "report_priv.h"
+#include "sort.h"
 #include "text.h"
 
 /* With more workloads than this, blocks go to the ones that moved most; the table has them all. */
@@ -638,7 +639,7 @@ static size_t block_workloads(const struct ud_diff *d, const struct ud_diff_work
 	if (by) {
 		for (size_t i = 0; i < n; i++)
 			by[i] = moved(&d->workloads[i]);
-		qsort(by, n, sizeof(double), cmp_moved);
+		ud_sort(by, n, sizeof(double), cmp_moved);
 		cutoff = by[BLOCKS_MAX - 1];
 		free(by);
 	}

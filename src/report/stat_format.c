@@ -6,6 +6,7 @@
 #include "cpu_mode.h"
 #include "derived.h"
 #include "event_names.h"
+#include "sort.h"
 #include "stat_format.h"
 #include "stats.h"
 #include "text.h"
@@ -33,17 +34,32 @@ struct comment {
 	char unit2[64];
 };
 
-/* The longest counter name printed: a -e name, a PMU's terms (events.h UD_EVENT_NAME_MAX, with room). */
-#define NAME_MAX_PRINTED 256
-
 /*
- * The name perf prints for a counter: an event asked for again is counted
- * under "NAME#2" (event_names.h), and perf prints NAME for every copy.
+ * The name perf prints for a counter, whole however long (perf prints it
+ * whole): an event asked for again is counted under "NAME#2"
+ * (event_names.h), and perf prints NAME for every copy.  Returns a new
+ * string the caller frees; out of memory, the counter's own name whole
+ * (its "#2" shown) as a borrowed one: free it through perf_name_free().
  */
-static const char *perf_name(const struct ud_counter *c, char *buf, size_t len)
+static char *perf_name(const struct ud_counter *c)
 {
-	snprintf(buf, len, "%.*s", (int)ud_event_repeat_base_len(c->name), c->name);
-	return buf;
+	char *name = strndup(c->name, ud_event_repeat_base_len(c->name));
+
+	return name ? name : (char *)c->name;
+}
+
+static void perf_name_free(const struct ud_counter *c, char *name)
+{
+	if (name != c->name)
+		free(name);
+}
+
+/* Whether counter k is the one perf names name (its copies too). */
+static bool perf_named(const struct ud_counter *k, const char *name)
+{
+	size_t len = ud_event_repeat_base_len(k->name);
+
+	return len == strlen(name) && strncmp(k->name, name, len) == 0;
 }
 
 /* task-clock and cpu-clock count nanoseconds, with or without a ":u"-style modifier. */
@@ -62,13 +78,10 @@ static int is_clock(const char *name)
  */
 static double in_cgroup_of(const struct ud_workload *w, const struct ud_counter *c, const char *name)
 {
-	char buf[NAME_MAX_PRINTED];
-
 	for (size_t i = 0; i < w->ncounters; i++) {
 		const struct ud_counter *k = &w->counters[i];
 
-		if (k->status == UD_COUNTED && k->cgroup && strcmp(k->cgroup, c->cgroup) == 0 &&
-		    strcmp(perf_name(k, buf, sizeof(buf)), name) == 0)
+		if (k->status == UD_COUNTED && k->cgroup && strcmp(k->cgroup, c->cgroup) == 0 && perf_named(k, name))
 			return k->value;
 	}
 	return NAN;
@@ -201,12 +214,12 @@ static double cpus_utilized(const struct ud_workload *w, const struct ud_counter
 static struct comment comment_for(const struct ud_workload *w, const struct ud_counter *c)
 {
 	struct comment cm = { NAN, "", "%8.3f", NAN, "" };
-	char buf[NAME_MAX_PRINTED];
-	/* a copy of an event reads as perf reads each: task-clock#2 is CPUs utilized too */
-	const char *n = perf_name(c, buf, sizeof(buf));
+	char *n;
 
 	if (c->status != UD_COUNTED)
 		return cm;
+	/* a copy of an event reads as perf reads each: task-clock#2 is CPUs utilized too */
+	n = perf_name(c);
 	if (is_clock(n))
 		ratio_comment(&cm, cpus_utilized(w, c), "CPUs utilized", "%8.3f");
 	else if (strcmp(n, "cycles") == 0)
@@ -225,6 +238,7 @@ static struct comment comment_for(const struct ud_workload *w, const struct ud_c
 		topdown_share(&cm, w, c, n);
 	if (isnan(cm.value) && !is_clock(n))
 		rate(&cm, w, c);
+	perf_name_free(c, n);
 	return cm;
 }
 
@@ -351,53 +365,67 @@ static size_t text_metric(char *line, size_t size, size_t len, double value, con
 	return len + (size_t)snprintf(line + len, size - len, "%s %-*s", buf, METRIC_LEN - n - 1, unit);
 }
 
+/* A text row's room beside its event's name and cgroup: the times, counts, unit, metric and noise columns. */
+#define TEXT_ROW_ROOM 1024
+
 static void text_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i)
 {
 	const struct ud_workload *w = s ? s->w : v->whole;
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
-	char line[1024], buf[256], perf[NAME_MAX_PRINTED];
-	/* -e names are the user's input: shown, never obeyed by the terminal. */
-	const char *name = ud_visible(perf_name(c, perf, sizeof(perf)), buf, sizeof(buf));
-	size_t len = 0;
+	char buf[256], *perf = perf_name(c);
+	/* -e names are the user's input: shown, never obeyed by the terminal; whole, as perf prints them */
+	char *name = ud_visible_new(perf), *cg = v->cgroups ? ud_visible_new(c->cgroup ? c->cgroup : "") : NULL;
+	size_t len = 0, room = TEXT_ROW_ROOM + (name ? strlen(name) : 0) + (cg ? strlen(cg) : 0);
+	char *line = name && (cg || !v->cgroups) ? malloc(room) : NULL;
+
+	perf_name_free(c, perf);
+	if (!line) {
+		/* out of memory: the name alone, never a row without it */
+		ud_fputs_visible(f, c->name);
+		fputc('\n', f);
+		free(name);
+		free(cg);
+		return;
+	}
 
 	if (!isnan(v->interval_s)) {
 		unsigned long sec, nsec;
 
 		stamp(v, &sec, &nsec);
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%6lu.%09lu ", sec, nsec);
+		len += (size_t)snprintf(line + len, room - len, "%6lu.%09lu ", sec, nsec);
 	}
-	len += (size_t)aggr_text(line + len, sizeof(line) - len, v->aggr, s);
+	len += (size_t)aggr_text(line + len, room - len, v->aggr, s);
 	if (c->status == UD_COUNTED) {
 		count_text(buf, sizeof(buf), shown(v, c, u), decimals(u), v->thousands_sep);
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, buf);
+		len += (size_t)snprintf(line + len, room - len, "%*s ", COUNTS_LEN, buf);
 	} else {
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%*s ", COUNTS_LEN, status_text(c));
+		len += (size_t)snprintf(line + len, room - len, "%*s ", COUNTS_LEN, status_text(c));
 	}
 	if (v->cgroups) {
 		/* perf's print_cgroup(): the cgroup after the name, empty for a counter without one */
-		char cg[256];
-
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s %s", unit_width(v), u.unit,
-					c->status == UD_COUNTED ? EVNAME_LEN : EVNAME_LEN_MISSING, name,
-					ud_visible(c->cgroup ? c->cgroup : "", cg, sizeof(cg)));
+		len += (size_t)snprintf(line + len, room - len, "%-*s %-*s %s", unit_width(v), u.unit,
+					c->status == UD_COUNTED ? EVNAME_LEN : EVNAME_LEN_MISSING, name, cg);
 	} else {
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN,
+		len += (size_t)snprintf(line + len, room - len, "%-*s %-*s", unit_width(v), u.unit, EVNAME_LEN,
 					name);
 	}
-	len = text_metric(line, sizeof(line), len, cm.value, cm.format, cm.unit);
+	len = text_metric(line, room, len, cm.value, cm.format, cm.unit);
 	/* perf's print_metric_std() prints a second metric on the same line, as no new_line() comes between */
 	if (!isnan(cm.value2))
-		len = text_metric(line, sizeof(line), len, cm.value2, cm.format, cm.unit2);
-	if (noise_pct(v, c) != 0 && len < sizeof(line))
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "  ( +-%6.2f%% )", noise_pct(v, c));
-	if (multiplexed(c) && len < sizeof(line))
-		snprintf(line + len, sizeof(line) - len, "  (%.2f%%)", pcnt_running(c));
+		len = text_metric(line, room, len, cm.value2, cm.format, cm.unit2);
+	if (noise_pct(v, c) != 0 && len < room)
+		len += (size_t)snprintf(line + len, room - len, "  ( +-%6.2f%% )", noise_pct(v, c));
+	if (multiplexed(c) && len < room)
+		snprintf(line + len, room - len, "  (%.2f%%)", pcnt_running(c));
 	/* perf pads every column; with nothing after them, the padding goes. */
 	for (len = strlen(line); len > 0 && line[len - 1] == ' '; len--)
 		line[len - 1] = '\0';
 	fprintf(f, "%s\n", line);
+	free(line);
+	free(name);
+	free(cg);
 }
 
 typedef void (*row_fn)(FILE *f, const struct ud_stat_view *v, const struct ud_stat_slot *s, size_t i,
@@ -442,7 +470,7 @@ static int thread_rows(FILE *f, const struct ud_stat_view *v, size_t i, row_fn f
 	for (size_t s = 0; s < v->nslots; s++)
 		if (!v->all_threads || thread_count(&v->slots[s], i) != 0)
 			rank[k++] = (struct thread_rank){ thread_count(&v->slots[s], i), s };
-	qsort(rank, k, sizeof(*rank), by_count);
+	ud_sort(rank, k, sizeof(*rank), by_count);
 	for (size_t r = 0; r < k; r++)
 		fn(f, v, &v->slots[rank[r].slot], i, arg);
 	free(rank);
@@ -663,6 +691,23 @@ static bool only_metric(const char *unit)
 	return !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
 }
 
+/* A --metric-only column's heading: "NAME of all branches", wider than any column perf pads (METRIC_ONLY_LEN). */
+#define METRIC_HEADING_MAX 512
+/* What ends a heading cut to its buffer. */
+#define CUT_MARK "..."
+
+/* The end of the len-byte buffer s (len > 4) replaced by CUT_MARK, at a UTF-8 character's edge. */
+static void end_cut(char *s, size_t len)
+{
+	size_t at = strnlen(s, len - 1);
+
+	if (at > len - sizeof(CUT_MARK))
+		at = len - sizeof(CUT_MARK);
+	while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+		at--;
+	memcpy(s + at, CUT_MARK, sizeof(CUT_MARK));
+}
+
 /*
  * Whether counter i is a --metric-only column, and its heading: the
  * metric's unit, with the event's name before "of all ..." (fixunit()).
@@ -671,16 +716,22 @@ static bool only_metric(const char *unit)
 static bool metric_column(const struct ud_stat_view *v, size_t i, char *unit, size_t len)
 {
 	struct comment cm = comment_for(v->whole, &v->whole->counters[i]);
-	char name[NAME_MAX_PRINTED], shown_name[NAME_MAX_PRINTED];
+	const struct ud_counter *c = &v->whole->counters[i];
+	char *name, *shown;
 
 	if (!row_shown(v, i) || isnan(cm.value) || !only_metric(cm.unit))
 		return false;
-	if (strncmp(cm.unit, "of all", 6) == 0)
-		snprintf(unit, len, "%s %s",
-			 ud_visible(perf_name(&v->whole->counters[i], name, sizeof(name)), shown_name, sizeof(shown_name)),
-			 cm.unit);
-	else
+	if (strncmp(cm.unit, "of all", 6) != 0) {
 		snprintf(unit, len, "%s", cm.unit);
+		return true;
+	}
+	name = perf_name(c);
+	shown = ud_visible_new(name);
+	/* a heading longer than its column's room ends in a visible "...", never cut silently */
+	if ((size_t)snprintf(unit, len, "%s %s", shown ? shown : "", cm.unit) >= len || !shown)
+		end_cut(unit, len);
+	free(shown);
+	perf_name_free(c, name);
 	return true;
 }
 
@@ -729,7 +780,7 @@ static void metric_header_text(FILE *f, const struct ud_stat_view *v)
 		[UD_STAT_WHOLE] = "", [UD_STAT_PER_CPU] = " CPU    ", [UD_STAT_PER_CORE] = " core            cpus",
 		[UD_STAT_PER_SOCKET] = " socket cpus", [UD_STAT_PER_THREAD] = "             comm-pid",
 	};
-	char unit[2 * NAME_MAX_PRINTED];
+	char unit[METRIC_HEADING_MAX];
 
 	if (!isnan(v->interval_s))
 		fprintf(f, "#%15s%s ", "time", interval_part[v->aggr]);
@@ -744,7 +795,7 @@ static void metric_header_text(FILE *f, const struct ud_stat_view *v)
 /* perf's --metric-only text: a heading line of units, then a line of values a row. */
 static void metric_only_text(FILE *f, const struct ud_stat_view *v)
 {
-	char unit[2 * NAME_MAX_PRINTED], line[256];
+	char unit[METRIC_HEADING_MAX], line[256];
 	unsigned long sec, nsec;
 
 	if (isnan(v->interval_s) || v->interval_index % METRIC_HEADER_EVERY == 0)
@@ -894,7 +945,7 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
-	char name[NAME_MAX_PRINTED];
+	char *name = perf_name(c);
 
 	csv_prefix(f, v, sep);
 	aggr_csv(f, v->aggr, s, sep);
@@ -903,7 +954,8 @@ static void csv_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat_
 	else
 		fprintf(f, "%s%s", status_text(c), sep);
 	fprintf(f, "%s%s", u.unit, sep);
-	csv_name(f, perf_name(c, name, sizeof(name)), sep);
+	csv_name(f, name, sep);
+	perf_name_free(c, name);
 	if (v->cgroups) {
 		fputs(sep, f);
 		csv_name(f, c->cgroup ? c->cgroup : "", sep);
@@ -922,7 +974,7 @@ static void metric_only_csv(FILE *f, const struct ud_stat_view *v, const char *s
 	static const char *const aggr_part[] = { [UD_STAT_WHOLE] = "", [UD_STAT_PER_CPU] = "cpu,",
 						 [UD_STAT_PER_CORE] = "core,cpus,", [UD_STAT_PER_SOCKET] = "socket,cpus",
 						 [UD_STAT_PER_THREAD] = "comm-pid," };
-	char unit[2 * NAME_MAX_PRINTED], digits[64];
+	char unit[METRIC_HEADING_MAX], digits[64];
 	unsigned long sec, nsec;
 
 	if (isnan(v->interval_s) || v->interval_index % METRIC_HEADER_EVERY == 0) {
@@ -1005,7 +1057,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	const struct ud_counter *c = &w->counters[i];
 	struct comment cm = comment_for(w, c);
 	struct ud_stat_unit u = unit_of(v, i);
-	char name[NAME_MAX_PRINTED];
+	char *name = perf_name(c);
 
 	(void)arg;
 	if (!isnan(v->interval_s)) {
@@ -1024,7 +1076,8 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
 	fputs("\"unit\" : \"", f);
 	json_text(f, u.unit);
 	fputs("\", \"event\" : \"", f);
-	json_text(f, perf_name(c, name, sizeof(name)));
+	json_text(f, name);
+	perf_name_free(c, name);
 	fputs("\", ", f);
 	if (v->cgroups) {
 		fputs("\"cgroup\" : \"", f);
@@ -1047,7 +1100,7 @@ static void json_row(FILE *f, const struct ud_stat_view *v, const struct ud_stat
  */
 static void metric_only_json(FILE *f, const struct ud_stat_view *v)
 {
-	char unit[2 * NAME_MAX_PRINTED], digits[64];
+	char unit[METRIC_HEADING_MAX], digits[64];
 	unsigned long sec, nsec;
 
 	for (size_t r = 0; r < metric_rows(v); r++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "teach.h"
 
 static const struct ud_lab_text texts[UD_LAB_COUNT] = {
@@ -154,6 +155,6 @@ size_t ud_knees_find(const struct ud_lab_point *p, size_t n, double *knees_kb, s
 	}
 	for (size_t k = 0; k < found; k++)
 		knees_kb[k] = p[at[k]].x;
-	qsort(knees_kb, found, sizeof(*knees_kb), by_kb);
+	ud_sort(knees_kb, found, sizeof(*knees_kb), by_kb);
 	return found;
 }

@@ -9,6 +9,7 @@
 #include "datadir.h"
 #include "event_names.h"
 #include "fileio.h"
+#include "sort.h"
 #include "table_syntax.h"
 #include "text.h"
 #include "topdown_method.h"
@@ -592,8 +593,7 @@ int ud_uarch_db_load(const char *dir, struct ud_uarch_db *db, struct ud_err *err
 		db->n++;
 	}
 	closedir(d);
-	if (db->n) /* qsort's array must not be NULL, even for none */
-		qsort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
+	ud_sort(db->tables, db->n, sizeof(*db->tables), cmp_uarch);
 	if (!ud_uarch_find(db, "generic")) {
 		ud_uarch_db_free(db);
 		return ud_fail(err, "%s: no \"generic\" table", dir);

@@ -13,6 +13,7 @@
 
 #include "datadir.h"
 #include "fileio.h"
+#include "sort.h"
 #include "text.h"
 #include "spec.h"
 #include "spec_priv.h"
@@ -311,8 +312,8 @@ int ud_specs_load(const char *dir, struct ud_spec **out, size_t *n, struct ud_er
 	free(names);
 	if (!specs)
 		return ud_fail(err, "out of memory");
-	/* Definitions point into the array, which qsort moves: fix them after. */
-	qsort(specs, *n, sizeof(*specs), cmp_spec);
+	/* Definitions point into the array, which the sort moves: fix them after. */
+	ud_sort(specs, *n, sizeof(*specs), cmp_spec);
 	for (size_t i = 1; i < *n; i++) {
 		if (strcmp(specs[i - 1].name, specs[i].name) == 0) {
 			ud_fail(err, "%s and %s both name the workload '%s'", specs[i - 1].path, specs[i].path,
