@@ -348,6 +348,38 @@ START_TEST(test_errors_say_where)
 }
 END_TEST
 
+/* Numbers read without strtod() (json_doc.c's fast path) and those at its edges, which fall back: bit for bit strtod()'s. */
+START_TEST(test_numbers_as_strtod)
+{
+	static const char *const reals[] = {
+		"0.1", "-0.0", "1000.123", "0.000000000000000000000001", "1e22", "1e23", "-1.5e-22", "123.456e-30",
+		"9007199254740992.0", "9007199254740993.0", "9007199254740993e-3", "0.30000000000000004", "1E+2",
+		"4.9e-324", "1.7976931348623157e308", "12345678901234567890.5", "1e0000000000000000000000001",
+	};
+	static const char *const integers[] = { "0", "-0", "9007199254740993", "-9223372036854775808",
+						"9223372036854775807", "123456789012345678" };
+
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++) {
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_jdoc *doc = ud_jdoc_parse(reals[i], strlen(reals[i]), &err);
+		double want = strtod(reals[i], NULL), got;
+
+		ck_assert_ptr_nonnull(doc);
+		got = ud_jv_number(ud_jdoc_root(doc));
+		ck_assert_msg(memcmp(&want, &got, sizeof(got)) == 0, "%s: %.17g, strtod %.17g", reals[i], got, want);
+		ud_jdoc_free(doc);
+	}
+	for (size_t i = 0; i < sizeof(integers) / sizeof(integers[0]); i++) {
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_jdoc *doc = ud_jdoc_parse(integers[i], strlen(integers[i]), &err);
+
+		ck_assert_ptr_nonnull(doc);
+		ck_assert(ud_jv_integer(ud_jdoc_root(doc)) == strtoll(integers[i], NULL, 10));
+		ud_jdoc_free(doc);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("json_doc");
@@ -355,6 +387,7 @@ static Suite *suite(void)
 
 	tcase_add_test(t, test_values);
 	tcase_add_test(t, test_errors_say_where);
+	tcase_add_test(t, test_numbers_as_strtod);
 	tcase_add_test(t, test_limits_as_janssons);
 	tcase_add_test(t, test_agrees_with_jansson);
 	suite_add_tcase(s, t);

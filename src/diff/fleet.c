@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "fleet_priv.h"
-#include "sort.h"
 #include "text.h"
 
 /* "zen4, 64 CPUs", "AuthenticAMD, 8 CPUs": the group's known key values; "host facts unknown" without. */
@@ -24,13 +23,6 @@ static int group_name(struct ud_fleet_group *g, const struct ud_fleet *f)
 			return -1;
 	}
 	return g->name || (g->name = strdup("host facts unknown")) ? 0 : -1;
-}
-
-static int by_value(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
 }
 
 /* Group g's members, distributions, name and median host, from its accumulator. */
@@ -61,7 +53,7 @@ static int summarize_group(struct ud_fleet *f, struct ud_fleet_acc *a, size_t g)
 		*d = (struct ud_fleet_dist){ 0, NAN, NAN, NAN, NAN, NAN };
 		if (!v || v->n == 0)
 			continue;
-		ud_sort(v->v, v->n, sizeof(*v->v), by_value);
+		ud_fleet_sort_values(v->v, v->n);
 		*d = (struct ud_fleet_dist){ v->n, ud_fleet_quantile(v->v, v->n, 0.5), ud_fleet_quantile(v->v, v->n, 0.25),
 					     ud_fleet_quantile(v->v, v->n, 0.75), v->v[0], v->v[v->n - 1] };
 	}

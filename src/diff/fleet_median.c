@@ -16,11 +16,71 @@
 #include "json_doc.h"
 #include "sort.h"
 
+/* Runs this long are sorted by insertion before the merges: fewer passes, each short run in cache. */
+#define SORT_RUN 16
+
 static int by_value(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
 
 	return (a > b) - (a < b);
+}
+
+/* v[lo, hi) sorted by insertion, equal values in their order. */
+static void insertion_sort(double *v, size_t lo, size_t hi)
+{
+	for (size_t i = lo + 1; i < hi; i++) {
+		double x = v[i];
+		size_t j = i;
+
+		for (; j > lo && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* src's sorted runs of width merged pairwise into dst, equal values left first. */
+static void merge_pass(const double *src, double *dst, size_t n, size_t width)
+{
+	for (size_t lo = 0; lo < n; lo += 2 * width) {
+		size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+		size_t a = lo, b = mid, k = lo;
+
+		while (a < mid && b < hi)
+			dst[k++] = src[b] < src[a] ? src[b++] : src[a++];
+		while (a < mid)
+			dst[k++] = src[a++];
+		while (b < hi)
+			dst[k++] = src[b++];
+	}
+}
+
+void ud_fleet_sort_values(double *v, size_t n)
+{
+	double *tmp, *src = v, *dst;
+	size_t sorted = 1;
+
+	while (sorted < n && !(v[sorted] < v[sorted - 1]))
+		sorted++;
+	if (sorted >= n)
+		return;
+	if (!(tmp = malloc(n * sizeof(*tmp)))) {
+		ud_sort(v, n, sizeof(*v), by_value);
+		return;
+	}
+	for (size_t lo = 0; lo < n; lo += SORT_RUN)
+		insertion_sort(v, lo, lo + SORT_RUN < n ? lo + SORT_RUN : n);
+	dst = tmp;
+	for (size_t width = SORT_RUN; width < n; width *= 2) {
+		double *t = src;
+
+		merge_pass(src, dst, n, width);
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
 }
 
 double ud_fleet_quantile(const double *sorted, size_t n, double q)
@@ -41,7 +101,7 @@ static double median_of(struct ud_fleet_values *v)
 {
 	if (v->n == 0)
 		return NAN;
-	ud_sort(v->v, v->n, sizeof(*v->v), by_value);
+	ud_fleet_sort_values(v->v, v->n);
 	return ud_fleet_quantile(v->v, v->n, 0.5);
 }
 

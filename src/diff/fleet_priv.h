@@ -112,6 +112,16 @@ void ud_fleet_acc_free(struct ud_fleet_acc *acc);
 struct ud_profile *ud_fleet_median_profile(const struct ud_fleet_acc_group *g, const struct ud_fleet *f,
 					   const size_t *order, const char *label);
 
+/*
+ * v's n finite values sorted ascending, equal ones (0 and -0) in their
+ * order, as qsort() sorted them (glibc's is a stable merge sort) with no
+ * call per comparison: a group's values are sorted per workload and
+ * counter, and the calls were a twentieth of compare's instructions
+ * (issue 38).  Values already in order (a group's scores, sorted by its
+ * median host first) cost one pass (fleet_median.c).
+ */
+void ud_fleet_sort_values(double *v, size_t n);
+
 /* The q-quantile (0..1) of n sorted values, linear between ranks (R's type 7). */
 double ud_fleet_quantile(const double *sorted, size_t n, double q);
 
