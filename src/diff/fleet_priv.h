@@ -114,7 +114,7 @@ struct ud_profile *ud_fleet_median_profile(const struct ud_fleet_acc_group *g, c
 
 /*
  * v's n finite values sorted ascending, equal ones (0 and -0) in their
- * order, as qsort() sorted them (glibc's is a stable merge sort) with no
+ * order, as glibc's qsort, a stable merge sort, left them, with no
  * call per comparison: a group's values are sorted per workload and
  * counter, and the calls were a twentieth of compare's instructions
  * (issue 38).  Values already in order (a group's scores, sorted by its
