@@ -46,6 +46,18 @@ static size_t digit_run(const char *s)
 	return n;
 }
 
+size_t imp_timestamp_len(const char *s)
+{
+	size_t n = digit_run(s);
+
+	if (!n || s[n] != '.')
+		return 0;
+	for (size_t k = 1; k <= 9; k++)
+		if (!is_digit(s[n + k]))
+			return 0;
+	return n + 10;
+}
+
 int imp_scan_decimal(const char *s, const char **end, struct decimal *d, struct ud_err *err)
 {
 	return imp_scan_decimal_as(s, end, d, 0, err);

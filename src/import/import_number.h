@@ -11,6 +11,7 @@
 #ifndef UD_IMPORT_NUMBER_H
 #define UD_IMPORT_NUMBER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "count_status.h"
@@ -97,5 +98,12 @@ int imp_parse_counter_value(const char *field, const char *unit, enum ud_count_s
  * count of its CPUs follows it.
  */
 bool imp_is_aggregation_id(const char *s, size_t n);
+
+/*
+ * The length of the interval timestamp perf prints at the start of s
+ * ("12.001234567": digits, '.', nine digits), 0 where s does not start
+ * with one.  Asked of every row of an interval paste, text and CSV alike.
+ */
+size_t imp_timestamp_len(const char *s);
 
 #endif

@@ -305,26 +305,14 @@ static double running_pct(const char *s, char decimal)
 	return imp_decimal_value(d, 0);
 }
 
-static bool is_digit(char c)
-{
-	return (unsigned char)(c - '0') < 10;
-}
-
-/* Digits, '.', nine digits, a space: asked of every row, so by hand rather than by two strspn() calls. */
+/* A timestamp and a space: an interval row's start. */
 static bool is_timestamp(const char *s, const char **end)
 {
-	size_t n = 0;
+	size_t n = imp_timestamp_len(s);
 
-	while (is_digit(s[n]))
-		n++;
-	if (n == 0 || s[n] != '.')
+	if (!n || !isspace((unsigned char)s[n]))
 		return false;
-	for (size_t k = 1; k <= 9; k++)
-		if (!is_digit(s[n + k]))
-			return false;
-	if (!isspace((unsigned char)s[n + 10]))
-		return false;
-	*end = s + n + 10;
+	*end = s + n;
 	return true;
 }
 
