@@ -426,8 +426,9 @@ def check_ratios(src, found):
                               f"{rel}:{n}: formats a ratio with \"{m.group(0)}\": use ud_format_ratio_x() (text.h)"))
 
 
-# A direct qsort() call: qsort(NULL, 0, ...) is undefined (UBSan aborted CI on it), so sorts go through ud_sort.
-QSORT_RE = re.compile(r"\bqsort\s*\(")
+# A direct qsort() or bsearch() call: either is undefined for (NULL, 0, ...) (UBSan aborted CI on qsort), so
+# sorts go through ud_sort and lookups through ud_bsearch.
+QSORT_RE = re.compile(r"\b(qsort|bsearch)\s*\(")
 SORT_HELPER_FILES = {os.path.join("src", "base", "sort.c"), os.path.join("src", "base", "sort.h")}
 
 
@@ -436,10 +437,12 @@ def check_sorts(src, found):
         if rel in SORT_HELPER_FILES:
             continue
         for n, line in enumerate(read(os.path.join(src, rel)).splitlines(), 1):
-            if QSORT_RE.search(line):
-                found.append((f"qsort {rel}",
-                              f"{rel}:{n}: calls qsort() directly, undefined for an empty NULL array: "
-                              "use ud_sort() (sort.h)"))
+            m = QSORT_RE.search(line)
+            if m:
+                helper = "ud_sort()" if m.group(1) == "qsort" else "ud_bsearch()"
+                found.append((f"{m.group(1)} {rel}",
+                              f"{rel}:{n}: calls {m.group(1)}() directly, undefined for an empty NULL array: "
+                              f"use {helper} (sort.h)"))
 
 
 def function_name(lines, brace):

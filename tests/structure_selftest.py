@@ -8,7 +8,8 @@ the diff's header), and a *_priv.h included from another stage's folder
 (teach/ including report_priv.h), and a ratio printed through "%.3gx"
 outside text.c's rule, and a header's pointer-returning declaration
 that does not say who owns the pointer, and a command file grown past
-250 lines, and a direct qsort() outside ud_sort (sort.h); and the build's
+250 lines, and a direct qsort() outside ud_sort or bsearch() outside
+ud_bsearch (sort.h); and the build's
 own include paths, with a later
 stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
 the unplanted copy must pass, under the project's own allowlist (the
@@ -29,6 +30,9 @@ PLANTS = [
     ("src/builtin/diff.c", "/*\n" + " * planted\n" * 250 + " */\n", "src/builtin/diff.c is 33"),
     ("src/diff/fleet_split.c", "static void planted(int *v, size_t n) { qsort(v, n, sizeof(*v), NULL); }\n",
      "calls qsort() directly"),
+    ("src/diff/fleet_split.c",
+     "static int *planted_find(const int *k, int *v, size_t n) { return bsearch(k, v, n, sizeof(*v), NULL); }\n",
+     "calls bsearch() directly"),
 ]
 
 

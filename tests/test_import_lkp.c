@@ -6,6 +6,7 @@
  * so, the host facts the mail states, and the diff of the two sides gives
  * the change the mail states.  And what is refused: no --side, --side on
  * another format, a table cut short, a malformed value, three commits.
+ * Long prose facts and names are kept whole, never cut (issue 36).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "fileio.h"
 #include "import.h"
 #include "testutil.h"
+#include "text.h"
 
 #define POLL2 UD_TEST_DATA "/lkp/will-it-scale-poll2-077ab1260a.txt"
 #define FILEBENCH UD_TEST_DATA "/lkp/filebench-randomwrite-b55102826d.txt"
@@ -265,6 +267,75 @@ START_TEST(test_runs_and_times)
 }
 END_TEST
 
+/* text with every from replaced by to, in a new string. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	size_t n = 0, fl = strlen(from), tl = strlen(to);
+	char *out, *o;
+
+	for (const char *at = strstr(text, from); at; at = strstr(at + fl, from))
+		n++;
+	o = out = malloc(strlen(text) + n * tl + 1);
+	ck_assert_ptr_nonnull(out);
+	for (const char *at; (at = strstr(text, from)) != NULL; text = at + fl) {
+		memcpy(o, text, (size_t)(at - text));
+		o += at - text;
+		memcpy(o, to, tl);
+		o += tl;
+	}
+	strcpy(o, text);
+	return out;
+}
+
+/*
+ * The made-up edge case with its prose and one row grown past every buffer
+ * the importer once had (issue 36): a 700-byte commit subject, a 200-byte
+ * test, governor and perf-stat metric name, a 600-byte CPU model.  Each is
+ * kept whole: a cut one would name another commit, test or counter.
+ */
+START_TEST(test_long_facts_whole)
+{
+	char subject[701], test[201], governor[201], lake[601], row[201], *t0 = file_text(MADE_UP), *t[5], *label;
+	struct ud_import_opts o = { .side = UD_IMPORT_SIDE_HEAD };
+	struct ud_profile *p = ud_profile_new(NULL);
+	const struct ud_workload *w;
+
+	memset(subject, 's', 700);
+	memcpy(subject, "made-up: ", 9);
+	subject[700] = '\0';
+	memset(test, 't', 200);
+	memcpy(test, "madeup-", 7);
+	test[200] = '\0';
+	memset(governor, 'g', 200);
+	memcpy(governor, "powersave-", 10);
+	governor[200] = '\0';
+	memset(lake, 'l', 600);
+	memcpy(lake, "Made-up Lake", 12);
+	lake[600] = '\0';
+	memset(row, 'r', 200);
+	memcpy(row, "perf-stat.overall.made-up-", 26);
+	row[200] = '\0';
+	t[0] = replaced(t0, "made-up: an edge case for uarchdiff's importer tests", subject);
+	t[1] = replaced(t[0], "madeup1", test);
+	t[2] = replaced(t[1], "powersave", governor);
+	t[3] = replaced(t[2], "Made-up Lake", lake);
+	t[4] = replaced(t[3], "perf-stat.overall.path-length", row);
+	ck_assert_msg(ud_import_buffer(p, t[4], strlen(t[4]), "t.txt", &o, &err) == 0, "%s", err.msg);
+	w = &p->workloads[0];
+	label = ud_printf_new("1111111111 (\"%s\")", subject);
+	ck_assert_str_eq(p->host->label, label);
+	ck_assert_str_eq(p->host->cpufreq.governor, governor);
+	ck_assert(strstr(p->host->cpu.model_name, lake) && strlen(p->host->cpu.model_name) > 600);
+	ck_assert(strcmp(w->name, "will-it-scale/") > 0 && strcmp(w->name + strlen("will-it-scale/"), test) == 0);
+	ck_assert(metric(w, row) == 10909);
+	free(label);
+	for (int i = 0; i < 5; i++)
+		free(t[i]);
+	free(t0);
+	ud_profile_free(p);
+}
+END_TEST
+
 /* Pasted as a mail reply quotes it ("> "), in the robot's ISO-8859-1 ("±" one byte): the same profile. */
 START_TEST(test_quoted_latin1)
 {
@@ -361,6 +432,7 @@ int main(void)
 	tcase_add_test(tc, test_poll2_facts);
 	tcase_add_test(tc, test_diff_gives_the_mails_change);
 	tcase_add_test(tc, test_runs_and_times);
+	tcase_add_test(tc, test_long_facts_whole);
 	tcase_add_test(tc, test_quoted_latin1);
 	tcase_add_test(tc, test_user_given_wins);
 	tcase_add_test(tc, test_refusals);

@@ -6,6 +6,7 @@
  * here (no samples, no outliers, no counters): UBSan aborted CI runs on it
  * more than once.  Every sort in src/ goes through ud_sort, which does
  * nothing for none, so no caller has to remember (tests/structure.py).
+ * bsearch has the same rule (C11 7.22.5), so lookups go through ud_bsearch.
  */
 #ifndef UD_SORT_H
 #define UD_SORT_H
@@ -14,5 +15,12 @@
 
 /* qsort(base, n, size, cmp), and nothing when n is 0 (base may then be NULL). */
 void ud_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/*
+ * bsearch(key, base, n, size, cmp), and NULL when n is 0 (base may then be
+ * NULL).  Returns a borrowed pointer into base, or NULL when key is absent.
+ */
+void *ud_bsearch(const void *key, const void *base, size_t n, size_t size,
+		 int (*cmp)(const void *, const void *));
 
 #endif

@@ -107,7 +107,7 @@ static int ud_cpu_list_parse(const char *list, int **cpus, size_t *n, struct ud_
 	}
 	ud_sort(got, *n, sizeof(*got), cmp_int);
 	for (size_t i = 0; i < *n; i++) {
-		if (!bsearch(&got[i], online, non, sizeof(*online), cmp_int)) {
+		if (!ud_bsearch(&got[i], online, non, sizeof(*online), cmp_int)) {
 			ud_fail(err, "-C '%s': CPU %d is not online", list, got[i]);
 			free(got);
 			free(online);
@@ -155,7 +155,7 @@ static int cpu_node(int cpu)
 			continue;
 		if (fgets(buf, sizeof(buf), f)) {
 			buf[strcspn(buf, "\n")] = '\0';
-			if (parse_ranges(buf, INT_MAX, &cpus, &n) == 0 && bsearch(&cpu, cpus, n, sizeof(*cpus), cmp_int))
+			if (parse_ranges(buf, INT_MAX, &cpus, &n) == 0 && ud_bsearch(&cpu, cpus, n, sizeof(*cpus), cmp_int))
 				node = id;
 			free(cpus);
 		}

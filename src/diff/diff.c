@@ -44,7 +44,7 @@ static int index_build(struct index *ix, const struct ud_profile *p)
 static const struct ud_workload *find_workload(const struct index *ix, const char *name)
 {
 	struct ud_workload key = { .name = (char *)name };
-	const struct ud_workload *k = &key, *const *hit = bsearch(&k, ix->w, ix->n, sizeof(*ix->w), cmp_workload);
+	const struct ud_workload *k = &key, *const *hit = ud_bsearch(&k, ix->w, ix->n, sizeof(*ix->w), cmp_workload);
 
 	return hit ? *hit : NULL;
 }

@@ -548,7 +548,7 @@ static const struct ud_counter **match_counters(const struct ud_workload *from, 
 	ud_sort(sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
 	for (size_t i = 0; i < from->ncounters; i++) {
 		const struct ud_counter *key = &from->counters[i], *const *hit =
-			bsearch(&key, sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
+			ud_bsearch(&key, sorted, in->ncounters, sizeof(*sorted), cmp_counter_name);
 
 		found[i] = hit ? *hit : NULL;
 	}

@@ -76,7 +76,8 @@ bool imp_group_pmu_of(const char *label, char *pmu, size_t len)
 
 bool imp_is_clock_event(const char *in)
 {
-	char name[128];
+	/* room for any name normalising writes, as imp_event_name_new(): a cut one could read as a clock */
+	char name[EVENT_NAME_MAX];
 
 	/*
 	 * Asked of every row of a long file: the cheap test first, "-clock"
@@ -87,7 +88,8 @@ bool imp_is_clock_event(const char *in)
 
 	while (k && !(k - in >= 5 && memcmp(k - 5, "-cloc", 5) == 0))
 		k = strchr(k + 1, 'k');
-	if (!k)
+	/* a spelling past the grammar's field is kept as printed (imp_event_name_new()), never a clock's */
+	if (!k || strlen(in) >= UD_EVENT_ID_EVENT)
 		return false;
 	imp_normalize_event(in, name, sizeof(name));
 	return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0;

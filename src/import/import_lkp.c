@@ -70,8 +70,12 @@
 #define LKP_MAX_TOKENS 16
 /* Commits a table compares: the robot's compare prints more columns; one import takes base or head of two. */
 #define LKP_MAX_COLS 8
-/* Enough for the robot's longest names (perf-profile call chains run to ~200 characters). */
-#define LKP_NAME_MAX 512
+/*
+ * A '%stddev' line longer than this is not the robot's table header (its
+ * own are under 100 bytes): detection, which runs on every file imported,
+ * does not copy a long line to look at it.
+ */
+#define LKP_HEADER_MAX 4096
 
 struct lkp_row {
 	char *key;                 /* owned */
@@ -80,15 +84,19 @@ struct lkp_row {
 	int lineno;
 };
 
-/* What the mail says around the table: the metric it noticed, the test and the machine. */
+/*
+ * What the mail says around the table: the metric it noticed, the test and
+ * the machine.  Each text is owned, never NULL ("" unsaid), and as long as
+ * the mail wrote it: a cut commit subject or metric would name another.
+ */
 struct lkp_facts {
-	char metric[LKP_NAME_MAX];
+	char *metric;
 	int verdict;               /* +1 "improvement", -1 "regression", 0 not said */
-	char testcase[128], test[128], governor[64], machine[LKP_NAME_MAX];
-	char commits[2][LKP_NAME_MAX]; /* the "commit:" block's first two lines: id ("subject") */
+	char *testcase, *test, *governor, *machine;
+	char *commits[2];          /* the "commit:" block's first two lines: id ("subject") */
 	int ncommits;              /* lines of that block read so far; -1 not in one */
-	char axes[LKP_NAME_MAX];   /* "compiler/cpufreq_governor/.../testcase:" awaiting its values line */
-	char prev[LKP_NAME_MAX];   /* the last non-blank line: a table's commit ids */
+	char *axes;                /* "compiler/cpufreq_governor/.../testcase:" awaiting its values line */
+	char *prev;                /* the last non-blank line: a table's commit ids */
 };
 
 enum lkp_state { LKP_PROSE, LKP_HEAD, LKP_FAIL_ROWS, LKP_ROWS };
@@ -96,7 +104,7 @@ enum lkp_state { LKP_PROSE, LKP_HEAD, LKP_FAIL_ROWS, LKP_ROWS };
 struct lkp_table {
 	enum lkp_state state;
 	int ncols;
-	char ids[2][128];
+	char *ids[2];              /* owned; NULL where the line above named none */
 	int runs[2];               /* from the failure block's "F:RUNS"; 0 unknown */
 	bool any_stddev[2];        /* a "±" on that side: it had two runs or more */
 	struct lkp_row *rows;
@@ -210,6 +218,8 @@ static bool header_words(char **tok, int n, const char *first, const char *secon
 
 static void table_free(struct lkp_table *t)
 {
+	free(t->ids[0]);
+	free(t->ids[1]);
 	for (size_t i = 0; i < t->n; i++)
 		free(t->rows[i].key);
 	free(t->rows);
@@ -323,24 +333,35 @@ static int take_fail_row(struct lkp_ctx *c, char **tok, int n, int lineno)
 
 /* ---- the prose around it ---- */
 
-/* Copies the text after prefix (and its blanks) into out when s starts with prefix. */
-static bool after(const char *s, const char *prefix, char *out, size_t len)
+/* Replaces *dst (owned) with the n bytes at s, whole; -1 out of memory. */
+static int set_text(char **dst, const char *s, size_t n)
+{
+	char *t = strndup(s, n);
+
+	if (!t)
+		return -1;
+	free(*dst);
+	*dst = t;
+	return 0;
+}
+
+/* The text after prefix (and its blanks) into *out when s starts with prefix: 1 it did, 0 not, -1 out of memory. */
+static int after(const char *s, const char *prefix, char **out)
 {
 	size_t n = strlen(prefix);
 
 	if (strncmp(s, prefix, n) != 0)
-		return false;
+		return 0;
 	for (s += n; *s == ' ' || *s == '\t'; s++)
 		;
-	snprintf(out, len, "%s", s);
-	return true;
+	return set_text(out, s, strlen(s)) == 0 ? 1 : -1;
 }
 
 /*
  * "kernel test robot noticed a 1.9% improvement of will-it-scale.per_process_ops on:"
  * (older mails: "FYI, we noticed a -13.2% regression of ... due to commit:").
  */
-static void take_noticed(struct lkp_facts *f, const char *s)
+static int take_noticed(struct lkp_facts *f, const char *s)
 {
 	static const struct {
 		const char *words;
@@ -348,16 +369,18 @@ static void take_noticed(struct lkp_facts *f, const char *s)
 	} kinds[] = { { "% regression of ", -1 }, { "% improvement of ", 1 } };
 
 	if (!strstr(s, "noticed a"))
-		return;
+		return 0;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const char *m = strstr(s, kinds[i].words);
 
 		if (m) {
 			m += strlen(kinds[i].words);
-			snprintf(f->metric, sizeof(f->metric), "%.*s", (int)strcspn(m, " \t"), m);
+			if (set_text(&f->metric, m, strcspn(m, " \t")) != 0)
+				return -1;
 			f->verdict = kinds[i].verdict;
 		}
 	}
+	return 0;
 }
 
 static size_t count_char(const char *s, char ch)
@@ -370,53 +393,67 @@ static size_t count_char(const char *s, char ch)
 }
 
 /* The job's axes ("compiler/.../testcase:" over "gcc-12/.../will-it-scale"): the test where the prose gave none. */
-static void take_axes(struct lkp_facts *f, const char *values)
+static int take_axes(struct lkp_facts *f, const char *values)
 {
-	char keys[LKP_NAME_MAX], vals[LKP_NAME_MAX], *ks, *vs, *k, *v;
+	char *keys = strndup(f->axes, strlen(f->axes) - 1), *vals = strdup(values), *ks, *vs, *k, *v;
+	int ret = keys && vals ? 0 : -1;
 
-	snprintf(keys, sizeof(keys), "%.*s", (int)strlen(f->axes) - 1, f->axes);
-	snprintf(vals, sizeof(vals), "%s", values);
 	f->axes[0] = '\0';
 	/* a value holding a '/' (ltp's hugetlb/hugemmap10) shifts every column after it: no axes then */
-	if (strspn(keys, "/") != 0 || count_char(keys, '/') != count_char(vals, '/'))
-		return;
-	for (k = strtok_r(keys, "/", &ks), v = strtok_r(vals, "/", &vs); k && v;
+	if (ret == 0 && (strspn(keys, "/") != 0 || count_char(keys, '/') != count_char(vals, '/')))
+		keys[0] = '\0';
+	for (k = ret ? NULL : strtok_r(keys, "/", &ks), v = ret ? NULL : strtok_r(vals, "/", &vs); ret == 0 && k && v;
 	     k = strtok_r(NULL, "/", &ks), v = strtok_r(NULL, "/", &vs)) {
-		if (strcmp(k, "testcase") == 0 && !f->testcase[0])
-			snprintf(f->testcase, sizeof(f->testcase), "%s", v);
-		else if (strcmp(k, "test") == 0 && !f->test[0])
-			snprintf(f->test, sizeof(f->test), "%s", v);
-		else if (strcmp(k, "cpufreq_governor") == 0 && !f->governor[0])
-			snprintf(f->governor, sizeof(f->governor), "%s", v);
+		char **to = strcmp(k, "testcase") == 0 ? &f->testcase : strcmp(k, "test") == 0 ? &f->test :
+			    strcmp(k, "cpufreq_governor") == 0 ? &f->governor : NULL;
+
+		if (to && !(*to)[0])
+			ret = set_text(to, v, strlen(v));
 	}
+	free(keys);
+	free(vals);
+	return ret;
 }
 
-/* A line of the mail outside the table: the facts it states, each where nothing said it before. */
-static void take_prose(struct lkp_facts *f, const char *s)
+/* The facts a line states as "prefix: value": 1 it stated one, 0 none, -1 out of memory. */
+static int take_stated(struct lkp_facts *f, const char *s)
 {
+	const struct {
+		const char *prefix;
+		char **to;
+	} stated[] = { { "testcase:", &f->testcase }, { "in testcase:", &f->testcase },
+		       { "test machine:", &f->machine }, { "on test machine:", &f->machine },
+		       { "test:", &f->test }, { "cpufreq_governor:", &f->governor } };
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < sizeof(stated) / sizeof(stated[0]); i++)
+		ret = after(s, stated[i].prefix, stated[i].to);
+	return ret;
+}
+
+/* A line of the mail outside the table: the facts it states, each where nothing said it before; -1 out of memory. */
+static int take_prose(struct lkp_facts *f, const char *s)
+{
+	int ret = 0;
+
 	if (!*s) {
 		f->ncommits = -1; /* the "commit:" block ends at a blank line */
-		return;
+		return 0;
 	}
 	if (f->axes[0]) {
-		take_axes(f, s);
+		ret = take_axes(f, s);
 	} else if (f->ncommits >= 0) {
 		if (f->ncommits < 2)
-			snprintf(f->commits[f->ncommits], sizeof(f->commits[0]), "%s", s);
+			ret = set_text(&f->commits[f->ncommits], s, strlen(s));
 		f->ncommits++;
 	} else if (strcmp(s, "commit:") == 0) {
 		f->ncommits = 0;
 	} else if (s[strlen(s) - 1] == ':' && strchr(s, '/') && !strchr(s, ' ')) {
-		snprintf(f->axes, sizeof(f->axes), "%s", s);
-	} else if (!(after(s, "testcase:", f->testcase, sizeof(f->testcase)) ||
-		     after(s, "in testcase:", f->testcase, sizeof(f->testcase)) ||
-		     after(s, "test machine:", f->machine, sizeof(f->machine)) ||
-		     after(s, "on test machine:", f->machine, sizeof(f->machine)) ||
-		     after(s, "test:", f->test, sizeof(f->test)) ||
-		     after(s, "cpufreq_governor:", f->governor, sizeof(f->governor)))) {
-		take_noticed(f, s);
+		ret = set_text(&f->axes, s, strlen(s));
+	} else if ((ret = take_stated(f, s)) == 0) {
+		ret = take_noticed(f, s);
 	}
-	snprintf(f->prev, sizeof(f->prev), "%s", s);
+	return ret < 0 || set_text(&f->prev, s, strlen(s)) != 0 ? -1 : 0;
 }
 
 /* ---- what one side becomes ---- */
@@ -581,14 +618,17 @@ static const char *counter_family(const struct lkp_table *t)
 
 static int add_counter(struct lkp_ctx *c, struct ud_workload *w, const struct lkp_row *r, const char *event, int side)
 {
-	char name[96];
+	char *name;
 	struct ud_counter *k;
 	double v = r->value[side];
 
 	if (v < 0)
 		return ud_fail(c->err, "%s:%d: %s: a count cannot be negative (%g)", c->name, r->lineno, r->key, v);
-	imp_normalize_event(event, name, sizeof(name));
-	if (!(k = ud_workload_add_counter(w, name)))
+	/* the name whole, in its own length: a cut one would merge two counters */
+	name = imp_event_name_new(event);
+	k = name ? ud_workload_add_counter(w, name) : NULL;
+	free(name);
+	if (!k)
 		return ud_fail(c->err, "out of memory");
 	k->status = UD_COUNTED;
 	k->value = imp_is_clock_event(event) ? v * NS_PER_MS : v;
@@ -763,10 +803,11 @@ static const char *after_sockets(const char *s)
 static int set_host(struct lkp_ctx *c, int side)
 {
 	struct ud_host *h = c->p->host;
-	const char *label = c->f.commits[side][0] ? c->f.commits[side] : c->t.ids[side];
-	char model[LKP_NAME_MAX], *m = model;
+	const char *label = c->f.commits[side][0] ? c->f.commits[side] : c->t.ids[side] ? c->t.ids[side] : "";
+	char *model, *m;
 	const char *desc = c->f.machine, *with = NULL;
 	long long threads = machine_threads(desc);
+	int ret = 0;
 
 	if ((!h->label && *label && ud_host_set_string(&h->label, label) != 0) ||
 	    (!h->cpufreq.governor && c->f.governor[0] && ud_host_set_string(&h->cpufreq.governor, c->f.governor) != 0))
@@ -779,31 +820,35 @@ static int set_host(struct lkp_ctx *c, int side)
 	desc = after_sockets(strstr(desc, " threads") + 8);
 	for (const char *s = strstr(desc, " with "); s; s = strstr(s + 1, " with "))
 		with = s;
-	snprintf(model, sizeof(model), "%.*s", (int)(with ? with - desc : (long)strlen(desc)), desc);
+	if (!(model = strndup(desc, with ? (size_t)(with - desc) : strlen(desc))))
+		return ud_fail(c->err, "out of memory");
 	m = ud_trim(model);
 	if (*m == '(' && m[strlen(m) - 1] == ')' && !strchr(m + 1, '(')) { /* "(Skylake)": the codename alone */
 		m[strlen(m) - 1] = '\0';
 		m++;
 	}
 	if (!h->cpu.model_name && *m && ud_host_set_string(&h->cpu.model_name, m) != 0)
-		return ud_fail(c->err, "out of memory");
-	return 0;
+		ret = ud_fail(c->err, "out of memory");
+	free(model);
+	return ret;
 }
 
 /* The workload's name: --workload, else the test ("will-it-scale/poll2"), else the score's test, else the file's. */
 static char *workload_name(const struct lkp_ctx *c, const struct lkp_row *score)
 {
-	char base[LKP_NAME_MAX];
+	char *base, *name;
 
 	if (c->o->workload)
-		snprintf(base, sizeof(base), "%s", c->o->workload);
+		base = strdup(c->o->workload);
 	else if (c->f.testcase[0])
-		snprintf(base, sizeof(base), "%s%s%s", c->f.testcase, c->f.test[0] ? "/" : "", c->f.test);
+		base = ud_printf_new("%s%s%s", c->f.testcase, c->f.test[0] ? "/" : "", c->f.test);
 	else if (score)
-		snprintf(base, sizeof(base), "%.*s", (int)strcspn(score->key, "."), score->key);
+		base = strndup(score->key, strcspn(score->key, "."));
 	else
-		snprintf(base, sizeof(base), "%s", c->name);
-	return imp_unique_name(c->taken, base);
+		base = strdup(c->name);
+	name = base ? imp_unique_name(c->taken, base) : NULL;
+	free(base);
+	return name;
 }
 
 /* The finished table's side as a workload of the profile, and the host facts the mail states. */
@@ -867,20 +912,21 @@ static bool marks(char **tok, int n)
 /* A table's head: its columns, the commit ids above it, and the side to take. */
 static int begin_table(struct lkp_ctx *c, int ncols, enum lkp_state next, bool ids_above, int lineno)
 {
-	char ids[LKP_NAME_MAX], *tok[LKP_MAX_COLS + 1];
-	int n;
+	char *ids = strdup(ids_above ? c->f.prev : ""), *tok[LKP_MAX_COLS + 1];
+	int n = ids ? tokenize(ids, tok, LKP_MAX_COLS + 1) : 0;
 
-	snprintf(ids, sizeof(ids), "%s", ids_above ? c->f.prev : "");
-	n = tokenize(ids, tok, LKP_MAX_COLS + 1);
-	for (int i = 0; n == ncols && i < 2; i++)
-		snprintf(c->t.ids[i], sizeof(c->t.ids[i]), "%s", tok[i]);
+	for (int i = 0; ids && n == ncols && i < 2; i++)
+		c->t.ids[i] = strdup(tok[i]);
+	free(ids);
+	if (!ids || (n == ncols && (!c->t.ids[0] || !c->t.ids[1])))
+		return ud_fail(c->err, "out of memory");
 	if (ncols != 2)
 		return ud_fail(c->err, "%s:%d: the table compares %d commits; --side base|head takes one of two, so keep "
 			       "the parent's columns and one commit's", c->name, lineno, ncols);
 	if (c->o->side == UD_IMPORT_SIDE_NONE)
 		return ud_fail(c->err, "%s:%d: a kernel test robot table holds two sides: add --side base (the parent "
-			       "commit%s%s) or --side head (the commit%s%s)", c->name, lineno, *c->t.ids[0] ? ", " : "",
-			       c->t.ids[0], *c->t.ids[1] ? ", " : "", c->t.ids[1]);
+			       "commit%s%s) or --side head (the commit%s%s)", c->name, lineno, c->t.ids[0] ? ", " : "",
+			       c->t.ids[0] ? c->t.ids[0] : "", c->t.ids[1] ? ", " : "", c->t.ids[1] ? c->t.ids[1] : "");
 	c->t.ncols = ncols;
 	c->t.state = next;
 	return 0;
@@ -953,8 +999,8 @@ static int read_lines(struct lkp_ctx *c, const char *text, size_t len)
 
 		if (c->t.state != LKP_PROSE)
 			ret = table_line(c, s, l.lineno);
-		else if ((ret = table_start(c, s, l.lineno)) == 0)
-			take_prose(&c->f, s);
+		else if ((ret = table_start(c, s, l.lineno)) == 0 && take_prose(&c->f, s) != 0)
+			ret = ud_fail(c->err, "out of memory");
 		ret = ret < 0 ? -1 : 0;
 	}
 	if (ret == 0 && c->t.state != LKP_PROSE)
@@ -963,19 +1009,51 @@ static int read_lines(struct lkp_ctx *c, const char *text, size_t len)
 	return ret;
 }
 
+static char **facts_texts(struct lkp_facts *f, size_t i)
+{
+	char **all[] = { &f->metric, &f->testcase, &f->test, &f->governor, &f->machine,
+			 &f->commits[0], &f->commits[1], &f->axes, &f->prev };
+
+	return i < sizeof(all) / sizeof(all[0]) ? all[i] : NULL;
+}
+
+/* Every text of f as "" (owned): -1 out of memory, f then for facts_free(). */
+static int facts_init(struct lkp_facts *f)
+{
+	char **t;
+
+	for (size_t i = 0; (t = facts_texts(f, i)) != NULL; i++)
+		if (!(*t = strdup("")))
+			return -1;
+	return 0;
+}
+
+static void facts_free(struct lkp_facts *f)
+{
+	char **t;
+
+	for (size_t i = 0; (t = facts_texts(f, i)) != NULL; i++) {
+		free(*t);
+		*t = NULL;
+	}
+}
+
 int imp_lkp(struct ud_profile *p, const char *text, size_t len, const char *name, const struct ud_import_opts *o,
 	    struct ud_import_warnings *warn, struct ud_err *err)
 {
 	struct lkp_ctx c = { .p = p, .o = o, .name = name, .warn = warn, .err = err };
-	int ret;
+	int ret = facts_init(&c.f);
 
 	c.f.ncommits = -1;
-	if (!(c.taken = imp_names_taken(p)))
+	if (ret != 0 || !(c.taken = imp_names_taken(p))) {
+		facts_free(&c.f);
 		return ud_fail(err, "out of memory");
+	}
 	ret = read_lines(&c, text, len);
 	if (ret == 0 && c.tables == 0)
 		ret = ud_fail(err, "%s: no kernel test robot table with '%%stddev %%change %%stddev' rows found", name);
 	table_free(&c.t);
+	facts_free(&c.f);
 	json_decref(c.taken);
 	return ret;
 }
@@ -993,8 +1071,8 @@ bool imp_lkp_detect(const char *text, size_t len)
 
 	while ((at = memchr(at, '%', (size_t)(end - at))) != NULL) {
 		const char *start = at, *stop = at;
-		char line[LKP_NAME_MAX], *tok[LKP_MAX_TOKENS];
-		int n;
+		char line[LKP_HEADER_MAX + 1], *tok[LKP_MAX_TOKENS];
+		int n = 0;
 
 		if ((size_t)(end - at) < sizeof(word) - 1 || memcmp(at, word, sizeof(word) - 1) != 0) {
 			at++;
@@ -1004,8 +1082,11 @@ bool imp_lkp_detect(const char *text, size_t len)
 			start--;
 		while (stop < end && *stop != '\n')
 			stop++;
-		snprintf(line, sizeof(line), "%.*s", (int)(stop - start), start);
-		n = tokenize(unquote(line), tok, LKP_MAX_TOKENS);
+		if ((size_t)(stop - start) <= LKP_HEADER_MAX) {
+			memcpy(line, start, (size_t)(stop - start));
+			line[stop - start] = '\0';
+			n = tokenize(unquote(line), tok, LKP_MAX_TOKENS);
+		}
 		if (n > 0 && header_words(tok, n, "%stddev", "%change"))
 			return true;
 		at = stop;

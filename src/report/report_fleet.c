@@ -406,7 +406,7 @@ static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
 	ud_sort(ix, f->noutliers, sizeof(*ix), by_host_then_rank);
 	for (size_t i = 0; i < f->noutliers; i++) {
 		size_t key[2] = { f->outliers[i].host, i }, first, last;
-		const size_t(*at)[2] = bsearch(key, ix, f->noutliers, sizeof(*ix), by_host_then_rank);
+		const size_t(*at)[2] = ud_bsearch(key, ix, f->noutliers, sizeof(*ix), by_host_then_rank);
 
 		first = (size_t)(at - ix);
 		if (first > 0 && ix[first - 1][0] == key[0])
