@@ -3,7 +3,8 @@
  * outputs in tests/data/foreign/ (origins in its README.md): Intel
  * PerfSpect 1.x's metric summary of SPEC CPU2017's 500.perlbench_r on Ice
  * Lake and Cascade Lake, the metrics CSV of Arm topdown-tool's README, and
- * AMD uProf's AMDuProfPcm report of one core, idle and under sysbench.
+ * AMD uProf's AMDuProfPcm reports of one core, idle and under sysbench, and
+ * of another core whose intervals were multiplexed.
  * Values number for number as the files print them; the derived metrics
  * under their names and units, top-down buckets as the top-down record,
  * the rest kept by the tool's name; detection that takes no other
@@ -23,6 +24,7 @@
 #define TT UD_TEST_DATA "/foreign/topdown-tool/readme-cpu-metrics.csv"
 #define PCM_IDLE UD_TEST_DATA "/foreign/uprof-pcm/idle_test-core58.csv"
 #define PCM_SYSBENCH UD_TEST_DATA "/foreign/uprof-pcm/sysbench_run-core58.csv"
+#define PCM_MUX UD_TEST_DATA "/foreign/uprof-pcm/test-core80.csv"
 
 static struct ud_profile *p;
 static struct ud_err err;
@@ -323,6 +325,33 @@ START_TEST(test_uprof_pcm)
 END_TEST
 
 /*
+ * test-core80's intervals alternate: in 30 of its 60 AMDuProfPcm did not
+ * count IPC's group and printed IPC and CPI 0.00.  Those are left out (IPC
+ * 19.07 over the 30 others, not over 60), and the import says so.
+ */
+START_TEST(test_uprof_pcm_multiplexed)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	struct ud_import_warnings warn = { 0 };
+	const struct ud_workload *w;
+
+	ck_assert_msg(ud_import_file_warn(p, PCM_MUX, &o, &warn, &err) == 0, "%s", err.msg);
+	w = &p->workloads[0];
+	ck_assert_double_eq_tol(metric(w, "ipc"), 19.07 / 30, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "cpi"), 60.19 / 30, 1e-9);
+	/* what cannot be told from a count of none stays as printed: over all 60 */
+	ck_assert_double_eq_tol(metric(w, "L3 Miss %"), 343.78 / 60, 1e-9);
+	ck_assert_uint_eq(warn.n, 1);
+	ck_assert_msg(strstr(warn.lines[0], "test-core80.csv: 30 of 60 intervals print IPC and CPI 0") != NULL, "%s",
+		      warn.lines[0]);
+	ud_import_warnings_free(&warn);
+	/* the sysbench core's every interval was counted: nothing to say */
+	ck_assert_int_eq(ud_import_file_warn(p, PCM_SYSBENCH, &o, &warn, &err), 0);
+	ck_assert_uint_eq(warn.n, 0);
+}
+END_TEST
+
+/*
  * Made-up text around the real header: AMDuProfPcm opens its report with
  * lines of its own (the sample's source cut 47), so lines before the
  * header are passed over; a name in two columns (two cores' report), a row
@@ -448,6 +477,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_topdown_tool);
 	tcase_add_test(tc, test_topdown_tool_made_up_intervals);
 	tcase_add_test(tc, test_uprof_pcm);
+	tcase_add_test(tc, test_uprof_pcm_multiplexed);
 	tcase_add_test(tc, test_uprof_pcm_made_up);
 	tcase_add_test(tc, test_uprof_pcm_diff);
 	tcase_add_test(tc, test_score);

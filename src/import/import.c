@@ -278,7 +278,7 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, struct lines 
 	case UD_FMT_REDIS: return imp_redis(p, text, len, name, o, err);
 	case UD_FMT_PERFSPECT: return imp_perfspect(p, text, len, name, o, err);
 	case UD_FMT_TOPDOWN_TOOL: return imp_topdown_tool(p, text, len, name, o, err);
-	case UD_FMT_UPROF_PCM: return imp_uprof_pcm(p, text, len, name, o, err);
+	case UD_FMT_UPROF_PCM: return imp_uprof_pcm(p, text, len, name, o, warn, err);
 	default: return imp_wrk(p, text, len, name, o, err);
 	}
 }

@@ -36,6 +36,7 @@
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
+#include "import_warnings.h"
 #include "text.h"
 #include "topdown.h"
 
@@ -467,6 +468,8 @@ struct uprof {
 	char **cols;    /* the metric each column holds; "" for none (the empty field of the comma ending each line) */
 	int ncols, header_line;
 	char **row;
+	int ipc_col, cpi_col;  /* their columns, -1 none */
+	int rows, uncounted;   /* the rows, and those whose IPC and CPI were not counted */
 };
 
 /* Whether line is AMDuProfPcm's header: two of its comma-separated fields are names the report prints. */
@@ -513,7 +516,12 @@ static int uprof_header(struct uprof *u, const char *line, int lineno)
 	u->ncols = split(u->header, u->cols, (int)commas + 1);
 	if (u->ncols < 0)
 		return ud_fail(u->fp.err, "%s:%d: a quoted field is not closed at its comma", u->fp.name, lineno);
+	u->ipc_col = u->cpi_col = -1;
 	for (int i = 0; i < u->ncols; i++) {
+		if (strcmp(u->cols[i], "IPC (Sys + User)") == 0)
+			u->ipc_col = i;
+		if (strcmp(u->cols[i], "CPI (Sys + User)") == 0)
+			u->cpi_col = i;
 		for (int j = 0; *u->cols[i] && j < i; j++) {
 			if (strcmp(u->cols[i], u->cols[j]) == 0)
 				return ud_fail(u->fp.err,
@@ -525,25 +533,46 @@ static int uprof_header(struct uprof *u, const char *line, int lineno)
 	return 0;
 }
 
-/* "100.03,3724.22,1.53,...": one interval's row, a value a column. */
+static bool is_zero(const char *s)
+{
+	struct ud_err scratch = UD_ERR_INIT;
+	double v;
+
+	return field_value(s, &v, &scratch) == 0 && v == 0;
+}
+
+/*
+ * "100.03,3724.22,1.53,...": one interval's row, a value a column.  IPC
+ * and CPI both 0 is no interval's count (a CPI of 0 is no clock at all,
+ * and one over 200 does not print as 0.00): AMDuProfPcm prints its event
+ * groups' metrics as 0 in the intervals it did not count them
+ * (multiplexing, tests/data/foreign/uprof-pcm/test-core80.csv), so such a
+ * row gives neither.
+ */
 static int uprof_row(struct uprof *u, char *line, int lineno)
 {
 	int n = split(line, u->row, u->ncols);
+	bool uncounted;
 
 	if (n < 0)
 		return ud_fail(u->fp.err, "%s:%d: a quoted field is not closed at its comma", u->fp.name, lineno);
 	if (n != u->ncols)
 		return ud_fail(u->fp.err, "%s:%d: %d fields where AMDuProfPcm's header (line %d) has %d", u->fp.name,
 			       lineno, n, u->header_line, u->ncols);
+	uncounted = u->ipc_col >= 0 && u->cpi_col >= 0 && is_zero(u->row[u->ipc_col]) && is_zero(u->row[u->cpi_col]);
+	u->rows++;
+	u->uncounted += uncounted;
 	for (int i = 0; i < n; i++) {
-		if (*u->cols[i] && take(&u->fp, u->cols[i], uprof_names, -1, u->row[i], NULL, lineno) != 0)
+		if (!*u->cols[i] || (uncounted && (i == u->ipc_col || i == u->cpi_col)))
+			continue;
+		if (take(&u->fp, u->cols[i], uprof_names, -1, u->row[i], NULL, lineno) != 0)
 			return -1;
 	}
 	return 0;
 }
 
 int imp_uprof_pcm(struct ud_profile *p, const char *text, size_t len, const char *name,
-		  const struct ud_import_opts *o, struct ud_err *err)
+		  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
 {
 	struct uprof u = { .fp = { .name = name, .tool = "AMDuProfPcm", .err = err } };
 	struct lines l;
@@ -571,6 +600,13 @@ int imp_uprof_pcm(struct ud_profile *p, const char *text, size_t len, const char
 		ret = ud_fail(err, "%s: AMDuProfPcm's header without a row", name);
 	if (ret == 0)
 		ret = to_workload(p, &u.fp, o);
+	if (ret == 0 && u.uncounted &&
+	    imp_warn(warn,
+		     "%s: %d of %d intervals print IPC and CPI 0, not counted in them (AMDuProfPcm multiplexes "
+		     "its event groups): they are left out of both; other metrics' zeros cannot be told from "
+		     "a count of none, and are averaged as printed",
+		     name, u.uncounted, u.rows) != 0)
+		ret = ud_fail(err, "out of memory");
 	imp_lines_free(&l);
 	free(u.fp.m);
 	free(u.header);

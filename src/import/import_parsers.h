@@ -76,8 +76,9 @@ int imp_perfspect(struct ud_profile *p, const char *text, size_t len, const char
 		  const struct ud_import_opts *o, struct ud_err *err);
 int imp_topdown_tool(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err);
+/* A report with intervals whose IPC and CPI were not counted says so in warn (NULL: dropped). */
 int imp_uprof_pcm(struct ud_profile *p, const char *text, size_t len, const char *name,
-		  const struct ud_import_opts *o, struct ud_err *err);
+		  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err);
 /* Whether text's first line is that tool's header (AMDuProfPcm's: a line among its first lines). */
 bool imp_perfspect_detect(const char *text, size_t len);
 bool imp_topdown_tool_detect(const char *text, size_t len);
