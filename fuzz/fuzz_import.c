@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum ud_import_format formats[] = {
 		UD_FMT_AUTO, UD_FMT_PERF_TEXT, UD_FMT_PERF_CSV, UD_FMT_PERF_JSON, UD_FMT_UNIXBENCH, UD_FMT_LKP,
-		UD_FMT_PERFSPECT, UD_FMT_TOPDOWN_TOOL,
+		UD_FMT_PERFSPECT, UD_FMT_TOPDOWN_TOOL, UD_FMT_UPROF_PCM,
 	};
 	static const enum ud_import_side sides[] = { UD_IMPORT_SIDE_NONE, UD_IMPORT_SIDE_BASE, UD_IMPORT_SIDE_HEAD };
 	const size_t nformats = sizeof(formats) / sizeof(formats[0]);

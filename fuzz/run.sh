@@ -40,10 +40,10 @@ rm -rf build-fuzz/seeds-*
 for fmt in 0 1 2 3 4; do # the first byte selects the parser (fuzz/fuzz_import.c)
 	seed import "$fmt" tests/data/perf-stat/* tests/data/unixbench/* tests/data/foreign/*/*.csv fuzz/seeds/*
 done
-for byte in 8 13 21; do # the robot's tables: auto-detected with --side base, --format lkp with base and head
+for byte in 9 14 23; do # the robot's tables: auto-detected with --side base, --format lkp with base and head
 	seed import "$byte" tests/data/lkp/*
 done
-for byte in 6 7; do # other tools' summaries as --format perfspect and topdown-tool
+for byte in 6 7 8; do # other tools' summaries as --format perfspect, topdown-tool and uprof-pcm
 	seed import "$byte" tests/data/foreign/*/*.csv
 done
 seed profile none tests/golden/e5.json tests/golden/g2.json

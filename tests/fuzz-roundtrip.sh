@@ -10,7 +10,7 @@
 #                 perf-text, perf-csv, perf-json, unixbench), and the robot's
 #                 tables of tests/data/lkp (auto --side base, lkp --side base
 #                 and head), and tests/data/foreign's other tools' summaries
-#                 (those and perfspect, topdown-tool): through
+#                 (those and perfspect, topdown-tool, uprof-pcm): through
 #                 `uarchdiff import --format F -o`;
 #   fuzz_profile  the goldens it is seeded with and the profiles the fuzzer
 #                 accepted (tests/data/fuzz-accepted, a pair split at its
@@ -88,7 +88,7 @@ for f in "$data"/perf-stat/* "$data"/unixbench/* "$src"/fuzz/seeds/*; do
 	done
 done
 for f in "$data"/foreign/*/*.csv; do
-	for fmt in auto perf-text perf-csv perf-json unixbench perfspect topdown-tool; do
+	for fmt in auto perf-text perf-csv perf-json unixbench perfspect topdown-tool uprof-pcm; do
 		import "import --format $fmt" "$f" --format "$fmt"
 	done
 done

@@ -2,7 +2,9 @@
  * Other vendors' metric summaries imported (issue 38), on their real
  * outputs in tests/data/foreign/ (origins in its README.md): Intel
  * PerfSpect 1.x's metric summary of SPEC CPU2017's 500.perlbench_r on Ice
- * Lake and Cascade Lake, and the metrics CSV of Arm topdown-tool's README.
+ * Lake and Cascade Lake, the metrics CSV of Arm topdown-tool's README, and
+ * AMD uProf's AMDuProfPcm reports of one core, idle and under sysbench, and
+ * of another core whose intervals were multiplexed.
  * Values number for number as the files print them; the derived metrics
  * under their names and units, top-down buckets as the top-down record,
  * the rest kept by the tool's name; detection that takes no other
@@ -20,6 +22,9 @@
 #define ICX UD_TEST_DATA "/foreign/perfspect/icx-500.perlbench_r-average.csv"
 #define CLX UD_TEST_DATA "/foreign/perfspect/clx-500.perlbench_r-average.csv"
 #define TT UD_TEST_DATA "/foreign/topdown-tool/readme-cpu-metrics.csv"
+#define PCM_IDLE UD_TEST_DATA "/foreign/uprof-pcm/idle_test-core58.csv"
+#define PCM_SYSBENCH UD_TEST_DATA "/foreign/uprof-pcm/sysbench_run-core58.csv"
+#define PCM_MUX UD_TEST_DATA "/foreign/uprof-pcm/test-core80.csv"
 
 static struct ud_profile *p;
 static struct ud_err err;
@@ -40,6 +45,16 @@ static void import_file(const char *path)
 	struct ud_import_opts o = { .format = UD_FMT_AUTO };
 
 	ck_assert_msg(ud_import_file(p, path, &o, &err) == 0, "%s: %s", path, err.msg);
+}
+
+/* The one workload path makes, named name: a summary's metrics, never a counter. */
+static const struct ud_workload *only_workload(const char *path, const char *name)
+{
+	import_file(path);
+	ck_assert_uint_eq(p->nworkloads, 1);
+	ck_assert_str_eq(p->workloads[0].name, name);
+	ck_assert_uint_eq(p->workloads[0].ncounters, 0);
+	return &p->workloads[0];
 }
 
 static int import_text(const char *text)
@@ -67,6 +82,15 @@ static bool has_metric(const struct ud_workload *w, const char *name)
 	return false;
 }
 
+/* Runs a command that must succeed (an import), its output dropped. */
+static void run_ok(char **argv)
+{
+	struct run_result r = run_capture(argv);
+
+	ck_assert_msg(r.status == 0, "%s: %s", argv[1], r.err);
+	run_free(&r);
+}
+
 static enum ud_import_format detect_file(const char *path)
 {
 	char *text = read_text(path);
@@ -81,6 +105,8 @@ START_TEST(test_detect)
 	ck_assert_int_eq(detect_file(ICX), UD_FMT_PERFSPECT);
 	ck_assert_int_eq(detect_file(CLX), UD_FMT_PERFSPECT);
 	ck_assert_int_eq(detect_file(TT), UD_FMT_TOPDOWN_TOOL);
+	ck_assert_int_eq(detect_file(PCM_IDLE), UD_FMT_UPROF_PCM);
+	ck_assert_int_eq(detect_file(PCM_SYSBENCH), UD_FMT_UPROF_PCM);
 	/* other formats' files stay theirs */
 	ck_assert_int_eq(detect_file(UD_TEST_DATA "/perf-stat/made-up-r5.csv"), UD_FMT_PERF_CSV);
 	ck_assert_int_eq(detect_file(UD_TEST_DATA "/perf-stat/made-up-r5.txt"), UD_FMT_PERF_TEXT);
@@ -94,11 +120,7 @@ START_TEST(test_perfspect_derived)
 {
 	const struct ud_workload *w;
 
-	import_file(ICX);
-	ck_assert_uint_eq(p->nworkloads, 1);
-	w = &p->workloads[0];
-	ck_assert_str_eq(w->name, "icx-500.perlbench_r-average");
-	ck_assert_uint_eq(w->ncounters, 0);
+	w = only_workload(ICX, "icx-500.perlbench_r-average");
 	ck_assert_double_eq_tol(metric(w, "ghz"), 2.542890891724138, 1e-15);
 	ck_assert_double_eq_tol(metric(w, "cpi"), 0.6798162372413792, 1e-15);
 	ck_assert_double_eq_tol(metric(w, "ipc"), 1.4713439006896554, 1e-15);
@@ -192,12 +214,8 @@ START_TEST(test_two_hosts_diff_topdown)
 
 	snprintf(a, sizeof(a), "%s/clx.json", dir);
 	snprintf(b, sizeof(b), "%s/icx.json", dir);
-	r = run_capture(ia);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	run_free(&r);
-	r = run_capture(ib);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	run_free(&r);
+	run_ok(ia);
+	run_ok(ib);
 	r = run_capture(dif);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(strstr(r.out, "bad speculation") && strstr(r.out, "5.5%") && strstr(r.out, "20.5%"), "%s", r.out);
@@ -275,6 +293,126 @@ START_TEST(test_topdown_tool_made_up_intervals)
 }
 END_TEST
 
+/*
+ * sysbench_run-core58's 60 intervals averaged, the sums of its columns
+ * over 60: IPC, CPI, the clock in MHz as GHz, the misprediction ratio and
+ * the L1d fills per thousand instructions under the derived metrics' names;
+ * the rest by AMDuProfPcm's; no counter, no top-down record.
+ */
+START_TEST(test_uprof_pcm)
+{
+	const struct ud_workload *w;
+
+	w = only_workload(PCM_SYSBENCH, "sysbench_run-core58");
+	ck_assert_uint_eq(w->ntopdown, 0);
+	ck_assert_uint_eq(w->nperf_metrics, 32);
+	ck_assert_double_eq_tol(metric(w, "ipc"), 92.81 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "cpi"), 38.91 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "ghz"), 223182.23 / 60 / 1000, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "branch_miss_rate"), 0, 1e-12);
+	ck_assert_double_eq_tol(metric(w, "l1d_mpki"), 0.10 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "Utilization (%)"), 6000.77 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "L3 Miss %"), 1233.81 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "Ave L3 Miss Latency"), 67253.07 / 60, 1e-9);
+	ck_assert(!has_metric(w, "IPC (Sys + User)") && !has_metric(w, "Eff Freq"));
+	/* the idle core's: another file, another workload */
+	import_file(PCM_IDLE);
+	ck_assert_uint_eq(p->nworkloads, 2);
+	ck_assert_double_eq_tol(metric(&p->workloads[1], "ipc"), 32.48 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(&p->workloads[1], "branch_miss_rate"), 2.27 / 60, 1e-9);
+	ck_assert_double_eq_tol(metric(&p->workloads[1], "l1d_mpki"), 1550.11 / 60, 1e-9);
+}
+END_TEST
+
+/*
+ * test-core80's intervals alternate: in 30 of its 60 AMDuProfPcm did not
+ * count IPC's group and printed IPC and CPI 0.00.  Those are left out (IPC
+ * 19.07 over the 30 others, not over 60), and the import says so.
+ */
+START_TEST(test_uprof_pcm_multiplexed)
+{
+	struct ud_import_opts o = { .format = UD_FMT_AUTO };
+	struct ud_import_warnings warn = { 0 };
+	const struct ud_workload *w;
+
+	ck_assert_msg(ud_import_file_warn(p, PCM_MUX, &o, &warn, &err) == 0, "%s", err.msg);
+	w = &p->workloads[0];
+	ck_assert_double_eq_tol(metric(w, "ipc"), 19.07 / 30, 1e-9);
+	ck_assert_double_eq_tol(metric(w, "cpi"), 60.19 / 30, 1e-9);
+	/* what cannot be told from a count of none stays as printed: over all 60 */
+	ck_assert_double_eq_tol(metric(w, "L3 Miss %"), 343.78 / 60, 1e-9);
+	ck_assert_uint_eq(warn.n, 1);
+	ck_assert_msg(strstr(warn.lines[0], "test-core80.csv: 30 of 60 intervals print IPC and CPI 0") != NULL, "%s",
+		      warn.lines[0]);
+	ud_import_warnings_free(&warn);
+	/* the sysbench core's every interval was counted: nothing to say */
+	ck_assert_int_eq(ud_import_file_warn(p, PCM_SYSBENCH, &o, &warn, &err), 0);
+	ck_assert_uint_eq(warn.n, 0);
+}
+END_TEST
+
+/*
+ * Made-up text around the real header: AMDuProfPcm opens its report with
+ * lines of its own (the sample's source cut 47), so lines before the
+ * header are passed over; a name in two columns (two cores' report), a row
+ * of another width and a header without a row are refused by line.
+ */
+START_TEST(test_uprof_pcm_made_up)
+{
+	char *real = read_text(PCM_SYSBENCH), *text = malloc(strlen(real) + 64);
+
+	sprintf(text, "Made-up opening line\nCORE METRICS,,\n\n%s", real);
+	ck_assert_int_eq(ud_import_detect(text, strlen(text)), UD_FMT_UPROF_PCM);
+	ck_assert_msg(import_text(text) == 0, "%s", err.msg);
+	ck_assert_double_eq_tol(metric(&p->workloads[0], "ipc"), 92.81 / 60, 1e-9);
+	free(text);
+	free(real);
+	ck_assert_int_ne(import_text("Core-0,,Core-1,,\nIPC (Sys + User),L3 Miss %,IPC (Sys + User),L3 Miss %,\n"
+				     "1.0,2.0,1.0,2.0,\n"),
+			 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:2: 'IPC (Sys + User)' heads columns 1 and 3") != NULL, "%s", err.msg);
+	ck_assert_int_ne(import_text("Core-0,,\nIPC (Sys + User),L3 Miss %,\n1.0,2.0,\n1.0,\n"), 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:4: 2 fields where AMDuProfPcm's header (line 2) has 3") != NULL, "%s",
+		      err.msg);
+	ck_assert_int_ne(import_text("Core-0,,\nIPC (Sys + User),L3 Miss %,\n1.0,high,\n"), 0);
+	ck_assert_msg(strstr(err.msg, "t.csv:3") != NULL, "%s", err.msg);
+	ck_assert_int_ne(import_text("Core-0,,\nIPC (Sys + User),L3 Miss %,\n"), 0);
+	ck_assert_msg(strstr(err.msg, "header without a row") != NULL, "%s", err.msg);
+	/* one name is not a header: a line of prose may hold it */
+	ck_assert_int_ne(ud_import_detect("IPC (Sys + User),is what uProf calls it\n", 40), UD_FMT_UPROF_PCM);
+	ck_assert_uint_eq(p->nworkloads, 1);
+}
+END_TEST
+
+/*
+ * The command on the idle and the busy core, imported as one workload of
+ * two profiles: the diff's JSON carries what AMDuProfPcm printed, IPC 0.54
+ * against 1.55, the clock 1.73 GHz against 3.72.
+ */
+START_TEST(test_uprof_pcm_diff)
+{
+	char *dir = make_tempdir(), a[512], b[512];
+	char *ia[] = { UD_BINARY, "import", "--workload", "core58", "-o", a, PCM_IDLE, NULL };
+	char *ib[] = { UD_BINARY, "import", "--workload", "core58", "-o", b, PCM_SYSBENCH, NULL };
+	char *dif[] = { UD_BINARY, "diff", "-f", "json", a, b, NULL };
+	struct run_result r;
+
+	snprintf(a, sizeof(a), "%s/idle.json", dir);
+	snprintf(b, sizeof(b), "%s/sysbench.json", dir);
+	run_ok(ia);
+	run_ok(ib);
+	r = run_capture(dif);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "\"printed\": {") && strstr(r.out, "\"a\": 0.5413333333333331") &&
+			      strstr(r.out, "\"b\": 1.5468333333333324") && strstr(r.out, "\"a\": 1.7338026666666673") &&
+			      strstr(r.out, "\"b\": 3.7197038333333343"),
+		      "%s", r.out);
+	run_free(&r);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A summary has no score: --score gives it one, a time lower-is-better. */
 START_TEST(test_score)
 {
@@ -313,9 +451,7 @@ START_TEST(test_command_and_diff)
 	struct run_result r;
 
 	snprintf(out, sizeof(out), "%s/p.json", dir);
-	r = run_capture(imp);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	run_free(&r);
+	run_ok(imp);
 	r = run_capture(dif);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(strstr(r.out, "icx-500.perlbench_r-average") != NULL, "%s", r.out);
@@ -340,6 +476,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_two_hosts_diff_topdown);
 	tcase_add_test(tc, test_topdown_tool);
 	tcase_add_test(tc, test_topdown_tool_made_up_intervals);
+	tcase_add_test(tc, test_uprof_pcm);
+	tcase_add_test(tc, test_uprof_pcm_multiplexed);
+	tcase_add_test(tc, test_uprof_pcm_made_up);
+	tcase_add_test(tc, test_uprof_pcm_diff);
 	tcase_add_test(tc, test_score);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_command_and_diff);

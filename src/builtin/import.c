@@ -17,7 +17,7 @@ static struct ud_import_request args;
 static int parse_format(const char *arg, void *dest, struct ud_err *err)
 {
 	if (ud_import_format_parse(arg, dest) != 0)
-		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp, redis-benchmark, wrk, perfspect, topdown-tool)",
+		return ud_fail(err, "unknown format '%s' (auto, perf-text, perf-csv, perf-json, unixbench, perf-report, lkp, redis-benchmark, wrk, perfspect, topdown-tool, uprof-pcm)",
 			       arg);
 	return 0;
 }
@@ -90,7 +90,7 @@ static const struct ud_option options[] = {
 static const struct ud_command command = {
 	.name = "import",
 	.synopsis = "uarchdiff import [--format auto|perf-text|perf-csv|perf-json|unixbench|perf-report|lkp|\n"
-		    "                               redis-benchmark|wrk|perfspect|topdown-tool]\n"
+		    "                               redis-benchmark|wrk|perfspect|topdown-tool|uprof-pcm]\n"
 		    "                        [--side base|head] [--label L] [--workload NAME] [--score V[,V...][:UNITS]]\n"
 		    "                        [--host FILE | --cpuinfo FILE] [--uarch NAME] [--fact KEY=VALUE]... [--runs N]\n"
 		    "                        -o PROFILE FILE...",
@@ -104,8 +104,9 @@ static const struct ud_command command = {
 		       "--side head imports one of them (run import once for each).\n"
 		       "redis-benchmark output (-q or full) makes a workload a test (redis-SET),\n"
 		       "and wrk's report one workload (wrk), both in requests a second.\n"
-		       "Intel PerfSpect's metric summary (metric_out.average.csv) and Arm\n"
-		       "topdown-tool's metrics CSV make one workload a file: a metric that is a\n"
+		       "Intel PerfSpect's metric summary (metric_out.average.csv), Arm\n"
+		       "topdown-tool's metrics CSV and AMD uProf's AMDuProfPcm CSV report (one\n"
+		       "core's, -c core=N) make one workload a file: a metric that is a\n"
 		       "derived metric (CPI, L1d MPKI) under its name, top-down buckets as its\n"
 		       "top-down record, every other metric kept by the tool's name.\n",
 	.options = UD_OPTIONS(options),

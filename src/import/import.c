@@ -41,6 +41,7 @@ static const struct {
 	[UD_FMT_WRK] = { "wrk", "a wrk report" },
 	[UD_FMT_PERFSPECT] = { "perfspect", "a PerfSpect metric summary" },
 	[UD_FMT_TOPDOWN_TOOL] = { "topdown-tool", "a topdown-tool metrics CSV" },
+	[UD_FMT_UPROF_PCM] = { "uprof-pcm", "an AMDuProfPcm CSV report" },
 };
 
 int ud_import_format_parse(const char *name, enum ud_import_format *out)
@@ -180,6 +181,8 @@ enum ud_import_format ud_import_detect(const char *text, size_t len)
 		return UD_FMT_PERFSPECT;
 	if (imp_topdown_tool_detect(text, len))
 		return UD_FMT_TOPDOWN_TOOL;
+	if (imp_uprof_pcm_detect(text, len))
+		return UD_FMT_UPROF_PCM;
 	/* first, and in the whole file: a robot mail's table may start after more than DETECT_MAX_LINES lines of prose */
 	if (imp_lkp_detect(text, len))
 		return UD_FMT_LKP;
@@ -275,6 +278,7 @@ static int dispatch(struct ud_profile *p, enum ud_import_format f, struct lines 
 	case UD_FMT_REDIS: return imp_redis(p, text, len, name, o, err);
 	case UD_FMT_PERFSPECT: return imp_perfspect(p, text, len, name, o, err);
 	case UD_FMT_TOPDOWN_TOOL: return imp_topdown_tool(p, text, len, name, o, err);
+	case UD_FMT_UPROF_PCM: return imp_uprof_pcm(p, text, len, name, o, warn, err);
 	default: return imp_wrk(p, text, len, name, o, err);
 	}
 }

@@ -2,7 +2,7 @@
  * import.h - turning `perf stat` output (text, -x CSV, -j JSON), UnixBench
  * logs, the kernel test robot's comparison tables, and the server
  * benchmarks' reports (redis-benchmark, wrk) and other vendors' metric
- * summaries (Intel PerfSpect, Arm topdown-tool) into profile workloads (SPEC §1 import, §3).
+ * summaries (Intel PerfSpect, Arm topdown-tool, AMD uProf's AMDuProfPcm) into profile workloads (SPEC §1 import, §3).
  *
  * Values are the numbers the source printed, exactly (parsed as decimals,
  * not through a float round trip); what the source did not give stays null.
@@ -35,6 +35,7 @@ enum ud_import_format {
 	UD_FMT_WRK,
 	UD_FMT_PERFSPECT,
 	UD_FMT_TOPDOWN_TOOL,
+	UD_FMT_UPROF_PCM,
 };
 
 /*

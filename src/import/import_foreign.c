@@ -4,7 +4,9 @@
  * (metric_out.average.csv: "metrics,avg,p95,min,max", one "metric_<name>"
  * a row) and Arm topdown-tool's metrics CSV (--cpu-generate-csv metrics:
  * "time,group,stage,level,metric,value,units", one row a metric and
- * interval).
+ * interval) and AMD uProf's AMDuProfPcm CSV report (-o FILE.csv: a line of
+ * groups, "Core-58,,...,CCX-3,,", a line of metric names, then one row an
+ * interval, a column a metric).
  *
  * These tools print metrics, ratios of events, not the events' counts, so
  * no counter can be made of them: a metric that is a ratio of two counter
@@ -18,7 +20,8 @@
  * Where the formats are documented: PerfSpect 1.x's perf-postprocess.py
  * (intel/PerfSpect at 112554d8, line 648 writes the five columns);
  * topdown-tool's README.CPU.md "Metrics CSV format" (Arm telemetry-solution
- * at 917257c7).  Real samples: tests/data/foreign/README.md.
+ * at 917257c7); AMDuProfPcm's is not documented, and is read as its real
+ * output shows it.  Real samples: tests/data/foreign/README.md.
  */
 #include <ctype.h>
 #include <math.h>
@@ -33,6 +36,7 @@
 #include "import_lines.h"
 #include "import_number.h"
 #include "import_parsers.h"
+#include "import_warnings.h"
 #include "text.h"
 #include "topdown.h"
 
@@ -90,6 +94,36 @@ static const struct derived_name topdown_tool_names[] = {
 	{ "Backend Stalled Cycles", UD_M_BACKEND_STALL_RATE, 0.01 },
 	{ NULL, 0, 0 },
 };
+
+/*
+ * AMDuProfPcm's (the names of its -m ipc,l1,l2,l3 report on one core, as
+ * tests/data/foreign/uprof-pcm shows them): "Eff Freq" in MHz, "pti" per
+ * thousand instructions, the misprediction ratio per retired branch.  A
+ * line filled into the L1 data cache is a miss it served, so its fills per
+ * thousand instructions are the L1d MPKI.
+ */
+static const struct derived_name uprof_names[] = {
+	{ "IPC (Sys + User)", UD_M_IPC, 1 },
+	{ "CPI (Sys + User)", UD_M_CPI, 1 },
+	{ "Eff Freq", UD_M_GHZ, 0.001 },
+	{ "Branch Misprediction Ratio", UD_M_BRANCH_MISS_RATE, 1 },
+	{ "All DC Fills (pti)", UD_M_L1D_MPKI, 1 },
+	{ NULL, 0, 0 },
+};
+
+/*
+ * The metric names that make a line AMDuProfPcm's header: its report opens
+ * with lines of its own (the sample's source cut 47 of them), so the header
+ * is found by the names in it, not by its place.  Two of them are needed,
+ * so that a line of prose naming one is not taken for it.
+ */
+static const char *const uprof_header_names[] = {
+	"Utilization (%)", "Eff Freq", "IPC (Sys + User)", "CPI (Sys + User)", "Branch Misprediction Ratio",
+	"IC Access (pti)", "IC Miss (pti)", "DC Access (pti)", "All DC Fills (pti)", "L2 Access (pti)",
+	"L2 Miss (pti)", "L2 Hit (pti)", "L3 Access", "L3 Miss", "L3 Miss %", "Ave L3 Miss Latency",
+};
+/* The lines before the header that are looked through for it: the report's own (47 in the sample's source), with room. */
+#define UPROF_SCAN_LINES 128
 
 /* One metric of the file: its name as kept, and its values' sum over the rows (intervals) that gave one. */
 struct fmetric {
@@ -425,6 +459,173 @@ int imp_topdown_tool(struct ud_profile *p, const char *text, size_t len, const c
 		     const struct ud_import_opts *o, struct ud_err *err)
 {
 	return import_rows(p, text, len, name, o, "topdown-tool", TOPDOWN_TOOL_HEADER, topdown_tool_row, err);
+}
+
+/* AMDuProfPcm's report being read: its header's columns, and room for a row's fields. */
+struct uprof {
+	struct fparse fp;
+	char *header;   /* the header line, owned, cut in place into cols */
+	char **cols;    /* the metric each column holds; "" for none (the empty field of the comma ending each line) */
+	int ncols, header_line;
+	char **row;
+	int ipc_col, cpi_col;  /* their columns, -1 none */
+	int rows, uncounted;   /* the rows, and those whose IPC and CPI were not counted */
+};
+
+/* Whether line is AMDuProfPcm's header: two of its comma-separated fields are names the report prints. */
+static bool uprof_is_header(const char *line)
+{
+	const size_t nnames = sizeof(uprof_header_names) / sizeof(uprof_header_names[0]);
+	int known = 0;
+
+	for (const char *s = line;; s++) {
+		size_t n = strcspn(s, ",");
+
+		for (size_t i = 0; i < nnames; i++) {
+			if (strlen(uprof_header_names[i]) == n && memcmp(s, uprof_header_names[i], n) == 0) {
+				known++;
+				break;
+			}
+		}
+		if (known == 2)
+			return true;
+		s += n;
+		if (!*s)
+			return false;
+	}
+}
+
+/*
+ * The header's columns.  A name heading two columns is refused: the report
+ * of several cores or CCXs (-a, -c core=0,1) repeats each name under each
+ * one's group, and no such report was seen to say how it is to be read.
+ */
+static int uprof_header(struct uprof *u, const char *line, int lineno)
+{
+	size_t commas = 0;
+
+	for (const char *s = line; *s; s++)
+		commas += *s == ',';
+	if (commas >= FOREIGN_MAX_METRICS)
+		return ud_fail(u->fp.err, "%s:%d: more than %d columns: not one core's AMDuProfPcm report", u->fp.name,
+			       lineno, FOREIGN_MAX_METRICS);
+	u->header_line = lineno;
+	if (!(u->header = strdup(line)) || !(u->cols = calloc(commas + 2, sizeof(*u->cols))) ||
+	    !(u->row = calloc(commas + 2, sizeof(*u->row))))
+		return ud_fail(u->fp.err, "out of memory");
+	u->ncols = split(u->header, u->cols, (int)commas + 1);
+	if (u->ncols < 0)
+		return ud_fail(u->fp.err, "%s:%d: a quoted field is not closed at its comma", u->fp.name, lineno);
+	u->ipc_col = u->cpi_col = -1;
+	for (int i = 0; i < u->ncols; i++) {
+		if (strcmp(u->cols[i], "IPC (Sys + User)") == 0)
+			u->ipc_col = i;
+		if (strcmp(u->cols[i], "CPI (Sys + User)") == 0)
+			u->cpi_col = i;
+		for (int j = 0; *u->cols[i] && j < i; j++) {
+			if (strcmp(u->cols[i], u->cols[j]) == 0)
+				return ud_fail(u->fp.err,
+					       "%s:%d: '%s' heads columns %d and %d: a report of several cores or CCXs "
+					       "is not read (one core's is: AMDuProfPcm -c core=N)",
+					       u->fp.name, lineno, u->cols[i], j + 1, i + 1);
+		}
+	}
+	return 0;
+}
+
+static bool is_zero(const char *s)
+{
+	struct ud_err scratch = UD_ERR_INIT;
+	double v;
+
+	return field_value(s, &v, &scratch) == 0 && v == 0;
+}
+
+/*
+ * "100.03,3724.22,1.53,...": one interval's row, a value a column.  IPC
+ * and CPI both 0 is no interval's count (a CPI of 0 is no clock at all,
+ * and one over 200 does not print as 0.00): AMDuProfPcm prints its event
+ * groups' metrics as 0 in the intervals it did not count them
+ * (multiplexing, tests/data/foreign/uprof-pcm/test-core80.csv), so such a
+ * row gives neither.
+ */
+static int uprof_row(struct uprof *u, char *line, int lineno)
+{
+	int n = split(line, u->row, u->ncols);
+	bool uncounted;
+
+	if (n < 0)
+		return ud_fail(u->fp.err, "%s:%d: a quoted field is not closed at its comma", u->fp.name, lineno);
+	if (n != u->ncols)
+		return ud_fail(u->fp.err, "%s:%d: %d fields where AMDuProfPcm's header (line %d) has %d", u->fp.name,
+			       lineno, n, u->header_line, u->ncols);
+	uncounted = u->ipc_col >= 0 && u->cpi_col >= 0 && is_zero(u->row[u->ipc_col]) && is_zero(u->row[u->cpi_col]);
+	u->rows++;
+	u->uncounted += uncounted;
+	for (int i = 0; i < n; i++) {
+		if (!*u->cols[i] || (uncounted && (i == u->ipc_col || i == u->cpi_col)))
+			continue;
+		if (take(&u->fp, u->cols[i], uprof_names, -1, u->row[i], NULL, lineno) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int imp_uprof_pcm(struct ud_profile *p, const char *text, size_t len, const char *name,
+		  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err)
+{
+	struct uprof u = { .fp = { .name = name, .tool = "AMDuProfPcm", .err = err } };
+	struct lines l;
+	char *line;
+	int ret = 0, before = 0;
+
+	imp_lines_init(&l, text, len);
+	while (ret == 0 && (line = imp_lines_next(&l)) != NULL) {
+		char *s = ud_trim(line);
+
+		if (!*s)
+			continue;
+		if (u.cols)
+			ret = uprof_row(&u, s, l.lineno);
+		else if (uprof_is_header(s))
+			ret = uprof_header(&u, s, l.lineno);
+		else if (++before > UPROF_SCAN_LINES)
+			ret = ud_fail(err, "%s:%d: no AMDuProfPcm metric header (\"%s,%s,...\") in the first %d lines",
+				      name, l.lineno, uprof_header_names[0], uprof_header_names[1], UPROF_SCAN_LINES);
+	}
+	if (ret == 0 && !u.cols)
+		ret = ud_fail(err, "%s: no AMDuProfPcm metric header (\"%s,%s,...\")", name, uprof_header_names[0],
+			      uprof_header_names[1]);
+	if (ret == 0 && u.fp.n == 0)
+		ret = ud_fail(err, "%s: AMDuProfPcm's header without a row", name);
+	if (ret == 0)
+		ret = to_workload(p, &u.fp, o);
+	if (ret == 0 && u.uncounted &&
+	    imp_warn(warn,
+		     "%s: %d of %d intervals print IPC and CPI 0, not counted in them (AMDuProfPcm multiplexes "
+		     "its event groups): they are left out of both; other metrics' zeros cannot be told from "
+		     "a count of none, and are averaged as printed",
+		     name, u.uncounted, u.rows) != 0)
+		ret = ud_fail(err, "out of memory");
+	imp_lines_free(&l);
+	free(u.fp.m);
+	free(u.header);
+	free(u.cols);
+	free(u.row);
+	return ret;
+}
+
+bool imp_uprof_pcm_detect(const char *text, size_t len)
+{
+	struct lines l;
+	char *line;
+	bool found = false;
+
+	imp_lines_init(&l, text, len);
+	for (int n = 0; !found && n <= UPROF_SCAN_LINES && (line = imp_lines_next(&l)) != NULL; n++)
+		found = uprof_is_header(ud_trim(line));
+	imp_lines_free(&l);
+	return found;
 }
 
 /* Whether text's first line (blank lines and a carriage return aside) is header. */

@@ -67,7 +67,8 @@ int imp_wrk(struct ud_profile *p, const char *text, size_t len, const char *name
 bool imp_wrk_detect(const char *text, size_t len);
 /*
  * Other vendors' metric summaries (import_foreign.c): Intel PerfSpect 1.x's
- * (metrics,avg,p95,min,max) and Arm topdown-tool's metrics CSV, one
+ * (metrics,avg,p95,min,max), Arm topdown-tool's metrics CSV and AMD uProf's
+ * AMDuProfPcm CSV report (one core's, its intervals averaged), one
  * workload a file; metrics that are SPEC §4's derived metrics under their
  * names, top-down buckets as its top-down record, the rest by their names.
  */
@@ -75,9 +76,13 @@ int imp_perfspect(struct ud_profile *p, const char *text, size_t len, const char
 		  const struct ud_import_opts *o, struct ud_err *err);
 int imp_topdown_tool(struct ud_profile *p, const char *text, size_t len, const char *name,
 		     const struct ud_import_opts *o, struct ud_err *err);
-/* Whether text's first line is that tool's header. */
+/* A report with intervals whose IPC and CPI were not counted says so in warn (NULL: dropped). */
+int imp_uprof_pcm(struct ud_profile *p, const char *text, size_t len, const char *name,
+		  const struct ud_import_opts *o, struct ud_import_warnings *warn, struct ud_err *err);
+/* Whether text's first line is that tool's header (AMDuProfPcm's: a line among its first lines). */
 bool imp_perfspect_detect(const char *text, size_t len);
 bool imp_topdown_tool_detect(const char *text, size_t len);
+bool imp_uprof_pcm_detect(const char *text, size_t len);
 /* Whether text holds a robot table's header line ("%stddev %change %stddev", or its "fail:runs" block's). */
 bool imp_lkp_detect(const char *text, size_t len);
 
