@@ -214,8 +214,9 @@ START_TEST(test_stat_exact_runs_once_per_group)
 {
 	char *dir = make_tempdir(), out[4200], log[4200], script[4400], *text;
 	char *argv[] = { UD, "stat", "--exact", "-r", "2", "-o", out,
-			 "-e", "task-clock,cycles,instructions,branches,branch-misses,L1-dcache-loads,"
-			       "L1-dcache-load-misses,stalled-cycles-frontend",
+			 "-e", "task-clock,cycles,instructions,branches:u,branches:k,branch-misses:u,"
+			       "branch-misses:k,L1-dcache-loads:u,L1-dcache-loads:k,L1-dcache-load-misses:u,"
+			       "L1-dcache-load-misses:k,cache-references:u,cache-misses:u",
 			 "--", "/bin/sh", "-c", script, NULL };
 	struct run_result r;
 	json_t *root, *counters, *v;
@@ -233,7 +234,11 @@ START_TEST(test_stat_exact_runs_once_per_group)
 	json_object_foreach(counters, key, v)
 		if (json_integer_value(json_object_get(v, "group")) + 1 > groups)
 			groups = (long)json_integer_value(json_object_get(v, "group")) + 1;
-	ck_assert_int_ge(groups, 2); /* 7 hardware events never fit one group */
+	/*
+	 * 10 programmable events never fit one group: no table's core has more
+	 * than 8 programmable counters (Sapphire Rapids without SMT fits 7 events).
+	 */
+	ck_assert_int_ge(groups, 2);
 	text = read_text(log);
 	ck_assert_int_eq(count_lines(text), 2 * groups);
 	free(text);
