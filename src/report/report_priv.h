@@ -38,13 +38,6 @@ json_t *ud_rv_findings(const struct ud_diff *d);
  * verdict (1, 0, -1 unknown); "n/a" too for a speedup that is not finite.
  */
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len);
-/*
- * The groups a host fact splits (report_fleet_split.c): {list: [{id, name,
- * fact, side1, side0, moves, same}], rule}, or null where none is (new
- * reference).
- */
-struct ud_fleet;
-json_t *ud_fleet_splits_view(const struct ud_fleet *f);
 /* The summary's verdict from its geomean's 95% interval: 1 when it excludes 1, 0 when not, -1 without one. */
 int ud_rv_summary_significant(const struct ud_diff_summary *s);
 /*
