@@ -1299,6 +1299,31 @@ START_TEST(test_folders_and_stdin)
 }
 END_TEST
 
+/*
+ * A group's name longer than a chart's row label is shortened whole, its
+ * end kept: it was cut at a fixed 48 bytes first, which kept the middle of
+ * a long name as its "end".
+ */
+START_TEST(test_chart_label_keeps_end)
+{
+	const char *by[] = { "kernel", "cpu.uarch" };
+	const char *kernel = "6.12.0-104.43.4.2.el9uek.x86_64-a-long-kernel-name-tail";
+	struct ud_fleet *f;
+	char *html;
+
+	for (int k = 0; k < 2; k++)
+		write_host(&(struct spec){ "a", "zen4", kernel, "Not affected", 8, 1 + 0.1 * k, 2, 1, 3 });
+	write_host(&(struct spec){ "b", "zen5", "6.8", "Not affected", 8, 2, 2, 1, 3 });
+	f = build(UD_FLEET_MEDIAN, NULL, by, 2);
+	html = render_of(f, UD_REPORT_HTML, false, false);
+	ck_assert_ptr_nonnull(strstr(html, "<text x=\"8\""));
+	ck_assert_msg(strstr(html, ">G1 6.12.0-104.\xe2\x80\xa6me-tail, zen4</text>"), "%.200s",
+		      strstr(html, "<text x=\"8\""));
+	free(html);
+	ud_fleet_free(f);
+}
+END_TEST
+
 /* Every name fleet.txt, fleet.md and fleet.html use is a field of the view's tables: a misspelt one fails here, not on the page. */
 START_TEST(test_templates_name_fields)
 {
@@ -1354,6 +1379,7 @@ int main(void)
 	tcase_add_test(tc, test_units_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);
 	tcase_add_test(tc, test_templates_name_fields);
+	tcase_add_test(tc, test_chart_label_keeps_end);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

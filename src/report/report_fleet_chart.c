@@ -68,11 +68,11 @@ static const char *coord(struct ud_view_pool *pool, double v)
 /* "G2 zen5, 64 CPUs" shortened to a row's label. */
 static const char *row_label(struct ud_view_pool *pool, const struct ud_fleet *f, size_t g)
 {
-	/* cut as the json_t view cut it: at sizeof(name) + 40 bytes */
-	char label[sizeof(f->groups[g].name) + 40];
+	char *label = ud_printf_new("G%zu %s", g + 1, f->groups[g].name);
+	char *v = label ? ud_shorten_new(label, ROW_LABEL_CHARS) : NULL;
 
-	snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
-	return ud_view_pool_keep(pool, ud_shorten_new(label, ROW_LABEL_CHARS));
+	free(label);
+	return ud_view_pool_keep(pool, v);
 }
 
 /* ln of a speedup, 0 where unknown: a box plot's coordinate. */
