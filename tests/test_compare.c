@@ -12,7 +12,8 @@
  * one run disagrees with itself is named noisy and not ranked, and a group
  * of four is untested, with each host's distance from the others.  And
  * the real A/A profiles of tests/data/aa/ as a fleet: no outlier, the
- * loaded run named noisy.
+ * loaded run named noisy.  And every name the fleet templates use is a
+ * field of the report's typed view.
  */
 #include <check.h>
 #include <ctype.h>
@@ -28,6 +29,7 @@
 #include "fleet.h"
 #include "noise.h"
 #include "report.h"
+#include "template.h"
 #include "testutil.h"
 
 #define UD UD_BINARY
@@ -1297,6 +1299,56 @@ START_TEST(test_folders_and_stdin)
 }
 END_TEST
 
+/*
+ * A group's name longer than a chart's row label is shortened whole, its
+ * end kept: it was cut at a fixed 48 bytes first, which kept the middle of
+ * a long name as its "end".
+ */
+START_TEST(test_chart_label_keeps_end)
+{
+	const char *by[] = { "kernel", "cpu.uarch" };
+	const char *kernel = "6.12.0-104.43.4.2.el9uek.x86_64-a-long-kernel-name-tail";
+	struct ud_fleet *f;
+	char *html;
+
+	for (int k = 0; k < 2; k++)
+		write_host(&(struct spec){ "a", "zen4", kernel, "Not affected", 8, 1 + 0.1 * k, 2, 1, 3 });
+	write_host(&(struct spec){ "b", "zen5", "6.8", "Not affected", 8, 2, 2, 1, 3 });
+	f = build(UD_FLEET_MEDIAN, NULL, by, 2);
+	html = render_of(f, UD_REPORT_HTML, false, false);
+	ck_assert_ptr_nonnull(strstr(html, "<text x=\"8\""));
+	ck_assert_msg(strstr(html, ">G1 6.12.0-104.\xe2\x80\xa6me-tail, zen4</text>"), "%.200s",
+		      strstr(html, "<text x=\"8\""));
+	free(html);
+	ud_fleet_free(f);
+}
+END_TEST
+
+/* Every name fleet.txt, fleet.md and fleet.html use is a field of the view's tables: a misspelt one fails here, not on the page. */
+START_TEST(test_templates_name_fields)
+{
+	static const char *const stems[] = { "fleet.txt", "fleet.md", "fleet.html" };
+	struct ud_err err = UD_ERR_INIT;
+
+	for (int i = 0; i < 3; i++) {
+		char path[512], *tmpl;
+
+		snprintf(path, sizeof(path), "%s/%s", UD_TEMPLATES_DIR, stems[i]);
+		ck_assert_ptr_nonnull(tmpl = read_text(path));
+		ck_assert_msg(ud_template_check(tmpl, stems[i], ud_fleet_fields(), &err) == 0, "%s", err.msg);
+		free(tmpl);
+	}
+	ck_assert_int_eq(ud_template_check("{{#charts}}{{#rows}}{{box_w}}{{name}}{{/rows}}{{/charts}}{{#splits}}{{#list}}"
+					   "{{#side1}}{{#hosts}}{{label}}{{/hosts}}{{more}}{{/side1}}{{/list}}{{/splits}}",
+					   "t", ud_fleet_fields(), &err), 0);
+	ck_assert_int_eq(ud_template_check("{{#groups}}\n{{#dists}}{{vs_refernce}}{{/dists}}{{/groups}}", "t",
+					   ud_fleet_fields(), &err), -1);
+	ck_assert_str_eq(err.msg, "t:2: '{{vs_refernce}}' is no field of a workload's distribution, a group, the fleet report");
+	/* a split side's "more" is no name outside it */
+	ck_assert_int_eq(ud_template_check("{{#splits}}{{more}}{{/splits}}", "t", ud_fleet_fields(), &err), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -1326,6 +1378,8 @@ int main(void)
 	tcase_add_test(tc, test_unusable_score_left_out);
 	tcase_add_test(tc, test_units_left_out);
 	tcase_add_test(tc, test_folders_and_stdin);
+	tcase_add_test(tc, test_templates_name_fields);
+	tcase_add_test(tc, test_chart_label_keeps_end);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

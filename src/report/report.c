@@ -104,8 +104,9 @@ static int render_page(const struct page_view *view, const char *stem, enum ud_r
 	return ret;
 }
 
-int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
-		     struct ud_err *err)
+/* The diff's json_t view, the last not typed, through its template. */
+static int render_json(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
+		       struct ud_err *err)
 {
 	return render_page(&(struct page_view){ .json = view }, stem, f, dir, out, err);
 }
@@ -125,7 +126,7 @@ int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const c
 	if (f == UD_REPORT_JSON)
 		return ud_diff_write_json(diff, out) == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
 	view = ud_report_view(diff);
-	ret = view ? ud_report_render(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
+	ret = view ? render_json(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
 	json_decref(view);
 	return ret;
 }

@@ -65,13 +65,11 @@ int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const c
 		    struct ud_err *err);
 
 /*
- * Renders view with the template STEM.txt, STEM.md or STEM.html (by f; JSON
- * has no template) from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)), escaped
- * for the format.
+ * Renders the typed view (borrowed), read through its field table
+ * (template.h), with the template STEM.txt, STEM.md or STEM.html (by f;
+ * JSON has no template) from dir (NULL: ud_data_dir(UD_DATA_TEMPLATES)),
+ * escaped for the format.
  */
-int ud_report_render(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
-		     struct ud_err *err);
-/* The same for a typed view (borrowed), read through its field table (template.h). */
 struct ud_fields;
 int ud_report_render_typed(const void *view, const struct ud_fields *fields, const char *stem, enum ud_report_format f,
 			   const char *dir, FILE *out, struct ud_err *err);
@@ -92,6 +90,9 @@ struct ud_fleet_report {
 	struct ud_fleet_gaps *gaps;
 };
 
+
+/* The names the fleet templates may use: its typed view's field table (static, borrowed), for ud_template_check(). */
+const struct ud_fields *ud_fleet_fields(void);
 
 /* Writes the fleet to out as r says (json: the uarchdiff.compare/2 document), templates from dir. */
 int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,

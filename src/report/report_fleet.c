@@ -1,7 +1,7 @@
 /*
  * report_fleet.c - a fleet's comparison as a report a person reads: the
- * view the fleet templates (report-templates/fleet.*) see, built from the
- * typed model (fleet.h): the groups, the outliers ranked by host, what
+ * typed view the fleet templates (report-templates/fleet.*) read
+ * (report_fleet_view.h), built from the typed model (fleet.h): the groups, the outliers ranked by host, what
  * differs between the groups, per group the distribution of every
  * workload (text lines aligned here, an SVG box plot per workload for
  * HTML, outliers labelled), and on request the per-host table and every
@@ -21,6 +21,7 @@
 #include "diff_thresholds.h"
 #include "fleet.h"
 #include "report.h"
+#include "report_fleet_view.h"
 #include "report_priv.h"
 #include "sort.h"
 #include "text.h"
@@ -38,14 +39,6 @@
 #define HOST_TABLE_BLOCK 6
 /* A group of at most this many hosts lists them by name and path in the groups table. */
 #define GROUP_MEMBERS_SHOWN 8
-/* Outlier labels per distribution chart (the rest are dots). */
-#define CHART_LABELS 8
-/* Box plot geometry, in SVG user units. */
-#define BOX_WIDTH 760
-#define BOX_LEFT 200
-#define BOX_RIGHT 700
-#define BOX_ROW 26
-#define BOX_TOP 26
 
 /* Display columns of UTF-8 s (code points; the labels' scripts are assumed narrow). */
 static size_t columns(const char *s)
@@ -100,40 +93,10 @@ static void value_text(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
-/* The heat class of a cell: "none", "same", then f1..f3 faster and s1..s3 slower by size. */
-static const char *speedup_class(double s)
+/* s copied into the pool, made valid UTF-8 (view_pool.h): a label or path is as its user wrote it. */
+static const char *copy(struct ud_view_pool *pool, const char *s)
 {
-	static const char *names[2][3] = { { "f1", "f2", "f3" }, { "s1", "s2", "s3" } };
-	double r;
-
-	if (!isfinite(s) || s <= 0)
-		return "none";
-	r = s >= 1 ? s : 1 / s;
-	if (r < 1.005)
-		return "same";
-	return names[s < 1][r < 1.1 ? 0 : r < 1.5 ? 1 : 2];
-}
-
-static json_t *speedup_json(double s)
-{
-	char buf[48];
-
-	ud_rv_speedup_text(s, -1, buf, sizeof(buf));
-	return json_string(buf);
-}
-
-/* A value's speedup over ref on workload w: v / ref for a score, ref / v for a time. */
-static double speedup_of(const struct ud_fleet_workload *w, double v, double ref)
-{
-	if (!isfinite(v) || !isfinite(ref) || v <= 0 || ref <= 0)
-		return NAN;
-	return w->higher_is_better ? v / ref : ref / v;
-}
-
-/* The reference's value of workload w, as fleet.c compares with it. */
-static double ref_value(const struct ud_fleet *f, size_t w)
-{
-	return f->ref_host != SIZE_MAX ? f->hosts[f->ref_host].value[w] : f->groups[f->ref_group].dist[w].median;
+	return ud_view_pool_printf(pool, "%s", s);
 }
 
 static size_t name_width(const struct ud_fleet *f)
@@ -179,7 +142,7 @@ static void dist_cells(const struct ud_fleet *f, const struct ud_fleet_group *g,
 	value_text(d->min, a, sizeof(a));
 	value_text(d->max, b, sizeof(b));
 	snprintf(cell[DC_RANGE], 128, "%s to %s", a, b);
-	ud_rv_speedup_text(speedup_of(&f->workloads[w], d->median, ref_value(f, w)), -1, cell[DC_VS], 128);
+	ud_rv_speedup_text(ud_fv_speedup_of(&f->workloads[w], d->median, ud_fv_ref_value(f, w)), -1, cell[DC_VS], 128);
 }
 
 static void dist_layout(const struct ud_fleet *f, struct dist_layout *lay)
@@ -223,12 +186,9 @@ static void dist_values(const struct dist_layout *lay, const char *const cell[DC
 	snprintf(buf + strlen(buf), cap - strlen(buf), DIST_GAP "%s", units);
 }
 
-/*
- * A row of the table as the text shows it: line, and values where the
- * layout puts them on a line of their own (null otherwise).
- */
-static json_t *dist_row(const struct dist_layout *lay, const char *name, const char *const cell[DC_COUNT],
-			const char *units)
+/* A row of the table as the text shows it: line, and values where the layout puts them on a line of their own. */
+static struct fv_line dist_row(struct ud_view_pool *pool, const struct dist_layout *lay, const char *name,
+			       const char *const cell[DC_COUNT], const char *units)
 {
 	/*
 	 * Sized to what goes in, never cut: a name whole where split, else in
@@ -237,95 +197,133 @@ static json_t *dist_row(const struct dist_layout *lay, const char *name, const c
 	 */
 	size_t cap = strlen(name) + lay->name + strlen("…") + strlen(DIST_GAP) + strlen(units) + 1;
 	char *line, *values;
-	json_t *v;
 
 	for (size_t c = 0; c < DC_COUNT; c++)
 		cap += strlen(DIST_GAP) + strlen(cell[c]) + lay->col[c] + strlen("…");
-	line = calloc(1, cap);
-	values = calloc(1, cap);
-	if (!line || !values) {
-		free(line);
-		free(values);
-		return NULL;
-	}
-	if (lay->split) {
+	line = ud_view_pool_alloc(pool, 1, cap);
+	values = lay->split ? ud_view_pool_alloc(pool, 1, cap) : NULL;
+	if (!line || (lay->split && !values))
+		return (struct fv_line){ 0 };
+	if (lay->split)
 		snprintf(line, cap, "%s", name);
-	} else {
+	else
 		put_cell(line, cap, name, lay->name, false);
-	}
 	dist_values(lay, cell, units, lay->split ? values : line + strlen(line), lay->split ? cap : cap - strlen(line));
-	v = json_pack("{s:s s:o}", "line", line, "values", lay->split ? json_string(values) : json_null());
-	free(line);
-	free(values);
-	return v;
+	ud_utf8_sanitize(line);
+	if (values)
+		ud_utf8_sanitize(values);
+	return (struct fv_line){ line, values };
 }
 
 /* One workload's distribution in a group: its text row and its cells. */
-static json_t *dist_view(const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w,
-			 const struct dist_layout *lay)
+static void dist_view(struct ud_view_pool *pool, const struct ud_fleet *f, const struct ud_fleet_group *g, size_t w,
+		      const struct dist_layout *lay, struct fv_dist *v)
 {
 	char cell[DC_COUNT][128];
 	const char *cells[DC_COUNT];
 	/* whole in the cells, however long: put_cell() shortens it for the text line only */
-	char *name = ud_printf_new("%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
-	const char *units = f->workloads[w].units ? f->workloads[w].units : "";
-	json_t *v, *fields;
+	const char *name = ud_view_pool_printf(pool, "%s%s", f->workloads[w].name, f->workloads[w].composite ? " *" : "");
+	const char *units = f->workloads[w].units ? copy(pool, f->workloads[w].units) : "";
+	struct fv_line row;
 
-	if (!name)
-		return NULL;
+	if (!name || !units)
+		return;
 	dist_cells(f, g, w, cell);
 	for (size_t c = 0; c < DC_COUNT; c++)
 		cells[c] = cell[c];
-	v = dist_row(lay, name, cells, units);
-	fields = json_pack("{s:s s:s s:s s:s s:s s:s s:s s:b}", "name", name, "units", units, "n",
-					cell[DC_N], "median", cell[DC_MEDIAN], "iqr", cell[DC_IQR], "range",
-					cell[DC_RANGE], "vs_reference", cell[DC_VS], "held", g->dist[w].n > 0);
-	json_object_update(v, fields);
-	json_decref(fields);
-	free(name);
-	return v;
+	row = dist_row(pool, lay, name, cells, units);
+	*v = (struct fv_dist){
+		.line = row.line,
+		.values = row.values,
+		.name = name,
+		.units = units,
+		.n = copy(pool, cell[DC_N]),
+		.median = copy(pool, cell[DC_MEDIAN]),
+		.iqr = copy(pool, cell[DC_IQR]),
+		.range = copy(pool, cell[DC_RANGE]),
+		.vs_reference = copy(pool, cell[DC_VS]),
+	};
 }
 
 /* A small group's hosts by label and path (a large one's are in --all-hosts and the JSON). */
-static json_t *members_view(const struct ud_fleet *f, const struct ud_fleet_group *grp)
+static void members_view(struct ud_view_pool *pool, const struct ud_fleet *f, const struct ud_fleet_group *grp,
+			 struct fv_group *v)
 {
-	json_t *list = json_array();
-
-	for (size_t i = 0; grp->nhosts <= GROUP_MEMBERS_SHOWN && i < grp->nhosts; i++) {
+	if (grp->nhosts > GROUP_MEMBERS_SHOWN || !(v->members = ud_view_pool_alloc(pool, grp->nhosts, sizeof(*v->members))))
+		return;
+	for (size_t i = 0; i < grp->nhosts; i++) {
 		const struct ud_fleet_host *h = &f->hosts[grp->hosts[i]];
 
-		json_array_append_new(list, json_pack("{s:s# s:s s:b}", "label", h->label, h->given_len, "path", h->path,
-						      "baseline",
-						      grp->hosts[i] == f->ref_host));
+		v->members[v->nmembers++] = (struct fv_member){
+			.label = ud_view_pool_printf(pool, "%.*s", (int)h->given_len, h->label),
+			.path = copy(pool, h->path),
+			.baseline = grp->hosts[i] == f->ref_host,
+		};
 	}
-	return list;
+}
+
+/* A diff's differing host facts and its findings, copied: a pair's diff is freed before the page renders. */
+static void diff_view(struct ud_view_pool *pool, const struct ud_diff *d, struct fv_env **env, size_t *nenv,
+		      struct fv_finding **findings, size_t *nfindings)
+{
+	*env = ud_view_pool_alloc(pool, d->nenv, sizeof(**env));
+	*findings = ud_view_pool_alloc(pool, d->nfindings, sizeof(**findings));
+	for (size_t i = 0; *env && i < d->nenv; i++) {
+		char a[512], b[512];
+
+		ud_rv_env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
+		ud_rv_env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
+		(*env)[(*nenv)++] = (struct fv_env){ copy(pool, d->env[i].field), copy(pool, a), copy(pool, b) };
+	}
+	for (size_t i = 0; *findings && i < d->nfindings; i++) {
+		const struct ud_finding *fi = &d->findings[i];
+		struct fv_finding *v = &(*findings)[(*nfindings)++];
+
+		v->hypothesis = fi->hypothesis ? copy(pool, fi->hypothesis) : NULL;
+		if (!(v->evidence = ud_view_pool_alloc(pool, fi->nevidence, sizeof(*v->evidence))))
+			return;
+		for (size_t k = 0; k < fi->nevidence; k++)
+			v->evidence[v->nevidence++] = copy(pool, fi->evidence[k]);
+	}
 }
 
 /* One group: its name and size, its median against the reference, the diff's headline, facts and findings. */
-static json_t *group_view(const struct ud_fleet *f, size_t g, const struct dist_layout *lay)
+static void group_view(struct ud_view_pool *pool, const struct ud_fleet *f, size_t g, const struct dist_layout *lay,
+		       struct fv_group *v)
 {
 	const struct ud_fleet_group *grp = &f->groups[g];
-	json_t *dists = json_array(), *v;
-	char id[32], count[48], gm[64];
+	struct ud_diff *d = grp->diff;
 
-	snprintf(id, sizeof(id), "G%zu", g + 1);
-	snprintf(count, sizeof(count), "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s");
-	if (grp->reference && !f->ref_profile)
-		snprintf(gm, sizeof(gm), "the baseline");
-	else
-		ud_rv_speedup_text(grp->geomean, grp->diff ? ud_rv_summary_significant(&grp->diff->summary) : -1, gm,
-				   sizeof(gm));
-	for (size_t w = 0; w < f->nworkloads; w++)
+	*v = (struct fv_group){
+		.id = ud_view_pool_printf(pool, "G%zu", g + 1),
+		.name = copy(pool, grp->name),
+		.count = ud_view_pool_printf(pool, "%zu host%s", grp->nhosts, grp->nhosts == 1 ? "" : "s"),
+		.geomean = grp->reference && !f->ref_profile
+				   ? "the baseline"
+				   : ud_fv_speedup(pool, grp->geomean, d ? ud_rv_summary_significant(&d->summary) : -1),
+		.headline = d && d->summary.headline ? copy(pool, d->summary.headline) : "",
+		.diff_error = grp->diff_error,
+		.compared = d != NULL,
+		.header = dist_row(pool, lay, "workload", dist_heads, "units"),
+		.dists = ud_view_pool_alloc(pool, f->nworkloads, sizeof(*v->dists)),
+	};
+	if (d)
+		diff_view(pool, d, &v->environment, &v->nenvironment, &v->findings, &v->nfindings);
+	for (size_t w = 0; v->dists && w < f->nworkloads; w++)
 		if (grp->dist[w].n)
-			json_array_append_new(dists, dist_view(f, grp, w, lay));
-	v = json_pack("{s:s s:s s:s s:b s:s s:s s:o s:o s:o s:b s:s s:o}", "id", id, "name", grp->name, "count", count,
-		      "reference", grp->reference, "geomean", gm, "headline",
-		      grp->diff && grp->diff->summary.headline ? grp->diff->summary.headline : "", "environment",
-		      grp->diff ? ud_rv_environment(grp->diff) : json_array(), "findings",
-		      grp->diff ? ud_rv_findings(grp->diff) : json_array(), "dists", dists, "compared", grp->diff != NULL,
-		      "diff_error", grp->diff_error, "header", dist_row(lay, "workload", dist_heads, "units"));
-	json_object_set_new(v, "members", members_view(f, grp));
-	return v;
+			dist_view(pool, f, grp, w, lay, &v->dists[v->ndists++]);
+	members_view(pool, f, grp, v);
+}
+
+static void groups_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
+{
+	struct dist_layout lay;
+
+	dist_layout(f, &lay);
+	if (!(v->groups = ud_view_pool_alloc(pool, f->ngroups, sizeof(*v->groups))))
+		return;
+	for (size_t g = 0; g < f->ngroups; g++)
+		group_view(pool, f, g, &lay, &v->groups[v->ngroup_views++]);
 }
 
 /*
@@ -362,43 +360,41 @@ static int by_host_then_rank(const void *x, const void *y)
 }
 
 /* The outlier host's line: its group, its moves, its largest move's explanation. */
-static json_t *outlier_host_view(const struct ud_fleet *f, const size_t (*ix)[2], size_t first, size_t last,
-				 size_t rank)
+static void outlier_host_view(struct ud_view_pool *pool, const struct ud_fleet *f, const size_t (*ix)[2], size_t first,
+			      size_t last, size_t rank, struct fv_outlier *v)
 {
 	const struct ud_fleet_outlier *o = &f->outliers[ix[first][1]];
 	const struct ud_fleet_host *h = &f->hosts[o->host];
-	char id[32], *moves = moves_text(f, ix, first, last);
-	/* %.1f of a z prints as many digits as its size: built to its length, not cut */
-	char *evidence = isfinite(h->evidence) ? ud_printf_new("evidence z %.1f over %zu workload%s", h->evidence,
-							      h->evidence_workloads,
-							      h->evidence_workloads == 1 ? "" : "s")
-					       : ud_printf_new("no evidence z: it moved on composites alone");
-	json_t *v = NULL;
 
-	snprintf(id, sizeof(id), "G%zu", h->group + 1);
-	if (moves && evidence)
-		v = json_pack("{s:I s:s s:s s:s s:s s:s s:s s:s}", "rank", (json_int_t)rank, "label", h->label, "path",
-			      h->path, "group", id, "group_name", f->groups[h->group].name, "moves", moves, "evidence",
-			      evidence, "explanation", o->explanation ? o->explanation : "");
-	free(moves);
-	free(evidence);
-	return v;
+	*v = (struct fv_outlier){
+		.rank = ud_view_pool_printf(pool, "%zu", rank),
+		.label = copy(pool, h->label),
+		.path = copy(pool, h->path),
+		.group = ud_view_pool_printf(pool, "G%zu", h->group + 1),
+		.group_name = copy(pool, f->groups[h->group].name),
+		.moves = ud_view_pool_keep(pool, moves_text(f, ix, first, last)),
+		/* %.1f of a z prints as many digits as its size: built to its length, not cut */
+		.evidence = isfinite(h->evidence) ? ud_view_pool_printf(pool, "evidence z %.1f over %zu workload%s",
+									h->evidence, h->evidence_workloads,
+									h->evidence_workloads == 1 ? "" : "s")
+						  : "no evidence z: it moved on composites alone",
+		.explanation = o->explanation ? copy(pool, o->explanation) : "",
+	};
 }
 
 /*
  * The outlier hosts, the one with the largest move first, each with its
  * moves and its largest move's explanation: (host, rank) pairs sorted by
  * host hold each host's outliers together, in rank order; walking the
- * ranks, a host is listed at its first.
+ * ranks, a host is listed at its first.  Returns the outlier hosts' count.
  */
-static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
+static size_t outliers_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
 {
-	size_t (*ix)[2] = malloc((f->noutliers ? f->noutliers : 1) * sizeof(*ix));
-	json_t *list = json_array();
+	size_t(*ix)[2] = ud_view_pool_alloc(pool, f->noutliers, sizeof(*ix)), nhosts = 0;
+	size_t shown = f->noutliers < OUTLIER_HOSTS_SHOWN ? f->noutliers : OUTLIER_HOSTS_SHOWN;
 
-	*nhosts = 0;
-	if (!ix)
-		return list;
+	if (!ix || !(v->outliers = ud_view_pool_alloc(pool, shown, sizeof(*v->outliers))))
+		return 0;
 	for (size_t i = 0; i < f->noutliers; i++) {
 		ix[i][0] = f->outliers[i].host;
 		ix[i][1] = i;
@@ -413,160 +409,181 @@ static json_t *outliers_view(const struct ud_fleet *f, size_t *nhosts)
 			continue; /* not this host's largest move */
 		for (last = first; last < f->noutliers && ix[last][0] == key[0]; last++)
 			;
-		if (++*nhosts <= OUTLIER_HOSTS_SHOWN)
-			json_array_append_new(list, outlier_host_view(f, (const size_t(*)[2])ix, first, last, *nhosts));
+		if (++nhosts <= OUTLIER_HOSTS_SHOWN)
+			outlier_host_view(pool, f, (const size_t(*)[2])ix, first, last, nhosts,
+					  &v->outliers[v->noutliers_shown++]);
 	}
-	free(ix);
-	return list;
+	return nhosts;
 }
 
 /*
  * A noisy host's line: "1.80x slower on syscall, where its own 95% interval
  * is +-60.0%", then its profile's warning there where it has one.
  */
-static json_t *noisy_view(const struct ud_fleet *f, const struct ud_fleet_noisy *n)
+static void noisy_view(struct ud_view_pool *pool, const struct ud_fleet *f, const struct ud_fleet_noisy *n,
+		       struct fv_noisy *v)
 {
 	const struct ud_fleet_host *h = &f->hosts[n->host];
-	char move[48], id[32];
-	/* %.1f of an interval prints as many digits as its size: built to its length, not cut */
-	char *interval = isfinite(n->interval)
-				 ? ud_printf_new("where its own 95%% interval is +-%.1f%%", 100 * n->interval)
-				 : ud_printf_new("where its own interval is unknown");
-	json_t *v;
 
-	ud_rv_speedup_text(n->ratio, -1, move, sizeof(move));
-	snprintf(id, sizeof(id), "G%zu", h->group + 1);
-	v = !interval ? NULL
-		      : json_pack("{s:s s:s s:s s:s s:s s:s s:s}", "label", h->label, "group", id, "group_name",
-				  f->groups[h->group].name, "move", move, "workload", f->workloads[n->workload].name,
-				  "interval", interval, "warning", n->warning ? n->warning : "");
-	free(interval);
-	return v;
+	*v = (struct fv_noisy){
+		.label = copy(pool, h->label),
+		.group = ud_view_pool_printf(pool, "G%zu", h->group + 1),
+		.group_name = copy(pool, f->groups[h->group].name),
+		.move = ud_fv_speedup(pool, n->ratio, -1),
+		.workload = copy(pool, f->workloads[n->workload].name),
+		/* %.1f of an interval prints as many digits as its size: built to its length, not cut */
+		.interval = isfinite(n->interval)
+				    ? ud_view_pool_printf(pool, "where its own 95%% interval is +-%.1f%%", 100 * n->interval)
+				    : "where its own interval is unknown",
+		.warning = n->warning ? copy(pool, n->warning) : "",
+	};
 }
 
-static json_t *noisies_view(const struct ud_fleet *f)
+static void noisies_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
 {
-	json_t *list = json_array();
+	size_t shown = f->nnoisy < NOISY_HOSTS_SHOWN ? f->nnoisy : NOISY_HOSTS_SHOWN;
 
-	for (size_t i = 0; i < f->nnoisy && i < NOISY_HOSTS_SHOWN; i++)
-		json_array_append_new(list, noisy_view(f, &f->noisy[i]));
-	return list;
+	if (!(v->noisy = ud_view_pool_alloc(pool, shown, sizeof(*v->noisy))))
+		return;
+	for (size_t i = 0; i < shown; i++)
+		noisy_view(pool, f, &f->noisy[i], &v->noisy[v->nnoisy++]);
+	if (f->nnoisy > NOISY_HOSTS_SHOWN)
+		v->more_noisy = ud_view_pool_printf(pool, "%zu", f->nnoisy - NOISY_HOSTS_SHOWN);
 }
 
 /* A small host's distance from the others: "2.94x slower over 8 workloads; largest 3.10x slower on int". */
-static json_t *distance_view(const struct ud_fleet *f, size_t k)
+static struct fv_distance distance_view(struct ud_view_pool *pool, const struct ud_fleet *f, size_t k)
 {
 	const struct ud_fleet_distance *d = &f->hosts[k].distance;
-	char gm[48], largest[48];
 
-	ud_rv_speedup_text(d->geomean, -1, gm, sizeof(gm));
-	ud_rv_speedup_text(d->largest_ratio, -1, largest, sizeof(largest));
-	return json_pack("{s:s s:s s:I s:s s:s s:s}", "label", f->hosts[k].label, "geomean", gm, "workloads",
-			 (json_int_t)d->nworkloads, "workloads_word", d->nworkloads == 1 ? "workload" : "workloads",
-			 "largest", largest, "largest_workload", f->workloads[d->largest].name);
+	return (struct fv_distance){
+		.label = copy(pool, f->hosts[k].label),
+		.geomean = ud_fv_speedup(pool, d->geomean, -1),
+		.workloads = ud_view_pool_printf(pool, "%zu", d->nworkloads),
+		.workloads_word = d->nworkloads == 1 ? "workload" : "workloads",
+		.largest = ud_fv_speedup(pool, d->largest_ratio, -1),
+		.largest_workload = copy(pool, f->workloads[d->largest].name),
+	};
 }
 
 /* The groups too small to test: their size and the size needed, and each host's distance from the others. */
-static json_t *untested_view(const struct ud_fleet *f)
+static void untested_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
 {
-	json_t *list = json_array();
-
+	if (!(v->untested = ud_view_pool_alloc(pool, f->ngroups, sizeof(*v->untested))))
+		return;
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const struct ud_fleet_group *grp = &f->groups[g];
-		json_t *hosts;
-		char id[32];
+		struct fv_untested *u = &v->untested[v->nuntested];
 
 		if (grp->tested)
 			continue;
-		hosts = json_array();
-		for (size_t i = 0; i < grp->nhosts; i++)
+		v->nuntested++;
+		*u = (struct fv_untested){
+			.id = ud_view_pool_printf(pool, "G%zu", g + 1),
+			.name = copy(pool, grp->name),
+			.nhosts = ud_view_pool_printf(pool, "%zu", grp->nhosts),
+			.hosts_word = grp->nhosts == 1 ? "host" : "hosts",
+			.need = ud_view_pool_printf(pool, "%d", UD_FLEET_MIN_PEERS),
+			.distances = ud_view_pool_alloc(pool, grp->nhosts, sizeof(*u->distances)),
+		};
+		for (size_t i = 0; u->distances && i < grp->nhosts; i++)
 			if (isfinite(f->hosts[grp->hosts[i]].distance.geomean))
-				json_array_append_new(hosts, distance_view(f, grp->hosts[i]));
-		snprintf(id, sizeof(id), "G%zu", g + 1);
-		json_array_append_new(list, json_pack("{s:s s:s s:I s:s s:I s:o}", "id", id, "name", grp->name, "nhosts",
-						      (json_int_t)grp->nhosts, "hosts_word",
-						      grp->nhosts == 1 ? "host" : "hosts", "need",
-						      (json_int_t)UD_FLEET_MIN_PEERS, "distances", hosts));
+				u->distances[u->ndistances++] = distance_view(pool, f, grp->hosts[i]);
 	}
-	return list;
 }
 
 /* What "no outlier" means here: nothing tested, every group tested and quiet, or the tested ones quiet. */
-static json_t *no_outliers_text(const struct ud_fleet *f)
+static const char *no_outliers_text(struct ud_view_pool *pool, const struct ud_fleet *f)
 {
 	char *tested = NULL;
 	size_t n = 0;
-	json_t *v;
+	const char *v;
 
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (f->groups[g].tested && !ud_append(&tested, "%sG%zu", n++ ? ", " : "", g + 1)) {
 			free(tested);
-			return NULL;
+			return ud_view_pool_keep(pool, NULL);
 		}
 	if (!n)
-		v = ud_rv_printf("none tested: no group has the %d hosts outliers need", UD_FLEET_MIN_PEERS);
+		v = ud_view_pool_printf(pool, "none tested: no group has the %d hosts outliers need", UD_FLEET_MIN_PEERS);
 	else if (n == f->ngroups)
-		v = ud_rv_printf("none: every host is within its group's spread or its own noise on every workload");
+		v = "none: every host is within its group's spread or its own noise on every workload";
 	else
-		v = ud_rv_printf("none in the groups tested (%s): every host is within its group's spread or its own noise "
-				 "on every workload", tested);
+		v = ud_view_pool_printf(pool, "none in the groups tested (%s): every host is within its group's spread or "
+				       "its own noise on every workload", tested);
 	free(tested);
 	return v;
 }
 
-/* The per-host table, for --all-hosts: text blocks of a few workloads, and whole rows for Markdown and HTML. */
-static json_t *hosts_view(const struct ud_fleet *f)
+/* The text table's block of workloads [from, to): a header, a line per host, every cell cut to its column. */
+static void host_block(struct ud_view_pool *pool, const struct ud_fleet *f, size_t from, size_t to, struct fv_block *b)
 {
-	json_t *rows = json_array(), *blocks = json_array(), *heads = json_array();
+	/*
+	 * Never cut: put_cell() shortens every cell to its column, and a
+	 * column of a UTF-8 document's text is at most 4 bytes, so a line
+	 * is at most 4 x (24 + 6 + 14 + 16 x HOST_TABLE_BLOCK) = 560 bytes
+	 */
+	char head[2048] = "";
 
-	for (size_t w = 0; w < f->nworkloads; w++)
-		json_array_append_new(heads, json_string(f->workloads[w].name));
+	put_cell(head, sizeof(head), "host", 24, false);
+	put_cell(head, sizeof(head), "group", 6, false);
+	put_cell(head, sizeof(head), "geomean", 14, true);
+	for (size_t w = from; w < to; w++)
+		put_cell(head, sizeof(head), f->workloads[w].name, 16, true);
+	b->header = copy(pool, head);
+	if (!(b->lines = ud_view_pool_alloc(pool, f->nhosts, sizeof(*b->lines))))
+		return;
 	for (size_t k = 0; k < f->nhosts; k++) {
-		json_t *cells = json_array();
-		char group[32];
+		char line[2048] = "", cell[48], group[32];
 
-		for (size_t w = 0; w < f->nworkloads; w++) {
-			double s = ud_fleet_speedup(f, k, w);
-
-			json_array_append_new(cells, json_pack("{s:o s:s}", "text", speedup_json(s), "class", speedup_class(s)));
-		}
 		snprintf(group, sizeof(group), "G%zu", f->hosts[k].group + 1);
-		json_array_append_new(rows, json_pack("{s:s s:s s:o s:s s:o}", "label", f->hosts[k].label, "group", group,
-						      "geomean", speedup_json(f->hosts[k].geomean), "class",
-						      speedup_class(f->hosts[k].geomean), "cells", cells));
-	}
-	for (size_t from = 0; from < f->nworkloads; from += HOST_TABLE_BLOCK) {
-		size_t to = from + HOST_TABLE_BLOCK < f->nworkloads ? from + HOST_TABLE_BLOCK : f->nworkloads;
-		json_t *lines = json_array();
-		/*
-		 * Never cut: put_cell() shortens every cell to its column, and a
-		 * column of a UTF-8 document's text is at most 4 bytes, so a line
-		 * is at most 4 x (24 + 6 + 14 + 16 x HOST_TABLE_BLOCK) = 560 bytes
-		 */
-		char head[2048] = "";
-
-		put_cell(head, sizeof(head), "host", 24, false);
-		put_cell(head, sizeof(head), "group", 6, false);
-		put_cell(head, sizeof(head), "geomean", 14, true);
-		for (size_t w = from; w < to; w++)
-			put_cell(head, sizeof(head), f->workloads[w].name, 16, true);
-		for (size_t k = 0; k < f->nhosts; k++) {
-			char line[2048] = "", cell[48], group[32];
-
-			snprintf(group, sizeof(group), "G%zu", f->hosts[k].group + 1);
-			put_cell(line, sizeof(line), f->hosts[k].label, 24, false);
-			put_cell(line, sizeof(line), group, 6, false);
-			ud_rv_speedup_text(f->hosts[k].geomean, -1, cell, sizeof(cell));
-			put_cell(line, sizeof(line), cell, 14, true);
-			for (size_t w = from; w < to; w++) {
-				ud_rv_speedup_text(ud_fleet_speedup(f, k, w), -1, cell, sizeof(cell));
-				put_cell(line, sizeof(line), cell, 16, true);
-			}
-			json_array_append_new(lines, json_string(line));
+		put_cell(line, sizeof(line), f->hosts[k].label, 24, false);
+		put_cell(line, sizeof(line), group, 6, false);
+		ud_rv_speedup_text(f->hosts[k].geomean, -1, cell, sizeof(cell));
+		put_cell(line, sizeof(line), cell, 14, true);
+		for (size_t w = from; w < to; w++) {
+			ud_rv_speedup_text(ud_fleet_speedup(f, k, w), -1, cell, sizeof(cell));
+			put_cell(line, sizeof(line), cell, 16, true);
 		}
-		json_array_append_new(blocks, json_pack("{s:s s:o}", "header", head, "lines", lines));
+		b->lines[b->nlines++] = copy(pool, line);
 	}
-	return json_pack("{s:o s:o s:o}", "heads", heads, "rows", rows, "blocks", blocks);
+}
+
+/* A host's row of the per-host table: its geomean and each workload's speedup, with their heat classes. */
+static void host_row(struct ud_view_pool *pool, const struct ud_fleet *f, size_t k, struct fv_host_row *r)
+{
+	*r = (struct fv_host_row){
+		.label = copy(pool, f->hosts[k].label),
+		.group = ud_view_pool_printf(pool, "G%zu", f->hosts[k].group + 1),
+		.geomean = ud_fv_speedup(pool, f->hosts[k].geomean, -1),
+		.class = ud_fv_speedup_class(f->hosts[k].geomean),
+		.cells = ud_view_pool_alloc(pool, f->nworkloads, sizeof(*r->cells)),
+	};
+	for (size_t w = 0; r->cells && w < f->nworkloads; w++) {
+		double s = ud_fleet_speedup(f, k, w);
+
+		r->cells[r->ncells++] = (struct fv_cell){ ud_fv_speedup(pool, s, -1), ud_fv_speedup_class(s) };
+	}
+}
+
+/* The per-host table, for --all-hosts: text blocks of a few workloads, and whole rows for Markdown and HTML. */
+static struct fv_all_hosts *hosts_view(struct ud_view_pool *pool, const struct ud_fleet *f)
+{
+	struct fv_all_hosts *v = ud_view_pool_alloc(pool, 1, sizeof(*v));
+	size_t nblocks = (f->nworkloads + HOST_TABLE_BLOCK - 1) / HOST_TABLE_BLOCK;
+
+	if (!v || !(v->heads = ud_view_pool_alloc(pool, f->nworkloads, sizeof(*v->heads))) ||
+	    !(v->rows = ud_view_pool_alloc(pool, f->nhosts, sizeof(*v->rows))) ||
+	    !(v->blocks = ud_view_pool_alloc(pool, nblocks, sizeof(*v->blocks))))
+		return v;
+	for (size_t w = 0; w < f->nworkloads; w++)
+		v->heads[v->nheads++] = copy(pool, f->workloads[w].name);
+	for (size_t k = 0; k < f->nhosts; k++)
+		host_row(pool, f, k, &v->rows[v->nrows++]);
+	for (size_t from = 0; from < f->nworkloads; from += HOST_TABLE_BLOCK)
+		host_block(pool, f, from, from + HOST_TABLE_BLOCK < f->nworkloads ? from + HOST_TABLE_BLOCK : f->nworkloads,
+			   &v->blocks[v->nblocks++]);
+	return v;
 }
 
 /*
@@ -574,164 +591,40 @@ static json_t *hosts_view(const struct ud_fleet *f)
  * freed in turn; a pair left out is named with its reason in
  * pairs_left_out, and recorded in gaps.
  */
-static void pairs_view(json_t *v, const struct ud_fleet *f, struct ud_fleet_gaps *gaps)
+static void pairs_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct ud_fleet_gaps *gaps,
+		       struct fv_fleet *v)
 {
-	json_t *pairs = json_array(), *left = json_array();
-
+	if (!(v->pairs = ud_view_pool_alloc(pool, f->nhosts, sizeof(*v->pairs))))
+		return;
 	for (size_t k = 0; k < f->nhosts; k++) {
 		struct ud_profile *p = NULL;
 		struct ud_diff *d = k == f->ref_host ? NULL : ud_fleet_pair(f, k, &p, gaps);
+		struct fv_pair *pair = &v->pairs[v->npairs];
 		char words[64];
 
 		if (d) {
+			v->npairs++;
 			ud_speedup_words(d->summary.geomean_speedup, ud_rv_summary_significant(&d->summary), true, words,
 					 sizeof(words));
-			json_array_append_new(pairs, json_pack("{s:s s:s s:s s:s s:o s:o}", "label", f->hosts[k].label,
-							       "path", f->hosts[k].path, "geomean", words, "headline",
-							       d->summary.headline ? d->summary.headline : "",
-							       "environment", ud_rv_environment(d), "findings",
-							       ud_rv_findings(d)));
+			*pair = (struct fv_pair){
+				.label = copy(pool, f->hosts[k].label),
+				.path = copy(pool, f->hosts[k].path),
+				.geomean = copy(pool, words),
+				.headline = d->summary.headline ? copy(pool, d->summary.headline) : "",
+			};
+			diff_view(pool, d, &pair->environment, &pair->nenvironment, &pair->findings, &pair->nfindings);
 		}
 		ud_diff_free(d);
 		ud_profile_free(p);
 	}
+	if (!(v->pairs_left_out = ud_view_pool_alloc(pool, gaps->n, sizeof(*v->pairs_left_out))))
+		return;
 	for (size_t i = 0; i < gaps->n; i++)
-		json_array_append_new(left, json_pack("{s:s s:s s:s}", "label", f->hosts[gaps->v[i].host].label, "path",
-						      f->hosts[gaps->v[i].host].path, "reason",
-						      gaps->v[i].reason ? gaps->v[i].reason : "out of memory"));
-	json_object_set_new(v, "pairs", pairs);
-	json_object_set_new(v, "pairs_left_out", left);
-}
-
-/* ln of a speedup, 0 where unknown: a box plot's coordinate. */
-static double log_or_0(double s)
-{
-	return isfinite(s) && s > 0 ? log(s) : 0;
-}
-
-/* The ticks of a box plot: 1x and the powers of two inside +-maxabs (in ln). */
-static json_t *box_ticks(double x0, double scale, double maxabs, double bottom)
-{
-	json_t *ticks = json_array();
-
-	for (int e = -6; e <= 6; e++) {
-		double x = x0 + e * log(2) * scale;
-		char label[32];
-
-		if (fabs(e * log(2)) > maxabs + 1e-9)
-			continue;
-		snprintf(label, sizeof(label), e == 0 ? "baseline" : "%dx %s", 1 << abs(e), e > 0 ? "faster" : "slower");
-		json_array_append_new(ticks, json_pack("{s:o s:s s:o}", "x", ud_rv_coord(x), "label", label, "y2",
-						       ud_rv_coord(bottom)));
-	}
-	return ticks;
-}
-
-/* The widest move of workload w's boxes and outliers from 1x, in ln; at least 2x either way. */
-static double box_extent(const struct ud_fleet *f, size_t w, double ref)
-{
-	double maxabs = log(2);
-
-	for (size_t g = 0; g < f->ngroups; g++) {
-		const struct ud_fleet_dist *d = &f->groups[g].dist[w];
-
-		maxabs = fmax(maxabs, fabs(log_or_0(speedup_of(&f->workloads[w], d->min, ref))));
-		maxabs = fmax(maxabs, fabs(log_or_0(speedup_of(&f->workloads[w], d->max, ref))));
-	}
-	return fmin(maxabs, 6 * log(2));
-}
-
-/* Workload w's outliers as labelled dots on their group's row (the first CHART_LABELS labelled). */
-static json_t *box_dots(const struct ud_fleet *f, size_t w, double ref, double x0, double scale, double maxabs)
-{
-	json_t *dots = json_array();
-	size_t labelled = 0;
-
-	for (size_t i = 0; i < f->noutliers; i++) {
-		const struct ud_fleet_outlier *o = &f->outliers[i];
-		double l, y = BOX_TOP + f->hosts[o->host].group * BOX_ROW + BOX_ROW / 2.0;
-
-		if (o->workload != w)
-			continue;
-		l = fmax(-maxabs, fmin(maxabs, log_or_0(speedup_of(&f->workloads[w], f->hosts[o->host].value[w], ref))));
-		json_array_append_new(dots, json_pack("{s:o s:o s:o s:o s:s}", "x", ud_rv_coord(x0 + l * scale), "y",
-						      ud_rv_coord(y), "label_y", ud_rv_coord(y - 6), "label_x",
-						      ud_rv_coord(x0 + l * scale + 4), "label",
-						      labelled++ < CHART_LABELS ? f->hosts[o->host].label : ""));
-	}
-	return dots;
-}
-
-/* Workload w as a box plot: a row per group (whiskers min to max, box the middle half, the median), log axis. */
-static json_t *box_view(const struct ud_fleet *f, size_t w)
-{
-	double ref = ref_value(f, w), maxabs = box_extent(f, w, ref), x0 = (BOX_LEFT + BOX_RIGHT) / 2.0;
-	double scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs, bottom = BOX_TOP + f->ngroups * BOX_ROW;
-	json_t *rows = json_array();
-
-	for (size_t g = 0; g < f->ngroups; g++) {
-		const struct ud_fleet_dist *d = &f->groups[g].dist[w];
-		const struct ud_fleet_workload *fw = &f->workloads[w];
-		double a = log_or_0(speedup_of(fw, d->min, ref)), b = log_or_0(speedup_of(fw, d->max, ref));
-		double c = log_or_0(speedup_of(fw, d->q1, ref)), e = log_or_0(speedup_of(fw, d->q3, ref));
-		double m = log_or_0(speedup_of(fw, d->median, ref)), y = BOX_TOP + g * BOX_ROW;
-		/* never cut: a group's name is under sizeof(name), "G" and a number's 20 digits fit beside it */
-		char label[sizeof(f->groups[g].name) + 40];
-
-		a = fmax(-maxabs, fmin(a, maxabs)), b = fmax(-maxabs, fmin(b, maxabs));
-		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
-		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:b}", "label",
-						      ud_rv_shorten(label, 28), "y", ud_rv_coord(y + 4), "mid",
-						      ud_rv_coord(y + BOX_ROW / 2.0), "text_y", ud_rv_coord(y + 17),
-						      "lo", ud_rv_coord(x0 + fmin(a, b) * scale), "hi",
-						      ud_rv_coord(x0 + fmax(a, b) * scale), "box_x",
-						      ud_rv_coord(x0 + fmin(c, e) * scale), "box_w",
-						      ud_rv_coord(fmax(fabs(e - c) * scale, 1)), "med",
-						      ud_rv_coord(x0 + m * scale), "y2", ud_rv_coord(y + BOX_ROW - 4),
-						      "held", d->n > 0));
-	}
-	return json_pack("{s:s s:i s:o s:o s:o s:o s:o s:o}", "name", f->workloads[w].name, "width", BOX_WIDTH,
-			 "height", ud_rv_coord(bottom + 8), "axis_x", ud_rv_coord(x0), "bottom", ud_rv_coord(bottom),
-			 "rows", rows, "ticks", box_ticks(x0, scale, maxabs, bottom), "dots",
-			 box_dots(f, w, ref, x0, scale, maxabs));
-}
-
-/* Each group's median against the baseline as a bar from 1x on a log axis, faster to the right. */
-static json_t *group_chart(const struct ud_fleet *f)
-{
-	json_t *bars = json_array();
-	double maxabs = log(2), x0 = (BOX_LEFT + BOX_RIGHT) / 2.0, scale, bottom = BOX_TOP + f->ngroups * BOX_ROW;
-
-	for (size_t g = 0; g < f->ngroups; g++)
-		maxabs = fmax(maxabs, fabs(log_or_0(f->groups[g].geomean)));
-	scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs;
-	for (size_t g = 0; g < f->ngroups; g++) {
-		double l = log_or_0(f->groups[g].geomean), y = BOX_TOP + g * BOX_ROW;
-		char label[sizeof(f->groups[g].name) + 40]; /* never cut, as box_view()'s */
-
-		snprintf(label, sizeof(label), "G%zu %s", g + 1, f->groups[g].name);
-		json_array_append_new(bars, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:s}", "label", ud_rv_shorten(label, 28),
-						      "y", ud_rv_coord(y + 4), "text_y", ud_rv_coord(y + 17), "x",
-						      ud_rv_coord(x0 + fmin(l, 0) * scale), "w",
-						      ud_rv_coord(fmax(fabs(l) * scale, 1)), "value_x",
-						      ud_rv_coord(x0 + fmax(l, 0) * scale + 4), "value",
-						      speedup_json(f->groups[g].geomean), "class",
-						      speedup_class(f->groups[g].geomean)));
-	}
-	return json_pack("{s:i s:o s:o s:o s:o s:o}", "width", BOX_WIDTH, "height", ud_rv_coord(bottom + 8), "axis_x",
-			 ud_rv_coord(x0), "bottom", ud_rv_coord(bottom), "bars", bars, "ticks",
-			 box_ticks(x0, scale, maxabs, bottom));
-}
-
-static json_t *groups_view(const struct ud_fleet *f)
-{
-	json_t *groups = json_array();
-	struct dist_layout lay;
-
-	dist_layout(f, &lay);
-	for (size_t g = 0; g < f->ngroups; g++)
-		json_array_append_new(groups, group_view(f, g, &lay));
-	return groups;
+		v->pairs_left_out[v->npairs_left_out++] = (struct fv_left_out){
+			.label = copy(pool, f->hosts[gaps->v[i].host].label),
+			.path = copy(pool, f->hosts[gaps->v[i].host].path),
+			.reason = gaps->v[i].reason ? copy(pool, gaps->v[i].reason) : "out of memory",
+		};
 }
 
 /* Hosts the banner names before "and N more". */
@@ -740,19 +633,19 @@ static json_t *groups_view(const struct ud_fleet *f)
 /*
  * The banner for the hosts without hardware counts, said once: "no hardware
  * PMU on 2 of 3 hosts (a, c): ..., because REASON" (the first such host's
- * reason); null when every host counted or none has counters at all.
+ * reason); NULL when every host counted or none has counters at all.
  */
-static json_t *pmu_banner(const struct ud_fleet *f)
+static const char *pmu_banner(struct ud_view_pool *pool, const struct ud_fleet *f)
 {
 	char *where, *banner = NULL;
+	const char *v = NULL;
 	size_t n = 0, named = 0;
 	bool ok;
-	json_t *v;
 
 	for (size_t k = 0; k < f->nhosts; k++)
 		n += f->hosts[k].no_pmu;
 	if (!n)
-		return json_null();
+		return NULL;
 	where = n == f->nhosts ? ud_printf_new("on every host (") : ud_printf_new("on %zu of %zu hosts (", n, f->nhosts);
 	ok = where != NULL;
 	for (size_t k = 0; k < f->nhosts && named < PMU_BANNER_HOSTS && ok; k++)
@@ -762,126 +655,295 @@ static json_t *pmu_banner(const struct ud_fleet *f)
 		ok = n > named ? ud_append(&where, " and %zu more)", n - named) : ud_append(&where, ")");
 	if (ok)
 		banner = ud_pmu_banner(where, f->no_pmu_reason);
-	v = banner ? ud_rv_printf("%s", banner) : NULL;
+	v = banner ? copy(pool, banner) : ud_view_pool_keep(pool, NULL);
 	free(where);
 	free(banner);
 	return v;
 }
 
 /* The top of the view: the fleet's size, its grouping and its baseline. */
-static json_t *head_view(const struct ud_fleet *f)
+static void head_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
 {
-	/* how, ranking and rule are fixed sentences around constants, each under half its array; by is the user's */
-	char how[400], ranking[512], rule[256], *by = ud_printf_new("%s", "");
-	json_t *v;
+	/* ranking and rule are fixed sentences around constants, each under half its array; by is the user's */
+	char ranking[512], rule[256], *by = ud_printf_new("%s", "");
 
 	for (size_t k = 0; by && k < f->nkeys; k++)
 		if (!ud_append(&by, "%s%s", k ? ", " : "", f->keys[k])) {
 			free(by);
 			by = NULL;
 		}
-	if (!by)
-		return NULL;
-	if (f->baseline == UD_FLEET_MEDIAN)
-		snprintf(how, sizeof(how), "the largest group's median host");
-	else
-		snprintf(how, sizeof(how), "%s", f->baseline == UD_FLEET_FIRST ? "the first profile" : "the host named");
+	v->tool.version = UD_VERSION;
+	v->nhosts = ud_view_pool_printf(pool, "%zu", f->nhosts);
+	v->ngroups = ud_view_pool_printf(pool, "%zu", f->ngroups);
+	v->nworkloads = ud_view_pool_printf(pool, "%zu", f->nworkloads);
+	v->group_by = ud_view_pool_keep(pool, by);
+	v->baseline = copy(pool, f->ref_label);
+	v->baseline_is = f->baseline == UD_FLEET_MEDIAN ? "the largest group's median host"
+			 : f->baseline == UD_FLEET_FIRST ? "the first profile"
+							 : "the host named";
+	v->groups_word = f->ngroups == 1 ? "group" : "groups";
+	v->workloads_word = f->nworkloads == 1 ? "workload" : "workloads";
+	/* the rule and the ranking where there is something ranked: a report of small groups has none to explain */
+	if (!f->noutliers || !(v->ranked = ud_view_pool_alloc(pool, 1, sizeof(*v->ranked))))
+		return;
 	ud_fleet_ranking_text(ranking, sizeof(ranking));
 	snprintf(rule, sizeof(rule), "an outlier moved beyond its group's median +- %.2f MAD and %.0f%% on a workload, and "
 		 "beyond its own 95%% interval there, in a group of at least %d hosts", UD_FLEET_OUTLIER_MADS,
 		 100 * (UD_FLEET_OUTLIER_MIN_MOVE - 1), UD_FLEET_MIN_PEERS);
-	v = json_pack("{s:{s:s} s:I s:I s:I s:s s:s s:s s:s s:s}", "tool", "version", UD_VERSION, "nhosts",
-		      (json_int_t)f->nhosts, "ngroups", (json_int_t)f->ngroups, "nworkloads", (json_int_t)f->nworkloads,
-		      "group_by", by, "baseline", f->ref_label, "baseline_is", how, "groups_word",
-		      f->ngroups == 1 ? "group" : "groups", "workloads_word", f->nworkloads == 1 ? "workload" : "workloads");
-	free(by);
-	if (!v)
-		return NULL;
-	/* the rule and the ranking where there is something ranked: a report of small groups has none to explain */
-	json_object_set_new(v, "ranked", f->noutliers ? json_pack("{s:s s:s}", "rule", rule, "ranking", ranking)
-						      : json_null());
-	return v;
+	v->ranked->rule = copy(pool, rule);
+	v->ranked->ranking = copy(pool, ranking);
 }
 
-/* The hosts left out of one workload (fleet.h), each with its reason. */
-static json_t *workloads_left_out(const struct ud_fleet *f)
+/* The profiles left out, the hosts left out of one workload (fleet.h) and the incomplete runs, each with its reason. */
+static void left_out_view(struct ud_view_pool *pool, const struct ud_fleet *f, struct fv_fleet *v)
 {
-	json_t *a = json_array();
+	size_t n = 0;
 
+	for (size_t k = 0; k < f->nhosts; k++)
+		n += f->hosts[k].incomplete;
+	v->skipped = ud_view_pool_alloc(pool, f->nskipped, sizeof(*v->skipped));
+	v->workloads_left_out = ud_view_pool_alloc(pool, f->nexcluded, sizeof(*v->workloads_left_out));
+	v->incomplete = ud_view_pool_alloc(pool, n, sizeof(*v->incomplete));
+	if (pool->oom)
+		return;
+	for (size_t i = 0; i < f->nskipped; i++)
+		v->skipped[v->nskipped++] = (struct fv_left_out){ .path = copy(pool, f->skipped[i].path),
+								  .reason = copy(pool, f->skipped[i].reason.msg) };
 	for (size_t e = 0; e < f->nexcluded; e++)
-		json_array_append_new(a, json_pack("{s:s s:s s:s s:s}", "label", f->hosts[f->excluded[e].host].label,
-						   "path", f->hosts[f->excluded[e].host].path, "workload",
-						   f->workloads[f->excluded[e].workload].name, "reason",
-						   f->excluded[e].reason));
-	return a;
+		v->workloads_left_out[v->nworkloads_left_out++] = (struct fv_left_out){
+			.label = copy(pool, f->hosts[f->excluded[e].host].label),
+			.path = copy(pool, f->hosts[f->excluded[e].host].path),
+			.workload = copy(pool, f->workloads[f->excluded[e].workload].name),
+			.reason = copy(pool, f->excluded[e].reason),
+		};
+	for (size_t k = 0; k < f->nhosts; k++)
+		if (f->hosts[k].incomplete)
+			v->incomplete[v->nincomplete++] = (struct fv_host){
+				.label = ud_view_pool_printf(pool, "%.*s", (int)f->hosts[k].given_len, f->hosts[k].label),
+				.path = copy(pool, f->hosts[k].path),
+			};
 }
 
 /*
- * The view the fleet templates see (new reference, report_fleet.c), or
- * NULL when out of memory; with gaps (made by ud_fleet_gaps_init()) every
- * host's diff against the reference, a host that cannot be read again or
- * diffed named in pairs_left_out and recorded in gaps.
+ * The view the fleet templates read, into v (its strings and arrays owned
+ * by pool; pool->oom when one could not be made); with gaps (made by
+ * ud_fleet_gaps_init()) every host's diff against the reference, a host
+ * that cannot be read again or diffed named in pairs_left_out and recorded
+ * in gaps.
  */
-static json_t *ud_fleet_view(const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps)
+static void fleet_view(struct ud_view_pool *pool, const struct ud_fleet *f, bool all_hosts, struct ud_fleet_gaps *gaps,
+		       struct fv_fleet *v)
 {
-	json_t *v = head_view(f), *skipped = json_array(), *charts = json_array(), *incomplete = json_array();
 	size_t nhosts;
-	bool composites = false;
 
-	for (size_t i = 0; i < f->nskipped; i++)
-		json_array_append_new(skipped, json_pack("{s:s s:s}", "path", f->skipped[i].path, "reason",
-							 f->skipped[i].reason.msg));
-	for (size_t k = 0; k < f->nhosts; k++)
-		if (f->hosts[k].incomplete)
-			json_array_append_new(incomplete, json_pack("{s:s# s:s}", "label", f->hosts[k].label,
-								    f->hosts[k].given_len, "path", f->hosts[k].path));
-	json_object_set_new(v, "incomplete", incomplete);
-	json_object_set_new(v, "workloads_left_out", workloads_left_out(f));
-	json_object_set_new(v, "pmu_banner", pmu_banner(f));
-	for (size_t w = 0; w < f->nworkloads; w++) {
-		json_array_append_new(charts, box_view(f, w));
-		composites = composites || f->workloads[w].composite;
-	}
-	json_object_set_new(v, "skipped", skipped);
-	json_object_set_new(v, "groups", groups_view(f));
-	json_object_set_new(v, "splits", ud_fleet_splits_view(f));
-	json_object_set_new(v, "outliers", outliers_view(f, &nhosts));
-	json_object_set_new(v, "no_outliers", no_outliers_text(f));
-	json_object_set_new(v, "noisy", noisies_view(f));
-	if (f->nnoisy > NOISY_HOSTS_SHOWN)
-		json_object_set_new(v, "more_noisy", json_integer((json_int_t)(f->nnoisy - NOISY_HOSTS_SHOWN)));
-	json_object_set_new(v, "untested", untested_view(f));
-	json_object_set_new(v, "noutliers", json_integer((json_int_t)f->noutliers));
-	json_object_set_new(v, "noutlier_hosts", json_integer((json_int_t)nhosts));
+	*v = (struct fv_fleet){ .pmu_banner = pmu_banner(pool, f) };
+	head_view(pool, f, v);
+	left_out_view(pool, f, v);
+	if ((v->charts = ud_view_pool_alloc(pool, f->nworkloads, sizeof(*v->charts))) != NULL)
+		for (size_t w = 0; w < f->nworkloads; w++) {
+			ud_fv_box(pool, f, w, &v->charts[v->ncharts++]);
+			v->composites = v->composites || f->workloads[w].composite;
+		}
+	groups_view(pool, f, v);
+	v->splits = ud_fv_splits(pool, f);
+	nhosts = outliers_view(pool, f, v);
+	v->no_outliers = no_outliers_text(pool, f);
+	noisies_view(pool, f, v);
+	untested_view(pool, f, v);
+	v->noutliers = ud_view_pool_printf(pool, "%zu", f->noutliers);
+	v->noutlier_hosts = ud_view_pool_printf(pool, "%zu", nhosts);
 	if (nhosts > OUTLIER_HOSTS_SHOWN)
-		json_object_set_new(v, "more_outliers", json_integer((json_int_t)(nhosts - OUTLIER_HOSTS_SHOWN)));
-	json_object_set_new(v, "charts", charts);
-	json_object_set_new(v, "group_chart", group_chart(f));
-	json_object_set_new(v, "composites", json_boolean(composites));
+		v->more_outliers = ud_view_pool_printf(pool, "%zu", nhosts - OUTLIER_HOSTS_SHOWN);
+	ud_fv_group_chart(pool, f, &v->group_chart);
 	if (all_hosts)
-		json_object_set_new(v, "all_hosts", hosts_view(f));
+		v->all_hosts = hosts_view(pool, f);
 	if (gaps)
-		pairs_view(v, f, gaps);
-	return v;
+		pairs_view(pool, f, gaps, v);
+}
+
+/* ---- what fleet.txt, fleet.md and fleet.html read ---- */
+
+#define STR(T, M) UD_FIELD(T, M, UD_FIELD_STRING)
+
+static const struct ud_field env_rows[] = { STR(struct fv_env, field), STR(struct fv_env, a), STR(struct fv_env, b) };
+static const struct ud_fields env_fields = UD_FIELDS("a host fact that differs", env_rows);
+
+static const struct ud_field finding_rows[] = {
+	STR(struct fv_finding, hypothesis),
+	UD_FIELD_STRINGS_OF(struct fv_finding, evidence, nevidence),
+};
+static const struct ud_fields finding_fields = UD_FIELDS("a finding", finding_rows);
+
+static const struct ud_field host_rows[] = { STR(struct fv_host, label), STR(struct fv_host, path) };
+static const struct ud_fields host_fields = UD_FIELDS("an incomplete host", host_rows);
+
+static const struct ud_field member_rows[] = {
+	STR(struct fv_member, label),
+	STR(struct fv_member, path),
+	UD_FIELD(struct fv_member, baseline, UD_FIELD_BOOL),
+};
+static const struct ud_fields member_fields = UD_FIELDS("a group's host", member_rows);
+
+static const struct ud_field left_out_rows[] = {
+	STR(struct fv_left_out, label),
+	STR(struct fv_left_out, path),
+	STR(struct fv_left_out, workload),
+	STR(struct fv_left_out, reason),
+};
+static const struct ud_fields left_out_fields = UD_FIELDS("a thing left out", left_out_rows);
+
+static const struct ud_field line_rows[] = { STR(struct fv_line, line), STR(struct fv_line, values) };
+static const struct ud_fields line_fields = UD_FIELDS("a table's text line", line_rows);
+
+static const struct ud_field dist_rows[] = {
+	STR(struct fv_dist, line),   STR(struct fv_dist, values),       STR(struct fv_dist, name),
+	STR(struct fv_dist, units),  STR(struct fv_dist, n),            STR(struct fv_dist, median),
+	STR(struct fv_dist, iqr),    STR(struct fv_dist, range),        STR(struct fv_dist, vs_reference),
+};
+static const struct ud_fields dist_fields = UD_FIELDS("a workload's distribution", dist_rows);
+
+static const struct ud_field group_rows[] = {
+	STR(struct fv_group, id),
+	STR(struct fv_group, name),
+	STR(struct fv_group, count),
+	STR(struct fv_group, geomean),
+	STR(struct fv_group, headline),
+	STR(struct fv_group, diff_error),
+	UD_FIELD(struct fv_group, compared, UD_FIELD_BOOL),
+	UD_FIELD_LIST_OF(struct fv_group, environment, nenvironment, &env_fields),
+	UD_FIELD_LIST_OF(struct fv_group, findings, nfindings, &finding_fields),
+	UD_FIELD_LIST_OF(struct fv_group, dists, ndists, &dist_fields),
+	UD_FIELD_SUB(struct fv_group, header, UD_FIELD_STRUCT, &line_fields),
+	UD_FIELD_LIST_OF(struct fv_group, members, nmembers, &member_fields),
+};
+static const struct ud_fields group_fields = UD_FIELDS("a group", group_rows);
+
+static const struct ud_field outlier_rows[] = {
+	STR(struct fv_outlier, rank),       STR(struct fv_outlier, label), STR(struct fv_outlier, path),
+	STR(struct fv_outlier, group),      STR(struct fv_outlier, group_name), STR(struct fv_outlier, moves),
+	STR(struct fv_outlier, evidence),   STR(struct fv_outlier, explanation),
+};
+static const struct ud_fields outlier_fields = UD_FIELDS("an outlier host", outlier_rows);
+
+static const struct ud_field noisy_rows[] = {
+	STR(struct fv_noisy, label),    STR(struct fv_noisy, group),    STR(struct fv_noisy, group_name),
+	STR(struct fv_noisy, move),     STR(struct fv_noisy, workload), STR(struct fv_noisy, interval),
+	STR(struct fv_noisy, warning),
+};
+static const struct ud_fields noisy_fields = UD_FIELDS("a noisy host", noisy_rows);
+
+static const struct ud_field distance_rows[] = {
+	STR(struct fv_distance, label),          STR(struct fv_distance, geomean), STR(struct fv_distance, workloads),
+	STR(struct fv_distance, workloads_word), STR(struct fv_distance, largest), STR(struct fv_distance, largest_workload),
+};
+static const struct ud_fields distance_fields = UD_FIELDS("an untested host", distance_rows);
+
+static const struct ud_field untested_rows[] = {
+	STR(struct fv_untested, id),         STR(struct fv_untested, name), STR(struct fv_untested, nhosts),
+	STR(struct fv_untested, hosts_word), STR(struct fv_untested, need),
+	UD_FIELD_LIST_OF(struct fv_untested, distances, ndistances, &distance_fields),
+};
+static const struct ud_fields untested_fields = UD_FIELDS("an untested group", untested_rows);
+
+static const struct ud_field cell_rows[] = { STR(struct fv_cell, text), STR(struct fv_cell, class) };
+static const struct ud_fields cell_fields = UD_FIELDS("a host's cell", cell_rows);
+
+static const struct ud_field host_row_rows[] = {
+	STR(struct fv_host_row, label),
+	STR(struct fv_host_row, group),
+	STR(struct fv_host_row, geomean),
+	STR(struct fv_host_row, class),
+	UD_FIELD_LIST_OF(struct fv_host_row, cells, ncells, &cell_fields),
+};
+static const struct ud_fields host_row_fields = UD_FIELDS("a host's row", host_row_rows);
+
+static const struct ud_field block_rows[] = {
+	STR(struct fv_block, header),
+	UD_FIELD_STRINGS_OF(struct fv_block, lines, nlines),
+};
+static const struct ud_fields block_fields = UD_FIELDS("a block of the host table", block_rows);
+
+static const struct ud_field all_hosts_rows[] = {
+	UD_FIELD_STRINGS_OF(struct fv_all_hosts, heads, nheads),
+	UD_FIELD_LIST_OF(struct fv_all_hosts, rows, nrows, &host_row_fields),
+	UD_FIELD_LIST_OF(struct fv_all_hosts, blocks, nblocks, &block_fields),
+};
+static const struct ud_fields all_hosts_fields = UD_FIELDS("the host table", all_hosts_rows);
+
+static const struct ud_field pair_rows[] = {
+	STR(struct fv_pair, label),
+	STR(struct fv_pair, path),
+	STR(struct fv_pair, geomean),
+	STR(struct fv_pair, headline),
+	UD_FIELD_LIST_OF(struct fv_pair, environment, nenvironment, &env_fields),
+	UD_FIELD_LIST_OF(struct fv_pair, findings, nfindings, &finding_fields),
+};
+static const struct ud_fields pair_fields = UD_FIELDS("a host's pair", pair_rows);
+
+static const struct ud_field ranked_rows[] = { STR(struct fv_ranked, rule), STR(struct fv_ranked, ranking) };
+static const struct ud_fields ranked_fields = UD_FIELDS("the ranking", ranked_rows);
+
+static const struct ud_field tool_rows[] = { STR(struct fv_tool, version) };
+static const struct ud_fields tool_fields = UD_FIELDS("the tool", tool_rows);
+
+static const struct ud_field fleet_rows[] = {
+	UD_FIELD_SUB(struct fv_fleet, tool, UD_FIELD_STRUCT, &tool_fields),
+	STR(struct fv_fleet, nhosts),
+	STR(struct fv_fleet, ngroups),
+	STR(struct fv_fleet, nworkloads),
+	STR(struct fv_fleet, group_by),
+	STR(struct fv_fleet, baseline),
+	STR(struct fv_fleet, baseline_is),
+	STR(struct fv_fleet, groups_word),
+	STR(struct fv_fleet, workloads_word),
+	UD_FIELD_SUB(struct fv_fleet, ranked, UD_FIELD_OBJECT, &ranked_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, skipped, nskipped, &left_out_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, workloads_left_out, nworkloads_left_out, &left_out_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, pairs_left_out, npairs_left_out, &left_out_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, incomplete, nincomplete, &host_fields),
+	STR(struct fv_fleet, pmu_banner),
+	UD_FIELD_LIST_OF(struct fv_fleet, groups, ngroup_views, &group_fields),
+	UD_FIELD_SUB(struct fv_fleet, splits, UD_FIELD_OBJECT, &ud_fv_splits_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, outliers, noutliers_shown, &outlier_fields),
+	STR(struct fv_fleet, no_outliers),
+	STR(struct fv_fleet, noutliers),
+	STR(struct fv_fleet, noutlier_hosts),
+	STR(struct fv_fleet, more_outliers),
+	STR(struct fv_fleet, more_noisy),
+	UD_FIELD_LIST_OF(struct fv_fleet, noisy, nnoisy, &noisy_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, untested, nuntested, &untested_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, charts, ncharts, &ud_fv_box_fields),
+	UD_FIELD_SUB(struct fv_fleet, group_chart, UD_FIELD_STRUCT, &ud_fv_group_chart_fields),
+	UD_FIELD(struct fv_fleet, composites, UD_FIELD_BOOL),
+	UD_FIELD_SUB(struct fv_fleet, all_hosts, UD_FIELD_OBJECT, &all_hosts_fields),
+	UD_FIELD_LIST_OF(struct fv_fleet, pairs, npairs, &pair_fields),
+};
+static const struct ud_fields fleet_fields = UD_FIELDS("the fleet report", fleet_rows);
+
+const struct ud_fields *ud_fleet_fields(void)
+{
+	return &fleet_fields;
 }
 
 int ud_fleet_write(const struct ud_fleet *f, const struct ud_fleet_report *r, const char *dir, FILE *out,
 		   struct ud_err *err)
 {
 	struct ud_fleet_gaps own, *gaps = r->gaps ? r->gaps : &own;
-	json_t *view = NULL;
+	struct ud_view_pool pool = { 0 };
+	struct fv_fleet view;
 	int ret;
 
 	/* Made before anything is written: a pair left out then costs nothing half way. */
 	if (r->pairs && ud_fleet_gaps_init(gaps, f, err) != 0)
 		return -1;
-	if (r->format == UD_REPORT_JSON)
+	if (r->format == UD_REPORT_JSON) {
 		ret = ud_fleet_write_json(f, r->pairs ? gaps : NULL, out, err);
-	else if (!(view = ud_fleet_view(f, r->all_hosts, r->pairs ? gaps : NULL)))
-		ret = ud_fail(err, "out of memory");
-	else
-		ret = ud_report_render(view, "fleet", r->format, dir, out, err);
-	json_decref(view);
+	} else {
+		fleet_view(&pool, f, r->all_hosts, r->pairs ? gaps : NULL, &view);
+		ret = pool.oom ? ud_fail(err, "out of memory")
+			       : ud_report_render_typed(&view, &fleet_fields, "fleet", r->format, dir, out, err);
+	}
+	ud_view_pool_free(&pool);
 	if (r->pairs && gaps == &own)
 		ud_fleet_gaps_free(&own);
 	return ret;

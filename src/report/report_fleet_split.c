@@ -2,13 +2,15 @@
  * report_fleet_split.c - the groups a host fact splits (fleet_split.c) as
  * the fleet templates show them: per group the fact, the values and hosts
  * on each side, the workloads that moved with the ratio of the sides'
- * medians, and the other facts that part the same hosts.
+ * medians, and the other facts that part the same hosts (a part of the
+ * fleet's typed view, report_fleet_view.h).
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "fleet.h"
+#include "report_fleet_view.h"
 #include "report_priv.h"
 #include "text.h"
 
@@ -28,76 +30,111 @@ static char *values_text(const struct ud_fleet_side *side)
 	return s ? s : calloc(1, 1);
 }
 
-static json_t *side_view(const struct ud_fleet *f, const struct ud_fleet_side *side)
+static void side_view(struct ud_view_pool *pool, const struct ud_fleet *f, const struct ud_fleet_side *side,
+		      struct fv_split_side *v)
 {
-	json_t *hosts = json_array(), *v;
-	char *values = values_text(side);
+	size_t shown = side->nhosts < SPLIT_HOSTS_SHOWN ? side->nhosts : SPLIT_HOSTS_SHOWN;
 
-	for (size_t i = 0; i < side->nhosts && i < SPLIT_HOSTS_SHOWN; i++)
-		json_array_append_new(hosts, json_pack("{s:s s:b}", "label", f->hosts[side->hosts[i]].label, "last",
-						       i + 1 == side->nhosts || i + 1 == SPLIT_HOSTS_SHOWN));
-	v = json_pack("{s:s? s:I s:s s:o}", "values", values, "nhosts", (json_int_t)side->nhosts, "hosts_word",
-		      side->nhosts == 1 ? "host" : "hosts", "hosts", hosts);
+	v->values = ud_view_pool_keep(pool, values_text(side));
+	v->nhosts = ud_view_pool_printf(pool, "%zu", side->nhosts);
+	v->hosts_word = side->nhosts == 1 ? "host" : "hosts";
 	if (side->nhosts > SPLIT_HOSTS_SHOWN)
-		json_object_set_new(v, "more", json_integer((json_int_t)(side->nhosts - SPLIT_HOSTS_SHOWN)));
-	free(values);
-	return v;
+		v->more = ud_view_pool_printf(pool, "%zu", side->nhosts - SPLIT_HOSTS_SHOWN);
+	if (!(v->hosts = ud_view_pool_alloc(pool, shown, sizeof(*v->hosts))))
+		return;
+	for (size_t i = 0; i < shown; i++)
+		v->hosts[v->nhosts_shown++] = (struct fv_split_host){
+			.label = ud_view_pool_printf(pool, "%s", f->hosts[side->hosts[i]].label),
+			.last = i + 1 == shown,
+		};
 }
 
 /* "1.40x slower on syscall; 1.12x faster on pipe": side 1 against side 0. */
-static json_t *moves_view(const struct ud_fleet *f, const struct ud_fleet_split *sp)
+static const char *moves_text(struct ud_view_pool *pool, const struct ud_fleet *f, const struct ud_fleet_split *sp)
 {
 	char *s = NULL, move[48];
-	json_t *v;
 
 	for (size_t i = 0; i < sp->nmoved; i++) {
 		ud_rv_speedup_text(sp->moved[i].ratio, 1, move, sizeof(move));
 		if (!ud_append(&s, "%s%s on %s", i ? "; " : "", move, f->workloads[sp->moved[i].workload].name)) {
 			free(s);
-			return NULL;
+			return ud_view_pool_keep(pool, NULL);
 		}
 	}
-	v = json_string(s ? s : "");
-	free(s);
-	return v;
+	return ud_view_pool_keep(pool, s ? s : calloc(1, 1));
 }
 
-static json_t *same_view(const struct ud_fleet_split *sp)
+/* The other facts that part the same hosts, joined; NULL where none does. */
+static const char *same_text(struct ud_view_pool *pool, const struct ud_fleet_split *sp)
 {
 	char *s = NULL;
-	json_t *v;
 
 	for (size_t i = 0; i < sp->nsame; i++)
 		if (!ud_append(&s, "%s%s", i ? ", " : "", sp->same[i])) {
 			free(s);
-			return NULL;
+			return ud_view_pool_keep(pool, NULL);
 		}
-	v = s ? json_string(s) : json_null();
-	free(s);
-	return v;
+	return s ? ud_view_pool_keep(pool, s) : NULL;
 }
 
-json_t *ud_fleet_splits_view(const struct ud_fleet *f)
+struct fv_splits *ud_fv_splits(struct ud_view_pool *pool, const struct ud_fleet *f)
 {
-	json_t *list = json_array();
+	struct fv_splits *v;
+	size_t n = 0;
 	char rule[512];
 
+	for (size_t g = 0; g < f->ngroups; g++)
+		n += f->groups[g].split != NULL;
+	if (!n || !(v = ud_view_pool_alloc(pool, 1, sizeof(*v))) || !(v->list = ud_view_pool_alloc(pool, n, sizeof(*v->list))))
+		return NULL;
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const struct ud_fleet_split *sp = f->groups[g].split;
-		char id[32];
+		struct fv_split *s = &v->list[v->nlist];
 
 		if (!sp)
 			continue;
-		snprintf(id, sizeof(id), "G%zu", g + 1);
-		json_array_append_new(list, json_pack("{s:s s:s s:s s:o s:o s:o? s:o}", "id", id, "name",
-						      f->groups[g].name, "fact", sp->fact, "side1",
-						      side_view(f, &sp->side[1]), "side0", side_view(f, &sp->side[0]),
-						      "moves", moves_view(f, sp), "same", same_view(sp)));
-	}
-	if (!json_array_size(list)) {
-		json_decref(list);
-		return json_null();
+		v->nlist++;
+		s->id = ud_view_pool_printf(pool, "G%zu", g + 1);
+		s->name = ud_view_pool_printf(pool, "%s", f->groups[g].name);
+		s->fact = ud_view_pool_printf(pool, "%s", sp->fact);
+		side_view(pool, f, &sp->side[1], &s->side1);
+		side_view(pool, f, &sp->side[0], &s->side0);
+		s->moves = moves_text(pool, f, sp);
+		s->same = same_text(pool, sp);
 	}
 	ud_fleet_split_rule_text(rule, sizeof(rule));
-	return json_pack("{s:o s:s}", "list", list, "rule", rule);
+	v->rule = ud_view_pool_printf(pool, "%s", rule);
+	return v;
 }
+
+static const struct ud_field host_rows[] = {
+	UD_FIELD(struct fv_split_host, label, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split_host, last, UD_FIELD_BOOL),
+};
+static const struct ud_fields host_fields = UD_FIELDS("a split side's host", host_rows);
+
+static const struct ud_field side_rows[] = {
+	UD_FIELD(struct fv_split_side, values, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split_side, nhosts, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split_side, hosts_word, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split_side, more, UD_FIELD_STRING),
+	UD_FIELD_LIST_OF(struct fv_split_side, hosts, nhosts_shown, &host_fields),
+};
+static const struct ud_fields side_fields = UD_FIELDS("a split's side", side_rows);
+
+static const struct ud_field split_rows[] = {
+	UD_FIELD(struct fv_split, id, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split, name, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split, fact, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split, moves, UD_FIELD_STRING),
+	UD_FIELD(struct fv_split, same, UD_FIELD_STRING),
+	UD_FIELD_SUB(struct fv_split, side1, UD_FIELD_STRUCT, &side_fields),
+	UD_FIELD_SUB(struct fv_split, side0, UD_FIELD_STRUCT, &side_fields),
+};
+static const struct ud_fields split_fields = UD_FIELDS("a split", split_rows);
+
+static const struct ud_field splits_rows[] = {
+	UD_FIELD_LIST_OF(struct fv_splits, list, nlist, &split_fields),
+	UD_FIELD(struct fv_splits, rule, UD_FIELD_STRING),
+};
+const struct ud_fields ud_fv_splits_fields = UD_FIELDS("the splits", splits_rows);

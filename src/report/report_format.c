@@ -17,7 +17,7 @@
 #include "report_priv.h"
 #include "text.h"
 
-static json_t *ud_rv_fact(const char *field, const struct ud_fact *v);
+static const char *fact_text(const char *field, const struct ud_fact *v, char *buf, size_t len);
 
 /* The one setting the text forms share: set once by the command before it writes (report.h). */
 static size_t report_width = UD_REPORT_WIDTH;
@@ -117,16 +117,15 @@ static bool starts_char(unsigned char c)
 	return (c & 0xc0) != 0x80;
 }
 
-json_t *ud_rv_shorten(const char *s, size_t max_chars)
+char *ud_shorten_new(const char *s, size_t max_chars)
 {
 	size_t chars = 0, len = strlen(s), head, tail, keep;
-	char buf[512];
 
 	for (size_t i = 0; i < len; i++)
 		chars += starts_char((unsigned char)s[i]);
-	/* A name short enough stays whole; so does one under a limit too small to read or too large for buf. */
-	if (chars <= max_chars || max_chars < 3 || max_chars > sizeof(buf) / 8)
-		return json_string(s);
+	/* A name short enough stays whole; so does one under a limit too small to read. */
+	if (chars <= max_chars || max_chars < 3)
+		return ud_printf_new("%s", s);
 	/* Keep the start and the end: names differ at both ("... (1 copy)"). */
 	keep = max_chars - 1;
 	head = 0;
@@ -137,26 +136,27 @@ json_t *ud_rv_shorten(const char *s, size_t max_chars)
 	for (size_t n = 0; tail > head && n < keep / 2; n++)
 		while (--tail > head && !starts_char((unsigned char)s[tail]))
 			;
-	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
-	return json_string(buf);
+	return ud_printf_new("%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
 }
 
-/* A host fact the two sides differ in, {field, a, b}, each side as ud_rv_fact (new reference). */
-static json_t *ud_rv_env_entry(const struct ud_env_entry *e)
+json_t *ud_rv_shorten(const char *s, size_t max_chars)
 {
-	return json_pack("{s:s s:o s:o}", "field", e->field, "a", ud_rv_fact(e->field, &e->a), "b",
-			 ud_rv_fact(e->field, &e->b));
+	char *t = ud_shorten_new(s, max_chars);
+	json_t *v = t ? json_string(t) : NULL;
+
+	free(t);
+	return v;
 }
 
-/* A side's value marked "(stated)" where a person stated that fact (import --fact) rather than it being read. */
-static void mark_stated(json_t *row, const char *side, const struct ud_profile *p, const char *field)
+void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len)
 {
-	char buf[512];
+	const struct ud_env_entry *e = &d->env[i];
+	const struct ud_profile *p = d->host[side].profile;
+	char fact[256];
+	const char *text = fact_text(e->field, side == UD_SIDE_A ? &e->a : &e->b, fact, sizeof(fact));
 
-	if (!p || !ud_host_stated(p->host, field))
-		return;
-	snprintf(buf, sizeof(buf), "%s (stated)", json_string_value(json_object_get(row, side)));
-	json_object_set_new(row, side, json_string(buf));
+	/* "(stated)" where a person stated that fact (import --fact) rather than it being read */
+	snprintf(buf, len, p && ud_host_stated(p->host, e->field) ? "%s (stated)" : "%s", text);
 }
 
 json_t *ud_rv_environment(const struct ud_diff *d)
@@ -164,11 +164,11 @@ json_t *ud_rv_environment(const struct ud_diff *d)
 	json_t *rows = json_array();
 
 	for (size_t i = 0; i < d->nenv; i++) {
-		json_t *row = ud_rv_env_entry(&d->env[i]);
+		char a[512], b[512];
 
-		mark_stated(row, "a", d->host[UD_SIDE_A].profile, d->env[i].field);
-		mark_stated(row, "b", d->host[UD_SIDE_B].profile, d->env[i].field);
-		json_array_append_new(rows, row);
+		ud_rv_env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
+		ud_rv_env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
+		json_array_append_new(rows, json_pack("{s:s s:s s:s}", "field", d->env[i].field, "a", a, "b", b));
 	}
 	return rows;
 }
@@ -208,18 +208,16 @@ static bool is_hex_field(const char *field)
 /*
  * A host fact as text, the one way diff and compare show them: "unknown"
  * for null, yes/no, MIDR fields in hex ("0xd0c", as `host` prints them).
- * A new reference.
+ * Returns buf or a static string.
  */
-static json_t *ud_rv_fact(const char *field, const struct ud_fact *v)
+static const char *fact_text(const char *field, const struct ud_fact *v, char *buf, size_t len)
 {
-	char buf[256];
-
 	if (v->type == UD_FACT_BOOLEAN)
-		return json_string(v->boolean ? "yes" : "no");
+		return v->boolean ? "yes" : "no";
 	if (v->type == UD_FACT_INTEGER && is_hex_field(field)) {
-		snprintf(buf, sizeof(buf), "0x%llx", v->integer);
-		return json_string(buf);
+		snprintf(buf, len, "0x%llx", v->integer);
+		return buf;
 	}
 	/* a string as it is, a number in decimal, a list of facts as JSON, else "unknown" */
-	return json_string(ud_fact_text(v, buf, sizeof(buf)));
+	return ud_fact_text(v, buf, len);
 }

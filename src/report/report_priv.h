@@ -20,8 +20,10 @@
 
 /* A metric as its table says: "10.97%" or "0.71".  A new reference. */
 json_t *ud_rv_metric(double v, enum ud_metric m);
-/* Every host fact a diff's two sides differ in, as ud_rv_env_entry rows (new reference). */
+/* Every host fact a diff's two sides differ in, as {field, a, b} rows of ud_rv_env_side_text (new reference). */
 json_t *ud_rv_environment(const struct ud_diff *d);
+/* One side of the diff's host fact d->env[i] as the reports show it: "6.8.0", "yes", "0xd0c", "5 (stated)". */
+void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len);
 /* n names as an array of strings: the workloads only one side holds (new reference). */
 json_t *ud_rv_names(const char **names, size_t n);
 /*
@@ -36,13 +38,6 @@ json_t *ud_rv_findings(const struct ud_diff *d);
  * verdict (1, 0, -1 unknown); "n/a" too for a speedup that is not finite.
  */
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len);
-/*
- * The groups a host fact splits (report_fleet_split.c): {list: [{id, name,
- * fact, side1, side0, moves, same}], rule}, or null where none is (new
- * reference).
- */
-struct ud_fleet;
-json_t *ud_fleet_splits_view(const struct ud_fleet *f);
 /* The summary's verdict from its geomean's 95% interval: 1 when it excludes 1, 0 when not, -1 without one. */
 int ud_rv_summary_significant(const struct ud_diff_summary *s);
 /*
@@ -50,8 +45,10 @@ int ud_rv_summary_significant(const struct ud_diff_summary *s);
  * both) without a table or where it lacks either.
  */
 bool ud_rv_penalties(const struct ud_uarch *u, double *branch, double *l1d);
-/* s in at most max_chars characters, its middle replaced by "…" when longer. */
+/* s in at most max_chars characters, its middle replaced by "…" when longer (new reference). */
 json_t *ud_rv_shorten(const char *s, size_t max_chars);
+/* The same as a new string (caller frees); NULL when out of memory. */
+char *ud_shorten_new(const char *s, size_t max_chars);
 
 /*
  * A log axis of ratios: ln(ratio) from lo to hi drawn from x = left to
