@@ -29,14 +29,37 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 GONE_TRIES=300
 
-# Nothing of a run left: no process naming $TMPDIR, no workload folder in it.
+# Processes of this test's run: those naming $TMPDIR on their command line, and
+# those working in a folder under it.  redis-server 7 rewrites its command line
+# to "redis-server 127.0.0.1:PORT" (its proc title), so a server is found by
+# its working directory, the --dir it was started with.
+run_procs() {
+	local p cwd
+	pgrep -f "$TMPDIR/"
+	for p in /proc/[0-9]*; do
+		cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+		case $cwd in "$TMPDIR"/*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+# The pid of a redis-server of this test's run, if one runs (by its command
+# line: Debian's redis-server is a link to redis-check-rdb, the name its comm shows).
+run_server() {
+	local p
+	for p in $(pgrep -f '^redis-server'); do
+		case $(readlink "/proc/$p/cwd" 2>/dev/null) in "$TMPDIR"/*) echo "$p"; return ;; esac
+	done
+}
+
+# Nothing of a run left: no process naming $TMPDIR or working in it, no workload folder in it.
 check_clean() {
-	local i
+	local i left
 	for ((i = 0; i < GONE_TRIES; i++)); do
-		pgrep -f "$TMPDIR/" >/dev/null || break
+		[ -z "$(run_procs)" ] && break
 		sleep 0.1
 	done
-	pgrep -af "$TMPDIR/" && fail "$1: a process naming $TMPDIR is still running"
+	left=$(run_procs)
+	[ -z "$left" ] || fail "$1: processes of the run still running: $(ps -o pid=,args= -p "$(echo $left | tr ' ' ,)")"
 	[ -z "$(ls -A "$TMPDIR")" ] || fail "$1: left in TMPDIR: $(ls -A "$TMPDIR")"
 }
 
@@ -73,7 +96,7 @@ pid=$!
 # the second sample's server (another pid): by then one sample is measured and the profile has it to keep
 first= seen=no
 for ((i = 0; i < 1200; i++)); do
-	server=$(pgrep -f "redis-server.*$TMPDIR/" | head -n 1)
+	server=$(run_server)
 	[ -n "$server" ] && [ -z "$first" ] && first=$server
 	[ -n "$server" ] && [ "$server" != "$first" ] && { seen=yes; break; }
 	sleep 0.1
