@@ -11,6 +11,7 @@
 
 #include "diffutil.h"
 #include "report.h"
+#include "report_view.h"
 #include "testutil.h"
 #include "text.h"
 
@@ -658,8 +659,9 @@ START_TEST(test_view_of_per_mode_counters)
 	struct ud_workload *wa = ud_profile_add_workload(a, "w"), *wb = ud_profile_add_workload(b, "w");
 	struct ud_err err = UD_ERR_INIT;
 	struct ud_diff *d;
-	json_t *view, *w;
-	char *text;
+	struct ud_view_pool pool = { 0 };
+	struct rv_report view;
+	const struct rv_workload *w;
 
 	put(wa, "task-clock", 2e9);
 	put(wb, "task-clock", 1e9);
@@ -669,14 +671,14 @@ START_TEST(test_view_of_per_mode_counters)
 	put(wb, "instructions:u", 2e9);
 	d = model_of(a, b, &err);
 	ck_assert_msg(d != NULL, "%s", err.msg);
-	view = ud_report_view(d);
-	w = json_array_get(json_object_get(view, "workloads"), 0);
-	ck_assert_str_eq(json_string_value(json_object_get(w, "time_split")), "user IPC 1.00 -> 2.00");
-	ck_assert_str_eq(json_string_value(json_object_get(w, "per_unit_title")), "per run");
-	text = json_dumps(view, 0);
-	ck_assert_ptr_null(strstr(text, "-0%"));
-	free(text);
-	json_decref(view);
+	ck_assert_int_eq(ud_report_view(&pool, d, &view), 0);
+	ck_assert_uint_eq(view.nworkloads, 1);
+	w = &view.workloads[0];
+	ck_assert_str_eq(w->time_split, "user IPC 1.00 -> 2.00");
+	ck_assert_str_eq(w->per_unit_title, "per run");
+	for (size_t i = 0; i < w->nfactors; i++)
+		ck_assert_ptr_null(strstr(w->factors[i].col, "-0%"));
+	ud_view_pool_free(&pool);
 	ud_diff_free(d);
 	ud_profile_free(a);
 	ud_profile_free(b);

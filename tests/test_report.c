@@ -10,6 +10,7 @@
 #include "import.h"
 #include "report.h"
 #include "report_priv.h"
+#include "report_view.h"
 #include "run_summary.h"
 #include "testutil.h"
 
@@ -64,8 +65,21 @@ static void free_model(void)
 	ud_diff_free(model);
 }
 
+/* The typed view a test reads (view_of()), its parts in view_pool. */
+static struct ud_view_pool view_pool;
+static struct rv_report the_view;
+
+/* d's typed view, the one before it freed; the teardown frees the last. */
+static const struct rv_report *view_of(const struct ud_diff *d)
+{
+	ud_view_pool_free(&view_pool);
+	ck_assert_int_eq(ud_report_view(&view_pool, d, &the_view), 0);
+	return &the_view;
+}
+
 static void teardown(void)
 {
+	ud_view_pool_free(&view_pool);
 	free_model();
 	ud_profile_free(pa);
 	ud_profile_free(pb);
@@ -318,9 +332,8 @@ END_TEST
 /* Factor and metric rows carry the labels of the enums' one table, in the enums' order. */
 START_TEST(test_labels_from_the_tables)
 {
-	json_t *view = ud_report_view(model), *w = json_array_get(json_object_get(view, "workloads"), 0);
-	const json_t *factors = json_object_get(w, "factors"), *metrics = json_object_get(w, "metrics");
-	const json_t *bars = json_object_get(json_object_get(w, "bars"), "rows");
+	const struct rv_workload *w = &view_of(model)->workloads[0];
+	const struct rv_ab_row *bars = w->bars->rows;
 	char *t = report(UD_REPORT_TEXT);
 
 	/*
@@ -328,11 +341,10 @@ START_TEST(test_labels_from_the_tables)
 	 * task-clock makes needless here, and cycles per unit, which path length
 	 * and IPC split
 	 */
-	ck_assert_uint_eq(json_array_size(factors), UD_FACTOR_COUNT - 2);
+	ck_assert_uint_eq(w->nfactors, UD_FACTOR_COUNT - 2);
 	for (int f = 0, row = 0; f < UD_FACTOR_COUNT; f++)
 		if (f != UD_FACTOR_CLOCK && f != UD_FACTOR_CYCLES)
-			ck_assert_str_eq(json_string_value(json_object_get(json_array_get(factors, (size_t)row++), "name")),
-					 ud_factor_label((enum ud_factor)f));
+			ck_assert_str_eq(w->factors[row++].name, ud_factor_label((enum ud_factor)f));
 	/* every metric known on either side, in the enum's order: a row of n/a on both (backend stalls here) goes */
 	for (int m = 0, row = 0; m < UD_METRIC_COUNT; m++) {
 		const struct ud_ab *ab = &model->workloads[0].metric[m];
@@ -341,30 +353,21 @@ START_TEST(test_labels_from_the_tables)
 			ck_assert_ptr_null(strstr(t, ud_metric_label((enum ud_metric)m)));
 			continue;
 		}
-		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(metrics, (size_t)row++), "name")),
-				 ud_metric_label((enum ud_metric)m));
+		ck_assert_str_eq(w->metrics[row++].name, ud_metric_label((enum ud_metric)m));
 		ck_assert_ptr_nonnull(strstr(t, ud_metric_label((enum ud_metric)m)));
-		ck_assert_uint_eq(json_array_size(metrics), UD_METRIC_COUNT - 1);
+		ck_assert_uint_eq(w->nmetrics, UD_METRIC_COUNT - 1);
 	}
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "label")),
-			 ud_metric_label(UD_M_BRANCH_MISS_RATE));
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(bars, 1), "a_text")), "10.97%");
-	{
-		/* one axis for IPC (0.71, 2.7) and the rates (0.46% to 12.96%): three decades, so log, a tick a decade */
-		const json_t *chart = json_object_get(w, "bars"), *ticks = json_object_get(chart, "ticks");
-		double ipc_b = atof(json_string_value(json_object_get(json_array_get(bars, 0), "b_w")));
-		double l1_b = atof(json_string_value(json_object_get(json_array_get(bars, 2), "b_w")));
-
-		ck_assert_str_eq(json_string_value(json_object_get(chart, "scale")), "log");
-		ck_assert_uint_eq(json_array_size(ticks), 5);
-		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ticks, 0), "label")), "0.001");
-		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ticks, 4), "label")), "10");
-		/* on one axis B's IPC bar is longer than B's L1d miss-rate bar; each pair scaled alone, both were full */
-		ck_assert_double_gt(ipc_b, l1_b + 100);
-	}
+	ck_assert_str_eq(bars[1].label, ud_metric_label(UD_M_BRANCH_MISS_RATE));
+	ck_assert_str_eq(bars[1].a_text, "10.97%");
+	/* one axis for IPC (0.71, 2.7) and the rates (0.46% to 12.96%): three decades, so log, a tick a decade */
+	ck_assert_str_eq(w->bars->scale, "log");
+	ck_assert_uint_eq(w->bars->nticks, 5);
+	ck_assert_str_eq(w->bars->ticks[0].label, "0.001");
+	ck_assert_str_eq(w->bars->ticks[4].label, "10");
+	/* on one axis B's IPC bar is longer than B's L1d miss-rate bar; each pair scaled alone, both were full */
+	ck_assert_double_gt(atof(bars[0].b_w), atof(bars[2].b_w) + 100);
 	ck_assert_ptr_nonnull(strstr(t, "  path length"));
 	free(t);
-	json_decref(view);
 }
 END_TEST
 
@@ -386,53 +389,41 @@ static void no_bad_words(const char *h)
 	}
 }
 
-static const json_t *bar_named(const json_t *chart, const char *label)
+static const struct rv_wf_bar *bar_named(const struct rv_waterfall *chart, const char *label)
 {
-	const json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(chart, "bars"), i, b)
-		if (strcmp(json_string_value(json_object_get(b, "label")), label) == 0)
-			return b;
+	for (size_t i = 0; i < chart->nbars; i++)
+		if (strcmp(chart->bars[i].label, label) == 0)
+			return &chart->bars[i];
 	ck_abort_msg("no bar %s", label);
 	return NULL;
-}
-
-static const char *text_at(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	ck_assert_msg(s != NULL, "no string %s", key);
-	return s;
 }
 
 /* Two workloads' waterfalls share one axis: the same ticks, the same length for the same factor. */
 START_TEST(test_waterfalls_share_one_axis)
 {
-	json_t *view, *ticks, *t;
-	const json_t *w0, *w1;
+	const struct rv_waterfall *w0, *w1;
 	const char *want[] = { "0.25x", "0.5x", "1x", "2x", "4x", "8x" };
-	size_t i;
 
 	add_copy("second");
 	rebuilt();
 	model->workloads[1].factor[UD_FACTOR_PATH_LENGTH] = 0.4;
-	view = ud_report_view(model);
-	w0 = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "waterfall");
-	w1 = json_object_get(json_array_get(json_object_get(view, "workloads"), 1), "waterfall");
-	ck_assert(json_equal(json_object_get(w0, "ticks"), json_object_get(w1, "ticks")));
-	ck_assert_str_eq(text_at(w0, "axis_x"), text_at(w1, "axis_x"));
+	w0 = view_of(model)->workloads[0].waterfall;
+	w1 = the_view.workloads[1].waterfall;
+	ck_assert_uint_eq(w0->nticks, w1->nticks);
+	for (size_t i = 0; i < w0->nticks; i++) {
+		ck_assert_str_eq(w0->ticks[i].x, w1->ticks[i].x);
+		ck_assert_str_eq(w0->ticks[i].label, w1->ticks[i].label);
+	}
+	ck_assert_str_eq(w0->axis_x, w1->axis_x);
 	/* IPC is 3.8x in both: its bar is as long in both, wherever it starts. */
-	ck_assert_str_eq(text_at(bar_named(w0, "IPC"), "w"), text_at(bar_named(w1, "IPC"), "w"));
-	ck_assert_str_ne(text_at(bar_named(w0, "IPC"), "x"), text_at(bar_named(w1, "IPC"), "x"));
+	ck_assert_str_eq(bar_named(w0, "IPC")->w, bar_named(w1, "IPC")->w);
+	ck_assert_str_ne(bar_named(w0, "IPC")->x, bar_named(w1, "IPC")->x);
 	/* The axis holds the second's 0.4x path length on the left and the first's 4.66x on the right. */
-	ticks = json_object_get(w0, "ticks");
-	ck_assert_uint_eq(json_array_size(ticks), sizeof(want) / sizeof(want[0]));
-	json_array_foreach(ticks, i, t)
-		ck_assert_str_eq(text_at(t, "label"), want[i]);
-	ck_assert_str_eq(text_at(bar_named(w0, "unexplained"), "color"), "#b0b0b0");
-	ck_assert_uint_eq(json_array_size(json_object_get(w0, "legend")), 4);
-	json_decref(view);
+	ck_assert_uint_eq(w0->nticks, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < w0->nticks; i++)
+		ck_assert_str_eq(w0->ticks[i].label, want[i]);
+	ck_assert_str_eq(bar_named(w0, "unexplained")->color, "#b0b0b0");
+	ck_assert_uint_eq(w0->nlegend, 4);
 }
 END_TEST
 
@@ -443,9 +434,8 @@ END_TEST
 START_TEST(test_infinite_reads_as_unknown)
 {
 	struct ud_diff_workload *w = &model->workloads[0];
-	json_t *view, *doc, *v;
-	const json_t *row;
-	size_t i;
+	const struct rv_workload *v;
+	json_t *doc;
 
 	w->factor[UD_FACTOR_FREQUENCY] = INFINITY;
 	w->metric[UD_M_IPC].a = INFINITY;
@@ -454,17 +444,14 @@ START_TEST(test_infinite_reads_as_unknown)
 	ck_assert(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(doc, "workloads"), 0),
 							       "factors"),
 					       "frequency")));
-	view = ud_report_view(model);
-	v = json_array_get(json_object_get(view, "workloads"), 0);
-	ck_assert_uint_eq(json_array_size(json_object_get(v, "factors")), UD_FACTOR_COUNT - 3);
-	json_array_foreach(json_object_get(v, "factors"), i, row)
-		ck_assert_str_ne(text_at(row, "name"), ud_factor_label(UD_FACTOR_FREQUENCY));
-	ck_assert_str_eq(text_at(json_array_get(json_object_get(v, "metrics"), UD_M_IPC), "a"), "n/a");
-	ck_assert_str_eq(text_at(v, "speedup"), "n/a");
-	row = json_array_get(json_object_get(view, "rows"), 0);
-	ck_assert_str_eq(text_at(row, "speedup"), "n/a");
-	ck_assert_str_eq(text_at(row, "ipc"), "n/a");
-	json_decref(view);
+	v = &view_of(model)->workloads[0];
+	ck_assert_uint_eq(v->nfactors, UD_FACTOR_COUNT - 3);
+	for (size_t i = 0; i < v->nfactors; i++)
+		ck_assert_str_ne(v->factors[i].name, ud_factor_label(UD_FACTOR_FREQUENCY));
+	ck_assert_str_eq(v->metrics[UD_M_IPC].a, "n/a");
+	ck_assert_str_eq(v->speedup, "n/a");
+	ck_assert_str_eq(the_view.rows[0].speedup, "n/a");
+	ck_assert_str_eq(the_view.rows[0].ipc, "n/a");
 	json_decref(doc);
 }
 END_TEST
@@ -477,8 +464,7 @@ END_TEST
 START_TEST(test_summary_names_cut_by_character)
 {
 	char twenty[64] = "", forty[128] = "", want[128] = "";
-	const json_t *rows;
-	json_t *view;
+	const struct rv_report *view;
 	char *t;
 
 	for (int i = 0; i < 40; i++) {
@@ -491,16 +477,14 @@ START_TEST(test_summary_names_cut_by_character)
 	add_copy(twenty);
 	add_copy(forty);
 	rebuilt();
-	view = ud_report_view(model);
-	rows = json_object_get(view, "rows");
-	ck_assert_uint_eq(json_array_size(rows), 3);
+	view = view_of(model);
+	ck_assert_uint_eq(view->nrows, 3);
 	/* 20 characters and 10 spaces fill the 30-character column, as an ASCII name does */
-	ck_assert_str_eq(text_at(json_array_get(rows, 1), "name"), twenty);
-	ck_assert(strncmp(text_at(json_array_get(rows, 1), "col") + strlen(twenty), "           4.66x faster", 23) == 0);
+	ck_assert_str_eq(view->rows[1].name, twenty);
+	ck_assert(strncmp(view->rows[1].col + strlen(twenty), "           4.66x faster", 23) == 0);
 	strcat(want, "... 4.66x faster");
-	ck_assert_str_eq(text_at(json_array_get(rows, 2), "name"), forty);
-	ck_assert(strncmp(text_at(json_array_get(rows, 2), "col"), want, strlen(want)) == 0);
-	json_decref(view);
+	ck_assert_str_eq(view->rows[2].name, forty);
+	ck_assert(strncmp(view->rows[2].col, want, strlen(want)) == 0);
 	t = report(UD_REPORT_TEXT);
 	ck_assert_ptr_nonnull(strstr(t, want));
 	free(t);
@@ -516,9 +500,9 @@ END_TEST
 START_TEST(test_score_table_keeps_long_names)
 {
 	char heading_name[160] = "w (", long_name[400] = "";
-	const json_t *groups, *g;
-	json_t *view;
-	size_t i, rows = 0;
+	const struct rv_report *view;
+	const struct rv_score_row *g;
+	size_t rows = 0;
 
 	for (int i = 0; i < 30; i++)
 		strcat(heading_name, "\xe2\x82\xac"); /* €, three bytes */
@@ -529,17 +513,15 @@ START_TEST(test_score_table_keeps_long_names)
 	add_copy(long_name);
 	rebuilt();
 	model->summary.counters = false;
-	view = ud_report_view(model);
-	groups = json_object_get(view, "score_table");
-	json_array_foreach(groups, i, g)
-		rows += json_array_size(json_object_get(g, "rows"));
+	view = view_of(model);
+	for (size_t i = 0; i < view->nscore_table; i++)
+		rows += view->score_table[i].nrows;
 	ck_assert_uint_eq(rows, 3);
-	ck_assert_uint_eq(json_array_size(groups), 3);
-	ck_assert_str_eq(text_at(json_array_get(groups, 1), "heading"), strchr(heading_name, '('));
-	g = json_array_get(json_object_get(json_array_get(groups, 2), "rows"), 0);
-	ck_assert_ptr_nonnull(strstr(text_at(g, "col"), long_name));
-	ck_assert_ptr_nonnull(strstr(text_at(g, "col") + strlen(long_name), text_at(g, "speedup")));
-	json_decref(view);
+	ck_assert_uint_eq(view->nscore_table, 3);
+	ck_assert_str_eq(view->score_table[1].heading, strchr(heading_name, '('));
+	g = &view->score_table[2].rows[0];
+	ck_assert_ptr_nonnull(strstr(g->col, long_name));
+	ck_assert_ptr_nonnull(strstr(g->col + strlen(long_name), g->speedup));
 }
 END_TEST
 
@@ -547,9 +529,7 @@ END_TEST
 START_TEST(test_per_unit_keeps_long_names)
 {
 	char name[256] = "";
-	json_t *view;
-	const json_t *rows, *r;
-	size_t i;
+	const struct rv_workload *w;
 	bool found = false;
 
 	for (int i = 0; i < 100; i++)
@@ -561,73 +541,62 @@ START_TEST(test_per_unit_keeps_long_names)
 		c->value = 1e9;
 	}
 	rebuilt();
-	view = ud_report_view(model);
-	rows = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "per_unit");
-	json_array_foreach(rows, i, r) {
-		if (strcmp(text_at(r, "name"), name) != 0)
+	w = &view_of(model)->workloads[0];
+	for (size_t i = 0; i < w->nper_unit; i++) {
+		const struct rv_per_unit *r = &w->per_unit[i];
+
+		if (strcmp(r->name, name) != 0)
 			continue;
 		found = true;
-		ck_assert_ptr_nonnull(strstr(text_at(r, "col"), name));
-		ck_assert_ptr_nonnull(strstr(text_at(r, "col") + strlen(name), text_at(r, "ratio")));
+		ck_assert_ptr_nonnull(strstr(r->col, name));
+		ck_assert_ptr_nonnull(strstr(r->col + strlen(name), r->ratio));
 	}
 	ck_assert(found);
-	json_decref(view);
 }
 END_TEST
 
 /* Each host's stacked CPI bar: branch + L1d + other is its CPI, and so are the parts' widths. */
-static void check_cpi_row(const json_t *row, double cpi)
+static void check_cpi_row(const struct rv_stack_row *row, double cpi)
 {
-	double sum = 0, w;
-	const json_t *seg;
-	size_t i;
+	double sum = 0;
 
-	ck_assert_double_eq_tol(strtod(text_at(row, "branch"), NULL) + strtod(text_at(row, "l1d"), NULL) +
-					strtod(text_at(row, "other"), NULL),
-				cpi, 0.0021);
-	json_array_foreach(json_object_get(row, "segs"), i, seg)
-		sum += strtod(text_at(seg, "w"), NULL);
-	w = strtod(text_at(row, "total_w"), NULL);
-	ck_assert_double_eq_tol(sum, w, 0.16);
+	ck_assert_double_eq_tol(strtod(row->branch, NULL) + strtod(row->l1d, NULL) + strtod(row->other, NULL), cpi, 0.0021);
+	for (size_t i = 0; i < row->nsegs; i++)
+		sum += strtod(row->segs[i].w, NULL);
+	ck_assert_double_eq_tol(sum, strtod(row->total_w, NULL), 0.16);
 }
 
 START_TEST(test_cpi_stack_per_host)
 {
-	json_t *view = ud_report_view(model), *w = json_array_get(json_object_get(view, "workloads"), 0);
-	const json_t *chart = json_object_get(w, "cpi_chart"), *a = json_array_get(json_object_get(chart, "rows"), 0);
+	const struct rv_stack_chart *chart = view_of(model)->workloads[0].cpi_chart;
+	const struct rv_stack_row *a = &chart->rows[0];
 	struct ud_ab *m = model->workloads[0].metric;
 	double cpi_a = m[UD_M_CPI].a, cpi_b = m[UD_M_CPI].b, bm_a = m[UD_M_BRANCH_MPKI].a;
 	char want[16];
 
-	ck_assert_uint_eq(json_array_size(json_object_get(chart, "rows")), 2);
+	ck_assert_uint_eq(chart->nrows, 2);
 	check_cpi_row(a, cpi_a);
-	check_cpi_row(json_array_get(json_object_get(chart, "rows"), 1), cpi_b);
+	check_cpi_row(&chart->rows[1], cpi_b);
 	snprintf(want, sizeof(want), "%.3f", bm_a * 13 / 1000); /* zen4: 13 cycles per mispredict */
-	ck_assert_str_eq(text_at(a, "branch"), want);
-	ck_assert(json_is_false(json_object_get(chart, "overshoot")));
+	ck_assert_str_eq(a->branch, want);
+	ck_assert(!chart->overshoot);
 	/* The longer bar is the larger CPI: one scale for both hosts. */
-	ck_assert_double_gt(strtod(text_at(a, "total_w"), NULL),
-			    strtod(text_at(json_array_get(json_object_get(chart, "rows"), 1), "total_w"), NULL));
-	json_decref(view);
+	ck_assert_double_gt(strtod(a->total_w, NULL), strtod(chart->rows[1].total_w, NULL));
 
 	/* Branch misses enough to exceed the CPI alone: the bar still spans the CPI, 'other' is empty. */
 	m[UD_M_BRANCH_MPKI].a = 100;
-	view = ud_report_view(model);
-	chart = json_object_get(json_array_get(json_object_get(view, "workloads"), 0), "cpi_chart");
-	a = json_array_get(json_object_get(chart, "rows"), 0);
-	ck_assert(json_is_true(json_object_get(chart, "overshoot")));
-	ck_assert_str_eq(text_at(a, "other"), "0.000");
-	check_cpi_row(json_array_get(json_object_get(chart, "rows"), 1), cpi_b);
-	json_decref(view);
+	chart = view_of(model)->workloads[0].cpi_chart;
+	ck_assert(chart->overshoot);
+	ck_assert_str_eq(chart->rows[0].other, "0.000");
+	check_cpi_row(&chart->rows[1], cpi_b);
 }
 END_TEST
 
 /* The overview: every non-composite workload once, the composite left out, the geomean marked. */
 START_TEST(test_overview_has_every_workload)
 {
-	json_t *view;
-	const json_t *ov, *bar;
-	size_t i, seen = 0;
+	const struct rv_overview *ov;
+	size_t seen = 0;
 
 	add_copy("second");
 	add_copy("Index Score");
@@ -637,29 +606,28 @@ START_TEST(test_overview_has_every_workload)
 	model->workloads[1].speedup = 0.6;
 	model->workloads[2].composite = true;
 	model->workloads[3].speedup = NAN;
-	view = ud_report_view(model);
-	ov = json_object_get(view, "overview");
-	ck_assert_ptr_nonnull(strstr(text_at(ov, "note"), "1 without a speedup"));
-	ck_assert_uint_eq(json_array_size(json_object_get(ov, "bars")), 2);
-	json_array_foreach(json_object_get(ov, "bars"), i, bar) {
-		const char *name = text_at(bar, "name");
+	ov = view_of(model)->overview;
+	ck_assert_ptr_nonnull(strstr(ov->note, "1 without a speedup"));
+	ck_assert_uint_eq(ov->nbars, 2);
+	for (size_t i = 0; i < ov->nbars; i++) {
+		const char *name = ov->bars[i].name;
 
 		ck_assert_str_ne(name, "Index Score");
 		seen |= strcmp(name, "second") == 0 ? 1u : 2u;
 		/* Faster first (green, right of 1x), slower last (red, left of it). */
-		ck_assert_str_eq(text_at(bar, "color"), i == 0 ? "#2ca02c" : "#d62728");
+		ck_assert_str_eq(ov->bars[i].color, i == 0 ? "#2ca02c" : "#d62728");
 	}
 	ck_assert_uint_eq(seen, 3);
-	ck_assert_str_eq(text_at(json_array_get(json_object_get(ov, "bars"), 1), "value"), "1.67x slower");
-	ck_assert_ptr_nonnull(json_object_get(json_object_get(ov, "geomean"), "x"));
-	json_decref(view);
+	ck_assert_str_eq(ov->bars[1].value, "1.67x slower");
+	ck_assert_ptr_nonnull(ov->geomean);
+	ck_assert_ptr_nonnull(ov->geomean->x);
 }
 END_TEST
 
 /* Many workloads: the overview draws those that moved most, says so, and the file stays small. */
 START_TEST(test_overview_many_workloads)
 {
-	json_t *view;
+	const struct rv_overview *ov;
 	char name[32];
 	char *h;
 
@@ -670,10 +638,9 @@ START_TEST(test_overview_many_workloads)
 	rebuilt();
 	for (int i = 1; i < 1000; i++)
 		model->workloads[i].speedup = exp((i % 200 - 100) / 40.0);
-	view = ud_report_view(model);
-	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 100);
-	ck_assert_ptr_nonnull(strstr(text_at(json_object_get(view, "overview"), "note"), "100 of 1000"));
-	json_decref(view);
+	ov = view_of(model)->overview;
+	ck_assert_uint_eq(ov->nbars, 100);
+	ck_assert_ptr_nonnull(strstr(ov->note, "100 of 1000"));
 	none(); /* their evidence lists every workload: not the charts' size */
 	h = report(UD_REPORT_HTML);
 	ck_assert_uint_lt(strlen(h), 600 * 1000);
@@ -708,7 +675,7 @@ START_TEST(test_html_score_only)
 	struct ud_profile *a, *b;
 	struct ud_diff_input in;
 	struct ud_diff *model;
-	json_t *view;
+	const struct rv_report *view;
 	char *h;
 
 	ck_assert(ud_uarch_db_load(UD_EVENTS_DIR, &db, &err) == 0);
@@ -717,11 +684,11 @@ START_TEST(test_html_score_only)
 	in = (struct ud_diff_input){ a, b, "g2.json", "g3.json", &db };
 	model = ud_diff_build(&in, &err);
 	ck_assert_msg(model != NULL, "%s", err.msg);
-	view = ud_report_view(model);
-	ck_assert(json_is_true(json_object_get(view, "score_only")));
-	ck_assert_uint_eq(json_array_size(json_object_get(view, "workloads")), 0);
+	view = view_of(model);
+	ck_assert(view->score_only);
+	ck_assert_uint_eq(view->nworkloads, 0);
 	/* 26 rows, the two index scores left out. */
-	ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(view, "overview"), "bars")), 24);
+	ck_assert_uint_eq(view->overview->nbars, 24);
 	h = report_of(model, UD_REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "<svg class=\"overview\""));
 	ck_assert_ptr_nonnull(strstr(h, "geomean 1.09x faster"));
@@ -731,7 +698,6 @@ START_TEST(test_html_score_only)
 	ck_assert_ptr_null(strstr(h, "class=\"bars\""));
 	no_bad_words(h);
 	free(h);
-	json_decref(view);
 	ud_diff_free(model);
 	ud_profile_free(a);
 	ud_profile_free(b);
@@ -750,22 +716,46 @@ START_TEST(test_hotspot_labels_fit)
 		{ "[unknown] /usr/lib/x86_64-linux-gnu/libc.so.6+0xfaa72", NULL, UD_MODE_USER, 0.5, NAN, 1, NAN },
 		{ "entry_SYSCALL_64_after_hwframe", NULL, UD_MODE_KERNEL, 0.2, 0.6, 1, 2 },
 	};
-	json_t *chart = ud_chart_hotspots(moves, 2), *row;
-	double width = json_number_value(json_object_get(chart, "width"));
-	size_t i;
+	struct ud_view_pool pool = { 0 };
+	const struct rv_hot_chart *chart = ud_chart_hotspots(&pool, moves, 2);
+	double width = chart->width;
 
-	json_array_foreach(json_object_get(chart, "rows"), i, row) {
-		const char *label = json_string_value(json_object_get(row, "label"));
+	ck_assert_uint_eq(chart->nrows, 2);
+	for (size_t i = 0; i < chart->nrows; i++) {
+		const struct rv_ab_row *row = &chart->rows[i];
+		const char *label = row->label;
 		size_t chars = 0;
 
 		for (const char *c = label; *c; c++)
 			chars += ((unsigned char)*c & 0xc0) != 0x80;
 		ck_assert_msg(chars <= 20, "label '%s' is %zu characters", label, chars);
 		/* "B not among its top symbols", about 170 px at 12 px, after the longest bar */
-		ck_assert_double_le(atof(json_string_value(json_object_get(row, "a_tx"))) + 170, width);
-		ck_assert_double_le(atof(json_string_value(json_object_get(row, "b_tx"))) + 170, width);
+		ck_assert_double_le(atof(row->a_tx) + 170, width);
+		ck_assert_double_le(atof(row->b_tx) + 170, width);
 	}
-	json_decref(chart);
+	ud_view_pool_free(&pool);
+}
+END_TEST
+
+/* Every name report.txt, report.md and report.html use is a field of the view's tables: a misspelt one fails here. */
+START_TEST(test_templates_name_fields)
+{
+	static const char *const stems[] = { "report.txt", "report.md", "report.html" };
+	struct ud_err err = UD_ERR_INIT;
+
+	for (size_t i = 0; i < sizeof(stems) / sizeof(stems[0]); i++) {
+		char path[512], *tmpl;
+
+		snprintf(path, sizeof(path), "%s/../../report-templates/%s", UD_TEST_DATA, stems[i]);
+		ck_assert_ptr_nonnull(tmpl = read_text(path));
+		ck_assert_msg(ud_template_check(tmpl, stems[i], ud_report_fields(), &err) == 0, "%s", err.msg);
+		free(tmpl);
+	}
+	ck_assert_int_eq(ud_template_check("{{#workloads}}{{#topdown}}{{#chart}}{{#rows}}{{#segs}}{{text_y}}{{label_x}}"
+					   "{{/segs}}{{/rows}}{{/chart}}{{/topdown}}{{/workloads}}", "t", ud_report_fields(), &err),
+			 0);
+	ck_assert_int_eq(ud_template_check("{{#workloads}}\n{{speedpu}}{{/workloads}}", "t", ud_report_fields(), &err), -1);
+	ck_assert_str_eq(err.msg, "t:2: '{{speedpu}}' is no field of a workload, the diff report");
 }
 END_TEST
 
@@ -776,6 +766,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_templates_name_fields);
 	tcase_add_test(tc, test_hotspot_labels_fit);
 	tcase_add_test(tc, test_markdown_escapes);
 	tcase_add_test(tc, test_html_is_self_contained_with_charts);

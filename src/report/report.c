@@ -1,6 +1,6 @@
 /*
  * report.c - writing a diff in the format asked for: the document itself as
- * JSON, streamed from the model, or the model's view (report_view.c)
+ * JSON, streamed from the model, or the model's typed view (report_view.h)
  * through the format's template.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "fileio.h"
 #include "report.h"
+#include "report_view.h"
 #include "template.h"
 #include "text.h"
 
@@ -42,9 +43,8 @@ int ud_report_format_option(const char *arg, void *dest, struct ud_err *err)
 	return ud_fail(err, "unknown format '%s' (text, json, md, html)", arg);
 }
 
-/* What a page reads: a json_t view, or a typed view and its field table (template.h's two backends). */
+/* What a page reads: a typed view and its field table. */
 struct page_view {
-	const json_t *json;
 	const void *data;
 	const struct ud_fields *fields;
 };
@@ -52,9 +52,7 @@ struct page_view {
 static int render_view(const char *tmpl, const char *path, const struct page_view *v, ud_escape_fn esc, FILE *out,
 		       struct ud_err *err)
 {
-	if (v->fields)
-		return ud_template_render_typed(tmpl, path, v->data, v->fields, esc, out, err);
-	return ud_template_render(tmpl, path, v->json, esc, out, err);
+	return ud_template_render_typed(tmpl, path, v->data, v->fields, esc, out, err);
 }
 
 /* Text rendered whole, then fitted to the width: the templates lay lines out, the fitting wraps them. */
@@ -104,13 +102,6 @@ static int render_page(const struct page_view *view, const char *stem, enum ud_r
 	return ret;
 }
 
-/* The diff's json_t view, the last not typed, through its template. */
-static int render_json(const json_t *view, const char *stem, enum ud_report_format f, const char *dir, FILE *out,
-		       struct ud_err *err)
-{
-	return render_page(&(struct page_view){ .json = view }, stem, f, dir, out, err);
-}
-
 int ud_report_render_typed(const void *view, const struct ud_fields *fields, const char *stem, enum ud_report_format f,
 			   const char *dir, FILE *out, struct ud_err *err)
 {
@@ -120,13 +111,15 @@ int ud_report_render_typed(const void *view, const struct ud_fields *fields, con
 int ud_report_write(const struct ud_diff *diff, enum ud_report_format f, const char *dir, FILE *out,
 		    struct ud_err *err)
 {
-	json_t *view;
+	struct ud_view_pool pool = { 0 };
+	struct rv_report view;
 	int ret;
 
 	if (f == UD_REPORT_JSON)
 		return ud_diff_write_json(diff, out) == 0 ? 0 : ud_fail(err, "cannot write the JSON report");
-	view = ud_report_view(diff);
-	ret = view ? render_json(view, "report", f, dir, out, err) : ud_fail(err, "out of memory");
-	json_decref(view);
+	ret = ud_report_view(&pool, diff, &view) == 0
+		      ? ud_report_render_typed(&view, ud_report_fields(), "report", f, dir, out, err)
+		      : ud_fail(err, "out of memory");
+	ud_view_pool_free(&pool);
 	return ret;
 }

@@ -3,8 +3,8 @@
  * rendered from the templates in report-templates/ (template.h), or the
  * diff document itself as JSON.
  *
- * Templates cannot format numbers, so the report first builds a view of the
- * diff (report_view.c): every number already formatted, table rows aligned
+ * Templates cannot format numbers, so the report first builds a typed view of
+ * the diff (report_view.h): every number already formatted, table rows aligned
  * for text, and the HTML charts' geometry (report_chart.c: an overview of
  * every workload's speedup, waterfalls of the factors on one shared log
  * axis, A-vs-B bars for IPC and miss rates, a stacked CPI bar per host)
@@ -16,7 +16,6 @@
 #ifndef UD_REPORT_H
 #define UD_REPORT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -52,9 +51,6 @@ int ud_report_format_option(const char *arg, void *dest, struct ud_err *err);
 #define UD_REPORT_FORMAT_SYNOPSIS "[-f text|json|md|html]"
 
 struct ud_diff;
-
-/* The view the templates see, built from the model (new reference). */
-json_t *ud_report_view(const struct ud_diff *diff);
 
 /*
  * Writes diff to out in format f, with templates from dir (NULL:

@@ -14,7 +14,7 @@
 
 #include "derived.h"
 #include "diff.h"
-#include "report_priv.h"
+#include "report_view.h"
 #include "sort.h"
 #include "text.h"
 
@@ -129,34 +129,47 @@ static double ud_axis_x(const struct ud_log_axis *ax, double ln_ratio)
 	return ax->left + (ln_ratio - ax->lo) / (ax->hi - ax->lo) * (ax->right - ax->left);
 }
 
-static json_t *tick(const struct ud_log_axis *ax, double ln_ratio)
+static struct rv_tick tick(struct ud_view_pool *pool, const struct ud_log_axis *ax, double ln_ratio)
 {
-	return json_pack("{s:o s:o s:b}", "x", ud_rv_coord(ud_axis_x(ax, ln_ratio)), "label",
-			 ud_rv_ratio(exp(ln_ratio)), "one", fabs(ln_ratio) < 1e-12);
+	return (struct rv_tick){ ud_rv_pool_coord(pool, ud_axis_x(ax, ln_ratio)), ud_rv_pool_ratio(pool, exp(ln_ratio)),
+				 fabs(ln_ratio) < 1e-12 };
 }
 
-/* 1x and the ladder's ticks on either side that lie on the axis, left to right. */
-static json_t *axis_ticks(const struct ud_log_axis *ax)
+/* 1x and the ladder's ticks on either side that lie on the axis, left to right, into *ticks (owned by pool). */
+static size_t axis_ticks(struct ud_view_pool *pool, const struct ud_log_axis *ax, struct rv_tick **ticks)
 {
 	const struct ladder *l = ladder_for(fmax(-ax->lo, ax->hi));
-	json_t *ticks = json_array();
 	int n = ladder_len(l);
+	size_t k = 0;
 
+	if (!(*ticks = ud_view_pool_alloc(pool, 2 * (size_t)n + 1, sizeof(**ticks))))
+		return 0;
 	for (int i = n - 1; i >= 0; i--)
 		if (-log(l->t[i]) >= ax->lo - 1e-9)
-			json_array_append_new(ticks, tick(ax, -log(l->t[i])));
-	json_array_append_new(ticks, tick(ax, 0));
+			(*ticks)[k++] = tick(pool, ax, -log(l->t[i]));
+	(*ticks)[k++] = tick(pool, ax, 0);
 	for (int i = 0; i < n; i++)
 		if (log(l->t[i]) <= ax->hi + 1e-9)
-			json_array_append_new(ticks, tick(ax, log(l->t[i])));
-	return ticks;
+			(*ticks)[k++] = tick(pool, ax, log(l->t[i]));
+	return k;
 }
 
-static json_t *legend_entry(int i, const char *color, const char *label)
+static struct rv_legend legend_entry(int i, int step, const char *color, const char *label)
 {
-	int x = CHART_LABEL_X + i * LEGEND_ENTRY;
+	int x = CHART_LABEL_X + i * step;
 
-	return json_pack("{s:i s:i s:s s:s}", "x", x, "text_x", x + LEGEND_SWATCH + 5, "color", color, "label", label);
+	return (struct rv_legend){ x, x + LEGEND_SWATCH + 5, color, label };
+}
+
+/* n legend entries from colors[] and labels[], LEGEND_ENTRY apart, into *legend (owned by pool). */
+static size_t legend(struct ud_view_pool *pool, const char *const *colors, const char *const *labels, size_t n,
+		     struct rv_legend **legend)
+{
+	if (!(*legend = ud_view_pool_alloc(pool, n, sizeof(**legend))))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		(*legend)[i] = legend_entry((int)i, LEGEND_ENTRY, colors[i], labels[i]);
+	return n;
 }
 
 void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double speedup, double *lo, double *hi)
@@ -192,44 +205,55 @@ static const char *factor_color(bool total, enum ud_factor f, double v)
 	return v >= 1 ? COLOR_UP : COLOR_DOWN;
 }
 
-/* The factors as a waterfall: each bar starts where the last ended, the speedup last, from 1x. */
-json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup, const struct ud_log_axis *ax)
+static struct rv_wf_bar waterfall_bar(struct ud_view_pool *pool, const char *label, double x0, double x1, double y,
+				      const char *color, double f)
 {
-	json_t *bars = json_array();
-	double cum = 0, top = CHART_TOP + LEGEND_ROW, bottom;
-	int row = 0;
+	return (struct rv_wf_bar){
+		.label = label, .x = ud_rv_pool_coord(pool, x0), .y = ud_rv_pool_coord(pool, y),
+		.w = ud_rv_pool_coord(pool, fmax(x1 - x0, 1)), .h = ud_rv_pool_coord(pool, CHART_BAR),
+		.text_y = ud_rv_pool_coord(pool, y + CHART_BAR * 0.7), .value_x = ud_rv_pool_coord(pool, fmax(x1, x0 + 1) + 4),
+		.color = color, .value = ud_rv_pool_ratio(pool, f), .label_x = ud_rv_pool_coord(pool, CHART_LABEL_X),
+	};
+}
 
+/* The factors as a waterfall: each bar starts where the last ended, the speedup last, from 1x. */
+struct rv_waterfall *ud_chart_waterfall(struct ud_view_pool *pool, const double factor[UD_FACTOR_COUNT], double speedup,
+					const struct ud_log_axis *ax)
+{
+	static const char *const colors[] = { COLOR_UP, COLOR_DOWN, COLOR_UNEXPLAINED, COLOR_TOTAL };
+	static const char *const labels[] = { "factor above 1 (B gains)", "factor below 1 (B loses)",
+					      "unexplained (no counter)", "speedup: their product" };
+	struct rv_waterfall *v = ud_view_pool_alloc(pool, 1, sizeof(*v));
+	double cum = 0, top = CHART_TOP + LEGEND_ROW, bottom;
+
+	if (!v || !(v->bars = ud_view_pool_alloc(pool, UD_FACTOR_COUNT + 1, sizeof(*v->bars))))
+		return NULL;
 	for (int i = 0; i <= UD_FACTOR_COUNT; i++) {
 		bool total = i == UD_FACTOR_COUNT;
 		enum ud_factor id = (enum ud_factor)(total ? 0 : i);
 		double f = total ? speedup : factor[id], from = total ? 0 : cum, to;
-		double y = top + row * CHART_ROW, x0, x1;
 
 		if (!isfinite(f) || f <= 0)
 			continue;
 		to = from + log(f);
 		if (!total)
 			cum = to;
-		x0 = ud_axis_x(ax, fmin(from, to));
-		x1 = ud_axis_x(ax, fmax(from, to));
-		json_array_append_new(bars, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:o s:o}", "label",
-						      total ? "speedup" : ud_factor_label(id), "x", ud_rv_coord(x0), "y",
-						      ud_rv_coord(y), "w", ud_rv_coord(fmax(x1 - x0, 1)), "h",
-						      ud_rv_coord(CHART_BAR), "text_y", ud_rv_coord(y + CHART_BAR * 0.7),
-						      "value_x", ud_rv_coord(fmax(x1, x0 + 1) + 4), "color",
-						      factor_color(total, id, f), "value", ud_rv_ratio(f), "label_x",
-						      ud_rv_coord(CHART_LABEL_X)));
-		row++;
+		v->bars[v->nbars] = waterfall_bar(pool, total ? "speedup" : ud_factor_label(id), ud_axis_x(ax, fmin(from, to)),
+						  ud_axis_x(ax, fmax(from, to)), top + (double)v->nbars * CHART_ROW,
+						  factor_color(total, id, f), f);
+		v->nbars++;
 	}
-	bottom = top + row * CHART_ROW;
-	return json_pack("{s:i s:i s:o s:o s:i s:o s:o s:o s:o s:[oooo]}", "width", CHART_WIDTH, "height",
-			 (int)bottom + AXIS_LABELS, "bars", bars, "axis_x", ud_rv_coord(ud_axis_x(ax, 0)), "axis_top", (int)top - 4,
-			 "axis_bottom", ud_rv_coord(bottom), "tick_y", ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks",
-			 axis_ticks(ax), "legend_y", ud_rv_coord(CHART_TOP), "legend",
-			 legend_entry(0, COLOR_UP, "factor above 1 (B gains)"),
-			 legend_entry(1, COLOR_DOWN, "factor below 1 (B loses)"),
-			 legend_entry(2, COLOR_UNEXPLAINED, "unexplained (no counter)"),
-			 legend_entry(3, COLOR_TOTAL, "speedup: their product"));
+	bottom = top + (double)v->nbars * CHART_ROW;
+	v->width = CHART_WIDTH;
+	v->height = (int)bottom + AXIS_LABELS;
+	v->axis_x = ud_rv_pool_coord(pool, ud_axis_x(ax, 0));
+	v->axis_top = (int)top - 4;
+	v->axis_bottom = ud_rv_pool_coord(pool, bottom);
+	v->tick_y = ud_rv_pool_coord(pool, bottom + AXIS_LABELS - 6);
+	v->nticks = axis_ticks(pool, ax, &v->ticks);
+	v->legend_y = ud_rv_pool_coord(pool, CHART_TOP);
+	v->nlegend = legend(pool, colors, labels, 4, &v->legend);
+	return v;
 }
 
 /* IPC and the miss rates, A above B, each pair scaled to its larger value. */
@@ -251,18 +275,34 @@ static double ab_x(const struct ab_axis *ax, double v)
 	return CHART_PLOT_LEFT + fmax(f, 0) * (AB_PLOT_RIGHT - CHART_PLOT_LEFT);
 }
 
-/* The axis' ticks under the rows at y: each decade (log), or 0, half and the end (linear). */
-static json_t *ab_ticks(const struct ab_axis *ax, double y)
+/* The axis' ticks under the rows at y: each decade (log), or 0, half and the end (linear), into v. */
+static void ab_ticks(struct ud_view_pool *pool, const struct ab_axis *ax, double y, struct rv_ab_bars *v)
 {
-	json_t *ticks = json_array();
 	char label[32];
+	size_t n = 0;
 
-	for (double v = ax->log ? ax->lo : 0; v <= ax->hi * 1.0001; v = ax->log ? v * 10 : v + ax->hi / 2) {
-		ud_format_human(v, label, sizeof(label));
-		json_array_append_new(ticks, json_pack("{s:o s:o s:o s:s}", "x", ud_rv_coord(ab_x(ax, v)),
-						       "y", ud_rv_coord(y), "label_y", ud_rv_coord(y + 14), "label", label));
+	for (double t = ax->log ? ax->lo : 0; t <= ax->hi * 1.0001; t = ax->log ? t * 10 : t + ax->hi / 2)
+		n++;
+	if (!(v->ticks = ud_view_pool_alloc(pool, n, sizeof(*v->ticks))))
+		return;
+	for (double t = ax->log ? ax->lo : 0; t <= ax->hi * 1.0001 && v->nticks < n; t = ax->log ? t * 10 : t + ax->hi / 2) {
+		ud_format_human(t, label, sizeof(label));
+		v->ticks[v->nticks++] = (struct rv_ab_tick){ ud_rv_pool_coord(pool, ab_x(ax, t)), ud_rv_pool_coord(pool, y),
+							    ud_rv_pool_coord(pool, y + 14), ud_view_pool_printf(pool, "%s", label) };
 	}
-	return ticks;
+}
+
+/* A pair of bars at y, aw and bw wide, labelled label, a_text and b_text. */
+static struct rv_ab_row ab_row(struct ud_view_pool *pool, const char *label, double y, double aw, double bw,
+			       const char *a_text, const char *b_text)
+{
+	return (struct rv_ab_row){
+		.label = label, .label_y = ud_rv_pool_coord(pool, y + CHART_BAR * 0.7), .a_y = ud_rv_pool_coord(pool, y),
+		.b_y = ud_rv_pool_coord(pool, y + CHART_BAR + 2), .a_w = ud_rv_pool_coord(pool, aw),
+		.b_w = ud_rv_pool_coord(pool, bw), .a_text = a_text, .b_text = b_text,
+		.a_tx = ud_rv_pool_coord(pool, CHART_PLOT_LEFT + aw + 4), .b_tx = ud_rv_pool_coord(pool, CHART_PLOT_LEFT + bw + 4),
+		.b_ty = ud_rv_pool_coord(pool, y + 2 * CHART_BAR * 0.85),
+	};
 }
 
 /* The shown metrics' extent: the smallest and largest positive values of both sides. */
@@ -290,71 +330,68 @@ static void ab_extent(const struct ud_ab metric[UD_METRIC_COUNT], const enum ud_
 	ax->hi = ax->log ? pow(10, ceil(log10(hi))) : hi > 0 ? hi : 1;
 }
 
-json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT])
+struct rv_ab_bars *ud_chart_ab_bars(struct ud_view_pool *pool, const struct ud_ab metric[UD_METRIC_COUNT])
 {
 	static const enum ud_metric shown[] = { UD_M_IPC, UD_M_BRANCH_MISS_RATE, UD_M_L1D_MISS_RATE };
 	const size_t nshown = sizeof(shown) / sizeof(shown[0]);
-	json_t *rows = json_array();
+	struct rv_ab_bars *v = ud_view_pool_alloc(pool, 1, sizeof(*v));
 	struct ab_axis ax;
-	int row = 0;
 	double bottom;
 
+	if (!v || !(v->rows = ud_view_pool_alloc(pool, nshown, sizeof(*v->rows))))
+		return NULL;
 	ab_extent(metric, shown, nshown, &ax);
 	for (size_t i = 0; i < nshown; i++) {
-		double a = metric[shown[i]].a, b = metric[shown[i]].b, y = 10 + row * (2 * CHART_BAR + 14);
+		double a = metric[shown[i]].a, b = metric[shown[i]].b, y = 10 + (double)v->nrows * (2 * CHART_BAR + 14);
 		double aw, bw;
 
 		if (!isfinite(a) || !isfinite(b) || fmax(a, b) <= 0)
 			continue;
 		aw = fmax(ab_x(&ax, a) - CHART_PLOT_LEFT, 1);
 		bw = fmax(ab_x(&ax, b) - CHART_PLOT_LEFT, 1);
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      ud_metric_label(shown[i]), "label_y", ud_rv_coord(y + CHART_BAR * 0.7),
-						      "a_y", ud_rv_coord(y), "b_y", ud_rv_coord(y + CHART_BAR + 2), "a_w",
-						      ud_rv_coord(aw), "b_w", ud_rv_coord(bw), "a_text", ud_rv_metric(a, shown[i]),
-						      "b_text", ud_rv_metric(b, shown[i]), "a_tx",
-						      ud_rv_coord(CHART_PLOT_LEFT + aw + 4), "b_tx", ud_rv_coord(CHART_PLOT_LEFT + bw + 4),
-						      "b_ty", ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
-		row++;
+		v->rows[v->nrows++] = ab_row(pool, ud_metric_label(shown[i]), y, aw, bw, ud_rv_pool_metric(pool, a, shown[i]),
+					     ud_rv_pool_metric(pool, b, shown[i]));
 	}
-	bottom = 10 + row * (2 * CHART_BAR + 14);
+	bottom = 10 + (double)v->nrows * (2 * CHART_BAR + 14);
+	v->width = CHART_WIDTH;
+	v->height = ud_rv_pool_coord(pool, bottom + AXIS_LABELS);
+	v->left = CHART_PLOT_LEFT;
+	if (v->nrows)
+		ab_ticks(pool, &ax, bottom, v);
+	v->axis_bottom = ud_rv_pool_coord(pool, bottom);
+	v->scale = ax.log ? "log" : "linear";
 	/* drawn: a host pair without IPC or a miss rate (no PMU) gets no chart, not an empty frame */
-	return json_pack("{s:i s:o s:i s:o s:o s:o s:s s:b}", "width", CHART_WIDTH, "height",
-			 ud_rv_coord(bottom + AXIS_LABELS), "left", CHART_PLOT_LEFT, "rows", rows, "ticks",
-			 row ? ab_ticks(&ax, bottom) : json_array(), "axis_bottom", ud_rv_coord(bottom), "scale",
-			 ax.log ? "log" : "linear", "drawn", row > 0);
+	v->drawn = v->nrows > 0;
+	return v;
 }
 
 /* A share as the chart labels it; a symbol not among a host's top ones has none there. */
-static json_t *share_text(double v)
+static const char *share_text(struct ud_view_pool *pool, double v)
 {
-	return isfinite(v) ? ud_rv_fmt("%.1f%%", 100 * v) : json_string("not among its top symbols");
+	return isfinite(v) ? ud_rv_pool_fmt(pool, "%.1f%%", 100 * v) : "not among its top symbols";
 }
 
 /* The symbols' shares, A above B, scaled to the largest; a symbol absent on a side has no bar there. */
-json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n)
+struct rv_hot_chart *ud_chart_hotspots(struct ud_view_pool *pool, const struct ud_hotspot_move *moves, size_t n)
 {
-	json_t *rows = json_array();
+	struct rv_hot_chart *v = ud_view_pool_alloc(pool, 1, sizeof(*v));
 	double top = 0, width = HOT_PLOT_RIGHT - CHART_PLOT_LEFT;
 
+	if (!v || !(v->rows = ud_view_pool_alloc(pool, n, sizeof(*v->rows))))
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		top = fmax(top, fmax(ud_rv_known(moves[i].a_share), ud_rv_known(moves[i].b_share)));
 	for (size_t i = 0; i < n; i++) {
 		double a = ud_rv_known(moves[i].a_share), b = ud_rv_known(moves[i].b_share), y = CHART_TOP + (double)i * (2 * CHART_BAR + 14);
 		double aw = isfinite(a) && top > 0 ? fmax(width * a / top, 1) : 0, bw = isfinite(b) && top > 0 ? fmax(width * b / top, 1) : 0;
 
-		json_array_append_new(rows, json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "label",
-						      ud_rv_shorten(moves[i].symbol, HOT_LABEL_CHARS),
-						      "label_y", ud_rv_coord(y + CHART_BAR * 0.7), "a_y", ud_rv_coord(y), "b_y",
-						      ud_rv_coord(y + CHART_BAR + 2), "a_w", ud_rv_coord(aw), "b_w", ud_rv_coord(bw),
-						      "a_text", share_text(a), "b_text", share_text(b),
-						      "a_tx", ud_rv_coord(CHART_PLOT_LEFT + aw + 4), "b_tx",
-						      ud_rv_coord(CHART_PLOT_LEFT + bw + 4), "b_ty",
-						      ud_rv_coord(y + 2 * CHART_BAR * 0.85)));
+		v->rows[v->nrows++] = ab_row(pool, ud_rv_pool_shorten(pool, moves[i].symbol, HOT_LABEL_CHARS), y, aw, bw,
+					     share_text(pool, a), share_text(pool, b));
 	}
-	return json_pack("{s:i s:o s:i s:o}", "width", CHART_WIDTH, "height",
-			 ud_rv_coord(CHART_TOP + (double)n * (2 * CHART_BAR + 14)), "left",
-			 CHART_PLOT_LEFT, "rows", rows);
+	v->width = CHART_WIDTH;
+	v->height = ud_rv_pool_coord(pool, CHART_TOP + (double)n * (2 * CHART_BAR + 14));
+	v->left = CHART_PLOT_LEFT;
+	return v;
 }
 
 struct ov_item {
@@ -418,30 +455,30 @@ static struct ov_item *overview_items(const struct ud_diff *d, size_t *n, size_t
 	return items;
 }
 
-static json_t *overview_bar(const struct ov_item *it, const struct ud_log_axis *ax, double y, double pitch)
+static struct rv_ov_bar overview_bar(struct ud_view_pool *pool, const struct ov_item *it, const struct ud_log_axis *ax,
+				     double y, double pitch)
 {
 	double x0 = ud_axis_x(ax, fmin(0, it->ln)), x1 = ud_axis_x(ax, fmax(0, it->ln)), h = pitch * 0.7;
 	const char *name = it->w->a->name;
+	struct rv_whisker *whisker = isfinite(it->lo) ? ud_view_pool_alloc(pool, 1, sizeof(*whisker)) : NULL;
 	char sp[48];
-	json_t *bar;
 
 	ud_rv_speedup_text(exp(it->ln), it->w->sig.significant, sp, sizeof(sp));
-	bar = json_pack("{s:s s:o s:o s:o s:o s:o s:o s:s s:s s:b}", "name", name, "label",
-			 ud_rv_shorten(name, OV_NAME_CHARS), "x", ud_rv_coord(x0), "y", ud_rv_coord(y + (pitch - h) / 2),
-			 "w", ud_rv_coord(fmax(x1 - x0, 1)), "h", ud_rv_coord(h), "text_y", ud_rv_coord(y + pitch * 0.72),
-			 "color", fabs(it->ln) < 1e-9 ? COLOR_SAME : it->ln > 0 ? COLOR_UP : COLOR_DOWN, "value", sp,
-			 "lower_is_better", !it->w->a->higher_is_better);
 	/* the speedup's 95% interval as a whisker across the bar's end, where the diff has one */
-	json_object_set_new(bar, "whisker",
-			    isfinite(it->lo) ? json_pack("{s:o s:o s:o}", "x1", ud_rv_coord(ud_axis_x(ax, it->lo)), "x2",
-							 ud_rv_coord(ud_axis_x(ax, it->hi)), "y",
-							 ud_rv_coord(y + pitch / 2))
-					 : json_null());
-	return bar;
+	if (whisker)
+		*whisker = (struct rv_whisker){ ud_rv_pool_coord(pool, ud_axis_x(ax, it->lo)),
+						ud_rv_pool_coord(pool, ud_axis_x(ax, it->hi)), ud_rv_pool_coord(pool, y + pitch / 2) };
+	return (struct rv_ov_bar){
+		.name = name, .label = ud_rv_pool_shorten(pool, name, OV_NAME_CHARS), .x = ud_rv_pool_coord(pool, x0),
+		.y = ud_rv_pool_coord(pool, y + (pitch - h) / 2), .w = ud_rv_pool_coord(pool, fmax(x1 - x0, 1)),
+		.h = ud_rv_pool_coord(pool, h), .text_y = ud_rv_pool_coord(pool, y + pitch * 0.72),
+		.color = fabs(it->ln) < 1e-9 ? COLOR_SAME : it->ln > 0 ? COLOR_UP : COLOR_DOWN,
+		.value = ud_view_pool_printf(pool, "%s", sp), .lower_is_better = !it->w->a->higher_is_better, .whisker = whisker,
+	};
 }
 
-/* "The 100 of 1000 workloads that moved most", those without a speedup, or "" when all are drawn. */
-static json_t *overview_note(size_t n, size_t total, size_t no_speedup)
+/* "The 100 of 1000 workloads that moved most", those without a speedup, or "" when all are drawn (owned by pool). */
+static const char *overview_note(struct ud_view_pool *pool, size_t n, size_t total, size_t no_speedup)
 {
 	char note[320] = "";
 	int used = 0;
@@ -453,22 +490,42 @@ static json_t *overview_note(size_t n, size_t total, size_t no_speedup)
 		snprintf(note + used, sizeof(note) - (size_t)used,
 			 "%s%zu without a speedup (no score or task-clock on a side) %s left out.", used ? " " : "", no_speedup,
 			 no_speedup == 1 ? "is" : "are");
-	return json_string(note);
+	return ud_view_pool_printf(pool, "%s", note);
 }
 
-json_t *ud_chart_overview(const struct ud_diff *d)
+/* The overview's frame around its bars: size, axis, ticks, note, the geomean's mark. */
+static void overview_frame(struct ud_view_pool *pool, struct rv_overview *v, const struct ud_log_axis *ax, double bottom,
+			   double pitch, double geomean)
+{
+	char gm[64];
+
+	v->width = CHART_WIDTH;
+	v->height = (int)(bottom + AXIS_LABELS);
+	v->label_right = OV_PLOT_LEFT - 8;
+	v->value_x = OV_VALUE_X;
+	v->axis_x = ud_rv_pool_coord(pool, ud_axis_x(ax, 0));
+	v->axis_bottom = ud_rv_pool_coord(pool, bottom);
+	v->tick_y = ud_rv_pool_coord(pool, bottom + AXIS_LABELS - 6);
+	v->nticks = axis_ticks(pool, ax, &v->ticks);
+	v->font = pitch < 16 ? "11" : "12";
+	v->axis_top = OV_TOP - 2;
+	ud_rv_speedup_text(geomean, -1, gm, sizeof(gm));
+	if (isfinite(geomean) && geomean > 0 && (v->geomean = ud_view_pool_alloc(pool, 1, sizeof(*v->geomean))))
+		*v->geomean = (struct rv_ov_geomean){ ud_rv_pool_coord(pool, ud_axis_x(ax, log(geomean))),
+						      ud_view_pool_printf(pool, "%s", gm), OV_TOP - 8 };
+}
+
+struct rv_overview *ud_chart_overview(struct ud_view_pool *pool, const struct ud_diff *d)
 {
 	size_t n, total, no_speedup;
 	struct ov_item *items = overview_items(d, &n, &total, &no_speedup);
-	double geomean = d->summary.geomean_speedup, extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch, bottom;
+	double geomean = d->summary.geomean_speedup, extent = isfinite(geomean) && geomean > 0 ? fabs(log(geomean)) : 0, pitch;
 	struct ud_log_axis ax;
-	json_t *bars = json_array(), *out;
-	char gm[64];
+	struct rv_overview *v = items && n ? ud_view_pool_alloc(pool, 1, sizeof(*v)) : NULL;
 
-	if (!items || n == 0) {
+	if (!v || !(v->bars = ud_view_pool_alloc(pool, n, sizeof(*v->bars)))) {
 		free(items);
-		json_decref(bars);
-		return json_null();
+		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		extent = fmax(extent, fabs(items[i].ln));
@@ -479,20 +536,11 @@ json_t *ud_chart_overview(const struct ud_diff *d)
 	ud_axis_fit(&ax, -extent, extent, OV_PLOT_LEFT, OV_PLOT_RIGHT);
 	pitch = fmin(OV_ROW_MAX, fmax(OV_ROW_MIN, (double)OV_HEIGHT_TARGET / (double)n));
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(bars, overview_bar(&items[i], &ax, OV_TOP + (double)i * pitch, pitch));
+		v->bars[v->nbars++] = overview_bar(pool, &items[i], &ax, OV_TOP + (double)i * pitch, pitch);
 	free(items);
-	bottom = OV_TOP + (double)n * pitch;
-	ud_rv_speedup_text(geomean, -1, gm, sizeof(gm));
-	out = json_pack("{s:i s:i s:o s:i s:i s:o s:o s:o s:o s:o s:s s:o}", "width", CHART_WIDTH, "height",
-			(int)(bottom + AXIS_LABELS), "bars", bars, "label_right", OV_PLOT_LEFT - 8, "value_x", OV_VALUE_X,
-			"axis_x", ud_rv_coord(ud_axis_x(&ax, 0)), "axis_bottom", ud_rv_coord(bottom), "tick_y",
-			ud_rv_coord(bottom + AXIS_LABELS - 6), "ticks", axis_ticks(&ax), "note", overview_note(n, total, no_speedup),
-			"font", pitch < 16 ? "11" : "12", "geomean", json_null());
-	json_object_set_new(out, "axis_top", json_integer(OV_TOP - 2));
-	if (isfinite(geomean) && geomean > 0)
-		json_object_set_new(out, "geomean", json_pack("{s:o s:s s:i}", "x", ud_rv_coord(ud_axis_x(&ax, log(geomean))),
-							      "label", gm, "y", OV_TOP - 8));
-	return out;
+	v->note = overview_note(pool, n, total, no_speedup);
+	overview_frame(pool, v, &ax, OV_TOP + (double)n * pitch, pitch, geomean);
+	return v;
 }
 
 /* One host's CPI terms: each miss charged its full penalty (upper bounds), the rest what remains. */
@@ -525,73 +573,99 @@ static struct cpi_terms cpi_terms(const struct ud_ab *metric, const struct ud_ua
 	return t;
 }
 
-static json_t *cpi_segment(double x, double w, const char *color, const char *what, double v, bool dark)
+static struct rv_seg segment(struct ud_view_pool *pool, double x, double w, const char *color, const char *text,
+			     const char *text_color)
 {
-	char text[48] = "";
+	return (struct rv_seg){ ud_rv_pool_coord(pool, x), ud_rv_pool_coord(pool, w), color, text,
+				ud_rv_pool_coord(pool, x + 5), text_color };
+}
 
-	if (w >= CPI_TEXT_MIN)
-		snprintf(text, sizeof(text), "%s %.3f", what, v);
-	return json_pack("{s:o s:o s:s s:s s:o s:s}", "x", ud_rv_coord(x), "w", ud_rv_coord(w), "color", color, "text", text,
-			 "text_x", ud_rv_coord(x + 5), "text_color", dark ? "#ffffff" : "#222222");
+static struct rv_seg cpi_segment(struct ud_view_pool *pool, double x, double w, const char *color, const char *what,
+				 double v, bool dark)
+{
+	const char *text = w >= CPI_TEXT_MIN ? ud_view_pool_printf(pool, "%s %.3f", what, v) : "";
+
+	return segment(pool, x, w, color, text, dark ? "#ffffff" : "#222222");
 }
 
 /* One host's bar: the parts scaled to the CPI they share (in an overshoot, shrunk to fit it). */
-static json_t *cpi_row(const char *host, const struct cpi_terms *t, double scale, double y)
+static struct rv_stack_row cpi_row(struct ud_view_pool *pool, const char *host, const struct cpi_terms *t, double scale,
+				   double y)
 {
 	double parts = t->branch + t->l1d, fit = t->overshoot && parts > 0 ? t->cpi / parts : 1, x = CHART_PLOT_LEFT;
 	double wb = t->branch * fit * scale, wl = t->l1d * fit * scale, wo = fmax(t->other, 0) * scale;
-	json_t *segs = json_array();
-	char label[48], line[160];
+	struct rv_stack_row r = { .host = host };
 
-	json_array_append_new(segs, cpi_segment(x, wb, COLOR_BRANCH, "branch", t->branch, true));
-	json_array_append_new(segs, cpi_segment(x + wb, wl, COLOR_L1D, "L1d", t->l1d, true));
-	json_array_append_new(segs, cpi_segment(x + wb + wl, wo, COLOR_OTHER, "other", fmax(t->other, 0), false));
-	snprintf(label, sizeof(label), "%s: CPI %.3f", host, t->cpi);
+	if ((r.segs = ud_view_pool_alloc(pool, 3, sizeof(*r.segs))) != NULL) {
+		r.segs[r.nsegs++] = cpi_segment(pool, x, wb, COLOR_BRANCH, "branch", t->branch, true);
+		r.segs[r.nsegs++] = cpi_segment(pool, x + wb, wl, COLOR_L1D, "L1d", t->l1d, true);
+		r.segs[r.nsegs++] = cpi_segment(pool, x + wb + wl, wo, COLOR_OTHER, "other", fmax(t->other, 0), false);
+	}
+	r.label = ud_view_pool_printf(pool, "%s: CPI %.3f", host, t->cpi);
 	if (t->split)
-		snprintf(line, sizeof(line), "branch up to %.3f + L1d up to %.3f + other %.3f%s", t->branch, t->l1d,
-			 fmax(t->other, 0), t->overshoot ? " (the two parts alone exceed the CPI)" : "");
+		r.line = ud_view_pool_printf(pool, "branch up to %.3f + L1d up to %.3f + other %.3f%s", t->branch, t->l1d,
+					     fmax(t->other, 0), t->overshoot ? " (the two parts alone exceed the CPI)" : "");
 	else
-		snprintf(line, sizeof(line), "no miss penalties or miss rates known: all of it in 'other'");
-	return json_pack("{s:s s:s s:o s:o s:o s:o s:o s:s s:o s:o s:o s:o}", "host", host, "label", label, "y",
-			 ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR), "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs,
-			 "total_w", ud_rv_coord(t->cpi * scale), "line", line, "line_y", ud_rv_coord(y + CPI_BAR + 15),
-			 "branch", ud_rv_fmt("%.3f", t->branch), "l1d", ud_rv_fmt("%.3f", t->l1d), "other",
-			 ud_rv_fmt("%.3f", fmax(t->other, 0)));
+		r.line = "no miss penalties or miss rates known: all of it in 'other'";
+	r.y = ud_rv_pool_coord(pool, y);
+	r.h = ud_rv_pool_coord(pool, CPI_BAR);
+	r.text_y = ud_rv_pool_coord(pool, y + CPI_BAR * 0.7);
+	r.total_w = ud_rv_pool_coord(pool, t->cpi * scale);
+	r.line_y = ud_rv_pool_coord(pool, y + CPI_BAR + 15);
+	r.branch = ud_rv_pool_fmt(pool, "%.3f", t->branch);
+	r.l1d = ud_rv_pool_fmt(pool, "%.3f", t->l1d);
+	r.other = ud_rv_pool_fmt(pool, "%.3f", fmax(t->other, 0));
+	return r;
 }
 
-json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const struct ud_diff *d)
+/* A stacked chart's frame: its rows and missing hosts allocated, its legend from colors[] and labels[]. */
+static struct rv_stack_chart *stack_chart(struct ud_view_pool *pool, const char *const *colors,
+					  const char *const *labels, size_t nlegend)
+{
+	struct rv_stack_chart *v = ud_view_pool_alloc(pool, 1, sizeof(*v));
+
+	if (!v || !(v->rows = ud_view_pool_alloc(pool, UD_SIDE_COUNT, sizeof(*v->rows))) ||
+	    !(v->missing = ud_view_pool_alloc(pool, UD_SIDE_COUNT, sizeof(*v->missing))))
+		return NULL;
+	v->width = CHART_WIDTH;
+	v->line_x = CHART_PLOT_LEFT;
+	v->legend_y = ud_rv_pool_coord(pool, CHART_TOP);
+	v->label_x = ud_rv_pool_coord(pool, CHART_LABEL_X);
+	if (colors)
+		v->nlegend = legend(pool, colors, labels, nlegend, &v->legend);
+	return v;
+}
+
+struct rv_stack_chart *ud_chart_cpi_stack(struct ud_view_pool *pool, const struct ud_ab metric[UD_METRIC_COUNT],
+					  const struct ud_diff *d)
 {
 	static const char *const hosts[] = { "A", "B" };
+	static const char *const colors[] = { COLOR_BRANCH, COLOR_L1D, COLOR_OTHER };
+	static const char *const labels[] = { "branch mispredicts (upper bound)", "L1d misses (upper bound)",
+					      "everything else" };
 	struct cpi_terms t[UD_SIDE_COUNT];
-	json_t *rows = json_array(), *missing = json_array();
+	struct rv_stack_chart *v;
 	double top = 0, y = CHART_TOP + LEGEND_ROW;
-	bool overshoot = false;
 
 	for (int i = 0; i < UD_SIDE_COUNT; i++) {
 		t[i] = cpi_terms(metric, d->host[i].uarch, (enum ud_side)i);
 		if (isfinite(t[i].cpi) && t[i].cpi > 0)
 			top = fmax(top, t[i].cpi);
 	}
-	if (top <= 0) {
-		json_decref(rows);
-		json_decref(missing);
-		return json_null();
-	}
+	if (top <= 0 || !(v = stack_chart(pool, colors, labels, 3)))
+		return NULL;
 	/* One scale for both hosts: the bars' lengths compare their CPIs. */
 	for (int i = 0; i < UD_SIDE_COUNT; i++) {
 		if (!isfinite(t[i].cpi) || t[i].cpi <= 0) {
-			json_array_append_new(missing, json_string(hosts[i]));
+			v->missing[v->nmissing++] = hosts[i];
 			continue;
 		}
-		json_array_append_new(rows, cpi_row(hosts[i], &t[i], (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / top, y));
-		overshoot |= t[i].overshoot && t[i].split;
+		v->rows[v->nrows++] = cpi_row(pool, hosts[i], &t[i], (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / top, y);
+		v->overshoot |= t[i].overshoot && t[i].split;
 		y += CPI_ROW;
 	}
-	return json_pack("{s:i s:i s:o s:o s:i s:o s:b s:o s:[ooo]}", "width", CHART_WIDTH, "height", (int)y, "rows", rows,
-			 "missing", missing, "line_x", CHART_PLOT_LEFT,
-			 "legend_y", ud_rv_coord(CHART_TOP), "overshoot", overshoot, "label_x", ud_rv_coord(CHART_LABEL_X),
-			 "legend", legend_entry(0, COLOR_BRANCH, "branch mispredicts (upper bound)"),
-			 legend_entry(1, COLOR_L1D, "L1d misses (upper bound)"), legend_entry(2, COLOR_OTHER, "everything else"));
+	v->height = (int)y;
+	return v;
 }
 
 /* The stacked top-down bars: one per host, each bucket's cycles per unit of work, on one scale. */
@@ -635,15 +709,15 @@ static int td_part(int i)
 }
 
 /* One host's bar: each level-1 bucket's cycles (or slots) per unit, its share of the bar where neither is known. */
-static json_t *td_row(const char *host, const struct ud_topdown *t, double cycles, double scale, const char *measure,
-		      const char *unit, double y)
+static struct rv_stack_row td_row(struct ud_view_pool *pool, const char *host, const struct ud_topdown *t, double cycles,
+				  double scale, const char *measure, const char *unit, double y)
 {
 	double x = CHART_PLOT_LEFT, per = isfinite(cycles) ? cycles : 1;
-	json_t *segs = json_array(), *v;
-	char label[96], name[48], value[40], *line = NULL;
+	struct rv_stack_row r = { .segs = ud_view_pool_alloc(pool, UD_TD_LEVEL1_COUNT + 1, sizeof(*r.segs)) };
+	char name[48], value[40], *line = NULL;
 	bool ok = true;
 
-	for (int i = 0; i <= UD_TD_LEVEL1_COUNT; i++) {
+	for (int i = 0; i <= UD_TD_LEVEL1_COUNT && r.segs; i++) {
 		int b = td_part(i);
 		double f = td_fraction(t, b), w = f * per * scale;
 		char text[96] = "";
@@ -654,9 +728,8 @@ static json_t *td_row(const char *host, const struct ud_topdown *t, double cycle
 		snprintf(text, sizeof(text), "%s %.0f%%", name, 100 * f);
 		if (w < TD_CHAR_W * (double)strlen(text) + TD_TEXT_PAD)
 			text[0] = '\0';
-		json_array_append_new(segs, json_pack("{s:o s:o s:s s:s s:o s:s}", "x", ud_rv_coord(x), "w", ud_rv_coord(w),
-						      "color", td_color(b), "text", text, "text_x", ud_rv_coord(x + 5),
-						      "text_color", b == UD_TD_RESIDUAL ? "#222222" : "#ffffff"));
+		r.segs[r.nsegs++] = segment(pool, x, w, td_color(b), ud_view_pool_printf(pool, "%s", text),
+					    b == UD_TD_RESIDUAL ? "#222222" : "#ffffff");
 		x += w;
 		ud_rv_count_text(f * cycles, value, sizeof(value));
 		if (ok)
@@ -664,24 +737,28 @@ static json_t *td_row(const char *host, const struct ud_topdown *t, double cycle
 					      : ud_append(&line, "%s%s %.1f%%", line ? " + " : "", name, 100 * f);
 	}
 	ud_rv_count_text(cycles, value, sizeof(value));
-	if (isfinite(cycles))
-		snprintf(label, sizeof(label), "%s: %s %s/%s", host, value, measure, unit);
-	else
-		snprintf(label, sizeof(label), "%s: slots", host);
-	v = json_pack("{s:s s:o s:o s:o s:o s:s s:o}", "label", label, "y", ud_rv_coord(y), "h", ud_rv_coord(CPI_BAR),
-		      "text_y", ud_rv_coord(y + CPI_BAR * 0.7), "segs", segs, "line", ok && line ? line : "", "line_y",
-		      ud_rv_coord(y + CPI_BAR + 15));
-	free(line);
-	return v;
+	r.label = isfinite(cycles) ? ud_view_pool_printf(pool, "%s: %s %s/%s", host, value, measure, unit)
+				   : ud_view_pool_printf(pool, "%s: slots", host);
+	r.y = ud_rv_pool_coord(pool, y);
+	r.h = ud_rv_pool_coord(pool, CPI_BAR);
+	r.text_y = ud_rv_pool_coord(pool, y + CPI_BAR * 0.7);
+	if (ok && line) {
+		r.line = ud_view_pool_keep(pool, line);
+	} else {
+		free(line);
+		r.line = "";
+	}
+	r.line_y = ud_rv_pool_coord(pool, y + CPI_BAR + 15);
+	return r;
 }
 
-/* A legend entry for each part either host's bar holds. */
-static json_t *td_legend(const struct ud_topdown *const t[UD_SIDE_COUNT])
+/* A legend entry for each part either host's bar holds, into v. */
+static void td_legend(struct ud_view_pool *pool, const struct ud_topdown *const t[UD_SIDE_COUNT], struct rv_stack_chart *v)
 {
-	json_t *legend = json_array();
 	char name[48];
-	int k = 0;
 
+	if (!(v->legend = ud_view_pool_alloc(pool, UD_TD_LEVEL1_COUNT + 1, sizeof(*v->legend))))
+		return;
 	for (int i = 0; i <= UD_TD_LEVEL1_COUNT; i++) {
 		int b = td_part(i);
 		const struct ud_topdown *with = NULL;
@@ -692,33 +769,167 @@ static json_t *td_legend(const struct ud_topdown *const t[UD_SIDE_COUNT])
 		if (!with)
 			continue;
 		td_label(with, b, name, sizeof(name));
-		json_array_append_new(legend, json_pack("{s:i s:i s:s s:s}", "x", CHART_LABEL_X + k * TD_LEGEND_ENTRY,
-							"text_x", CHART_LABEL_X + k * TD_LEGEND_ENTRY + LEGEND_SWATCH + 5,
-							"color", td_color(b), "label", name));
-		k++;
+		v->legend[v->nlegend] = legend_entry((int)v->nlegend, TD_LEGEND_ENTRY, td_color(b),
+						     ud_view_pool_printf(pool, "%s", name));
+		v->nlegend++;
 	}
-	return legend;
 }
 
-json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit)
+struct rv_stack_chart *ud_chart_topdown(struct ud_view_pool *pool, const struct ud_diff_topdown *td, const char *unit)
 {
 	static const char *const hosts[] = { "A", "B" };
 	const struct ud_topdown *t[UD_SIDE_COUNT] = { td->a, td->b };
 	double cycles[UD_SIDE_COUNT] = { td->per_a, td->per_b }, top, y = CHART_TOP + LEGEND_ROW;
 	bool known = td->measure != UD_TD_IN_FRACTION;
-	json_t *rows = json_array();
+	struct rv_stack_chart *v = stack_chart(pool, NULL, NULL, 0);
 
+	if (!v)
+		return NULL;
 	/* One scale for both hosts where both cycles are known: the bars' lengths compare cycles per unit. */
 	top = known ? fmax(t[0] ? cycles[0] : 0, t[1] ? cycles[1] : 0) : 1;
 	for (int i = 0; i < UD_SIDE_COUNT; i++) {
 		if (!t[i])
 			continue;
-		json_array_append_new(rows, td_row(hosts[i], t[i], known ? cycles[i] : NAN,
-						   (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / (top > 0 ? top : 1),
-						   ud_td_measure_name(td->measure), unit, y));
+		v->rows[v->nrows++] = td_row(pool, hosts[i], t[i], known ? cycles[i] : NAN,
+					     (CHART_PLOT_RIGHT - CHART_PLOT_LEFT) / (top > 0 ? top : 1),
+					     ud_td_measure_name(td->measure), unit, y);
 		y += CPI_ROW;
 	}
-	return json_pack("{s:i s:i s:o s:i s:o s:o s:o}", "width", CHART_WIDTH, "height", (int)y, "rows", rows, "line_x",
-			 CHART_PLOT_LEFT, "legend_y", ud_rv_coord(CHART_TOP), "label_x", ud_rv_coord(CHART_LABEL_X),
-			 "legend", td_legend(t));
+	v->height = (int)y;
+	td_legend(pool, t, v);
+	return v;
 }
+
+/* ---- what the templates read of the charts ---- */
+
+#define STR(T, M) UD_FIELD(T, M, UD_FIELD_STRING)
+#define INT(T, M) UD_FIELD(T, M, UD_FIELD_INT)
+
+static const struct ud_field legend_rows[] = {
+	INT(struct rv_legend, x), INT(struct rv_legend, text_x), STR(struct rv_legend, color), STR(struct rv_legend, label),
+};
+static const struct ud_fields legend_fields = UD_FIELDS("a legend entry", legend_rows);
+
+static const struct ud_field tick_rows[] = {
+	STR(struct rv_tick, x), STR(struct rv_tick, label), UD_FIELD(struct rv_tick, one, UD_FIELD_BOOL),
+};
+static const struct ud_fields tick_fields = UD_FIELDS("an axis tick", tick_rows);
+
+static const struct ud_field wf_bar_rows[] = {
+	STR(struct rv_wf_bar, label),  STR(struct rv_wf_bar, x),       STR(struct rv_wf_bar, y),
+	STR(struct rv_wf_bar, w),      STR(struct rv_wf_bar, h),       STR(struct rv_wf_bar, text_y),
+	STR(struct rv_wf_bar, value_x), STR(struct rv_wf_bar, color),  STR(struct rv_wf_bar, value),
+	STR(struct rv_wf_bar, label_x),
+};
+static const struct ud_fields wf_bar_fields = UD_FIELDS("a waterfall bar", wf_bar_rows);
+
+static const struct ud_field waterfall_rows[] = {
+	INT(struct rv_waterfall, width),
+	INT(struct rv_waterfall, height),
+	INT(struct rv_waterfall, axis_top),
+	UD_FIELD_LIST_OF(struct rv_waterfall, bars, nbars, &wf_bar_fields),
+	STR(struct rv_waterfall, axis_x),
+	STR(struct rv_waterfall, axis_bottom),
+	STR(struct rv_waterfall, tick_y),
+	STR(struct rv_waterfall, legend_y),
+	UD_FIELD_LIST_OF(struct rv_waterfall, ticks, nticks, &tick_fields),
+	UD_FIELD_LIST_OF(struct rv_waterfall, legend, nlegend, &legend_fields),
+};
+const struct ud_fields ud_rv_waterfall_fields = UD_FIELDS("a waterfall", waterfall_rows);
+
+static const struct ud_field ab_row_rows[] = {
+	STR(struct rv_ab_row, label),  STR(struct rv_ab_row, label_y), STR(struct rv_ab_row, a_y),
+	STR(struct rv_ab_row, b_y),    STR(struct rv_ab_row, a_w),     STR(struct rv_ab_row, b_w),
+	STR(struct rv_ab_row, a_text), STR(struct rv_ab_row, b_text),  STR(struct rv_ab_row, a_tx),
+	STR(struct rv_ab_row, b_tx),   STR(struct rv_ab_row, b_ty),
+};
+static const struct ud_fields ab_row_fields = UD_FIELDS("a pair of bars", ab_row_rows);
+
+static const struct ud_field ab_tick_rows[] = {
+	STR(struct rv_ab_tick, x), STR(struct rv_ab_tick, y), STR(struct rv_ab_tick, label_y), STR(struct rv_ab_tick, label),
+};
+static const struct ud_fields ab_tick_fields = UD_FIELDS("a metric bars' tick", ab_tick_rows);
+
+static const struct ud_field ab_bars_rows[] = {
+	INT(struct rv_ab_bars, width),
+	INT(struct rv_ab_bars, left),
+	STR(struct rv_ab_bars, height),
+	STR(struct rv_ab_bars, axis_bottom),
+	STR(struct rv_ab_bars, scale),
+	UD_FIELD_LIST_OF(struct rv_ab_bars, rows, nrows, &ab_row_fields),
+	UD_FIELD_LIST_OF(struct rv_ab_bars, ticks, nticks, &ab_tick_fields),
+	UD_FIELD(struct rv_ab_bars, drawn, UD_FIELD_BOOL),
+};
+const struct ud_fields ud_rv_ab_bars_fields = UD_FIELDS("the metric bars", ab_bars_rows);
+
+static const struct ud_field hot_chart_rows[] = {
+	INT(struct rv_hot_chart, width),
+	INT(struct rv_hot_chart, left),
+	STR(struct rv_hot_chart, height),
+	UD_FIELD_LIST_OF(struct rv_hot_chart, rows, nrows, &ab_row_fields),
+};
+const struct ud_fields ud_rv_hot_chart_fields = UD_FIELDS("the hotspots chart", hot_chart_rows);
+
+static const struct ud_field whisker_rows[] = {
+	STR(struct rv_whisker, x1), STR(struct rv_whisker, x2), STR(struct rv_whisker, y),
+};
+static const struct ud_fields whisker_fields = UD_FIELDS("a whisker", whisker_rows);
+
+static const struct ud_field ov_bar_rows[] = {
+	STR(struct rv_ov_bar, name),   STR(struct rv_ov_bar, label), STR(struct rv_ov_bar, x),
+	STR(struct rv_ov_bar, y),      STR(struct rv_ov_bar, w),     STR(struct rv_ov_bar, h),
+	STR(struct rv_ov_bar, text_y), STR(struct rv_ov_bar, color), STR(struct rv_ov_bar, value),
+	UD_FIELD(struct rv_ov_bar, lower_is_better, UD_FIELD_BOOL),
+	UD_FIELD_SUB(struct rv_ov_bar, whisker, UD_FIELD_OBJECT, &whisker_fields),
+};
+static const struct ud_fields ov_bar_fields = UD_FIELDS("an overview bar", ov_bar_rows);
+
+static const struct ud_field geomean_rows[] = {
+	STR(struct rv_ov_geomean, x), STR(struct rv_ov_geomean, label), INT(struct rv_ov_geomean, y),
+};
+static const struct ud_fields geomean_fields = UD_FIELDS("the geomean's mark", geomean_rows);
+
+static const struct ud_field overview_rows[] = {
+	INT(struct rv_overview, width),
+	INT(struct rv_overview, height),
+	INT(struct rv_overview, label_right),
+	INT(struct rv_overview, value_x),
+	INT(struct rv_overview, axis_top),
+	UD_FIELD_LIST_OF(struct rv_overview, bars, nbars, &ov_bar_fields),
+	STR(struct rv_overview, axis_x),
+	STR(struct rv_overview, axis_bottom),
+	STR(struct rv_overview, tick_y),
+	STR(struct rv_overview, note),
+	STR(struct rv_overview, font),
+	UD_FIELD_LIST_OF(struct rv_overview, ticks, nticks, &tick_fields),
+	UD_FIELD_SUB(struct rv_overview, geomean, UD_FIELD_OBJECT, &geomean_fields),
+};
+const struct ud_fields ud_rv_overview_fields = UD_FIELDS("the overview", overview_rows);
+
+static const struct ud_field seg_rows[] = {
+	STR(struct rv_seg, x),    STR(struct rv_seg, w),      STR(struct rv_seg, color),
+	STR(struct rv_seg, text), STR(struct rv_seg, text_x), STR(struct rv_seg, text_color),
+};
+static const struct ud_fields seg_fields = UD_FIELDS("a bar's part", seg_rows);
+
+static const struct ud_field stack_row_rows[] = {
+	STR(struct rv_stack_row, host),    STR(struct rv_stack_row, label),  STR(struct rv_stack_row, y),
+	STR(struct rv_stack_row, h),       STR(struct rv_stack_row, text_y), STR(struct rv_stack_row, total_w),
+	STR(struct rv_stack_row, line),    STR(struct rv_stack_row, line_y), STR(struct rv_stack_row, branch),
+	STR(struct rv_stack_row, l1d),     STR(struct rv_stack_row, other),
+	UD_FIELD_LIST_OF(struct rv_stack_row, segs, nsegs, &seg_fields),
+};
+static const struct ud_fields stack_row_fields = UD_FIELDS("a host's stacked bar", stack_row_rows);
+
+static const struct ud_field stack_chart_rows[] = {
+	INT(struct rv_stack_chart, width),
+	INT(struct rv_stack_chart, height),
+	INT(struct rv_stack_chart, line_x),
+	STR(struct rv_stack_chart, legend_y),
+	STR(struct rv_stack_chart, label_x),
+	UD_FIELD_LIST_OF(struct rv_stack_chart, rows, nrows, &stack_row_fields),
+	UD_FIELD_STRINGS_OF(struct rv_stack_chart, missing, nmissing),
+	UD_FIELD(struct rv_stack_chart, overshoot, UD_FIELD_BOOL),
+	UD_FIELD_LIST_OF(struct rv_stack_chart, legend, nlegend, &legend_fields),
+};
+const struct ud_fields ud_rv_stack_chart_fields = UD_FIELDS("a stacked bar chart", stack_chart_rows);

@@ -59,12 +59,6 @@ const char *ud_fv_speedup(struct ud_view_pool *pool, double s, int significant)
 	return ud_view_pool_printf(pool, "%s", buf);
 }
 
-/* An SVG coordinate, one decimal. */
-static const char *coord(struct ud_view_pool *pool, double v)
-{
-	return ud_view_pool_printf(pool, "%.1f", v);
-}
-
 /* "G2 zen5, 64 CPUs" shortened to a row's label. */
 static const char *row_label(struct ud_view_pool *pool, const struct ud_fleet *f, size_t g)
 {
@@ -93,9 +87,9 @@ static struct fv_tick *ticks(struct ud_view_pool *pool, double x0, double scale,
 		if (fabs(e * log(2)) > maxabs + 1e-9)
 			continue;
 		t[(*n)++] = (struct fv_tick){
-			.x = coord(pool, x),
+			.x = ud_rv_pool_coord(pool, x),
 			.label = e == 0 ? "baseline" : ud_view_pool_printf(pool, "%dx %s", 1 << abs(e), e > 0 ? "faster" : "slower"),
-			.y2 = coord(pool, bottom),
+			.y2 = ud_rv_pool_coord(pool, bottom),
 		};
 	}
 	return t;
@@ -134,10 +128,10 @@ static void box_dots(struct ud_view_pool *pool, const struct ud_fleet *f, size_t
 		l = fmax(-maxabs,
 			 fmin(maxabs, log_or_0(ud_fv_speedup_of(&f->workloads[w], f->hosts[o->host].value[w], ref))));
 		v->dots[v->ndots] = (struct fv_dot){
-			.x = coord(pool, x0 + l * scale),
-			.y = coord(pool, y),
-			.label_y = coord(pool, y - 6),
-			.label_x = coord(pool, x0 + l * scale + 4),
+			.x = ud_rv_pool_coord(pool, x0 + l * scale),
+			.y = ud_rv_pool_coord(pool, y),
+			.label_y = ud_rv_pool_coord(pool, y - 6),
+			.label_x = ud_rv_pool_coord(pool, x0 + l * scale + 4),
 			.label = v->ndots < CHART_LABELS ? ud_view_pool_printf(pool, "%s", f->hosts[o->host].label) : "",
 		};
 		v->ndots++;
@@ -157,15 +151,15 @@ static void box_row(struct ud_view_pool *pool, const struct ud_fleet *f, size_t 
 	a = fmax(-maxabs, fmin(a, maxabs)), b = fmax(-maxabs, fmin(b, maxabs));
 	*row = (struct fv_box_row){
 		.label = row_label(pool, f, g),
-		.y = coord(pool, y + 4),
-		.mid = coord(pool, y + BOX_ROW / 2.0),
-		.text_y = coord(pool, y + 17),
-		.lo = coord(pool, x0 + fmin(a, b) * scale),
-		.hi = coord(pool, x0 + fmax(a, b) * scale),
-		.box_x = coord(pool, x0 + fmin(c, e) * scale),
-		.box_w = coord(pool, fmax(fabs(e - c) * scale, 1)),
-		.med = coord(pool, x0 + m * scale),
-		.y2 = coord(pool, y + BOX_ROW - 4),
+		.y = ud_rv_pool_coord(pool, y + 4),
+		.mid = ud_rv_pool_coord(pool, y + BOX_ROW / 2.0),
+		.text_y = ud_rv_pool_coord(pool, y + 17),
+		.lo = ud_rv_pool_coord(pool, x0 + fmin(a, b) * scale),
+		.hi = ud_rv_pool_coord(pool, x0 + fmax(a, b) * scale),
+		.box_x = ud_rv_pool_coord(pool, x0 + fmin(c, e) * scale),
+		.box_w = ud_rv_pool_coord(pool, fmax(fabs(e - c) * scale, 1)),
+		.med = ud_rv_pool_coord(pool, x0 + m * scale),
+		.y2 = ud_rv_pool_coord(pool, y + BOX_ROW - 4),
 		.held = d->n > 0,
 	};
 }
@@ -178,9 +172,9 @@ void ud_fv_box(struct ud_view_pool *pool, const struct ud_fleet *f, size_t w, st
 	*v = (struct fv_box){
 		.name = ud_view_pool_printf(pool, "%s", f->workloads[w].name),
 		.width = BOX_WIDTH,
-		.height = coord(pool, bottom + 8),
-		.axis_x = coord(pool, x0),
-		.bottom = coord(pool, bottom),
+		.height = ud_rv_pool_coord(pool, bottom + 8),
+		.axis_x = ud_rv_pool_coord(pool, x0),
+		.bottom = ud_rv_pool_coord(pool, bottom),
 		.rows = ud_view_pool_alloc(pool, f->ngroups, sizeof(*v->rows)),
 	};
 	for (size_t g = 0; v->rows && g < f->ngroups; g++)
@@ -198,9 +192,9 @@ void ud_fv_group_chart(struct ud_view_pool *pool, const struct ud_fleet *f, stru
 	scale = (BOX_RIGHT - BOX_LEFT) / 2.0 / maxabs;
 	*v = (struct fv_group_chart){
 		.width = BOX_WIDTH,
-		.height = coord(pool, bottom + 8),
-		.axis_x = coord(pool, x0),
-		.bottom = coord(pool, bottom),
+		.height = ud_rv_pool_coord(pool, bottom + 8),
+		.axis_x = ud_rv_pool_coord(pool, x0),
+		.bottom = ud_rv_pool_coord(pool, bottom),
 		.bars = ud_view_pool_alloc(pool, f->ngroups, sizeof(*v->bars)),
 	};
 	for (size_t g = 0; v->bars && g < f->ngroups; g++) {
@@ -208,11 +202,11 @@ void ud_fv_group_chart(struct ud_view_pool *pool, const struct ud_fleet *f, stru
 
 		v->bars[v->nbars++] = (struct fv_bar){
 			.label = row_label(pool, f, g),
-			.y = coord(pool, y + 4),
-			.text_y = coord(pool, y + 17),
-			.x = coord(pool, x0 + fmin(l, 0) * scale),
-			.w = coord(pool, fmax(fabs(l) * scale, 1)),
-			.value_x = coord(pool, x0 + fmax(l, 0) * scale + 4),
+			.y = ud_rv_pool_coord(pool, y + 4),
+			.text_y = ud_rv_pool_coord(pool, y + 17),
+			.x = ud_rv_pool_coord(pool, x0 + fmin(l, 0) * scale),
+			.w = ud_rv_pool_coord(pool, fmax(fabs(l) * scale, 1)),
+			.value_x = ud_rv_pool_coord(pool, x0 + fmax(l, 0) * scale + 4),
 			.value = ud_fv_speedup(pool, f->groups[g].geomean, -1),
 			.class = ud_fv_speedup_class(f->groups[g].geomean),
 		};

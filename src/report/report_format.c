@@ -3,10 +3,9 @@
  * by the diff's and compare's views and the charts: a missing value reads
  * "n/a" or "unknown", never "nan", "inf" or "(null)"; and the width the
  * text forms fit (ud_report_set_width).  Also the parts of a
- * diff that both views list alike: environment, findings, names.
+ * diff that the diff report lists, as typed rows: environment, findings.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,9 @@
 #include "diff.h"
 #include "report.h"
 #include "report_priv.h"
+#include "template.h"
 #include "text.h"
+#include "view_pool.h"
 
 static const char *fact_text(const char *field, const struct ud_fact *v, char *buf, size_t len);
 
@@ -32,38 +33,21 @@ size_t ud_report_width(void)
 	return report_width;
 }
 
-json_t *ud_rv_fmt(const char *format, double v)
+const char *ud_rv_pool_fmt(struct ud_view_pool *pool, const char *format, double v)
 {
 	char buf[64];
 
 	if (!isfinite(v))
-		return json_string("n/a");
+		return "n/a";
 	snprintf(buf, sizeof(buf), format, v);
-	return json_string(buf);
+	return ud_view_pool_printf(pool, "%s", buf);
 }
 
-json_t *ud_rv_ratio(double v)
+const char *ud_rv_pool_ratio(struct ud_view_pool *pool, double v)
 {
 	char buf[UD_RATIO_MAX];
 
-	return json_string(ud_format_ratio_x(v, buf, sizeof(buf)));
-}
-
-json_t *ud_rv_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	json_t *v;
-
-	va_start(ap, fmt);
-	s = ud_vprintf_new(fmt, ap);
-	va_end(ap);
-	if (!s)
-		return NULL;
-	ud_utf8_sanitize(s);
-	v = json_string(s);
-	free(s);
-	return v;
+	return ud_view_pool_printf(pool, "%s", ud_format_ratio_x(v, buf, sizeof(buf)));
 }
 
 /* A count per unit as text.h's one rule writes numbers: "3,807", "91.1", "0.0000326". */
@@ -72,12 +56,9 @@ void ud_rv_count_text(double v, char *buf, size_t len)
 	ud_format_human(v, buf, len);
 }
 
-json_t *ud_rv_coord(double v)
+const char *ud_rv_pool_coord(struct ud_view_pool *pool, double v)
 {
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%.1f", v);
-	return json_string(buf);
+	return ud_view_pool_printf(pool, "%.1f", v);
 }
 
 double ud_rv_known(double v)
@@ -85,9 +66,9 @@ double ud_rv_known(double v)
 	return isfinite(v) ? v : NAN;
 }
 
-json_t *ud_rv_metric(double v, enum ud_metric m)
+const char *ud_rv_pool_metric(struct ud_view_pool *pool, double v, enum ud_metric m)
 {
-	return ud_metric_is_percent(m) ? ud_rv_fmt("%.2f%%", 100 * v) : ud_rv_fmt("%.3g", v);
+	return ud_metric_is_percent(m) ? ud_rv_pool_fmt(pool, "%.2f%%", 100 * v) : ud_rv_pool_fmt(pool, "%.3g", v);
 }
 
 void ud_rv_speedup_text(double s, int significant, char *buf, size_t len)
@@ -139,13 +120,9 @@ char *ud_shorten_new(const char *s, size_t max_chars)
 	return ud_printf_new("%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
 }
 
-json_t *ud_rv_shorten(const char *s, size_t max_chars)
+const char *ud_rv_pool_shorten(struct ud_view_pool *pool, const char *s, size_t max_chars)
 {
-	char *t = ud_shorten_new(s, max_chars);
-	json_t *v = t ? json_string(t) : NULL;
-
-	free(t);
-	return v;
+	return ud_view_pool_keep(pool, ud_shorten_new(s, max_chars));
 }
 
 void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len)
@@ -159,45 +136,50 @@ void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, c
 	snprintf(buf, len, p && ud_host_stated(p->host, e->field) ? "%s (stated)" : "%s", text);
 }
 
-json_t *ud_rv_environment(const struct ud_diff *d)
+struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n)
 {
-	json_t *rows = json_array();
+	struct ud_rv_env_row *rows = d->nenv ? ud_view_pool_alloc(pool, d->nenv, sizeof(*rows)) : NULL;
 
-	for (size_t i = 0; i < d->nenv; i++) {
+	*n = 0;
+	for (size_t i = 0; rows && i < d->nenv; i++) {
 		char a[512], b[512];
 
 		ud_rv_env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
 		ud_rv_env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
-		json_array_append_new(rows, json_pack("{s:s s:s s:s}", "field", d->env[i].field, "a", a, "b", b));
+		rows[(*n)++] = (struct ud_rv_env_row){ d->env[i].field, ud_view_pool_printf(pool, "%s", a),
+						       ud_view_pool_printf(pool, "%s", b) };
 	}
 	return rows;
 }
 
-json_t *ud_rv_names(const char **names, size_t n)
+struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n)
 {
-	json_t *out = json_array();
+	struct ud_rv_finding *rows = d->nfindings ? ud_view_pool_alloc(pool, d->nfindings, sizeof(*rows)) : NULL;
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(out, json_string(names[i]));
-	return out;
-}
-
-json_t *ud_rv_findings(const struct ud_diff *d)
-{
-	json_t *rows = json_array();
-
-	for (size_t i = 0; i < d->nfindings; i++) {
+	*n = 0;
+	for (size_t i = 0; rows && i < d->nfindings; i++) {
 		const struct ud_finding *f = &d->findings[i];
-		json_t *evidence = json_array();
 
-		for (size_t k = 0; k < f->nevidence; k++)
-			json_array_append_new(evidence, json_string(f->evidence[k]));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o}", "id", ud_finding_name(f->id), "hypothesis",
-						      f->hypothesis ? json_string(f->hypothesis) : json_null(), "evidence",
-						      evidence, "confirm", f->confirm ? json_string(f->confirm) : json_null()));
+		rows[(*n)++] = (struct ud_rv_finding){ ud_finding_name(f->id), f->hypothesis, f->confirm, f->evidence,
+						       f->nevidence };
 	}
 	return rows;
 }
+
+static const struct ud_field env_rows[] = {
+	UD_FIELD(struct ud_rv_env_row, field, UD_FIELD_STRING),
+	UD_FIELD(struct ud_rv_env_row, a, UD_FIELD_STRING),
+	UD_FIELD(struct ud_rv_env_row, b, UD_FIELD_STRING),
+};
+const struct ud_fields ud_rv_env_fields = UD_FIELDS("a host fact that differs", env_rows);
+
+static const struct ud_field finding_rows[] = {
+	UD_FIELD(struct ud_rv_finding, id, UD_FIELD_STRING),
+	UD_FIELD(struct ud_rv_finding, hypothesis, UD_FIELD_STRING),
+	UD_FIELD(struct ud_rv_finding, confirm, UD_FIELD_STRING),
+	UD_FIELD_STRINGS_OF(struct ud_rv_finding, evidence, nevidence),
+};
+const struct ud_fields ud_rv_finding_fields = UD_FIELDS("a finding", finding_rows);
 
 /* Arm's MIDR fields are hex where the kernel and `host` print them ("0x41"), not 65. */
 static bool is_hex_field(const char *field)

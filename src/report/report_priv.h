@@ -1,15 +1,15 @@
 /*
  * report_priv.h - what the report's files share: numbers formatted for a
  * person (report_format.c: never "nan", "inf" or "(null)", a missing value
- * reads "n/a"), and the charts' geometry (report_chart.c) that the view
- * (report_view.c) puts beside each workload.  The diff's view and charts
- * read the typed model (diff.h); a number it could not compute (NAN, or
- * one that overflowed) reads as unknown, as the document's null does.
+ * reads "n/a"), the rows the diff's and compare's views list alike, and
+ * the log axis the charts (report_chart.c) share.  The diff's typed view
+ * and charts (report_view.h) read the typed model (diff.h); a number it
+ * could not compute (NAN, or one that overflowed) reads as unknown, as the
+ * document's null does.
  */
 #ifndef UD_REPORT_PRIV_H
 #define UD_REPORT_PRIV_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -18,20 +18,41 @@
 #include "report_format.h"
 #include "uarch.h"
 
-/* A metric as its table says: "10.97%" or "0.71".  A new reference. */
-json_t *ud_rv_metric(double v, enum ud_metric m);
-/* Every host fact a diff's two sides differ in, as {field, a, b} rows of ud_rv_env_side_text (new reference). */
-json_t *ud_rv_environment(const struct ud_diff *d);
+struct ud_view_pool;
+struct ud_fields;
+
 /* One side of the diff's host fact d->env[i] as the reports show it: "6.8.0", "yes", "0xd0c", "5 (stated)". */
 void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len);
-/* n names as an array of strings: the workloads only one side holds (new reference). */
-json_t *ud_rv_names(const char **names, size_t n);
-/*
- * A diff's findings as the diff and compare reports list them: [{id,
- * hypothesis, evidence: [...], confirm (null where no rule names a check)}]
- * (new reference).
- */
-json_t *ud_rv_findings(const struct ud_diff *d);
+
+/* A host fact the two sides differ in, each side as ud_rv_env_side_text writes it. */
+struct ud_rv_env_row {
+	const char *field, *a, *b;
+};
+
+/* A finding as the diff report lists it: confirm NULL where no rule names a check. */
+struct ud_rv_finding {
+	const char *id, *hypothesis, *confirm;
+	char **evidence; /* borrowed from the diff */
+	size_t nevidence;
+};
+
+/* Every host fact a diff's two sides differ in, *n of them (owned by pool; NULL when none or pool->oom). */
+struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n);
+/* A diff's findings, *n of them (owned by pool, their texts borrowed from d; NULL when none or pool->oom). */
+struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n);
+/* The tables the report templates read those rows through. */
+extern const struct ud_fields ud_rv_env_fields, ud_rv_finding_fields;
+
+/* printf of v, or "n/a" when v is not finite (owned by pool, or static). */
+const char *ud_rv_pool_fmt(struct ud_view_pool *pool, const char *format, double v);
+/* A ratio with its "x" ("0.979x"), "n/a" when not finite (owned by pool). */
+const char *ud_rv_pool_ratio(struct ud_view_pool *pool, double v);
+/* A metric as its table says: "10.97%" or "0.71" (owned by pool, or static). */
+const char *ud_rv_pool_metric(struct ud_view_pool *pool, double v, enum ud_metric m);
+/* An SVG coordinate, one decimal (owned by pool). */
+const char *ud_rv_pool_coord(struct ud_view_pool *pool, double v);
+/* s in at most max_chars characters, as ud_shorten_new (owned by pool). */
+const char *ud_rv_pool_shorten(struct ud_view_pool *pool, const char *s, size_t max_chars);
 /*
  * "4.66x faster", "1.25x slower", "~ 1.02x" (within the noise), "n/a": the
  * speedup without its object (ud_speedup_words), significant the test's
@@ -45,9 +66,7 @@ int ud_rv_summary_significant(const struct ud_diff_summary *s);
  * both) without a table or where it lacks either.
  */
 bool ud_rv_penalties(const struct ud_uarch *u, double *branch, double *l1d);
-/* s in at most max_chars characters, its middle replaced by "…" when longer (new reference). */
-json_t *ud_rv_shorten(const char *s, size_t max_chars);
-/* The same as a new string (caller frees); NULL when out of memory. */
+/* s in at most max_chars characters, its middle replaced by "…" when longer: a new string (caller frees); NULL when out of memory. */
 char *ud_shorten_new(const char *s, size_t max_chars);
 
 /*
@@ -65,43 +84,5 @@ struct ud_log_axis {
 void ud_chart_waterfall_extent(const double factor[UD_FACTOR_COUNT], double speedup, double *lo, double *hi);
 /* The axis every waterfall of the report is drawn on, fitted to lo..hi from ud_chart_waterfall_extent. */
 void ud_chart_waterfall_axis(struct ud_log_axis *ax, double lo, double hi);
-/* The factors as a waterfall of bars on the shared axis, and the speedup they multiply to (new reference). */
-json_t *ud_chart_waterfall(const double factor[UD_FACTOR_COUNT], double speedup, const struct ud_log_axis *ax);
-/* IPC and the miss rates of metric[], A above B, each pair scaled to its larger value, "drawn" false where none has both (new reference). */
-json_t *ud_chart_ab_bars(const struct ud_ab metric[UD_METRIC_COUNT]);
-/* Each sampled symbol's share of samples, A above B, the largest share the full width (new reference). */
-json_t *ud_chart_hotspots(const struct ud_hotspot_move *moves, size_t n);
-/*
- * report_hotspots.c: a diff workload's hotspots as the reports show them,
- * {title, rows: [{symbol, mode, a, b, a_ns, b_ns, col}], chart} (new
- * reference); null when the diff has none.
- */
-json_t *ud_rv_hotspots(const struct ud_diff_workload *w);
-/*
- * One bar per workload's speedup on a log axis centred at 1x, composites
- * left out, the summary's geomean marked (new reference; null when no
- * workload has a speedup).
- */
-json_t *ud_chart_overview(const struct ud_diff *d);
-/*
- * Each host's CPI as a stacked bar from metric[] and the hosts' penalties
- * (d->host[].uarch): branch part, L1d part, the rest (new reference; null
- * without a CPI).
- */
-json_t *ud_chart_cpi_stack(const struct ud_ab metric[UD_METRIC_COUNT], const struct ud_diff *d);
-/*
- * Each host's cycles per unit of work as a stacked bar of its top-down
- * level-1 buckets and residual, on one scale (each bar its fractions of the
- * width where a side's cycles are unknown), for the hosts with a record (new
- * reference).
- */
-json_t *ud_chart_topdown(const struct ud_diff_topdown *td, const char *unit);
-/*
- * report_topdown.c: a diff workload's top-down as the reports show it,
- * {title, head, rows: [{name, a, b, share, col}], sentence: [] or [one],
- * methods, notes, chart} (new reference); null where neither side has a
- * record.
- */
-json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_priv.h"
+#include "report_view.h"
 #include "text.h"
 
 /* "bad_speculation" as a person reads it: "bad speculation"; the residual as what it is. */
@@ -30,10 +30,10 @@ static bool cycle_accounting(const struct ud_diff_topdown *td)
 }
 
 /* One bucket's row: "bad speculation   2,145   106   51%", level 2 indented under its parent. */
-static json_t *row(const struct ud_diff_topdown *td, int b)
+static struct rv_td_row row(struct ud_view_pool *pool, const struct ud_diff_topdown *td, int b)
 {
 	const struct ud_td_cycles *c = &td->cycles[b];
-	char label[64], name[72], a[40], bb[40], share[24], col[200];
+	char label[64], name[72], a[40], bb[40], share[24];
 
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
 	snprintf(name, sizeof(name), "%s%s", b < UD_TD_NBUCKETS && ud_topdown_bucket_level(b) == 2 ? "  " : "", label);
@@ -49,27 +49,27 @@ static json_t *row(const struct ud_diff_topdown *td, int b)
 			 100 * (c->b - c->a));
 	else
 		snprintf(share, sizeof(share), isfinite(c->share_of_change) ? "%.0f%%" : "n/a", 100 * c->share_of_change);
-	snprintf(col, sizeof(col), "%-26s %14s %14s %9s", name, a, bb, share);
-	return json_pack("{s:s s:s s:s s:s s:s}", "name", name, "a", a, "b", bb, "share", share, "col", col);
+	return (struct rv_td_row){ ud_view_pool_printf(pool, "%s", name), ud_view_pool_printf(pool, "%s", a),
+				   ud_view_pool_printf(pool, "%s", bb), ud_view_pool_printf(pool, "%s", share),
+				   ud_view_pool_printf(pool, "%-26s %14s %14s %9s", name, a, bb, share) };
 }
 
 /* Rows in the order a reader goes down: each level-1 bucket with its level-2 ones under it, the residual last. */
-static json_t *rows(const struct ud_diff_topdown *td)
+static void rows(struct ud_view_pool *pool, const struct ud_diff_topdown *td, struct rv_topdown *v)
 {
-	json_t *out = json_array();
-
+	if (!(v->rows = ud_view_pool_alloc(pool, UD_TD_RESIDUAL + 1, sizeof(*v->rows))))
+		return;
 	for (int p = 0; p < UD_TD_LEVEL1_COUNT; p++) {
 		if (!td->written[p])
 			continue;
-		json_array_append_new(out, row(td, p));
+		v->rows[v->nrows++] = row(pool, td, p);
 		for (int b = UD_TD_LEVEL1_COUNT; b < UD_TD_NBUCKETS; b++)
 			if (td->written[b] && ud_topdown_bucket_parent(b) == p)
-				json_array_append_new(out, row(td, b));
+				v->rows[v->nrows++] = row(pool, td, b);
 	}
 	/* the residual where some slots went unclaimed on a side: a normalised record has none */
 	if (td->written[UD_TD_RESIDUAL] && (td->cycles[UD_TD_RESIDUAL].a != 0 || td->cycles[UD_TD_RESIDUAL].b != 0))
-		json_array_append_new(out, row(td, UD_TD_RESIDUAL));
-	return out;
+		v->rows[v->nrows++] = row(pool, td, UD_TD_RESIDUAL);
 }
 
 /* The level-1 bucket that moved most in the direction of the change; -1 when none did. */
@@ -84,27 +84,27 @@ static int largest_part(const struct ud_diff_topdown *td)
 	return best;
 }
 
-/* ["E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad speculation."] (slots where the
- * cycles are unknown), or [] */
-static json_t *sentence(const struct ud_diff *d, const struct ud_diff_topdown *td, const char *unit)
+/* "E6 needs 4,031 fewer cycles per KB than E5: 2,038 of them (51%) were bad speculation.", or NULL (owned by pool) */
+static const char *sentence(struct ud_view_pool *pool, const struct ud_diff *d, const struct ud_diff_topdown *td,
+			    const char *unit)
 {
 	double change = td->per_b - td->per_a;
 	int b = largest_part(td);
 	char total[40], part[40], label[64];
 
 	if (!td->same_method || td->measure == UD_TD_IN_FRACTION || !isfinite(change) || change == 0 || b < 0)
-		return json_array();
+		return NULL;
 	ud_rv_count_text(fabs(change), total, sizeof(total));
 	ud_rv_count_text(fabs(td->cycles[b].b - td->cycles[b].a), part, sizeof(part));
 	bucket_label(b, cycle_accounting(td), label, sizeof(label));
-	return json_pack("[o]", ud_rv_printf("%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
-					     d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more",
-					     ud_td_measure_name(td->measure), unit, d->host[UD_SIDE_A].label, part,
-					     100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to", label));
+	return ud_view_pool_printf(pool, "%s needs %s %s %s per %s than %s: %s of them (%.0f%%) %s %s.",
+				   d->host[UD_SIDE_B].label, total, change < 0 ? "fewer" : "more",
+				   ud_td_measure_name(td->measure), unit, d->host[UD_SIDE_A].label, part,
+				   100 * td->cycles[b].share_of_change, change < 0 ? "were" : "went to", label);
 }
 
-/* "A: slots, level 2 (perf's metrics)" */
-static json_t *method_line(const char *side, const struct ud_topdown *t)
+/* "A: slots, level 2 (perf's metrics)" (owned by pool) */
+static const char *method_line(struct ud_view_pool *pool, const char *side, const struct ud_topdown *t)
 {
 	static const char *const sources[] = { [UD_TD_COUNTED] = "counted", [UD_TD_PERF_METRICS] = "perf's metrics",
 					       [UD_TD_PERF_TOPDOWN_EVENTS] = "perf's topdown events" };
@@ -116,11 +116,11 @@ static json_t *method_line(const char *side, const struct ud_topdown *t)
 		snprintf(line, sizeof(line), "%s: %s, level %d (%s)%s", side,
 			 t->method == UD_TD_SLOTS ? "issue slots" : "cycle accounting: stalled cycles, not top-down",
 			 t->level, sources[t->source], t->estimate[0] ? ", an estimate (multiplexed)" : "");
-	return json_string(line);
+	return ud_view_pool_printf(pool, "%s", line);
 }
 
 /* Why each level-1 bucket a side has is null, and why a side's record is an estimate. */
-static void side_notes(json_t *notes, const char *side, const struct ud_topdown *t)
+static void side_notes(struct ud_view_pool *pool, struct rv_topdown *v, const char *side, const struct ud_topdown *t)
 {
 	char label[64];
 
@@ -130,11 +130,11 @@ static void side_notes(json_t *notes, const char *side, const struct ud_topdown 
 		if (!t->defined[b] || !isnan(t->value[b]))
 			continue;
 		bucket_label(b, false, label, sizeof(label));
-		json_array_append_new(notes, ud_rv_printf("%s %s n/a: %s", side, label,
-							  t->reason[b][0] ? t->reason[b] : "no reason"));
+		v->notes[v->nnotes++] = ud_view_pool_printf(pool, "%s %s n/a: %s", side, label,
+							    t->reason[b][0] ? t->reason[b] : "no reason");
 	}
 	if (t->estimate[0])
-		json_array_append_new(notes, ud_rv_printf("%s: %s", side, t->estimate));
+		v->notes[v->nnotes++] = ud_view_pool_printf(pool, "%s: %s", side, t->estimate);
 }
 
 /* Whether any bucket has a value on either side. */
@@ -146,38 +146,74 @@ static bool any_value(const struct ud_diff_topdown *td)
 	return false;
 }
 
-json_t *ud_rv_topdown(const struct ud_diff *d, const struct ud_diff_workload *w)
+/* At most: each side's level-1 buckets and its estimate, and the note on methods. */
+#define NOTES_MAX (2 * (UD_TD_LEVEL1_COUNT + 1) + 1)
+
+/* "cycles per KB" or "share of the slots", and the text table's head over its columns. */
+static void titles(struct ud_view_pool *pool, const struct ud_diff_topdown *td, const char *unit, struct rv_topdown *v)
+{
+	char title[80], head[120];
+
+	if (td->measure == UD_TD_IN_FRACTION)
+		snprintf(title, sizeof(title), "share of the slots");
+	else
+		snprintf(title, sizeof(title), "%s per %s", ud_td_measure_name(td->measure), unit);
+	snprintf(head, sizeof(head), "top-down, %s", title);
+	snprintf(head + strlen(head), sizeof(head) - strlen(head), "%*s %14s %9s", (int)(41 - strlen(head)), "A", "B",
+		 td->measure == UD_TD_IN_FRACTION ? "change" : "share");
+	v->title = ud_view_pool_printf(pool, "%s", title);
+	v->head = ud_view_pool_printf(pool, "%s", head);
+	v->share_head = td->measure == UD_TD_IN_FRACTION ? "change in points" : "share of the change";
+}
+
+struct rv_topdown *ud_rv_topdown(struct ud_view_pool *pool, const struct ud_diff *d, const struct ud_diff_workload *w)
 {
 	const struct ud_diff_topdown *td = &w->topdown;
 	const char *no_pmu[] = { d->host[UD_SIDE_A].no_pmu, d->host[UD_SIDE_B].no_pmu };
-	json_t *v, *notes;
-	char title[80], head[120];
+	struct rv_topdown *v;
 
 	/*
 	 * Nothing counted where the hosts have no PMU: the report's banner says
 	 * why once, so no table of n/a rows repeats it per bucket and workload.
 	 */
 	if ((!td->a && !td->b) || (!any_value(td) && (!td->a || no_pmu[0]) && (!td->b || no_pmu[1])))
-		return json_null();
-	notes = json_array();
+		return NULL;
+	if (!(v = ud_view_pool_alloc(pool, 1, sizeof(*v))) || !(v->notes = ud_view_pool_alloc(pool, NOTES_MAX, sizeof(char *))) ||
+	    !(v->methods = ud_view_pool_alloc(pool, 2, sizeof(char *))) ||
+	    !(v->sentence = ud_view_pool_alloc(pool, 1, sizeof(char *))))
+		return NULL;
 	if (!no_pmu[0])
-		side_notes(notes, "A", td->a);
+		side_notes(pool, v, "A", td->a);
 	if (!no_pmu[1])
-		side_notes(notes, "B", td->b);
+		side_notes(pool, v, "B", td->b);
 	if (td->a && td->b && !td->same_method)
-		json_array_append_new(notes, json_string("The two hosts account differently (issue slots on one, stalled "
-							 "cycles on the other): each is shown, the two are not subtracted."));
-	if (td->measure == UD_TD_IN_FRACTION)
-		snprintf(title, sizeof(title), "share of the slots");
-	else
-		snprintf(title, sizeof(title), "%s per %s", ud_td_measure_name(td->measure), w->work.unit);
-	snprintf(head, sizeof(head), "top-down, %s", title);
-	snprintf(head + strlen(head), sizeof(head) - strlen(head), "%*s %14s %9s", (int)(41 - strlen(head)), "A", "B",
-		 td->measure == UD_TD_IN_FRACTION ? "change" : "share");
-	v = json_pack("{s:s s:s s:s s:o s:o s:[oo] s:o s:o}", "title", title, "head", head, "share_head",
-		      td->measure == UD_TD_IN_FRACTION ? "change in points" : "share of the change", "rows", rows(td),
-		      "sentence",
-		      sentence(d, td, w->work.unit), "methods", method_line("A", td->a), method_line("B", td->b), "notes",
-		      notes, "chart", ud_chart_topdown(td, w->work.unit));
+		v->notes[v->nnotes++] = "The two hosts account differently (issue slots on one, stalled cycles on the other): "
+					"each is shown, the two are not subtracted.";
+	titles(pool, td, w->work.unit, v);
+	rows(pool, td, v);
+	if ((v->sentence[0] = sentence(pool, d, td, w->work.unit)) != NULL)
+		v->nsentence = 1;
+	v->methods[v->nmethods++] = method_line(pool, "A", td->a);
+	v->methods[v->nmethods++] = method_line(pool, "B", td->b);
+	v->chart = ud_chart_topdown(pool, td, w->work.unit);
 	return v;
 }
+
+static const struct ud_field row_rows[] = {
+	UD_FIELD(struct rv_td_row, name, UD_FIELD_STRING), UD_FIELD(struct rv_td_row, a, UD_FIELD_STRING),
+	UD_FIELD(struct rv_td_row, b, UD_FIELD_STRING),    UD_FIELD(struct rv_td_row, share, UD_FIELD_STRING),
+	UD_FIELD(struct rv_td_row, col, UD_FIELD_STRING),
+};
+static const struct ud_fields row_fields = UD_FIELDS("a top-down row", row_rows);
+
+static const struct ud_field topdown_rows[] = {
+	UD_FIELD(struct rv_topdown, title, UD_FIELD_STRING),
+	UD_FIELD(struct rv_topdown, head, UD_FIELD_STRING),
+	UD_FIELD(struct rv_topdown, share_head, UD_FIELD_STRING),
+	UD_FIELD_LIST_OF(struct rv_topdown, rows, nrows, &row_fields),
+	UD_FIELD_STRINGS_OF(struct rv_topdown, sentence, nsentence),
+	UD_FIELD_STRINGS_OF(struct rv_topdown, methods, nmethods),
+	UD_FIELD_STRINGS_OF(struct rv_topdown, notes, nnotes),
+	UD_FIELD_SUB(struct rv_topdown, chart, UD_FIELD_OBJECT, &ud_rv_stack_chart_fields),
+};
+const struct ud_fields ud_rv_topdown_fields = UD_FIELDS("a workload's top-down", topdown_rows);

@@ -6,9 +6,11 @@
  * neither side has counters, and per-workload blocks only for the
  * workloads that need them.
  *
- * The view is a jansson tree because the template renderer reads one; it is
- * built once and read by nothing else.  Factors, metrics, groups and modes
- * are named by their enums' tables, so no label of theirs lives here.
+ * The view is typed (report_view.h): C structs whose strings live in one
+ * pool or in the diff, read by the templates through the field tables at
+ * the end of this file; it is built once, rendered and freed whole.
+ * Factors, metrics, groups and modes are named by their enums' tables, so
+ * no label of theirs lives here.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -19,7 +21,7 @@
 #include "diff.h"
 #include "report.h"
 #include "diff_thresholds.h"
-#include "report_priv.h"
+#include "report_view.h"
 #include "sort.h"
 #include "text.h"
 
@@ -35,83 +37,66 @@
 /* The summary row's characters besides the name: indent, speedup, dominant, kernel share, IPC and their gaps. */
 #define SUMMARY_OTHER_COLUMNS 59
 
-/* A string the model may lack, as the document has it: null. */
-static json_t *string_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-/* A test's verdict (1, 0, -1 unknown) as true, false or null. */
-static json_t *verdict(int significant)
-{
-	return significant < 0 ? json_null() : json_boolean(significant);
-}
-
 /*
  * The metrics side by side; one whose events mean different things on the
- * two sides is marked "*" and its reason goes to notes (SPEC §5.2
+ * two sides is marked "*" and its reason goes to the notes (SPEC §5.2
  * "comparable": shown, never charged).
  */
-static json_t *metrics_view(const struct ud_diff_workload *w, json_t *notes)
+static void metrics_view(struct ud_view_pool *pool, const struct ud_diff_workload *w, struct rv_workload *v)
 {
-	json_t *rows = json_array();
 	bool printed = false;
 
-	for (int i = 0; i < UD_METRIC_COUNT; i++) {
+	v->metrics = ud_view_pool_alloc(pool, UD_METRIC_COUNT, sizeof(*v->metrics));
+	v->metric_notes = ud_view_pool_alloc(pool, UD_METRIC_COUNT + 1, sizeof(*v->metric_notes));
+	for (int i = 0; v->metrics && v->metric_notes && i < UD_METRIC_COUNT; i++) {
 		enum ud_metric id = (enum ud_metric)i;
 		const struct ud_ab *p = &w->printed[i];
 		bool as_printed = isfinite(p->a) || isfinite(p->b);
 		/* a side the counts leave without the metric shows what the source printed, marked "^" */
 		struct ud_ab m = { isfinite(p->a) ? p->a : w->metric[i].a, isfinite(p->b) ? p->b : w->metric[i].b,
 				   as_printed ? p->ratio : w->metric[i].ratio };
-		json_t *a = ud_rv_metric(m.a, id), *b = ud_rv_metric(m.b, id), *r = ud_rv_ratio(m.ratio);
-		const char *reason = w->incomparable[i];
-		char col[160], name[48];
+		const char *reason = w->incomparable[i], *a, *b, *r;
+		char name[48];
 
-		if (!isfinite(m.a) && !isfinite(m.b)) { /* a row of n/a says nothing: the document keeps its nulls */
-			json_decref(a);
-			json_decref(b);
-			json_decref(r);
+		if (!isfinite(m.a) && !isfinite(m.b)) /* a row of n/a says nothing: the document keeps its nulls */
 			continue;
-		}
+		a = ud_rv_pool_metric(pool, m.a, id);
+		b = ud_rv_pool_metric(pool, m.b, id);
+		r = ud_rv_pool_ratio(pool, m.ratio);
 		printed = printed || as_printed;
 		snprintf(name, sizeof(name), "%s%s%s", ud_metric_label(id), reason ? " *" : "", as_printed ? " ^" : "");
-		snprintf(col, sizeof(col), "%-22s %12s %12s %10s", name, json_string_value(a), json_string_value(b),
-			 json_string_value(r));
 		if (reason)
-			json_array_append_new(notes, ud_rv_printf("* %s: %s", ud_metric_label(id), reason));
-		json_array_append_new(rows, json_pack("{s:s s:o s:o s:o s:s}", "name", name, "a", a, "b", b, "ratio", r,
-						      "col", col));
+			v->metric_notes[v->nmetric_notes++] = ud_view_pool_printf(pool, "* %s: %s", ud_metric_label(id), reason);
+		v->metrics[v->nmetrics++] = (struct rv_metric){ ud_view_pool_printf(pool, "%s", name), a, b, r,
+								 ud_view_pool_printf(pool, "%-22s %12s %12s %10s", name, a ? a : "",
+										     b ? b : "", r ? r : "") };
 	}
-	if (printed)
-		json_array_append_new(notes, json_string("^ as the imported tool printed it, where the counts give "
-							 "none: shown, not reasoned with"));
-	return rows;
+	if (printed && v->metric_notes)
+		v->metric_notes[v->nmetric_notes++] = "^ as the imported tool printed it, where the counts give none: shown, "
+						      "not reasoned with";
 }
 
-static json_t *factors_view(const struct ud_diff_workload *w)
+static void factors_view(struct ud_view_pool *pool, const struct ud_diff_workload *w, struct rv_workload *v)
 {
-	json_t *rows = json_array();
-
+	if (!(v->factors = ud_view_pool_alloc(pool, UD_FACTOR_COUNT, sizeof(*v->factors))))
+		return;
 	for (int i = 0; i < UD_FACTOR_COUNT; i++) {
-		const char *label = ud_factor_label((enum ud_factor)i);
+		const char *label = ud_factor_label((enum ud_factor)i), *value, *share, *effect;
 		double ratio = ud_rv_known(w->factor[i]);
-		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
-		json_t *v = ud_rv_ratio(ratio), *s = ud_rv_fmt("%+.0f%%", round(100 * w->share[i]) + 0.0);
-		/* what it did to B (a share beyond +-100% reads only beside the word); nothing where it prints as 1x */
-		const char *effect = strcmp(json_string_value(v), "1x") == 0 ? "" : ratio > 1 ? "helped B" : ratio < 1 ? "hurt B" : "";
-		char col[128];
 
-		if (isnan(ratio) && i != UD_FACTOR_UNEXPLAINED) { /* not counted, or stood in for by the clock factor */
-			json_decref(v);
-			json_decref(s);
+		if (isnan(ratio) && i != UD_FACTOR_UNEXPLAINED) /* not counted, or stood in for by the clock factor */
 			continue;
-		}
-		snprintf(col, sizeof(col), "%-14s %10s  %-9s %8s", label, json_string_value(v), effect, json_string_value(s));
-		json_array_append_new(rows, json_pack("{s:s s:o s:s s:o s:s s:b}", "name", label, "value", v, "effect",
-						      effect, "share", s, "col", col, "unexplained", i == UD_FACTOR_UNEXPLAINED));
+		value = ud_rv_pool_ratio(pool, ratio);
+		/* rounded, then + 0.0: a share that rounds to -0 would print "-0%", a move that is not there */
+		share = ud_rv_pool_fmt(pool, "%+.0f%%", round(100 * w->share[i]) + 0.0);
+		/* what it did to B (a share beyond +-100% reads only beside the word); nothing where it prints as 1x */
+		effect = value && strcmp(value, "1x") == 0 ? "" : ratio > 1 ? "helped B" : ratio < 1 ? "hurt B" : "";
+		v->factors[v->nfactors++] = (struct rv_factor){
+			label, value, effect, share,
+			ud_view_pool_printf(pool, "%-14s %10s  %-9s %8s", label, value ? value : "", effect, share ? share : ""),
+			i == UD_FACTOR_UNEXPLAINED,
+		};
 	}
-	return rows;
 }
 
 /* The per-unit key in words: times by their mode, counters by their name. */
@@ -225,30 +210,33 @@ static int per_unit_column(const struct ud_diff_workload *w)
 }
 
 /* The per-unit rows, their names in a column of column characters (per_unit_column()). */
-static json_t *per_unit_view(const struct ud_diff_workload *w, int column)
+static void per_unit_view(struct ud_view_pool *pool, const struct ud_diff_workload *w, int column, struct rv_workload *v)
 {
-	json_t *rows = json_array();
 	bool tested = per_unit_tested(w);
 
+	if (!w->nper_unit || !(v->per_unit = ud_view_pool_alloc(pool, w->nper_unit, sizeof(*v->per_unit))))
+		return;
 	for (size_t i = 0; i < w->nper_unit; i++) {
-		const struct ud_ab *v = &w->per_unit[i].v;
+		const struct ud_ab *ab = &w->per_unit[i].v;
 		char a[40], b[40], r[UD_RATIO_MAX], noise[40], *label;
 		double times;
 		bool is_time;
 
 		if (!(label = per_unit_row_label(w, i, &is_time, &times)))
 			continue;
-		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->a) * times, a, sizeof(a));
-		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(v->b) * times, b, sizeof(b));
-		ud_format_ratio_x(v->ratio, r, sizeof(r));
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(ab->a) * times, a, sizeof(a));
+		(is_time ? ud_format_ns : ud_rv_count_text)(ud_rv_known(ab->b) * times, b, sizeof(b));
+		ud_format_ratio_x(ab->ratio, r, sizeof(r));
 		noise_text(&w->per_unit[i], noise, sizeof(noise));
-		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:s s:o}", "name", label, "a", a, "b", b, "ratio",
-						      r, "noise", noise, "col",
-						      ud_rv_printf("%-*s %14s %14s %9s%s%s", column, label, a, b, r,
-								   tested && noise[0] ? "  " : "", tested ? noise : "")));
+		v->per_unit[v->nper_unit++] = (struct rv_per_unit){
+			ud_view_pool_printf(pool, "%s", label), ud_view_pool_printf(pool, "%s", a),
+			ud_view_pool_printf(pool, "%s", b), ud_view_pool_printf(pool, "%s", r),
+			ud_view_pool_printf(pool, "%s", noise),
+			ud_view_pool_printf(pool, "%-*s %14s %14s %9s%s%s", column, label, a, b, r, tested && noise[0] ? "  " : "",
+					    tested ? noise : ""),
+		};
 		free(label);
 	}
-	return rows;
 }
 
 /* Why a side has no count of a counter the other counted, as a clause about that side. */
@@ -263,7 +251,7 @@ static const char *missing_why(const char *other)
  * "counted on A only: L1-dcache-loads, L1-dcache-load-misses (B did not
  * count them)": the counters per_unit and the metrics leave out, named.
  */
-static json_t *one_sided_view(const struct ud_diff_workload *w)
+static const char *one_sided_view(struct ud_view_pool *pool, const struct ud_diff_workload *w)
 {
 	char *line = NULL;
 	bool ok = true;
@@ -285,10 +273,10 @@ static json_t *one_sided_view(const struct ud_diff_workload *w)
 		if (other && ok)
 			ok = ud_append(&line, " (%s %s)", side == UD_SIDE_A ? "B" : "A", missing_why(other));
 	}
-	json_t *v = ok && line ? json_string(line) : json_null();
-
+	if (ok && line)
+		return ud_view_pool_keep(pool, line);
 	free(line);
-	return v;
+	return NULL;
 }
 
 /*
@@ -329,7 +317,7 @@ static int client_clause(const struct ud_diff_workload *w, char *line, size_t si
 }
 
 /* "user 404 ns -> 43.6 ns, kernel 1.35 µs -> 344 ns; the kernel carries 74% of the change" */
-static json_t *time_split_view(const struct ud_diff_workload *w)
+static const char *time_split_view(struct ud_view_pool *pool, const struct ud_diff_workload *w)
 {
 	const struct ud_mode_part *user = &w->mode[UD_MODE_USER], *kernel = &w->mode[UD_MODE_KERNEL];
 	double share = ud_rv_known(kernel->share);
@@ -362,24 +350,19 @@ static json_t *time_split_view(const struct ud_diff_workload *w)
 			used += snprintf(line + used, sizeof(line) - (size_t)used, " (%.0f%% of the change in cycles)",
 					 100 * part->cycles_share);
 	}
-	return used ? json_string(line) : json_null();
+	return used ? ud_view_pool_printf(pool, "%s", line) : NULL;
 }
 
-static json_t *cpi_view(const struct ud_cpi_stack *c)
+static struct rv_cpi cpi_view(struct ud_view_pool *pool, const struct ud_cpi_stack *c)
 {
-	json_t *v = json_object();
-
-	json_object_set_new(v, "cpi_a", ud_rv_fmt("%.3f", c->cpi_a));
-	json_object_set_new(v, "cpi_b", ud_rv_fmt("%.3f", c->cpi_b));
-	json_object_set_new(v, "delta", ud_rv_fmt("%+.3f", c->delta));
-	json_object_set_new(v, "branch", ud_rv_fmt("%+.3f", c->branch));
-	json_object_set_new(v, "l1d", ud_rv_fmt("%+.3f", c->l1d));
-	json_object_set_new(v, "other", ud_rv_fmt("%+.3f", c->other));
-	json_object_set_new(v, "overshoot", json_boolean(c->overshoot));
-	/* no CPI stack without counts, nor without a miss counted to stack: the template leaves it out */
-	json_object_set_new(v, "known", json_boolean((isfinite(c->cpi_a) || isfinite(c->cpi_b)) &&
-						     (isfinite(c->branch) || isfinite(c->l1d))));
-	return v;
+	return (struct rv_cpi){
+		.cpi_a = ud_rv_pool_fmt(pool, "%.3f", c->cpi_a), .cpi_b = ud_rv_pool_fmt(pool, "%.3f", c->cpi_b),
+		.delta = ud_rv_pool_fmt(pool, "%+.3f", c->delta), .branch = ud_rv_pool_fmt(pool, "%+.3f", c->branch),
+		.l1d = ud_rv_pool_fmt(pool, "%+.3f", c->l1d), .other = ud_rv_pool_fmt(pool, "%+.3f", c->other),
+		.overshoot = c->overshoot,
+		/* no CPI stack without counts, nor without a miss counted to stack: the template leaves it out */
+		.known = (isfinite(c->cpi_a) || isfinite(c->cpi_b)) && (isfinite(c->branch) || isfinite(c->l1d)),
+	};
 }
 
 /* "18,103,507 KB on A, 83,430,478 KB on B (score x elapsed ...)" */
@@ -400,19 +383,19 @@ static const char *plural_s(const char *unit, double n)
 	return "s";
 }
 
-static json_t *work_view(const struct ud_work *work)
+static const char *work_view(struct ud_view_pool *pool, const struct ud_work *work)
 {
 	const char *basis = ud_work_basis_text(work->basis);
 	char a[40], b[40];
 
 	ud_rv_count_text(ud_rv_known(work->a), a, sizeof(a));
 	ud_rv_count_text(ud_rv_known(work->b), b, sizeof(b));
-	return ud_rv_printf("%s %s%s on A, %s %s%s on B (%s)", a, work->unit, plural_s(work->unit, work->a), b, work->unit,
+	return ud_view_pool_printf(pool, "%s %s%s on A, %s %s%s on B (%s)", a, work->unit, plural_s(work->unit, work->a), b, work->unit,
 			    plural_s(work->unit, work->b), basis ? basis : "");
 }
 
 /* "397163 -> 1849374 KBps", or which side has no score, rather than "n/a -> n/a". */
-static json_t *score_line(const struct ud_diff_workload *w)
+static const char *score_line(struct ud_view_pool *pool, const struct ud_diff_workload *w)
 {
 	double a = ud_rv_known(w->a->score.median), b = ud_rv_known(w->b->score.median);
 	const char *units = w->a->units ? w->a->units : "";
@@ -421,11 +404,11 @@ static json_t *score_line(const struct ud_diff_workload *w)
 	ud_format_human(a, na, sizeof(na));
 	ud_format_human(b, nb, sizeof(nb));
 	if (isfinite(a) && isfinite(b))
-		return ud_rv_printf("%s -> %s%s%s", na, nb, *units ? " " : "", units);
+		return ud_view_pool_printf(pool, "%s -> %s%s%s", na, nb, *units ? " " : "", units);
 	if (isfinite(a) || isfinite(b))
-		return ud_rv_printf("%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
-				    isfinite(a) ? "A" : "B");
-	return json_string("none on either side");
+		return ud_view_pool_printf(pool, "%s%s%s on %s only", isfinite(a) ? na : nb, *units ? " " : "", units,
+					   isfinite(a) ? "A" : "B");
+	return "none on either side";
 }
 
 static const char *dominant_label(const struct ud_diff_workload *w)
@@ -434,61 +417,50 @@ static const char *dominant_label(const struct ud_diff_workload *w)
 }
 
 /* The block's parts from the numbers: factors, metrics, per unit, time split, CPI and charts. */
-static json_t *workload_numbers(const struct ud_diff *d, const struct ud_diff_workload *w, int column,
-				const struct ud_log_axis *axis)
+static void workload_numbers(struct ud_view_pool *pool, const struct ud_diff *d, const struct ud_diff_workload *w,
+			     int column, const struct ud_log_axis *axis, struct rv_workload *v)
 {
-	json_t *v = json_object(), *notes = json_array();
-
-	json_object_set_new(v, "work", work_view(&w->work));
-	json_object_set_new(v, "factors", factors_view(w));
-	json_object_set_new(v, "metrics", metrics_view(w, notes));
-	json_object_set_new(v, "has_metrics", json_boolean(json_array_size(json_object_get(v, "metrics")) > 0));
-	json_object_set_new(v, "metric_notes", notes);
-	json_object_set_new(v, "cpi", cpi_view(&w->cpi));
-	json_object_set_new(v, "waterfall", ud_chart_waterfall(w->factor, w->speedup, axis));
-	json_object_set_new(v, "bars", ud_chart_ab_bars(w->metric));
-	json_object_set_new(v, "cpi_chart", ud_chart_cpi_stack(w->metric, d));
+	v->work = work_view(pool, &w->work);
+	factors_view(pool, w, v);
+	metrics_view(pool, w, v);
+	v->has_metrics = v->nmetrics > 0;
+	v->cpi = cpi_view(pool, &w->cpi);
+	v->waterfall = ud_chart_waterfall(pool, w->factor, w->speedup, axis);
+	v->bars = ud_chart_ab_bars(pool, w->metric);
+	v->cpi_chart = ud_chart_cpi_stack(pool, w->metric, d);
 	/* top-down on both hosts takes the CPI stack's place: it measures where the cycles went */
-	json_object_set_new(v, "topdown", ud_rv_topdown(d, w));
-	json_object_set_new(v, "show_cpi", json_boolean(!w->topdown.a || !w->topdown.b));
-	json_object_set_new(v, "per_unit", per_unit_view(w, column));
+	v->topdown = ud_rv_topdown(pool, d, w);
+	v->show_cpi = !w->topdown.a || !w->topdown.b;
+	per_unit_view(pool, w, column, v);
 	/* Templates cannot test an array for emptiness without repeating it: a flag opens the table around it. */
-	json_object_set_new(v, "has_per_unit", json_boolean(json_array_size(json_object_get(v, "per_unit")) > 0));
-	json_object_set_new(v, "per_unit_noise", json_boolean(per_unit_tested(w)));
-	{
-		/* each counter's own test, at the level the score's uses: not corrected for the many rows */
-		char head[64];
-
-		snprintf(head, sizeof(head), "noise (each at p < %g)", UD_SIG_ALPHA);
-		json_object_set_new(v, "per_unit_noise_head", json_string(head));
-	}
-	json_object_set_new(v, "one_sided", one_sided_view(w));
-	json_object_set_new(v, "time_split", time_split_view(w));
-	json_object_set_new(v, "hotspots", ud_rv_hotspots(w));
-	return v;
+	v->has_per_unit = v->nper_unit > 0;
+	v->per_unit_noise = per_unit_tested(w);
+	/* each counter's own test, at the level the score's uses: not corrected for the many rows */
+	v->per_unit_noise_head = ud_view_pool_printf(pool, "noise (each at p < %g)", UD_SIG_ALPHA);
+	v->one_sided = one_sided_view(pool, w);
+	v->time_split = time_split_view(pool, w);
+	v->hotspots = ud_rv_hotspots(pool, w);
 }
 
-static json_t *workload_view(const struct ud_diff *d, const struct ud_diff_workload *w, const struct ud_log_axis *axis)
+static void workload_view(struct ud_view_pool *pool, const struct ud_diff *d, const struct ud_diff_workload *w,
+			  const struct ud_log_axis *axis, struct rv_workload *v)
 {
 	int column = per_unit_column(w);
-	json_t *v = workload_numbers(d, w, column, axis);
 	char sp[48], per[64];
 
+	workload_numbers(pool, d, w, column, axis, v);
 	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
 	snprintf(per, sizeof(per), strcmp(w->work.unit, "run") == 0 ? "per %s" : "per %s of work", w->work.unit);
-	json_object_set_new(v, "name", json_string(w->a->name));
-	json_object_set_new(v, "speedup", json_string(sp));
-	json_object_set_new(v, "explanation", string_or_null(w->explanation));
-	json_object_set_new(v, "significance", json_string(w->sig.note));
-	json_object_set_new(v, "significant", verdict(w->sig.significant));
-	json_object_set_new(v, "per_unit_title", json_string(per));
+	v->name = w->a->name;
+	v->speedup = ud_view_pool_printf(pool, "%s", sp);
+	v->explanation = w->explanation;
+	v->significance = w->sig.note;
+	v->per_unit_title = ud_view_pool_printf(pool, "%s", per);
 	/* the text table's header over its columns, which the longest label widens */
-	json_object_set_new(v, "per_unit_head", ud_rv_printf("%-*s%s", column + PER_UNIT_HEAD_PAD, per,
-							    "A              B     ratio"));
-	json_object_set_new(v, "units", json_string(w->a->units ? w->a->units : ""));
-	json_object_set_new(v, "lower_is_better", json_boolean(!w->a->higher_is_better));
-	json_object_set_new(v, "score_line", score_line(w));
-	return v;
+	v->per_unit_head = ud_view_pool_printf(pool, "%-*s%s", column + PER_UNIT_HEAD_PAD, per, "A              B     ratio");
+	v->units = w->a->units ? w->a->units : "";
+	v->lower_is_better = !w->a->higher_is_better;
+	v->score_line = score_line(pool, w);
 }
 
 /*
@@ -541,7 +513,8 @@ struct summary_cols {
 };
 
 /* One row of the summary table: speedup, dominant factor, kernel share and IPC, A -> B. */
-static json_t *summary_row(const struct ud_diff_workload *w, const struct summary_cols *cols)
+static struct rv_summary_row summary_row(struct ud_view_pool *pool, const struct ud_diff_workload *w,
+					const struct summary_cols *cols)
 {
 	const struct ud_ab *ss = &w->metric[UD_M_SYS_SHARE], *ipc = &w->metric[UD_M_IPC];
 	/* the name column holds NAME_COLUMN characters of up to 4 bytes */
@@ -557,8 +530,13 @@ static json_t *summary_row(const struct ud_diff_workload *w, const struct summar
 	snprintf(col, sizeof(col), "%s %-15s %-*s%s%-14s %s", name, sp, cols->dominant ? 12 : 0, cols->dominant ? dom : "",
 		 cols->dominant ? " " : "", share, cols->ipc ? ipcs : "");
 	trim_right(col);
-	return json_pack("{s:s s:s s:s s:s s:s s:s s:b}", "name", full, "speedup", sp, "dominant", dom, "sys_share", share,
-			 "ipc", ipcs, "col", col, "lower_is_better", !w->a->higher_is_better);
+	return (struct rv_summary_row){ full,
+					ud_view_pool_printf(pool, "%s", sp),
+					dom,
+					ud_view_pool_printf(pool, "%s", share),
+					ud_view_pool_printf(pool, "%s", ipcs),
+					ud_view_pool_printf(pool, "%s", col),
+					!w->a->higher_is_better };
 }
 
 /* UnixBench names end in "(1 copy)" / "(2 copies)": the heading its table groups by, or -1. */
@@ -571,44 +549,52 @@ static int copies_suffix(const char *name)
 	return (int)(open - name);
 }
 
-/* The compact table when neither side has counters: rows grouped by their "(N copies)" heading. */
-static json_t *score_table(const struct ud_diff *d)
+/* One row of the score table, its name cut before the heading it is grouped under (cut < 0: none). */
+static struct rv_score_row score_row(struct ud_view_pool *pool, const struct ud_diff_workload *w, int cut)
 {
-	json_t *groups = json_array(), *rows = NULL;
-	const char *heading = NULL; /* the group's, borrowed from its first row's name; NULL before the first */
+	const char *name = w->a->name;
+	char sp[48], a[32], b[32];
 
+	ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
+	/*
+	 * Score-only rows have no section of their own to say the noise is
+	 * unknown (one run, or runs without their spread): the cell says it,
+	 * so a table of single runs claims no move (issue 40).
+	 */
+	if (w->sig.significant < 0 && (w->verdict == UD_VERDICT_FASTER || w->verdict == UD_VERDICT_SLOWER))
+		snprintf(sp + strlen(sp), sizeof(sp) - strlen(sp), ", unverified");
+	ud_format_human(w->a->score.median, a, sizeof(a));
+	ud_format_human(w->b->score.median, b, sizeof(b));
+	return (struct rv_score_row){
+		name, ud_view_pool_printf(pool, "%s", a), ud_view_pool_printf(pool, "%s", b), ud_view_pool_printf(pool, "%s", sp),
+		ud_view_pool_printf(pool, "%-46.*s %10s %10s  %s", cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp),
+		!w->a->higher_is_better,
+	};
+}
+
+/* The compact table when neither side has counters: rows grouped by their "(N copies)" heading. */
+static void score_table(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_report *v)
+{
+	struct rv_score_group *g = NULL;
+	struct rv_score_row *rows = d->nworkloads ? ud_view_pool_alloc(pool, d->nworkloads, sizeof(*rows)) : NULL;
+
+	/* the groups' rows lie one after another in rows[], in the diff's order */
+	if (!rows || !(v->score_table = ud_view_pool_alloc(pool, d->nworkloads, sizeof(*v->score_table))))
+		return;
 	for (size_t i = 0; i < d->nworkloads; i++) {
-		const struct ud_diff_workload *w = &d->workloads[i];
-		const char *name = w->a->name;
+		const char *name = d->workloads[i].a->name;
 		int cut = copies_suffix(name);
-		const char *this_heading = cut >= 0 ? name + cut : "";
-		char sp[48], a[32], b[32];
+		const char *heading = cut >= 0 ? name + cut : "";
 
-		if (!heading || strcmp(this_heading, heading) != 0) {
-			json_decref(rows);
-			rows = json_array(); /* our own reference besides the group's, so it outlives a group refused */
-			heading = this_heading;
-			json_array_append_new(groups, json_pack("{s:o s:O}", "heading", ud_rv_printf("%s", heading), "rows",
-								rows));
+		if (!g || strcmp(heading, g->heading) != 0) {
+			g = &v->score_table[v->nscore_table++];
+			g->heading = ud_view_pool_printf(pool, "%s", heading);
+			g->rows = &rows[i];
+			if (!g->heading)
+				return;
 		}
-		ud_rv_speedup_text(w->speedup, w->sig.significant, sp, sizeof(sp));
-		/*
-		 * Score-only rows have no section of their own to say the noise is
-		 * unknown (one run, or runs without their spread): the cell says it,
-		 * so a table of single runs claims no move (issue 40).
-		 */
-		if (w->sig.significant < 0 && (w->verdict == UD_VERDICT_FASTER || w->verdict == UD_VERDICT_SLOWER))
-			snprintf(sp + strlen(sp), sizeof(sp) - strlen(sp), ", unverified");
-		ud_format_human(w->a->score.median, a, sizeof(a));
-		ud_format_human(w->b->score.median, b, sizeof(b));
-		json_array_append_new(rows, json_pack("{s:s s:s s:s s:s s:o s:b}", "name", name, "a", a, "b", b, "speedup", sp,
-						      "col",
-						      ud_rv_printf("%-46.*s %10s %10s  %s",
-								   cut >= 0 ? cut - 1 : (int)strlen(name), name, a, b, sp),
-						      "lower_is_better", !w->a->higher_is_better));
+		g->rows[g->nrows++] = score_row(pool, &d->workloads[i], cut);
 	}
-	json_decref(rows);
-	return groups;
 }
 
 /* How far a workload moved either way, |ln speedup|; 0 without a speedup. */
@@ -658,7 +644,16 @@ static size_t block_workloads(const struct ud_diff *d, const struct ud_diff_work
  */
 #define ANCHOR_SLUG_MAX 48
 
-static json_t *anchor(const char *name, json_t *used)
+/* Whether id is one of the n ids given before it. */
+static bool anchor_used(const struct rv_workload *done, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (done[i].anchor && strcmp(done[i].anchor, id) == 0)
+			return true;
+	return false;
+}
+
+static const char *anchor(struct ud_view_pool *pool, const char *name, const struct rv_workload *done, size_t ndone)
 {
 	char id[sizeof("workload") + ANCHOR_SLUG_MAX + 24] = "workload";
 	size_t n = strlen(id), base;
@@ -678,32 +673,29 @@ static json_t *anchor(const char *name, json_t *used)
 	}
 	id[n] = '\0';
 	base = n;
-	for (int k = 2; json_object_get(used, id); k++)
+	for (int k = 2; anchor_used(done, ndone, id); k++)
 		snprintf(id + base, sizeof(id) - base, "-%d", k);
-	json_object_set_new(used, id, json_true());
-	return json_string(id);
+	return ud_view_pool_printf(pool, "%s", id);
 }
 
 /* The per-workload blocks, their waterfalls on one axis fitted to all of them, each with its section's id. */
-static json_t *blocks(const struct ud_diff *d)
+static void blocks(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_report *v)
 {
 	const struct ud_diff_workload *chosen[BLOCKS_MAX];
 	size_t n = block_workloads(d, chosen);
-	json_t *out = json_array(), *used = json_object();
 	struct ud_log_axis axis;
 	double lo = 0, hi = 0;
 
+	if (!n || !(v->workloads = ud_view_pool_alloc(pool, n, sizeof(*v->workloads))))
+		return;
 	for (size_t i = 0; i < n; i++)
 		ud_chart_waterfall_extent(chosen[i]->factor, chosen[i]->speedup, &lo, &hi);
 	ud_chart_waterfall_axis(&axis, lo, hi);
 	for (size_t i = 0; i < n; i++) {
-		json_t *v = workload_view(d, chosen[i], &axis);
-
-		json_object_set_new(v, "anchor", anchor(chosen[i]->a->name, used));
-		json_array_append_new(out, v);
+		workload_view(pool, d, chosen[i], &axis, &v->workloads[i]);
+		v->workloads[i].anchor = anchor(pool, chosen[i]->a->name, v->workloads, i);
+		v->nworkloads++;
 	}
-	json_decref(used);
-	return out;
 }
 
 /* "kernel-heavy (3): 1.25x faster" for each group that has workloads in the summary. */
@@ -730,11 +722,12 @@ static int group_significant(const struct ud_diff *d, enum ud_group g)
 	return any_out;
 }
 
-static json_t *groups_view(const struct ud_diff *d)
+static void groups_view(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_summary *v)
 {
-	json_t *groups = json_array();
-	char sp[48], line[128];
+	char sp[48];
 
+	if (!(v->groups = ud_view_pool_alloc(pool, UD_GROUP_COUNT, sizeof(*v->groups))))
+		return;
 	for (int g = 0; g < UD_GROUP_COUNT; g++) {
 		size_t n = 0;
 
@@ -743,112 +736,71 @@ static json_t *groups_view(const struct ud_diff *d)
 		if (!n)
 			continue;
 		ud_rv_speedup_text(d->summary.group_geomean[g], group_significant(d, (enum ud_group)g), sp, sizeof(sp));
-		snprintf(line, sizeof(line), "%s (%zu): %s", ud_group_name((enum ud_group)g), n, sp);
-		json_array_append_new(groups, json_pack("{s:s}", "line", line));
+		v->groups[v->ngroups++].line = ud_view_pool_printf(pool, "%s (%zu): %s", ud_group_name((enum ud_group)g), n, sp);
 	}
-	return groups;
 }
 
 /* The composite scores (UnixBench's index), kept out of the means: "1234 -> 2345 (1.90x faster)". */
-static json_t *composites_view(const struct ud_diff *d)
+static void composites_view(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_summary *v)
 {
-	json_t *composites = json_array();
-	char sp[48], line[128];
+	char sp[48], a[40], b[40];
 
+	if (!d->nworkloads || !(v->composites = ud_view_pool_alloc(pool, d->nworkloads, sizeof(*v->composites))))
+		return;
 	for (size_t i = 0; i < d->nworkloads; i++) {
 		const struct ud_diff_workload *w = &d->workloads[i];
 
 		if (!w->composite)
 			continue;
-		char a[40], b[40];
-
 		ud_rv_speedup_text(w->speedup, -1, sp, sizeof(sp));
-		snprintf(line, sizeof(line), "%s -> %s (%s)", ud_format_human(w->a->score.median, a, sizeof(a)),
-			 ud_format_human(w->b->score.median, b, sizeof(b)), sp);
-		json_array_append_new(composites, json_pack("{s:s s:s}", "name", w->a->name, "line", line));
+		v->composites[v->ncomposites++] = (struct rv_composite){
+			w->a->name, ud_view_pool_printf(pool, "%s -> %s (%s)", ud_format_human(w->a->score.median, a, sizeof(a)),
+							ud_format_human(w->b->score.median, b, sizeof(b)), sp),
+		};
 	}
-	return composites;
 }
 
-/* The summary's lines; *groups and *composites say whether it has any of each. */
-static json_t *summary_view(const struct ud_diff *d, bool *groups, bool *composites)
+/* The summary's lines. */
+static void summary_view(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_summary *v)
 {
 	const struct ud_diff_summary *s = &d->summary;
-	json_t *v = json_object(), *g = groups_view(d), *c = composites_view(d);
-	char sp[48], line[128];
+	char sp[48];
 
-	*groups = json_array_size(g) > 0;
-	*composites = json_array_size(c) > 0;
+	groups_view(pool, d, v);
+	composites_view(pool, d, v);
 	ud_rv_speedup_text(s->geomean_speedup, ud_rv_summary_significant(s), sp, sizeof(sp));
-	snprintf(line, sizeof(line), "%s over %zu workloads", sp, s->ngeomean);
-	json_object_set_new(v, "headline", string_or_null(s->headline));
-	json_object_set_new(v, "geomean", json_string(line));
-	json_object_set_new(v, "groups", g);
-	json_object_set_new(v, "composites", c);
-	json_object_set_new(v, "counters", json_boolean(s->counters));
-	return v;
+	v->headline = s->headline;
+	v->geomean = ud_view_pool_printf(pool, "%s over %zu workloads", sp, s->ngeomean);
+	v->counters = s->counters;
 }
 
-static json_t *host_view(const struct ud_diff_host *h)
-{
-	json_t *v = json_object();
-
-	json_object_set_new(v, "label", string_or_null(h->label));
-	json_object_set_new(v, "file", string_or_null(h->file));
-	return v;
-}
-
-static json_t *penalty_text(const struct ud_uarch *u)
+/* "zen4: branch mispredict 14 cycles (...); L1d miss ..." (owned by pool) */
+static const char *penalty_text(struct ud_view_pool *pool, const struct ud_uarch *u)
 {
 	const char *name = u ? u->name : "unknown core";
 	double branch, l1d;
 
 	if (!ud_rv_penalties(u, &branch, &l1d))
-		return ud_rv_printf("%s: no penalties known, so its share stays in 'other'", name);
-	return ud_rv_printf("%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", name, branch,
-			    u->penalty_branch_source, l1d, u->penalty_l1d_source);
-}
-
-/*
- * Templates cannot test an array for emptiness without repeating it: these
- * flags open the lists around them.
- */
-static json_t *has_flags(const struct ud_diff *d, bool groups, bool composites, size_t blocks,
-			 const struct summary_cols *cols)
-{
-	json_t *has = json_object();
-
-	json_object_set_new(has, "dominant", json_boolean(cols->dominant));
-	json_object_set_new(has, "ipc", json_boolean(cols->ipc));
-	json_object_set_new(has, "composites", json_boolean(composites));
-	json_object_set_new(has, "groups", json_boolean(groups));
-	json_object_set_new(has, "blocks", json_boolean(blocks > 0));
-	json_object_set_new(has, "environment", json_boolean(d->nenv > 0));
-	json_object_set_new(has, "findings", json_boolean(d->nfindings > 0));
-	return has;
-}
-
-static json_t *tool_view(void)
-{
-	return json_pack("{s:s s:s}", "name", "uarchdiff", "version", UD_VERSION);
+		return ud_view_pool_printf(pool, "%s: no penalties known, so its share stays in 'other'", name);
+	return ud_view_pool_printf(pool, "%s: branch mispredict %g cycles (%s); L1d miss %g cycles (%s)", name, branch,
+				   u->penalty_branch_source, l1d, u->penalty_l1d_source);
 }
 
 /* The summary table's head, with the columns its rows have ("" before the first head: the name column). */
-static json_t *rows_head(const struct summary_cols *cols)
+static const char *rows_head(struct ud_view_pool *pool, const struct summary_cols *cols)
 {
 	char head[160];
 
 	snprintf(head, sizeof(head), "%-*s %-15s %s%-14s %s", (int)name_column(), "workload", "speedup",
 		 cols->dominant ? "dominant     " : "", "kernel share", cols->ipc ? "IPC A -> B" : "");
 	trim_right(head);
-	return json_string(head);
+	return ud_view_pool_printf(pool, "%s", head);
 }
 
 /* The summary table, every workload a row; "~" marks need their legend. */
-static json_t *rows_view(const struct ud_diff *d, bool *within_noise, struct summary_cols *cols)
+static void rows_view(struct ud_view_pool *pool, const struct ud_diff *d, bool *within_noise, struct summary_cols *cols,
+		      struct rv_report *v)
 {
-	json_t *rows = json_array();
-
 	*within_noise = false;
 	*cols = (struct summary_cols){ false, false };
 	for (size_t i = 0; i < d->nworkloads; i++) {
@@ -857,44 +809,45 @@ static json_t *rows_view(const struct ud_diff *d, bool *within_noise, struct sum
 		cols->dominant = cols->dominant || d->workloads[i].has_dominant;
 		cols->ipc = cols->ipc || (isfinite(ipc->a) && isfinite(ipc->b));
 	}
+	if (!d->nworkloads || !(v->rows = ud_view_pool_alloc(pool, d->nworkloads, sizeof(*v->rows))))
+		return;
 	for (size_t i = 0; i < d->nworkloads; i++) {
-		json_array_append_new(rows, summary_row(&d->workloads[i], cols));
+		v->rows[v->nrows++] = summary_row(pool, &d->workloads[i], cols);
 		*within_noise = *within_noise || d->workloads[i].sig.significant == 0;
 	}
-	return rows;
 }
 
 /* The parts beside the workloads: hosts, environment, findings, penalties. */
-static json_t *hosts_view(const struct ud_diff *d)
+static void hosts_view(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_report *v)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
-	json_t *v = json_object();
 
-	json_object_set_new(v, "tool", tool_view());
-	json_object_set_new(v, "baseline", host_view(a));
-	json_object_set_new(v, "candidate", host_view(b));
-	json_object_set_new(v, "only_in_baseline", ud_rv_names(a->only, a->nonly));
-	json_object_set_new(v, "only_in_candidate", ud_rv_names(b->only, b->nonly));
-	json_object_set_new(v, "environment", ud_rv_environment(d));
-	json_object_set_new(v, "findings", ud_rv_findings(d));
-	json_object_set_new(v, "pen_a", penalty_text(a->uarch));
-	json_object_set_new(v, "pen_b", penalty_text(b->uarch));
-	return v;
+	v->tool = (struct rv_tool){ "uarchdiff", UD_VERSION };
+	v->baseline = (struct rv_host){ a->label, a->file };
+	v->candidate = (struct rv_host){ b->label, b->file };
+	v->only_in_baseline = a->only;
+	v->nonly_in_baseline = a->nonly;
+	v->only_in_candidate = b->only;
+	v->nonly_in_candidate = b->nonly;
+	v->environment = ud_rv_env_rows(pool, d, &v->nenvironment);
+	v->findings = ud_rv_finding_rows(pool, d, &v->nfindings);
+	v->pen_a = penalty_text(pool, a->uarch);
+	v->pen_b = penalty_text(pool, b->uarch);
 }
 
 /*
  * The banner for the sides without hardware counts, said once: "no hardware
  * PMU on A (x) and B (y): ..., because REASON" (both reasons where they
- * differ); null when both sides counted, or neither has counters at all.
+ * differ); NULL when both sides counted, or neither has counters at all.
  */
-static json_t *pmu_banner(const struct ud_diff *d)
+static const char *pmu_banner(struct ud_view_pool *pool, const struct ud_diff *d)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
 	char *where, *reason, *banner = NULL;
-	json_t *v;
+	const char *v;
 
 	if (!a->no_pmu && !b->no_pmu)
-		return json_null();
+		return NULL;
 	if (a->no_pmu && b->no_pmu)
 		where = ud_printf_new("on either host (A: %s, B: %s)", a->label, b->label);
 	else
@@ -905,7 +858,7 @@ static json_t *pmu_banner(const struct ud_diff *d)
 		reason = ud_printf_new("%s", a->no_pmu ? a->no_pmu : b->no_pmu);
 	if (where && reason)
 		banner = ud_pmu_banner(where, reason);
-	v = banner ? ud_rv_printf("%s", banner) : NULL;
+	v = banner ? ud_view_pool_printf(pool, "%s", banner) : NULL;
 	free(where);
 	free(reason);
 	free(banner);
@@ -915,26 +868,26 @@ static json_t *pmu_banner(const struct ud_diff *d)
 /*
  * An unknown core, said once: the diff then charges misses a typical cost
  * and cannot tell whether an event means the same on both cores, so the
- * reader is told which side and the option that names the core; null when
+ * reader is told which side and the option that names the core; NULL when
  * both cores are known or no hardware event was counted (nothing to
  * charge: top-down shares or software counters alone).
  */
-static json_t *uarch_note(const struct ud_diff *d)
+static const char *uarch_note(struct ud_view_pool *pool, const struct ud_diff *d)
 {
 	const struct ud_diff_host *a = &d->host[UD_SIDE_A], *b = &d->host[UD_SIDE_B];
 	bool hardware = false;
 	char *where;
-	json_t *v;
+	const char *v;
 
 	for (size_t i = 0; i < d->nworkloads && !hardware; i++)
 		hardware = ud_workload_counted_hardware(d->workloads[i].a) || ud_workload_counted_hardware(d->workloads[i].b);
 	if ((a->uarch && b->uarch) || !hardware)
-		return json_null();
+		return NULL;
 	if (!a->uarch && !b->uarch)
 		where = ud_printf_new("on both hosts");
 	else
 		where = ud_printf_new("on %s (%s)", a->uarch ? "B" : "A", a->uarch ? b->label : a->label);
-	v = where ? ud_rv_printf("core unknown %s: misses are charged typical costs (%g cycles a mispredict, %g an L1 "
+	v = where ? ud_view_pool_printf(pool, "core unknown %s: misses are charged typical costs (%g cycles a mispredict, %g an L1 "
 				 "miss) and each event is taken to mean the same on both cores; import with --uarch NAME or "
 				 "--cpuinfo FILE to name a core ('uarchdiff events --uarch x' lists them)",
 				 where, UD_PENALTY_MISPREDICT, UD_PENALTY_L1_MISS)
@@ -943,31 +896,168 @@ static json_t *uarch_note(const struct ud_diff *d)
 	return v;
 }
 
-json_t *ud_report_view(const struct ud_diff *d)
+int ud_report_view(struct ud_view_pool *pool, const struct ud_diff *d, struct rv_report *v)
 {
-	bool counters = d->summary.counters, within_noise, groups, composites;
+	bool counters = d->summary.counters, within_noise;
 	struct summary_cols cols;
-	json_t *view = hosts_view(d), *detail = counters ? blocks(d) : json_array();
-	size_t shown = json_array_size(detail);
-	char note[160] = "";
 
-	if (counters && shown < d->nworkloads)
-		snprintf(note, sizeof(note), "Detail for the %zu of %zu workloads that moved most; every workload is in -f json.",
-			 shown, d->nworkloads);
-	json_object_set_new(view, "summary", summary_view(d, &groups, &composites));
-	json_object_set_new(view, "rows", rows_view(d, &within_noise, &cols));
-	json_object_set_new(view, "rows_head", rows_head(&cols));
-	json_object_set_new(view, "pmu_banner", counters ? pmu_banner(d) : json_null());
-	json_object_set_new(view, "uarch_note", counters ? uarch_note(d) : json_null());
-	json_object_set_new(view, "workloads", detail);
-	json_object_set_new(view, "score_only", json_boolean(!counters));
-	json_object_set_new(view, "score_table", counters ? json_array() : score_table(d));
-	json_object_set_new(view, "blocks_note", json_string(note));
-	json_object_set_new(view, "overview", ud_chart_overview(d));
-	json_object_set_new(view, "has", has_flags(d, groups, composites, shown, &cols));
+	*v = (struct rv_report){ 0 };
+	hosts_view(pool, d, v);
+	if (counters)
+		blocks(pool, d, v);
+	if (counters && v->nworkloads < d->nworkloads)
+		v->blocks_note = ud_view_pool_printf(pool, "Detail for the %zu of %zu workloads that moved most; every "
+						     "workload is in -f json.", v->nworkloads, d->nworkloads);
+	summary_view(pool, d, &v->summary);
+	rows_view(pool, d, &within_noise, &cols, v);
+	v->rows_head = rows_head(pool, &cols);
+	v->pmu_banner = counters ? pmu_banner(pool, d) : NULL;
+	v->uarch_note = counters ? uarch_note(pool, d) : NULL;
+	v->score_only = !counters;
+	if (!counters)
+		score_table(pool, d, v);
+	v->overview = ud_chart_overview(pool, d);
+	v->has = (struct rv_has){ cols.dominant, cols.ipc, v->summary.ncomposites > 0, v->summary.ngroups > 0,
+				  v->nworkloads > 0, d->nenv > 0, d->nfindings > 0 };
 	/* benchstat's mark needs its legend wherever it appears */
-	json_object_set_new(view, "noise_legend",
-			    within_noise ? json_string("~: within the noise (a test found no change at p < 0.05)")
-					 : json_null());
-	return view;
+	v->noise_legend = within_noise ? "~: within the noise (a test found no change at p < 0.05)" : NULL;
+	return pool->oom ? -1 : 0;
+}
+
+/* ---- what report.txt, report.md and report.html read ---- */
+
+#define STR(T, M) UD_FIELD(T, M, UD_FIELD_STRING)
+#define BOOL(T, M) UD_FIELD(T, M, UD_FIELD_BOOL)
+
+static const struct ud_field factor_rows[] = {
+	STR(struct rv_factor, name),  STR(struct rv_factor, value), STR(struct rv_factor, effect),
+	STR(struct rv_factor, share), STR(struct rv_factor, col),   BOOL(struct rv_factor, unexplained),
+};
+static const struct ud_fields factor_fields = UD_FIELDS("a factor", factor_rows);
+
+static const struct ud_field metric_rows[] = {
+	STR(struct rv_metric, name), STR(struct rv_metric, a),   STR(struct rv_metric, b),
+	STR(struct rv_metric, ratio), STR(struct rv_metric, col),
+};
+static const struct ud_fields metric_fields = UD_FIELDS("a metric", metric_rows);
+
+static const struct ud_field per_unit_rows[] = {
+	STR(struct rv_per_unit, name),  STR(struct rv_per_unit, a),     STR(struct rv_per_unit, b),
+	STR(struct rv_per_unit, ratio), STR(struct rv_per_unit, noise), STR(struct rv_per_unit, col),
+};
+static const struct ud_fields per_unit_fields = UD_FIELDS("a per-unit row", per_unit_rows);
+
+static const struct ud_field cpi_rows[] = {
+	STR(struct rv_cpi, cpi_a), STR(struct rv_cpi, cpi_b), STR(struct rv_cpi, delta),      STR(struct rv_cpi, branch),
+	STR(struct rv_cpi, l1d),   STR(struct rv_cpi, other), BOOL(struct rv_cpi, overshoot), BOOL(struct rv_cpi, known),
+};
+static const struct ud_fields cpi_fields = UD_FIELDS("the CPI stack", cpi_rows);
+
+static const struct ud_field workload_rows[] = {
+	STR(struct rv_workload, name),
+	STR(struct rv_workload, anchor),
+	STR(struct rv_workload, speedup),
+	STR(struct rv_workload, explanation),
+	STR(struct rv_workload, significance),
+	STR(struct rv_workload, per_unit_title),
+	STR(struct rv_workload, per_unit_head),
+	STR(struct rv_workload, units),
+	STR(struct rv_workload, score_line),
+	STR(struct rv_workload, work),
+	STR(struct rv_workload, per_unit_noise_head),
+	STR(struct rv_workload, one_sided),
+	STR(struct rv_workload, time_split),
+	BOOL(struct rv_workload, lower_is_better),
+	BOOL(struct rv_workload, has_metrics),
+	BOOL(struct rv_workload, show_cpi),
+	BOOL(struct rv_workload, has_per_unit),
+	BOOL(struct rv_workload, per_unit_noise),
+	UD_FIELD_LIST_OF(struct rv_workload, factors, nfactors, &factor_fields),
+	UD_FIELD_LIST_OF(struct rv_workload, metrics, nmetrics, &metric_fields),
+	UD_FIELD_LIST_OF(struct rv_workload, per_unit, nper_unit, &per_unit_fields),
+	UD_FIELD_STRINGS_OF(struct rv_workload, metric_notes, nmetric_notes),
+	UD_FIELD_SUB(struct rv_workload, cpi, UD_FIELD_STRUCT, &cpi_fields),
+	UD_FIELD_SUB(struct rv_workload, waterfall, UD_FIELD_OBJECT, &ud_rv_waterfall_fields),
+	UD_FIELD_SUB(struct rv_workload, bars, UD_FIELD_OBJECT, &ud_rv_ab_bars_fields),
+	UD_FIELD_SUB(struct rv_workload, cpi_chart, UD_FIELD_OBJECT, &ud_rv_stack_chart_fields),
+	UD_FIELD_SUB(struct rv_workload, topdown, UD_FIELD_OBJECT, &ud_rv_topdown_fields),
+	UD_FIELD_SUB(struct rv_workload, hotspots, UD_FIELD_OBJECT, &ud_rv_hotspots_fields),
+};
+static const struct ud_fields workload_fields = UD_FIELDS("a workload", workload_rows);
+
+static const struct ud_field summary_row_rows[] = {
+	STR(struct rv_summary_row, name),      STR(struct rv_summary_row, speedup), STR(struct rv_summary_row, dominant),
+	STR(struct rv_summary_row, sys_share), STR(struct rv_summary_row, ipc),     STR(struct rv_summary_row, col),
+	BOOL(struct rv_summary_row, lower_is_better),
+};
+static const struct ud_fields summary_row_fields = UD_FIELDS("a summary row", summary_row_rows);
+
+static const struct ud_field score_row_rows[] = {
+	STR(struct rv_score_row, name),    STR(struct rv_score_row, a),   STR(struct rv_score_row, b),
+	STR(struct rv_score_row, speedup), STR(struct rv_score_row, col), BOOL(struct rv_score_row, lower_is_better),
+};
+static const struct ud_fields score_row_fields = UD_FIELDS("a score row", score_row_rows);
+
+static const struct ud_field score_group_rows[] = {
+	STR(struct rv_score_group, heading),
+	UD_FIELD_LIST_OF(struct rv_score_group, rows, nrows, &score_row_fields),
+};
+static const struct ud_fields score_group_fields = UD_FIELDS("a score group", score_group_rows);
+
+static const struct ud_field line_rows[] = { STR(struct rv_line, line) };
+static const struct ud_fields line_fields = UD_FIELDS("a group's line", line_rows);
+
+static const struct ud_field composite_rows[] = { STR(struct rv_composite, name), STR(struct rv_composite, line) };
+static const struct ud_fields composite_fields = UD_FIELDS("a composite score", composite_rows);
+
+static const struct ud_field summary_rows[] = {
+	STR(struct rv_summary, headline),
+	STR(struct rv_summary, geomean),
+	UD_FIELD_LIST_OF(struct rv_summary, groups, ngroups, &line_fields),
+	UD_FIELD_LIST_OF(struct rv_summary, composites, ncomposites, &composite_fields),
+	BOOL(struct rv_summary, counters),
+};
+static const struct ud_fields summary_fields = UD_FIELDS("the summary", summary_rows);
+
+static const struct ud_field host_rows[] = { STR(struct rv_host, label), STR(struct rv_host, file) };
+static const struct ud_fields host_fields = UD_FIELDS("a host", host_rows);
+
+static const struct ud_field tool_rows[] = { STR(struct rv_tool, name), STR(struct rv_tool, version) };
+static const struct ud_fields tool_fields = UD_FIELDS("the tool", tool_rows);
+
+static const struct ud_field has_rows[] = {
+	BOOL(struct rv_has, dominant), BOOL(struct rv_has, ipc),         BOOL(struct rv_has, composites),
+	BOOL(struct rv_has, groups),   BOOL(struct rv_has, blocks),      BOOL(struct rv_has, environment),
+	BOOL(struct rv_has, findings),
+};
+static const struct ud_fields has_fields = UD_FIELDS("the report's flags", has_rows);
+
+static const struct ud_field report_rows[] = {
+	UD_FIELD_SUB(struct rv_report, tool, UD_FIELD_STRUCT, &tool_fields),
+	UD_FIELD_SUB(struct rv_report, baseline, UD_FIELD_STRUCT, &host_fields),
+	UD_FIELD_SUB(struct rv_report, candidate, UD_FIELD_STRUCT, &host_fields),
+	UD_FIELD_STRINGS_OF(struct rv_report, only_in_baseline, nonly_in_baseline),
+	UD_FIELD_STRINGS_OF(struct rv_report, only_in_candidate, nonly_in_candidate),
+	UD_FIELD_LIST_OF(struct rv_report, environment, nenvironment, &ud_rv_env_fields),
+	UD_FIELD_LIST_OF(struct rv_report, findings, nfindings, &ud_rv_finding_fields),
+	STR(struct rv_report, pen_a),
+	STR(struct rv_report, pen_b),
+	STR(struct rv_report, rows_head),
+	STR(struct rv_report, pmu_banner),
+	STR(struct rv_report, uarch_note),
+	STR(struct rv_report, blocks_note),
+	STR(struct rv_report, noise_legend),
+	UD_FIELD_SUB(struct rv_report, summary, UD_FIELD_STRUCT, &summary_fields),
+	UD_FIELD_LIST_OF(struct rv_report, rows, nrows, &summary_row_fields),
+	UD_FIELD_LIST_OF(struct rv_report, workloads, nworkloads, &workload_fields),
+	BOOL(struct rv_report, score_only),
+	UD_FIELD_LIST_OF(struct rv_report, score_table, nscore_table, &score_group_fields),
+	UD_FIELD_SUB(struct rv_report, overview, UD_FIELD_OBJECT, &ud_rv_overview_fields),
+	UD_FIELD_SUB(struct rv_report, has, UD_FIELD_STRUCT, &has_fields),
+};
+static const struct ud_fields report_fields = UD_FIELDS("the diff report", report_rows);
+
+const struct ud_fields *ud_report_fields(void)
+{
+	return &report_fields;
 }

@@ -43,7 +43,7 @@ char *ud_view_pool_printf(struct ud_view_pool *pool, const char *fmt, ...)
 	s = ud_vprintf_new(fmt, ap);
 	va_end(ap);
 	if (s)
-		ud_utf8_sanitize(s); /* as ud_rv_printf: a host's label is as its user wrote it */
+		ud_utf8_sanitize(s); /* a host's label is as its user wrote it */
 	return ud_view_pool_keep(pool, s);
 }
 
