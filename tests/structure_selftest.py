@@ -9,7 +9,7 @@ the diff's header), and a *_priv.h included from another stage's folder
 outside text.c's rule, and a header's pointer-returning declaration
 that does not say who owns the pointer, and a command file grown past
 250 lines, and a direct qsort() outside ud_sort or bsearch() outside
-ud_bsearch (sort.h); and the build's
+ud_bsearch (sort.h), and a jansson tree built in report/ (the views are typed); and the build's
 own include paths, with a later
 stage's folder planted on model/profile.c's (compile_commands.json).  Each must fail with its own message;
 the unplanted copy must pass, under the project's own allowlist (the
@@ -28,6 +28,8 @@ PLANTS = [
     ("src/diff/diff_explain.c", '/* fprintf(f, "%.3gx", r) */\n', 'formats a ratio with "%.3gx"'),
     ("src/base/text.h", "char *ud_planted(void);\n\n", "ud_planted() returns a pointer without saying who owns it"),
     ("src/builtin/diff.c", "/*\n" + " * planted\n" * 250 + " */\n", "src/builtin/diff.c is 33"),
+    ("src/report/report_topdown.c", "static void *planted(void) { return json_pack(\"{s:i}\", \"a\", 1); }\n",
+     "builds a jansson tree with json_pack()"),
     ("src/diff/fleet_split.c", "static void planted(int *v, size_t n) { qsort(v, n, sizeof(*v), NULL); }\n",
      "calls qsort() directly"),
     ("src/diff/fleet_split.c",

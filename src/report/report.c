@@ -52,7 +52,7 @@ struct page_view {
 static int render_view(const char *tmpl, const char *path, const struct page_view *v, ud_escape_fn esc, FILE *out,
 		       struct ud_err *err)
 {
-	return ud_template_render_typed(tmpl, path, v->data, v->fields, esc, out, err);
+	return ud_template_render(tmpl, path, v->data, v->fields, esc, out, err);
 }
 
 /* Text rendered whole, then fitted to the width: the templates lay lines out, the fitting wraps them. */

@@ -134,33 +134,20 @@ struct toks {
 };
 
 /*
- * A value a template reads, from either backend: a json_t (json); or of a
- * typed view a struct and its table (at, fields), one field of a struct
- * (at, field; str when a string), or a string element of a list (str).
- * All zero: missing.
+ * A value a template reads: a struct and its table (at, fields), one field
+ * of a struct (at, field; str when a string), or a string element of a
+ * list (str).  All zero: missing.
  */
 struct val {
-	const json_t *json;
 	const void *at;
 	const struct ud_fields *fields;
 	const struct ud_field *field;
 	const char *str;
 };
 
-/* What the renderer asks of a value: the one interface between it and the two backends. */
-struct backend {
-	bool (*member)(const struct val *v, const char *part, struct val *out); /* false: v has no such name */
-	bool (*truthy)(const struct val *v);
-	void (*emit)(FILE *out, ud_escape_fn esc, const struct val *v);
-	bool (*list)(const struct val *v, size_t *n); /* false: v is no list */
-	struct val (*item)(const struct val *v, size_t i);
-	bool (*scope)(const struct val *v); /* whether a section enters v (an object) */
-};
-
 struct render {
 	struct val stack[MAX_NEST + 1];
 	int depth;
-	const struct backend *b;
 	ud_escape_fn esc;
 	FILE *out;
 	const struct tok *t;
@@ -169,103 +156,13 @@ struct render {
 	struct ud_err *err;
 };
 
-static int line_of(const char *start, const char *at)
-{
-	int line = 1;
-
-	for (const char *p = start; p < at; p++)
-		line += *p == '\n';
-	return line;
-}
-
-static struct val lookup(const struct render *r, const char *name)
-{
-	if (strcmp(name, ".") == 0)
-		return r->stack[r->depth - 1];
-	for (int d = r->depth - 1; d >= 0; d--) {
-		struct val v = r->stack[d];
-		char part[NAME_MAX_LEN];
-		const char *p = name;
-		bool found = true;
-
-		while (found && *p) {
-			size_t n = strcspn(p, ".");
-
-			snprintf(part, sizeof(part), "%.*s", (int)n, p);
-			found = r->b->member(&v, part, &v);
-			p += n + (p[n] == '.');
-		}
-		if (found)
-			return v;
-	}
-	return (struct val){ 0 };
-}
-
-/* ---- the json_t backend ---- */
-
-static bool json_member(const struct val *v, const char *part, struct val *out)
-{
-	const json_t *m = json_is_object(v->json) ? json_object_get(v->json, part) : NULL;
-
-	*out = (struct val){ .json = m };
-	return m != NULL;
-}
-
-static bool json_truthy(const struct val *val)
-{
-	const json_t *v = val->json;
-
-	if (!v || json_is_null(v) || json_is_false(v))
-		return false;
-	if (json_is_array(v))
-		return json_array_size(v) > 0;
-	if (json_is_string(v))
-		return json_string_length(v) > 0;
-	return true;
-}
-
-static void json_emit(FILE *out, ud_escape_fn esc, const struct val *val)
-{
-	const json_t *v = val->json;
-	char buf[64];
-
-	if (json_is_string(v)) {
-		esc(out, json_string_value(v));
-	} else if (json_is_integer(v)) {
-		fprintf(out, "%lld", (long long)json_integer_value(v));
-	} else if (json_is_real(v)) {
-		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
-		fputs(buf, out);
-	} else if (json_is_boolean(v)) {
-		fputs(json_is_true(v) ? "true" : "false", out);
-	}
-}
-
-static bool json_list(const struct val *v, size_t *n)
-{
-	*n = json_array_size(v->json);
-	return json_is_array(v->json);
-}
-
-static struct val json_item(const struct val *v, size_t i)
-{
-	return (struct val){ .json = json_array_get(v->json, i) };
-}
-
-static bool json_scope(const struct val *v)
-{
-	return json_is_object(v->json);
-}
-
-static const struct backend json_backend = { json_member, json_truthy, json_emit, json_list, json_item, json_scope };
-
-/* ---- the typed backend: a struct read through its field table ---- */
+/* ---- a value: a struct read through its field table ---- */
 
 #define MEMBER(at, f, type) (*(type const *)((const char *)(at) + (f)->offset))
 #define COUNT(at, f) (*(const size_t *)((const char *)(at) + (f)->count_offset))
 
 /* Field f of the struct at at, as a value: a struct, or the field itself (its string read). */
-static struct val typed_field(const void *at, const struct ud_field *f)
+static struct val val_field(const void *at, const struct ud_field *f)
 {
 	const void *p;
 
@@ -290,16 +187,16 @@ static const struct ud_field *field_named(const struct ud_fields *fields, const 
 	return NULL;
 }
 
-static bool typed_member(const struct val *v, const char *part, struct val *out)
+static bool val_member(const struct val *v, const char *part, struct val *out)
 {
 	const struct ud_field *f = v->field ? NULL : field_named(v->fields, part);
 
 	if (f)
-		*out = typed_field(v->at, f);
+		*out = val_field(v->at, f);
 	return f != NULL;
 }
 
-static bool typed_list(const struct val *v, size_t *n)
+static bool val_list(const struct val *v, size_t *n)
 {
 	bool list = v->field && (v->field->kind == UD_FIELD_LIST || v->field->kind == UD_FIELD_STRINGS);
 
@@ -307,23 +204,23 @@ static bool typed_list(const struct val *v, size_t *n)
 	return list;
 }
 
-static bool typed_truthy(const struct val *v)
+static bool val_truthy(const struct val *v)
 {
 	size_t n;
 
-	if (typed_list(v, &n))
+	if (val_list(v, &n))
 		return n > 0;
 	if (!v->field)
 		return v->fields ? true : v->str && *v->str;
 	switch (v->field->kind) {
 	case UD_FIELD_BOOL: return MEMBER(v->at, v->field, bool);
-	case UD_FIELD_INT: return true; /* as a json number */
+	case UD_FIELD_INT: return true; /* a number, even 0, as mustache reads one */
 	case UD_FIELD_STRING: return v->str && *v->str;
 	default: return false; /* a NULL object */
 	}
 }
 
-static void typed_emit(FILE *out, ud_escape_fn esc, const struct val *v)
+static void val_emit(FILE *out, ud_escape_fn esc, const struct val *v)
 {
 	if (v->str)
 		esc(out, v->str);
@@ -333,7 +230,7 @@ static void typed_emit(FILE *out, ud_escape_fn esc, const struct val *v)
 		fprintf(out, "%d", MEMBER(v->at, v->field, int));
 }
 
-static struct val typed_item(const struct val *v, size_t i)
+static struct val val_item(const struct val *v, size_t i)
 {
 	const char *items = MEMBER(v->at, v->field, char *);
 
@@ -342,13 +239,43 @@ static struct val typed_item(const struct val *v, size_t i)
 	return (struct val){ .at = items + i * v->field->elem_size, .fields = v->field->sub };
 }
 
-static bool typed_scope(const struct val *v)
+static bool val_scope(const struct val *v)
 {
 	return v->fields && !v->field;
 }
 
-static const struct backend typed_backend = { typed_member, typed_truthy, typed_emit, typed_list, typed_item,
-					      typed_scope };
+
+static int line_of(const char *start, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = start; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static struct val lookup(const struct render *r, const char *name)
+{
+	if (strcmp(name, ".") == 0)
+		return r->stack[r->depth - 1];
+	for (int d = r->depth - 1; d >= 0; d--) {
+		struct val v = r->stack[d];
+		char part[NAME_MAX_LEN];
+		const char *p = name;
+		bool found = true;
+
+		while (found && *p) {
+			size_t n = strcspn(p, ".");
+
+			snprintf(part, sizeof(part), "%.*s", (int)n, p);
+			found = val_member(&v, part, &v);
+			p += n + (p[n] == '.');
+		}
+		if (found)
+			return v;
+	}
+	return (struct val){ 0 };
+}
 
 static struct tok *push(struct toks *ts, enum tok_kind kind, const char *text, size_t len)
 {
@@ -519,18 +446,18 @@ static int section(struct render *r, size_t i)
 	size_t n;
 
 	if (r->t[i].kind == TOK_INVERTED)
-		return r->b->truthy(&v) ? 0 : body(r, i, NULL);
-	if (!r->b->truthy(&v))
+		return val_truthy(&v) ? 0 : body(r, i, NULL);
+	if (!val_truthy(&v))
 		return 0;
-	if (r->b->list(&v, &n)) {
+	if (val_list(&v, &n)) {
 		for (size_t k = 0; k < n; k++) {
-			item = r->b->item(&v, k);
+			item = val_item(&v, k);
 			if (body(r, i, &item) != 0)
 				return -1;
 		}
 		return 0;
 	}
-	return body(r, i, r->b->scope(&v) ? &v : NULL);
+	return body(r, i, val_scope(&v) ? &v : NULL);
 }
 
 /* The body of the definition at index d, in the context where the partial stands. */
@@ -557,7 +484,7 @@ static int render(struct render *r, size_t from, size_t to)
 		} else if (t->kind == TOK_VAR) {
 			struct val v = lookup(r, t->name);
 
-			r->b->emit(r->out, r->esc, &v);
+			val_emit(r->out, r->esc, &v);
 		} else if (t->kind == TOK_PARTIAL) {
 			if (partial(r, t->close) != 0)
 				return -1;
@@ -572,32 +499,19 @@ static int render(struct render *r, size_t from, size_t to)
 	return 0;
 }
 
-/* Renders tmpl from root, read through backend b. */
-static int render_with(const char *tmpl, const char *name, const struct backend *b, struct val root, ud_escape_fn esc,
-		       FILE *out, struct ud_err *err)
+int ud_template_render(const char *tmpl, const char *name, const void *data, const struct ud_fields *fields,
+		       ud_escape_fn esc, FILE *out, struct ud_err *err)
 {
 	struct toks ts = { 0 };
-	struct render r = { .depth = 1, .b = b, .esc = esc, .out = out, .tmpl = tmpl, .name = name, .err = err };
+	struct render r = { .depth = 1, .esc = esc, .out = out, .tmpl = tmpl, .name = name, .err = err };
 	int ret = compile(&ts, tmpl, name, err);
 
-	r.stack[0] = root;
+	r.stack[0] = (struct val){ .at = data, .fields = fields };
 	r.t = ts.t;
 	if (ret == 0)
 		ret = render(&r, 0, ts.n);
 	free(ts.t);
 	return ret;
-}
-
-int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud_escape_fn esc, FILE *out,
-		       struct ud_err *err)
-{
-	return render_with(tmpl, name, &json_backend, (struct val){ .json = ctx }, esc, out, err);
-}
-
-int ud_template_render_typed(const char *tmpl, const char *name, const void *data, const struct ud_fields *fields,
-			     ud_escape_fn esc, FILE *out, struct ud_err *err)
-{
-	return render_with(tmpl, name, &typed_backend, (struct val){ .at = data, .fields = fields }, esc, out, err);
 }
 
 /* ---- the names a template uses, against the field tables in scope ---- */

@@ -11,17 +11,15 @@
  * from the innermost section outwards.  There is no unescaped form: every
  * string is escaped, whoever wrote it.
  *
- * A template reads one of two backends through the same rules: a json_t
- * tree (the views not yet typed), or a typed view, a C struct read through
- * its field table (struct ud_fields): each name a template may use, its
- * kind and where it lies in the struct.  A typed view's names are checked
- * against the template by ud_template_check() in a test, before any page
- * renders, so a misspelt name fails the test instead of rendering nothing.
+ * A template reads a typed view: a C struct read through its field table
+ * (struct ud_fields): each name a template may use, its kind and where it
+ * lies in the struct.  A view's names are checked against the template by
+ * ud_template_check() in a test, before any page renders, so a misspelt
+ * name fails the test instead of rendering nothing.
  */
 #ifndef UD_TEMPLATE_H
 #define UD_TEMPLATE_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -68,12 +66,9 @@ struct ud_fields {
 #define UD_FIELD_STRINGS_OF(T, M, N) { #M, UD_FIELD_STRINGS, offsetof(T, M), offsetof(T, N), 0, NULL }
 #define UD_FIELDS(NAME, ROWS) { NAME, ROWS, sizeof(ROWS) / sizeof(ROWS[0]) }
 
-/* Renders tmpl with ctx; errors read "name:line: reason". */
-int ud_template_render(const char *tmpl, const char *name, const json_t *ctx, ud_escape_fn esc, FILE *out,
-		       struct ud_err *err);
-/* Renders tmpl with the typed view data (borrowed) read through fields; errors as ud_template_render's. */
-int ud_template_render_typed(const char *tmpl, const char *name, const void *data, const struct ud_fields *fields,
-			     ud_escape_fn esc, FILE *out, struct ud_err *err);
+/* Renders tmpl with the view data (borrowed) read through fields; errors read "name:line: reason". */
+int ud_template_render(const char *tmpl, const char *name, const void *data, const struct ud_fields *fields,
+		       ud_escape_fn esc, FILE *out, struct ud_err *err);
 /*
  * Every name tmpl uses, against the field tables in scope where it stands
  * (fields at the root, a section's sub table inside it, partials where they

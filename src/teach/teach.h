@@ -15,7 +15,6 @@
 #ifndef UD_TEACH_H
 #define UD_TEACH_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
