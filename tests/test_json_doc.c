@@ -323,6 +323,33 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* One walk finds what a lookup a key finds: present, absent, null, nested, on a non-object. */
+START_TEST(test_pick_as_get)
+{
+	static const char *const keys[] = { "value", "nope", "n", "o", "v", "" };
+	struct ud_jdoc *doc = parse("{\"v\": 1, \"value\": 2, \"n\": null, \"o\": {\"value\": 3}, \"\": 4, \"va\": 5}");
+	struct ud_jv root = ud_jdoc_root(doc), got[6];
+	const struct ud_jv not_objects[] = { ud_jv_get(root, "v"), ud_jv_get(ud_jv_get(root, "o"), "nope"),
+					     ud_jv_first(ud_jv_get(root, "o")) };
+
+	ud_jv_pick(root, keys, 6, got);
+	for (size_t k = 0; k < 6; k++) {
+		ck_assert_int_eq(ud_jv_type(got[k]), ud_jv_type(ud_jv_get(root, keys[k])));
+		ck_assert_int_eq(ud_jv_integer(got[k]), ud_jv_integer(ud_jv_get(root, keys[k])));
+	}
+	ck_assert_int_eq(ud_jv_integer(got[0]), 2);
+	ck_assert(ud_jv_absent(got[1]) && ud_jv_is_null(got[2]) && ud_jv_is_object(got[3]));
+	ck_assert_int_eq(ud_jv_integer(got[4]), 1);
+	ck_assert_int_eq(ud_jv_integer(got[5]), 4);
+	for (size_t i = 0; i < 3; i++) {
+		ud_jv_pick(not_objects[i], keys, 6, got);
+		for (size_t k = 0; k < 6; k++)
+			ck_assert(ud_jv_absent(got[k]));
+	}
+	ud_jdoc_free(doc);
+}
+END_TEST
+
 static const char *error_of(const char *text)
 {
 	static struct ud_err err;
@@ -386,6 +413,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, test_values);
+	tcase_add_test(t, test_pick_as_get);
 	tcase_add_test(t, test_errors_say_where);
 	tcase_add_test(t, test_numbers_as_strtod);
 	tcase_add_test(t, test_limits_as_janssons);

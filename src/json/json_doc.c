@@ -598,6 +598,29 @@ struct ud_jv ud_jv_get(struct ud_jv obj, const char *key)
 	}
 }
 
+void ud_jv_pick(struct ud_jv obj, const char *const *keys, size_t n, struct ud_jv *out)
+{
+	const struct node *nodes;
+
+	for (size_t k = 0; k < n; k++)
+		out[k] = (struct ud_jv){ NULL, 0 };
+	if (!obj.doc || obj.doc->nodes[obj.i].type != UD_JOBJECT || obj.doc->nodes[obj.i].u.count == 0)
+		return;
+	nodes = obj.doc->nodes;
+	for (uint32_t i = obj.i + 1;; i = nodes[i].next) {
+		const char *key = obj.doc->text + nodes[i].key;
+
+		/* a document's keys are unique (duplicates are refused), so a key fills one slot once */
+		for (size_t k = 0; k < n; k++)
+			if (keys[k][0] == key[0] && strcmp(keys[k], key) == 0) {
+				out[k] = (struct ud_jv){ obj.doc, i };
+				break;
+			}
+		if (!nodes[i].next)
+			return;
+	}
+}
+
 const char *ud_jv_key(struct ud_jv m)
 {
 	const struct node *nd = node_of(m);

@@ -42,10 +42,9 @@ static int bad(struct reader *r, const char *where, const char *what)
 	return bad_at(r, where, NULL, what);
 }
 
-static double get_num(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+/* v, obj's member key, as a number; NAN when absent or null. */
+static double num_of(struct reader *r, struct ud_jv v, const char *key, const char *where)
 {
-	struct ud_jv v = ud_jv_get(obj, key);
-
 	if (ud_jv_is_missing(v))
 		return NAN;
 	if (!ud_jv_is_number(v)) {
@@ -55,10 +54,14 @@ static double get_num(struct reader *r, struct ud_jv obj, const char *key, const
 	return ud_jv_number(v);
 }
 
-static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+static double get_num(struct reader *r, struct ud_jv obj, const char *key, const char *where)
 {
-	struct ud_jv v = ud_jv_get(obj, key);
+	return num_of(r, ud_jv_get(obj, key), key, where);
+}
 
+/* v, obj's member key, as a new string (caller frees); NULL when absent or null. */
+static char *str_of(struct reader *r, struct ud_jv v, const char *key, const char *where)
+{
 	if (ud_jv_is_missing(v))
 		return NULL;
 	if (!ud_jv_is_string(v)) {
@@ -68,21 +71,33 @@ static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const 
 	return strdup(ud_jv_string(v));
 }
 
-/*
- * A string at obj's key that the schema enumerates as words[] (NULL-
- * terminated); one it does not list is unknown (NULL), as doc/json.md has
- * readers treat an enum value they do not know: kept, and written back, it
- * made a profile that failed its own schema.
- */
-static char *get_word(struct reader *r, struct ud_jv obj, const char *key, const char *where,
-		      const char *const *words)
+/* Caller frees. */
+static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const char *where)
 {
-	char *s = get_str(r, obj, key, where);
+	return str_of(r, ud_jv_get(obj, key), key, where);
+}
 
-	for (size_t i = 0; s && words[i]; i++)
+/*
+ * v, obj's member key, a string that the schema enumerates as words[]
+ * (NULL-terminated), as a new string (caller frees); one it does not list
+ * is unknown (NULL), as doc/json.md has readers treat an enum value they
+ * do not know: kept, and written back, it made a profile that failed its
+ * own schema.  Copied only once known: most are.
+ */
+static char *word_of(struct reader *r, struct ud_jv v, const char *key, const char *where,
+		     const char *const *words)
+{
+	const char *s;
+
+	if (ud_jv_is_missing(v))
+		return NULL;
+	if (!(s = ud_jv_string(v))) {
+		bad_at(r, where, key, "expected a string or null");
+		return NULL;
+	}
+	for (size_t i = 0; words[i]; i++)
 		if (strcmp(s, words[i]) == 0)
-			return s;
-	free(s);
+			return strdup(s);
 	return NULL;
 }
 
@@ -127,18 +142,56 @@ static void check_counter(struct reader *r, const struct ud_counter *c, const ch
 	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
 }
 
+/* A counter's keys (SPEC §3), each looked for in one walk of its members (ud_jv_pick()). */
+enum counter_key {
+	CK_STATUS,
+	CK_VALUE,
+	CK_RAW_VALUE,
+	CK_ENABLED_NS,
+	CK_RUNNING_NS,
+	CK_REL_STDDEV,
+	CK_RUNNING_PCT,
+	CK_REASON,
+	CK_VENDOR_EVENT,
+	CK_SEMANTICS,
+	CK_OPENED_AS,
+	CK_CGROUP,
+	CK_GROUP,
+	CK_CLASS,
+	CK_MODE,
+	CK_COUNT
+};
+
+static const char *const counter_keys[CK_COUNT] = {
+	[CK_STATUS] = "status",
+	[CK_VALUE] = "value",
+	[CK_RAW_VALUE] = "raw_value",
+	[CK_ENABLED_NS] = "enabled_ns",
+	[CK_RUNNING_NS] = "running_ns",
+	[CK_REL_STDDEV] = "rel_stddev",
+	[CK_RUNNING_PCT] = "running_pct",
+	[CK_REASON] = "reason",
+	[CK_VENDOR_EVENT] = "vendor_event",
+	[CK_SEMANTICS] = "semantics",
+	[CK_OPENED_AS] = "opened_as",
+	[CK_CGROUP] = "cgroup",
+	[CK_GROUP] = "group",
+	[CK_CLASS] = "class",
+	[CK_MODE] = "mode",
+};
+
 /*
  * "class" and "mode" as written; a profile written before them (or a class
  * this version does not know) has them read from the counter's name on
  * the profile's host.
  */
-static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
+static void read_identity(struct reader *r, struct ud_counter *c, const struct ud_jv *v, const char *where)
 {
-	const char *cls = ud_jv_string(ud_jv_get(j, "class")), *mode = ud_jv_string(ud_jv_get(j, "mode"));
+	const char *cls = ud_jv_string(v[CK_CLASS]), *mode = ud_jv_string(v[CK_MODE]);
 	enum ud_counter_class named_cls;
 	enum ud_counting named_mode;
 
-	if ((!ud_jv_absent(ud_jv_get(j, "class")) && !cls) || (!ud_jv_absent(ud_jv_get(j, "mode")) && !mode)) {
+	if ((!ud_jv_absent(v[CK_CLASS]) && !cls) || (!ud_jv_absent(v[CK_MODE]) && !mode)) {
 		bad(r, where, "\"class\" and \"mode\" must be strings");
 		return;
 	}
@@ -151,9 +204,11 @@ static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j
 
 static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
 {
-	const char *status = ud_jv_string(ud_jv_get(j, "status"));
-	struct ud_jv group = ud_jv_get(j, "group");
+	struct ud_jv v[CK_COUNT];
+	const char *status;
 
+	ud_jv_pick(j, counter_keys, CK_COUNT, v);
+	status = ud_jv_string(v[CK_STATUS]);
 	if (!ud_jv_is_object(j)) {
 		bad(r, where, "expected an object");
 		return;
@@ -162,25 +217,25 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 		bad(r, where, "status must be counted, not_supported or not_counted");
 		return;
 	}
-	c->value = get_num(r, j, "value", where);
+	c->value = num_of(r, v[CK_VALUE], "value", where);
 	if (c->status == UD_COUNTED && isnan(c->value))
 		bad(r, where, "a counted counter needs a value");
 	if (c->status != UD_COUNTED)
 		c->value = NAN;
-	c->raw_value = get_num(r, j, "raw_value", where);
-	c->enabled_ns = get_num(r, j, "enabled_ns", where);
-	c->running_ns = get_num(r, j, "running_ns", where);
-	c->rel_stddev = get_num(r, j, "rel_stddev", where);
+	c->raw_value = num_of(r, v[CK_RAW_VALUE], "raw_value", where);
+	c->enabled_ns = num_of(r, v[CK_ENABLED_NS], "enabled_ns", where);
+	c->running_ns = num_of(r, v[CK_RUNNING_NS], "running_ns", where);
+	c->rel_stddev = num_of(r, v[CK_REL_STDDEV], "rel_stddev", where);
 	if (isnan(c->enabled_ns) || isnan(c->running_ns))
-		c->running_pct = get_num(r, j, "running_pct", where);
-	c->reason = get_str(r, j, "reason", where);
-	c->vendor_event = get_str(r, j, "vendor_event", where);
-	c->semantics = get_word(r, j, "semantics", where, ud_counter_semantics_words);
-	c->opened_as = get_word(r, j, "opened_as", where, ud_counter_opened_as_words);
-	c->cgroup = get_str(r, j, "cgroup", where);
-	if (ud_jv_is_integer(group))
-		c->group = (int)ud_jv_integer(group);
-	read_identity(r, c, j, where);
+		c->running_pct = num_of(r, v[CK_RUNNING_PCT], "running_pct", where);
+	c->reason = str_of(r, v[CK_REASON], "reason", where);
+	c->vendor_event = str_of(r, v[CK_VENDOR_EVENT], "vendor_event", where);
+	c->semantics = word_of(r, v[CK_SEMANTICS], "semantics", where, ud_counter_semantics_words);
+	c->opened_as = word_of(r, v[CK_OPENED_AS], "opened_as", where, ud_counter_opened_as_words);
+	c->cgroup = str_of(r, v[CK_CGROUP], "cgroup", where);
+	if (ud_jv_is_integer(v[CK_GROUP]))
+		c->group = (int)ud_jv_integer(v[CK_GROUP]);
+	read_identity(r, c, v, where);
 	check_counter(r, c, where);
 }
 
