@@ -350,6 +350,37 @@ START_TEST(test_pick_as_get)
 }
 END_TEST
 
+/*
+ * A string's plain run is read 8 bytes a step: whatever ends it (the quote,
+ * an escape, a raw non-ASCII letter, a control character) at every place
+ * in and around a step, and the text's end right after it.
+ */
+START_TEST(test_string_steps)
+{
+	static const char *const enders[][2] = {
+		{ "\"", "" }, { "\\n\"", "\n" }, { "\\\"\"", "\"" }, { "\xc3\xa9\"", "\xc3\xa9" }, { "\\u00e9\"", "\xc3\xa9" },
+	};
+	char text[64], want[64];
+	struct ud_err err = UD_ERR_INIT;
+
+	for (size_t at = 0; at < 20; at++)
+		for (size_t e = 0; e < sizeof(enders) / sizeof(enders[0]); e++) {
+			struct ud_jdoc *doc;
+
+			memset(want, 'a', at);
+			snprintf(want + at, sizeof(want) - at, "%s", enders[e][1]);
+			snprintf(text, sizeof(text), "\"%.*s%s", (int)at, want, enders[e][0]);
+			doc = parse(text);
+			ck_assert_str_eq(ud_jv_string(ud_jdoc_root(doc)), want);
+			ud_jdoc_free(doc);
+			text[strlen(text) - 1] = '\x01'; /* a control character where the quote was */
+			ck_assert_ptr_null(ud_jdoc_parse(text, strlen(text), &err));
+			text[strlen(text) - 1] = '\0'; /* the text ends in the string */
+			ck_assert_ptr_null(ud_jdoc_parse(text, strlen(text), &err));
+		}
+}
+END_TEST
+
 static const char *error_of(const char *text)
 {
 	static struct ud_err err;
@@ -414,6 +445,7 @@ static Suite *suite(void)
 
 	tcase_add_test(t, test_values);
 	tcase_add_test(t, test_pick_as_get);
+	tcase_add_test(t, test_string_steps);
 	tcase_add_test(t, test_errors_say_where);
 	tcase_add_test(t, test_numbers_as_strtod);
 	tcase_add_test(t, test_limits_as_janssons);

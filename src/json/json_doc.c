@@ -31,6 +31,9 @@
 
 #define NO_KEY UINT32_MAX
 
+/* The NUL after the text, and 7 more bytes for plain8() to read from the NUL on. */
+#define TEXT_PAD 8
+
 struct node {
 	uint8_t type;	/* enum ud_jtype */
 	uint32_t key;	/* offset of the member's key in the text, NO_KEY for the root and array members */
@@ -196,16 +199,41 @@ static int escape(struct parser *ps, char **out)
 	return DONE;
 }
 
+#define BYTES(b) (0x0101010101010101ull * (b))
+
+/*
+ * Whether none of the 8 bytes at p is a quote, a backslash, a control
+ * character or non-ASCII: a plain run of a string, which the text's
+ * padding (TEXT_PAD) lets be read whole up to its NUL.  Bit Twiddling
+ * Hacks' "has a byte less than n", exact as a yes or no for n <= 128.
+ */
+static int plain8(const char *p)
+{
+	uint64_t x, special;
+
+	memcpy(&x, p, sizeof(x));
+	special = ((x - BYTES(0x20)) & ~x) | x;			      /* below 0x20, or 0x80 and up */
+	special |= ((x ^ BYTES('"')) - BYTES(1)) & ~(x ^ BYTES('"'));	      /* a quote */
+	special |= ((x ^ BYTES('\\')) - BYTES(1)) & ~(x ^ BYTES('\\')); /* a backslash */
+	return !(special & BYTES(0x80));
+}
+
 /* The string whose opening quote is at ps->p, decoded in place; *off: where it starts in the text. */
 static int parse_string(struct parser *ps, uint32_t *off)
 {
-	char *out;
+	char *out, *p = ps->p + 1;
 
-	*off = (uint32_t)(++ps->p - ps->doc->text);
-	/* until its first escape or non-ASCII byte the decoded string is the text itself: nothing to copy */
-	while ((unsigned char)*ps->p >= 0x20 && (unsigned char)*ps->p < 0x80 && *ps->p != '"' && *ps->p != '\\')
-		ps->p++;
-	out = ps->p;
+	*off = (uint32_t)(p - ps->doc->text);
+	/*
+	 * until its first escape or non-ASCII byte the decoded string is the
+	 * text itself: nothing to copy, and 8 bytes a step (a fleet's profiles
+	 * are a few million names and words)
+	 */
+	while (plain8(p))
+		p += 8;
+	while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	ps->p = out = p;
 	for (;;) {
 		unsigned char c = (unsigned char)*ps->p;
 		size_t n;
@@ -424,10 +452,14 @@ static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 	uint32_t n = d->nodes[o].u.count, k = 0;
 
 	if (n <= UD_JDOC_PAIRWISE_MAX) {
-		for (uint32_t a = o + 1; a && !dup; a = d->nodes[a].next)
+		for (uint32_t a = o + 1; a && !dup; a = d->nodes[a].next) {
+			const char *ka = d->text + d->nodes[a].key;
+
+			/* most keys differ in their first byte: no call for them */
 			for (uint32_t b = d->nodes[a].next; b && !dup; b = d->nodes[b].next)
-				if (strcmp(d->text + d->nodes[a].key, d->text + d->nodes[b].key) == 0)
+				if (d->text[d->nodes[b].key] == ka[0] && strcmp(ka, d->text + d->nodes[b].key) == 0)
 					dup = d->text + d->nodes[b].key;
+		}
 		return dup;
 	}
 	keys = malloc(n * sizeof(*keys));
@@ -515,15 +547,21 @@ struct ud_jdoc *ud_jdoc_parse(const char *text, size_t len, struct ud_err *err)
 		ud_fail(err, "a JSON text of %zu bytes is more than this reader takes", len);
 		goto fail;
 	}
-	if (!d || !ps || !(d->text = malloc(len + 1)))
+	if (!d || !ps || !(d->text = malloc(len + TEXT_PAD)))
 		goto oom;
 	if (len)
 		memcpy(d->text, text, len);
-	d->text[len] = '\0';
+	memset(d->text + len, 0, TEXT_PAD);
 	d->cap = (uint32_t)(len / 16 + 16);
 	if (!(d->nodes = malloc(d->cap * sizeof(*d->nodes))))
 		goto oom;
-	*ps = (struct parser){ .doc = d, .orig = text, .p = d->text, .end = d->text + len, .err = err };
+	/* field by field: a compound literal would zero the 24 KB stack, a tenth of a small profile's parse */
+	ps->doc = d;
+	ps->orig = text;
+	ps->p = d->text;
+	ps->end = d->text + len;
+	ps->err = err;
+	ps->depth = 0;
 	if (parse_document(ps) != 0)
 		goto fail;
 	free(ps);
@@ -601,6 +639,7 @@ struct ud_jv ud_jv_get(struct ud_jv obj, const char *key)
 void ud_jv_pick(struct ud_jv obj, const char *const *keys, size_t n, struct ud_jv *out)
 {
 	const struct node *nodes;
+	size_t next = 0;
 
 	for (size_t k = 0; k < n; k++)
 		out[k] = (struct ud_jv){ NULL, 0 };
@@ -610,10 +649,15 @@ void ud_jv_pick(struct ud_jv obj, const char *const *keys, size_t n, struct ud_j
 	for (uint32_t i = obj.i + 1;; i = nodes[i].next) {
 		const char *key = obj.doc->text + nodes[i].key;
 
-		/* a document's keys are unique (duplicates are refused), so a key fills one slot once */
-		for (size_t k = 0; k < n; k++)
+		/*
+		 * from the key after the last one found, round: where keys[] is in
+		 * the order the writer wrote, each member is found at the first or
+		 * second try (a document's keys are unique: a slot is filled once)
+		 */
+		for (size_t t = 0, k = next; t < n; t++, k = k + 1 < n ? k + 1 : 0)
 			if (keys[k][0] == key[0] && strcmp(keys[k], key) == 0) {
 				out[k] = (struct ud_jv){ obj.doc, i };
+				next = k + 1 < n ? k + 1 : 0;
 				break;
 			}
 		if (!nodes[i].next)
