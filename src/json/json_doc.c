@@ -202,12 +202,14 @@ static int escape(struct parser *ps, char **out)
 #define BYTES(b) (0x0101010101010101ull * (b))
 
 /*
- * Whether none of the 8 bytes at p is a quote, a backslash, a control
- * character or non-ASCII: a plain run of a string, which the text's
- * padding (TEXT_PAD) lets be read whole up to its NUL.  Bit Twiddling
- * Hacks' "has a byte less than n", exact as a yes or no for n <= 128.
+ * The bytes of the 8 at p that end a string's plain run (a quote, a
+ * backslash, a control character, non-ASCII), each flagged by its top bit
+ * (Bit Twiddling Hacks' "has a byte less than n"): 0 when none does.  A
+ * borrow can flag a byte after a flagged one, never one before: the first
+ * flag is exact.  The text's padding (TEXT_PAD) lets a step read past a
+ * string's end up to the NUL.
  */
-static int plain8(const char *p)
+static uint64_t enders8(const char *p)
 {
 	uint64_t x, special;
 
@@ -215,7 +217,25 @@ static int plain8(const char *p)
 	special = ((x - BYTES(0x20)) & ~x) | x;			      /* below 0x20, or 0x80 and up */
 	special |= ((x ^ BYTES('"')) - BYTES(1)) & ~(x ^ BYTES('"'));	      /* a quote */
 	special |= ((x ^ BYTES('\\')) - BYTES(1)) & ~(x ^ BYTES('\\')); /* a backslash */
-	return !(special & BYTES(0x80));
+	return special & BYTES(0x80);
+}
+
+/* The first byte at or after p that ends a string's plain run, 8 bytes a step. */
+static char *plain_end(char *p)
+{
+	uint64_t m;
+
+	while (!(m = enders8(p)))
+		p += 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the first byte in memory is the word's lowest */
+	return p + __builtin_ctzll(m) / 8;
+#else
+	(void)m;
+	while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+#endif
 }
 
 /* The string whose opening quote is at ps->p, decoded in place; *off: where it starts in the text. */
@@ -229,11 +249,7 @@ static int parse_string(struct parser *ps, uint32_t *off)
 	 * text itself: nothing to copy, and 8 bytes a step (a fleet's profiles
 	 * are a few million names and words)
 	 */
-	while (plain8(p))
-		p += 8;
-	while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
-		p++;
-	ps->p = out = p;
+	ps->p = out = plain_end(p);
 	for (;;) {
 		unsigned char c = (unsigned char)*ps->p;
 		size_t n;
