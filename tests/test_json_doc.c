@@ -381,6 +381,51 @@ START_TEST(test_string_steps)
 }
 END_TEST
 
+/*
+ * Generated numbers, their digits read as their grammar is checked: the
+ * same double as strtod() and the same integer as strtoll(), around 2^53
+ * digits, long fractions and exponents past the exact powers of ten.
+ */
+START_TEST(test_generated_numbers_as_strtod)
+{
+	uint64_t s = 0x2545f4914f6cdd1du;
+	char text[96];
+
+	for (int i = 0; i < 50000; i++) {
+		size_t len = 0;
+		int whole = 1 + (int)(pick(&s, 20)), frac = (int)pick(&s, 24) - 4, exp = (int)pick(&s, 60) - 30;
+		bool with_exp = pick(&s, 3) == 0;
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_jdoc *doc;
+
+		if (frac <= 0 && !with_exp && whole > 18)
+			whole = 18; /* an integer fits 64 bits */
+		if (pick(&s, 2))
+			text[len++] = '-';
+		text[len++] = (char)('1' + pick(&s, 9));
+		for (int k = 1; k < whole; k++)
+			text[len++] = (char)('0' + pick(&s, 10));
+		if (frac > 0)
+			text[len++] = '.';
+		for (int k = 0; k < frac; k++)
+			text[len++] = (char)('0' + pick(&s, 10));
+		if (with_exp)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "e%+d", exp);
+		text[len] = '\0';
+		doc = ud_jdoc_parse(text, len, &err);
+		ck_assert_msg(doc != NULL, "%s: %s", text, err.msg);
+		if (ud_jv_is_integer(ud_jdoc_root(doc))) {
+			ck_assert_msg(ud_jv_integer(ud_jdoc_root(doc)) == strtoll(text, NULL, 10), "%s", text);
+		} else {
+			double want = strtod(text, NULL), got = ud_jv_number(ud_jdoc_root(doc));
+
+			ck_assert_msg(memcmp(&want, &got, sizeof(got)) == 0, "%s: %.17g, strtod %.17g", text, got, want);
+		}
+		ud_jdoc_free(doc);
+	}
+}
+END_TEST
+
 static const char *error_of(const char *text)
 {
 	static struct ud_err err;
@@ -448,6 +493,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_string_steps);
 	tcase_add_test(t, test_errors_say_where);
 	tcase_add_test(t, test_numbers_as_strtod);
+	tcase_add_test(t, test_generated_numbers_as_strtod);
 	tcase_add_test(t, test_limits_as_janssons);
 	tcase_add_test(t, test_agrees_with_jansson);
 	suite_add_tcase(s, t);
