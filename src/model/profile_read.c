@@ -623,6 +623,26 @@ static int stat_record_from_doc(struct ud_jv j, const char *where, struct ud_wor
 		return ud_fail(err, "%s: out of memory", at);
 	return read_record(j, w->stat_record, w, at, err);
 }
+/*
+ * "workloads[IDX]" into where (32 bytes hold any size_t), for messages:
+ * written by hand, where snprintf() for each workload, twice, was a
+ * thirtieth of reading a fleet's profiles (issue 38).
+ */
+static void workload_where(char *where, size_t idx)
+{
+	char digits[24];
+	size_t n = 0;
+
+	do
+		digits[n++] = (char)('0' + idx % 10);
+	while ((idx /= 10) != 0);
+	memcpy(where, "workloads[", 10);
+	where += 10;
+	while (n)
+		*where++ = digits[--n];
+	memcpy(where, "]", 2);
+}
+
 /* A workload's keys (SPEC §3) but its name, in the order profile_write.c writes them (ud_jv_pick()). */
 enum workload_key {
 	WK_UNITS,
@@ -742,7 +762,7 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 	struct ud_jv v[WK_COUNT];
 	struct ud_workload *w;
 
-	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	workload_where(where, idx);
 	if (!ud_jv_is_object(j) || !name) {
 		bad(r, where, "expected an object with a string \"name\"");
 		return;
@@ -774,7 +794,7 @@ static int check_unique(struct reader *r, const struct ud_profile *p, size_t idx
 
 	if (!r->names && !(r->names = json_object()))
 		return bad(r, "workloads", "out of memory");
-	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	workload_where(where, idx);
 	if ((first = json_object_get(r->names, name))) {
 		char what[600];
 
