@@ -323,6 +323,109 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* One walk finds what a lookup a key finds: present, absent, null, nested, on a non-object. */
+START_TEST(test_pick_as_get)
+{
+	static const char *const keys[] = { "value", "nope", "n", "o", "v", "" };
+	struct ud_jdoc *doc = parse("{\"v\": 1, \"value\": 2, \"n\": null, \"o\": {\"value\": 3}, \"\": 4, \"va\": 5}");
+	struct ud_jv root = ud_jdoc_root(doc), got[6];
+	const struct ud_jv not_objects[] = { ud_jv_get(root, "v"), ud_jv_get(ud_jv_get(root, "o"), "nope"),
+					     ud_jv_first(ud_jv_get(root, "o")) };
+
+	ud_jv_pick(root, keys, 6, got);
+	for (size_t k = 0; k < 6; k++) {
+		ck_assert_int_eq(ud_jv_type(got[k]), ud_jv_type(ud_jv_get(root, keys[k])));
+		ck_assert_int_eq(ud_jv_integer(got[k]), ud_jv_integer(ud_jv_get(root, keys[k])));
+	}
+	ck_assert_int_eq(ud_jv_integer(got[0]), 2);
+	ck_assert(ud_jv_absent(got[1]) && ud_jv_is_null(got[2]) && ud_jv_is_object(got[3]));
+	ck_assert_int_eq(ud_jv_integer(got[4]), 1);
+	ck_assert_int_eq(ud_jv_integer(got[5]), 4);
+	for (size_t i = 0; i < 3; i++) {
+		ud_jv_pick(not_objects[i], keys, 6, got);
+		for (size_t k = 0; k < 6; k++)
+			ck_assert(ud_jv_absent(got[k]));
+	}
+	ud_jdoc_free(doc);
+}
+END_TEST
+
+/*
+ * A string's plain run is read 8 bytes a step: whatever ends it (the quote,
+ * an escape, a raw non-ASCII letter, a control character) at every place
+ * in and around a step, and the text's end right after it.
+ */
+START_TEST(test_string_steps)
+{
+	static const char *const enders[][2] = {
+		{ "\"", "" }, { "\\n\"", "\n" }, { "\\\"\"", "\"" }, { "\xc3\xa9\"", "\xc3\xa9" }, { "\\u00e9\"", "\xc3\xa9" },
+	};
+	char text[64], want[64];
+	struct ud_err err = UD_ERR_INIT;
+
+	for (size_t at = 0; at < 20; at++)
+		for (size_t e = 0; e < sizeof(enders) / sizeof(enders[0]); e++) {
+			struct ud_jdoc *doc;
+
+			memset(want, 'a', at);
+			snprintf(want + at, sizeof(want) - at, "%s", enders[e][1]);
+			snprintf(text, sizeof(text), "\"%.*s%s", (int)at, want, enders[e][0]);
+			doc = parse(text);
+			ck_assert_str_eq(ud_jv_string(ud_jdoc_root(doc)), want);
+			ud_jdoc_free(doc);
+			text[strlen(text) - 1] = '\x01'; /* a control character where the quote was */
+			ck_assert_ptr_null(ud_jdoc_parse(text, strlen(text), &err));
+			text[strlen(text) - 1] = '\0'; /* the text ends in the string */
+			ck_assert_ptr_null(ud_jdoc_parse(text, strlen(text), &err));
+		}
+}
+END_TEST
+
+/*
+ * Generated numbers, their digits read as their grammar is checked: the
+ * same double as strtod() and the same integer as strtoll(), around 2^53
+ * digits, long fractions and exponents past the exact powers of ten.
+ */
+START_TEST(test_generated_numbers_as_strtod)
+{
+	uint64_t s = 0x2545f4914f6cdd1du;
+	char text[96];
+
+	for (int i = 0; i < 50000; i++) {
+		size_t len = 0;
+		int whole = 1 + (int)(pick(&s, 20)), frac = (int)pick(&s, 24) - 4, exp = (int)pick(&s, 60) - 30;
+		bool with_exp = pick(&s, 3) == 0;
+		struct ud_err err = UD_ERR_INIT;
+		struct ud_jdoc *doc;
+
+		if (frac <= 0 && !with_exp && whole > 18)
+			whole = 18; /* an integer fits 64 bits */
+		if (pick(&s, 2))
+			text[len++] = '-';
+		text[len++] = (char)('1' + pick(&s, 9));
+		for (int k = 1; k < whole; k++)
+			text[len++] = (char)('0' + pick(&s, 10));
+		if (frac > 0)
+			text[len++] = '.';
+		for (int k = 0; k < frac; k++)
+			text[len++] = (char)('0' + pick(&s, 10));
+		if (with_exp)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "e%+d", exp);
+		text[len] = '\0';
+		doc = ud_jdoc_parse(text, len, &err);
+		ck_assert_msg(doc != NULL, "%s: %s", text, err.msg);
+		if (ud_jv_is_integer(ud_jdoc_root(doc))) {
+			ck_assert_msg(ud_jv_integer(ud_jdoc_root(doc)) == strtoll(text, NULL, 10), "%s", text);
+		} else {
+			double want = strtod(text, NULL), got = ud_jv_number(ud_jdoc_root(doc));
+
+			ck_assert_msg(memcmp(&want, &got, sizeof(got)) == 0, "%s: %.17g, strtod %.17g", text, got, want);
+		}
+		ud_jdoc_free(doc);
+	}
+}
+END_TEST
+
 static const char *error_of(const char *text)
 {
 	static struct ud_err err;
@@ -386,8 +489,11 @@ static Suite *suite(void)
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, test_values);
+	tcase_add_test(t, test_pick_as_get);
+	tcase_add_test(t, test_string_steps);
 	tcase_add_test(t, test_errors_say_where);
 	tcase_add_test(t, test_numbers_as_strtod);
+	tcase_add_test(t, test_generated_numbers_as_strtod);
 	tcase_add_test(t, test_limits_as_janssons);
 	tcase_add_test(t, test_agrees_with_jansson);
 	suite_add_tcase(s, t);

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,6 +530,79 @@ START_TEST(test_default_path_is_a_file_name)
 }
 END_TEST
 
+#define NAMES_THREADS 4
+#define NAMES_EACH 3000
+
+/* Counter i's name in workload w: every other one is w's own, the rest every workload's. */
+static void name_of(char *buf, size_t len, const char *w, int i)
+{
+	if (i % 2)
+		snprintf(buf, len, "made-up-%d", i);
+	else
+		snprintf(buf, len, "%s-made-up-%d", w, i);
+}
+
+/* A thread's workload of NAMES_EACH counters (name_of()). */
+static void *add_names(void *arg)
+{
+	struct ud_workload *w = arg;
+	char name[64];
+
+	for (int i = 0; i < NAMES_EACH; i++) {
+		name_of(name, sizeof(name), w->name, i);
+		if (!ud_workload_add_counter(w, name))
+			return NULL;
+	}
+	return w;
+}
+
+/*
+ * Counter names are held once for the process (issue 38): a name read on
+ * any thread is the one copy of it, equal to what was given, and stays
+ * when the profile that named it first is freed; threads adding names at
+ * once (the table grown under them) lose none.
+ */
+START_TEST(test_counter_names_held_once)
+{
+	struct ud_profile *p = ud_profile_new(NULL), *q = ud_profile_new(NULL);
+	struct ud_workload *w[NAMES_THREADS];
+	pthread_t t[NAMES_THREADS];
+	const char *cycles;
+	char want[64];
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	for (int k = 0; k < NAMES_THREADS; k++) {
+		snprintf(want, sizeof(want), "t%d", k);
+		ck_assert_ptr_nonnull(ud_profile_add_workload(p, want));
+	}
+	for (int k = 0; k < NAMES_THREADS; k++)
+		w[k] = &p->workloads[k]; /* once all are added: adding moves them */
+	for (int k = 0; k < NAMES_THREADS; k++)
+		ck_assert_int_eq(pthread_create(&t[k], NULL, add_names, w[k]), 0);
+	for (int k = 0; k < NAMES_THREADS; k++) {
+		void *ok;
+
+		ck_assert_int_eq(pthread_join(t[k], &ok), 0);
+		ck_assert_ptr_nonnull(ok);
+	}
+	for (int k = 0; k < NAMES_THREADS; k++) {
+		ck_assert_uint_eq(w[k]->ncounters, NAMES_EACH);
+		for (int i = 0; i < NAMES_EACH; i++) {
+			name_of(want, sizeof(want), w[k]->name, i);
+			ck_assert_str_eq(w[k]->counters[i].name, want);
+			if (i % 2)
+				ck_assert_ptr_eq(w[k]->counters[i].name, w[0]->counters[i].name);
+		}
+	}
+	cycles = ud_workload_add_counter(w[0], "cycles")->name;
+	ud_profile_free(p);
+	ck_assert_ptr_eq(ud_workload_add_counter(ud_profile_add_workload(q, "w"), "cycles")->name, cycles);
+	ck_assert_str_eq(cycles, "cycles");
+	ud_profile_free(q);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profile");
@@ -550,6 +624,7 @@ int main(void)
 	tcase_add_test(tc, test_minus_zero_writes_as_it_rereads);
 	tcase_add_test(tc, test_unknown_enum_words_read_as_unknown);
 	tcase_add_test(tc, test_target_checked);
+	tcase_add_test(tc, test_counter_names_held_once);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

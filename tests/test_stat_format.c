@@ -181,8 +181,7 @@ START_TEST(test_csv_name_with_separator_quoted)
 	struct ud_profile *p = example(1);
 	char *s;
 
-	free(p->workloads[0].counters[1].name);
-	p->workloads[0].counters[1].name = strdup("cpu/event=0x3c;name=\"a;b\"/");
+	p->workloads[0].counters[1].name = "cpu/event=0x3c;name=\"a;b\"/"; /* names are borrowed */
 	s = render(&p->workloads[0], ";");
 	ck_assert_msg(strstr(s, "97062243821;;\"cpu/event=0x3c;name=\"\"a;b\"\"/\";857;85.70;2.853;G/sec\n") != NULL, "%s", s);
 	free(s);
@@ -206,8 +205,7 @@ START_TEST(test_long_name_whole)
 	strcpy(name + 1200, "-END/");
 	/* a copy of it (-e X,X) prints under the name whole too */
 	snprintf(copy, sizeof(copy), "%s#2", name);
-	free(p->workloads[0].counters[1].name);
-	p->workloads[0].counters[1].name = strdup(copy);
+	p->workloads[0].counters[1].name = copy; /* names are borrowed: copy outlives p */
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		char *s = render(&p->workloads[0], forms[i]);
 		const char *at = strstr(s, name);

@@ -219,6 +219,9 @@ static int fold_counters(struct ud_fleet_acc_workload *aw, const struct ud_workl
 
 		if (ct->status != UD_COUNTED || !isfinite(ct->value))
 			continue;
+		/* a fleet's hosts list their counters in one order: the same place first (names are unique here) */
+		if (c < aw->ncounters && strcmp(aw->counters[c].name, ct->name) == 0)
+			k = c;
 		while (k < aw->ncounters && strcmp(aw->counters[k].name, ct->name) != 0)
 			k++;
 		if (k == aw->ncounters) {

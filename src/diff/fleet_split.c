@@ -146,28 +146,28 @@ static void assign(struct search *s, const struct fact_values *fv)
 	}
 }
 
-static int by_pooled(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 /*
- * The Mann-Whitney test of side 1's na values against side 0's nb, in the
- * normal approximation with ties' correction: the two-sided p, and the
- * share of cross pairs where side 1's host is the faster (ties half).
+ * The Mann-Whitney test of side 1's na values against side 0's nb (s->b
+ * and s->a, each sorted), in the normal approximation with ties'
+ * correction: the two-sided p, and the share of cross pairs where side
+ * 1's host is the faster (ties half).
  */
 static double mann_whitney(struct search *s, size_t n0, size_t n1, double *share)
 {
 	size_t n = n0 + n1;
 	double r1 = 0, ties = 0, u, mean, var;
 
-	for (size_t i = 0; i < n0; i++)
-		s->pool[i].x = s->a[i], s->pool[i].side = 0;
-	for (size_t i = 0; i < n1; i++)
-		s->pool[n0 + i].x = s->b[i], s->pool[n0 + i].side = 1;
-	ud_sort(s->pool, n, sizeof(*s->pool), by_pooled);
+	/* the sides come sorted (side_values()): merged, not sorted again; a tie's order changes no rank */
+	for (size_t i = 0, j = 0; i + j < n;) {
+		int side = j < n1 && (i == n0 || s->b[j] < s->a[i]);
+
+		s->pool[i + j].x = side ? s->b[j] : s->a[i];
+		s->pool[i + j].side = side;
+		if (side)
+			j++;
+		else
+			i++;
+	}
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		double t;
@@ -203,7 +203,7 @@ static size_t side_values(struct search *s, size_t w, const unsigned char *side,
 		if (on == which && isfinite(v) && v > 0)
 			out[n++] = v;
 	}
-	ud_sort(out, n, sizeof(*out), by_pooled);
+	ud_fleet_sort_values(out, n);
 	return n;
 }
 

@@ -31,6 +31,9 @@
 
 #define NO_KEY UINT32_MAX
 
+/* The NUL after the text, and 7 more bytes for plain8() to read from the NUL on. */
+#define TEXT_PAD 8
+
 struct node {
 	uint8_t type;	/* enum ud_jtype */
 	uint32_t key;	/* offset of the member's key in the text, NO_KEY for the root and array members */
@@ -196,16 +199,57 @@ static int escape(struct parser *ps, char **out)
 	return DONE;
 }
 
+#define BYTES(b) (0x0101010101010101ull * (b))
+
+/*
+ * The bytes of the 8 at p that end a string's plain run (a quote, a
+ * backslash, a control character, non-ASCII), each flagged by its top bit
+ * (Bit Twiddling Hacks' "has a byte less than n"): 0 when none does.  A
+ * borrow can flag a byte after a flagged one, never one before: the first
+ * flag is exact.  The text's padding (TEXT_PAD) lets a step read past a
+ * string's end up to the NUL.
+ */
+static uint64_t enders8(const char *p)
+{
+	uint64_t x, special;
+
+	memcpy(&x, p, sizeof(x));
+	special = ((x - BYTES(0x20)) & ~x) | x;			      /* below 0x20, or 0x80 and up */
+	special |= ((x ^ BYTES('"')) - BYTES(1)) & ~(x ^ BYTES('"'));	      /* a quote */
+	special |= ((x ^ BYTES('\\')) - BYTES(1)) & ~(x ^ BYTES('\\')); /* a backslash */
+	return special & BYTES(0x80);
+}
+
+/* The first byte at or after p that ends a string's plain run, 8 bytes a step. */
+static char *plain_end(char *p)
+{
+	uint64_t m;
+
+	while (!(m = enders8(p)))
+		p += 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the first byte in memory is the word's lowest */
+	return p + __builtin_ctzll(m) / 8;
+#else
+	(void)m;
+	while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+#endif
+}
+
 /* The string whose opening quote is at ps->p, decoded in place; *off: where it starts in the text. */
 static int parse_string(struct parser *ps, uint32_t *off)
 {
-	char *out;
+	char *out, *p = ps->p + 1;
 
-	*off = (uint32_t)(++ps->p - ps->doc->text);
-	/* until its first escape or non-ASCII byte the decoded string is the text itself: nothing to copy */
-	while ((unsigned char)*ps->p >= 0x20 && (unsigned char)*ps->p < 0x80 && *ps->p != '"' && *ps->p != '\\')
-		ps->p++;
-	out = ps->p;
+	*off = (uint32_t)(p - ps->doc->text);
+	/*
+	 * until its first escape or non-ASCII byte the decoded string is the
+	 * text itself: nothing to copy, and 8 bytes a step (a fleet's profiles
+	 * are a few million names and words)
+	 */
+	ps->p = out = plain_end(p);
 	for (;;) {
 		unsigned char c = (unsigned char)*ps->p;
 		size_t n;
@@ -249,15 +293,6 @@ static double strtod_c(const char *s)
 	return c_locale ? strtod_l(s, NULL, c_locale) : strtod(s, NULL);
 }
 
-static int skip_digits(struct parser *ps)
-{
-	const char *start = ps->p;
-
-	while (*ps->p >= '0' && *ps->p <= '9')
-		ps->p++;
-	return ps->p > start;
-}
-
 /*
  * Exactly representable integers: a significand up to 2^53 and powers of
  * ten up to 10^22 (5^22 < 2^53), so that one multiplication or division
@@ -273,48 +308,78 @@ static const double exact_pow10[EXACT_POW10 + 1] = {
 };
 
 /*
- * The number of s (checked by the grammar, end its end) as strtoll() or
- * strtod() reads it, in the common case that it needs neither: 1 done,
- * 0 where they must.  A fleet's profiles are mostly numbers, and the C
- * library's conversions were a tenth of compare's time (issue 38).
+ * A number's digits as its grammar is checked, in the same pass: a
+ * fleet's profiles are mostly numbers, and the C library's conversions
+ * were a tenth of compare's time, a second walk of the digits a twentieth
+ * (issue 38).
  */
-static int fast_number(const char *s, const char *end, int real, struct node *nd)
-{
-	unsigned long long m = 0;
-	int neg = *s == '-', scale = 0, exp = 0, exp_neg = 0;
+struct number {
+	unsigned long long m; /* the digits, the point ignored, while exact */
+	int scale;	      /* m's power of ten: minus the digits after the point, plus the exponent */
+	int exp;	      /* the exponent, while exact */
+	bool exact;	      /* m, scale and exp hold the number: neither strtoll() nor strtod() is needed */
+};
 
-	s += neg;
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+/* The digits at ps->p into n (after the point: each one lowers the scale); whether there was one. */
+static bool digits(struct parser *ps, struct number *n, bool fraction)
+{
+	char *p = ps->p;
+	unsigned long long m = n->m;
+	int scale = n->scale;
+	bool exact = n->exact;
+
+	/* in locals: a store through n could be a byte of the text for all the compiler knows */
+	for (; *p >= '0' && *p <= '9'; p++) {
+		/* a digit more than 2^53 holds: strtod()'s rounding, not ours */
 		if (m >= EXACT_SIGNIFICAND)
-			return 0;
-		m = m * 10 + (unsigned)(*s - '0');
+			exact = false;
+		if (exact) {
+			m = m * 10 + (unsigned)(*p - '0');
+			scale -= fraction;
+		}
 	}
+	*n = (struct number){ m, scale, n->exp, exact };
+	if (p == ps->p)
+		return false;
+	ps->p = p;
+	return true;
+}
+
+/* The exponent's digits at ps->p into n; whether there was one. */
+static bool exponent_digits(struct parser *ps, struct number *n)
+{
+	char *p = ps->p;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (n->exact && (n->exp = n->exp * 10 + (*p - '0')) > 2 * EXACT_POW10)
+			n->exact = false;
+	if (p == ps->p)
+		return false;
+	ps->p = p;
+	return true;
+}
+
+/*
+ * n's value into nd as strtoll() or strtod() reads it, where n is exact:
+ * 1 done, 0 where they must.
+ */
+static int exact_number(const struct number *n, bool neg, bool real, bool exp_neg, struct node *nd)
+{
+	int scale = n->scale + (exp_neg ? -n->exp : n->exp);
+
+	if (!n->exact)
+		return 0;
 	if (!real) {
 		/* below 2^54: no 64-bit overflow, the same as strtoll() */
 		nd->type = UD_JINTEGER;
-		nd->u.integer = neg ? -(long long)m : (long long)m;
+		nd->u.integer = neg ? -(long long)n->m : (long long)n->m;
 		return 1;
 	}
-	if (s < end && *s == '.')
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++, scale--) {
-			if (m >= EXACT_SIGNIFICAND)
-				return 0;
-			m = m * 10 + (unsigned)(*s - '0');
-		}
-	if (s < end && (*s == 'e' || *s == 'E')) {
-		s++;
-		exp_neg = *s == '-';
-		s += *s == '-' || *s == '+';
-		for (; s < end; s++)
-			if ((exp = exp * 10 + (*s - '0')) > 2 * EXACT_POW10)
-				return 0;
-	}
-	scale += exp_neg ? -exp : exp;
 	/* an x87's wider intermediate would round twice */
-	if (FLT_EVAL_METHOD != 0 || m > EXACT_SIGNIFICAND || scale < -EXACT_POW10 || scale > EXACT_POW10)
+	if (FLT_EVAL_METHOD != 0 || n->m > EXACT_SIGNIFICAND || scale < -EXACT_POW10 || scale > EXACT_POW10)
 		return 0;
 	nd->type = UD_JREAL;
-	nd->u.real = scale < 0 ? (double)m / exact_pow10[-scale] : (double)m * exact_pow10[scale];
+	nd->u.real = scale < 0 ? (double)n->m / exact_pow10[-scale] : (double)n->m * exact_pow10[scale];
 	if (neg)
 		nd->u.real = -nd->u.real;
 	return 1;
@@ -324,29 +389,30 @@ static int fast_number(const char *s, const char *end, int real, struct node *nd
 static int parse_number(struct parser *ps, struct node *nd)
 {
 	char *start = ps->p;
-	int real = 0;
+	struct number n = { .exact = true };
+	bool neg = *ps->p == '-', real = false, exp_neg = false;
 
-	if (*ps->p == '-')
-		ps->p++;
+	ps->p += neg;
 	if (*ps->p == '0')
 		ps->p++;
-	else if (!skip_digits(ps))
+	else if (!digits(ps, &n, false))
 		return fail(ps, "invalid number");
 	if (*ps->p == '.') {
 		ps->p++;
-		real = 1;
-		if (!skip_digits(ps))
+		real = true;
+		if (!digits(ps, &n, true))
 			return fail(ps, "invalid number: digits must follow '.'");
 	}
 	if (*ps->p == 'e' || *ps->p == 'E') {
 		ps->p++;
-		real = 1;
+		real = true;
+		exp_neg = *ps->p == '-';
 		if (*ps->p == '+' || *ps->p == '-')
 			ps->p++;
-		if (!skip_digits(ps))
+		if (!exponent_digits(ps, &n))
 			return fail(ps, "invalid number: digits must follow the exponent");
 	}
-	if (fast_number(start, ps->p, real, nd))
+	if (exact_number(&n, neg, real, exp_neg, nd))
 		return DONE;
 	errno = 0;
 	if (!real) {
@@ -424,10 +490,14 @@ static const char *duplicate_key(const struct ud_jdoc *d, uint32_t o, int *oom)
 	uint32_t n = d->nodes[o].u.count, k = 0;
 
 	if (n <= UD_JDOC_PAIRWISE_MAX) {
-		for (uint32_t a = o + 1; a && !dup; a = d->nodes[a].next)
+		for (uint32_t a = o + 1; a && !dup; a = d->nodes[a].next) {
+			const char *ka = d->text + d->nodes[a].key;
+
+			/* most keys differ in their first byte: no call for them */
 			for (uint32_t b = d->nodes[a].next; b && !dup; b = d->nodes[b].next)
-				if (strcmp(d->text + d->nodes[a].key, d->text + d->nodes[b].key) == 0)
+				if (d->text[d->nodes[b].key] == ka[0] && strcmp(ka, d->text + d->nodes[b].key) == 0)
 					dup = d->text + d->nodes[b].key;
+		}
 		return dup;
 	}
 	keys = malloc(n * sizeof(*keys));
@@ -515,15 +585,21 @@ struct ud_jdoc *ud_jdoc_parse(const char *text, size_t len, struct ud_err *err)
 		ud_fail(err, "a JSON text of %zu bytes is more than this reader takes", len);
 		goto fail;
 	}
-	if (!d || !ps || !(d->text = malloc(len + 1)))
+	if (!d || !ps || !(d->text = malloc(len + TEXT_PAD)))
 		goto oom;
 	if (len)
 		memcpy(d->text, text, len);
-	d->text[len] = '\0';
+	memset(d->text + len, 0, TEXT_PAD);
 	d->cap = (uint32_t)(len / 16 + 16);
 	if (!(d->nodes = malloc(d->cap * sizeof(*d->nodes))))
 		goto oom;
-	*ps = (struct parser){ .doc = d, .orig = text, .p = d->text, .end = d->text + len, .err = err };
+	/* field by field: a compound literal would zero the 24 KB stack, a tenth of a small profile's parse */
+	ps->doc = d;
+	ps->orig = text;
+	ps->p = d->text;
+	ps->end = d->text + len;
+	ps->err = err;
+	ps->depth = 0;
 	if (parse_document(ps) != 0)
 		goto fail;
 	free(ps);
@@ -595,6 +671,35 @@ struct ud_jv ud_jv_get(struct ud_jv obj, const char *key)
 			return (struct ud_jv){ obj.doc, i };
 		if (!nodes[i].next)
 			return (struct ud_jv){ NULL, 0 };
+	}
+}
+
+void ud_jv_pick(struct ud_jv obj, const char *const *keys, size_t n, struct ud_jv *out)
+{
+	const struct node *nodes;
+	size_t next = 0;
+
+	for (size_t k = 0; k < n; k++)
+		out[k] = (struct ud_jv){ NULL, 0 };
+	if (!obj.doc || obj.doc->nodes[obj.i].type != UD_JOBJECT || obj.doc->nodes[obj.i].u.count == 0)
+		return;
+	nodes = obj.doc->nodes;
+	for (uint32_t i = obj.i + 1;; i = nodes[i].next) {
+		const char *key = obj.doc->text + nodes[i].key;
+
+		/*
+		 * from the key after the last one found, round: where keys[] is in
+		 * the order the writer wrote, each member is found at the first or
+		 * second try (a document's keys are unique: a slot is filled once)
+		 */
+		for (size_t t = 0, k = next; t < n; t++, k = k + 1 < n ? k + 1 : 0)
+			if (keys[k][0] == key[0] && strcmp(keys[k], key) == 0) {
+				out[k] = (struct ud_jv){ obj.doc, i };
+				next = k + 1 < n ? k + 1 : 0;
+				break;
+			}
+		if (!nodes[i].next)
+			return;
 	}
 }
 

@@ -65,6 +65,15 @@ enum ud_jtype ud_jv_type(struct ud_jv v);
 /* obj's member named key; absent if obj is not an object or has none. */
 struct ud_jv ud_jv_get(struct ud_jv obj, const char *key);
 
+/*
+ * out[i] = ud_jv_get(obj, keys[i]) for each of the n keys, in one walk of
+ * obj's members: a reader that asks an object for a dozen keys, most of
+ * them absent (a profile's counter), walked the members once a key.
+ * Members under other keys are passed over; keys are distinct.  Fastest
+ * with keys in the order the document's writer wrote them.
+ */
+void ud_jv_pick(struct ud_jv obj, const char *const *keys, size_t n, struct ud_jv *out);
+
 /* The string (NUL-terminated, valid UTF-8), or NULL if v is not one.  Borrowed from the document. */
 const char *ud_jv_string(struct ud_jv v);
 

@@ -37,9 +37,11 @@ struct ud_counter {
 	/*
 	 * The canonical name (event_id.h's ud_event_id_name()): perf's generic
 	 * name where it is one, with the modifiers that change what it counts
-	 * ("cycles:u"), a hybrid host's core PMU in front ("cpu_core/cycles")
+	 * ("cycles:u"), a hybrid host's core PMU in front ("cpu_core/cycles");
+	 * borrowed: ud_workload_add_counter() keeps one copy of each name for
+	 * the process, shared by every counter of that name
 	 */
-	char *name;
+	const char *name;
 	/*
 	 * What it counts and in which mode (SPEC §5.3); UD_CLASS_COUNT and
 	 * UD_COUNTING_COUNT until a producer that knows the host says

@@ -42,23 +42,31 @@ static int bad(struct reader *r, const char *where, const char *what)
 	return bad_at(r, where, NULL, what);
 }
 
-static double get_num(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+/* v, obj's member key, as a number; NAN when absent or null. */
+static double num_of(struct reader *r, struct ud_jv v, const char *key, const char *where)
 {
-	struct ud_jv v = ud_jv_get(obj, key);
-
-	if (ud_jv_is_missing(v))
+	/* one call for the type: a fleet's profiles are a few million numbers */
+	switch (ud_jv_type(v)) {
+	case UD_JABSENT:
+	case UD_JNULL:
 		return NAN;
-	if (!ud_jv_is_number(v)) {
+	case UD_JINTEGER:
+	case UD_JREAL:
+		return ud_jv_number(v);
+	default:
 		bad_at(r, where, key, "expected a number or null");
 		return NAN;
 	}
-	return ud_jv_number(v);
 }
 
-static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const char *where)
+static double get_num(struct reader *r, struct ud_jv obj, const char *key, const char *where)
 {
-	struct ud_jv v = ud_jv_get(obj, key);
+	return num_of(r, ud_jv_get(obj, key), key, where);
+}
 
+/* v, obj's member key, as a new string (caller frees); NULL when absent or null. */
+static char *str_of(struct reader *r, struct ud_jv v, const char *key, const char *where)
+{
 	if (ud_jv_is_missing(v))
 		return NULL;
 	if (!ud_jv_is_string(v)) {
@@ -68,32 +76,42 @@ static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const 
 	return strdup(ud_jv_string(v));
 }
 
-/*
- * A string at obj's key that the schema enumerates as words[] (NULL-
- * terminated); one it does not list is unknown (NULL), as doc/json.md has
- * readers treat an enum value they do not know: kept, and written back, it
- * made a profile that failed its own schema.
- */
-static char *get_word(struct reader *r, struct ud_jv obj, const char *key, const char *where,
-		      const char *const *words)
+/* Caller frees. */
+static char *get_str(struct reader *r, struct ud_jv obj, const char *key, const char *where)
 {
-	char *s = get_str(r, obj, key, where);
+	return str_of(r, ud_jv_get(obj, key), key, where);
+}
 
-	for (size_t i = 0; s && words[i]; i++)
+/*
+ * v, obj's member key, a string that the schema enumerates as words[]
+ * (NULL-terminated), as a new string (caller frees); one it does not list
+ * is unknown (NULL), as doc/json.md has readers treat an enum value they
+ * do not know: kept, and written back, it made a profile that failed its
+ * own schema.  Copied only once known: most are.
+ */
+static char *word_of(struct reader *r, struct ud_jv v, const char *key, const char *where,
+		     const char *const *words)
+{
+	const char *s;
+
+	if (ud_jv_is_missing(v))
+		return NULL;
+	if (!(s = ud_jv_string(v))) {
+		bad_at(r, where, key, "expected a string or null");
+		return NULL;
+	}
+	for (size_t i = 0; words[i]; i++)
 		if (strcmp(s, words[i]) == 0)
-			return s;
-	free(s);
+			return strdup(s);
 	return NULL;
 }
 
 /*
- * A count at obj's key (runs), named path in messages: 0 when absent;
- * one that does not fit an int would wrap, so it is refused, never cut.
+ * v, a count (runs), named path in messages: 0 when absent; one that does
+ * not fit an int would wrap, so it is refused, never cut.
  */
-static int get_count(struct reader *r, struct ud_jv obj, const char *where, const char *key, const char *path)
+static int count_of(struct reader *r, struct ud_jv v, const char *where, const char *path)
 {
-	struct ud_jv v = ud_jv_get(obj, key);
-
 	if (ud_jv_absent(v))
 		return 0;
 	if (!(ud_jv_is_integer(v) && ud_jv_integer(v) >= 0 && ud_jv_integer(v) <= INT_MAX)) {
@@ -101,11 +119,6 @@ static int get_count(struct reader *r, struct ud_jv obj, const char *where, cons
 		return 0;
 	}
 	return (int)ud_jv_integer(v);
-}
-
-static int get_runs(struct reader *r, struct ud_jv obj, const char *where, const char *path)
-{
-	return get_count(r, obj, where, "runs", path);
 }
 
 /* Refuses where.key when v (NAN: absent) is below 0 or above max. */
@@ -127,18 +140,56 @@ static void check_counter(struct reader *r, const struct ud_counter *c, const ch
 	check_range(r, c->rel_stddev, INFINITY, where, "rel_stddev", "a spread cannot be negative");
 }
 
+/* A counter's keys (SPEC §3) in the order profile_write.c writes them, each looked for in one walk (ud_jv_pick()). */
+enum counter_key {
+	CK_CLASS,
+	CK_MODE,
+	CK_STATUS,
+	CK_VALUE,
+	CK_RAW_VALUE,
+	CK_ENABLED_NS,
+	CK_RUNNING_NS,
+	CK_RUNNING_PCT,
+	CK_REL_STDDEV,
+	CK_REASON,
+	CK_VENDOR_EVENT,
+	CK_SEMANTICS,
+	CK_OPENED_AS,
+	CK_GROUP,
+	CK_CGROUP,
+	CK_COUNT
+};
+
+static const char *const counter_keys[CK_COUNT] = {
+	[CK_CLASS] = "class",
+	[CK_MODE] = "mode",
+	[CK_STATUS] = "status",
+	[CK_VALUE] = "value",
+	[CK_RAW_VALUE] = "raw_value",
+	[CK_ENABLED_NS] = "enabled_ns",
+	[CK_RUNNING_NS] = "running_ns",
+	[CK_RUNNING_PCT] = "running_pct",
+	[CK_REL_STDDEV] = "rel_stddev",
+	[CK_REASON] = "reason",
+	[CK_VENDOR_EVENT] = "vendor_event",
+	[CK_SEMANTICS] = "semantics",
+	[CK_OPENED_AS] = "opened_as",
+	[CK_GROUP] = "group",
+	[CK_CGROUP] = "cgroup",
+};
+
 /*
  * "class" and "mode" as written; a profile written before them (or a class
  * this version does not know) has them read from the counter's name on
  * the profile's host.
  */
-static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
+static void read_identity(struct reader *r, struct ud_counter *c, const struct ud_jv *v, const char *where)
 {
-	const char *cls = ud_jv_string(ud_jv_get(j, "class")), *mode = ud_jv_string(ud_jv_get(j, "mode"));
+	const char *cls = ud_jv_string(v[CK_CLASS]), *mode = ud_jv_string(v[CK_MODE]);
 	enum ud_counter_class named_cls;
 	enum ud_counting named_mode;
 
-	if ((!ud_jv_absent(ud_jv_get(j, "class")) && !cls) || (!ud_jv_absent(ud_jv_get(j, "mode")) && !mode)) {
+	if ((!ud_jv_absent(v[CK_CLASS]) && !cls) || (!ud_jv_absent(v[CK_MODE]) && !mode)) {
 		bad(r, where, "\"class\" and \"mode\" must be strings");
 		return;
 	}
@@ -151,9 +202,11 @@ static void read_identity(struct reader *r, struct ud_counter *c, struct ud_jv j
 
 static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j, const char *where)
 {
-	const char *status = ud_jv_string(ud_jv_get(j, "status"));
-	struct ud_jv group = ud_jv_get(j, "group");
+	struct ud_jv v[CK_COUNT];
+	const char *status;
 
+	ud_jv_pick(j, counter_keys, CK_COUNT, v);
+	status = ud_jv_string(v[CK_STATUS]);
 	if (!ud_jv_is_object(j)) {
 		bad(r, where, "expected an object");
 		return;
@@ -162,25 +215,25 @@ static void read_counter(struct reader *r, struct ud_counter *c, struct ud_jv j,
 		bad(r, where, "status must be counted, not_supported or not_counted");
 		return;
 	}
-	c->value = get_num(r, j, "value", where);
+	c->value = num_of(r, v[CK_VALUE], "value", where);
 	if (c->status == UD_COUNTED && isnan(c->value))
 		bad(r, where, "a counted counter needs a value");
 	if (c->status != UD_COUNTED)
 		c->value = NAN;
-	c->raw_value = get_num(r, j, "raw_value", where);
-	c->enabled_ns = get_num(r, j, "enabled_ns", where);
-	c->running_ns = get_num(r, j, "running_ns", where);
-	c->rel_stddev = get_num(r, j, "rel_stddev", where);
+	c->raw_value = num_of(r, v[CK_RAW_VALUE], "raw_value", where);
+	c->enabled_ns = num_of(r, v[CK_ENABLED_NS], "enabled_ns", where);
+	c->running_ns = num_of(r, v[CK_RUNNING_NS], "running_ns", where);
+	c->rel_stddev = num_of(r, v[CK_REL_STDDEV], "rel_stddev", where);
 	if (isnan(c->enabled_ns) || isnan(c->running_ns))
-		c->running_pct = get_num(r, j, "running_pct", where);
-	c->reason = get_str(r, j, "reason", where);
-	c->vendor_event = get_str(r, j, "vendor_event", where);
-	c->semantics = get_word(r, j, "semantics", where, ud_counter_semantics_words);
-	c->opened_as = get_word(r, j, "opened_as", where, ud_counter_opened_as_words);
-	c->cgroup = get_str(r, j, "cgroup", where);
-	if (ud_jv_is_integer(group))
-		c->group = (int)ud_jv_integer(group);
-	read_identity(r, c, j, where);
+		c->running_pct = num_of(r, v[CK_RUNNING_PCT], "running_pct", where);
+	c->reason = str_of(r, v[CK_REASON], "reason", where);
+	c->vendor_event = str_of(r, v[CK_VENDOR_EVENT], "vendor_event", where);
+	c->semantics = word_of(r, v[CK_SEMANTICS], "semantics", where, ud_counter_semantics_words);
+	c->opened_as = word_of(r, v[CK_OPENED_AS], "opened_as", where, ud_counter_opened_as_words);
+	c->cgroup = str_of(r, v[CK_CGROUP], "cgroup", where);
+	if (ud_jv_is_integer(v[CK_GROUP]))
+		c->group = (int)ud_jv_integer(v[CK_GROUP]);
+	read_identity(r, c, v, where);
 	check_counter(r, c, where);
 }
 
@@ -200,7 +253,7 @@ static void read_score(struct reader *r, struct ud_score *s, struct ud_jv j, con
 	s->ci95_rel = get_num(r, j, "ci95_rel", where);
 	s->rel_stderr = get_num(r, j, "rel_stderr", where);
 	check_range(r, s->rel_stderr, INFINITY, where, "score.rel_stderr", "a spread cannot be negative");
-	s->runs = get_runs(r, j, where, "score.runs");
+	s->runs = count_of(r, ud_jv_get(j, "runs"), where, "score.runs");
 	samples = ud_jv_get(j, "samples");
 	if (!ud_jv_is_array(samples))
 		return;
@@ -570,14 +623,146 @@ static int stat_record_from_doc(struct ud_jv j, const char *where, struct ud_wor
 		return ud_fail(err, "%s: out of memory", at);
 	return read_record(j, w->stat_record, w, at, err);
 }
+/*
+ * "workloads[IDX]" into where (32 bytes hold any size_t), for messages:
+ * written by hand, where snprintf() for each workload, twice, was a
+ * thirtieth of reading a fleet's profiles (issue 38).
+ */
+static void workload_where(char *where, size_t idx)
+{
+	char digits[24];
+	size_t n = 0;
+
+	do
+		digits[n++] = (char)('0' + idx % 10);
+	while ((idx /= 10) != 0);
+	memcpy(where, "workloads[", 10);
+	where += 10;
+	while (n)
+		*where++ = digits[--n];
+	memcpy(where, "]", 2);
+}
+
+/* A workload's keys (SPEC §3) but its name, in the order profile_write.c writes them (ud_jv_pick()). */
+enum workload_key {
+	WK_UNITS,
+	WK_HIGHER_IS_BETTER,
+	WK_COMMAND,
+	WK_PERF_COMMAND,
+	WK_RUNS,
+	WK_RUNS_AT_LEAST,
+	WK_COMPOSITE,
+	WK_OUTCOME,
+	WK_BINARY,
+	WK_TARGET,
+	WK_SCORE,
+	WK_SUBSCORES,
+	WK_WORK_UNITS,
+	WK_ELAPSED_NS,
+	WK_ELAPSED_REL_STDDEV,
+	WK_USER_NS,
+	WK_SYS_NS,
+	WK_COUNTERS,
+	WK_PERF_METRICS,
+	WK_TOPDOWN,
+	WK_TOPDOWN_PER_PMU,
+	WK_NOISE,
+	WK_HOTSPOTS,
+	WK_SAMPLING,
+	WK_STAT_RECORD,
+	WK_COUNT
+};
+
+static const char *const workload_keys[WK_COUNT] = {
+	[WK_UNITS] = "units",
+	[WK_HIGHER_IS_BETTER] = "higher_is_better",
+	[WK_COMMAND] = "command",
+	[WK_PERF_COMMAND] = "perf_command",
+	[WK_RUNS] = "runs",
+	[WK_RUNS_AT_LEAST] = "runs_at_least",
+	[WK_COMPOSITE] = "composite",
+	[WK_OUTCOME] = "outcome",
+	[WK_BINARY] = "binary",
+	[WK_TARGET] = "target",
+	[WK_SCORE] = "score",
+	[WK_SUBSCORES] = "subscores",
+	[WK_WORK_UNITS] = "work_units",
+	[WK_ELAPSED_NS] = "elapsed_ns",
+	[WK_ELAPSED_REL_STDDEV] = "elapsed_rel_stddev",
+	[WK_USER_NS] = "user_ns",
+	[WK_SYS_NS] = "sys_ns",
+	[WK_COUNTERS] = "counters",
+	[WK_PERF_METRICS] = "perf_metrics",
+	[WK_TOPDOWN] = "topdown",
+	[WK_TOPDOWN_PER_PMU] = "topdown_per_pmu",
+	[WK_NOISE] = "noise",
+	[WK_HOTSPOTS] = "hotspots",
+	[WK_SAMPLING] = "sampling",
+	[WK_STAT_RECORD] = "stat_record",
+};
+
+/* Workload j's members v (workload_keys) into w, which has its name. */
+static void read_workload_fields(struct reader *r, struct ud_workload *w, struct ud_jv j, const struct ud_jv *v,
+				 const char *where)
+{
+	struct ud_jv hib = v[WK_HIGHER_IS_BETTER];
+
+	w->units = str_of(r, v[WK_UNITS], "units", where);
+	w->command = str_of(r, v[WK_COMMAND], "command", where);
+	w->outcome = str_of(r, v[WK_OUTCOME], "outcome", where);
+	/* Unknown is null or absent; "yes" would silently read as unknown and flip no speedup's direction. */
+	if (!ud_jv_absent(hib) && !ud_jv_is_boolean(hib) && !ud_jv_is_null(hib))
+		bad(r, where, "\"higher_is_better\" must be true, false or null");
+	w->higher_is_better = ud_jv_is_boolean(hib) ? ud_jv_is_true(hib) : -1;
+	w->composite = ud_jv_is_true(v[WK_COMPOSITE]);
+	if (ud_jv_is_object(v[WK_BINARY])) {
+		w->binary_path = get_str(r, v[WK_BINARY], "path", where);
+		w->build_id = get_str(r, v[WK_BINARY], "build_id", where);
+	}
+	w->runs = count_of(r, v[WK_RUNS], where, "runs");
+	w->runs_at_least = w->runs ? 0 : count_of(r, v[WK_RUNS_AT_LEAST], where, "runs_at_least");
+	read_perf_command(r, &w->perf_command, v[WK_PERF_COMMAND], where);
+	read_score(r, &w->score, v[WK_SCORE], where);
+	read_subscores(r, w, v[WK_SUBSCORES], where);
+	w->work_units = num_of(r, v[WK_WORK_UNITS], "work_units", where);
+	w->elapsed_ns = num_of(r, v[WK_ELAPSED_NS], "elapsed_ns", where);
+	w->elapsed_rel_stddev = num_of(r, v[WK_ELAPSED_REL_STDDEV], "elapsed_rel_stddev", where);
+	w->user_ns = num_of(r, v[WK_USER_NS], "user_ns", where);
+	w->sys_ns = num_of(r, v[WK_SYS_NS], "sys_ns", where);
+	check_range(r, w->work_units, INFINITY, where, "work_units", "work cannot be negative");
+	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
+	check_range(r, w->elapsed_rel_stddev, INFINITY, where, "elapsed_rel_stddev", "a spread cannot be negative");
+	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
+	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
+	read_perf_metrics(r, w, v[WK_PERF_METRICS], where);
+	read_noise(r, w, v[WK_NOISE], where);
+	/* both readers do nothing where their keys are absent, as they are in most profiles: not asked again */
+	if (!r->failed && (!ud_jv_absent(v[WK_TOPDOWN]) || !ud_jv_absent(v[WK_TOPDOWN_PER_PMU])) &&
+	    ud_topdown_from_doc(j, where, w, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
+	read_target(r, w, v[WK_TARGET], where);
+	if (!r->failed && (!ud_jv_absent(v[WK_HOTSPOTS]) || !ud_jv_absent(v[WK_SAMPLING])) &&
+	    ud_hotspots_from_doc(j, where, &w->hotspots, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
+	read_counters(r, w, v[WK_COUNTERS], where);
+	if (!r->failed && stat_record_from_doc(v[WK_STAT_RECORD], where, w, r->err) != 0) {
+		ud_err_prefix(r->err, "%s", r->name);
+		r->failed = 1;
+	}
+}
+
 static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j, size_t idx)
 {
 	char where[128];
 	const char *name = ud_jv_string(ud_jv_get(j, "name"));
-	struct ud_jv counters = ud_jv_get(j, "counters"), hib = ud_jv_get(j, "higher_is_better");
+	struct ud_jv v[WK_COUNT];
 	struct ud_workload *w;
 
-	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	workload_where(where, idx);
 	if (!ud_jv_is_object(j) || !name) {
 		bad(r, where, "expected an object with a string \"name\"");
 		return;
@@ -587,49 +772,8 @@ static void read_workload(struct reader *r, struct ud_profile *p, struct ud_jv j
 		bad(r, where, "out of memory");
 		return;
 	}
-	w->units = get_str(r, j, "units", where);
-	w->command = get_str(r, j, "command", where);
-	w->outcome = get_str(r, j, "outcome", where);
-	/* Unknown is null or absent; "yes" would silently read as unknown and flip no speedup's direction. */
-	if (!ud_jv_absent(hib) && !ud_jv_is_boolean(hib) && !ud_jv_is_null(hib))
-		bad(r, where, "\"higher_is_better\" must be true, false or null");
-	w->higher_is_better = ud_jv_is_boolean(hib) ? ud_jv_is_true(hib) : -1;
-	w->composite = ud_jv_is_true(ud_jv_get(j, "composite"));
-	if (ud_jv_is_object(ud_jv_get(j, "binary"))) {
-		w->binary_path = get_str(r, ud_jv_get(j, "binary"), "path", where);
-		w->build_id = get_str(r, ud_jv_get(j, "binary"), "build_id", where);
-	}
-	w->runs = get_runs(r, j, where, "runs");
-	w->runs_at_least = w->runs ? 0 : get_count(r, j, where, "runs_at_least", "runs_at_least");
-	read_perf_command(r, &w->perf_command, ud_jv_get(j, "perf_command"), where);
-	read_score(r, &w->score, ud_jv_get(j, "score"), where);
-	read_subscores(r, w, ud_jv_get(j, "subscores"), where);
-	w->work_units = get_num(r, j, "work_units", where);
-	w->elapsed_ns = get_num(r, j, "elapsed_ns", where);
-	w->elapsed_rel_stddev = get_num(r, j, "elapsed_rel_stddev", where);
-	w->user_ns = get_num(r, j, "user_ns", where);
-	w->sys_ns = get_num(r, j, "sys_ns", where);
-	check_range(r, w->work_units, INFINITY, where, "work_units", "work cannot be negative");
-	check_range(r, w->elapsed_ns, INFINITY, where, "elapsed_ns", "a time cannot be negative");
-	check_range(r, w->elapsed_rel_stddev, INFINITY, where, "elapsed_rel_stddev", "a spread cannot be negative");
-	check_range(r, w->user_ns, INFINITY, where, "user_ns", "a time cannot be negative");
-	check_range(r, w->sys_ns, INFINITY, where, "sys_ns", "a time cannot be negative");
-	read_perf_metrics(r, w, ud_jv_get(j, "perf_metrics"), where);
-	read_noise(r, w, ud_jv_get(j, "noise"), where);
-	if (!r->failed && ud_topdown_from_doc(j, where, w, r->err) != 0) {
-		ud_err_prefix(r->err, "%s", r->name);
-		r->failed = 1;
-	}
-	read_target(r, w, ud_jv_get(j, "target"), where);
-	if (!r->failed && ud_hotspots_from_doc(j, where, &w->hotspots, r->err) != 0) {
-		ud_err_prefix(r->err, "%s", r->name);
-		r->failed = 1;
-	}
-	read_counters(r, w, counters, where);
-	if (!r->failed && stat_record_from_doc(ud_jv_get(j, "stat_record"), where, w, r->err) != 0) {
-		ud_err_prefix(r->err, "%s", r->name);
-		r->failed = 1;
-	}
+	ud_jv_pick(j, workload_keys, WK_COUNT, v);
+	read_workload_fields(r, w, j, v, where);
 }
 
 /* Where profiles come from, for the message about a file that is none. */
@@ -650,7 +794,7 @@ static int check_unique(struct reader *r, const struct ud_profile *p, size_t idx
 
 	if (!r->names && !(r->names = json_object()))
 		return bad(r, "workloads", "out of memory");
-	snprintf(where, sizeof(where), "workloads[%zu]", idx);
+	workload_where(where, idx);
 	if ((first = json_object_get(r->names, name))) {
 		char what[600];
 

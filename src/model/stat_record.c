@@ -98,7 +98,7 @@ int ud_stat_copy_counts(struct ud_workload *dst, const struct ud_workload *src)
 	for (size_t i = 0; i < src->ncounters; i++) {
 		const struct ud_counter *s = &src->counters[i];
 		struct ud_counter *c = ud_workload_add_counter(dst, s->name);
-		char *name;
+		const char *name;
 
 		if (!c)
 			return -1;
