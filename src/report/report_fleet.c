@@ -262,29 +262,12 @@ static void members_view(struct ud_view_pool *pool, const struct ud_fleet *f, co
 	}
 }
 
-/* A diff's differing host facts and its findings, copied: a pair's diff is freed before the page renders. */
-static void diff_view(struct ud_view_pool *pool, const struct ud_diff *d, struct fv_env **env, size_t *nenv,
-		      struct fv_finding **findings, size_t *nfindings)
+/* A diff's differing host facts and its findings, copied: a group's or a pair's diff is freed before the page renders. */
+static void diff_rows(struct ud_view_pool *pool, const struct ud_diff *d, struct ud_rv_env_row **env, size_t *nenv,
+		      struct ud_rv_finding **findings, size_t *nfindings)
 {
-	*env = ud_view_pool_alloc(pool, d->nenv, sizeof(**env));
-	*findings = ud_view_pool_alloc(pool, d->nfindings, sizeof(**findings));
-	for (size_t i = 0; *env && i < d->nenv; i++) {
-		char a[512], b[512];
-
-		ud_rv_env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
-		ud_rv_env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
-		(*env)[(*nenv)++] = (struct fv_env){ copy(pool, d->env[i].field), copy(pool, a), copy(pool, b) };
-	}
-	for (size_t i = 0; *findings && i < d->nfindings; i++) {
-		const struct ud_finding *fi = &d->findings[i];
-		struct fv_finding *v = &(*findings)[(*nfindings)++];
-
-		v->hypothesis = fi->hypothesis ? copy(pool, fi->hypothesis) : NULL;
-		if (!(v->evidence = ud_view_pool_alloc(pool, fi->nevidence, sizeof(*v->evidence))))
-			return;
-		for (size_t k = 0; k < fi->nevidence; k++)
-			v->evidence[v->nevidence++] = copy(pool, fi->evidence[k]);
-	}
+	*env = ud_rv_env_rows(pool, d, true, nenv);
+	*findings = ud_rv_finding_rows(pool, d, true, nfindings);
 }
 
 /* One group: its name and size, its median against the reference, the diff's headline, facts and findings. */
@@ -308,7 +291,7 @@ static void group_view(struct ud_view_pool *pool, const struct ud_fleet *f, size
 		.dists = ud_view_pool_alloc(pool, f->nworkloads, sizeof(*v->dists)),
 	};
 	if (d)
-		diff_view(pool, d, &v->environment, &v->nenvironment, &v->findings, &v->nfindings);
+		diff_rows(pool, d, &v->environment, &v->nenvironment, &v->findings, &v->nfindings);
 	for (size_t w = 0; v->dists && w < f->nworkloads; w++)
 		if (grp->dist[w].n)
 			dist_view(pool, f, grp, w, lay, &v->dists[v->ndists++]);
@@ -612,7 +595,7 @@ static void pairs_view(struct ud_view_pool *pool, const struct ud_fleet *f, stru
 				.geomean = copy(pool, words),
 				.headline = d->summary.headline ? copy(pool, d->summary.headline) : "",
 			};
-			diff_view(pool, d, &pair->environment, &pair->nenvironment, &pair->findings, &pair->nfindings);
+			diff_rows(pool, d, &pair->environment, &pair->nenvironment, &pair->findings, &pair->nfindings);
 		}
 		ud_diff_free(d);
 		ud_profile_free(p);
@@ -765,14 +748,6 @@ static void fleet_view(struct ud_view_pool *pool, const struct ud_fleet *f, bool
 
 #define STR(T, M) UD_FIELD(T, M, UD_FIELD_STRING)
 
-static const struct ud_field env_rows[] = { STR(struct fv_env, field), STR(struct fv_env, a), STR(struct fv_env, b) };
-static const struct ud_fields env_fields = UD_FIELDS("a host fact that differs", env_rows);
-
-static const struct ud_field finding_rows[] = {
-	STR(struct fv_finding, hypothesis),
-	UD_FIELD_STRINGS_OF(struct fv_finding, evidence, nevidence),
-};
-static const struct ud_fields finding_fields = UD_FIELDS("a finding", finding_rows);
 
 static const struct ud_field host_rows[] = { STR(struct fv_host, label), STR(struct fv_host, path) };
 static const struct ud_fields host_fields = UD_FIELDS("an incomplete host", host_rows);
@@ -810,8 +785,8 @@ static const struct ud_field group_rows[] = {
 	STR(struct fv_group, headline),
 	STR(struct fv_group, diff_error),
 	UD_FIELD(struct fv_group, compared, UD_FIELD_BOOL),
-	UD_FIELD_LIST_OF(struct fv_group, environment, nenvironment, &env_fields),
-	UD_FIELD_LIST_OF(struct fv_group, findings, nfindings, &finding_fields),
+	UD_FIELD_LIST_OF(struct fv_group, environment, nenvironment, &ud_rv_env_fields),
+	UD_FIELD_LIST_OF(struct fv_group, findings, nfindings, &ud_rv_finding_fields),
 	UD_FIELD_LIST_OF(struct fv_group, dists, ndists, &dist_fields),
 	UD_FIELD_SUB(struct fv_group, header, UD_FIELD_STRUCT, &line_fields),
 	UD_FIELD_LIST_OF(struct fv_group, members, nmembers, &member_fields),
@@ -875,8 +850,8 @@ static const struct ud_field pair_rows[] = {
 	STR(struct fv_pair, path),
 	STR(struct fv_pair, geomean),
 	STR(struct fv_pair, headline),
-	UD_FIELD_LIST_OF(struct fv_pair, environment, nenvironment, &env_fields),
-	UD_FIELD_LIST_OF(struct fv_pair, findings, nfindings, &finding_fields),
+	UD_FIELD_LIST_OF(struct fv_pair, environment, nenvironment, &ud_rv_env_fields),
+	UD_FIELD_LIST_OF(struct fv_pair, findings, nfindings, &ud_rv_finding_fields),
 };
 static const struct ud_fields pair_fields = UD_FIELDS("a host's pair", pair_rows);
 

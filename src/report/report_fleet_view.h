@@ -14,19 +14,9 @@
 #include <stddef.h>
 
 #include "fleet.h"
+#include "report_priv.h"
 #include "template.h"
 #include "view_pool.h"
-
-/* A host fact a diff's two sides differ in. */
-struct fv_env {
-	const char *field, *a, *b;
-};
-
-struct fv_finding {
-	const char *hypothesis;
-	const char **evidence;
-	size_t nevidence;
-};
 
 /* A host by its label (as given: its path is beside it) and its path. */
 struct fv_host {
@@ -57,9 +47,9 @@ struct fv_dist {
 struct fv_group {
 	const char *id, *name, *count, *geomean, *headline, *diff_error;
 	bool compared;
-	struct fv_env *environment;
+	struct ud_rv_env_row *environment;
 	size_t nenvironment;
-	struct fv_finding *findings;
+	struct ud_rv_finding *findings;
 	size_t nfindings;
 	struct fv_dist *dists;
 	size_t ndists;
@@ -174,9 +164,9 @@ struct fv_all_hosts {
 
 struct fv_pair {
 	const char *label, *path, *geomean, *headline;
-	struct fv_env *environment;
+	struct ud_rv_env_row *environment;
 	size_t nenvironment;
-	struct fv_finding *findings;
+	struct ud_rv_finding *findings;
 	size_t nfindings;
 };
 

@@ -125,7 +125,7 @@ const char *ud_rv_pool_shorten(struct ud_view_pool *pool, const char *s, size_t 
 	return ud_view_pool_keep(pool, ud_shorten_new(s, max_chars));
 }
 
-void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len)
+static void env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len)
 {
 	const struct ud_env_entry *e = &d->env[i];
 	const struct ud_profile *p = d->host[side].profile;
@@ -136,7 +136,7 @@ void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, c
 	snprintf(buf, len, p && ud_host_stated(p->host, e->field) ? "%s (stated)" : "%s", text);
 }
 
-struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n)
+struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, bool own, size_t *n)
 {
 	struct ud_rv_env_row *rows = d->nenv ? ud_view_pool_alloc(pool, d->nenv, sizeof(*rows)) : NULL;
 
@@ -144,24 +144,38 @@ struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_
 	for (size_t i = 0; rows && i < d->nenv; i++) {
 		char a[512], b[512];
 
-		ud_rv_env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
-		ud_rv_env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
-		rows[(*n)++] = (struct ud_rv_env_row){ d->env[i].field, ud_view_pool_printf(pool, "%s", a),
+		env_side_text(d, i, UD_SIDE_A, a, sizeof(a));
+		env_side_text(d, i, UD_SIDE_B, b, sizeof(b));
+		rows[(*n)++] = (struct ud_rv_env_row){ own ? ud_view_pool_printf(pool, "%s", d->env[i].field) : d->env[i].field,
+						       ud_view_pool_printf(pool, "%s", a),
 						       ud_view_pool_printf(pool, "%s", b) };
 	}
 	return rows;
 }
 
-struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n)
+/* s, or its copy in pool when own (NULL stays NULL). */
+static const char *kept(struct ud_view_pool *pool, const char *s, bool own)
+{
+	return own && s ? ud_view_pool_printf(pool, "%s", s) : s;
+}
+
+struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, bool own, size_t *n)
 {
 	struct ud_rv_finding *rows = d->nfindings ? ud_view_pool_alloc(pool, d->nfindings, sizeof(*rows)) : NULL;
 
 	*n = 0;
 	for (size_t i = 0; rows && i < d->nfindings; i++) {
 		const struct ud_finding *f = &d->findings[i];
+		struct ud_rv_finding *r = &rows[(*n)++];
 
-		rows[(*n)++] = (struct ud_rv_finding){ ud_finding_name(f->id), f->hypothesis, f->confirm, f->evidence,
-						       f->nevidence };
+		*r = (struct ud_rv_finding){ ud_finding_name(f->id), kept(pool, f->hypothesis, own),
+					     kept(pool, f->confirm, own), f->evidence, f->nevidence };
+		if (own && f->nevidence) {
+			if (!(r->evidence = ud_view_pool_alloc(pool, f->nevidence, sizeof(*r->evidence))))
+				return NULL;
+			for (size_t k = 0; k < f->nevidence; k++)
+				r->evidence[k] = ud_view_pool_printf(pool, "%s", f->evidence[k]);
+		}
 	}
 	return rows;
 }

@@ -21,10 +21,7 @@
 struct ud_view_pool;
 struct ud_fields;
 
-/* One side of the diff's host fact d->env[i] as the reports show it: "6.8.0", "yes", "0xd0c", "5 (stated)". */
-void ud_rv_env_side_text(const struct ud_diff *d, size_t i, enum ud_side side, char *buf, size_t len);
-
-/* A host fact the two sides differ in, each side as ud_rv_env_side_text writes it. */
+/* A host fact the two sides differ in, each side as the reports show it: "6.8.0", "yes", "0xd0c", "5 (stated)". */
 struct ud_rv_env_row {
 	const char *field, *a, *b;
 };
@@ -32,14 +29,20 @@ struct ud_rv_env_row {
 /* A finding as the diff report lists it: confirm NULL where no rule names a check. */
 struct ud_rv_finding {
 	const char *id, *hypothesis, *confirm;
-	char **evidence; /* borrowed from the diff */
+	char **evidence; /* borrowed from the diff, or in the view's pool */
 	size_t nevidence;
 };
 
-/* Every host fact a diff's two sides differ in, *n of them (owned by pool; NULL when none or pool->oom). */
-struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n);
-/* A diff's findings, *n of them (owned by pool, their texts borrowed from d; NULL when none or pool->oom). */
-struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, size_t *n);
+/*
+ * Every host fact a diff's two sides differ in, *n of them (owned by pool;
+ * NULL when none or pool->oom).  own: every text copied into pool, for a
+ * diff freed before the page renders (compare's groups and pairs); else
+ * the fact's name is borrowed from d.
+ */
+struct ud_rv_env_row *ud_rv_env_rows(struct ud_view_pool *pool, const struct ud_diff *d, bool own, size_t *n);
+/* A diff's findings, *n of them (owned by pool; their texts copied into pool when own, else borrowed from d;
+ * NULL when none or pool->oom). */
+struct ud_rv_finding *ud_rv_finding_rows(struct ud_view_pool *pool, const struct ud_diff *d, bool own, size_t *n);
 /* The tables the report templates read those rows through. */
 extern const struct ud_fields ud_rv_env_fields, ud_rv_finding_fields;
 

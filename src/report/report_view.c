@@ -829,8 +829,8 @@ static void hosts_view(struct ud_view_pool *pool, const struct ud_diff *d, struc
 	v->nonly_in_baseline = a->nonly;
 	v->only_in_candidate = b->only;
 	v->nonly_in_candidate = b->nonly;
-	v->environment = ud_rv_env_rows(pool, d, &v->nenvironment);
-	v->findings = ud_rv_finding_rows(pool, d, &v->nfindings);
+	v->environment = ud_rv_env_rows(pool, d, false, &v->nenvironment);
+	v->findings = ud_rv_finding_rows(pool, d, false, &v->nfindings);
 	v->pen_a = penalty_text(pool, a->uarch);
 	v->pen_b = penalty_text(pool, b->uarch);
 }
